@@ -1,0 +1,67 @@
+/* The 2D bake: free space (ptl_shape) -> ANavMG decomposition -> runtime blob. */
+#include <string.h>
+#include <time.h>
+
+#include <portolan/bake.h>
+
+#include "../runtime/error.h"
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (!(d.cell_size > 0)) d.cell_size = 0.3f;
+    if (!(d.cell_height > 0)) d.cell_height = 0.2f;
+    if (!(d.agent_height > 0)) d.agent_height = 2.0f;
+    if (!(d.agent_radius > 0)) d.agent_radius = 0.0f;
+    if (!(d.max_climb > 0)) d.max_climb = 0.9f;
+    if (!(d.max_slope > 0)) d.max_slope = 45.0f;
+    if (!(d.relax > 0)) d.relax = 0.0;
+    *out = d;
+}
+
+ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** blob, size_t* size,
+                          ptl_bake_stats* stats, ptl_error* err) {
+    if (!s || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_shape: NULL argument");
+    ptl_bake_desc d;
+    ptl_bake_desc_resolve(desc, &d);
+    double t0 = now_ms();
+    ptl_decompose_desc dd = {d.relax, d.alloc};
+    ptl_decomposition dc;
+    ptl_status st = ptl_decompose(s, &dd, &dc, err);
+    if (st < 0) return st;
+    double t1 = now_ms();
+    st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
+    double t2 = now_ms();
+    if (st >= 0 && stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->vertices = dc.vert_count;
+        stats->cells = dc.cell_count;
+        stats->portals = dc.portal_count;
+        stats->tiles = 1;
+        stats->layers = 1;
+        stats->notches = dc.notches;
+        stats->real_notches = dc.real_notches;
+        stats->holes = dc.holes;
+        for (uint32_t c = 0; c < dc.cell_count; ++c) {
+            double a2 = 0;
+            uint32_t b = dc.cell_start[c], n = dc.cell_start[c + 1] - b;
+            for (uint32_t i = 0; i < n; ++i) {
+                uint32_t v = dc.cell_verts[b + i], w = dc.cell_verts[b + (i + 1) % n];
+                a2 += dc.xy[2 * v] * dc.xy[2 * w + 1] - dc.xy[2 * w] * dc.xy[2 * v + 1];
+            }
+            stats->walkable_area += a2 / 2;
+        }
+        stats->ms_decompose = t1 - t0;
+        stats->ms_build = t2 - t1;
+        stats->ms_total = t2 - t0;
+    }
+    ptl_decomposition_free(&dc);
+    return st;
+}

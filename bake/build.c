@@ -1,0 +1,248 @@
+/* Writing the runtime blob from a decomposition: vertices lifted to the x-z plane (2D (x, y) is
+   world (x, 0, y)), cells and their neighbours, portals, and a point-location grid whose buckets
+   list every cell whose bounds overlap them. Deterministic: the output depends only on the input
+   arrays and their order. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include <portolan/bake.h>
+
+#include "../runtime/alloc.h"
+#include "../runtime/error.h"
+#include "../runtime/navmesh_format.h"
+#include "geom2.h"
+
+static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
+
+void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_mem_free(&a, blob, size);
+}
+
+/* Edge index of `cell` whose neighbour is `other` and which runs a -> b. */
+static uint32_t find_edge(const ptl_decomposition* d, uint32_t cell, uint32_t a, uint32_t b) {
+    uint32_t s = d->cell_start[cell], n = d->cell_start[cell + 1] - s;
+    for (uint32_t i = 0; i < n; ++i)
+        if (d->cell_verts[s + i] == a && d->cell_verts[s + (i + 1) % n] == b) return i;
+    return PTL_NONE;
+}
+
+ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, const ptl_allocator* alloc,
+                                  void** blob, size_t* size, ptl_error* err) {
+    if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_decomposition: NULL argument");
+    *blob = NULL;
+    *size = 0;
+    if (d->cell_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no cells");
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    uint32_t total = d->cell_start[d->cell_count];
+    for (uint32_t c = 0; c < d->cell_count; ++c)
+        if (d->cell_start[c + 1] - d->cell_start[c] > PTL_MAX_CELL_VERTS)
+            return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: cell %u has more than %u vertices", c, PTL_MAX_CELL_VERTS);
+
+    /* Bounds and the point-location grid: about two cells per bucket. */
+    double x0 = DBL_MAX, z0 = DBL_MAX, x1 = -DBL_MAX, z1 = -DBL_MAX;
+    for (uint32_t v = 0; v < d->vert_count; ++v) {
+        x0 = fmin(x0, d->xy[2 * v]), x1 = fmax(x1, d->xy[2 * v]);
+        z0 = fmin(z0, d->xy[2 * v + 1]), z1 = fmax(z1, d->xy[2 * v + 1]);
+    }
+    double w = fmax(x1 - x0, 1e-6), h = fmax(z1 - z0, 1e-6);
+    double cell = sqrt(w * h / (d->cell_count / 2.0 + 1));
+    if (cell < w / 4096) cell = w / 4096;
+    if (cell < h / 4096) cell = h / 4096;
+    uint32_t nx = (uint32_t)(w / cell) + 1, nz = (uint32_t)(h / cell) + 1;
+    float cellf = (float)cell;
+    /* Buckets are computed with the float values stored in the blob, exactly as the runtime will. */
+    float bx0 = (float)x0, bz0 = (float)z0;
+    uint32_t* counts = ptl_mem_calloc(&a, (size_t)nx * nz + 1, sizeof(uint32_t));
+    uint32_t* range = ptl_mem_alloc(&a, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+    if (!counts || !range) {
+        ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
+        ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    }
+    uint64_t items = 0;
+    for (uint32_t c = 0; c < d->cell_count; ++c) {
+        double cx0 = DBL_MAX, cz0 = DBL_MAX, cx1 = -DBL_MAX, cz1 = -DBL_MAX;
+        for (uint32_t i = d->cell_start[c]; i < d->cell_start[c + 1]; ++i) {
+            uint32_t v = d->cell_verts[i];
+            float fx = (float)d->xy[2 * v], fz = (float)d->xy[2 * v + 1];
+            cx0 = fmin(cx0, fx), cx1 = fmax(cx1, fx), cz0 = fmin(cz0, fz), cz1 = fmax(cz1, fz);
+        }
+        int64_t ix0 = (int64_t)floor((cx0 - bx0) / cellf), ix1 = (int64_t)floor((cx1 - bx0) / cellf);
+        int64_t iz0 = (int64_t)floor((cz0 - bz0) / cellf), iz1 = (int64_t)floor((cz1 - bz0) / cellf);
+        /* A point on a bucket border may be looked up in either bucket: widen by one where it touches. */
+        if (ix0 > 0 && (cx0 - bx0) / cellf == (double)ix0) --ix0;
+        if (iz0 > 0 && (cz0 - bz0) / cellf == (double)iz0) --iz0;
+        if (ix0 < 0) ix0 = 0;
+        if (iz0 < 0) iz0 = 0;
+        if (ix1 >= nx) ix1 = nx - 1;
+        if (iz1 >= nz) iz1 = nz - 1;
+        range[4 * c] = (uint32_t)ix0, range[4 * c + 1] = (uint32_t)ix1;
+        range[4 * c + 2] = (uint32_t)iz0, range[4 * c + 3] = (uint32_t)iz1;
+        for (int64_t z = iz0; z <= iz1; ++z)
+            for (int64_t x = ix0; x <= ix1; ++x) counts[z * nx + x + 1]++, ++items;
+    }
+    if (items > UINT32_MAX) {
+        ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
+        ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: point-location index too large");
+    }
+    for (uint64_t i = 0; i < (uint64_t)nx * nz; ++i) counts[i + 1] += counts[i];
+
+    ptl_blob_header hd;
+    memset(&hd, 0, sizeof hd);
+    hd.magic[0] = PTL_BLOB_MAGIC0, hd.magic[1] = PTL_BLOB_MAGIC1, hd.magic[2] = PTL_BLOB_MAGIC2;
+    hd.magic[3] = PTL_BLOB_MAGIC3;
+    hd.version = PTL_BLOB_VERSION;
+    hd.endian = PTL_BLOB_ENDIAN;
+    hd.header_size = sizeof hd;
+    hd.flags = flags | (d->relax > 0 ? PTL_NAVMESH_RELAXED : 0);
+    hd.vert_count = d->vert_count;
+    hd.cell_count = d->cell_count;
+    hd.cell_vert_total = total;
+    hd.portal_count = d->portal_count;
+    hd.tile_count = 1;
+    hd.layer_count = 1;
+    hd.grid_nx = nx;
+    hd.grid_nz = nz;
+    hd.grid_item_count = (uint32_t)items;
+    hd.bmin[0] = bx0, hd.bmin[1] = 0, hd.bmin[2] = bz0;
+    hd.bmax[0] = (float)x1, hd.bmax[1] = 0, hd.bmax[2] = (float)z1;
+    hd.grid_cell = cellf;
+    hd.relax = d->relax;
+    uint64_t off = sizeof hd;
+    hd.off_verts = off, off = align8(off + (uint64_t)d->vert_count * 12);
+    hd.off_vert_flags = off, off = align8(off + d->vert_count);
+    hd.off_cells = off, off = align8(off + (uint64_t)d->cell_count * sizeof(ptl_blob_cell));
+    hd.off_cell_verts = off, off = align8(off + (uint64_t)total * 4);
+    hd.off_cell_nbrs = off, off = align8(off + (uint64_t)total * 4);
+    hd.off_portals = off, off = align8(off + (uint64_t)d->portal_count * sizeof(ptl_blob_portal));
+    hd.off_grid_offsets = off, off = align8(off + ((uint64_t)nx * nz + 1) * 4);
+    hd.off_grid_items = off, off = align8(off + items * 4);
+    hd.total_size = off;
+
+    uint8_t* b = ptl_mem_calloc(&a, (size_t)off, 1);
+    ptl_status st = PTL_OK;
+    if (!b) {
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%llu bytes)", (unsigned long long)off);
+        goto done;
+    }
+    float* verts = (float*)(b + hd.off_verts);
+    uint8_t* vflags = b + hd.off_vert_flags;
+    for (uint32_t v = 0; v < d->vert_count; ++v) {
+        verts[3 * v] = (float)d->xy[2 * v];
+        verts[3 * v + 1] = 0;
+        verts[3 * v + 2] = (float)d->xy[2 * v + 1];
+    }
+    /* Vertex flags: pinch copies (same position, another vertex) and notches (reflex in a cell
+       neighbourhood is not known here; a vertex is a notch when its walls turn right). */
+    {
+        uint32_t* wall_next = ptl_mem_alloc(&a, (size_t)d->vert_count * 2 * sizeof(uint32_t));
+        if (!wall_next) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+            goto done;
+        }
+        memset(wall_next, 0xff, (size_t)d->vert_count * 2 * sizeof(uint32_t));
+        for (uint32_t c = 0; c < d->cell_count; ++c) {
+            uint32_t s = d->cell_start[c], n = d->cell_start[c + 1] - s;
+            for (uint32_t i = 0; i < n; ++i) {
+                if (d->cell_nbrs[s + i] != PTL_NONE) continue;
+                uint32_t v = d->cell_verts[s + i], nx2 = d->cell_verts[s + (i + 1) % n];
+                wall_next[2 * v] = nx2;     /* the wall leaving v */
+                wall_next[2 * nx2 + 1] = v; /* the wall arriving at nx2 */
+            }
+        }
+        for (uint32_t v = 0; v < d->vert_count; ++v) {
+            uint32_t nx2 = wall_next[2 * v], pv = wall_next[2 * v + 1];
+            if (nx2 == PTL_NONE || pv == PTL_NONE) continue;
+            ptl_v2 p = v2(d->xy[2 * pv], d->xy[2 * pv + 1]), q = v2(d->xy[2 * v], d->xy[2 * v + 1]);
+            ptl_v2 r = v2(d->xy[2 * nx2], d->xy[2 * nx2 + 1]);
+            if (v2_orient(p, q, r) < 0) vflags[v] |= PTL_VERT_NOTCH;
+        }
+        ptl_mem_free(&a, wall_next, (size_t)d->vert_count * 2 * sizeof(uint32_t));
+        /* Pinch copies: vertices sharing a position, found by sorting ids by position. */
+        uint32_t* order = ptl_mem_alloc(&a, (size_t)d->vert_count * sizeof(uint32_t));
+        if (!order) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+            goto done;
+        }
+        for (uint32_t v = 0; v < d->vert_count; ++v) order[v] = v;
+        /* Shell sort by (x, z, id): deterministic, in place, no context pointer needed. */
+        for (uint32_t gap = d->vert_count / 2; gap > 0; gap /= 2) {
+            for (uint32_t i = gap; i < d->vert_count; ++i) {
+                uint32_t t = order[i], j = i;
+                for (; j >= gap; j -= gap) {
+                    uint32_t u = order[j - gap];
+                    double ux = d->xy[2 * u], uz = d->xy[2 * u + 1], tx = d->xy[2 * t], tz = d->xy[2 * t + 1];
+                    if (ux < tx || (ux == tx && (uz < tz || (uz == tz && u < t)))) break;
+                    order[j] = u;
+                }
+                order[j] = t;
+            }
+        }
+        for (uint32_t i = 0; i + 1 < d->vert_count; ++i) {
+            uint32_t u = order[i], v = order[i + 1];
+            if (verts[3 * u] == verts[3 * v] && verts[3 * u + 2] == verts[3 * v + 2]) {
+                vflags[u] |= PTL_VERT_PINCH;
+                vflags[v] |= PTL_VERT_PINCH;
+            }
+        }
+        ptl_mem_free(&a, order, (size_t)d->vert_count * sizeof(uint32_t));
+    }
+    ptl_blob_cell* cells = (ptl_blob_cell*)(b + hd.off_cells);
+    double area = 0;
+    for (uint32_t c = 0; c < d->cell_count; ++c) {
+        uint32_t s = d->cell_start[c], n = d->cell_start[c + 1] - s;
+        cells[c].first = s;
+        cells[c].vert_count = (uint16_t)n;
+        double a2 = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t v = d->cell_verts[s + i], u = d->cell_verts[s + (i + 1) % n];
+            a2 += d->xy[2 * v] * d->xy[2 * u + 1] - d->xy[2 * u] * d->xy[2 * v + 1];
+        }
+        area += a2 / 2;
+    }
+    hd.walkable_area = area;
+    memcpy(b + hd.off_cell_verts, d->cell_verts, (size_t)total * 4);
+    memcpy(b + hd.off_cell_nbrs, d->cell_nbrs, (size_t)total * 4);
+    ptl_blob_portal* portals = (ptl_blob_portal*)(b + hd.off_portals);
+    for (uint32_t p = 0; p < d->portal_count; ++p) {
+        const ptl_decomp_portal* dp = &d->portals[p];
+        /* cell[0] is the smaller id; its counter-clockwise edge runs between the two endpoints. */
+        uint32_t c0 = dp->cell[0], c1 = dp->cell[1], a0 = dp->v[0], a1 = dp->v[1];
+        if (c0 > c1) {
+            uint32_t t = c0; c0 = c1; c1 = t;
+        }
+        uint32_t e0 = find_edge(d, c0, a0, a1);
+        if (e0 == PTL_NONE) {
+            uint32_t t = a0; a0 = a1; a1 = t;
+            e0 = find_edge(d, c0, a0, a1);
+        }
+        uint32_t e1 = find_edge(d, c1, a1, a0);
+        if (e0 == PTL_NONE || e1 == PTL_NONE || c0 == c1) {
+            st = ptl_error_set(err, PTL_ERR_INTERNAL, "bake: portal %u does not match its cells", p);
+            goto done;
+        }
+        portals[p].cell[0] = c0, portals[p].cell[1] = c1;
+        portals[p].edge[0] = (uint16_t)e0, portals[p].edge[1] = (uint16_t)e1;
+        portals[p].vert[0] = a0, portals[p].vert[1] = a1;
+    }
+    uint32_t* goff = (uint32_t*)(b + hd.off_grid_offsets);
+    uint32_t* gitems = (uint32_t*)(b + hd.off_grid_items);
+    memcpy(goff, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
+    for (uint32_t c = 0; c < d->cell_count; ++c)
+        for (uint32_t z = range[4 * c + 2]; z <= range[4 * c + 3]; ++z)
+            for (uint32_t x = range[4 * c]; x <= range[4 * c + 1]; ++x) gitems[counts[(size_t)z * nx + x]++] = c;
+    memcpy(b, &hd, sizeof hd);
+    ((ptl_blob_header*)b)->checksum = ptl_blob_checksum(b, off);
+    *blob = b;
+    *size = (size_t)off;
+    b = NULL;
+done:
+    ptl_mem_free(&a, b, (size_t)off);
+    ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
+    ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+    if (st >= 0) ptl_error_ok(err);
+    return st;
+}

@@ -1,0 +1,183 @@
+/* Portolan bake: everything that produces a navigation mesh.
+
+   What it does (2D slice)
+   - Reads Moving AI grid maps (.map), Polyanya polygon files (.poly v1: free space is the symmetric
+     difference of all polygons) and Polyanya navigation meshes (.mesh v2/v3: free space is the union
+     of the traversable polygons), and query sets (Moving AI .scen, pairs CSV). Every reader rejects
+     malformed input with PTL_ERR_PARSE and a message "FILE:LINE: problem".
+   - Turns each into free space as polygons with holes (ptl_shape): exact contours, collinear runs
+     merged, and regions that touch only at a point kept apart by duplicating that vertex
+     (Saupin et al. 2014, §4.1.2, slash and antislash points).
+   - Decomposes free space into near-optimal convex cells (ANavMG: Oliva and Pelechano 2012, §4;
+     Oliva's thesis §4, §4.2, §4.3) and bakes the cell-and-portal graph into a `.ptl` blob that the
+     runtime loads.
+
+   Minimal example
+       ptl_grid g; ptl_shape s; ptl_error err; void* blob; size_t size;
+       if (ptl_grid_load("arena.map", NULL, &g, &err) < 0) { puts(err.message); return; }
+       ptl_shape_from_grid(&g, NULL, &s, &err);
+       ptl_bake_shape(&s, NULL, &blob, &size, NULL, &err);  // blob: free with ptl_blob_free
+       ...
+       ptl_blob_free(blob, size, NULL); ptl_shape_free(&s); ptl_grid_free(&g);
+
+   Ownership: structs filled by `_load`/`_from_*` own their arrays, allocated with the allocator
+   passed in (NULL: libc) and released by the matching `_free`. 2D (x, y) is world (x, 0, y). */
+#ifndef PORTOLAN_BAKE_H
+#define PORTOLAN_BAKE_H
+
+#include "runtime.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Grid maps (Moving AI .map) ----------------------------------------------------------------
+   Cell (x, y) is the unit square [x, x+1] x [y, y+1]; row y of the file is y. Passable: '.', 'G',
+   'S'; every other character is blocked. */
+typedef struct ptl_grid {
+    uint32_t width, height;
+    uint8_t* passable; /* width * height, row-major, 1 = passable */
+    ptl_allocator alloc;
+} ptl_grid;
+
+ptl_status ptl_grid_load(const char* path, const ptl_allocator* alloc, ptl_grid* out, ptl_error* err);
+/* `name` is used in messages in place of a file name. */
+ptl_status ptl_grid_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+                          ptl_grid* out, ptl_error* err);
+void ptl_grid_free(ptl_grid* g);
+
+/* ---- Free space as polygons with holes ---------------------------------------------------------
+   Rings are closed polylines; free space is on the left of every directed edge, so outer boundaries
+   run counter-clockwise and holes clockwise (x right, y up). Consecutive vertices are distinct and
+   never collinear; rings do not cross. Two vertices may share coordinates where free space touches
+   itself at a single point (a pinch): each region keeps its own copy of the vertex. */
+typedef struct ptl_shape {
+    uint32_t vert_count;
+    double* xy;           /* 2 * vert_count */
+    uint32_t ring_count;
+    uint32_t* ring_start; /* ring_count + 1 entries: ring r is vertices [ring_start[r], ring_start[r+1]) */
+    uint32_t flags;       /* PTL_NAVMESH_* flags the shape implies (LATTICE_POINTS for grids) */
+    ptl_allocator alloc;
+} ptl_shape;
+
+typedef struct ptl_shape_stats {
+    uint32_t outer_rings;  /* counter-clockwise rings: connected pieces of free space */
+    uint32_t holes;        /* clockwise rings */
+    uint32_t notches;      /* reflex vertices (interior angle > pi) */
+    double area;           /* [Units: wu^2] free area: outer areas minus hole areas */
+} ptl_shape_stats;
+
+ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
+/* Polyanya poly v1: the symmetric difference of all polygons. A self-intersecting polygon, a
+   polygon with fewer than 3 distinct points or a non-finite coordinate is PTL_ERR_PARSE. */
+ptl_status ptl_poly_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
+ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+                          ptl_shape* out, ptl_error* err);
+/* Polyanya mesh v2 and v3: the union of the traversable polygons. */
+ptl_status ptl_mesh2d_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
+ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+                            ptl_shape* out, ptl_error* err);
+/* Any 2D input by extension: .map, .poly or .mesh. */
+ptl_status ptl_shape_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
+void ptl_shape_get_stats(const ptl_shape* s, ptl_shape_stats* out);
+/* Checks the ring invariants above (orientation, no crossing, no zero-length or collinear edge). */
+ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err);
+void ptl_shape_free(ptl_shape* s);
+
+/* ---- Query sets (Moving AI .scen, pairs CSV) ---------------------------------------------------*/
+typedef struct ptl_query_item {
+    float start[3];
+    float goal[3];
+    double ref_length; /* .scen: the 9th column (octile length, or the expected length); CSV: -1 */
+    uint32_t bucket;   /* .scen bucket; CSV: 0 */
+} ptl_query_item;
+
+typedef struct ptl_query_set {
+    uint32_t count;
+    ptl_query_item* items;
+    uint32_t map_width, map_height; /* .scen: the map size the file names (0 for CSV) */
+    ptl_allocator alloc;
+} ptl_query_set;
+
+/* Moving AI "version 1" scenarios; (x, y) lattice points map to world (x, 0, y). */
+ptl_status ptl_scen_load(const char* path, const ptl_allocator* alloc, ptl_query_set* out, ptl_error* err);
+ptl_status ptl_scen_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+                          ptl_query_set* out, ptl_error* err);
+/* A header naming at least sx,sy,sz,ex,ey,ez (any order, other columns ignored), then numbers. */
+ptl_status ptl_pairs_load(const char* path, const ptl_allocator* alloc, ptl_query_set* out, ptl_error* err);
+ptl_status ptl_pairs_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+                           ptl_query_set* out, ptl_error* err);
+void ptl_query_set_free(ptl_query_set* qs);
+
+/* ---- Convex decomposition (ANavMG) -------------------------------------------------------------*/
+typedef struct ptl_decompose_desc {
+    /* Convexity relaxation (ANavMG thesis §4.3): runs of notches are simplified with
+       Ramer-Douglas-Peucker at this tolerance, and portals whose removal leaves a cell no deeper
+       than this below its convex hull are dropped. 0: strict convexity. [Units: wu] [Limit: >= 0] */
+    double relax;
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_decompose_desc;
+
+typedef struct ptl_decomp_portal {
+    uint32_t v[2];     /* endpoints (vertex ids) */
+    uint32_t cell[2];  /* cells on the left and on the right of v[0] -> v[1] */
+} ptl_decomp_portal;
+
+typedef struct ptl_decomposition {
+    uint32_t vert_count;
+    double* xy;            /* 2 * vert_count: the shape's vertices, then the points added on edges */
+    uint32_t cell_count;
+    uint32_t* cell_start;  /* cell_count + 1 entries into cell_verts / cell_nbrs */
+    uint32_t* cell_verts;  /* counter-clockwise vertex ids */
+    uint32_t* cell_nbrs;   /* per cell edge (verts[i] -> verts[i+1]): neighbour cell or PTL_NONE */
+    uint32_t portal_count;
+    ptl_decomp_portal* portals;
+    /* Statistics */
+    uint32_t notches;      /* reflex vertices of the input shape */
+    uint32_t real_notches; /* notches left after relaxation (== notches when relax = 0) */
+    uint32_t holes;        /* clockwise rings */
+    uint32_t outer_rings;  /* counter-clockwise rings */
+    uint32_t split_points; /* points added on edges (vertex-edge portals) */
+    uint32_t dropped_portals; /* dispensable portals removed by relaxation */
+    double relax;
+    ptl_allocator alloc;
+} ptl_decomposition;
+
+ptl_status ptl_decompose(const ptl_shape* s, const ptl_decompose_desc* desc, ptl_decomposition* out,
+                         ptl_error* err);
+void ptl_decomposition_free(ptl_decomposition* d);
+
+/* ---- Bake --------------------------------------------------------------------------------------*/
+typedef struct ptl_bake_desc {
+    /* 3D voxel parameters (used by the 3D bake; 2D inputs ignore them). Zero means the default. */
+    float cell_size;     /* [Units: wu] [Limit: > 0] default 0.3 */
+    float cell_height;   /* [Units: wu] [Limit: > 0] default 0.2 */
+    float agent_height;  /* [Units: wu] [Limit: >= 0] default 2.0 */
+    float agent_radius;  /* [Units: wu] [Limit: >= 0] default 0 (clearance is a query parameter) */
+    float max_climb;     /* [Units: wu] [Limit: >= 0] default 0.9 */
+    float max_slope;     /* [Units: degrees] [Limit: 0..90] default 45 */
+    double relax;        /* convexity relaxation, see ptl_decompose_desc. [Units: wu] default 0 */
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_bake_desc;
+
+/* Fills `out` with `desc` (or nothing) with every default resolved, so a caller sees what is used. */
+void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out);
+
+typedef struct ptl_bake_stats {
+    uint32_t vertices, cells, portals, links, tiles, layers, notches, real_notches, holes;
+    double walkable_area;
+    double ms_total, ms_decompose, ms_build; /* [Units: ms] */
+} ptl_bake_stats;
+
+/* Builds the navmesh blob of a decomposition (cells, portals, point-location index). */
+ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, const ptl_allocator* alloc,
+                                  void** blob, size_t* size, ptl_error* err);
+/* Decompose + build. `stats` may be NULL. */
+ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** blob, size_t* size,
+                          ptl_bake_stats* stats, ptl_error* err);
+void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,207 @@
+/* Portolan runtime: the cell-and-portal graph (CPG) and the queries a game asks every frame.
+
+   What it does
+   - Loads a baked navigation mesh (`.ptl` blob): convex cells in the x-z plane (y up), the
+     portals between them, and a point-location index. Loading is one copy of the blob plus a
+     validation pass that rejects anything inconsistent (bad magic, byte order, size, checksum,
+     out-of-range indices, asymmetric portals).
+   - Answers path queries: the exact Euclidean shortest path through the cells (an interval search
+     in the style of Polyanya, Cui, Harabor and Grastien 2017), or A* over the cells followed by the
+     funnel (string pulling) when an approximate corridor is enough.
+
+   Minimal example
+       ptl_navmesh* nm; ptl_error err;
+       if (ptl_navmesh_load_file("level.ptl", NULL, &nm, &err) < 0) { puts(err.message); return; }
+       ptl_query* q; ptl_query_create(nm, NULL, &q);
+       float pts[3 * 64];
+       ptl_path_request req = { .start = {1, 0, 1}, .goal = {40, 0, 12} };
+       ptl_path_result res = { .points = pts, .point_capacity = 64 };
+       ptl_query_find_path(q, &req, &res);
+       ptl_query_destroy(q); ptl_navmesh_destroy(nm);
+
+   Ownership
+   - Every object is created with an optional caller allocator (NULL: libc) and freed with its
+     `_destroy`. Outputs go to caller buffers with capacities; the library reports counts and
+     truncation and never hands out memory the caller must free.
+   - A navmesh is immutable after creation: any number of threads may query it, each with its own
+     `ptl_query` (which holds all scratch memory, so queries never allocate after creation).
+
+   Conventions: world space is y-up, metres; the navigation plane is x-z. Cell vertices are listed
+   counter-clockwise in the (x, z) plane taken as a mathematical (x right, z up) plane. */
+#ifndef PORTOLAN_RUNTIME_H
+#define PORTOLAN_RUNTIME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- Status ------------------------------------------------------------------------------------
+   0 is success, positive is success with a caveat, negative is failure. Names and messages come
+   from one table: ptl_status_name(), ptl_status_message(). */
+typedef enum ptl_status {
+    PTL_OK = 0,
+    PTL_PARTIAL = 1,          /* a result that stops short of what was asked (partial path) */
+    PTL_TRUNCATED = 2,        /* the result did not fit the caller's buffer; the count says how much was written */
+    PTL_ERR_INVALID_ARG = -1, /* the caller passed a NULL, out-of-range or non-finite argument */
+    PTL_ERR_NO_MEMORY = -2,   /* the allocator returned NULL */
+    PTL_ERR_IO = -3,          /* a file could not be opened, read or written */
+    PTL_ERR_PARSE = -4,       /* an input file is malformed */
+    PTL_ERR_BAD_INPUT = -5,   /* the input is well formed but unusable (empty, no free space, self-intersecting) */
+    PTL_ERR_BAD_BLOB = -6,    /* a navmesh blob failed validation (magic, version, size, checksum, indices) */
+    PTL_ERR_INVALID_MESH = -7,/* a navmesh violates an invariant (convexity, overlap, portal symmetry) */
+    PTL_ERR_NOT_FOUND = -8,   /* a query point has no mesh within the search extents */
+    PTL_ERR_OUT_OF_NODES = -9,/* a search ran out of its node pool (raise ptl_query_desc.max_nodes) */
+    PTL_ERR_UNSUPPORTED = -10,/* a feature this build does not offer */
+    PTL_ERR_INTERNAL = -11    /* an internal invariant failed: a bug, please report it with the input */
+} ptl_status;
+
+const char* ptl_status_name(ptl_status s);    /* "PTL_ERR_PARSE" */
+const char* ptl_status_message(ptl_status s); /* "an input file is malformed" */
+
+/* An error report: the status and a message naming the file, the line and the problem where they
+   are known. Every function that can fail on caller input takes an optional ptl_error*. */
+typedef struct ptl_error {
+    ptl_status status;
+    char message[512];
+} ptl_error;
+
+/* ---- Allocator ---------------------------------------------------------------------------------
+   Per instance, with a user pointer (libtess2/libuv style). A zeroed or NULL allocator means libc.
+   `realloc` receives the old size so arena or tracking allocators need no headers. */
+typedef struct ptl_allocator {
+    void* (*alloc)(size_t size, void* user);
+    void* (*realloc)(void* ptr, size_t old_size, size_t new_size, void* user);
+    void (*free)(void* ptr, size_t size, void* user);
+    void* user;
+} ptl_allocator;
+
+#define PTL_NONE 0xffffffffu /* "no cell", "no portal", "no vertex" */
+
+/* ---- Navmesh -----------------------------------------------------------------------------------*/
+typedef struct ptl_navmesh ptl_navmesh;
+
+/* Flags stored in the blob. */
+enum {
+    /* Built from a grid map: a query point exactly on a vertex shared by regions that touch only at
+       that point belongs to the region of grid cell (x, y), the cell whose least corner it is
+       (Polyanya's and GPPC's rule). Without this flag such a point is ambiguous and not found. */
+    PTL_NAVMESH_LATTICE_POINTS = 1u << 0,
+    /* Cells may be near-convex: the bake used convexity relaxation (ANavMG thesis §4.3). */
+    PTL_NAVMESH_RELAXED = 1u << 1
+};
+
+typedef struct ptl_navmesh_desc {
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_navmesh_desc;
+
+typedef struct ptl_navmesh_info {
+    uint32_t version;
+    uint32_t flags;           /* PTL_NAVMESH_* */
+    uint32_t vert_count;
+    uint32_t cell_count;
+    uint32_t portal_count;
+    uint32_t link_count;
+    uint32_t tile_count;
+    uint32_t layer_count;
+    float bmin[3], bmax[3];   /* [Units: wu] bounds of all vertices */
+    double walkable_area;     /* [Units: wu^2] sum of cell areas in plan (x-z) */
+    double relax;             /* [Units: wu] convexity tolerance the bake used (0: strict) */
+    uint64_t blob_size;       /* [Units: bytes] */
+    uint64_t checksum;
+} ptl_navmesh_info;
+
+/* A cell as the runtime sees it: `vert_count` vertex ids, counter-clockwise, and for each edge
+   i (from verts[i] to verts[i+1]) the neighbouring cell across it, or PTL_NONE for a wall. */
+typedef struct ptl_cell_view {
+    const uint32_t* verts;
+    const uint32_t* neighbors;
+    uint32_t vert_count;
+    uint32_t layer;
+} ptl_cell_view;
+
+typedef struct ptl_portal_view {
+    uint32_t cell[2];  /* the two cells it joins; cell[0] < cell[1] */
+    uint32_t edge[2];  /* the edge index inside each cell */
+    uint32_t vert[2];  /* endpoints, as listed by cell[0] (vert[0] -> vert[1] counter-clockwise there) */
+} ptl_portal_view;
+
+/* Copies and validates `blob` (structure, indices, checksum). The caller keeps its buffer. */
+ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_desc* desc,
+                              ptl_navmesh** out, ptl_error* err);
+ptl_status ptl_navmesh_load_file(const char* path, const ptl_navmesh_desc* desc, ptl_navmesh** out,
+                                 ptl_error* err);
+void ptl_navmesh_destroy(ptl_navmesh* nm);
+
+/* The blob this navmesh was created from (byte-identical); valid until destroy. */
+const void* ptl_navmesh_blob(const ptl_navmesh* nm, size_t* size);
+ptl_status ptl_navmesh_save_file(const ptl_navmesh* nm, const char* path, ptl_error* err);
+
+void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out);
+const float* ptl_navmesh_vert(const ptl_navmesh* nm, uint32_t v); /* x, y, z; NULL when out of range */
+ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_view* out);
+ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_portal_view* out);
+
+/* Deep check of every invariant: convex cells (within the stored relaxation tolerance), no overlap
+   between cells of a layer, symmetric portals, vertices on the walkable boundary, checksum.
+   Returns PTL_ERR_INVALID_MESH and names the first violation in err. O(n log n). */
+ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
+
+/* ---- Queries -----------------------------------------------------------------------------------*/
+typedef struct ptl_query ptl_query;
+
+typedef struct ptl_query_desc {
+    uint32_t max_nodes;         /* search node pool; 0: 65536. [Limit: >= 64] */
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_query_desc;
+
+ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out);
+void ptl_query_destroy(ptl_query* q);
+
+typedef enum ptl_path_mode {
+    PTL_PATH_EXACT = 0,   /* Euclidean shortest path (interval search); the default */
+    PTL_PATH_CORRIDOR = 1 /* A* over cells (portal-point g costs), then the funnel: faster, may be longer */
+} ptl_path_mode;
+
+/* Where a point lies on the mesh. */
+typedef struct ptl_location {
+    uint32_t cell;     /* PTL_NONE when not found */
+    float point[3];    /* the nearest point on the mesh */
+    float distance;    /* [Units: wu] from the query point to `point` */
+} ptl_location;
+
+/* Nearest point on the mesh to `p` within the box of half-extents `extents` (NULL: 2, 4, 2,
+   Detour's usual value). PTL_ERR_NOT_FOUND when no cell is in the box. */
+ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[3], ptl_location* out);
+
+typedef struct ptl_path_request {
+    float start[3];
+    float goal[3];
+    float extents[3];   /* snap box half-extents; all zero: 2, 4, 2 */
+    float radius;       /* agent radius; must be 0 in this version (clearance queries come later) */
+    ptl_path_mode mode;
+} ptl_path_request;
+
+typedef struct ptl_path_result {
+    float* points;           /* caller buffer, 3 floats per point; may be NULL with capacity 0 */
+    uint32_t point_capacity; /* in points */
+    uint32_t point_count;    /* points written (the path is truncated when it did not fit) */
+    uint32_t point_total;    /* points the whole path has */
+    bool found;              /* a path reaches the (snapped) goal */
+    bool complete;           /* and ends exactly at it (within 1e-4) */
+    double length;           /* [Units: wu] of the whole path, 0 when not found */
+    uint32_t start_cell, goal_cell;
+    uint32_t nodes_expanded; /* search effort, for benchmarks */
+} ptl_path_result;
+
+/* PTL_OK, PTL_TRUNCATED (points did not fit), PTL_PARTIAL (goal unreachable; no path is returned),
+   or an error (PTL_ERR_NOT_FOUND when start or goal is off the mesh: found = false). */
+ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

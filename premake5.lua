@@ -1,0 +1,57 @@
+-- Portolan build: works with Debian's premake4 (4.3) and with premake5 (see ../shared/TOOLCHAIN.md).
+--   premake4 --file=premake5.lua gmake && make -C build config=release
+-- Configurations: release (-O2), debug (-O0 -g), asan (-O1 -g, AddressSanitizer + UBSan).
+-- Binaries land in build/bin/<config>/: portolan (CLI), portolan-tests, portolan-bench.
+
+local P5 = (filter ~= nil)
+local function when(cfg)
+    if P5 then filter("configurations:" .. cfg) else configuration(cfg) end
+end
+local function always()
+    if P5 then filter({}) else configuration("*") end
+end
+
+solution "portolan"
+    configurations { "release", "debug", "asan" }
+    location "build"
+    language "C"
+    includedirs { "include" }
+    defines { "_POSIX_C_SOURCE=200809L" }
+    buildoptions { "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers" }
+    when "release"
+        buildoptions { "-O2", "-g" }
+        targetdir "build/bin/release"
+        objdir "build/obj/release"
+    when "debug"
+        buildoptions { "-O0", "-g" }
+        targetdir "build/bin/debug"
+        objdir "build/obj/debug"
+    when "asan"
+        buildoptions { "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined" }
+        linkoptions { "-fsanitize=address,undefined" }
+        targetdir "build/bin/asan"
+        objdir "build/obj/asan"
+    always()
+
+project "portolan_runtime"
+    kind "StaticLib"
+    files { "runtime/*.c", "runtime/*.h", "include/portolan/*.h" }
+
+project "portolan_bake"
+    kind "StaticLib"
+    files { "bake/*.c", "bake/*.h" }
+
+project "portolan"
+    kind "ConsoleApp"
+    files { "tools/*.c", "tools/*.h" }
+    links { "portolan_bake", "portolan_runtime", "m" }
+
+project "portolan-tests"
+    kind "ConsoleApp"
+    files { "tests/*.c", "tests/*.h" }
+    links { "portolan_bake", "portolan_runtime", "criterion", "m" }
+
+project "portolan-bench"
+    kind "ConsoleApp"
+    files { "bench/*.c", "bench/*.h" }
+    links { "portolan_bake", "portolan_runtime", "m" }

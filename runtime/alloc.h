@@ -1,0 +1,33 @@
+/* Allocation through the caller's ptl_allocator, and growable arrays on top of it.
+   Private to the library (runtime and bake). */
+#ifndef PTL_ALLOC_H
+#define PTL_ALLOC_H
+
+#include <portolan/runtime.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* A complete allocator: the caller's when it sets alloc, realloc and free, libc otherwise. */
+ptl_allocator ptl_allocator_resolve(const ptl_allocator* a);
+
+void* ptl_mem_alloc(const ptl_allocator* a, size_t size);
+void* ptl_mem_calloc(const ptl_allocator* a, size_t count, size_t elem);
+void* ptl_mem_realloc(const ptl_allocator* a, void* p, size_t old_size, size_t new_size);
+void ptl_mem_free(const ptl_allocator* a, void* p, size_t size);
+
+/* Ensures *cap >= need (elements of `elem` bytes), growing by half again each time.
+   Returns false on overflow or allocation failure, leaving *p and *cap unchanged. */
+bool ptl_grow(const ptl_allocator* a, void** p, uint32_t* cap, uint64_t need, size_t elem);
+
+/* A typed growable array: `PTL_ARRAY(double) xs = {0};` then PTL_PUSH(alloc, xs, v). */
+#define PTL_ARRAY(T) struct { T* data; uint32_t count, cap; }
+#define PTL_RESERVE(alloc, arr, n) \
+    ptl_grow((alloc), (void**)&(arr).data, &(arr).cap, (uint64_t)(n), sizeof(*(arr).data))
+#define PTL_PUSH(alloc, arr, v) \
+    (PTL_RESERVE(alloc, arr, (uint64_t)(arr).count + 1) ? ((arr).data[(arr).count++] = (v), true) : false)
+#define PTL_ARRAY_FREE(alloc, arr) \
+    (ptl_mem_free((alloc), (arr).data, (size_t)(arr).cap * sizeof(*(arr).data)), \
+     (arr).data = NULL, (arr).count = (arr).cap = 0)
+
+#endif

@@ -1,0 +1,305 @@
+/* Loading a navmesh: one copy of the blob, then a structural validation pass that rejects anything
+   inconsistent before a query can index out of bounds (STYLE: Data). The deep geometric checks
+   (convexity, overlap) live in validate.c. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "error.h"
+#include "navmesh_internal.h"
+
+#define KNOWN_FLAGS (PTL_NAVMESH_LATTICE_POINTS | PTL_NAVMESH_RELAXED)
+
+static ptl_status bad(ptl_error* err, const char* what) {
+    return ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: %s", what);
+}
+
+/* Section [off, off + count * elem) must be 8-aligned and inside the blob, after the previous one. */
+static bool section_ok(uint64_t off, uint64_t count, uint64_t elem, uint64_t* cursor, uint64_t size) {
+    if (off % 8 != 0 || off < *cursor || off > size) return false;
+    if (elem && count > (size - off) / elem) return false;
+    *cursor = off + count * elem;
+    return true;
+}
+
+static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
+    if (size < sizeof(ptl_blob_header)) return bad(err, "shorter than its header (truncated?)");
+    const ptl_blob_header* h = (const ptl_blob_header*)b;
+    if (h->magic[0] != PTL_BLOB_MAGIC0 || h->magic[1] != PTL_BLOB_MAGIC1 || h->magic[2] != PTL_BLOB_MAGIC2 ||
+        h->magic[3] != PTL_BLOB_MAGIC3)
+        return bad(err, "wrong magic (not a .ptl file)");
+    if (h->endian != PTL_BLOB_ENDIAN) return bad(err, "written on a machine of the other byte order");
+    if (h->version != PTL_BLOB_VERSION) {
+        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: version %u, this library reads version %u",
+                             h->version, PTL_BLOB_VERSION);
+    }
+    if (h->header_size != sizeof(ptl_blob_header)) return bad(err, "wrong header size");
+    if (h->total_size != size) {
+        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: size is %zu bytes, the header says %llu (truncated?)",
+                             size, (unsigned long long)h->total_size);
+    }
+    if (ptl_blob_checksum(b, size) != h->checksum) return bad(err, "checksum mismatch (corrupted)");
+    if (h->flags & ~KNOWN_FLAGS) return bad(err, "unknown flags");
+    if (h->cell_count == 0 || h->vert_count < 3) return bad(err, "no cells");
+    if (h->grid_nx == 0 || h->grid_nz == 0 || (uint64_t)h->grid_nx * h->grid_nz > (1u << 26))
+        return bad(err, "bad point-location grid size");
+    if (!(h->grid_cell > 0) || !isfinite(h->grid_cell)) return bad(err, "bad point-location grid cell");
+    for (int i = 0; i < 3; ++i)
+        if (!isfinite(h->bmin[i]) || !isfinite(h->bmax[i]) || h->bmin[i] > h->bmax[i]) return bad(err, "bad bounds");
+    if (!isfinite(h->walkable_area) || h->walkable_area < 0 || !isfinite(h->relax) || h->relax < 0)
+        return bad(err, "bad area or relaxation");
+    uint64_t cur = sizeof(ptl_blob_header);
+    uint64_t gcount = (uint64_t)h->grid_nx * h->grid_nz + 1;
+    if (!section_ok(h->off_verts, h->vert_count, 12, &cur, size) ||
+        !section_ok(h->off_vert_flags, h->vert_count, 1, &cur, size) ||
+        !section_ok(h->off_cells, h->cell_count, sizeof(ptl_blob_cell), &cur, size) ||
+        !section_ok(h->off_cell_verts, h->cell_vert_total, 4, &cur, size) ||
+        !section_ok(h->off_cell_nbrs, h->cell_vert_total, 4, &cur, size) ||
+        !section_ok(h->off_portals, h->portal_count, sizeof(ptl_blob_portal), &cur, size) ||
+        !section_ok(h->off_grid_offsets, gcount, 4, &cur, size) ||
+        !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size))
+        return bad(err, "a section lies outside the blob or overlaps another");
+    return PTL_OK;
+}
+
+static void bind(ptl_navmesh* nm) {
+    const ptl_blob_header* h = (const ptl_blob_header*)nm->blob;
+    nm->h = h;
+    nm->verts = (const float*)(nm->blob + h->off_verts);
+    nm->vert_flags = nm->blob + h->off_vert_flags;
+    nm->cells = (const ptl_blob_cell*)(nm->blob + h->off_cells);
+    nm->cell_verts = (const uint32_t*)(nm->blob + h->off_cell_verts);
+    nm->cell_nbrs = (const uint32_t*)(nm->blob + h->off_cell_nbrs);
+    nm->portals = (const ptl_blob_portal*)(nm->blob + h->off_portals);
+    nm->grid_offsets = (const uint32_t*)(nm->blob + h->off_grid_offsets);
+    nm->grid_items = (const uint32_t*)(nm->blob + h->off_grid_items);
+}
+
+/* Index ranges and the cell/portal adjacency: every array index a query follows is checked here. */
+static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
+    const ptl_blob_header* h = nm->h;
+    char msg[160];
+    for (uint32_t v = 0; v < h->vert_count; ++v) {
+        const float* p = nm->verts + 3 * v;
+        if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
+            snprintf(msg, sizeof msg, "vertex %u is not finite", v);
+            return bad(err, msg);
+        }
+    }
+    uint32_t next = 0, nbr_edges = 0;
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        if (cell->first != next || cell->vert_count < 3 || (uint64_t)next + cell->vert_count > h->cell_vert_total) {
+            snprintf(msg, sizeof msg, "cell %u has a bad vertex range", c);
+            return bad(err, msg);
+        }
+        next += cell->vert_count;
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            uint32_t v = nm->cell_verts[cell->first + i];
+            uint32_t w = nm->cell_verts[cell->first + (i + 1) % cell->vert_count];
+            uint32_t n = nm->cell_nbrs[cell->first + i];
+            if (v >= h->vert_count || v == w) {
+                snprintf(msg, sizeof msg, "cell %u vertex %u is out of range or repeated", c, i);
+                return bad(err, msg);
+            }
+            if (n == PTL_NONE) continue;
+            if (n >= h->cell_count || n == c) {
+                snprintf(msg, sizeof msg, "cell %u edge %u has a bad neighbour", c, i);
+                return bad(err, msg);
+            }
+            ++nbr_edges;
+        }
+    }
+    if (next != h->cell_vert_total) return bad(err, "cell vertex lists do not cover the array");
+    if (nbr_edges != 2 * h->portal_count) return bad(err, "portal count does not match the neighbour edges");
+    for (uint32_t p = 0; p < h->portal_count; ++p) {
+        const ptl_blob_portal* pt = &nm->portals[p];
+        snprintf(msg, sizeof msg, "portal %u is inconsistent with its cells", p);
+        if (pt->cell[0] >= h->cell_count || pt->cell[1] >= h->cell_count || pt->cell[0] >= pt->cell[1])
+            return bad(err, msg);
+        const ptl_blob_cell* a = &nm->cells[pt->cell[0]];
+        const ptl_blob_cell* b = &nm->cells[pt->cell[1]];
+        if (pt->edge[0] >= a->vert_count || pt->edge[1] >= b->vert_count) return bad(err, msg);
+        uint32_t ea = a->first + pt->edge[0], eb = b->first + pt->edge[1];
+        uint32_t a0 = nm->cell_verts[ea], a1 = nm->cell_verts[a->first + (pt->edge[0] + 1u) % a->vert_count];
+        uint32_t b0 = nm->cell_verts[eb], b1 = nm->cell_verts[b->first + (pt->edge[1] + 1u) % b->vert_count];
+        /* Symmetric: each cell names the other across the same edge, walked in opposite directions. */
+        if (nm->cell_nbrs[ea] != pt->cell[1] || nm->cell_nbrs[eb] != pt->cell[0] || a0 != b1 || a1 != b0 ||
+            pt->vert[0] != a0 || pt->vert[1] != a1)
+            return bad(err, msg);
+    }
+    uint32_t buckets = h->grid_nx * h->grid_nz;
+    if (nm->grid_offsets[0] != 0 || nm->grid_offsets[buckets] != h->grid_item_count)
+        return bad(err, "point-location grid offsets do not cover its items");
+    for (uint32_t i = 0; i < buckets; ++i)
+        if (nm->grid_offsets[i] > nm->grid_offsets[i + 1]) return bad(err, "point-location grid offsets decrease");
+    for (uint32_t i = 0; i < h->grid_item_count; ++i)
+        if (nm->grid_items[i] >= h->cell_count) return bad(err, "point-location grid names a cell out of range");
+    return PTL_OK;
+}
+
+static ptl_status build_vertex_cells(ptl_navmesh* nm) {
+    const ptl_blob_header* h = nm->h;
+    nm->vcell_start = ptl_mem_calloc(&nm->alloc, (size_t)h->vert_count + 1, sizeof(uint32_t));
+    nm->vcell = ptl_mem_alloc(&nm->alloc, (size_t)h->cell_vert_total * sizeof(uint32_t));
+    if (!nm->vcell_start || !nm->vcell) return PTL_ERR_NO_MEMORY;
+    for (uint32_t i = 0; i < h->cell_vert_total; ++i) nm->vcell_start[nm->cell_verts[i] + 1]++;
+    for (uint32_t v = 0; v < h->vert_count; ++v) nm->vcell_start[v + 1] += nm->vcell_start[v];
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            uint32_t v = nm->cell_verts[cell->first + i];
+            /* Fill from the end backwards so the slot is found without a second cursor array. */
+            nm->vcell[--nm->vcell_start[v + 1]] = c;
+        }
+    }
+    /* After the backwards fill, vcell_start[v + 1] points at the start of v's run: shift back. */
+    for (uint32_t v = 0; v < h->vert_count; ++v) nm->vcell_start[v] = nm->vcell_start[v + 1];
+    nm->vcell_start[h->vert_count] = h->cell_vert_total;
+    return PTL_OK;
+}
+
+ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_desc* desc, ptl_navmesh** out,
+                              ptl_error* err) {
+    if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_create: out is NULL");
+    *out = NULL;
+    if (!blob) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_create: blob is NULL");
+    ptl_status s = check_header(blob, size, err);
+    if (s < 0) return s;
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
+    ptl_navmesh* nm = ptl_mem_calloc(&a, 1, sizeof *nm);
+    if (!nm) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    nm->alloc = a;
+    nm->blob = ptl_mem_alloc(&a, size);
+    if (!nm->blob) {
+        ptl_navmesh_destroy(nm);
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory (%zu bytes)", size);
+    }
+    memcpy(nm->blob, blob, size);
+    nm->size = size;
+    bind(nm);
+    s = check_topology(nm, err);
+    if (s >= 0 && build_vertex_cells(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    if (s < 0) {
+        ptl_navmesh_destroy(nm);
+        return s;
+    }
+    *out = nm;
+    return ptl_error_ok(err);
+}
+
+ptl_status ptl_navmesh_load_file(const char* path, const ptl_navmesh_desc* desc, ptl_navmesh** out, ptl_error* err) {
+    if (!out || !path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_load_file: NULL argument");
+    *out = NULL;
+    FILE* f = fopen(path, "rb");
+    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open", path);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
+    long len = -1;
+    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
+    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
+        fclose(f);
+        return ptl_error_set(err, PTL_ERR_IO, "%s: cannot read", path);
+    }
+    void* buf = ptl_mem_alloc(&a, (size_t)len);
+    if (!buf) {
+        fclose(f);
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory (%ld bytes)", path, len);
+    }
+    size_t got = fread(buf, 1, (size_t)len, f);
+    fclose(f);
+    ptl_status s;
+    if (got != (size_t)len) {
+        s = ptl_error_set(err, PTL_ERR_IO, "%s: short read", path);
+    } else {
+        s = ptl_navmesh_create(buf, (size_t)len, desc, out, err);
+        if (s < 0 && err) {
+            char m[2 * sizeof err->message];
+            snprintf(m, sizeof m, "%s: %s", path, err->message);
+            m[sizeof err->message - 1] = '\0'; /* long paths truncate the message, never overflow */
+            memcpy(err->message, m, sizeof err->message);
+        }
+    }
+    ptl_mem_free(&a, buf, (size_t)len);
+    return s;
+}
+
+void ptl_navmesh_destroy(ptl_navmesh* nm) {
+    if (!nm) return;
+    ptl_allocator a = nm->alloc;
+    uint32_t vc = nm->h ? nm->h->vert_count : 0, total = nm->h ? nm->h->cell_vert_total : 0;
+    ptl_mem_free(&a, nm->vcell_start, ((size_t)vc + 1) * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->blob, nm->size);
+    ptl_mem_free(&a, nm, sizeof *nm);
+}
+
+const void* ptl_navmesh_blob(const ptl_navmesh* nm, size_t* size) {
+    if (size) *size = nm ? nm->size : 0;
+    return nm ? nm->blob : NULL;
+}
+
+ptl_status ptl_navmesh_save_file(const ptl_navmesh* nm, const char* path, ptl_error* err) {
+    if (!nm || !path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_save_file: NULL argument");
+    FILE* f = fopen(path, "wb");
+    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open for writing", path);
+    size_t put = fwrite(nm->blob, 1, nm->size, f);
+    int closed = fclose(f);
+    if (put != nm->size || closed != 0) return ptl_error_set(err, PTL_ERR_IO, "%s: write failed", path);
+    return ptl_error_ok(err);
+}
+
+void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out) {
+    memset(out, 0, sizeof *out);
+    if (!nm) return;
+    const ptl_blob_header* h = nm->h;
+    out->version = h->version;
+    out->flags = h->flags;
+    out->vert_count = h->vert_count;
+    out->cell_count = h->cell_count;
+    out->portal_count = h->portal_count;
+    out->link_count = h->link_count;
+    out->tile_count = h->tile_count;
+    out->layer_count = h->layer_count;
+    memcpy(out->bmin, h->bmin, sizeof out->bmin);
+    memcpy(out->bmax, h->bmax, sizeof out->bmax);
+    out->walkable_area = h->walkable_area;
+    out->relax = h->relax;
+    out->blob_size = h->total_size;
+    out->checksum = h->checksum;
+}
+
+const float* ptl_navmesh_vert(const ptl_navmesh* nm, uint32_t v) {
+    if (!nm || v >= nm->h->vert_count) return NULL;
+    return nm->verts + 3 * (size_t)v;
+}
+
+ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_view* out) {
+    if (!nm || !out || cell >= nm->h->cell_count) return PTL_ERR_INVALID_ARG;
+    const ptl_blob_cell* c = &nm->cells[cell];
+    out->verts = nm->cell_verts + c->first;
+    out->neighbors = nm->cell_nbrs + c->first;
+    out->vert_count = c->vert_count;
+    out->layer = c->layer;
+    return PTL_OK;
+}
+
+ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_portal_view* out) {
+    if (!nm || !out || portal >= nm->h->portal_count) return PTL_ERR_INVALID_ARG;
+    const ptl_blob_portal* p = &nm->portals[portal];
+    for (int i = 0; i < 2; ++i) {
+        out->cell[i] = p->cell[i];
+        out->edge[i] = p->edge[i];
+        out->vert[i] = p->vert[i];
+    }
+    return PTL_OK;
+}
+
+uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
+    const ptl_blob_header* h = nm->h;
+    double fx = (x - h->bmin[0]) / h->grid_cell, fz = (z - h->bmin[2]) / h->grid_cell;
+    int64_t ix = fx < 0 ? 0 : (int64_t)fx, iz = fz < 0 ? 0 : (int64_t)fz;
+    if (ix >= h->grid_nx) ix = h->grid_nx - 1;
+    if (iz >= h->grid_nz) iz = h->grid_nz - 1;
+    return (uint32_t)(iz * h->grid_nx + ix);
+}

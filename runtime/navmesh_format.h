@@ -1,0 +1,80 @@
+/* The `.ptl` blob: one header, then flat arrays of plain structs addressed by offsets (STYLE: no
+   pointers on disk, one read and a validation pass to load). Private: shared by runtime and bake.
+
+   Layout (every section 8-byte aligned, in this order):
+     header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
+     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids)
+   All integers and floats are in the writer's byte order; `endian` holds PTL_BLOB_ENDIAN as written,
+   so a reader on another byte order sees 0x04030201 and refuses the blob.
+   The checksum is FNV-1a (64-bit) over the whole blob with the checksum field taken as zero. */
+#ifndef PTL_NAVMESH_FORMAT_H
+#define PTL_NAVMESH_FORMAT_H
+
+#include <stdint.h>
+
+#define PTL_BLOB_MAGIC0 'P'
+#define PTL_BLOB_MAGIC1 'T'
+#define PTL_BLOB_MAGIC2 'L'
+#define PTL_BLOB_MAGIC3 'N'
+#define PTL_BLOB_VERSION 1u
+#define PTL_BLOB_ENDIAN 0x01020304u
+#define PTL_MAX_CELL_VERTS 65535u
+
+/* vert_flags */
+enum {
+    PTL_VERT_PINCH = 1u << 0, /* another vertex shares this position (regions touching at a point) */
+    PTL_VERT_NOTCH = 1u << 1  /* reflex vertex of the walkable boundary (interior angle > pi) */
+};
+
+typedef struct ptl_blob_header {
+    char magic[4];
+    uint32_t version;
+    uint32_t endian;
+    uint32_t header_size;
+    uint64_t total_size;
+    uint64_t checksum;
+    uint32_t flags; /* PTL_NAVMESH_* */
+    uint32_t vert_count;
+    uint32_t cell_count;
+    uint32_t cell_vert_total; /* entries in cell_verts and cell_nbrs */
+    uint32_t portal_count;
+    uint32_t link_count;
+    uint32_t tile_count;
+    uint32_t layer_count;
+    uint32_t grid_nx, grid_nz;   /* point-location buckets along x and z */
+    uint32_t grid_item_count;
+    uint32_t reserved0;
+    float bmin[3], bmax[3];
+    float grid_cell; /* [Units: wu] bucket side */
+    float reserved1;
+    double walkable_area;
+    double relax;
+    uint64_t off_verts, off_vert_flags, off_cells, off_cell_verts, off_cell_nbrs, off_portals;
+    uint64_t off_grid_offsets, off_grid_items;
+} ptl_blob_header;
+_Static_assert(sizeof(ptl_blob_header) == 192, "blob header layout");
+
+typedef struct ptl_blob_cell {
+    uint32_t first;      /* into cell_verts / cell_nbrs */
+    uint16_t vert_count; /* >= 3 */
+    uint8_t layer;
+    uint8_t area;        /* area tag (0 = default walkable) */
+    uint32_t tile;
+    uint32_t flags;
+} ptl_blob_cell;
+_Static_assert(sizeof(ptl_blob_cell) == 16, "blob cell layout");
+
+typedef struct ptl_blob_portal {
+    uint32_t cell[2];  /* cell[0] < cell[1] */
+    uint16_t edge[2];  /* edge index in each cell */
+    uint32_t vert[2];  /* endpoints in cell[0]'s counter-clockwise order */
+} ptl_blob_portal;
+_Static_assert(sizeof(ptl_blob_portal) == 20, "blob portal layout");
+
+/* FNV-1a 64 over `size` bytes, continuing from `h` (start with PTL_FNV_BASIS). */
+#define PTL_FNV_BASIS 0xcbf29ce484222325ull
+uint64_t ptl_fnv1a64(uint64_t h, const void* data, uint64_t size);
+/* The blob checksum: FNV-1a over the blob with the header's checksum field as zero. */
+uint64_t ptl_blob_checksum(const void* blob, uint64_t size);
+
+#endif

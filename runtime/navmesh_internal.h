@@ -1,0 +1,35 @@
+/* The navmesh object: the validated blob plus indexes derived from it at load time.
+   Private to the runtime (the bake writes blobs through navmesh_format.h only). */
+#ifndef PTL_NAVMESH_INTERNAL_H
+#define PTL_NAVMESH_INTERNAL_H
+
+#include <portolan/runtime.h>
+
+#include "navmesh_format.h"
+
+struct ptl_navmesh {
+    ptl_allocator alloc;
+    uint8_t* blob;
+    size_t size;
+    const ptl_blob_header* h;
+    const float* verts;        /* 3 per vertex */
+    const uint8_t* vert_flags; /* PTL_VERT_* */
+    const ptl_blob_cell* cells;
+    const uint32_t* cell_verts;
+    const uint32_t* cell_nbrs;
+    const ptl_blob_portal* portals;
+    const uint32_t* grid_offsets;
+    const uint32_t* grid_items;
+    /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
+    uint32_t* vcell_start; /* vert_count + 1 */
+    uint32_t* vcell;
+};
+
+/* x-z coordinates of vertex v as doubles. */
+static inline double ptl_nm_vx(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v]; }
+static inline double ptl_nm_vz(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v + 2]; }
+
+/* Bucket of the point-location grid holding (x, z), clamped to the grid. */
+uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z);
+
+#endif

@@ -1,0 +1,184 @@
+/* Helpers shared by the tests: where the shared data is, independent geometric checks on grids.
+   Everything here is written from the definitions (DESIGN.md conventions), not from the library's
+   own code, so a test compares two independent answers. */
+#ifndef PTL_TEST_UTIL_H
+#define PTL_TEST_UTIL_H
+
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <math.h>
+#include <portolan/bake.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+/* ../shared/data relative to the project root (the tests run from there), or $PTL_DATA. */
+static inline const char* test_data_dir(void) {
+    const char* env = getenv("PTL_DATA");
+    const char* dir = env && *env ? env : "../shared/data";
+    struct stat st;
+    return stat(dir, &st) == 0 && S_ISDIR(st.st_mode) ? dir : NULL;
+}
+
+/* Skips the current test, loudly, when the shared data is absent. */
+#define TEST_REQUIRE_DATA(dir)                                                                          \
+    const char* dir = test_data_dir();                                                                  \
+    do {                                                                                                \
+        if (!dir) {                                                                                     \
+            fprintf(stderr, "SKIPPED %s: ../shared/data is absent (set PTL_DATA to its location)\n",    \
+                    __func__);                                                                          \
+            cr_skip_test("shared data absent: ../shared/data (or $PTL_DATA) not found");                \
+        }                                                                                               \
+    } while (0)
+
+/* Files of `dir` ending in `ext`, sorted, as a NULL-terminated array of malloc'd full paths. */
+static inline int test_cmp_str(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
+static inline char** test_list_files(const char* dir, const char* ext) {
+    DIR* d = opendir(dir);
+    size_t n = 0, cap = 16;
+    char** out = calloc(cap, sizeof(char*));
+    if (!d) return out;
+    struct dirent* e;
+    size_t el = strlen(ext);
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l <= el || strcmp(e->d_name + l - el, ext) != 0) continue;
+        if (n + 2 > cap) out = realloc(out, (cap *= 2) * sizeof(char*));
+        size_t pl = strlen(dir) + l + 2;
+        out[n] = malloc(pl);
+        snprintf(out[n], pl, "%s/%s", dir, e->d_name);
+        out[++n] = NULL;
+    }
+    closedir(d);
+    qsort(out, n, sizeof(char*), test_cmp_str);
+    return out;
+}
+static inline void test_free_list(char** l) {
+    for (char** p = l; p && *p; ++p) free(*p);
+    free(l);
+}
+
+/* All .map files of the shared data: every grids/ folder and polyanya/gridmaps. */
+static inline char** test_all_maps(const char* data) {
+    static const char* const dirs[] = {"grids/bg512", "grids/dao", "grids/gppc2023", "grids/random512", "grids/room512",
+                                       "grids/sc1", "grids/wc3_512", "polyanya/gridmaps"};
+    size_t n = 0;
+    char** all = calloc(1, sizeof(char*));
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", data, dirs[i]);
+        char** l = test_list_files(path, ".map");
+        for (char** p = l; *p; ++p) {
+            all = realloc(all, (n + 2) * sizeof(char*));
+            all[n++] = *p;
+            all[n] = NULL;
+        }
+        free(l);
+    }
+    return all;
+}
+
+/* ---- grid reference checks ---------------------------------------------------------------------*/
+
+static inline int test_free(const ptl_grid* g, long x, long y) {
+    return x >= 0 && y >= 0 && x < (long)g->width && y < (long)g->height && g->passable[(size_t)y * g->width + x];
+}
+
+/* 4-connected components of free cells (free space interiors connect exactly through shared cell
+   sides; corner contacts never connect, by the no-squeezing rule). label[] = -1 for blocked. */
+static inline int* test_components(const ptl_grid* g) {
+    size_t n = (size_t)g->width * g->height;
+    int* label = malloc(n * sizeof(int));
+    size_t* stack = malloc(n * sizeof(size_t));
+    for (size_t i = 0; i < n; ++i) label[i] = -1;
+    int comp = 0;
+    for (size_t s = 0; s < n; ++s) {
+        if (!g->passable[s] || label[s] >= 0) continue;
+        size_t top = 0;
+        stack[top++] = s;
+        label[s] = comp;
+        while (top) {
+            size_t c = stack[--top];
+            long x = (long)(c % g->width), y = (long)(c / g->width);
+            const long nb[4][2] = {{x + 1, y}, {x - 1, y}, {x, y + 1}, {x, y - 1}};
+            for (int k = 0; k < 4; ++k) {
+                if (!test_free(g, nb[k][0], nb[k][1])) continue;
+                size_t i = (size_t)nb[k][1] * g->width + (size_t)nb[k][0];
+                if (label[i] < 0) label[i] = comp, stack[top++] = i;
+            }
+        }
+        ++comp;
+    }
+    free(stack);
+    return label;
+}
+
+/* Does the segment a-b stay in the free space of the grid (closed free cells, no crossing between
+   blocked cells, no squeezing through a pinch where two blocked cells touch at a corner)?
+   The segment is cut where it meets grid lines; each open piece must lie in a free cell's interior
+   or on a grid line with a free cell on one side; each lattice point it passes diagonally must not
+   be a pinch it crosses. Exact for lattice endpoints up to IEEE rounding of the crossings. */
+static inline int test_segment_free(const ptl_grid* g, double ax, double ay, double bx, double by) {
+    double dx = bx - ax, dy = by - ay;
+    double ts[8192];
+    int nt = 0;
+    ts[nt++] = 0;
+    ts[nt++] = 1;
+    if (dx != 0) {
+        long lo = (long)ceil(fmin(ax, bx)), hi = (long)floor(fmax(ax, bx));
+        for (long x = lo; x <= hi && nt < 8190; ++x) ts[nt++] = ((double)x - ax) / dx;
+    }
+    if (dy != 0) {
+        long lo = (long)ceil(fmin(ay, by)), hi = (long)floor(fmax(ay, by));
+        for (long y = lo; y <= hi && nt < 8190; ++y) ts[nt++] = ((double)y - ay) / dy;
+    }
+    /* insertion sort: few crossings per segment on these maps */
+    for (int i = 1; i < nt; ++i) {
+        double t = ts[i];
+        int j = i;
+        while (j > 0 && ts[j - 1] > t) ts[j] = ts[j - 1], --j;
+        ts[j] = t;
+    }
+    const double eps = 1e-9;
+    for (int i = 0; i + 1 < nt; ++i) {
+        double t0 = ts[i], t1 = ts[i + 1];
+        if (t1 - t0 < 1e-12) continue;
+        double tm = 0.5 * (t0 + t1);
+        double mx = ax + dx * tm, my = ay + dy * tm;
+        double rx = floor(mx + 0.5), ry = floor(my + 0.5);
+        int on_v = fabs(mx - rx) < eps, on_h = fabs(my - ry) < eps;
+        long cx = (long)floor(mx), cy = (long)floor(my);
+        if (on_v && on_h) return 0; /* cannot happen for a piece of positive length */
+        if (on_v) {
+            if (!test_free(g, (long)rx - 1, cy) && !test_free(g, (long)rx, cy)) return 0;
+        } else if (on_h) {
+            if (!test_free(g, cx, (long)ry - 1) && !test_free(g, cx, (long)ry)) return 0;
+        } else if (!test_free(g, cx, cy)) {
+            return 0;
+        }
+    }
+    /* Pinches crossed diagonally at interior lattice points. */
+    if (dx != 0 && dy != 0) {
+        for (int i = 0; i < nt; ++i) {
+            double t = ts[i];
+            if (t <= 1e-12 || t >= 1 - 1e-12) continue;
+            double px = ax + dx * t, py = ay + dy * t;
+            double rx = floor(px + 0.5), ry = floor(py + 0.5);
+            if (fabs(px - rx) > eps || fabs(py - ry) > eps) continue;
+            long x = (long)rx, y = (long)ry;
+            long bxc = dx > 0 ? x - 1 : x, byc = dy > 0 ? y - 1 : y; /* cell before */
+            long axc = dx > 0 ? x : x - 1, ayc = dy > 0 ? y : y - 1; /* cell after */
+            if (!test_free(g, bxc, ayc) && !test_free(g, axc, byc)) return 0;
+        }
+    }
+    return 1;
+}
+
+/* Octile distance between lattice points (the upper bound an any-angle path must beat). */
+static inline double test_octile(double ax, double ay, double bx, double by) {
+    double dx = fabs(ax - bx), dy = fabs(ay - by);
+    return fmax(dx, dy) + (sqrt(2.0) - 1) * fmin(dx, dy);
+}
+
+#endif

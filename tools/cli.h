@@ -1,0 +1,36 @@
+/* Shared pieces of the `portolan` command-line program (tools/). */
+#ifndef PTL_CLI_H
+#define PTL_CLI_H
+
+#include <portolan/bake.h>
+#include <stdbool.h>
+#include <stdio.h>
+
+/* Exit codes of the command-line contract (DESIGN.md). */
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+/* Prints "portolan: <message>" to stderr and returns `code`. */
+int cli_error(int code, const char* fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+double cli_now_ms(void);
+
+/* Parses a finite number / "X,Y,Z" / a non-negative integer; false on anything else. */
+bool cli_parse_double(const char* s, double* out);
+bool cli_parse_vec3(const char* s, float out[3]);
+bool cli_parse_uint(const char* s, unsigned* out);
+
+/* JSON string with escapes. */
+void cli_json_string(FILE* f, const char* s);
+/* A double as JSON (finite: %.17g trimmed to the shortest form that round-trips; else null). */
+void cli_json_number(FILE* f, double v);
+
+int cli_bake(int argc, char** argv);
+int cli_info(int argc, char** argv);
+int cli_path(int argc, char** argv);
+int cli_decompose(int argc, char** argv);
+
+#endif

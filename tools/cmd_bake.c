@@ -1,0 +1,220 @@
+/* `portolan bake`, `portolan decompose` and `portolan info`. */
+#include <string.h>
+
+#include "cli.h"
+
+static const char* ext_of(const char* path) {
+    const char* dot = strrchr(path, '.');
+    const char* slash = strrchr(path, '/');
+    return (dot && (!slash || dot > slash)) ? dot : "";
+}
+
+/* Loads any 2D input; a .obj gets a clear "not in this version" answer. */
+static int load_shape(const char* input, ptl_shape* s) {
+    ptl_error err;
+    if (!strcmp(ext_of(input), ".obj"))
+        return cli_error(EXIT_FAIL, "%s: 3D input (.obj) is not supported by this version; 2D inputs: .map, .poly, .mesh",
+                         input);
+    if (ptl_shape_load(input, NULL, s, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    return EXIT_OK;
+}
+
+typedef struct bake_opts {
+    const char* input;
+    const char* out;
+    bool json, gpu;
+    ptl_bake_desc desc;
+    unsigned threads, tile_size;
+} bake_opts;
+
+/* Options shared by bake and decompose; returns -1 when `argv[*i]` is not one of them. */
+static int parse_common(int argc, char** argv, int* i, bake_opts* o) {
+    const char* a = argv[*i];
+    const char* v = *i + 1 < argc ? argv[*i + 1] : NULL;
+    double d;
+    if (!strcmp(a, "--json")) return o->json = true, EXIT_OK;
+    if (!strcmp(a, "--gpu")) return o->gpu = true, EXIT_OK;
+    if (!strcmp(a, "--relax")) {
+        if (!cli_parse_double(v, &d) || d < 0) return cli_error(EXIT_USAGE, "--relax needs a number >= 0");
+        o->desc.relax = d;
+        ++*i;
+        return EXIT_OK;
+    }
+    return -1;
+}
+
+static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
+    memset(o, 0, sizeof *o);
+    o->threads = 1;
+    for (int i = 0; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        int r = parse_common(argc, argv, &i, o);
+        if (r > 0) return r;
+        if (r == 0) continue;
+        double d;
+        float* fslot = NULL;
+        if (is_bake && !strcmp(a, "-o")) {
+            if (!v) return cli_error(EXIT_USAGE, "-o needs a file name");
+            o->out = v;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--cell-size")) fslot = &o->desc.cell_size;
+        else if (is_bake && !strcmp(a, "--cell-height")) fslot = &o->desc.cell_height;
+        else if (is_bake && !strcmp(a, "--agent-height")) fslot = &o->desc.agent_height;
+        else if (is_bake && !strcmp(a, "--agent-radius")) fslot = &o->desc.agent_radius;
+        else if (is_bake && !strcmp(a, "--max-climb")) fslot = &o->desc.max_climb;
+        else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope;
+        else if (is_bake && (!strcmp(a, "--tile-size") || !strcmp(a, "--threads"))) {
+            unsigned u;
+            if (!cli_parse_uint(v, &u) || u == 0) return cli_error(EXIT_USAGE, "%s needs a positive integer", a);
+            if (!strcmp(a, "--threads")) o->threads = u;
+            else o->tile_size = u;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--seed")) {
+            float s[3];
+            if (!cli_parse_vec3(v, s)) return cli_error(EXIT_USAGE, "--seed needs X,Y,Z");
+            ++i;
+        } else if (a[0] == '-' && a[1] != '\0') {
+            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+        } else if (!o->input) {
+            o->input = a;
+        } else {
+            return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
+        }
+        if (fslot) {
+            if (!cli_parse_double(v, &d) || d < 0) return cli_error(EXIT_USAGE, "%s needs a number >= 0", a);
+            *fslot = (float)d;
+            ++i;
+        }
+    }
+    if (!o->input) return cli_error(EXIT_USAGE, "missing INPUT");
+    if (is_bake && !o->out) return cli_error(EXIT_USAGE, "missing -o OUT.ptl");
+    if (o->gpu) return cli_error(EXIT_FAIL, "--gpu: the OpenGL decomposition is not in this version");
+    return EXIT_OK;
+}
+
+int cli_bake(int argc, char** argv) {
+    bake_opts o;
+    int r = parse_bake_args(argc, argv, &o, true);
+    if (r) return r;
+    double t0 = cli_now_ms();
+    ptl_shape shape;
+    if ((r = load_shape(o.input, &shape))) return r;
+    double t1 = cli_now_ms();
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_bake_stats st;
+    ptl_error err;
+    if (ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err) < 0) {
+        ptl_shape_free(&shape);
+        return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+    }
+    ptl_shape_free(&shape);
+    double t2 = cli_now_ms();
+    FILE* f = fopen(o.out, "wb");
+    bool ok = f && fwrite(blob, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = false;
+    ptl_blob_free(blob, size, NULL);
+    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write", o.out);
+    double t3 = cli_now_ms();
+    if (o.json) {
+        printf("{\"input\":");
+        cli_json_string(stdout, o.input);
+        printf(",\"triangles\":0,\"tiles\":%u,\"layers\":%u,\"cells\":%u,\"portals\":%u,\"links\":%u,\"vertices\":%u,"
+               "\"notches\":%u,\"real_notches\":%u,\"holes\":%u,\"walkable_area\":",
+               st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches, st.real_notches, st.holes);
+        cli_json_number(stdout, st.walkable_area);
+        printf(",\"bytes\":%zu,\"threads\":1,\"ms\":{\"total\":", size);
+        cli_json_number(stdout, t3 - t0);
+        printf(",\"read\":");
+        cli_json_number(stdout, t1 - t0);
+        printf(",\"decompose\":");
+        cli_json_number(stdout, st.ms_decompose);
+        printf(",\"build\":");
+        cli_json_number(stdout, st.ms_build);
+        printf(",\"write\":");
+        cli_json_number(stdout, t3 - t2);
+        printf("}}\n");
+    } else {
+        printf("%s -> %s: %u cells, %u portals, %u vertices, %u notches, walkable area %.6g, %zu bytes, %.2f ms\n",
+               o.input, o.out, st.cells, st.portals, st.vertices, st.notches, st.walkable_area, size, t3 - t0);
+    }
+    return EXIT_OK;
+}
+
+int cli_decompose(int argc, char** argv) {
+    bake_opts o;
+    int r = parse_bake_args(argc, argv, &o, false);
+    if (r) return r;
+    ptl_shape shape;
+    if ((r = load_shape(o.input, &shape))) return r;
+    ptl_decompose_desc dd = {o.desc.relax, NULL};
+    ptl_decomposition dc;
+    ptl_error err;
+    double t0 = cli_now_ms();
+    ptl_status s = ptl_decompose(&shape, &dd, &dc, &err);
+    double t1 = cli_now_ms();
+    ptl_shape_free(&shape);
+    if (s < 0) return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+    if (o.json) {
+        printf("{\"vertices\":%u,\"notches\":%u,\"cells\":%u,\"portals\":%u,\"real_notches\":%u,\"holes\":%u,"
+               "\"outer_rings\":%u,\"split_points\":%u,\"ms\":",
+               dc.vert_count, dc.notches, dc.cell_count, dc.portal_count, dc.real_notches, dc.holes, dc.outer_rings,
+               dc.split_points);
+        cli_json_number(stdout, t1 - t0);
+        printf("}\n");
+    } else {
+        printf("%s: %u vertices (%u added on edges), %u notches (%u kept), %u holes, %u pieces -> %u cells, %u portals, %.2f ms\n",
+               o.input, dc.vert_count, dc.split_points, dc.notches, dc.real_notches, dc.holes, dc.outer_rings,
+               dc.cell_count, dc.portal_count, t1 - t0);
+    }
+    ptl_decomposition_free(&dc);
+    return EXIT_OK;
+}
+
+int cli_info(int argc, char** argv) {
+    const char* path = NULL;
+    bool json = false, validate = false;
+    for (int i = 0; i < argc; ++i) {
+        if (!strcmp(argv[i], "--json")) json = true;
+        else if (!strcmp(argv[i], "--validate")) validate = true;
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_error(EXIT_USAGE, "unknown option '%s'", argv[i]);
+        else if (!path) path = argv[i];
+        else return cli_error(EXIT_USAGE, "unexpected argument '%s'", argv[i]);
+    }
+    if (!path) return cli_error(EXIT_USAGE, "missing NAV.ptl");
+    ptl_navmesh* nm;
+    ptl_error err;
+    if (ptl_navmesh_load_file(path, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    int code = EXIT_OK;
+    bool valid = true;
+    if (validate && ptl_navmesh_validate(nm, &err) < 0) {
+        valid = false;
+        code = cli_error(EXIT_FAIL, "%s: %s", path, err.message);
+    }
+    if (json) {
+        printf("{\"file\":");
+        cli_json_string(stdout, path);
+        printf(",\"version\":%u,\"cells\":%u,\"portals\":%u,\"vertices\":%u,\"links\":%u,\"tiles\":%u,\"layers\":%u,"
+               "\"walkable_area\":",
+               in.version, in.cell_count, in.portal_count, in.vert_count, in.link_count, in.tile_count, in.layer_count);
+        cli_json_number(stdout, in.walkable_area);
+        printf(",\"relax\":");
+        cli_json_number(stdout, in.relax);
+        printf(",\"bytes\":%llu,\"checksum\":\"%016llx\",\"lattice_points\":%s",
+               (unsigned long long)in.blob_size, (unsigned long long)in.checksum,
+               (in.flags & PTL_NAVMESH_LATTICE_POINTS) ? "true" : "false");
+        printf(",\"bmin\":[%g,%g,%g],\"bmax\":[%g,%g,%g]", in.bmin[0], in.bmin[1], in.bmin[2], in.bmax[0], in.bmax[1],
+               in.bmax[2]);
+        if (validate) printf(",\"valid\":%s", valid ? "true" : "false");
+        printf("}\n");
+    } else {
+        printf("%s: version %u, %u cells, %u portals, %u vertices, walkable area %.6g, %llu bytes%s\n", path, in.version,
+               in.cell_count, in.portal_count, in.vert_count, in.walkable_area, (unsigned long long)in.blob_size,
+               validate ? (valid ? ", valid" : ", INVALID") : "");
+    }
+    ptl_navmesh_destroy(nm);
+    return code;
+}
