@@ -14,6 +14,7 @@ end
 solution "portolan"
     configurations { "release", "debug", "asan" }
     location "build"
+    objdir "build/obj"
     language "C"
     includedirs { "include" }
     defines { "_POSIX_C_SOURCE=200809L" }
@@ -21,16 +22,16 @@ solution "portolan"
     when "release"
         buildoptions { "-O2", "-g" }
         targetdir "build/bin/release"
-        objdir "build/obj/release"
+
     when "debug"
         buildoptions { "-O0", "-g" }
         targetdir "build/bin/debug"
-        objdir "build/obj/debug"
+
     when "asan"
         buildoptions { "-O1", "-g", "-fno-omit-frame-pointer", "-fsanitize=address,undefined", "-fno-sanitize-recover=undefined" }
         linkoptions { "-fsanitize=address,undefined" }
         targetdir "build/bin/asan"
-        objdir "build/obj/asan"
+
     always()
 
 project "portolan_runtime"

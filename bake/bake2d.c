@@ -23,6 +23,7 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.max_climb > 0)) d.max_climb = 0.9f;
     if (!(d.max_slope > 0)) d.max_slope = 45.0f;
     if (!(d.relax > 0)) d.relax = 0.0;
+    if (!(d.pair_slack > 1)) d.pair_slack = 1.0;
     *out = d;
 }
 
@@ -32,7 +33,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     ptl_bake_desc d;
     ptl_bake_desc_resolve(desc, &d);
     double t0 = now_ms();
-    ptl_decompose_desc dd = {d.relax, d.alloc};
+    ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc};
     ptl_decomposition dc;
     ptl_status st = ptl_decompose(s, &dd, &dc, err);
     if (st < 0) return st;

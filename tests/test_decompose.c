@@ -99,7 +99,7 @@ static void check_grid_map(const char* path, double relax, uint32_t* strict_cell
         return;
     }
     cr_assert_geq(st, 0, "%s", err.message);
-    ptl_decompose_desc desc = {relax, NULL};
+    ptl_decompose_desc desc = {relax, 0, NULL};
     ptl_decomposition d;
     cr_assert_geq(ptl_decompose(&s, &desc, &d, &err), 0, "%s: %s", path, err.message);
     double area = 0;
@@ -285,7 +285,7 @@ Test(decompose, bad_arguments_are_refused_with_a_status) {
     const double sq[] = {0, 0, 1, 0, 1, 1, 0, 1};
     const uint32_t rs[] = {0, 4};
     ptl_shape s = {4, (double*)sq, 1, (uint32_t*)rs, 0, {0}};
-    ptl_decompose_desc bad = {NAN, NULL};
+    ptl_decompose_desc bad = {NAN, 0, NULL};
     cr_expect_eq(ptl_decompose(&s, &bad, &d, &err), PTL_ERR_INVALID_ARG);
     bad.relax = -1;
     cr_expect_eq(ptl_decompose(&s, &bad, &d, &err), PTL_ERR_INVALID_ARG);

@@ -40,6 +40,12 @@ static int parse_common(int argc, char** argv, int* i, bake_opts* o) {
         ++*i;
         return EXIT_OK;
     }
+    if (!strcmp(a, "--pair-slack")) {
+        if (!cli_parse_double(v, &d) || d < 1 || d > 16) return cli_error(EXIT_USAGE, "--pair-slack needs a number in 1..16");
+        o->desc.pair_slack = d;
+        ++*i;
+        return EXIT_OK;
+    }
     return -1;
 }
 
@@ -148,7 +154,7 @@ int cli_decompose(int argc, char** argv) {
     if (r) return r;
     ptl_shape shape;
     if ((r = load_shape(o.input, &shape))) return r;
-    ptl_decompose_desc dd = {o.desc.relax, NULL};
+    ptl_decompose_desc dd = {o.desc.relax, o.desc.pair_slack, NULL};
     ptl_decomposition dc;
     ptl_error err;
     double t0 = cli_now_ms();

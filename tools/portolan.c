@@ -12,14 +12,17 @@
 static const char USAGE[] =
     "usage: portolan <command> [options]\n"
     "\n"
-    "  bake INPUT -o OUT.ptl [--relax D] [--json]      bake a .map, .poly or .mesh into a navmesh\n"
+    "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--json]   bake a .map, .poly or .mesh\n"
     "       (3D options --cell-size --cell-height --agent-height --agent-radius --max-climb\n"
     "        --max-slope --tile-size --threads --seed X,Y,Z are accepted and checked)\n"
     "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"
     "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
     "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
     "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0]\n"
-    "  decompose INPUT [--relax D] [--json]            convex decomposition statistics\n"
+    "  decompose INPUT [--relax D] [--pair-slack F] [--json]  convex decomposition statistics\n"
+    "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z]   top-view picture (and a path)\n"
+    "  gen grid [--scene rooms|random] [--width W] [--height H] [--seed N] [--density F] -o OUT.map\n"
+    "                                                  a generated scene (the built-in default: rooms)\n"
     "\n"
     "Errors go to stderr; exit 0 on success, 1 on bad input or failure, 2 on bad usage.\n";
 
@@ -122,6 +125,8 @@ int main(int argc, char** argv) {
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
     if (!strcmp(cmd, "path")) return cli_path(argc - 2, argv + 2);
     if (!strcmp(cmd, "decompose")) return cli_decompose(argc - 2, argv + 2);
+    if (!strcmp(cmd, "draw")) return cli_draw(argc - 2, argv + 2);
+    if (!strcmp(cmd, "gen")) return cli_gen(argc - 2, argv + 2);
     fputs(USAGE, stderr);
     return cli_error(EXIT_USAGE, "unknown command '%s'", cmd);
 }

@@ -1,0 +1,10 @@
+#!/usr/bin/env bash
+# Sets everything up and runs the tests: the Criterion suite under AddressSanitizer + UBSan
+# (real data from ../shared/data when present; those tests skip loudly otherwise), then the
+# command-line contract checks on the release binary.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    build/bin/asan/portolan-tests --jobs "$(nproc 2>/dev/null || echo 2)"
+bash tests/cli_contract.sh build/bin/release/portolan

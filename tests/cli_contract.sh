@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# Command-line contract (../shared/DESIGN.md): exit codes, "portolan: <message>" on stderr, one JSON
+# object on stdout with --json, and every malformed file of tests/data/bad refused with exit 1 and a
+# message naming the problem. Usage: tests/cli_contract.sh path/to/portolan
+set -uo pipefail
+bin=${1:?usage: cli_contract.sh PORTOLAN}
+cd "$(dirname "$0")/.."
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fails=0
+pass=0
+ok() { pass=$((pass + 1)); }
+bad() { echo "FAIL: $*"; fails=$((fails + 1)); }
+
+# expect CODE CMD...: runs CMD, checks the exit code, keeps stdout/stderr in $tmp/out, $tmp/err
+expect() {
+    local want=$1; shift
+    "$@" >"$tmp/out" 2>"$tmp/err"
+    local got=$?
+    if [ "$got" -ne "$want" ]; then bad "exit $got (want $want): $*"; sed 's/^/    /' "$tmp/err" | head -3; return 1; fi
+    if [ "$want" -ne 0 ] && ! grep -q '^portolan: ' "$tmp/err"; then bad "no 'portolan: ' message: $*"; return 1; fi
+    ok
+}
+json_has() { # json_has KEY...: stdout is exactly one JSON object with these keys
+    python3 - "$tmp/out" "$@" <<'PY' || { bad "JSON check failed for keys: $*"; return 1; }
+import json, sys
+text = open(sys.argv[1]).read()
+obj = json.loads(text)
+assert isinstance(obj, dict), "not an object"
+assert text.strip().count("\n") == 0, "more than one line"
+missing = [k for k in sys.argv[2:] if k not in obj]
+assert not missing, "missing keys %s" % missing
+PY
+    ok
+}
+
+# Usage errors: exit 2.
+expect 2 "$bin"
+expect 2 "$bin" frobnicate
+expect 2 "$bin" bake
+expect 2 "$bin" bake x.map
+expect 2 "$bin" path x.ptl --from 1,2 --to 1,2,3
+expect 2 "$bin" path x.ptl --from nan,0,0 --to 1,2,3
+expect 2 "$bin" bake x.map -o y.ptl --relax -1
+expect 2 "$bin" info
+
+# A generated scene through every command.
+expect 0 "$bin" gen grid --scene rooms --width 96 --height 80 --seed 7 -o "$tmp/rooms.map"
+expect 0 "$bin" bake "$tmp/rooms.map" -o "$tmp/rooms.ptl" --json && json_has input triangles tiles layers cells portals links vertices notches walkable_area bytes threads ms
+expect 0 "$bin" info "$tmp/rooms.ptl" --validate --json && json_has cells portals vertices walkable_area valid
+grep -q '"valid":true' "$tmp/out" && ok || bad "info --validate did not report valid"
+expect 0 "$bin" decompose "$tmp/rooms.map" --json && json_has vertices notches cells portals ms
+expect 0 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 90,0,75 --json && json_has found complete length points
+printf 'sx,sy,sz,ex,ey,ez,extra\n1,0,1,90,0,75,x\n2,0,2,3,0,3,y\n' >"$tmp/pairs.csv"
+expect 0 "$bin" path "$tmp/rooms.ptl" --pairs "$tmp/pairs.csv" --out "$tmp/res.csv" --json && json_has queries found complete mean_length sum_length us
+head -1 "$tmp/res.csv" | grep -qx 'idx,found,complete,length,points,us' && ok || bad "--out header"
+[ "$(wc -l <"$tmp/res.csv")" -eq 3 ] && ok || bad "--out rows"
+expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/rooms.png" --from 1,0,1 --to 90,0,75
+expect 1 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 9,0,9 --radius 0.5
+expect 1 "$bin" bake "$tmp/missing.map" -o "$tmp/x.ptl"
+expect 1 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu
+
+# Damaged navmeshes: exit 1 naming the problem, never a crash.
+size=$(stat -c %s "$tmp/rooms.ptl")
+head -c $((size / 2)) "$tmp/rooms.ptl" >"$tmp/trunc.ptl"
+expect 1 "$bin" info "$tmp/trunc.ptl" && grep -q 'truncated' "$tmp/err" && ok || bad "truncated blob message"
+cp "$tmp/rooms.ptl" "$tmp/flip.ptl"
+printf '\x5a' | dd of="$tmp/flip.ptl" bs=1 seek=$((size - 40)) conv=notrunc status=none
+expect 1 "$bin" info "$tmp/flip.ptl" && grep -q 'checksum' "$tmp/err" && ok || bad "corrupted blob message"
+printf 'not a navmesh at all, just text that is long enough to fill a header........................................................................................................................................................................' >"$tmp/text.ptl"
+expect 1 "$bin" info "$tmp/text.ptl" && grep -q 'magic' "$tmp/err" && ok || bad "wrong magic message"
+: >"$tmp/empty.ptl"
+expect 1 "$bin" path "$tmp/empty.ptl" --from 1,0,1 --to 2,0,2
+
+# Malformed inputs: tests/data/bad/README.md lists "file<TAB>expected substring".
+list=tests/data/bad/README.md
+if [ -f "$list" ]; then
+    while IFS=$'\t' read -r file want; do
+        [ -n "$file" ] && [ -n "$want" ] || continue
+        case "$file" in \#*|'|'*) continue ;; esac
+        f=tests/data/bad/$file
+        [ -f "$f" ] || { bad "listed file missing: $f"; continue; }
+        case "$file" in
+            *.scen) expect 1 "$bin" path "$tmp/rooms.ptl" --scen "$f" || continue ;;
+            *.csv) expect 1 "$bin" path "$tmp/rooms.ptl" --pairs "$f" || continue ;;
+            *) expect 1 "$bin" bake "$f" -o "$tmp/bad.ptl" || continue ;;
+        esac
+        grep -qF -- "$want" "$tmp/err" && ok || { bad "$file: message lacks '$want':"; sed 's/^/    /' "$tmp/err"; }
+    done <"$list"
+else
+    bad "missing $list"
+fi
+
+echo "cli contract: $pass checks passed, $fails failed"
+[ "$fails" -eq 0 ]

@@ -1,0 +1,268 @@
+/* Paths on every scenario of the shared data, checked against independent references:
+   - found exactly when the grid's flood fill connects start and goal;
+   - length >= the straight line and <= the scenario's octile length (1e-5 relative: the files
+     round to about six digits);
+   - every segment stays in the grid's free space (no blocked cell, no squeezing through a pinch);
+   - on Polyanya's hand-made scenarios, the Euclidean optimum within 1e-6, and -1 rows not found;
+   - the corridor mode (A* + funnel) is never shorter than the exact mode and stays in free space. */
+#include "test_util.h"
+
+typedef struct baked {
+    ptl_navmesh* nm;
+    ptl_query* q;
+} baked;
+
+static baked bake_shape(const ptl_shape* s, const char* name) {
+    void* blob;
+    size_t size;
+    ptl_error err;
+    baked b;
+    cr_assert_geq(ptl_bake_shape(s, NULL, &blob, &size, NULL, &err), 0, "%s: %s", name, err.message);
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &b.nm, &err), 0, "%s: %s", name, err.message);
+    ptl_blob_free(blob, size, NULL);
+    ptl_query_desc qd = {1u << 20, NULL};
+    cr_assert_geq(ptl_query_create(b.nm, &qd, &b.q), 0);
+    return b;
+}
+
+static void baked_free(baked* b) {
+    ptl_query_destroy(b->q);
+    ptl_navmesh_destroy(b->nm);
+}
+
+typedef struct path_stats {
+    uint32_t queries, found, wrong_found, too_long, too_short, outside, bad_ends, corridor_shorter, skipped;
+    double worst_excess;
+} path_stats;
+
+static int is_pinch(const ptl_grid* g, long x, long y) {
+    int a = test_free(g, x - 1, y - 1), b = test_free(g, x, y - 1), c = test_free(g, x - 1, y), d = test_free(g, x, y);
+    return (a && d && !b && !c) || (b && c && !a && !d);
+}
+
+/* Runs one scenario file on a baked navmesh, checking against the grid. `pinch_ambiguous`: the
+   navmesh has no lattice rule, so points on pinches must come back not found. */
+static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, const char* scen, bool pinch_ambiguous,
+                                bool corridor) {
+    path_stats st;
+    memset(&st, 0, sizeof st);
+    ptl_query_set qs;
+    ptl_error err;
+    cr_assert_geq(ptl_scen_load(scen, NULL, &qs, &err), 0, "%s", err.message);
+    static float pts[3 * 8192];
+    for (uint32_t i = 0; i < qs.count; ++i) {
+        const ptl_query_item* it = &qs.items[i];
+        long sx = (long)it->start[0], sy = (long)it->start[2], gx = (long)it->goal[0], gy = (long)it->goal[2];
+        bool ambiguous = pinch_ambiguous && (is_pinch(g, sx, sy) || is_pinch(g, gx, gy));
+        bool expect = test_free(g, sx, sy) && test_free(g, gx, gy) &&
+                      comp[(size_t)sy * g->width + sx] == comp[(size_t)gy * g->width + gx] && !ambiguous;
+        ptl_path_request req;
+        memset(&req, 0, sizeof req);
+        memcpy(req.start, it->start, sizeof req.start);
+        memcpy(req.goal, it->goal, sizeof req.goal);
+        ptl_path_result res;
+        memset(&res, 0, sizeof res);
+        res.points = pts;
+        res.point_capacity = 8192;
+        ptl_status s = ptl_query_find_path(b->q, &req, &res);
+        ++st.queries;
+        cr_assert(s != PTL_TRUNCATED && s != PTL_ERR_OUT_OF_NODES && s != PTL_ERR_INTERNAL,
+                  "%s row %u: status %s", scen, i + 1, ptl_status_name(s));
+        if (res.found != expect) {
+            if (st.wrong_found++ < 3)
+                cr_expect(0, "%s row %u: found=%d, flood fill says %d (%ld,%ld)->(%ld,%ld)", scen, i + 1, res.found, expect,
+                          sx, sy, gx, gy);
+            continue;
+        }
+        if (!res.found) continue;
+        ++st.found;
+        double straight = hypot(it->goal[0] - it->start[0], it->goal[2] - it->start[2]);
+        double bound = fmin(it->ref_length * (1 + 1e-5), test_octile(sx, sy, gx, gy) + 1e-9);
+        if (ambiguous) bound = INFINITY;
+        if (res.length < straight - 1e-9) ++st.too_short;
+        if (res.length > bound) {
+            if (st.too_long++ < 3)
+                cr_expect(0, "%s row %u: length %.9f > octile %.9f (%ld,%ld)->(%ld,%ld)", scen, i + 1, res.length, bound, sx,
+                          sy, gx, gy);
+            st.worst_excess = fmax(st.worst_excess, res.length - bound);
+        }
+        double sum = 0;
+        bool inside = true;
+        for (uint32_t k = 0; k + 1 < res.point_count; ++k) {
+            const float* p = &res.points[3 * k];
+            const float* q = &res.points[3 * k + 3];
+            sum += hypot(q[0] - p[0], q[2] - p[2]);
+            if (!test_segment_free(g, p[0], p[2], q[0], q[2])) inside = false;
+        }
+        if (!inside && st.outside++ < 3)
+            cr_expect(0, "%s row %u: a segment leaves the free space (%ld,%ld)->(%ld,%ld)", scen, i + 1, sx, sy, gx, gy);
+        bool ends = res.point_count >= 1 && res.complete && res.points[0] == it->start[0] && res.points[2] == it->start[2] &&
+                    res.points[3 * (res.point_count - 1)] == it->goal[0] &&
+                    res.points[3 * (res.point_count - 1) + 2] == it->goal[2] && fabs(sum - res.length) <= 1e-6 * (1 + sum);
+        if (!ends && st.bad_ends++ < 3)
+            cr_expect(0, "%s row %u: path does not run from start to goal or its length is not its sum", scen, i + 1);
+        if (corridor) {
+            req.mode = PTL_PATH_CORRIDOR;
+            ptl_path_result cres;
+            memset(&cres, 0, sizeof cres);
+            cres.points = pts;
+            cres.point_capacity = 8192;
+            ptl_query_find_path(b->q, &req, &cres);
+            if (!cres.found || cres.length < res.length - 1e-6 * (1 + res.length)) ++st.corridor_shorter;
+            for (uint32_t k = 0; k + 1 < cres.point_count; ++k) {
+                const float* p = &cres.points[3 * k];
+                const float* q = &cres.points[3 * k + 3];
+                if (!test_segment_free(g, p[0], p[2], q[0], q[2]) && st.outside++ < 3)
+                    cr_expect(0, "%s row %u: a corridor path segment leaves the free space", scen, i + 1);
+            }
+        }
+    }
+    ptl_query_set_free(&qs);
+    cr_expect_eq(st.too_short, 0, "%s: %u paths shorter than the straight line", scen, st.too_short);
+    cr_expect_eq(st.wrong_found, 0, "%s: %u queries disagree with the flood fill", scen, st.wrong_found);
+    cr_expect_eq(st.too_long, 0, "%s: %u paths longer than octile (worst by %g)", scen, st.too_long, st.worst_excess);
+    cr_expect_eq(st.outside, 0, "%s: %u paths leave the free space", scen, st.outside);
+    cr_expect_eq(st.bad_ends, 0, "%s: %u paths with wrong ends or lengths", scen, st.bad_ends);
+    cr_expect_eq(st.corridor_shorter, 0, "%s: %u corridor paths shorter than exact ones (or missing)", scen,
+                 st.corridor_shorter);
+    return st;
+}
+
+Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile, .timeout = 900) {
+    TEST_REQUIRE_DATA(data);
+    const char* dirs[] = {"bg512", "dao", "gppc2023", "random512", "room512", "sc1", "wc3_512"};
+    uint32_t total = 0;
+    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; ++d) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/grids/%s", data, dirs[d]);
+        char** scens = test_list_files(dir, ".map.scen");
+        for (char** p = scens; *p; ++p) {
+            char map[1024];
+            snprintf(map, sizeof map, "%.*s", (int)(strlen(*p) - 5), *p);
+            ptl_grid g;
+            ptl_shape s;
+            ptl_error err;
+            cr_assert_geq(ptl_grid_load(map, NULL, &g, &err), 0, "%s", err.message);
+            cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
+            baked b = bake_shape(&s, map);
+            int* comp = test_components(&g);
+            path_stats st = run_scenarios(&b, &g, comp, *p, false, true);
+            total += st.queries;
+            free(comp);
+            baked_free(&b);
+            ptl_shape_free(&s);
+            ptl_grid_free(&g);
+        }
+        test_free_list(scens);
+    }
+    cr_expect_geq(total, 50000, "expected all shared scenarios, ran %u", total);
+}
+
+/* Polyanya's arena and aurora scenarios, on the grid maps and on Polyanya's own meshes (whose free
+   space is the same as the grid's: checked here through the area). On a mesh there is no lattice
+   rule, so a point on a pinch is ambiguous and must be refused. */
+Test(paths, polyanya_scenarios_on_grids_and_on_polyanya_meshes, .timeout = 600) {
+    TEST_REQUIRE_DATA(data);
+    const char* names[] = {"arena", "aurora"};
+    for (int i = 0; i < 2; ++i) {
+        char map[1024], scen[1024];
+        snprintf(map, sizeof map, "%s/polyanya/gridmaps/%s.map", data, names[i]);
+        snprintf(scen, sizeof scen, "%s/polyanya/scenarios/%s.scen", data, names[i]);
+        ptl_grid g;
+        ptl_error err;
+        cr_assert_geq(ptl_grid_load(map, NULL, &g, &err), 0, "%s", err.message);
+        int* comp = test_components(&g);
+        size_t passable = 0;
+        for (size_t k = 0; k < (size_t)g.width * g.height; ++k) passable += g.passable[k];
+        ptl_shape s;
+        cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
+        baked b = bake_shape(&s, map);
+        run_scenarios(&b, &g, comp, scen, false, false);
+        baked_free(&b);
+        ptl_shape_free(&s);
+        const char* kinds[] = {"", "-merged"};
+        for (int k = 0; k < 2; ++k) {
+            char mesh[1024];
+            snprintf(mesh, sizeof mesh, "%s/polyanya/meshes/%s%s.mesh", data, names[i], kinds[k]);
+            cr_assert_geq(ptl_mesh2d_load(mesh, NULL, &s, &err), 0, "%s", err.message);
+            ptl_shape_stats ss;
+            ptl_shape_get_stats(&s, &ss);
+            cr_assert(fabs(ss.area - (double)passable) < 1e-6, "%s: area %.9f, grid %zu", mesh, ss.area, passable);
+            b = bake_shape(&s, mesh);
+            run_scenarios(&b, &g, comp, scen, true, false);
+            baked_free(&b);
+            ptl_shape_free(&s);
+        }
+        free(comp);
+        ptl_grid_free(&g);
+    }
+}
+
+/* Decimal places of the 9th column of each row of a scenario file (the precision it was given at). */
+static int* scen_decimals(const char* path, uint32_t n) {
+    int* dec = calloc(n + 1, sizeof(int));
+    FILE* f = fopen(path, "r");
+    cr_assert(f);
+    char line[1024];
+    uint32_t row = 0;
+    while (fgets(line, sizeof line, f) && row < n) {
+        if (!strncmp(line, "version", 7)) continue;
+        char* tok = strtok(line, " \t\r\n");
+        for (int k = 1; tok && k < 9; ++k) tok = strtok(NULL, " \t\r\n");
+        const char* dot = tok ? strchr(tok, '.') : NULL;
+        dec[row++] = dot ? (int)strlen(dot + 1) : 0;
+    }
+    fclose(f);
+    return dec;
+}
+
+Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
+    TEST_REQUIRE_DATA(data);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/polyanya/scenarios/test", data);
+    char** scens = test_list_files(dir, ".scen");
+    int files = 0, rows = 0;
+    for (char** p = scens; *p; ++p, ++files) {
+        /* The scenario names its mesh: meshes/<name>.mesh beside ../../meshes/tests/. */
+        const char* base = strrchr(*p, '/') + 1;
+        char mesh[1024];
+        snprintf(mesh, sizeof mesh, "%s/polyanya/meshes/tests/%.*s.mesh", data, (int)(strlen(base) - 5), base);
+        ptl_shape s;
+        ptl_error err;
+        cr_assert_geq(ptl_mesh2d_load(mesh, NULL, &s, &err), 0, "%s", err.message);
+        baked b = bake_shape(&s, mesh);
+        ptl_query_set qs;
+        cr_assert_geq(ptl_scen_load(*p, NULL, &qs, &err), 0, "%s", err.message);
+        int* dec = scen_decimals(*p, qs.count);
+        for (uint32_t i = 0; i < qs.count; ++i, ++rows) {
+            ptl_path_request req;
+            memset(&req, 0, sizeof req);
+            memcpy(req.start, qs.items[i].start, sizeof req.start);
+            memcpy(req.goal, qs.items[i].goal, sizeof req.goal);
+            float pts[3 * 64];
+            ptl_path_result res;
+            memset(&res, 0, sizeof res);
+            res.points = pts;
+            res.point_capacity = 64;
+            ptl_query_find_path(b.q, &req, &res);
+            double want = qs.items[i].ref_length;
+            if (want < 0) {
+                cr_expect(!res.found, "%s row %u: expected no path, got %.9f", *p, i + 1, res.length);
+            } else {
+                cr_expect(res.found, "%s row %u: expected %.9f, not found", *p, i + 1, want);
+                /* Within 1e-6, or within half a unit of the last digit the file gives (bad-collinear
+                   lists 6 + sqrt(2) as 7.414). */
+                double tol = fmax(1e-6, 0.5 * pow(10, -dec[i]));
+                cr_expect(fabs(res.length - want) <= tol, "%s row %u: length %.12f, expected %.12f", *p, i + 1,
+                          res.length, want);
+            }
+        }
+        free(dec);
+        ptl_query_set_free(&qs);
+        baked_free(&b);
+        ptl_shape_free(&s);
+    }
+    cr_expect_geq(files, 6);
+    cr_expect_geq(rows, 9);
+    test_free_list(scens);
+}

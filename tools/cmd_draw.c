@@ -1,0 +1,165 @@
+/* `portolan draw`: a top-view PNG of a navmesh (cells filled, portals light, walls dark) and,
+   optionally, a path: the quickest way to see a wrong cell or a path through a wall. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli.h"
+
+#if defined(__GNUC__)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmissing-field-initializers"
+#pragma GCC diagnostic ignored "-Wsign-compare"
+#endif
+#define STB_IMAGE_WRITE_IMPLEMENTATION
+#define STBIW_WINDOWS_UTF8 0
+#include <stb/stb_image_write.h>
+#if defined(__GNUC__)
+#pragma GCC diagnostic pop
+#endif
+
+typedef struct canvas {
+    int w, h;
+    unsigned char* px; /* RGB */
+    double x0, z0, scale; /* world -> pixel: (x - x0) * scale, (z - z0) * scale */
+} canvas;
+
+static void put(canvas* c, int x, int y, const unsigned char rgb[3]) {
+    if (x < 0 || y < 0 || x >= c->w || y >= c->h) return;
+    memcpy(c->px + 3 * ((size_t)y * c->w + x), rgb, 3);
+}
+
+static void line(canvas* c, double ax, double az, double bx, double bz, const unsigned char rgb[3], int thick) {
+    double x0 = (ax - c->x0) * c->scale, y0 = (az - c->z0) * c->scale;
+    double x1 = (bx - c->x0) * c->scale, y1 = (bz - c->z0) * c->scale;
+    int steps = (int)ceil(fmax(fabs(x1 - x0), fabs(y1 - y0))) + 1;
+    for (int i = 0; i <= steps; ++i) {
+        double t = (double)i / steps;
+        int x = (int)floor(x0 + (x1 - x0) * t), y = (int)floor(y0 + (y1 - y0) * t);
+        for (int dy = -thick / 2; dy <= thick / 2; ++dy)
+            for (int dx = -thick / 2; dx <= thick / 2; ++dx) put(c, x + dx, y + dy, rgb);
+    }
+}
+
+/* Scanline fill of a polygon (even-odd; cells are convex or near-convex). */
+static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv, const unsigned char rgb[3]) {
+    double ymin = INFINITY, ymax = -INFINITY;
+    for (uint32_t i = 0; i < cv->vert_count; ++i) {
+        double y = (ptl_navmesh_vert(nm, cv->verts[i])[2] - c->z0) * c->scale;
+        ymin = fmin(ymin, y), ymax = fmax(ymax, y);
+    }
+    for (int y = (int)floor(ymin); y <= (int)ceil(ymax); ++y) {
+        double sy = y + 0.5, xs[64];
+        int n = 0;
+        for (uint32_t i = 0; i < cv->vert_count && n < 64; ++i) {
+            const float* a = ptl_navmesh_vert(nm, cv->verts[i]);
+            const float* b = ptl_navmesh_vert(nm, cv->verts[(i + 1) % cv->vert_count]);
+            double ay = (a[2] - c->z0) * c->scale, by = (b[2] - c->z0) * c->scale;
+            if ((ay <= sy) == (by <= sy)) continue;
+            double ax = (a[0] - c->x0) * c->scale, bx = (b[0] - c->x0) * c->scale;
+            xs[n++] = ax + (sy - ay) / (by - ay) * (bx - ax);
+        }
+        for (int i = 1; i < n; ++i)
+            for (int j = i; j > 0 && xs[j - 1] > xs[j]; --j) {
+                double t = xs[j]; xs[j] = xs[j - 1]; xs[j - 1] = t;
+            }
+        for (int i = 0; i + 1 < n; i += 2)
+            for (int x = (int)ceil(xs[i] - 0.5); x <= (int)floor(xs[i + 1] - 0.5); ++x) put(c, x, y, rgb);
+    }
+}
+
+int cli_draw(int argc, char** argv) {
+    const char *nav = NULL, *out = NULL;
+    unsigned size = 1024;
+    float from[3], to[3];
+    bool has_from = false, has_to = false;
+    for (int i = 0; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (a[0] != '-' || !a[1]) {
+            if (nav) return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
+            nav = a;
+            continue;
+        }
+        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        ++i;
+        if (!strcmp(a, "-o")) out = v;
+        else if (!strcmp(a, "--size")) {
+            if (!cli_parse_uint(v, &size) || size < 16 || size > 16384) return cli_error(EXIT_USAGE, "--size is 16..16384");
+        } else if (!strcmp(a, "--from")) {
+            if (!cli_parse_vec3(v, from)) return cli_error(EXIT_USAGE, "--from needs X,Y,Z");
+            has_from = true;
+        } else if (!strcmp(a, "--to")) {
+            if (!cli_parse_vec3(v, to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
+            has_to = true;
+        } else {
+            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+        }
+    }
+    if (!nav || !out) return cli_error(EXIT_USAGE, "usage: portolan draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z]");
+    if (has_from != has_to) return cli_error(EXIT_USAGE, "give both --from and --to");
+    ptl_navmesh* nm;
+    ptl_error err;
+    if (ptl_navmesh_load_file(nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    double ww = fmax(in.bmax[0] - in.bmin[0], 1e-6), wh = fmax(in.bmax[2] - in.bmin[2], 1e-6);
+    canvas c;
+    c.scale = (size - 8) / fmax(ww, wh);
+    c.w = (int)ceil(ww * c.scale) + 8;
+    c.h = (int)ceil(wh * c.scale) + 8;
+    c.x0 = in.bmin[0] - 4 / c.scale;
+    c.z0 = in.bmin[2] - 4 / c.scale;
+    c.px = malloc((size_t)c.w * c.h * 3);
+    if (!c.px) {
+        ptl_navmesh_destroy(nm);
+        return cli_error(EXIT_FAIL, "out of memory");
+    }
+    memset(c.px, 40, (size_t)c.w * c.h * 3);
+    for (uint32_t i = 0; i < in.cell_count; ++i) {
+        ptl_cell_view cv;
+        ptl_navmesh_get_cell(nm, i, &cv);
+        uint32_t hsh = i * 2654435761u;
+        unsigned char rgb[3] = {(unsigned char)(120 + (hsh & 63)), (unsigned char)(160 + ((hsh >> 8) & 63)),
+                                (unsigned char)(150 + ((hsh >> 16) & 63))};
+        fill_cell(&c, nm, &cv, rgb);
+    }
+    const unsigned char portal[3] = {235, 235, 220}, wall[3] = {10, 10, 10}, path_rgb[3] = {220, 30, 30};
+    int thick = c.scale >= 6 ? 2 : 1;
+    for (uint32_t i = 0; i < in.cell_count; ++i) {
+        ptl_cell_view cv;
+        ptl_navmesh_get_cell(nm, i, &cv);
+        for (uint32_t k = 0; k < cv.vert_count; ++k) {
+            const float* a = ptl_navmesh_vert(nm, cv.verts[k]);
+            const float* b = ptl_navmesh_vert(nm, cv.verts[(k + 1) % cv.vert_count]);
+            bool is_wall = cv.neighbors[k] == PTL_NONE;
+            if (!is_wall && cv.neighbors[k] < i) continue;
+            line(&c, a[0], a[2], b[0], b[2], is_wall ? wall : portal, is_wall ? thick + 1 : 1);
+        }
+    }
+    int code = EXIT_OK;
+    if (has_from) {
+        ptl_query* q;
+        if (ptl_query_create(nm, NULL, &q) >= 0) {
+            static float pts[3 * 4096];
+            ptl_path_request req;
+            memset(&req, 0, sizeof req);
+            memcpy(req.start, from, sizeof from);
+            memcpy(req.goal, to, sizeof to);
+            ptl_path_result res;
+            memset(&res, 0, sizeof res);
+            res.points = pts;
+            res.point_capacity = 4096;
+            ptl_query_find_path(q, &req, &res);
+            for (uint32_t k = 0; k + 1 < res.point_count; ++k)
+                line(&c, pts[3 * k], pts[3 * k + 2], pts[3 * k + 3], pts[3 * k + 5], path_rgb, thick + 2);
+            if (!res.found) fprintf(stderr, "portolan: draw: no path between the given points\n");
+            ptl_query_destroy(q);
+        }
+    }
+    stbi_flip_vertically_on_write(1); /* z grows upwards in the picture, like the math plane */
+    if (!stbi_write_png(out, c.w, c.h, 3, c.px, c.w * 3)) code = cli_error(EXIT_FAIL, "%s: cannot write", out);
+    free(c.px);
+    ptl_navmesh_destroy(nm);
+    return code;
+}
