@@ -1,0 +1,43 @@
+/* Building a ptl_shape from directed boundary segments, for the .poly and .mesh readers (the grid
+   reader traces its rings directly, see shape_grid.c). Private.
+
+   Input: segments a -> b with free space on their LEFT, in any order, whose endpoints meet exactly
+   (same doubles) wherever the boundary continues. Output: rings with free space on the left (outer
+   boundaries counter-clockwise, holes clockwise), collinear runs merged (also runs that turn by
+   less than about 1e-12 radians, where no other part of the boundary touches: see straight() in
+   shape_build.c), zero-length edges dropped, and pinch points (free space touching itself at one
+   point) kept apart by giving each visit of the point its own vertex (Saupin et al. 2014, §4.1.2).
+
+   Chaining rule at a vertex V reached by segment P -> V: free space is on the left of P -> V, so
+   seen from V it lies clockwise from the ray V->P. The ring continues along the outgoing segment
+   met FIRST when turning clockwise from the ray V->P: the tightest left turn. Any other choice
+   walks across a blocked sector into another region. Checked on the grid pinch: blocked cells SW
+   and NE of V, free NW and SE. The incoming segments arrive from the west (heading east, NW free
+   on their left) and from the east (heading west); the outgoing ones leave north (NW free on the
+   left) and south. From the west, clockwise from the ray to the west the first outgoing ray is
+   north: NW's ring turns left, north, and stays around NW; from the east the first is south and
+   SE's ring stays around SE. Going straight or right would join NW and SE across the blocked
+   diagonal. Rotated by 90 degrees this is the same configuration, so both pinch orientations
+   (slash and antislash) are covered. Where several rings meet at a vertex, incoming and outgoing
+   rays alternate around it and the rule pairs them one to one; when they do not alternate (bad
+   input), a circular bracket matching still pairs every incoming segment with a distinct outgoing
+   one, and the shape validator reports the result. */
+#ifndef PTL_SHAPE_BUILD_H
+#define PTL_SHAPE_BUILD_H
+
+#include <portolan/bake.h>
+
+#include "shape_seg_index.h"
+
+/* Allocates exact-size xy (2 * verts doubles) and ring_start (rings + 1) arrays with s->alloc,
+   which must already be set (resolved). Other fields are left alone. False when out of memory. */
+bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings);
+
+/* Chains `segs` into rings as described above and fills `out` (whose `alloc` must be set; the
+   other fields are overwritten). Segments of zero length are ignored; a segment and its exact
+   reverse cancel (free space on both sides is no boundary). `name` names the input in messages.
+   PTL_ERR_BAD_INPUT when the boundary is open (a vertex with more segments in than out), when a
+   segment is repeated in the same direction (overlapping free space), or when nothing is left. */
+ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, const char* name, ptl_shape* out, ptl_error* err);
+
+#endif

@@ -1,0 +1,1234 @@
+/* Tests of the 2D readers and of free space as polygons with holes: grid maps, Polyanya poly and
+   mesh files, scenarios and pairs CSV, ptl_shape_validate and ptl_shape_get_stats.
+
+   Real data comes from ../shared/data (relative to the working directory) or $PTL_DATA; tests
+   that need it skip loudly when it is absent. Malformed inputs live in tests/data/bad, listed in
+   its README.md with the message each must produce. */
+#include <criterion/criterion.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <portolan/bake.h>
+
+/* ---- Locating data ------------------------------------------------------------------------------*/
+
+static bool is_dir(const char* p) {
+    struct stat st;
+    return stat(p, &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+/* The project root seen from the working directory: the nearest of ., .., ../.., ../../..
+   that holds tests/data/bad (tests may run from the root or from a build folder below it). */
+static const char* project_root(void) {
+    static const char* const cands[] = {".", "..", "../..", "../../.."};
+    char p[256];
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; ++i) {
+        snprintf(p, sizeof p, "%s/tests/data/bad", cands[i]);
+        if (is_dir(p)) return cands[i];
+    }
+    return NULL;
+}
+
+/* The shared data folder: $PTL_DATA, else ../shared/data from the working directory, else
+   ../shared/data from the project root; NULL when none exists (the caller skips). */
+static const char* data_dir(void) {
+    static char buf[300];
+    const char* env = getenv("PTL_DATA");
+    if (env && is_dir(env)) return env;
+    if (is_dir("../shared/data")) return "../shared/data";
+    const char* root = project_root();
+    if (root) {
+        snprintf(buf, sizeof buf, "%s/../shared/data", root);
+        if (is_dir(buf)) return buf;
+    }
+    return NULL;
+}
+
+#define NEED_DATA(var)                                                                                  \
+    const char* var = data_dir();                                                                       \
+    if (!var) {                                                                                         \
+        fprintf(stderr, "\n*** SKIPPED %s: test data not found: set PTL_DATA or run from the project "  \
+                        "root next to ../shared/data ***\n", __func__);                                 \
+        cr_skip_test("test data not found (../shared/data or $PTL_DATA)");                              \
+    }
+
+/* tests/data/bad (part of the repository), or $PTL_TEST_BAD. */
+static const char* bad_dir(void) {
+    static char buf[300];
+    const char* env = getenv("PTL_TEST_BAD");
+    if (env && is_dir(env)) return env;
+    const char* root = project_root();
+    if (!root) return NULL;
+    snprintf(buf, sizeof buf, "%s/tests/data/bad", root);
+    return buf;
+}
+
+typedef struct name_list {
+    char** names;
+    size_t count;
+} name_list;
+
+static int cmp_str(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
+
+/* Files in `dir` whose names end with `ext`, as full paths, sorted. */
+static name_list list_files(const char* dir, const char* ext) {
+    name_list l = {NULL, 0};
+    DIR* d = opendir(dir);
+    if (!d) return l;
+    struct dirent* e;
+    while ((e = readdir(d))) {
+        size_t n = strlen(e->d_name), k = strlen(ext);
+        if (n <= k || strcmp(e->d_name + n - k, ext)) continue;
+        l.names = realloc(l.names, (l.count + 1) * sizeof *l.names);
+        size_t len = strlen(dir) + n + 2;
+        l.names[l.count] = malloc(len);
+        snprintf(l.names[l.count], len, "%s/%s", dir, e->d_name);
+        l.count++;
+    }
+    closedir(d);
+    if (l.count) qsort(l.names, l.count, sizeof *l.names, cmp_str);
+    return l;
+}
+
+static void free_list(name_list* l) {
+    for (size_t i = 0; i < l->count; ++i) free(l->names[i]);
+    free(l->names);
+    l->names = NULL;
+    l->count = 0;
+}
+
+static char* read_text(const char* path, size_t* len) {
+    FILE* f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char* buf = malloc((size_t)n + 1);
+    size_t got = fread(buf, 1, (size_t)n, f);
+    fclose(f);
+    buf[got] = '\0';
+    if (len) *len = got;
+    return buf;
+}
+
+/* All .map files of the grid benchmark folders and of Polyanya's grid maps. */
+static name_list all_maps(const char* data) {
+    name_list all = {NULL, 0};
+    char path[1024];
+    snprintf(path, sizeof path, "%s/grids", data);
+    DIR* d = opendir(path);
+    if (d) {
+        struct dirent* e;
+        name_list subs = {NULL, 0};
+        while ((e = readdir(d))) {
+            if (e->d_name[0] == '.') continue;
+            char sub[1400];
+            snprintf(sub, sizeof sub, "%s/%s", path, e->d_name);
+            if (!is_dir(sub)) continue;
+            subs.names = realloc(subs.names, (subs.count + 1) * sizeof *subs.names);
+            subs.names[subs.count++] = strdup(sub);
+        }
+        closedir(d);
+        if (subs.count) qsort(subs.names, subs.count, sizeof *subs.names, cmp_str);
+        for (size_t i = 0; i < subs.count; ++i) {
+            name_list l = list_files(subs.names[i], ".map");
+            for (size_t k = 0; k < l.count; ++k) {
+                all.names = realloc(all.names, (all.count + 1) * sizeof *all.names);
+                all.names[all.count++] = l.names[k];
+            }
+            free(l.names);
+        }
+        free_list(&subs);
+    }
+    snprintf(path, sizeof path, "%s/polyanya/gridmaps", data);
+    name_list l = list_files(path, ".map");
+    for (size_t k = 0; k < l.count; ++k) {
+        all.names = realloc(all.names, (all.count + 1) * sizeof *all.names);
+        all.names[all.count++] = l.names[k];
+    }
+    free(l.names);
+    return all;
+}
+
+/* ---- Independent reference computations ---------------------------------------------------------*/
+
+/* Passable cells counted straight from the file text (not through ptl_grid). */
+static long count_passable_in_file(const char* path) {
+    char* t = read_text(path, NULL);
+    if (!t) return -1;
+    char* p = strstr(t, "\nmap");
+    long n = 0;
+    if (p) {
+        p = strchr(p + 1, '\n');
+        for (; p && *p; ++p) n += *p == '.' || *p == 'G' || *p == 'S';
+    }
+    free(t);
+    return n;
+}
+
+/* Number of 4-connected components of free cells. */
+static uint32_t free_components(const ptl_grid* g) {
+    size_t n = (size_t)g->width * g->height;
+    uint8_t* seen = calloc(n, 1);
+    uint32_t* stack = malloc(n * sizeof *stack);
+    uint32_t comps = 0;
+    for (size_t s = 0; s < n; ++s) {
+        if (!g->passable[s] || seen[s]) continue;
+        ++comps;
+        size_t top = 0;
+        stack[top++] = (uint32_t)s;
+        seen[s] = 1;
+        while (top) {
+            uint32_t c = stack[--top];
+            uint32_t x = c % g->width, y = c / g->width;
+            uint32_t nb[4];
+            int k = 0;
+            if (x > 0) nb[k++] = c - 1;
+            if (x + 1 < g->width) nb[k++] = c + 1;
+            if (y > 0) nb[k++] = c - g->width;
+            if (y + 1 < g->height) nb[k++] = c + g->width;
+            for (int i = 0; i < k; ++i)
+                if (g->passable[nb[i]] && !seen[nb[i]]) {
+                    seen[nb[i]] = 1;
+                    stack[top++] = nb[i];
+                }
+        }
+    }
+    free(seen);
+    free(stack);
+    return comps;
+}
+
+static bool cell_free(const ptl_grid* g, long x, long y) {
+    if (x < 0 || y < 0 || x >= (long)g->width || y >= (long)g->height) return false;
+    return g->passable[(size_t)y * g->width + (size_t)x] != 0;
+}
+
+/* Corners of free space on the lattice, by the 2x2 neighbourhood of each lattice point: one or
+   three free cells is a corner (one vertex), two diagonal free cells is a pinch (two vertices). */
+static void lattice_corners(const ptl_grid* g, long* corners, long* pinches) {
+    *corners = *pinches = 0;
+    for (long y = 0; y <= (long)g->height; ++y)
+        for (long x = 0; x <= (long)g->width; ++x) {
+            bool sw = cell_free(g, x - 1, y - 1), se = cell_free(g, x, y - 1), nw = cell_free(g, x - 1, y),
+                 ne = cell_free(g, x, y);
+            int n = sw + se + nw + ne;
+            if (n == 1 || n == 3) ++*corners;
+            else if (n == 2 && sw == ne) ++*pinches;
+        }
+}
+
+/* Sum of the polygon areas of a Polyanya mesh, by a deliberately separate little parser. */
+static double mesh_polygon_area(const char* path) {
+    char* t = read_text(path, NULL);
+    cr_assert(t, "cannot read %s", path);
+    char* save = NULL;
+    const char* sep = " \t\r\n";
+    char* tok = strtok_r(t, sep, &save); /* mesh */
+    tok = strtok_r(NULL, sep, &save);    /* version */
+    long nv = strtol(strtok_r(NULL, sep, &save), NULL, 10);
+    long np = strtol(strtok_r(NULL, sep, &save), NULL, 10);
+    double* xy = malloc((size_t)(nv + 1) * 2 * sizeof(double));
+    for (long i = 0; i < nv; ++i) {
+        xy[2 * i] = strtod(strtok_r(NULL, sep, &save), NULL);
+        xy[2 * i + 1] = strtod(strtok_r(NULL, sep, &save), NULL);
+        long k = strtol(strtok_r(NULL, sep, &save), NULL, 10);
+        for (long j = 0; j < k; ++j) strtok_r(NULL, sep, &save);
+    }
+    double area = 0;
+    for (long p = 0; p < np; ++p) {
+        long k = strtol(strtok_r(NULL, sep, &save), NULL, 10);
+        long* v = malloc((size_t)k * sizeof(long));
+        for (long j = 0; j < k; ++j) v[j] = strtol(strtok_r(NULL, sep, &save), NULL, 10);
+        for (long j = 0; j < k; ++j) strtok_r(NULL, sep, &save);
+        for (long j = 0; j < k; ++j) {
+            long a = v[j], b = v[(j + 1) % k];
+            area += 0.5 * (xy[2 * a] * xy[2 * b + 1] - xy[2 * b] * xy[2 * a + 1]);
+        }
+        free(v);
+    }
+    (void)tok;
+    free(xy);
+    free(t);
+    return area;
+}
+
+/* Lines that are not blank. */
+static long nonblank_lines(const char* path) {
+    char* t = read_text(path, NULL);
+    if (!t) return -1;
+    long n = 0;
+    bool any = false;
+    for (char* p = t;; ++p) {
+        if (*p == '\n' || *p == '\0') {
+            n += any;
+            any = false;
+            if (!*p) break;
+        } else if (*p != ' ' && *p != '\t' && *p != '\r') {
+            any = true;
+        }
+    }
+    free(t);
+    return n;
+}
+
+/* ---- Shape helpers ------------------------------------------------------------------------------*/
+
+static uint32_t ring_len(const ptl_shape* s, uint32_t r) { return s->ring_start[r + 1] - s->ring_start[r]; }
+
+/* How many vertices sit at (x, y). */
+static uint32_t count_at(const ptl_shape* s, double x, double y) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < s->vert_count; ++i) n += s->xy[2 * i] == x && s->xy[2 * i + 1] == y;
+    return n;
+}
+
+static int cmp_xy(const void* pa, const void* pb) {
+    const double *a = pa, *b = pb;
+    if (a[0] != b[0]) return a[0] < b[0] ? -1 : 1;
+    return (a[1] > b[1]) - (a[1] < b[1]);
+}
+
+/* Largest number of vertices sharing one point. */
+static uint32_t max_multiplicity(const ptl_shape* s) {
+    double* xy = malloc((size_t)s->vert_count * 2 * sizeof(double));
+    memcpy(xy, s->xy, (size_t)s->vert_count * 2 * sizeof(double));
+    qsort(xy, s->vert_count, 2 * sizeof(double), cmp_xy);
+    uint32_t best = 1, run = 1;
+    for (uint32_t i = 1; i < s->vert_count; ++i) {
+        run = (xy[2 * i] == xy[2 * i - 2] && xy[2 * i + 1] == xy[2 * i - 1]) ? run + 1 : 1;
+        if (run > best) best = run;
+    }
+    free(xy);
+    return best;
+}
+
+static void parse_grid_text(const char* text, ptl_grid* g) {
+    ptl_error err;
+    ptl_status st = ptl_grid_parse(text, strlen(text), "inline.map", NULL, g, &err);
+    cr_assert_eq(st, PTL_OK, "grid parse failed: %s", err.message);
+}
+
+static void grid_shape(const char* text, ptl_grid* g, ptl_shape* s) {
+    ptl_error err;
+    parse_grid_text(text, g);
+    ptl_status st = ptl_shape_from_grid(g, NULL, s, &err);
+    cr_assert_eq(st, PTL_OK, "shape_from_grid failed: %s", err.message);
+    st = ptl_shape_validate(s, &err);
+    cr_assert_eq(st, PTL_OK, "shape invalid: %s", err.message);
+}
+
+static void poly_shape(const char* text, ptl_shape* s) {
+    ptl_error err;
+    ptl_status st = ptl_poly_parse(text, strlen(text), "inline.poly", NULL, s, &err);
+    cr_assert_eq(st, PTL_OK, "poly parse failed: %s", err.message);
+    st = ptl_shape_validate(s, &err);
+    cr_assert_eq(st, PTL_OK, "poly shape invalid: %s", err.message);
+}
+
+/* ---- Grid maps ----------------------------------------------------------------------------------*/
+
+Test(grid, grid_contours_area_equals_passable_cells_on_all_maps) {
+    NEED_DATA(data);
+    name_list maps = all_maps(data);
+    cr_assert_gt(maps.count, 20, "expected the benchmark maps under %s", data);
+    for (size_t i = 0; i < maps.count; ++i) {
+        const char* path = maps.names[i];
+        ptl_grid g;
+        ptl_shape s;
+        ptl_error err;
+        cr_assert_eq(ptl_grid_load(path, NULL, &g, &err), PTL_OK, "%s", err.message);
+        long passable = count_passable_in_file(path);
+        ptl_status st = ptl_shape_from_grid(&g, NULL, &s, &err);
+        if (passable == 0) {
+            cr_assert_eq(st, PTL_ERR_BAD_INPUT, "%s: a map without free cells must be BAD_INPUT", path);
+            cr_assert(strstr(err.message, "no free cell"), "%s: %s", path, err.message);
+            ptl_grid_free(&g);
+            continue;
+        }
+        cr_assert_eq(st, PTL_OK, "%s: %s", path, err.message);
+        ptl_shape_stats stats;
+        ptl_shape_get_stats(&s, &stats);
+        cr_assert_eq(stats.area, (double)passable, "%s: area %.1f, passable cells %ld", path, stats.area, passable);
+        cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s: %s", path, err.message);
+        cr_assert_eq(s.flags, (uint32_t)PTL_NAVMESH_LATTICE_POINTS, "%s", path);
+        for (uint32_t v = 0; v < s.vert_count; ++v)
+            cr_assert(s.xy[2 * v] == floor(s.xy[2 * v]) && s.xy[2 * v + 1] == floor(s.xy[2 * v + 1]),
+                      "%s: vertex %u (%g, %g) is not a lattice point", path, v, s.xy[2 * v], s.xy[2 * v + 1]);
+        uint32_t comps = free_components(&g);
+        cr_assert_eq(stats.outer_rings, comps, "%s: %u outer rings but %u 4-connected free regions", path,
+                     stats.outer_rings, comps);
+        /* Every corner of free space is a vertex once, every pinch twice, nothing else. */
+        long corners, pinches;
+        lattice_corners(&g, &corners, &pinches);
+        cr_assert_eq((long)s.vert_count, corners + 2 * pinches, "%s: %u vertices, expected %ld corners + 2 x %ld pinches",
+                     path, s.vert_count, corners, pinches);
+        cr_assert_leq(max_multiplicity(&s), 2, "%s: a point carries more than two vertices", path);
+        ptl_shape_free(&s);
+        ptl_grid_free(&g);
+    }
+    free_list(&maps);
+}
+
+Test(grid, grid_pinch_duplicates_the_vertex_and_keeps_diagonal_regions_apart) {
+    /* Both diagonal orientations of a 2x2 pinch: two regions, the centre vertex once in each. */
+    static const char* const maps[2] = {"type octile\nheight 2\nwidth 2\nmap\n.@\n@.\n",
+                                        "type octile\nheight 2\nwidth 2\nmap\n@.\n.@\n"};
+    for (int m = 0; m < 2; ++m) {
+        ptl_grid g;
+        ptl_shape s;
+        grid_shape(maps[m], &g, &s);
+        ptl_shape_stats st;
+        ptl_shape_get_stats(&s, &st);
+        cr_assert_eq(s.ring_count, 2, "map %d", m);
+        cr_assert_eq(st.outer_rings, 2);
+        cr_assert_eq(st.holes, 0);
+        cr_assert_eq(st.area, 2.0);
+        cr_assert_eq(count_at(&s, 1, 1), 2, "the pinch point must appear once per region");
+        for (uint32_t r = 0; r < 2; ++r) cr_assert_eq(ring_len(&s, r), 4);
+        ptl_shape_free(&s);
+        ptl_grid_free(&g);
+    }
+}
+
+Test(grid, grid_pinch_between_a_hole_and_the_border_makes_one_ring_through_the_point_twice) {
+    /* Blocked (1,1) and (2,2) touch at lattice point (2,2); (2,2) touches the map border. All free
+       cells are one region, so one ring visits (2,2) twice and turns there both times. */
+    ptl_grid g;
+    ptl_shape s;
+    grid_shape("type octile\nheight 3\nwidth 3\nmap\n...\n.@.\n..@\n", &g, &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(s.ring_count, 1);
+    cr_assert_eq(st.outer_rings, 1);
+    cr_assert_eq(st.area, 7.0);
+    cr_assert_eq(count_at(&s, 2, 2), 2);
+    ptl_shape_free(&s);
+    ptl_grid_free(&g);
+}
+
+Test(grid, grid_polyanya_hard_maps_have_one_outer_ring_per_region) {
+    NEED_DATA(data);
+    static const struct {
+        const char* file;
+        uint32_t outer, holes;
+        double area;
+    } cases[] = {{"hardmap-1.map", 1, 0, 7},  {"hardmap-4.map", 4, 0, 4}, {"hardmap-6.map", 4, 0, 36},
+                 {"hardmap-7.map", 5, 1, 28}, {"hard.map", 2, 3, 62}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/polyanya/gridmaps/%s", data, cases[i].file);
+        ptl_shape s;
+        ptl_error err;
+        cr_assert_eq(ptl_shape_load(path, NULL, &s, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s", err.message);
+        ptl_shape_stats st;
+        ptl_shape_get_stats(&s, &st);
+        cr_assert_eq(st.outer_rings, cases[i].outer, "%s: %u outer rings", path, st.outer_rings);
+        cr_assert_eq(st.holes, cases[i].holes, "%s: %u holes", path, st.holes);
+        cr_assert_eq(st.area, cases[i].area, "%s", path);
+        ptl_shape_free(&s);
+    }
+}
+
+Test(grid, grid_rings_start_at_their_first_edge_in_row_major_order_and_are_deterministic) {
+    ptl_grid g;
+    ptl_shape a, b;
+    grid_shape("type octile\nheight 4\nwidth 5\nmap\n@....\n.....\n.@@..\n....@\n", &g, &a);
+    ptl_error err;
+    cr_assert_eq(ptl_shape_from_grid(&g, NULL, &b, &err), PTL_OK);
+    cr_assert_eq(a.vert_count, b.vert_count);
+    cr_assert_eq(a.ring_count, b.ring_count);
+    cr_assert(!memcmp(a.xy, b.xy, a.vert_count * 2 * sizeof(double)));
+    cr_assert(!memcmp(a.ring_start, b.ring_start, (a.ring_count + 1) * sizeof(uint32_t)));
+    /* Ring 0 starts at the lowest, leftmost boundary point: (1, 0) since cell (0, 0) is blocked. */
+    cr_assert_eq(a.xy[0], 1.0);
+    cr_assert_eq(a.xy[1], 0.0);
+    /* Ring starts come in row-major order of their first horizontal edge. */
+    for (uint32_t r = 1; r < a.ring_count; ++r) {
+        const double* p = &a.xy[2 * a.ring_start[r - 1]];
+        const double* q = &a.xy[2 * a.ring_start[r]];
+        cr_assert(p[1] < q[1] || (p[1] == q[1] && p[0] < q[0]), "ring %u starts before ring %u", r, r - 1);
+    }
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&a, &st);
+    cr_assert_eq(st.area, 16.0);
+    cr_assert_eq(st.holes, 1); /* the 2x1 block; the corner cells (0,0) and (4,3) touch the border */
+    ptl_shape_free(&a);
+    ptl_shape_free(&b);
+    ptl_grid_free(&g);
+}
+
+Test(grid, grid_parse_accepts_crlf_any_header_order_and_trailing_blank_lines) {
+    const char* text = "width 3\r\ntype octile\r\nheight 2\r\nmap\r\n.G.\r\nS@T\r\n\r\n   \r\n";
+    ptl_grid g;
+    parse_grid_text(text, &g);
+    cr_assert_eq(g.width, 3);
+    cr_assert_eq(g.height, 2);
+    static const uint8_t want[6] = {1, 1, 1, 1, 0, 0};
+    cr_assert(!memcmp(g.passable, want, 6), "passable: '.', 'G', 'S'; blocked: everything else");
+    ptl_grid_free(&g);
+}
+
+Test(grid, grid_parse_names_line_and_column_of_a_bad_byte) {
+    const char* text = "type octile\nheight 2\nwidth 3\nmap\n...\n.\x80.\n";
+    ptl_grid g;
+    ptl_error err;
+    cr_assert_eq(ptl_grid_parse(text, strlen(text), "x.map", NULL, &g, &err), PTL_ERR_PARSE);
+    cr_assert(strstr(err.message, "x.map:6: column 2: unexpected byte 0x80"), "%s", err.message);
+}
+
+Test(grid, grid_without_free_cells_is_bad_input_not_a_parse_error) {
+    ptl_grid g;
+    ptl_shape s;
+    ptl_error err;
+    parse_grid_text("type octile\nheight 1\nwidth 2\nmap\n@T\n", &g);
+    cr_assert_eq(ptl_shape_from_grid(&g, NULL, &s, &err), PTL_ERR_BAD_INPUT);
+    cr_assert_str_eq(err.message, "map has no free cell");
+    ptl_grid_free(&g);
+}
+
+/* ---- Meshes -------------------------------------------------------------------------------------*/
+
+static name_list all_meshes(const char* data) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/polyanya/meshes", data);
+    name_list a = list_files(path, ".mesh");
+    snprintf(path, sizeof path, "%s/polyanya/meshes/tests", data);
+    name_list b = list_files(path, ".mesh");
+    for (size_t i = 0; i < b.count; ++i) {
+        a.names = realloc(a.names, (a.count + 1) * sizeof *a.names);
+        a.names[a.count++] = b.names[i];
+    }
+    free(b.names);
+    return a;
+}
+
+Test(mesh, mesh_free_space_area_equals_sum_of_polygon_areas_on_all_meshes) {
+    NEED_DATA(data);
+    name_list meshes = all_meshes(data);
+    cr_assert_geq(meshes.count, 8, "expected Polyanya's meshes under %s", data);
+    for (size_t i = 0; i < meshes.count; ++i) {
+        ptl_shape s;
+        ptl_error err;
+        cr_assert_eq(ptl_shape_load(meshes.names[i], NULL, &s, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s: %s", meshes.names[i], err.message);
+        ptl_shape_stats st;
+        ptl_shape_get_stats(&s, &st);
+        double want = mesh_polygon_area(meshes.names[i]);
+        cr_assert(fabs(st.area - want) <= 1e-9 * fmax(1, want), "%s: area %.12g, polygons sum to %.12g",
+                  meshes.names[i], st.area, want);
+        cr_assert_eq(s.flags, 0u);
+        ptl_shape_free(&s);
+    }
+    free_list(&meshes);
+}
+
+/* Polyanya's meshes of arena, aurora and hard are built from the grid maps of the same name: the
+   free space, and after merging collinear runs the very same vertices, must come out of both. */
+Test(mesh, mesh_and_grid_of_the_same_map_give_the_same_vertices) {
+    NEED_DATA(data);
+    static const char* const pairs[][2] = {{"polyanya/meshes/tests/hard.mesh", "polyanya/gridmaps/hard.map"},
+                                           {"polyanya/meshes/arena.mesh", "polyanya/gridmaps/arena.map"},
+                                           {"polyanya/meshes/aurora-merged.mesh", "polyanya/gridmaps/aurora.map"}};
+    for (size_t i = 0; i < sizeof pairs / sizeof pairs[0]; ++i) {
+        char pm[1024], pg[1024];
+        snprintf(pm, sizeof pm, "%s/%s", data, pairs[i][0]);
+        snprintf(pg, sizeof pg, "%s/%s", data, pairs[i][1]);
+        ptl_shape m, g;
+        ptl_error err;
+        cr_assert_eq(ptl_shape_load(pm, NULL, &m, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_shape_load(pg, NULL, &g, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(m.vert_count, g.vert_count, "%s: %u vertices, %s: %u", pm, m.vert_count, pg, g.vert_count);
+        cr_assert_eq(m.ring_count, g.ring_count, "%s vs %s", pm, pg);
+        qsort(m.xy, m.vert_count, 2 * sizeof(double), cmp_xy);
+        qsort(g.xy, g.vert_count, 2 * sizeof(double), cmp_xy);
+        cr_assert(!memcmp(m.xy, g.xy, m.vert_count * 2 * sizeof(double)), "%s vs %s: vertex sets differ", pm, pg);
+        ptl_shape_free(&m);
+        ptl_shape_free(&g);
+    }
+}
+
+/* bad-collinear2 at 0, 45 and 90 degrees is one shape: the rotated copy's "collinear" points are
+   collinear only up to rounding and must merge all the same. */
+Test(mesh, mesh_rotated_copies_have_the_same_corners) {
+    NEED_DATA(data);
+    static const char* const rot[3] = {"rot0", "rot45", "rot90"};
+    ptl_shape_stats st[3];
+    for (int i = 0; i < 3; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/polyanya/meshes/tests/bad-collinear2-%s.mesh", data, rot[i]);
+        ptl_shape s;
+        ptl_error err;
+        cr_assert_eq(ptl_shape_load(path, NULL, &s, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(s.vert_count, 16, "%s: %u vertices", path, s.vert_count);
+        ptl_shape_get_stats(&s, &st[i]);
+        ptl_shape_free(&s);
+    }
+    for (int i = 1; i < 3; ++i) {
+        cr_assert_eq(st[i].notches, st[0].notches);
+        cr_assert(fabs(st[i].area - st[0].area) < 1e-9);
+    }
+}
+
+/* Two triangles of free space touching only at (1, 1), and two obstacles touching at a vertex. */
+Test(mesh, mesh_regions_touching_at_a_vertex_stay_apart) {
+    const char* two = "mesh\n2\n5 2\n0 0 1 0\n1 0 1 0\n1 1 2 0 1\n2 1 1 1\n2 2 1 1\n"
+                      "3 0 1 2 -1 -1 -1\n3 2 3 4 -1 -1 -1\n";
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_eq(ptl_mesh2d_parse(two, strlen(two), "two.mesh", NULL, &s, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s", err.message);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.outer_rings, 2);
+    cr_assert_eq(count_at(&s, 1, 1), 2);
+    ptl_shape_free(&s);
+
+    /* Free cells SE [1,2]x[0,1] and NW [0,1]x[1,2] meeting at (1, 1), the SE one extended by a
+       triangle below it (a real neighbour), so the pinch is between polygons of different sizes. */
+    const char* pinch = "mesh\n3\n8 3\n"
+                        "1 0 0\n2 0 0\n2 1 0\n1 1 0\n0 1 0\n0 2 0\n1 2 0\n1.5 -1 0\n"
+                        "4 0 1 2 3 -1 2 -1 -1\n"  /* SE cell; polygon 2 across 0 -> 1 */
+                        "4 4 3 6 5 -1 -1 -1 -1\n" /* NW cell */
+                        "3 1 0 7 -1 0 -1\n";      /* the triangle; polygon 0 across 1 -> 0 */
+    cr_assert_eq(ptl_mesh2d_parse(pinch, strlen(pinch), "pinch.mesh", NULL, &s, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s", err.message);
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.outer_rings, 2);
+    cr_assert_eq(count_at(&s, 1, 1), 2);
+    ptl_shape_free(&s);
+}
+
+Test(mesh, mesh_version_3_reads_like_version_2) {
+    const char* v2 = "mesh\n2\n4 2\n0 0 2 0 -1\n1 0 3 0 1 -1\n1 1 2 1 -1\n0 1 3 -1 1 0\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 0 -1\n";
+    char v3[256];
+    snprintf(v3, sizeof v3, "%s", v2);
+    v3[5] = '3';
+    ptl_shape a, b;
+    ptl_error err;
+    cr_assert_eq(ptl_mesh2d_parse(v2, strlen(v2), "v2.mesh", NULL, &a, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_mesh2d_parse(v3, strlen(v3), "v3.mesh", NULL, &b, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(a.vert_count, 4); /* the diagonal is a portal, the square is one ring */
+    cr_assert_eq(a.vert_count, b.vert_count);
+    cr_assert(!memcmp(a.xy, b.xy, a.vert_count * 2 * sizeof(double)));
+    ptl_shape_free(&a);
+    ptl_shape_free(&b);
+}
+
+/* ---- Polygons -----------------------------------------------------------------------------------*/
+
+Test(poly, poly_square_with_square_hole_has_exact_area) {
+    ptl_shape s;
+    poly_shape("poly\n1\n2\n4 0 0 4 0 4 4 0 4\n4 1 1 3 1 3 3 1 3\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 12.0);
+    cr_assert_eq(st.outer_rings, 1);
+    cr_assert_eq(st.holes, 1);
+    cr_assert_eq(st.notches, 4);
+    ptl_shape_free(&s);
+}
+
+Test(poly, poly_crossing_squares_give_their_symmetric_difference) {
+    ptl_shape s;
+    poly_shape("poly\n1\n2\n4 0 0 2 0 2 2 0 2\n4 1 1 3 1 3 3 1 3\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 6.0); /* 4 + 4 - 2 x 1 */
+    /* Two L shapes that touch at the crossing points (2, 1) and (1, 2). */
+    cr_assert_eq(st.outer_rings, 2);
+    cr_assert_eq(count_at(&s, 2, 1), 2);
+    cr_assert_eq(count_at(&s, 1, 2), 2);
+    ptl_shape_free(&s);
+
+    /* A diagonal crossing: a square and a diamond over its corner; intersections at x.5. */
+    poly_shape("poly\n1\n2\n4 0 0 2 0 2 2 0 2\n4 2 1 3 2 2 3 1 2\n", &s);
+    ptl_shape_get_stats(&s, &st);
+    cr_assert(fabs(st.area - (4 + 2 - 2 * 0.5)) < 1e-12, "area %.17g", st.area);
+    ptl_shape_free(&s);
+}
+
+Test(poly, poly_nested_polygons_alternate_free_and_blocked) {
+    ptl_shape s;
+    poly_shape("poly\n1\n3\n4 0 0 6 0 6 6 0 6\n4 1 1 5 1 5 5 1 5\n4 2 2 4 2 4 4 2 4\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 36.0 - 16.0 + 4.0);
+    cr_assert_eq(st.outer_rings, 2);
+    cr_assert_eq(st.holes, 1);
+    ptl_shape_free(&s);
+}
+
+Test(poly, poly_shared_edges_cancel_and_collinear_runs_merge) {
+    ptl_shape s;
+    /* Two unit squares side by side (one clockwise): the shared edge cancels, one 2x1 rectangle. */
+    poly_shape("poly\n1\n2\n4 0 0 1 0 1 1 0 1\n4 1 0 1 1 2 1 2 0\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 2.0);
+    cr_assert_eq(s.ring_count, 1);
+    cr_assert_eq(s.vert_count, 4);
+    ptl_shape_free(&s);
+
+    /* A square with a triangle glued below along part of its bottom edge (T-contacts). */
+    poly_shape("poly\n1\n2\n4 0 0 6 0 6 6 0 6\n3 0 0 3 -2 6 0\n", &s);
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 42.0);
+    cr_assert_eq(s.vert_count, 5);
+    ptl_shape_free(&s);
+}
+
+Test(poly, poly_hole_touching_the_border_at_a_point_is_one_ring) {
+    ptl_shape s;
+    poly_shape("poly\n1\n2\n4 0 0 4 0 4 4 0 4\n4 2 0 3 1 2 2 1 1\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 14.0);
+    cr_assert_eq(s.ring_count, 1);
+    cr_assert_eq(count_at(&s, 2, 0), 2);
+    ptl_shape_free(&s);
+}
+
+Test(poly, poly_squares_touching_at_a_corner_stay_two_regions) {
+    ptl_shape s;
+    poly_shape("poly\n1\n2\n4 0 0 1 0 1 1 0 1\n4 1 1 2 1 2 2 1 2\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 2.0);
+    cr_assert_eq(st.outer_rings, 2);
+    cr_assert_eq(count_at(&s, 1, 1), 2);
+    ptl_shape_free(&s);
+}
+
+Test(poly, poly_input_orientation_does_not_matter) {
+    ptl_shape a, b;
+    poly_shape("poly\n1\n2\n4 0 0 4 0 4 4 0 4\n4 1 1 3 1 3 3 1 3\n", &a);
+    poly_shape("poly\n1\n2\n4 0 4 4 4 4 0 0 0\n4 1 1 1 3 3 3 3 1\n", &b);
+    ptl_shape_stats sa, sb;
+    ptl_shape_get_stats(&a, &sa);
+    ptl_shape_get_stats(&b, &sb);
+    cr_assert_eq(sa.area, sb.area);
+    cr_assert_eq(sa.holes, sb.holes);
+    cr_assert_eq(sa.outer_rings, sb.outer_rings);
+    ptl_shape_free(&a);
+    ptl_shape_free(&b);
+}
+
+Test(poly, poly_overlapping_collinear_edges_of_different_polygons_cancel_exactly) {
+    ptl_shape s;
+    /* Rectangles [0,4]x[0,1] and [1,3]x[0,2]: bottoms overlap on [1,3]; XOR = 4 + 4 - 2 x 2. */
+    poly_shape("poly\n1\n2\n4 0 0 4 0 4 1 0 1\n4 1 0 3 0 3 2 1 2\n", &s);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_assert_eq(st.area, 4.0);
+    ptl_shape_free(&s);
+}
+
+/* A small deterministic generator for the randomized cases (same cases on every run). */
+static uint32_t rng_next(uint64_t* s) {
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return (uint32_t)(*s >> 33);
+}
+
+/* Rectangles on the integer lattice: their symmetric difference is a grid map (cell parity), so
+   the poly path (splitting, cancelling, orienting, chaining) must give exactly the vertices and
+   rings the grid tracer gives for that map, pinches included. */
+Test(poly, poly_xor_of_random_rectangles_matches_the_grid_tracer) {
+    uint64_t seed = 12345;
+    enum { N = 12 };
+    for (int iter = 0; iter < 300; ++iter) {
+        int count = 1 + (int)(rng_next(&seed) % 7);
+        char text[4096];
+        int len = snprintf(text, sizeof text, "poly\n1\n%d\n", count);
+        uint8_t parity[N * N];
+        memset(parity, 0, sizeof parity);
+        for (int r = 0; r < count; ++r) {
+            int x0 = (int)(rng_next(&seed) % N), x1 = (int)(rng_next(&seed) % N);
+            int y0 = (int)(rng_next(&seed) % N), y1 = (int)(rng_next(&seed) % N);
+            if (x0 == x1) x1 = x0 + 1 < N ? x0 + 1 : x0 - 1;
+            if (y0 == y1) y1 = y0 + 1 < N ? y0 + 1 : y0 - 1;
+            if (x0 > x1) { int t = x0; x0 = x1; x1 = t; }
+            if (y0 > y1) { int t = y0; y0 = y1; y1 = t; }
+            for (int y = y0; y < y1; ++y)
+                for (int x = x0; x < x1; ++x) parity[y * N + x] ^= 1;
+            /* Alternate orientations to show it does not matter. */
+            if (r & 1) len += snprintf(text + len, sizeof text - (size_t)len, "4 %d %d %d %d %d %d %d %d\n", x0, y0, x0, y1, x1, y1, x1, y0);
+            else len += snprintf(text + len, sizeof text - (size_t)len, "4 %d %d %d %d %d %d %d %d\n", x0, y0, x1, y0, x1, y1, x0, y1);
+        }
+        char map[N * (N + 1) + 64];
+        int ml = snprintf(map, sizeof map, "type octile\nheight %d\nwidth %d\nmap\n", N, N);
+        int free_cells = 0;
+        for (int y = 0; y < N; ++y) {
+            for (int x = 0; x < N; ++x) {
+                map[ml++] = parity[y * N + x] ? '.' : '@';
+                free_cells += parity[y * N + x];
+            }
+            map[ml++] = '\n';
+        }
+        map[ml] = '\0';
+        ptl_shape ps, gs;
+        ptl_error err;
+        ptl_status st = ptl_poly_parse(text, strlen(text), "rects.poly", NULL, &ps, &err);
+        if (free_cells == 0) {
+            cr_assert_eq(st, PTL_ERR_BAD_INPUT, "iteration %d: %s", iter, err.message);
+            continue;
+        }
+        cr_assert_eq(st, PTL_OK, "iteration %d: %s\n%s", iter, err.message, text);
+        cr_assert_eq(ptl_shape_validate(&ps, &err), PTL_OK, "iteration %d: %s\n%s", iter, err.message, text);
+        ptl_grid g;
+        grid_shape(map, &g, &gs);
+        cr_assert_eq(ps.ring_count, gs.ring_count, "iteration %d: %u rings vs grid %u\n%s", iter, ps.ring_count,
+                     gs.ring_count, text);
+        cr_assert_eq(ps.vert_count, gs.vert_count, "iteration %d: %u vertices vs grid %u\n%s", iter, ps.vert_count,
+                     gs.vert_count, text);
+        qsort(ps.xy, ps.vert_count, 2 * sizeof(double), cmp_xy);
+        qsort(gs.xy, gs.vert_count, 2 * sizeof(double), cmp_xy);
+        cr_assert(!memcmp(ps.xy, gs.xy, ps.vert_count * 2 * sizeof(double)), "iteration %d: vertex sets differ\n%s",
+                  iter, text);
+        ptl_shape_free(&ps);
+        ptl_shape_free(&gs);
+        ptl_grid_free(&g);
+    }
+}
+
+static int cmp_double(const void* pa, const void* pb) {
+    double a = *(const double*)pa, b = *(const double*)pb;
+    return (a > b) - (a < b);
+}
+
+/* Area of the symmetric difference by scanlines: on each line y, the x intervals of odd parity
+   from the crossings of all polygon edges (a method independent of the reader's). Midpoint rule
+   in y, so the reference has a small error of its own. */
+static double xor_area_scanlines(const double* tri, int count, double y0, double y1, int rows) {
+    double area = 0, h = (y1 - y0) / rows;
+    double xs[64];
+    for (int r = 0; r < rows; ++r) {
+        double y = y0 + (r + 0.5) * h;
+        int n = 0;
+        for (int t = 0; t < count; ++t)
+            for (int k = 0; k < 3; ++k) {
+                const double* a = &tri[6 * t + 2 * k];
+                const double* b = &tri[6 * t + 2 * ((k + 1) % 3)];
+                if ((a[1] > y) != (b[1] > y)) xs[n++] = a[0] + (y - a[1]) * (b[0] - a[0]) / (b[1] - a[1]);
+            }
+        qsort(xs, (size_t)n, sizeof(double), cmp_double);
+        for (int i = 0; i + 1 < n; i += 2) area += (xs[i + 1] - xs[i]) * h;
+    }
+    return area;
+}
+
+/* Triangles with small integer corners cross, touch and overlap along edges all the time; their
+   symmetric difference must be a valid shape with the scanline area. */
+static void random_triangles_case(uint64_t* seed, int iter, uint32_t range, int max_count) {
+    int count = 1 + (int)(rng_next(seed) % (uint32_t)max_count);
+    double tri[6 * 24];
+    char text[4096];
+    int kept = 0;
+    for (int t = 0; t < count; ++t) {
+        double* p = &tri[6 * kept];
+        for (int k = 0; k < 6; ++k) p[k] = (double)(rng_next(seed) % range);
+        double a2 = (p[2] - p[0]) * (p[5] - p[1]) - (p[3] - p[1]) * (p[4] - p[0]);
+        if (a2 != 0) ++kept;
+    }
+    if (kept == 0) return;
+    int len = snprintf(text, sizeof text, "poly\n1\n%d\n", kept);
+    for (int t = 0; t < kept; ++t) {
+        const double* p = &tri[6 * t];
+        len += snprintf(text + len, sizeof text - (size_t)len, "3 %g %g %g %g %g %g\n", p[0], p[1], p[2], p[3], p[4], p[5]);
+    }
+    double want = xor_area_scanlines(tri, kept, 0, (double)range, (int)range * 4096);
+    ptl_shape s;
+    ptl_error err;
+    ptl_status st = ptl_poly_parse(text, strlen(text), "tris.poly", NULL, &s, &err);
+    if (want < 1e-6) {
+        cr_assert(st == PTL_ERR_BAD_INPUT || st == PTL_OK, "iteration %d: %s", iter, err.message);
+        if (st == PTL_OK) ptl_shape_free(&s);
+        return;
+    }
+    cr_assert_eq(st, PTL_OK, "iteration %d: %s\n%s", iter, err.message, text);
+    cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "iteration %d: %s\n%s", iter, err.message, text);
+    ptl_shape_stats stats;
+    ptl_shape_get_stats(&s, &stats);
+    cr_assert(fabs(stats.area - want) < 1e-4, "iteration %d: area %.9f, scanlines %.9f\n%s", iter, stats.area, want,
+              text);
+    ptl_shape_free(&s);
+}
+
+/* Triangles with small integer corners cross, touch and overlap along edges all the time, and
+   their crossings are inexact; their symmetric difference must be a valid shape with the
+   scanline area. The second, crowded series puts many crossings on top of T-contacts. */
+Test(poly, poly_xor_of_random_triangles_is_valid_and_has_the_scanline_area) {
+    uint64_t seed = 777;
+    for (int iter = 0; iter < 300; ++iter) random_triangles_case(&seed, iter, 9, 6);
+    seed = 99;
+    for (int iter = 0; iter < 300; ++iter) random_triangles_case(&seed, iter, 4, 20);
+}
+
+/* ---- Scenarios and pairs ------------------------------------------------------------------------*/
+
+Test(scen, scen_all_scenario_files_load_with_one_item_per_row) {
+    NEED_DATA(data);
+    name_list files = {NULL, 0};
+    name_list maps = all_maps(data);
+    for (size_t i = 0; i < maps.count; ++i) {
+        char path[1100];
+        snprintf(path, sizeof path, "%s.scen", maps.names[i]);
+        FILE* f = fopen(path, "rb");
+        if (!f) continue;
+        fclose(f);
+        files.names = realloc(files.names, (files.count + 1) * sizeof *files.names);
+        files.names[files.count++] = strdup(path);
+    }
+    free_list(&maps);
+    static const char* const subs[] = {"polyanya/scenarios", "polyanya/scenarios/test"};
+    for (int k = 0; k < 2; ++k) {
+        char dir[1024];
+        snprintf(dir, sizeof dir, "%s/%s", data, subs[k]);
+        name_list l = list_files(dir, ".scen");
+        for (size_t i = 0; i < l.count; ++i) {
+            files.names = realloc(files.names, (files.count + 1) * sizeof *files.names);
+            files.names[files.count++] = l.names[i];
+        }
+        free(l.names);
+    }
+    cr_assert_gt(files.count, 25);
+    for (size_t i = 0; i < files.count; ++i) {
+        ptl_query_set qs;
+        ptl_error err;
+        cr_assert_eq(ptl_scen_load(files.names[i], NULL, &qs, &err), PTL_OK, "%s", err.message);
+        long rows = nonblank_lines(files.names[i]) - 1;
+        cr_assert_eq((long)qs.count, rows, "%s: %u items, %ld rows", files.names[i], qs.count, rows);
+        cr_assert_gt(qs.map_width, 0);
+        cr_assert_gt(qs.map_height, 0);
+        for (uint32_t q = 0; q < qs.count; ++q) {
+            cr_assert_eq(qs.items[q].start[1], 0.0f);
+            cr_assert_eq(qs.items[q].goal[1], 0.0f);
+        }
+        ptl_query_set_free(&qs);
+    }
+    free_list(&files);
+}
+
+Test(scen, scen_row_maps_lattice_points_to_world_xz) {
+    const char* text = "version 1.0\n\n3 maps/dao/arena.map 49 49 1 11 4 12 3.41421\n\n";
+    ptl_query_set qs;
+    ptl_error err;
+    cr_assert_eq(ptl_scen_parse(text, strlen(text), "a.scen", NULL, &qs, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(qs.count, 1);
+    cr_assert_eq(qs.map_width, 49);
+    cr_assert_eq(qs.map_height, 49);
+    const ptl_query_item* it = &qs.items[0];
+    cr_assert(it->start[0] == 1 && it->start[1] == 0 && it->start[2] == 11);
+    cr_assert(it->goal[0] == 4 && it->goal[1] == 0 && it->goal[2] == 12);
+    cr_assert_eq(it->ref_length, 3.41421);
+    cr_assert_eq(it->bucket, 3);
+    ptl_query_set_free(&qs);
+
+    /* No rows: valid and empty. */
+    cr_assert_eq(ptl_scen_parse("version 1\n", 10, "e.scen", NULL, &qs, &err), PTL_OK);
+    cr_assert_eq(qs.count, 0);
+    cr_assert_eq(qs.map_width, 0);
+    ptl_query_set_free(&qs);
+}
+
+Test(scen, scen_rows_on_meshes_are_not_bounded_by_width_and_height) {
+    /* As in Polyanya's own test scenarios: coordinates on a mesh, not cells of a grid. */
+    const char* text = "version 1\n0\tmeshes/x.mesh\t7\t2\t-0.0\t1.0\t-3.0\t4.0\t6\n";
+    ptl_query_set qs;
+    ptl_error err;
+    cr_assert_eq(ptl_scen_parse(text, strlen(text), "m.scen", NULL, &qs, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(qs.items[0].goal[0], -3.0f);
+    ptl_query_set_free(&qs);
+    const char* grid = "version 1\n0\tmaps/x.map\t7\t2\t0\t1\t3\t4\t6\n";
+    cr_assert_eq(ptl_scen_parse(grid, strlen(grid), "g.scen", NULL, &qs, &err), PTL_ERR_PARSE);
+    cr_assert(strstr(err.message, "g.scen:2: goal (3, 4) is outside the 7 x 2 map"), "%s", err.message);
+}
+
+Test(scen, pairs_csv_reads_named_columns_in_any_order) {
+    const char* text = "note, ez ,ey,ex,sz,sy,sx,extra\nfirst,6,5,4,3,2,1,x\n\nsecond,-1,-2,-3,0.5,0.25,1e2,\n";
+    ptl_query_set qs;
+    ptl_error err;
+    cr_assert_eq(ptl_pairs_parse(text, strlen(text), "p.csv", NULL, &qs, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(qs.count, 2);
+    cr_assert_eq(qs.map_width, 0);
+    const ptl_query_item* a = &qs.items[0];
+    cr_assert(a->start[0] == 1 && a->start[1] == 2 && a->start[2] == 3);
+    cr_assert(a->goal[0] == 4 && a->goal[1] == 5 && a->goal[2] == 6);
+    cr_assert_eq(a->ref_length, -1.0);
+    cr_assert_eq(a->bucket, 0);
+    cr_assert_eq(qs.items[1].start[0], 100.0f);
+    ptl_query_set_free(&qs);
+}
+
+/* ---- Malformed inputs ---------------------------------------------------------------------------*/
+
+Test(bad, bad_inputs_fail_with_their_file_name_and_the_expected_message) {
+    const char* dir = bad_dir();
+    cr_assert(dir, "tests/data/bad not found (run from the project root or set PTL_TEST_BAD)");
+    char readme[1024];
+    snprintf(readme, sizeof readme, "%s/README.md", dir);
+    char* text = read_text(readme, NULL);
+    cr_assert(text, "cannot read %s", readme);
+    int checked = 0;
+    char* save = NULL;
+    for (char* line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+        char* tab = strchr(line, '\t');
+        if (!tab || line[0] == '#') continue;
+        *tab = '\0';
+        const char* file = line;
+        const char* expect = tab + 1;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, file);
+        size_t n = strlen(file);
+        ptl_error err;
+        memset(&err, 0, sizeof err);
+        ptl_status st;
+        if (n > 5 && !strcmp(file + n - 5, ".scen")) {
+            ptl_query_set qs;
+            st = ptl_scen_load(path, NULL, &qs, &err);
+            if (st >= 0) ptl_query_set_free(&qs);
+        } else if (n > 4 && !strcmp(file + n - 4, ".csv")) {
+            ptl_query_set qs;
+            st = ptl_pairs_load(path, NULL, &qs, &err);
+            if (st >= 0) ptl_query_set_free(&qs);
+        } else {
+            ptl_shape s;
+            st = ptl_shape_load(path, NULL, &s, &err);
+            if (st >= 0) ptl_shape_free(&s);
+        }
+        cr_expect_lt(st, 0, "%s: loaded without error", file);
+        cr_expect_eq(err.status, st, "%s: err.status must be the returned status", file);
+        cr_expect(strstr(err.message, file) != NULL, "%s: message does not name the file: %s", file, err.message);
+        cr_expect(strstr(err.message, expect) != NULL, "%s: message '%s' lacks '%s'", file, err.message, expect);
+        ++checked;
+    }
+    free(text);
+    cr_assert_geq(checked, 24, "README.md lists only %d files", checked);
+    /* Every file in the folder is listed. */
+    DIR* d = opendir(dir);
+    struct dirent* e;
+    char* listed = read_text(readme, NULL);
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.' || !strcmp(e->d_name, "README.md")) continue;
+        char key[300];
+        snprintf(key, sizeof key, "\n%s\t", e->d_name);
+        cr_expect(strstr(listed, key) != NULL, "%s is not listed in README.md", e->d_name);
+    }
+    closedir(d);
+    free(listed);
+}
+
+Test(bad, missing_file_is_an_io_error_naming_the_path) {
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_eq(ptl_shape_load("no/such/file.map", NULL, &s, &err), PTL_ERR_IO);
+    cr_assert(strstr(err.message, "no/such/file.map"), "%s", err.message);
+    ptl_query_set qs;
+    cr_assert_eq(ptl_scen_load("no/such/file.scen", NULL, &qs, &err), PTL_ERR_IO);
+}
+
+/* ---- Validation and statistics ------------------------------------------------------------------*/
+
+static ptl_shape make_shape(const double* xy, uint32_t n, const uint32_t* starts, uint32_t rings) {
+    ptl_shape s;
+    memset(&s, 0, sizeof s);
+    s.vert_count = n;
+    s.xy = (double*)xy;
+    s.ring_count = rings;
+    s.ring_start = (uint32_t*)starts;
+    return s;
+}
+
+static void expect_invalid(const double* xy, uint32_t n, const uint32_t* starts, uint32_t rings, const char* what) {
+    ptl_shape s = make_shape(xy, n, starts, rings);
+    ptl_error err;
+    cr_assert_eq(ptl_shape_validate(&s, &err), PTL_ERR_BAD_INPUT, "expected '%s' to be rejected", what);
+    cr_assert(strstr(err.message, what), "message '%s' lacks '%s'", err.message, what);
+}
+
+Test(validate, validate_rejects_each_broken_invariant_with_ring_and_vertex) {
+    /* A clockwise outer ring. */
+    static const double cw[] = {0, 0, 0, 1, 1, 1, 1, 0};
+    static const uint32_t s4[] = {0, 4};
+    expect_invalid(cw, 4, s4, 1, "ring 0 is oriented the wrong way");
+    /* A bowtie: its edges cross. */
+    static const double bow[] = {0, 0, 2, 2, 2, 0, 0, 2};
+    expect_invalid(bow, 4, s4, 1, "crosses");
+    /* A collinear vertex. */
+    static const double col[] = {0, 0, 1, 0, 2, 0, 2, 2};
+    expect_invalid(col, 4, s4, 1, "ring 0 vertex 1 (1, 0) is collinear");
+    /* A repeated vertex. */
+    static const double rep[] = {0, 0, 1, 0, 1, 0, 1, 1};
+    expect_invalid(rep, 4, s4, 1, "repeats the next vertex");
+    /* Two overlapping squares. */
+    static const double two[] = {0, 0, 2, 0, 2, 2, 0, 2, 1, 1, 3, 1, 3, 3, 1, 3};
+    static const uint32_t s44[] = {0, 4, 8};
+    expect_invalid(two, 8, s44, 2, "crosses");
+    /* A hole outside any outer ring. */
+    static const double hole[] = {0, 0, 1, 0, 1, 1, 0, 1, 5, 5, 5, 6, 6, 6, 6, 5};
+    expect_invalid(hole, 8, s44, 2, "ring 1 is oriented the wrong way");
+    /* A ring of two vertices. */
+    static const double tiny[] = {0, 0, 1, 0};
+    static const uint32_t s2[] = {0, 2};
+    expect_invalid(tiny, 2, s2, 1, "fewer than 3 vertices");
+    /* A triangle inside a square, sharing its corner (2, 2): the free wedges overlap there. */
+    static const double inside[] = {0, 0, 2, 0, 2, 2, 0, 2, 2, 2, 1, 1.5, 1.5, 1};
+    static const uint32_t s43[] = {0, 4, 7};
+    expect_invalid(inside, 7, s43, 2, "cross or overlap");
+    /* Two squares touching at a corner: valid, the point carries one vertex of each. */
+    static const double touch[] = {0, 0, 1, 0, 1, 1, 0, 1, 1, 1, 2, 1, 2, 2, 1, 2};
+    ptl_shape ok = make_shape(touch, 8, s44, 2);
+    ptl_error err;
+    cr_assert_eq(ptl_shape_validate(&ok, &err), PTL_OK, "%s", err.message);
+    /* A triangle whose apex touches the middle of a square's side from outside: valid. */
+    static const double tee[] = {0, 0, 2, 0, 2, 2, 0, 2, 0, -1, 2, -1, 1, 0};
+    ok = make_shape(tee, 7, s43, 2);
+    cr_assert_eq(ptl_shape_validate(&ok, &err), PTL_OK, "%s", err.message);
+    /* The same apex poking into the square: crosses. */
+    static const double poke[] = {0, 0, 2, 0, 2, 2, 0, 2, 0, -1, 2, -1, 1, 1};
+    expect_invalid(poke, 7, s43, 2, "crosses");
+}
+
+Test(validate, stats_count_rings_holes_notches_and_area) {
+    /* An L shape (one notch) with a square hole. */
+    static const double xy[] = {0, 0, 4, 0, 4, 2, 2, 2, 2, 4, 0, 4, 0.5, 0.5, 0.5, 1.5, 1.5, 1.5, 1.5, 0.5};
+    static const uint32_t st[] = {0, 6, 10};
+    ptl_shape s = make_shape(xy, 10, st, 2);
+    ptl_error err;
+    cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s", err.message);
+    ptl_shape_stats stats;
+    ptl_shape_get_stats(&s, &stats);
+    cr_assert_eq(stats.outer_rings, 1);
+    cr_assert_eq(stats.holes, 1);
+    cr_assert_eq(stats.notches, 1 + 4); /* the L's inner corner and every corner of the hole */
+    cr_assert_eq(stats.area, 12.0 - 1.0);
+}
+
+Test(validate, shape_load_dispatches_on_extension) {
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_eq(ptl_shape_load("level.obj", NULL, &s, &err), PTL_ERR_PARSE);
+    cr_assert(strstr(err.message, "unknown extension '.obj'"), "%s", err.message);
+    cr_assert_eq(ptl_shape_load("noext", NULL, &s, &err), PTL_ERR_PARSE);
+    cr_assert(strstr(err.message, "no file extension"), "%s", err.message);
+}
+
+/* ---- Allocator discipline (SQLite style: fail the N-th allocation, for every N) ----------------*/
+
+typedef struct tracker {
+    long live;      /* bytes outstanding */
+    long calls;     /* successful alloc/realloc calls */
+    long fail_at;   /* the call that fails; -1: never */
+    long mismatches;/* frees or reallocs whose size did not match the allocation */
+} tracker;
+
+#define HDR 16
+
+static void* t_alloc(size_t size, void* user) {
+    tracker* t = user;
+    if (t->fail_at >= 0 && t->calls >= t->fail_at) return NULL;
+    unsigned char* p = malloc(size + HDR);
+    if (!p) return NULL;
+    t->calls++;
+    memcpy(p, &size, sizeof size);
+    t->live += (long)size;
+    return p + HDR;
+}
+
+static void* t_realloc(void* ptr, size_t old, size_t size, void* user) {
+    tracker* t = user;
+    if (t->fail_at >= 0 && t->calls >= t->fail_at) return NULL;
+    unsigned char* p = (unsigned char*)ptr - HDR;
+    size_t stored;
+    memcpy(&stored, p, sizeof stored);
+    if (stored != old) t->mismatches++;
+    unsigned char* q = realloc(p, size + HDR);
+    if (!q) return NULL;
+    t->calls++;
+    memcpy(q, &size, sizeof size);
+    t->live += (long)size - (long)stored;
+    return q + HDR;
+}
+
+static void t_free(void* ptr, size_t size, void* user) {
+    tracker* t = user;
+    unsigned char* p = (unsigned char*)ptr - HDR;
+    size_t stored;
+    memcpy(&stored, p, sizeof stored);
+    if (stored != size) t->mismatches++;
+    t->live -= (long)stored;
+    free(p);
+}
+
+typedef enum { R_GRID_SHAPE, R_POLY, R_MESH, R_SCEN, R_PAIRS } reader_kind;
+
+/* Runs one reader with the tracker; frees the result on success. */
+static ptl_status run_reader(reader_kind k, const char* text, tracker* t) {
+    ptl_allocator a = {t_alloc, t_realloc, t_free, t};
+    ptl_error err;
+    ptl_status st;
+    size_t n = strlen(text);
+    if (k == R_GRID_SHAPE) {
+        ptl_grid g;
+        st = ptl_grid_parse(text, n, "t.map", &a, &g, &err);
+        if (st < 0) return st;
+        ptl_shape s;
+        st = ptl_shape_from_grid(&g, &a, &s, &err);
+        if (st >= 0) {
+            ptl_status v = ptl_shape_validate(&s, &err);
+            if (v < 0) st = v;
+            cr_assert_eq(s.alloc.user, t, "the shape must keep the caller's allocator");
+            ptl_shape_free(&s);
+        }
+        ptl_grid_free(&g);
+        return st;
+    }
+    if (k == R_SCEN || k == R_PAIRS) {
+        ptl_query_set qs;
+        st = k == R_SCEN ? ptl_scen_parse(text, n, "t.scen", &a, &qs, &err) : ptl_pairs_parse(text, n, "t.csv", &a, &qs, &err);
+        if (st >= 0) ptl_query_set_free(&qs);
+        return st;
+    }
+    ptl_shape s;
+    st = k == R_POLY ? ptl_poly_parse(text, n, "t.poly", &a, &s, &err) : ptl_mesh2d_parse(text, n, "t.mesh", &a, &s, &err);
+    if (st >= 0) {
+        ptl_status v = ptl_shape_validate(&s, &err);
+        if (v < 0) st = v;
+        ptl_shape_free(&s);
+    }
+    return st;
+}
+
+Test(alloc, readers_survive_every_failed_allocation_and_free_exactly_what_they_took) {
+    static const struct {
+        reader_kind k;
+        const char* text;
+    } cases[] = {
+        {R_GRID_SHAPE, "type octile\nheight 3\nwidth 4\nmap\n.@..\n..@.\n@...\n"},
+        {R_POLY, "poly\n1\n3\n4 0 0 2 0 2 2 0 2\n4 1 1 3 1 3 3 1 3\n3 5 5 6 5 5 6\n"},
+        {R_MESH, "mesh\n2\n4 2\n0 0 2 0 -1\n1 0 3 0 1 -1\n1 1 2 1 -1\n0 1 3 -1 1 0\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 0 -1\n"},
+        {R_SCEN, "version 1\n0\tm.map\t9\t9\t1\t2\t3\t4\t5\n1\tm.map\t9\t9\t1\t2\t3\t4\t5\n"},
+        {R_PAIRS, "sx,sy,sz,ex,ey,ez\n1,2,3,4,5,6\n7,8,9,10,11,12\n"},
+    };
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; ++c) {
+        tracker t = {0, 0, -1, 0};
+        cr_assert_eq(run_reader(cases[c].k, cases[c].text, &t), PTL_OK, "case %zu", c);
+        cr_assert_eq(t.live, 0, "case %zu leaks %ld bytes", c, t.live);
+        cr_assert_eq(t.mismatches, 0, "case %zu frees with wrong sizes", c);
+        long total = t.calls;
+        cr_assert_gt(total, 0, "case %zu allocates nothing through the caller's allocator", c);
+        for (long n = 0; n < total; ++n) {
+            tracker f = {0, 0, n, 0};
+            ptl_status st = run_reader(cases[c].k, cases[c].text, &f);
+            cr_assert_eq(st, PTL_ERR_NO_MEMORY, "case %zu, failing allocation %ld: status %d", c, n, st);
+            cr_assert_eq(f.live, 0, "case %zu, failing allocation %ld: leaks %ld bytes", c, n, f.live);
+            cr_assert_eq(f.mismatches, 0, "case %zu, failing allocation %ld: size mismatch", c, n);
+        }
+    }
+}
