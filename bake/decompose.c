@@ -330,11 +330,12 @@ static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double s
 static bool visible(ptl_dc* d, ptl_v2 p, ptl_v2 q) {
     const ptl_seggrid* g = &d->grid;
     uint32_t stamp = ++d->stamp_id;
-    int64_t x0 = ptl_seggrid_ix(g, fmin(p.x, q.x)), x1 = ptl_seggrid_ix(g, fmax(p.x, q.x));
     int64_t y0 = ptl_seggrid_iy(g, fmin(p.y, q.y)), y1 = ptl_seggrid_iy(g, fmax(p.y, q.y));
     ptl_v2 pq = v2_sub(q, p);
     double len2 = v2_len2(pq);
     for (int64_t y = y0; y <= y1; ++y) {
+        int64_t x0, x1;
+        if (!ptl_seggrid_row_span(g, p.x, p.y, q.x, q.y, y, &x0, &x1)) continue;
         for (int64_t x = x0; x <= x1; ++x) {
             for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
                 uint32_t seg = g->nodes[i].seg;
@@ -492,53 +493,43 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
 
 /* ---- setup -------------------------------------------------------------------------------------*/
 
-static int cmp_pos(const void* a, const void* b, const ptl_dc* d) {
-    uint32_t i = *(const uint32_t*)a, j = *(const uint32_t*)b;
-    ptl_v2 p = P(d, i), q = P(d, j);
-    if (p.x != q.x) return p.x < q.x ? -1 : 1;
-    if (p.y != q.y) return p.y < q.y ? -1 : 1;
-    return i < j ? -1 : i > j;
+/* Links vertices sharing a position into circular twin lists (pinch copies), with an open-address
+   hash on the coordinates' bits: linear time; the table order never reaches the output (each list
+   is built in increasing vertex id). */
+static uint64_t pos_hash(ptl_v2 p) {
+    uint64_t x, y;
+    double px = p.x == 0 ? 0 : p.x, py = p.y == 0 ? 0 : p.y; /* -0 and +0 are one position */
+    memcpy(&x, &px, 8);
+    memcpy(&y, &py, 8);
+    /* Coordinates of small integers have all-zero low bits: mix fully (splitmix64's finalizer). */
+    uint64_t h = x ^ (y * 0x9e3779b97f4a7c15ull + 0x632be59bd9b4e019ull + (x << 6) + (x >> 2));
+    h = (h ^ (h >> 30)) * 0xbf58476d1ce4e5b9ull;
+    h = (h ^ (h >> 27)) * 0x94d049bb133111ebull;
+    return h ^ (h >> 31);
 }
 
-/* Heap sort of vertex ids by position (qsort has no context argument in C11). */
-static void sort_by_pos(uint32_t* ids, uint32_t n, const ptl_dc* d) {
-    for (uint32_t start = n / 2; start-- > 0;) {
-        for (uint32_t root = start;;) {
-            uint32_t child = 2 * root + 1;
-            if (child >= n) break;
-            if (child + 1 < n && cmp_pos(&ids[child], &ids[child + 1], d) < 0) ++child;
-            if (cmp_pos(&ids[root], &ids[child], d) >= 0) break;
-            uint32_t t = ids[root]; ids[root] = ids[child]; ids[child] = t;
-            root = child;
-        }
-    }
-    for (uint32_t end = n; end-- > 1;) {
-        uint32_t t = ids[0]; ids[0] = ids[end]; ids[end] = t;
-        for (uint32_t root = 0;;) {
-            uint32_t child = 2 * root + 1;
-            if (child >= end) break;
-            if (child + 1 < end && cmp_pos(&ids[child], &ids[child + 1], d) < 0) ++child;
-            if (cmp_pos(&ids[root], &ids[child], d) >= 0) break;
-            uint32_t t2 = ids[root]; ids[root] = ids[child]; ids[child] = t2;
-            root = child;
-        }
-    }
-}
-
-/* Links vertices sharing a position into circular twin lists (pinch copies). */
 static bool link_twins(ptl_dc* d) {
     uint32_t n = d->v.count;
-    uint32_t* ids = ptl_mem_alloc(&d->alloc, (size_t)n * sizeof(uint32_t));
-    if (!ids) return false;
-    for (uint32_t i = 0; i < n; ++i) ids[i] = i;
-    sort_by_pos(ids, n, d);
-    for (uint32_t i = 0; i < n;) {
-        uint32_t j = i + 1;
-        while (j < n && v2_eq(P(d, ids[j]), P(d, ids[i]))) ++j;
-        for (uint32_t k = i; k < j; ++k) d->v.data[ids[k]].twin = ids[k + 1 < j ? k + 1 : i];
-        i = j;
+    uint32_t cap = 16;
+    while (cap < 2 * (uint64_t)n) cap *= 2;
+    uint32_t* slot = ptl_mem_alloc(&d->alloc, (size_t)cap * sizeof(uint32_t));
+    if (!slot) return false;
+    memset(slot, 0xff, (size_t)cap * sizeof(uint32_t));
+    for (uint32_t i = 0; i < n; ++i) {
+        ptl_v2 p = P(d, i);
+        uint32_t k = (uint32_t)pos_hash(p) & (cap - 1);
+        while (slot[k] != PTL_NONE && !v2_eq(P(d, slot[k]), p)) k = (k + 1) & (cap - 1);
+        if (slot[k] == PTL_NONE) {
+            slot[k] = i; /* first vertex at p: a list of one */
+            continue;
+        }
+        /* Insert i after the last vertex of p's circular list (the head's predecessor). */
+        uint32_t head = slot[k], last = head;
+        while (d->v.data[last].twin != head) last = d->v.data[last].twin;
+        d->v.data[last].twin = i;
+        d->v.data[i].twin = head;
     }
-    ptl_mem_free(&d->alloc, ids, (size_t)n * sizeof(uint32_t));
+    ptl_mem_free(&d->alloc, slot, (size_t)cap * sizeof(uint32_t));
     return true;
 }
 

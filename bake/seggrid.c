@@ -45,28 +45,38 @@ static bool push(ptl_seggrid* g, uint32_t bucket, uint32_t seg) {
     return true;
 }
 
-bool ptl_seggrid_insert(ptl_seggrid* g, uint32_t seg, double ax, double ay, double bx, double by) {
+bool ptl_seggrid_row_span(const ptl_seggrid* g, double ax, double ay, double bx, double by, int64_t iy, int64_t* x0,
+                          int64_t* x1) {
     int64_t ix0 = ptl_seggrid_ix(g, fmin(ax, bx)), ix1 = ptl_seggrid_ix(g, fmax(ax, bx));
     int64_t iy0 = ptl_seggrid_iy(g, fmin(ay, by)), iy1 = ptl_seggrid_iy(g, fmax(ay, by));
-    if (ix0 == ix1 || iy0 == iy1) {
-        for (int64_t y = iy0; y <= iy1; ++y)
-            for (int64_t x = ix0; x <= ix1; ++x)
-                if (!push(g, (uint32_t)(y * g->nx + x), seg)) return false;
+    if (iy < iy0 || iy > iy1) return false;
+    if (ix0 == ix1 || iy0 == iy1 || ay == by) {
+        *x0 = ix0;
+        *x1 = ix1;
         return true;
     }
-    /* A diagonal segment: per row of buckets, only the x range the segment spans inside that row
-       (widened by a bucket on each side, so rounding never drops a bucket it touches). */
     double dy = by - ay;
+    double ylo = g->y0 + (double)iy * g->cell, yhi = ylo + g->cell;
+    double t0 = (ylo - ay) / dy, t1 = (yhi - ay) / dy;
+    if (t0 > t1) {
+        double t = t0;
+        t0 = t1;
+        t1 = t;
+    }
+    if (t0 < 0) t0 = 0;
+    if (t1 > 1) t1 = 1;
+    double xa = ax + (bx - ax) * t0, xb = ax + (bx - ax) * t1;
+    int64_t lo = ptl_seggrid_ix(g, fmin(xa, xb)) - 1, hi = ptl_seggrid_ix(g, fmax(xa, xb)) + 1;
+    *x0 = lo < ix0 ? ix0 : lo;
+    *x1 = hi > ix1 ? ix1 : hi;
+    return true;
+}
+
+bool ptl_seggrid_insert(ptl_seggrid* g, uint32_t seg, double ax, double ay, double bx, double by) {
+    int64_t iy0 = ptl_seggrid_iy(g, fmin(ay, by)), iy1 = ptl_seggrid_iy(g, fmax(ay, by));
     for (int64_t y = iy0; y <= iy1; ++y) {
-        double ylo = g->y0 + (double)y * g->cell, yhi = ylo + g->cell;
-        double t0 = (ylo - ay) / dy, t1 = (yhi - ay) / dy;
-        if (t0 > t1) { double t = t0; t0 = t1; t1 = t; }
-        if (t0 < 0) t0 = 0;
-        if (t1 > 1) t1 = 1;
-        double xa = ax + (bx - ax) * t0, xb = ax + (bx - ax) * t1;
-        int64_t x0 = ptl_seggrid_ix(g, fmin(xa, xb)) - 1, x1 = ptl_seggrid_ix(g, fmax(xa, xb)) + 1;
-        if (x0 < ix0) x0 = ix0;
-        if (x1 > ix1) x1 = ix1;
+        int64_t x0, x1;
+        if (!ptl_seggrid_row_span(g, ax, ay, bx, by, y, &x0, &x1)) continue;
         for (int64_t x = x0; x <= x1; ++x)
             if (!push(g, (uint32_t)(y * g->nx + x), seg)) return false;
     }

@@ -27,6 +27,10 @@ typedef struct ptl_seggrid {
 bool ptl_seggrid_init(ptl_seggrid* g, const ptl_allocator* a, double x0, double y0, double x1, double y1,
                       uint32_t expected);
 void ptl_seggrid_free(ptl_seggrid* g);
+/* The buckets segment a-b crosses in bucket row `iy`: columns [*x0, *x1] (widened by one on each
+   side so rounding never drops a bucket it touches). False when the row is outside its span. */
+bool ptl_seggrid_row_span(const ptl_seggrid* g, double ax, double ay, double bx, double by, int64_t iy, int64_t* x0,
+                          int64_t* x1);
 /* Adds segment `seg` (a -> b) to every bucket it crosses. */
 bool ptl_seggrid_insert(ptl_seggrid* g, uint32_t seg, double ax, double ay, double bx, double by);
 static inline int64_t ptl_seggrid_ix(const ptl_seggrid* g, double x) {

@@ -114,7 +114,7 @@ void cli_json_number(FILE* f, double v) {
 int main(int argc, char** argv) {
     if (argc < 2) {
         fputs(USAGE, stderr);
-        return EXIT_USAGE;
+        return cli_error(EXIT_USAGE, "missing command");
     }
     const char* cmd = argv[1];
     if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {

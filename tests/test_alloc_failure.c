@@ -1,0 +1,110 @@
+/* Failure paths on purpose (SQLite style): an allocator that fails at the N-th call, looped over N,
+   through the whole pipeline (grid -> shape -> decomposition -> blob -> navmesh -> query). Each run
+   must end in PTL_ERR_NO_MEMORY or success, never crash, and give back every byte it took. */
+#include "test_util.h"
+
+typedef struct tracking {
+    long calls, fail_at; /* the call number that fails (-1: never) */
+    long live_blocks;
+    size_t live_bytes;
+} tracking;
+
+static void* t_alloc(size_t size, void* user) {
+    tracking* t = user;
+    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
+    void* p = malloc(size);
+    if (p) t->live_blocks++, t->live_bytes += size;
+    return p;
+}
+static void* t_realloc(void* p, size_t old_size, size_t new_size, void* user) {
+    tracking* t = user;
+    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
+    void* q = realloc(p, new_size);
+    if (q) t->live_bytes += new_size - old_size;
+    return q;
+}
+static void t_free(void* p, size_t size, void* user) {
+    tracking* t = user;
+    if (!p) return;
+    t->live_blocks--;
+    t->live_bytes -= size;
+    free(p);
+}
+
+/* Runs the pipeline once; returns the first failing status or PTL_OK. Frees everything it made. */
+static ptl_status pipeline(const ptl_allocator* a, const char* map_text) {
+    ptl_grid g;
+    ptl_shape s;
+    ptl_decomposition d;
+    ptl_error err;
+    ptl_status st = ptl_grid_parse(map_text, strlen(map_text), "test.map", a, &g, &err);
+    if (st < 0) return st;
+    st = ptl_shape_from_grid(&g, a, &s, &err);
+    ptl_grid_free(&g);
+    if (st < 0) return st;
+    ptl_decompose_desc dd = {0.0, 0, a};
+    st = ptl_decompose(&s, &dd, &d, &err);
+    if (st >= 0) {
+        void* blob;
+        size_t size;
+        st = ptl_bake_decomposition(&d, s.flags, a, &blob, &size, &err);
+        ptl_decomposition_free(&d);
+        if (st >= 0) {
+            ptl_navmesh_desc nd = {a};
+            ptl_navmesh* nm;
+            st = ptl_navmesh_create(blob, size, &nd, &nm, &err);
+            ptl_blob_free(blob, size, a);
+            if (st >= 0) {
+                ptl_query_desc qd = {256, a};
+                ptl_query* q;
+                st = ptl_query_create(nm, &qd, &q);
+                if (st >= 0) {
+                    float pts[3 * 32];
+                    ptl_path_request req = {{1, 0, 1}, {14, 0, 6}, {0, 0, 0}, 0, PTL_PATH_EXACT};
+                    ptl_path_result res;
+                    memset(&res, 0, sizeof res);
+                    res.points = pts;
+                    res.point_capacity = 32;
+                    ptl_status qs = ptl_query_find_path(q, &req, &res);
+                    cr_expect(qs >= 0 && res.found, "the query itself must not need memory: %s", ptl_status_name(qs));
+                    ptl_query_destroy(q);
+                }
+                ptl_navmesh_destroy(nm);
+            }
+        }
+    }
+    ptl_shape_free(&s);
+    return st;
+}
+
+static const char MAP[] = "type octile\nheight 8\nwidth 16\nmap\n"
+                          "................\n"
+                          "..@@@....@@@@...\n"
+                          "..@@@....@......\n"
+                          "......@.........\n"
+                          ".....@.@@@@@@...\n"
+                          "..@........@....\n"
+                          "..@@@......@....\n"
+                          "................\n";
+
+Test(alloc_failure, every_allocation_failure_is_reported_and_leaks_nothing) {
+    tracking t = {0, -1, 0, 0};
+    ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+    cr_assert_eq(pipeline(&a, MAP), PTL_OK, "the pipeline must work with a working allocator");
+    cr_assert_eq(t.live_blocks, 0, "%ld blocks leaked", t.live_blocks);
+    long total = t.calls;
+    t.calls = 0; /* count calls without failing */
+    t.fail_at = 1L << 40;
+    pipeline(&a, MAP);
+    total = t.calls;
+    cr_assert_gt(total, 10);
+    for (long n = 0; n < total; ++n) {
+        tracking f = {0, n, 0, 0};
+        ptl_allocator fa = {t_alloc, t_realloc, t_free, &f};
+        ptl_status st = pipeline(&fa, MAP);
+        cr_expect(st == PTL_ERR_NO_MEMORY, "failing allocation %ld of %ld gave %s, not PTL_ERR_NO_MEMORY", n, total,
+                  ptl_status_name(st));
+        cr_expect(f.live_blocks == 0 && f.live_bytes == 0, "failing allocation %ld: %ld blocks (%zu bytes) leaked", n,
+                  f.live_blocks, f.live_bytes);
+    }
+}
