@@ -4,9 +4,15 @@
 
    Layout (spec/mesh-v2.txt): "mesh", the version, V and P, then V vertices "x y n p1 .. pn" and
    P polygons "n v1 .. vn p1 .. pn"; whitespace-insensitive. In version 2, p[i] is the polygon
-   across the edge from v[i-1] to v[i] (version 1 used v[i] to v[i+1]). Version 3 is accepted
-   with the version 2 layout: the project's data and documents describe no version 3 layout
-   (DESIGN.md only names it), and no difference matters for reading free space.
+   across the edge from v[i-1] to v[i] (version 1 used v[i] to v[i+1]).
+
+   Version 3 (the format of vleue/polyanya's meshes/v3/format.txt) lists V vertices "x y" and P
+   faces "t n v1 .. vn p1 .. pn" where t is 1 for a traversable face and 0 for an obstacle, vertex
+   ids count from 1, and p[i] (across v[i-1] -> v[i], as in version 2) is k > 0 for face k, -k for
+   face k across a constrained edge, and 0 for none. Free space is the union of the traversable
+   faces: an edge is a wall when its face is traversable and the face across is none or an
+   obstacle. A constrained edge between two traversable faces has free space on both sides, so
+   it is no wall of the union (DESIGN.md: free space = union of traversable polygons).
 
    Checked, with the line of the offending token: counts, indices in range, polygons of at least
    3 vertices listed counter-clockwise (positive area), and symmetric neighbours (polygon A naming
@@ -116,6 +122,8 @@ static const medge* find_edge(const edge_table* t, uint32_t u, uint32_t v) {
 
 typedef struct mesh_data {
     uint32_t nv, np;
+    int version;         /* 2 or 3 */
+    uint8_t* trav;       /* np: 1 for a traversable polygon (always 1 in version 2) */
     double* xy;          /* 2 * nv */
     uint32_t* pstart;    /* np + 1 */
     uint32_t* pline;     /* np: line of each polygon's first token */
@@ -142,22 +150,28 @@ static ptl_status read_mesh(mreader* r, const ptl_allocator* a, mesh_data* m) {
     if ((st = next_count(r, "polygon count", &np)) < 0) return st;
     m->nv = (uint32_t)nv;
     m->np = (uint32_t)np;
+    m->version = s[0] - '0';
+    const int v3 = m->version == 3;
     /* One spare element each: counts may be 0 and an allocation is never of size 0. */
     m->xy = ptl_mem_alloc(a, ((size_t)nv + 1) * 2 * sizeof(double));
     m->pstart = ptl_mem_alloc(a, ((size_t)np + 1) * sizeof(uint32_t));
     m->pline = ptl_mem_alloc(a, ((size_t)np + 1) * sizeof(uint32_t));
-    if (!m->xy || !m->pstart || !m->pline)
+    m->trav = ptl_mem_alloc(a, (size_t)np + 1);
+    if (!m->xy || !m->pstart || !m->pline || !m->trav)
         return ptl_error_set(r->err, PTL_ERR_NO_MEMORY, "%s: out of memory", r->name);
     for (uint32_t i = 0; i < m->nv; ++i) {
         int64_t k;
         if ((st = next_num(r, "vertex x", &m->xy[2 * i])) < 0) return st;
         if ((st = next_num(r, "vertex y", &m->xy[2 * i + 1])) < 0) return st;
+        if (v3) continue; /* version 3 vertices are just coordinates */
         if ((st = next_count(r, "vertex neighbour count", &k)) < 0) return st;
         for (int64_t j = 0; j < k; ++j)
             if ((st = next_int(r, "vertex's polygon index", -1, np - 1, &v)) < 0) return st;
     }
     for (uint32_t p = 0; p < m->np; ++p) {
-        int64_t k;
+        int64_t k, t = 1;
+        if (v3 && (st = next_int(r, "face traversable flag (0 or 1)", 0, 1, &t)) < 0) return st;
+        m->trav[p] = (uint8_t)t;
         if ((st = next_count(r, "polygon vertex count", &k)) < 0) return st;
         m->pline[p] = r->t.line;
         if (k < 3)
@@ -168,12 +182,18 @@ static ptl_status read_mesh(mreader* r, const ptl_allocator* a, mesh_data* m) {
             !PTL_RESERVE(a, m->pn, (uint64_t)m->pn.count + (uint64_t)k))
             return ptl_error_set(r->err, PTL_ERR_NO_MEMORY, "%s: out of memory", r->name);
         for (int64_t j = 0; j < k; ++j) {
-            if ((st = next_int(r, "polygon's vertex index", 0, nv - 1, &v)) < 0) return st;
-            m->pv.data[m->pv.count++] = (uint32_t)v;
+            if ((st = next_int(r, "polygon's vertex index", v3, nv - 1 + v3, &v)) < 0) return st;
+            m->pv.data[m->pv.count++] = (uint32_t)(v - v3);
         }
         for (int64_t j = 0; j < k; ++j) {
-            if ((st = next_int(r, "polygon's neighbour index", -1, np - 1, &v)) < 0) return st;
-            m->pn.data[m->pn.count++] = v < 0 ? PTL_NONE : (uint32_t)v;
+            if (v3) {
+                /* signed, 1-based; the sign (constrained or not) does not change the union */
+                if ((st = next_int(r, "face's neighbour id", -np, np, &v)) < 0) return st;
+                m->pn.data[m->pn.count++] = v == 0 ? PTL_NONE : (uint32_t)((v < 0 ? -v : v) - 1);
+            } else {
+                if ((st = next_int(r, "polygon's neighbour index", -1, np - 1, &v)) < 0) return st;
+                m->pn.data[m->pn.count++] = v < 0 ? PTL_NONE : (uint32_t)v;
+            }
         }
     }
     m->pstart[m->np] = m->pv.count;
@@ -255,7 +275,7 @@ static ptl_status check_neighbours(const mesh_data* m, const char* name, const e
                                          "%s:%u: polygon %u names polygon %u across edge (%u, %u), but polygon %u "
                                          "names none across it (asymmetric neighbours)", name, m->pline[p], y->poly, p,
                                          v, u, p);
-                segs[(*nb)++] = (ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]};
+                if (m->trav[p]) segs[(*nb)++] = (ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]};
                 continue;
             }
             if (!y || y->poly != nbr)
@@ -267,6 +287,9 @@ static ptl_status check_neighbours(const mesh_data* m, const char* name, const e
                                      "%s:%u: polygon %u names polygon %u across edge (%u, %u), but polygon %u names %lld "
                                      "across it (asymmetric neighbours)", name, m->pline[p], p, nbr, u, v, nbr,
                                      y->nbr == PTL_NONE ? -1LL : (long long)y->nbr);
+            /* Version 3: a traversable face beside an obstacle face is walled there. */
+            if (m->trav[p] && !m->trav[nbr])
+                segs[(*nb)++] = (ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]};
         }
     }
     return PTL_OK;
@@ -323,6 +346,7 @@ done:
     ptl_mem_free(&a, m.xy, ((size_t)m.nv + 1) * 2 * sizeof(double));
     ptl_mem_free(&a, m.pstart, ((size_t)m.np + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, m.pline, ((size_t)m.np + 1) * sizeof(uint32_t));
+    ptl_mem_free(&a, m.trav, (size_t)m.np + 1);
     PTL_ARRAY_FREE(&a, m.pv);
     PTL_ARRAY_FREE(&a, m.pn);
     return st;

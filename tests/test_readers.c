@@ -592,7 +592,7 @@ Test(mesh, mesh_regions_touching_at_a_vertex_stay_apart) {
 
     /* Free cells SE [1,2]x[0,1] and NW [0,1]x[1,2] meeting at (1, 1), the SE one extended by a
        triangle below it (a real neighbour), so the pinch is between polygons of different sizes. */
-    const char* pinch = "mesh\n3\n8 3\n"
+    const char* pinch = "mesh\n2\n8 3\n"
                         "1 0 0\n2 0 0\n2 1 0\n1 1 0\n0 1 0\n0 2 0\n1 2 0\n1.5 -1 0\n"
                         "4 0 1 2 3 -1 2 -1 -1\n"  /* SE cell; polygon 2 across 0 -> 1 */
                         "4 4 3 6 5 -1 -1 -1 -1\n" /* NW cell */
@@ -605,20 +605,44 @@ Test(mesh, mesh_regions_touching_at_a_vertex_stay_apart) {
     ptl_shape_free(&s);
 }
 
-Test(mesh, mesh_version_3_reads_like_version_2) {
-    const char* v2 = "mesh\n2\n4 2\n0 0 2 0 -1\n1 0 3 0 1 -1\n1 1 2 1 -1\n0 1 3 -1 1 0\n3 0 1 2 1 -1 -1\n3 0 2 3 -1 0 -1\n";
-    char v3[256];
-    snprintf(v3, sizeof v3, "%s", v2);
-    v3[5] = '3';
-    ptl_shape a, b;
+/* Version 3 (vleue/polyanya meshes/v3/format.txt): 1-based vertex ids, a traversable flag per face,
+   signed neighbour ids. A 4x4 square cut into four triangles around its centre, the bottom one an
+   obstacle: free space is the other three, area 12, one ring with one notch at the centre. */
+Test(mesh, mesh_version_3_takes_the_union_of_traversable_faces) {
+    const char* v3 = "mesh\n3\n5 4\n0 0\n4 0\n4 4\n0 4\n2 2\n"
+                     "0 3 1 2 5 -4 0 -2\n"
+                     "1 3 2 3 5 -1 0 3\n"
+                     "1 3 3 4 5 2 0 4\n"
+                     "1 3 4 1 5 3 0 -1\n";
+    ptl_shape s;
     ptl_error err;
-    cr_assert_eq(ptl_mesh2d_parse(v2, strlen(v2), "v2.mesh", NULL, &a, &err), PTL_OK, "%s", err.message);
-    cr_assert_eq(ptl_mesh2d_parse(v3, strlen(v3), "v3.mesh", NULL, &b, &err), PTL_OK, "%s", err.message);
-    cr_assert_eq(a.vert_count, 4); /* the diagonal is a portal, the square is one ring */
-    cr_assert_eq(a.vert_count, b.vert_count);
-    cr_assert(!memcmp(a.xy, b.xy, a.vert_count * 2 * sizeof(double)));
-    ptl_shape_free(&a);
-    ptl_shape_free(&b);
+    cr_assert_eq(ptl_mesh2d_parse(v3, strlen(v3), "v3.mesh", NULL, &s, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_shape_validate(&s, &err), PTL_OK, "%s", err.message);
+    ptl_shape_stats st;
+    ptl_shape_get_stats(&s, &st);
+    cr_expect_eq(st.area, 12.0);
+    cr_expect_eq(st.outer_rings, 1);
+    cr_expect_eq(st.holes, 0);
+    cr_expect_eq(s.vert_count, 5);
+    cr_expect_eq(st.notches, 1);
+    ptl_shape_free(&s);
+    /* The same mesh with every face traversable is the whole square. */
+    char all[256];
+    snprintf(all, sizeof all, "%s", v3);
+    char* first_face = strstr(all, "0 3 1 2 5");
+    first_face[0] = '1';
+    cr_assert_eq(ptl_mesh2d_parse(all, strlen(all), "v3all.mesh", NULL, &s, &err), PTL_OK, "%s", err.message);
+    ptl_shape_get_stats(&s, &st);
+    cr_expect_eq(st.area, 16.0);
+    cr_expect_eq(s.vert_count, 4);
+    ptl_shape_free(&s);
+    /* Vertex ids count from 1: 0 is out of range; the flag is 0 or 1. */
+    const char* zero = "mesh\n3\n3 1\n0 0\n1 0\n0 1\n1 3 0 1 2 0 0 0\n";
+    cr_expect_eq(ptl_mesh2d_parse(zero, strlen(zero), "zero.mesh", NULL, &s, &err), PTL_ERR_PARSE);
+    cr_expect(strstr(err.message, "zero.mesh:7"), "%s", err.message);
+    const char* flag = "mesh\n3\n3 1\n0 0\n1 0\n0 1\n2 3 1 2 3 0 0 0\n";
+    cr_expect_eq(ptl_mesh2d_parse(flag, strlen(flag), "flag.mesh", NULL, &s, &err), PTL_ERR_PARSE);
+    cr_expect(strstr(err.message, "traversable flag"), "%s", err.message);
 }
 
 /* ---- Polygons -----------------------------------------------------------------------------------*/
