@@ -18,7 +18,17 @@ solution "portolan"
     language "C"
     includedirs { "include" }
     defines { "_POSIX_C_SOURCE=200809L" }
-    buildoptions { "-std=c11", "-Wall", "-Wextra", "-Wno-missing-field-initializers" }
+    buildoptions { "-Wall", "-Wextra", "-Wno-missing-field-initializers" }
+    -- C11 for C sources, C++11 for the one C++ source (bench/peer_recast.cpp, the Recast/Detour
+    -- peer). premake5 has cdialect/cppdialect. premake4 compiles .cpp files with
+    -- CXXFLAGS = CFLAGS + ..., so one -std would reach both compilers; make picks the standard per
+    -- source file instead ($< is the file being compiled when the recipe expands CFLAGS).
+    if cdialect then
+        cdialect "C11"
+        cppdialect "C++11"
+    else
+        buildoptions { "$(if $(filter %.cpp,$<),-std=c++11,-std=c11)" }
+    end
     when "release"
         buildoptions { "-O2", "-g" }
         targetdir "build/bin/release"
@@ -54,5 +64,8 @@ project "portolan-tests"
 
 project "portolan-bench"
     kind "ConsoleApp"
-    files { "bench/*.c", "bench/*.h" }
-    links { "portolan_bake", "portolan_runtime", "m" }
+    -- bench/peer_recast.cpp wraps Recast/Detour (Debian's librecast-dev, no pkg-config file) for the
+    -- same-run comparison; linked with gcc, so the C++ runtime is named explicitly.
+    files { "bench/*.c", "bench/*.h", "bench/*.cpp" }
+    includedirs { "/usr/include/recastnavigation" }
+    links { "portolan_bake", "portolan_runtime", "DetourTileCache", "Detour", "Recast", "stdc++", "m" }

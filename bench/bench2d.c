@@ -1,6 +1,7 @@
 /* 2D benchmark (issue 2): decomposition time, cells and notches per map; Portolan's cells beside
    Polyanya's merged meshes; per-query median and p99 over scenarios; a scaling table of generated
-   random-obstacle maps from 1k to 1M vertices. Prints Markdown; bench/run.sh keeps it in
+   random-obstacle maps from 1k to 1M vertices; the same maps baked and queried with Recast/Detour
+   (bench/peer_recast.cpp) in the same run, as ratios. Prints Markdown; bench/run.sh keeps it in
    bench/RESULTS.md. Never part of the test run.
    Usage: portolan-bench [--data DIR] [--quick] */
 #include <math.h>
@@ -13,6 +14,8 @@
 #include <dirent.h>
 
 #include <portolan/bake.h>
+
+#include "peer_recast.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -194,10 +197,28 @@ static void table_polyanya(const char* data) {
 
 typedef struct q_row {
     uint32_t n, found;
+    uint32_t partial;        /* Detour: a corridor that stops short of the goal (found, not complete) */
+    uint32_t out_of_nodes;   /* Detour: searches that ran out of nodes */
     double median, p99, mean, mean_len;
 } q_row;
 
-static q_row run_queries(ptl_query* q, const ptl_query_set* qs, ptl_path_mode mode) {
+/* Per-query outcome, kept so path lengths can be compared scenario by scenario. */
+typedef struct q_each {
+    bool found;   /* Portolan: found; Detour: complete (the corridor reaches the goal's polygon) */
+    double length;
+} q_each;
+
+static void finish_row(q_row* r, double* t, uint32_t n, double sum_t, double sum_len) {
+    qsort(t, n, sizeof(double), cmp_d);
+    r->n = n;
+    r->median = n ? t[n / 2] : 0;
+    r->p99 = n ? t[(size_t)((n - 1) * 0.99)] : 0;
+    r->mean = n ? sum_t / n : 0;
+    r->mean_len = r->found ? sum_len / r->found : 0;
+}
+
+/* `each` (may be NULL): qs->count entries. */
+static q_row run_queries(ptl_query* q, const ptl_query_set* qs, ptl_path_mode mode, q_each* each) {
     q_row r;
     memset(&r, 0, sizeof r);
     double* t = malloc(sizeof(double) * (qs->count + 1));
@@ -218,63 +239,269 @@ static q_row run_queries(ptl_query* q, const ptl_query_set* qs, ptl_path_mode mo
         t[i] = (now_ms() - a) * 1e3;
         sum_t += t[i];
         if (res.found) ++r.found, sum_len += res.length;
+        if (each) each[i].found = res.found, each[i].length = res.found ? res.length : 0;
     }
-    qsort(t, qs->count, sizeof(double), cmp_d);
-    r.n = qs->count;
-    r.median = qs->count ? t[qs->count / 2] : 0;
-    r.p99 = qs->count ? t[(size_t)((qs->count - 1) * 0.99)] : 0;
-    r.mean = qs->count ? sum_t / qs->count : 0;
-    r.mean_len = r.found ? sum_len / r.found : 0;
+    finish_row(&r, t, qs->count, sum_t, sum_len);
     free(t);
     return r;
 }
 
-static void table_queries(const char* data) {
+/* Detour: findNearestPoly x2 + findPath + findStraightPath per scenario (peer_path). Counts and
+   lengths are over complete paths, the ones that reach the goal as Portolan's `found` does. */
+static q_row run_peer_queries(peer_mesh* m, const ptl_query_set* qs, q_each* each) {
+    q_row r;
+    memset(&r, 0, sizeof r);
+    double* t = malloc(sizeof(double) * (qs->count + 1));
+    double sum_t = 0, sum_len = 0;
+    for (uint32_t i = 0; i < qs->count; ++i) {
+        peer_path_result res;
+        peer_path(m, qs->items[i].start, qs->items[i].goal, NULL, NULL, 0, &res);
+        t[i] = res.us;
+        sum_t += res.us;
+        if (res.complete) ++r.found, sum_len += res.length;
+        else if (res.found) ++r.partial;
+        r.out_of_nodes += res.out_of_nodes;
+        if (each) each[i].found = res.complete, each[i].length = res.complete ? res.length : 0;
+    }
+    finish_row(&r, t, qs->count, sum_t, sum_len);
+    free(t);
+    return r;
+}
+
+/* One map of the comparison with Recast/Detour. */
+typedef struct peer_cmp {
+    const char* map;
+    uint32_t w, h, queries;
+    double ptl_ms;                 /* shape + decompose + build */
+    uint32_t cells;
+    size_t ptl_bytes;
+    peer_stats rc;                 /* Recast's bake (medians of ms_total over the runs; other stages of the last) */
+    q_row q[3];                    /* exact, corridor, detour */
+    uint32_t common;               /* scenarios all three answered */
+    double len[3];                 /* mean length over the common scenarios */
+    uint32_t detour_shorter[2];    /* common scenarios where Detour is shorter than exact / corridor by > 1e-3 */
+    double most_shorter[2];        /* the largest such difference */
+    bool ok;
+} peer_cmp;
+
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+/* Portolan bake (shape + decompose + build) of a grid, median time of `reps` runs. */
+static ptl_navmesh* bake_portolan(const ptl_grid* g, int reps, peer_cmp* c, ptl_error* err) {
+    double ptl_t[16];
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_bake_stats bs;
+    for (int k = 0; k < reps; ++k) {
+        if (blob) ptl_blob_free(blob, size, NULL);
+        blob = NULL;
+        ptl_shape s;
+        memset(&s, 0, sizeof s);
+        double a = now_ms();
+        bool ok = ptl_shape_from_grid(g, NULL, &s, err) >= 0;
+        ok = ok && ptl_bake_shape(&s, NULL, &blob, &size, &bs, err) >= 0;
+        ptl_t[k] = now_ms() - a;
+        ptl_shape_free(&s);
+        if (!ok) return NULL;
+    }
+    ptl_navmesh* nm = NULL;
+    ptl_status st = ptl_navmesh_create(blob, size, NULL, &nm, err);
+    ptl_blob_free(blob, size, NULL);
+    if (st < 0) return NULL;
+    c->ptl_ms = median_of(ptl_t, reps);
+    c->cells = bs.cells;
+    c->ptl_bytes = size;
+    return nm;
+}
+
+/* Recast bake of the same grid (peer_params_grid), median time of `reps` runs. */
+static peer_mesh* bake_recast(const ptl_grid* g, int reps, peer_cmp* c) {
+    peer_mesh* pm = NULL;
+    double rc_t[16];
+    for (int k = 0; k < reps; ++k) {
+        if (pm) peer_free(pm);
+        pm = NULL;
+        if (peer_bake_grid(g->passable, g->width, g->height, NULL, &pm, &c->rc) != 0) {
+            fprintf(stderr, "bench: Recast bake of %s failed: %s\n", c->map, c->rc.error);
+            return NULL;
+        }
+        rc_t[k] = c->rc.ms_total;
+    }
+    c->rc.ms_total = median_of(rc_t, reps);
+    return pm;
+}
+
+/* Mean lengths over the scenarios all three modes answered, and where Detour came out shorter. */
+static void compare_lengths(q_each* const each[3], uint32_t n, peer_cmp* c) {
+    double sum[3] = {0, 0, 0};
+    for (uint32_t k = 0; k < n; ++k) {
+        if (!each[0][k].found || !each[1][k].found || !each[2][k].found) continue;
+        ++c->common;
+        for (int m = 0; m < 3; ++m) sum[m] += each[m][k].length;
+        for (int m = 0; m < 2; ++m) {
+            double d = each[m][k].length - each[2][k].length;
+            if (d > 1e-3) {
+                ++c->detour_shorter[m];
+                if (d > c->most_shorter[m]) c->most_shorter[m] = d;
+            }
+        }
+    }
+    for (int m = 0; m < 3; ++m) c->len[m] = c->common ? sum[m] / c->common : 0;
+}
+
+/* Bakes one map both ways, runs its scenarios in the three modes and prints its rows of the path
+   query table; fills `c` for the comparison tables (c->ok when Recast's side worked too). */
+static void measure_map(const char* data, const char* name, int reps, peer_cmp* c) {
+    c->map = name;
+    char map[1024], scen[1100];
+    snprintf(map, sizeof map, "%s/%s", data, name);
+    snprintf(scen, sizeof scen, "%s.scen", map);
+    ptl_grid g;
+    ptl_error err;
+    ptl_query_set qs;
+    if (ptl_grid_load(map, NULL, &g, &err) < 0) {
+        printf("| %s | (missing) |\n", name);
+        return;
+    }
+    if (ptl_scen_load(scen, NULL, &qs, &err) < 0) {
+        printf("| %s | (missing) |\n", name);
+        ptl_grid_free(&g);
+        return;
+    }
+    ptl_navmesh* nm = bake_portolan(&g, reps, c, &err);
+    if (!nm) {
+        printf("| %s | (bake failed: %s) |\n", name, err.message);
+        ptl_query_set_free(&qs);
+        ptl_grid_free(&g);
+        return;
+    }
+    c->w = g.width, c->h = g.height, c->queries = qs.count;
+    peer_mesh* pm = bake_recast(&g, reps, c);
+
+    ptl_query* q;
+    ptl_query_desc qd = {1u << 20, NULL};
+    ptl_query_create(nm, &qd, &q);
+    q_each* each[3];
+    for (int m = 0; m < 3; ++m) each[m] = calloc(qs.count + 1, sizeof(q_each));
+    const ptl_path_mode modes[] = {PTL_PATH_EXACT, PTL_PATH_CORRIDOR};
+    const char* mname[] = {"exact", "corridor", "detour"};
+    for (int m = 0; m < 3; ++m) {
+        if (m < 2) {
+            run_queries(q, &qs, modes[m], NULL); /* warm-up */
+            c->q[m] = run_queries(q, &qs, modes[m], each[m]);
+        } else if (pm) {
+            run_peer_queries(pm, &qs, NULL); /* warm-up */
+            c->q[m] = run_peer_queries(pm, &qs, each[m]);
+        } else {
+            continue;
+        }
+        printf("| %s | %u | %u | %s | %u | %.2f | %.2f | %.2f | %.3f |\n", name, c->q[m].n,
+               m < 2 ? c->cells : c->rc.polygons, mname[m], c->q[m].found, c->q[m].median, c->q[m].p99, c->q[m].mean,
+               c->q[m].mean_len);
+    }
+    if (pm) {
+        compare_lengths(each, qs.count, c);
+        c->ok = true;
+        peer_free(pm);
+    }
+    for (int m = 0; m < 3; ++m) free(each[m]);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    ptl_query_set_free(&qs);
+    ptl_grid_free(&g);
+}
+
+static void table_peer_bake(const peer_cmp* cmp, size_t n, int reps) {
+    peer_params pp;
+    peer_params_grid(&pp);
+    printf("## Against Recast/Detour\n\n");
+    printf("The peer is Recast/Detour 1.5.1 (Debian's librecast-dev, 32-bit polygon references), called in the same "
+           "run through `bench/peer_recast.cpp`. Each map is extruded into floor triangles (two per free cell at y = 0, "
+           "no walls) and baked as a tiled navmesh: cell size %.2g (two voxels per map cell), cell height %.2g, agent "
+           "height %.2g, radius %.2g, climb %.2g, slope %.0f, tiles of %d voxels, max edge %.0f wu, max error %.1f vx, "
+           "region sizes %d and %d (%d and %d voxels), %d vertices per polygon, detail %.0f and %.0f; watershed "
+           "regions; no ledge filter (a blocked cell is missing floor, not a cliff: the filter would strip half a map "
+           "cell along every wall). Ratios are Portolan / Recast-Detour: below 1 means Portolan is smaller or faster.\n\n",
+           pp.cell_size, pp.cell_height, pp.agent_height, pp.agent_radius, pp.max_climb, pp.max_slope, pp.tile_size,
+           pp.max_edge_len, pp.max_error, pp.region_min_size, pp.region_merge_size,
+           pp.region_min_size * pp.region_min_size, pp.region_merge_size * pp.region_merge_size, pp.verts_per_poly,
+           pp.detail_sample_dist, pp.detail_sample_max_error);
+    printf("### Bake\n\n");
+    printf("Median of %d runs. Portolan: shape extraction + decomposition + build. Recast: extrusion into triangles and "
+           "binning into tiles + the whole pipeline to a Detour navmesh with its query object. `free area` is the map's "
+           "free cells (m^2); Recast's `area` is the sum of its polygon areas in x-z (contour simplification lets "
+           "polygons cut into blocked cells or leave free ones uncovered; small isolated islands are dropped).\n\n", reps);
+    printf("| map | size | Portolan ms | Recast ms | time ratio | cells | Recast polygons | cells / polygons | "
+           "Portolan KB | Detour KB | size ratio | tiles | free area | Recast area | Recast peak heap MB |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n; ++i) {
+        const peer_cmp* c = &cmp[i];
+        if (!c->ok) continue;
+        printf("| %s | %ux%u | %.1f | %.1f | %.3f | %u | %u | %.3f | %.0f | %.0f | %.3f | %u | %.0f | %.0f | %.2f |\n",
+               c->map, c->w, c->h, c->ptl_ms, c->rc.ms_total, ratio(c->ptl_ms, c->rc.ms_total), c->cells, c->rc.polygons,
+               ratio(c->cells, c->rc.polygons), c->ptl_bytes / 1024.0, c->rc.navmesh_bytes / 1024.0,
+               ratio((double)c->ptl_bytes, (double)c->rc.navmesh_bytes), c->rc.tiles,
+               (double)c->rc.input_triangles / 2.0, c->rc.walkable_area, c->rc.peak_heap_bytes / 1048576.0);
+    }
+    printf("\nRecast's stages (ms, summed over tiles, last run):\n\n");
+    printf("| map | extrude + bin | rasterize | filter | compact | regions | contours | polymesh | detail | Detour "
+           "data + init | warnings |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; i < n; ++i) {
+        const peer_cmp* c = &cmp[i];
+        if (!c->ok) continue;
+        printf("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | %u |\n", c->map, c->rc.ms_input,
+               c->rc.ms_rasterize, c->rc.ms_filter, c->rc.ms_compact, c->rc.ms_regions, c->rc.ms_contours,
+               c->rc.ms_polymesh, c->rc.ms_detail, c->rc.ms_navmesh, c->rc.warnings);
+    }
+    printf("\n");
+}
+
+static void table_peer_queries(const peer_cmp* cmp, size_t n) {
+    printf("### Queries\n\n");
+    printf("Times per query (both snaps included on each side). `found`: Portolan paths that reach the goal; for "
+           "Detour, complete paths (the corridor ends in the goal's polygon), with partial corridors in brackets. Mean "
+           "lengths are over the scenarios all three answered. Detour's straight path runs through its simplified "
+           "polygons, which may cut up to the simplification error into blocked cells, so it can be shorter than the "
+           "exact path: `Detour shorter` counts those scenarios (and the largest difference).\n\n");
+    printf("| map | mode | found | median us | p99 us | median ratio | p99 ratio | common | mean length | length ratio | "
+           "Detour shorter |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    const char* mname[] = {"exact", "corridor", "detour"};
+    for (size_t i = 0; i < n; ++i) {
+        const peer_cmp* c = &cmp[i];
+        if (!c->ok) continue;
+        for (int m = 0; m < 3; ++m) {
+            char found[64], shorter[64];
+            if (m < 2) {
+                snprintf(found, sizeof found, "%u", c->q[m].found);
+                snprintf(shorter, sizeof shorter, "%u (max %.3f)", c->detour_shorter[m], c->most_shorter[m]);
+            } else {
+                snprintf(found, sizeof found, "%u (%u)", c->q[m].found, c->q[m].partial);
+                snprintf(shorter, sizeof shorter, "-");
+            }
+            printf("| %s | %s | %s | %.2f | %.2f | %.3f | %.3f | %u | %.3f | %.4f | %s |\n", c->map, mname[m], found,
+                   c->q[m].median, c->q[m].p99, ratio(c->q[m].median, c->q[2].median),
+                   ratio(c->q[m].p99, c->q[2].p99), c->common, c->len[m], ratio(c->len[m], c->len[2]), shorter);
+        }
+    }
+    printf("\n");
+}
+
+static void table_queries(const char* data, int reps) {
     printf("## Path queries\n\n");
     printf("All scenarios of each map, one thread, warm (each query set run once before timing). `exact` is the "
-           "Euclidean shortest path (interval search); `corridor` is A* over cells plus the funnel.\n\n");
+           "Euclidean shortest path (interval search); `corridor` is A* over cells plus the funnel; `detour` is "
+           "Recast/Detour on the same map (see below; `cells` is its polygon count, `found` its complete paths).\n\n");
     printf("| map | queries | cells | mode | found | median us | p99 us | mean us | mean length |\n"
            "|---|---:|---:|---|---:|---:|---:|---:|---:|\n");
     const char* maps[] = {"grids/dao/orz900d.map", "grids/sc1/Aurora.map", "grids/room512/16room_000.map",
                           "grids/room512/64room_000.map"};
-    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) {
-        char map[1024], scen[1100];
-        snprintf(map, sizeof map, "%s/%s", data, maps[i]);
-        snprintf(scen, sizeof scen, "%s.scen", map);
-        ptl_grid g;
-        ptl_shape s;
-        ptl_error err;
-        ptl_query_set qs;
-        if (ptl_grid_load(map, NULL, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
-            ptl_scen_load(scen, NULL, &qs, &err) < 0) {
-            printf("| %s | (missing) |\n", maps[i]);
-            continue;
-        }
-        void* blob;
-        size_t size;
-        ptl_bake_stats bs;
-        ptl_bake_shape(&s, NULL, &blob, &size, &bs, &err);
-        ptl_navmesh* nm;
-        ptl_navmesh_create(blob, size, NULL, &nm, &err);
-        ptl_blob_free(blob, size, NULL);
-        ptl_query* q;
-        ptl_query_desc qd = {1u << 20, NULL};
-        ptl_query_create(nm, &qd, &q);
-        const ptl_path_mode modes[] = {PTL_PATH_EXACT, PTL_PATH_CORRIDOR};
-        const char* mname[] = {"exact", "corridor"};
-        for (int m = 0; m < 2; ++m) {
-            run_queries(q, &qs, modes[m]); /* warm-up */
-            q_row r = run_queries(q, &qs, modes[m]);
-            printf("| %s | %u | %u | %s | %u | %.2f | %.2f | %.2f | %.3f |\n", maps[i], r.n, bs.cells, mname[m], r.found,
-                   r.median, r.p99, r.mean, r.mean_len);
-        }
-        ptl_query_destroy(q);
-        ptl_navmesh_destroy(nm);
-        ptl_query_set_free(&qs);
-        ptl_shape_free(&s);
-        ptl_grid_free(&g);
-    }
+    enum { NMAPS = sizeof maps / sizeof maps[0] };
+    peer_cmp cmp[NMAPS];
+    memset(cmp, 0, sizeof cmp);
+    for (size_t i = 0; i < NMAPS; ++i) measure_map(data, maps[i], reps, &cmp[i]);
     printf("\n");
+    table_peer_bake(cmp, NMAPS, reps);
+    table_peer_queries(cmp, NMAPS);
 }
 
 static void table_scaling(bool quick) {
@@ -319,7 +546,7 @@ int main(int argc, char** argv) {
     machine();
     table_maps(data, quick ? 1 : 5);
     table_polyanya(data);
-    table_queries(data);
+    table_queries(data, quick ? 1 : 3);
     table_scaling(quick);
     return 0;
 }
