@@ -197,8 +197,7 @@ static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
     ptl_v2 a = P(d, s->a), b = P(d, s->b), dv = v2_sub(b, a), an = v2_sub(a, n);
     double t0 = 0, t1 = 1;
     clip(v2_cross(r1, an), v2_cross(r1, dv), &t0, &t1);
-    int from_r1 = t0 > 0, from_r1_hi = t1 < 1;
-    double lo_before = t0, hi_before = t1;
+    double lo_before = t0, hi_before = t1; /* after the r1 side: tells which side clipped last */
     clip(-v2_cross(r2, an), -v2_cross(r2, dv), &t0, &t1);
     if (t0 > t1) return false;
     int lo_r2 = t0 != lo_before, hi_r2 = t1 != hi_before;
@@ -212,8 +211,6 @@ static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
         t = t1;
         if (t1 < 1) on_ray = true, ray = hi_r2 ? r2 : r1;
     }
-    (void)from_r1;
-    (void)from_r1_hi;
     ptl_v2 p;
     out->end = 0;
     if (t <= 0) {
