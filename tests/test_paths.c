@@ -67,6 +67,24 @@ static int is_pinch(const ptl_grid* g, long x, long y) {
     return (a && d && !b && !c) || (b && c && !a && !d);
 }
 
+/* Decimal places of the 9th column of each row of a scenario file (the precision it was given at). */
+static int* scen_decimals(const char* path, uint32_t n) {
+    int* dec = calloc(n + 1, sizeof(int));
+    FILE* f = fopen(path, "r");
+    cr_assert(f);
+    char line[1024];
+    uint32_t row = 0;
+    while (fgets(line, sizeof line, f) && row < n) {
+        if (!strncmp(line, "version", 7)) continue;
+        char* tok = strtok(line, " \t\r\n");
+        for (int k = 1; tok && k < 9; ++k) tok = strtok(NULL, " \t\r\n");
+        const char* dot = tok ? strchr(tok, '.') : NULL;
+        dec[row++] = dot ? (int)strlen(dot + 1) : 0;
+    }
+    fclose(f);
+    return dec;
+}
+
 /* Runs one scenario file on a baked navmesh, checking against the grid. `pinch_ambiguous`: the
    navmesh has no lattice rule, so points on pinches must come back not found. */
 static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, const char* scen, bool pinch_ambiguous,
@@ -76,6 +94,7 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
     ptl_query_set qs;
     ptl_error err;
     cr_assert_geq(ptl_scen_load(scen, NULL, &qs, &err), 0, "%s", err.message);
+    int* dec = scen_decimals(scen, qs.count);
     static float pts[3 * 8192];
     for (uint32_t i = 0; i < qs.count; ++i) {
         const ptl_query_item* it = &qs.items[i];
@@ -114,7 +133,9 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
         const float* first = &res.points[0];
         const float* last = &res.points[3 * (res.point_count ? res.point_count - 1 : 0)];
         if (snapped) straight = hypot(last[0] - first[0], last[2] - first[2]);
-        double bound = fmin(it->ref_length * (1 + 1e-5), test_octile(sx, sy, gx, gy) + 1e-9);
+        /* The octile length as the file gives it: 1e-5 relative, or half a unit of its last digit
+           (bg512 rounds to two decimals). */
+        double bound = it->ref_length + fmax(1e-5 * it->ref_length, 0.5 * pow(10, -dec[i]));
         if (ambiguous || snapped) bound = INFINITY;
         if (res.length < straight - 1e-9) ++st.too_short;
         if (res.length > bound) {
@@ -155,6 +176,7 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
             }
         }
     }
+    free(dec);
     ptl_query_set_free(&qs);
     cr_expect_eq(st.too_short, 0, "%s: %u paths shorter than the straight line", scen, st.too_short);
     cr_expect_eq(st.wrong_found, 0, "%s: %u queries disagree with the flood fill", scen, st.wrong_found);
@@ -236,22 +258,29 @@ Test(paths, polyanya_scenarios_on_grids_and_on_polyanya_meshes, .timeout = 600) 
     }
 }
 
-/* Decimal places of the 9th column of each row of a scenario file (the precision it was given at). */
-static int* scen_decimals(const char* path, uint32_t n) {
-    int* dec = calloc(n + 1, sizeof(int));
-    FILE* f = fopen(path, "r");
-    cr_assert(f);
-    char line[1024];
-    uint32_t row = 0;
-    while (fgets(line, sizeof line, f) && row < n) {
-        if (!strncmp(line, "version", 7)) continue;
-        char* tok = strtok(line, " \t\r\n");
-        for (int k = 1; tok && k < 9; ++k) tok = strtok(NULL, " \t\r\n");
-        const char* dot = tok ? strchr(tok, '.') : NULL;
-        dec[row++] = dot ? (int)strlen(dot + 1) : 0;
-    }
-    fclose(f);
-    return dec;
+/* bad-collinear row 1, worked out by hand: from (0.999, 1.001) the path climbs to the corner (1, 2),
+   runs along the top to (4, 2), drops to (3, 1) and ends at (1.001, 0.999). */
+Test(paths, bad_collinear_start_just_off_the_pinch_has_its_exact_length) {
+    TEST_REQUIRE_DATA(data);
+    char mesh[1024];
+    snprintf(mesh, sizeof mesh, "%s/polyanya/meshes/tests/bad-collinear.mesh", data);
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_mesh2d_load(mesh, NULL, &s, &err), 0, "%s", err.message);
+    baked b = bake_shape(&s, mesh);
+    ptl_path_request req = {{0.999f, 0, 1.001f}, {1.001f, 0, 0.999f}, {0, 0, 0}, 0, PTL_PATH_EXACT};
+    float pts[3 * 16];
+    ptl_path_result res;
+    memset(&res, 0, sizeof res);
+    res.points = pts;
+    res.point_capacity = 16;
+    ptl_query_find_path(b.q, &req, &res);
+    double sx = req.start[0], sz = req.start[2], gx = req.goal[0], gz = req.goal[2];
+    double want = hypot(1 - sx, 2 - sz) + 3 + sqrt(2.0) + hypot(3 - gx, 1 - gz);
+    cr_expect(res.found);
+    cr_expect(fabs(res.length - want) <= 1e-6, "length %.9f, expected %.9f", res.length, want);
+    baked_free(&b);
+    ptl_shape_free(&s);
 }
 
 Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
@@ -288,9 +317,15 @@ Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
                 cr_expect(!res.found, "%s row %u: expected no path, got %.9f", *p, i + 1, res.length);
             } else {
                 cr_expect(res.found, "%s row %u: expected %.9f, not found", *p, i + 1, want);
-                /* Within 1e-6, or within half a unit of the last digit the file gives (bad-collinear
-                   lists 6 + sqrt(2) as 7.414). */
-                double tol = fmax(1e-6, 0.5 * pow(10, -dec[i]));
+                /* Within 1e-6 where the file gives full precision. bad-collinear gives 7.414 for points
+                   0.001 off the lattice: 6 + sqrt(2) rounded, the length between the lattice points.
+                   Such rows are held to the digits given plus the points' offset from the lattice
+                   (a path cannot change by more than its ends move); the exact value for them is
+                   asserted separately below. */
+                const float* a = qs.items[i].start;
+                const float* g = qs.items[i].goal;
+                double off = hypot(a[0] - round(a[0]), a[2] - round(a[2])) + hypot(g[0] - round(g[0]), g[2] - round(g[2]));
+                double tol = dec[i] >= 6 ? 1e-6 : 0.5 * pow(10, -dec[i]) + off;
                 cr_expect(fabs(res.length - want) <= tol, "%s row %u: length %.12f, expected %.12f", *p, i + 1,
                           res.length, want);
             }

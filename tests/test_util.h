@@ -175,10 +175,4 @@ static inline int test_segment_free(const ptl_grid* g, double ax, double ay, dou
     return 1;
 }
 
-/* Octile distance between lattice points (the upper bound an any-angle path must beat). */
-static inline double test_octile(double ax, double ay, double bx, double by) {
-    double dx = fabs(ax - bx), dy = fabs(ay - by);
-    return fmax(dx, dy) + (sqrt(2.0) - 1) * fmin(dx, dy);
-}
-
 #endif

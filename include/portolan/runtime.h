@@ -150,20 +150,36 @@ ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_po
    Returns PTL_ERR_INVALID_MESH and names the first violation in err. O(n log n). */
 ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
 
-/* ---- Queries -----------------------------------------------------------------------------------*/
+/* ---- Queries -----------------------------------------------------------------------------------
+   A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
+   max_nodes; queries never allocate. Use one per thread. Memory: about 100 bytes per pool node,
+   plus about 50 bytes per cell edge, 100 per cell and 20 per vertex of the navmesh (a 16,000-cell
+   grid map with the default pool: about 12 MB). */
 typedef struct ptl_query ptl_query;
 
 typedef struct ptl_query_desc {
-    uint32_t max_nodes;         /* search node pool; 0: 65536. [Limit: >= 64] */
+    /* Node pool of the exact search: it holds the open nodes and their ancestors (nodes are
+       recycled as soon as neither), so it bounds the search frontier, not its length. The peak over
+       every scenario of the Moving AI and Polyanya benchmark maps is about 17,000.
+       0: 65536. [Limit: >= 64] */
+    uint32_t max_nodes;
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_query_desc;
 
+/* PTL_ERR_INVALID_ARG (NULL navmesh or out, max_nodes below 64), PTL_ERR_NO_MEMORY; *out is NULL
+   on failure. */
 ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out);
 void ptl_query_destroy(ptl_query* q);
 
 typedef enum ptl_path_mode {
-    PTL_PATH_EXACT = 0,   /* Euclidean shortest path (interval search); the default */
-    PTL_PATH_CORRIDOR = 1 /* A* over cells (portal-point g costs), then the funnel: faster, may be longer */
+    /* Euclidean shortest path: an interval search in the style of Polyanya (Cui, Harabor and
+       Grastien 2017). Exact up to floating point (1e-9 of the coordinate scale). The default. */
+    PTL_PATH_EXACT = 0,
+    /* A* over the cells (each cell entered at the point of its portal nearest the way to the goal;
+       g = length of the polyline of entry points, h = straight line), then the funnel over the
+       portals: faster, never shorter than exact, usually within 1% (up to tens of percent when the
+       cell sequence A* picks does not hold the shortest path). */
+    PTL_PATH_CORRIDOR = 1
 } ptl_path_mode;
 
 /* Where a point lies on the mesh. */
@@ -173,8 +189,11 @@ typedef struct ptl_location {
     float distance;    /* [Units: wu] from the query point to `point` */
 } ptl_location;
 
-/* Nearest point on the mesh to `p` within the box of half-extents `extents` (NULL: 2, 4, 2,
-   Detour's usual value). PTL_ERR_NOT_FOUND when no cell is in the box. */
+/* Nearest point of the mesh (the part of it inside the box of half-extents `extents` around p;
+   NULL or all zero: 2, 4, 2, Detour's usual value) and a cell holding it. A point inside a cell,
+   within 1e-6 of the mesh's coordinate scale, is its own nearest point (distance 0, up to the
+   height). PTL_ERR_NOT_FOUND when no cell is in the box; PTL_ERR_INVALID_ARG for a non-finite
+   point or a negative extent. */
 ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[3], ptl_location* out);
 
 typedef struct ptl_path_request {
@@ -197,8 +216,22 @@ typedef struct ptl_path_result {
     uint32_t nodes_expanded; /* search effort, for benchmarks */
 } ptl_path_result;
 
-/* PTL_OK, PTL_TRUNCATED (points did not fit), PTL_PARTIAL (goal unreachable; no path is returned),
-   or an error (PTL_ERR_NOT_FOUND when start or goal is off the mesh: found = false). */
+/* The path from start to goal, by req->mode (PTL_PATH_EXACT or PTL_PATH_CORRIDOR).
+   Start and goal are first snapped to the mesh within req->extents (a point already on the mesh is
+   kept as is), then belong to the cells they lie in: one cell for a point inside it, both cells of
+   an edge for a point on a portal, every cell around a vertex for a point on a vertex. Where
+   regions touch at a single point (a pinch), a grid navmesh (PTL_NAVMESH_LATTICE_POINTS) gives
+   the point to the region of grid cell (x, y), whose least corner it is (then, if that cell is
+   blocked, to the region holding the direction (-1, +1), (+1, -1) or (-1, -1), in that order);
+   on any other navmesh the point is ambiguous and not found.
+   Points: the (snapped) start, the corners the path turns at (navmesh vertices), the (snapped)
+   goal; equal consecutive points are merged, so a path from a point to itself has one point.
+   Returns PTL_OK; PTL_TRUNCATED when the points did not fit (point_total says how many there are,
+   length is the whole path's); PTL_PARTIAL when the goal is unreachable (found = false, no points,
+   length 0); PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
+   PTL_ERR_OUT_OF_NODES when the exact search's pool is full (raise ptl_query_desc.max_nodes);
+   PTL_ERR_UNSUPPORTED for radius != 0; PTL_ERR_INVALID_ARG for NULL, non-finite or out-of-range
+   arguments. On every error found = false and no points are returned. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
 
 #ifdef __cplusplus

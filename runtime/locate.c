@@ -1,0 +1,328 @@
+/* Point location: the nearest point of the mesh to a query point within a search box (Detour's
+   findNearestPoly, with the box as a hard limit), and the cells that point belongs to under the
+   rules the searches need:
+   - inside one cell: that cell;
+   - on the interior of an edge: the cells sharing it (one for a wall);
+   - on a vertex: every cell around that vertex id (navmesh vcell). Where several vertex ids share
+     the position (a pinch: free space touching itself at a point), a grid navmesh
+     (PTL_NAVMESH_LATTICE_POINTS) picks the region of grid cell (x, y), the cell whose least corner
+     the point is (Polyanya's and GPPC's rule, DESIGN.md), falling back to the diagonal directions
+     (-,+), (+,-), (-,-) when that grid cell is blocked; any other navmesh reports the point as
+     ambiguous (not found).
+   Tolerances are relative to the mesh's coordinate scale (query->loc_eps = 1e-6 x scale). A point
+   within tolerance of the mesh keeps its coordinates (distance 0); a point farther away is moved
+   to the nearest point, then to the vertex or onto the edge it lies on. */
+#include <math.h>
+
+#include "query_internal.h"
+
+static const float DEFAULT_EXTENTS[3] = {2, 4, 2};
+
+float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z) {
+    const ptl_blob_cell* c = &nm->cells[cell];
+    const uint32_t* cv = nm->cell_verts + c->first;
+    float y0 = nm->verts[3 * cv[0] + 1];
+    bool flat = true;
+    for (uint32_t i = 1; i < c->vert_count && flat; ++i) flat = nm->verts[3 * cv[i] + 1] == y0;
+    if (flat) return y0;
+    /* Barycentric interpolation in the fan triangle (v0, vi, vi+1) holding the point; the last
+       non-degenerate one extrapolates when none holds it (a point just outside the cell). */
+    double ax = ptl_nm_vx(nm, cv[0]), az = ptl_nm_vz(nm, cv[0]);
+    double y = y0;
+    for (uint32_t i = 1; i + 1 < c->vert_count; ++i) {
+        double bx = ptl_nm_vx(nm, cv[i]) - ax, bz = ptl_nm_vz(nm, cv[i]) - az;
+        double cx = ptl_nm_vx(nm, cv[i + 1]) - ax, cz = ptl_nm_vz(nm, cv[i + 1]) - az;
+        double det = bx * cz - bz * cx;
+        if (det == 0) continue;
+        double px = x - ax, pz = z - az;
+        double u = (px * cz - pz * cx) / det, v = (bx * pz - bz * px) / det;
+        y = y0 + u * (nm->verts[3 * cv[i] + 1] - y0) + v * (nm->verts[3 * cv[i + 1] + 1] - y0);
+        if (u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9) break;
+    }
+    return (float)y;
+}
+
+static bool resolve_extents(const float* e, double out[3]) {
+    if (!e || (e[0] == 0 && e[1] == 0 && e[2] == 0)) e = DEFAULT_EXTENTS;
+    for (int i = 0; i < 3; ++i) {
+        if (!isfinite(e[i]) || e[i] < 0) return false;
+        out[i] = e[i];
+    }
+    return true;
+}
+
+/* Is (x, z) in the closed cell, within `eps`? Exact inside points cost no square root. */
+static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps) {
+    const ptl_blob_cell* c = &nm->cells[cell];
+    const uint32_t* cv = nm->cell_verts + c->first;
+    uint32_t n = c->vert_count;
+    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
+    for (uint32_t i = 0; i < n; ++i) {
+        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
+        double ex = bx - ax, ez = bz - az;
+        double cross = ex * (z - az) - ez * (x - ax);
+        if (cross < 0 && cross * cross > eps * eps * (ex * ex + ez * ez)) return false;
+        ax = bx, az = bz;
+    }
+    return true;
+}
+
+/* Clips the convex polygon `in` (n points, x z pairs) to the half-plane sign * (p[axis] - bound) >= 0. */
+static uint32_t clip_half(const double* in, uint32_t n, double* out, int axis, double bound, double sign) {
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const double* a = in + 2 * i;
+        const double* b = in + 2 * (i + 1 == n ? 0 : i + 1);
+        double da = sign * (a[axis] - bound), db = sign * (b[axis] - bound);
+        if (da >= 0) out[2 * m] = a[0], out[2 * m + 1] = a[1], ++m;
+        if ((da >= 0) != (db >= 0)) {
+            double t = da / (da - db);
+            out[2 * m] = a[0] + t * (b[0] - a[0]);
+            out[2 * m + 1] = a[1] + t * (b[1] - a[1]);
+            out[2 * m + axis] = bound;
+            ++m;
+        }
+    }
+    return m;
+}
+
+/* Nearest point of the convex polygon (n points, counter-clockwise) to p; squared distance. */
+static double nearest_on_polygon(const double* poly, uint32_t n, double px, double pz, double* ox, double* oz) {
+    if (n == 0) return INFINITY;
+    bool inside = n >= 3;
+    double best = INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        const double* a = poly + 2 * i;
+        const double* b = poly + 2 * (i + 1 == n ? 0 : i + 1);
+        double ex = b[0] - a[0], ez = b[1] - a[1];
+        if (ex * (pz - a[1]) - ez * (px - a[0]) < 0) inside = false;
+        double len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? ((px - a[0]) * ex + (pz - a[1]) * ez) / len2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        double cx = a[0] + t * ex, cz = a[1] + t * ez;
+        double d2 = (cx - px) * (cx - px) + (cz - pz) * (cz - pz);
+        if (d2 < best) best = d2, *ox = cx, *oz = cz;
+    }
+    if (inside) {
+        *ox = px, *oz = pz;
+        return 0;
+    }
+    return best;
+}
+
+typedef struct candidate {
+    uint32_t cell;
+    double x, z, d2; /* nearest point and its squared 3D distance */
+    float y;
+} candidate;
+
+/* Fast path: a cell of p's bucket contains p (the usual case for a start or a goal). */
+static bool find_containing(ptl_query* q, const float p[3], double ey, candidate* best) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_blob_header* h = nm->h;
+    double x = p[0], z = p[2];
+    if (x < h->bmin[0] - q->loc_eps || x > h->bmax[0] + q->loc_eps || z < h->bmin[2] - q->loc_eps ||
+        z > h->bmax[2] + q->loc_eps)
+        return false;
+    uint32_t b = ptl_nm_bucket(nm, x, z);
+    best->cell = PTL_NONE;
+    best->d2 = INFINITY;
+    for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
+        uint32_t c = nm->grid_items[i];
+        if (!cell_contains(nm, c, x, z, q->loc_eps)) continue;
+        float y = ptl_query_cell_y(nm, c, x, z);
+        double dy = (double)y - p[1];
+        if (fabs(dy) > ey || dy * dy >= best->d2) continue;
+        best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
+    }
+    return best->cell != PTL_NONE;
+}
+
+/* Slow path: the nearest point of (mesh within the box) over every cell of the buckets the box overlaps. */
+static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], candidate* best) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_blob_header* h = nm->h;
+    double x0 = (double)p[0] - ext[0], x1 = (double)p[0] + ext[0];
+    double z0 = (double)p[2] - ext[2], z1 = (double)p[2] + ext[2];
+    if (x1 < h->bmin[0] || x0 > h->bmax[0] || z1 < h->bmin[2] || z0 > h->bmax[2]) return false;
+    if ((double)p[1] + ext[1] < h->bmin[1] || (double)p[1] - ext[1] > h->bmax[1]) return false;
+    double fx0 = floor((x0 - h->bmin[0]) / h->grid_cell), fx1 = floor((x1 - h->bmin[0]) / h->grid_cell);
+    double fz0 = floor((z0 - h->bmin[2]) / h->grid_cell), fz1 = floor((z1 - h->bmin[2]) / h->grid_cell);
+    /* Clamp in floating point first: huge extents must not overflow the integer conversion. */
+    uint32_t ix0 = (uint32_t)fmax(0, fmin(fx0, h->grid_nx - 1)), ix1 = (uint32_t)fmax(0, fmin(fx1, h->grid_nx - 1));
+    uint32_t iz0 = (uint32_t)fmax(0, fmin(fz0, h->grid_nz - 1)), iz1 = (uint32_t)fmax(0, fmin(fz1, h->grid_nz - 1));
+    uint32_t stamp = ptl_query_next_stamp(q);
+    double* in = q->clip;
+    double* out = q->clip + 2 * (q->max_cell_verts + 8);
+    best->cell = PTL_NONE;
+    best->d2 = INFINITY;
+    for (uint32_t iz = iz0; iz <= iz1; ++iz) {
+        for (uint32_t ix = ix0; ix <= ix1; ++ix) {
+            uint32_t b = iz * h->grid_nx + ix;
+            for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
+                uint32_t c = nm->grid_items[i];
+                if (q->seen_stamp[c] == stamp) continue;
+                q->seen_stamp[c] = stamp;
+                const ptl_blob_cell* cell = &nm->cells[c];
+                for (uint32_t k = 0; k < cell->vert_count; ++k) {
+                    uint32_t v = nm->cell_verts[cell->first + k];
+                    in[2 * k] = ptl_nm_vx(nm, v), in[2 * k + 1] = ptl_nm_vz(nm, v);
+                }
+                uint32_t n = cell->vert_count;
+                n = clip_half(in, n, out, 0, x0, 1);
+                n = clip_half(out, n, in, 0, x1, -1);
+                n = clip_half(in, n, out, 1, z0, 1);
+                n = clip_half(out, n, in, 1, z1, -1);
+                double nx = 0, nz = 0;
+                double d2 = nearest_on_polygon(in, n, p[0], p[2], &nx, &nz);
+                if (!(d2 < best->d2)) continue;
+                float y = ptl_query_cell_y(nm, c, nx, nz);
+                double dy = (double)y - p[1];
+                if (fabs(dy) > ext[1] || d2 + dy * dy >= best->d2) continue;
+                best->cell = c, best->x = nx, best->z = nz, best->y = y, best->d2 = d2 + dy * dy;
+            }
+        }
+    }
+    return best->cell != PTL_NONE;
+}
+
+/* Does `cell` hold the directions just off its vertex u along d (open sector)? */
+static bool cell_holds_direction(const ptl_navmesh* nm, uint32_t cell, uint32_t u, double dx, double dz) {
+    const ptl_blob_cell* c = &nm->cells[cell];
+    const uint32_t* cv = nm->cell_verts + c->first;
+    uint32_t n = c->vert_count;
+    for (uint32_t i = 0; i < n; ++i) {
+        if (cv[i] != u) continue;
+        uint32_t next = cv[i + 1 == n ? 0 : i + 1], prev = cv[i == 0 ? n - 1 : i - 1];
+        double ux = ptl_nm_vx(nm, u), uz = ptl_nm_vz(nm, u);
+        double e1x = ptl_nm_vx(nm, next) - ux, e1z = ptl_nm_vz(nm, next) - uz;
+        double e2x = ptl_nm_vx(nm, prev) - ux, e2z = ptl_nm_vz(nm, prev) - uz;
+        return e1x * dz - e1z * dx > 0 && dx * e2z - dz * e2x > 0;
+    }
+    return false;
+}
+
+#define MAX_PINCH_COPIES 16
+
+/* The vertex id at v's position that a point there belongs to; PTL_NONE when ambiguous. */
+static uint32_t resolve_pinch(const ptl_navmesh* nm, uint32_t v) {
+    uint32_t copies[MAX_PINCH_COPIES];
+    uint32_t count = 0;
+    float fx = nm->verts[3 * v], fz = nm->verts[3 * v + 2];
+    uint32_t b = ptl_nm_bucket(nm, fx, fz);
+    for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1] && count < MAX_PINCH_COPIES; ++i) {
+        const ptl_blob_cell* c = &nm->cells[nm->grid_items[i]];
+        for (uint32_t k = 0; k < c->vert_count && count < MAX_PINCH_COPIES; ++k) {
+            uint32_t u = nm->cell_verts[c->first + k];
+            if (nm->verts[3 * u] != fx || nm->verts[3 * u + 2] != fz) continue;
+            bool known = false;
+            for (uint32_t j = 0; j < count && !known; ++j) known = copies[j] == u;
+            if (!known) copies[count++] = u;
+        }
+    }
+    if (count <= 1) return v; /* flagged, but alone here: nothing to choose */
+    if (!(nm->h->flags & PTL_NAVMESH_LATTICE_POINTS)) return PTL_NONE;
+    /* Grid cell (x, y) first, then the other diagonal neighbours, as DESIGN.md orders them. */
+    static const double dirs[4][2] = {{1, 1}, {-1, 1}, {1, -1}, {-1, -1}};
+    for (int d = 0; d < 4; ++d) {
+        for (uint32_t j = 0; j < count; ++j) {
+            uint32_t u = copies[j];
+            for (uint32_t k = nm->vcell_start[u]; k < nm->vcell_start[u + 1]; ++k)
+                if (cell_holds_direction(nm, nm->vcell[k], u, dirs[d][0], dirs[d][1])) return u;
+        }
+    }
+    return PTL_NONE;
+}
+
+/* Sorts the located point into cell / edge / vertex and fills the cell set. */
+static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoint* out) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_blob_cell* c = &nm->cells[cand->cell];
+    const uint32_t* cv = nm->cell_verts + c->first;
+    const uint32_t* cn = nm->cell_nbrs + c->first;
+    uint32_t n = c->vert_count;
+    double x = cand->x, z = cand->z, tol2 = q->loc_eps * q->loc_eps;
+    out->x = x, out->z = z, out->y = cand->y;
+    out->cell = cand->cell;
+    out->edge = PTL_NONE;
+    out->vert = PTL_NONE;
+    out->ambiguous = false;
+    uint32_t near_v = PTL_NONE;
+    double near_d2 = tol2;
+    for (uint32_t i = 0; i < n; ++i) {
+        double dx = ptl_nm_vx(nm, cv[i]) - x, dz = ptl_nm_vz(nm, cv[i]) - z;
+        double d2 = dx * dx + dz * dz;
+        if (d2 <= near_d2) near_d2 = d2, near_v = cv[i];
+    }
+    if (near_v != PTL_NONE) {
+        uint32_t v = near_v;
+        if (nm->vert_flags[v] & PTL_VERT_PINCH) {
+            uint32_t r = resolve_pinch(nm, v);
+            if (r == PTL_NONE) out->ambiguous = true;
+            else v = r;
+        }
+        out->kind = PTL_QPOINT_VERTEX;
+        out->vert = v;
+        out->cells = nm->vcell + nm->vcell_start[v];
+        out->cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
+        out->cell = out->cells[0];
+        if (snapped) out->x = ptl_nm_vx(nm, v), out->z = ptl_nm_vz(nm, v), out->y = nm->verts[3 * v + 1];
+        return;
+    }
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
+        double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a);
+        double ex = ptl_nm_vx(nm, b) - ax, ez = ptl_nm_vz(nm, b) - az;
+        double len2 = ex * ex + ez * ez;
+        double cross = ex * (z - az) - ez * (x - ax);
+        if (cross * cross > tol2 * len2) continue;
+        double t = ((x - ax) * ex + (z - az) * ez) / len2;
+        if (!(t > 0 && t < 1)) continue;
+        out->kind = PTL_QPOINT_EDGE;
+        out->edge = i;
+        out->pair[0] = cand->cell;
+        out->pair[1] = cn[i];
+        out->cells = out->pair;
+        out->cell_count = cn[i] == PTL_NONE ? 1 : 2;
+        if (snapped) out->x = ax + t * ex, out->z = az + t * ez;
+        return;
+    }
+    out->kind = PTL_QPOINT_CELL;
+    out->pair[0] = cand->cell;
+    out->cells = out->pair;
+    out->cell_count = 1;
+}
+
+ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float extents[3], ptl_qpoint* out) {
+    double ext[3];
+    out->ambiguous = false;
+    out->cell = PTL_NONE;
+    if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2]) || !resolve_extents(extents, ext))
+        return PTL_ERR_INVALID_ARG;
+    candidate best;
+    bool snapped = false;
+    if (!find_containing(q, p, ext[1], &best)) {
+        if (!find_nearest(q, p, ext, &best)) return PTL_ERR_NOT_FOUND;
+        snapped = best.d2 > 0;
+    }
+    classify(q, &best, snapped, out);
+    double dx = out->x - p[0], dy = (double)out->y - p[1], dz = out->z - p[2];
+    out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
+    return out->ambiguous ? PTL_ERR_NOT_FOUND : PTL_OK;
+}
+
+ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[3], ptl_location* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    out->cell = PTL_NONE;
+    out->point[0] = out->point[1] = out->point[2] = 0;
+    out->distance = 0;
+    if (!q || !p) return PTL_ERR_INVALID_ARG;
+    ptl_qpoint qp;
+    ptl_status s = ptl_query_locate_point(q, p, extents, &qp);
+    /* An ambiguous pinch point is still a point of the mesh: report it with the cell it was found in. */
+    if (s < 0 && !(s == PTL_ERR_NOT_FOUND && qp.ambiguous)) return s;
+    out->cell = qp.cell;
+    out->point[0] = (float)qp.x, out->point[1] = qp.y, out->point[2] = (float)qp.z;
+    out->distance = qp.distance;
+    return PTL_OK;
+}

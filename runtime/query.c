@@ -1,0 +1,185 @@
+/* Creating and destroying a query: every buffer a search, a point location or the funnel needs is
+   allocated here, sized by the navmesh and ptl_query_desc.max_nodes, so that queries never allocate
+   (STYLE: Detour's rule). Also derives the table the searches' inner loops read, slots[first + i]:
+   edge i of a cell with its first vertex's coordinates, the neighbour across it, the index of the
+   same edge in the neighbour (a search crossing a portal knows its entry edge in O(1)), whether the
+   neighbour is a dead end, and whether the vertex is a corner. Shortest paths turn only where the
+   walkable boundary is reflex (Polyanya, Cui et al. 2017, §3); straight boundary vertices count as
+   corners too, because float coordinates make "straight" and "slightly reflex" indistinguishable
+   and paths along collinear runs turn there by zero (Polyanya's collinear successors). */
+#include <math.h>
+#include <string.h>
+
+#include "alloc.h"
+#include "query_internal.h"
+
+typedef struct sizes {
+    size_t nodes, heap, succ, side, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints, clip;
+} sizes;
+
+static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv) {
+    const ptl_blob_header* h = nm->h;
+    sizes s;
+    s.nodes = (size_t)max_nodes * sizeof(ptl_snode);
+    s.heap = (size_t)max_nodes * sizeof(ptl_heap_item);
+    s.succ = (size_t)3 * mcv * sizeof(ptl_snode);
+    s.side = (size_t)2 * mcv * sizeof(double);
+    s.root_g = (size_t)h->vert_count * sizeof(double);
+    s.root_stamp = (size_t)h->vert_count * sizeof(uint32_t);
+    s.turns = (size_t)h->cell_vert_total * sizeof(ptl_turn);
+    s.slots = (size_t)h->cell_vert_total * sizeof(ptl_slot);
+    s.goal = (size_t)h->cell_count * sizeof(uint32_t);
+    s.seen = (size_t)h->cell_count * sizeof(uint32_t);
+    s.dead = (size_t)h->cell_count;
+    s.cc = (size_t)h->cell_count * sizeof(ptl_ccell);
+    s.cheap = (size_t)h->cell_count * sizeof(uint32_t);
+    s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
+    s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
+    s.clip = (size_t)4 * (mcv + 8) * sizeof(double);
+    return s;
+}
+
+static uint32_t max_cell_verts(const ptl_navmesh* nm) {
+    uint32_t m = 3;
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c)
+        if (nm->cells[c].vert_count > m) m = nm->cells[c].vert_count;
+    return m;
+}
+
+void ptl_query_destroy(ptl_query* q) {
+    if (!q) return;
+    ptl_allocator a = q->alloc;
+    sizes s = compute_sizes(q->nm, q->max_nodes, q->max_cell_verts);
+    ptl_mem_free(&a, q->nodes, s.nodes);
+    ptl_mem_free(&a, q->heap, s.heap);
+    ptl_mem_free(&a, q->succ, s.succ);
+    ptl_mem_free(&a, q->side, s.side);
+    ptl_mem_free(&a, q->root_g, s.root_g);
+    ptl_mem_free(&a, q->root_stamp, s.root_stamp);
+    ptl_mem_free(&a, q->turns, s.turns);
+    ptl_mem_free(&a, q->slots, s.slots);
+    ptl_mem_free(&a, q->goal_stamp, s.goal);
+    ptl_mem_free(&a, q->seen_stamp, s.seen);
+    ptl_mem_free(&a, q->dead_end, s.dead);
+    ptl_mem_free(&a, q->cc, s.cc);
+    ptl_mem_free(&a, q->cheap, s.cheap);
+    ptl_mem_free(&a, q->portals, s.portals);
+    ptl_mem_free(&a, q->fpoints, s.fpoints);
+    ptl_mem_free(&a, q->clip, s.clip);
+    ptl_mem_free(&a, q, sizeof *q);
+}
+
+/* Is v a corner: do the walls arriving at v and leaving it (free space on their left) turn right or
+   go straight (within 1e-6 of the angle's sine)? A vertex without exactly that pair of walls is one,
+   conservatively. wall[2v] is the vertex before v along the walls, wall[2v + 1] the one after. */
+static bool is_corner(const ptl_navmesh* nm, const uint32_t* wall, uint32_t v) {
+    uint32_t prev = wall[2 * v], next = wall[2 * v + 1];
+    if (prev == PTL_NONE || next == PTL_NONE || next == v || prev == v) return true;
+    double ax = ptl_nm_vx(nm, v) - ptl_nm_vx(nm, prev), az = ptl_nm_vz(nm, v) - ptl_nm_vz(nm, prev);
+    double bx = ptl_nm_vx(nm, next) - ptl_nm_vx(nm, v), bz = ptl_nm_vz(nm, next) - ptl_nm_vz(nm, v);
+    double cross = ax * bz - az * bx; /* > 0: the boundary turns left, a convex corner of free space */
+    return !(cross > 1e-6 * sqrt((ax * ax + az * az) * (bx * bx + bz * bz)));
+}
+
+static bool build_slots(ptl_query* q) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_blob_header* h = nm->h;
+    size_t bytes = (size_t)h->vert_count * 2 * sizeof(uint32_t);
+    uint32_t* wall = ptl_mem_alloc(&q->alloc, bytes);
+    if (!wall) return false;
+    memset(wall, 0xff, bytes);
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        uint32_t n = 0;
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            if (nm->cell_nbrs[cell->first + i] != PTL_NONE) {
+                ++n;
+                continue;
+            }
+            uint32_t v = nm->cell_verts[cell->first + i];
+            uint32_t w = nm->cell_verts[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
+            /* A second wall at the same vertex (not expected) marks it unknown: v itself. */
+            wall[2 * v + 1] = wall[2 * v + 1] == PTL_NONE ? w : v;
+            wall[2 * w] = wall[2 * w] == PTL_NONE ? v : w;
+        }
+        q->dead_end[c] = n <= 1;
+    }
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            ptl_slot* s = &q->slots[cell->first + i];
+            uint32_t v = nm->cell_verts[cell->first + i], nb = nm->cell_nbrs[cell->first + i];
+            s->x = nm->verts[3 * v], s->z = nm->verts[3 * v + 2];
+            s->nbr = nb;
+            s->twin = 0xffff;
+            s->corner = is_corner(nm, wall, v);
+            s->open = nb != PTL_NONE && !q->dead_end[nb];
+        }
+    }
+    for (uint32_t p = 0; p < h->portal_count; ++p) {
+        const ptl_blob_portal* pt = &nm->portals[p];
+        q->slots[nm->cells[pt->cell[0]].first + pt->edge[0]].twin = pt->edge[1];
+        q->slots[nm->cells[pt->cell[1]].first + pt->edge[1]].twin = pt->edge[0];
+    }
+    ptl_mem_free(&q->alloc, wall, bytes);
+    return true;
+}
+
+ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    *out = NULL;
+    if (!nm) return PTL_ERR_INVALID_ARG;
+    uint32_t max_nodes = desc && desc->max_nodes ? desc->max_nodes : PTL_QUERY_DEFAULT_MAX_NODES;
+    if (max_nodes < PTL_QUERY_MIN_MAX_NODES) return PTL_ERR_INVALID_ARG;
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
+    ptl_query* q = ptl_mem_calloc(&a, 1, sizeof *q);
+    if (!q) return PTL_ERR_NO_MEMORY;
+    q->nm = nm;
+    q->alloc = a;
+    q->max_nodes = max_nodes;
+    q->max_cell_verts = max_cell_verts(nm);
+    sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts);
+    q->nodes = ptl_mem_alloc(&a, s.nodes);
+    q->heap = ptl_mem_alloc(&a, s.heap);
+    q->succ = ptl_mem_alloc(&a, s.succ);
+    q->side = ptl_mem_alloc(&a, s.side);
+    q->root_g = ptl_mem_alloc(&a, s.root_g);
+    q->root_stamp = ptl_mem_calloc(&a, 1, s.root_stamp);
+    q->turns = ptl_mem_calloc(&a, 1, s.turns);
+    q->slots = ptl_mem_alloc(&a, s.slots);
+    q->goal_stamp = ptl_mem_calloc(&a, 1, s.goal);
+    q->seen_stamp = ptl_mem_calloc(&a, 1, s.seen);
+    q->dead_end = ptl_mem_alloc(&a, s.dead);
+    q->cc = ptl_mem_calloc(&a, 1, s.cc);
+    q->cheap = ptl_mem_alloc(&a, s.cheap);
+    q->portals = ptl_mem_alloc(&a, s.portals);
+    q->fpoints = ptl_mem_alloc(&a, s.fpoints);
+    q->clip = ptl_mem_alloc(&a, s.clip);
+    if (!q->nodes || !q->heap || !q->succ || !q->side || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
+        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->portals || !q->fpoints || !q->clip ||
+        !build_slots(q)) {
+        ptl_query_destroy(q);
+        return PTL_ERR_NO_MEMORY;
+    }
+    const ptl_blob_header* h = nm->h;
+    double scale = 1;
+    for (int i = 0; i < 3; i += 2) scale = fmax(scale, fmax(fabs(h->bmin[i]), fabs(h->bmax[i])));
+    q->eps = 1e-9 * scale;
+    q->loc_eps = 1e-6 * scale;
+    q->stamp = 0;
+    *out = q;
+    return PTL_OK;
+}
+
+uint32_t ptl_query_next_stamp(ptl_query* q) {
+    if (q->stamp == UINT32_MAX) {
+        const ptl_blob_header* h = q->nm->h;
+        memset(q->root_stamp, 0, (size_t)h->vert_count * sizeof(uint32_t));
+        for (uint32_t i = 0; i < h->cell_vert_total; ++i) q->turns[i].stamp = 0;
+        memset(q->goal_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
+        memset(q->seen_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
+        for (uint32_t c = 0; c < h->cell_count; ++c) q->cc[c].stamp = 0;
+        q->stamp = 0;
+    }
+    return ++q->stamp;
+}

@@ -1,0 +1,161 @@
+/* The query object: all scratch memory of the searches, sized by the navmesh at creation so that a
+   query never allocates afterwards (STYLE: Recast/Detour's rule). Private to the runtime; shared by
+   query.c (create/destroy), locate.c (point location), search.c (exact interval search) and
+   corridor.c (A* over cells + funnel).
+
+   Per-cell and per-vertex arrays are tagged with a generation stamp instead of being cleared: a
+   search takes a new stamp and treats every entry with another stamp as unset, so starting a
+   search is O(1) whatever the mesh size. */
+#ifndef PTL_QUERY_INTERNAL_H
+#define PTL_QUERY_INTERNAL_H
+
+#include "funnel.h"
+#include "navmesh_internal.h"
+
+#define PTL_QUERY_DEFAULT_MAX_NODES 65536u
+#define PTL_QUERY_MIN_MAX_NODES 64u
+
+/* A node of the exact search (Polyanya, Cui, Harabor and Grastien 2017, §3): a root point and an
+   interval on an edge, seen from the root; `cell` is the cell beyond the interval. Left and right
+   are as seen from the root looking through the interval into `cell`: the right end lies towards
+   the cell's vertex edge+1, the left end towards vertex edge. */
+typedef struct ptl_snode {
+    double lx, lz, rx, rz; /* the interval's ends */
+    double ox, oz;         /* the root */
+    double g;              /* [Units: wu] length of the path from the start to the root */
+    uint32_t parent;       /* pool index of a node whose root is the previous turning point (PTL_NONE: none);
+                              the next free node while the node is on the free list */
+    uint32_t root;         /* vertex id of the root; PTL_NONE when the root is the start point */
+    uint32_t cell;         /* the cell beyond the interval */
+    uint32_t refs;         /* pool nodes whose parent this node is */
+    uint16_t edge;         /* the interval's edge, as an index in `cell` */
+    uint8_t ends;          /* PTL_END_* and PTL_TURNED_* flags */
+    uint8_t done;          /* expanded or dropped: recycled as soon as refs is 0 */
+} ptl_snode;
+
+/* ptl_snode.ends: which ends of the interval are exactly the edge's vertices, and for a node whose
+   root is a turning point, the side the path turned to there (see search.c, taut sweeps). */
+enum { PTL_END_RIGHT = 1u << 0, PTL_END_LEFT = 1u << 1, PTL_TURNED_RIGHT = 1u << 2, PTL_TURNED_LEFT = 1u << 3 };
+
+typedef struct ptl_heap_item {
+    double f;
+    uint32_t node;
+    float g; /* tie-break: on equal f the larger g first */
+} ptl_heap_item;
+
+/* Edge i of a cell (cell-vertex slot first + i), packed so that an expansion reads one cell's
+   edges from one run of memory instead of four arrays indexed by vertex and cell. */
+typedef struct ptl_slot {
+    float x, z;      /* the edge's first vertex (the cell's vertex i) */
+    uint32_t nbr;    /* the cell across the edge, PTL_NONE for a wall */
+    uint16_t twin;   /* the edge's index in nbr */
+    uint8_t corner;  /* a path may turn at vertex i: reflex or straight on the walkable boundary */
+    uint8_t open;    /* nbr exists and is not a dead end (at most one neighbour) */
+} ptl_slot;
+
+/* The turns a search made at one vertex of one cell, to skip exact duplicates: paths of equal
+   length that arrive along the same line (e.g. r->v, and r->a->v with a on the line) turn
+   identically. */
+typedef struct ptl_turn {
+    double g;        /* [Units: wu] length to the vertex of the turns recorded */
+    double dx, dz;   /* the direction they arrived in (not normalised) */
+    uint32_t stamp;  /* generation: unset unless it equals the query's stamp */
+    uint8_t sides;   /* PTL_TURNED_* already made */
+    uint8_t pad[3];
+} ptl_turn;
+
+/* Per-cell state of the corridor search (A* over cells). */
+typedef struct ptl_ccell {
+    double g, f;        /* [Units: wu] path length to the entry point; g + straight line to the goal */
+    double x, z;        /* entry point: where the path crosses into the cell */
+    uint32_t stamp;     /* generation: the entry is unset unless it equals the query's stamp */
+    uint32_t parent;    /* the cell the path came from (PTL_NONE at a start cell) */
+    uint32_t heap_pos;  /* index in the open list, PTL_NONE when not in it */
+    uint16_t edge;      /* the crossed edge, as an index in `parent` */
+    uint8_t closed;
+    uint8_t pad;
+} ptl_ccell;
+
+/* Where a query point lies (locate.c). */
+typedef enum ptl_qpoint_kind {
+    PTL_QPOINT_CELL = 0,   /* inside one cell */
+    PTL_QPOINT_EDGE = 1,   /* on the interior of an edge: the cell(s) sharing it */
+    PTL_QPOINT_VERTEX = 2  /* on a vertex: the cells around that vertex id */
+} ptl_qpoint_kind;
+
+typedef struct ptl_qpoint {
+    double x, z;            /* the point the search uses: the input when it is on the mesh, else the snapped point */
+    float y;                /* height of the mesh there */
+    float distance;         /* [Units: wu] from the input point */
+    ptl_qpoint_kind kind;
+    uint32_t cell;          /* a cell containing the point */
+    uint32_t edge;          /* PTL_QPOINT_EDGE: edge index in `cell` */
+    uint32_t vert;          /* PTL_QPOINT_VERTEX: the vertex id (after the pinch rule) */
+    uint32_t pair[2];       /* storage for the cell set of the CELL and EDGE kinds */
+    const uint32_t* cells;  /* the cells the point belongs to (a search starts or ends in any of them) */
+    uint32_t cell_count;
+    bool ambiguous;         /* on a pinch vertex of a mesh without PTL_NAVMESH_LATTICE_POINTS */
+} ptl_qpoint;
+
+struct ptl_query {
+    const ptl_navmesh* nm;
+    ptl_allocator alloc;
+    uint32_t max_nodes;
+    uint32_t max_cell_verts;
+    uint32_t stamp;      /* current generation of every stamped array */
+    double eps;          /* [Units: wu] geometric tolerance of the searches: 1e-9 x the coordinate scale */
+    double loc_eps;      /* [Units: wu] point-location tolerance: 1e-6 x the coordinate scale (the
+                            largest coordinate magnitude of the mesh, at least 1) */
+
+    /* Exact search. */
+    ptl_snode* nodes;    /* pool, max_nodes; a node lives while it is open or an ancestor of one */
+    uint32_t node_count; /* pool entries ever used by the current search */
+    uint32_t free_head;  /* recycled pool entries, linked through `parent` */
+    ptl_heap_item* heap; /* open list, max_nodes */
+    uint32_t heap_count;
+    ptl_snode* succ;     /* successors of one expansion: 3 * max_cell_verts */
+    double* side;        /* 2 * max_cell_verts: signed distances of a cell's vertices from the two rays */
+
+    /* Per vertex. */
+    double* root_g;       /* best g at which a search reached the vertex as a root */
+    uint32_t* root_stamp;
+
+    /* Per cell-vertex slot (cell first + i): the edge i of the cell, packed for the searches, and
+       the turns the current search made at the cell's vertex i within the cell (stamped). */
+    ptl_slot* slots;
+    ptl_turn* turns;
+
+    /* Per cell. */
+    uint32_t* goal_stamp; /* the cell holds the goal of the current search */
+    uint32_t* seen_stamp; /* visited by the current point location */
+    uint8_t* dead_end;    /* 1: the cell has at most one neighbour */
+    ptl_ccell* cc;        /* corridor search */
+    uint32_t* cheap;      /* corridor open list (cell ids), cell_count */
+    uint32_t cheap_count;
+    ptl_funnel_portal* portals; /* corridor portals, cell_count */
+    ptl_funnel_point* fpoints;  /* the funnel's path, cell_count + 2 */
+
+    /* Point location: clipping a cell against the search box. */
+    double* clip;         /* 4 * (max_cell_verts + 8) */
+};
+
+/* A fresh generation for the stamped arrays (clears them once every 2^32 searches). */
+uint32_t ptl_query_next_stamp(ptl_query* q);
+
+/* Locates p under the rules of the path queries: the nearest point of the mesh within the box of
+   half-extents `extents` (NULL or all zero: 2, 4, 2), then the cells it belongs to. PTL_OK, or
+   PTL_ERR_NOT_FOUND (no mesh in the box, or an ambiguous pinch point: out->ambiguous), or
+   PTL_ERR_INVALID_ARG (non-finite or negative input). */
+ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float extents[3], ptl_qpoint* out);
+
+/* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
+float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);
+
+/* The two searches (search.c, corridor.c). `res` is reset by the caller; start and goal are located. */
+ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
+ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
+
+/* Writes a straight path start -> goal (same cell). Shared by both searches. */
+ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
+
+#endif

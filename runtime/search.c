@@ -1,0 +1,566 @@
+/* Exact Euclidean shortest paths on the convex cells: an interval search in the style of Polyanya
+   (Cui, Harabor and Grastien, "Compromise-free Pathfinding on a Navigation Mesh", IJCAI 2017).
+
+   A search node is a root point r (the start or a vertex the path turns at), the length g of the
+   path to it, and an interval [L, R] on an edge that every point of is visible from r; the node
+   looks into the cell beyond the edge. Expanding a node projects the interval through that cell
+   (§3.2): the rays r->R and r->L cut the cell's other edges into
+   - observable successors, the parts between the rays: same root, same g;
+   - non-observable successors, the parts right of r->R (left of r->L): the path turns at R (L),
+     which must then be the edge's vertex and a corner of the walkable boundary; root R, g + |rR|.
+   A node whose root lies on its edge's line (a collinear node) sees nothing through the interval;
+   the path turns at the nearer end instead, and the cell's other edges are successors.
+   h is the length of the shortest path from r through the interval to the goal, reflecting the
+   goal across the interval's line when both lie on the same side (§3.3). The search ends when a
+   node whose cell holds the goal is taken from the open list: its f is then the exact length.
+
+   Pruning, from the paper (§4): a node whose root was reached before with a smaller g is dropped
+   (root-level pruning); a node with a single successor is expanded at once, not queued
+   (intermediate pruning); cells with one neighbour that do not hold the goal are never entered.
+   Added here, both keeping every taut path (see expand_collinear and turn_claim):
+   - a sweep around a turning point keeps the side of the line into it that the path turned to;
+   - a turn identical to one made before (same vertex, cell, g, direction and side) is skipped.
+   Without them, paths of equal length along lines through vertices (everywhere on grid maps)
+   multiply: a 40%-random 512 x 512 map needed up to 13 million expansions for one query, 3,000
+   with them. The node pool is reference-counted: it holds the open nodes and their ancestors.
+
+   Everything is computed in the x-z plane; heights come from the cells' vertices. */
+#include <math.h>
+
+#include "query_internal.h"
+
+/* ---- Open list: a binary min-heap on f ------------------------------------------------------- */
+
+/* Ties on f go to the larger g: the deeper node is nearer the goal. */
+static inline bool before(const ptl_heap_item* a, const ptl_heap_item* b) {
+    return a->f < b->f || (a->f == b->f && a->g > b->g);
+}
+
+static inline void heap_push(ptl_query* q, double f, float g, uint32_t node) {
+    ptl_heap_item* h = q->heap;
+    ptl_heap_item it = {f, node, g};
+    uint32_t i = q->heap_count++;
+    while (i > 0) {
+        uint32_t p = (i - 1) >> 1;
+        if (!before(&it, &h[p])) break;
+        h[i] = h[p];
+        i = p;
+    }
+    h[i] = it;
+}
+
+static inline uint32_t heap_pop(ptl_query* q) {
+    ptl_heap_item* h = q->heap;
+    uint32_t top = h[0].node;
+    uint32_t n = --q->heap_count;
+    if (n == 0) return top;
+    ptl_heap_item last = h[n];
+    uint32_t i = 0;
+    for (;;) {
+        uint32_t c = 2 * i + 1;
+        if (c >= n) break;
+        if (c + 1 < n && before(&h[c + 1], &h[c])) ++c;
+        if (!before(&h[c], &last)) break;
+        h[i] = h[c];
+        i = c;
+    }
+    h[i] = last;
+    return top;
+}
+
+/* ---- Geometry ------------------------------------------------------------------------------- */
+
+/* Length of the shortest path from o through the segment [L, R] to g (Polyanya §3.3): reflect g
+   across the segment's line when it lies on o's side, then go straight if the line o-g' meets the
+   segment, else through the nearer end. */
+static inline double h_value(double ox, double oz, double gx, double gz, double lx, double lz, double rx, double rz) {
+    double dx = rx - lx, dz = rz - lz;
+    double so = dx * (oz - lz) - dz * (ox - lx);
+    double sg = dx * (gz - lz) - dz * (gx - lx);
+    double len2 = dx * dx + dz * dz;
+    if (((so > 0 && sg > 0) || (so < 0 && sg < 0)) && len2 > 0) {
+        double t = 2 * sg / len2;
+        gx += t * dz;
+        gz -= t * dx;
+    }
+    double ex = gx - ox, ez = gz - oz;
+    double denom = dx * ez - dz * ex;
+    /* The line o-g' meets the segment's line at u = num / denom (L at 0, R at 1); no division. */
+    double num = (ox - lx) * ez - (oz - lz) * ex;
+    if (denom < 0) num = -num, denom = -denom;
+    if (denom > 0 && num >= 0 && num <= denom) return sqrt(ex * ex + ez * ez);
+    double vl = sqrt((lx - ox) * (lx - ox) + (lz - oz) * (lz - oz)) + sqrt((gx - lx) * (gx - lx) + (gz - lz) * (gz - lz));
+    if (denom > 0 && num < 0) return vl;
+    double vr = sqrt((rx - ox) * (rx - ox) + (rz - oz) * (rz - oz)) + sqrt((gx - rx) * (gx - rx) + (gz - rz) * (gz - rz));
+    /* Beyond R, or o, g' and the segment's line parallel (then through the better end). */
+    return denom > 0 || vr < vl ? vr : vl;
+}
+
+/* The part of [0, 1] where (1 - t) a + t b >= 0, for a linear function with values a at 0, b at 1. */
+static inline bool nonneg_part(double a, double b, double* t0, double* t1) {
+    if (a >= 0) {
+        *t0 = 0;
+        *t1 = b >= 0 ? 1 : a / (a - b);
+        return true;
+    }
+    if (b < 0) return false;
+    *t0 = a / (a - b);
+    *t1 = 1;
+    return true;
+}
+
+/* ---- Expansion ------------------------------------------------------------------------------ */
+
+typedef struct expansion {
+    ptl_snode* out;
+    uint32_t count;
+    const ptl_slot* slots; /* the expanded cell's edges */
+    const uint32_t* goal_stamp;
+    uint32_t stamp;
+} expansion;
+
+/* A neighbour worth entering: not a wall, and not a dead end unless it holds the goal. */
+static inline bool enterable(const expansion* e, const ptl_slot* sl) {
+    return sl->open || (sl->nbr != PTL_NONE && e->goal_stamp[sl->nbr] == e->stamp);
+}
+
+/* Successor on edge j of the expanded cell, from w0 (its first vertex, the successor's right side)
+   to w1: the part [t0, t1], t measured from w0. */
+static inline void put(expansion* e, uint32_t j, double x0, double z0, double x1, double z1, double t0, double t1,
+                       uint32_t root, double ox, double oz, double g, uint8_t turned) {
+    ptl_snode* s = &e->out[e->count++];
+    if (t0 == 0) s->rx = x0, s->rz = z0;
+    else s->rx = x0 + t0 * (x1 - x0), s->rz = z0 + t0 * (z1 - z0);
+    if (t1 == 1) s->lx = x1, s->lz = z1;
+    else s->lx = x0 + t1 * (x1 - x0), s->lz = z0 + t1 * (z1 - z0);
+    s->ends = (uint8_t)((t0 == 0 ? PTL_END_RIGHT : 0) | (t1 == 1 ? PTL_END_LEFT : 0) | turned);
+    s->ox = ox, s->oz = oz, s->g = g, s->root = root;
+    s->cell = e->slots[j].nbr;
+    s->edge = e->slots[j].twin;
+}
+
+/* Claims the turn to `side` at the cell's vertex in cell-vertex slot `slot`, reached with length g
+   arriving along (dx, dz): false when this search made the same turn in the same cell before (same
+   g within eps, same direction), whose successors would be identical. Paths of equal length along
+   one line reach a vertex through different roots (r->v, and r->a->v with a on the line turning by
+   zero); root-level pruning keeps both (equal g), and without this their duplicates multiply down
+   the search. The cell is part of the key: one turn's region can span several cells around the
+   vertex, each expanding its own part. */
+static bool turn_claim(ptl_query* q, uint32_t slot, double g, double dx, double dz, uint8_t side) {
+    ptl_turn* t = &q->turns[slot];
+    if (t->stamp != q->stamp || g < t->g - q->eps) {
+        t->stamp = q->stamp;
+        t->g = g, t->dx = dx, t->dz = dz;
+        t->sides = side;
+        return true;
+    }
+    if (g > t->g + q->eps) return true; /* worse: root-level pruning decides */
+    double cross = dx * t->dz - dz * t->dx, dot = dx * t->dx + dz * t->dz;
+    if (dot <= 0 || cross * cross > 1e-18 * (dx * dx + dz * dz) * (t->dx * t->dx + t->dz * t->dz)) return true;
+    if (t->sides & side) return false;
+    t->sides |= side;
+    return true;
+}
+
+/* The entry edge of a node's cell runs from a (the interval's left side, seen from the root) to b
+   (its right side): the cell's vertices k and k + 1. */
+typedef struct entry {
+    const ptl_blob_cell* cell;
+    const ptl_slot* sl; /* the cell's edges */
+    uint32_t nv, k, k1;
+    double ax, az, bx, bz;
+} entry;
+
+/* A collinear node: the root lies on the entry edge's line. Turn at the nearer end, which must be a
+   vertex and a corner; from there the whole cell is visible. The cell lies left of a->b, so the path
+   turns left at a (the root is beyond a, arriving along a->b) and right at b.
+   A node whose root already is that vertex continues the sweep around it after a turn there. A
+   taut path that turned right at the vertex leaves it to the right of the line from the previous
+   turning point through it (left: to the left), so the sweep keeps only that side of the cells
+   around the vertex. Polyanya sweeps whole cells; then the left and the right sweeps of a vertex
+   that ends intervals on both sides both flood the cells beyond it. */
+static uint32_t expand_collinear(ptl_query* q, const ptl_snode* n, const entry* en, expansion* e) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_slot* sl = en->sl;
+    const double ox = n->ox, oz = n->oz, eps = q->eps;
+    double dl = (n->lx - ox) * (n->lx - ox) + (n->lz - oz) * (n->lz - oz);
+    double dr = (n->rx - ox) * (n->rx - ox) + (n->rz - oz) * (n->rz - oz);
+    uint32_t at;
+    double tx, tz, d2;
+    uint8_t turned;
+    if (dl < dr) {
+        if (!(n->ends & PTL_END_LEFT) || !sl[en->k].corner) return 0;
+        at = en->k, tx = en->ax, tz = en->az, d2 = dl, turned = PTL_TURNED_LEFT;
+    } else {
+        if (!(n->ends & PTL_END_RIGHT) || !sl[en->k1].corner) return 0;
+        at = en->k1, tx = en->bx, tz = en->bz, d2 = dr, turned = PTL_TURNED_RIGHT;
+    }
+    uint32_t turn = nm->cell_verts[en->cell->first + at];
+    double g = n->g + sqrt(d2);
+    double cdx = 0, cdz = 0, ce2 = 0; /* the sweep's side line, when it has one */
+    if (d2 > 0) {
+        if (!turn_claim(q, en->cell->first + at, g, tx - ox, tz - oz, turned)) return 0;
+    } else {
+        turned = n->ends & (PTL_TURNED_RIGHT | PTL_TURNED_LEFT);
+        if (turned && n->parent != PTL_NONE) {
+            cdx = tx - q->nodes[n->parent].ox, cdz = tz - q->nodes[n->parent].oz;
+            ce2 = eps * eps * (cdx * cdx + cdz * cdz);
+        }
+    }
+    for (uint32_t m = 0, j = en->k1; m + 1 < en->nv; ++m) {
+        uint32_t j1 = j + 1 == en->nv ? 0 : j + 1;
+        if (enterable(e, &sl[j])) {
+            double x0 = sl[j].x, z0 = sl[j].z, x1 = sl[j1].x, z1 = sl[j1].z, t0 = 0, t1 = 1;
+            bool keep = true;
+            if (ce2 > 0) {
+                double s0 = cdx * (z0 - tz) - cdz * (x0 - tx), s1 = cdx * (z1 - tz) - cdz * (x1 - tx);
+                if (s0 * s0 <= ce2) s0 = 0;
+                if (s1 * s1 <= ce2) s1 = 0;
+                keep = turned == PTL_TURNED_RIGHT ? nonneg_part(-s0, -s1, &t0, &t1) : nonneg_part(s0, s1, &t0, &t1);
+                keep = keep && t1 > t0;
+            }
+            if (keep) put(e, j, x0, z0, x1, z1, t0, t1, turn, tx, tz, g, turned);
+        }
+        j = j1;
+    }
+    return e->count;
+}
+
+/* A node whose root is behind the entry edge: the rays r->R and r->L cut the cell's other edges
+   into the parts right of r->R (turn at b), between the rays (observable) and left of r->L (turn
+   at a). The side of each vertex is the cross product with each ray, a signed distance scaled by
+   the ray's length (sr > 0: left of the right ray, inside; sv < 0: right of the left ray, inside),
+   snapped to 0 within eps; no square root, the tolerance is compared squared. Vertex m is the m-th
+   after the entry edge, counter-clockwise (m = 0: b). */
+static uint32_t expand_cone(ptl_query* q, const ptl_snode* n, const entry* en, expansion* e) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_slot* sl = en->sl;
+    const uint32_t nv = en->nv, k = en->k, k1 = en->k1;
+    const double ox = n->ox, oz = n->oz, eps = q->eps;
+    const double urx = n->rx - ox, urz = n->rz - oz, ulx = n->lx - ox, ulz = n->lz - oz;
+    const double er2 = eps * eps * (urx * urx + urz * urz), el2 = eps * eps * (ulx * ulx + ulz * ulz);
+    double* sr = q->side;
+    double* sv = q->side + q->max_cell_verts;
+    for (uint32_t m = 0, j = k1; m < nv; ++m) {
+        double dx = sl[j].x - ox, dz = sl[j].z - oz;
+        double a = urx * dz - urz * dx, b = ulx * dz - ulz * dx;
+        sr[m] = a * a <= er2 ? 0 : a;
+        sv[m] = b * b <= el2 ? 0 : b;
+        j = j + 1 == nv ? 0 : j + 1;
+    }
+    /* By construction b is not left of the right ray and a not right of the left ray. */
+    if ((n->ends & PTL_END_RIGHT) || sr[0] > 0) sr[0] = 0;
+    if ((n->ends & PTL_END_LEFT) || sv[nv - 1] < 0) sv[nv - 1] = 0;
+    /* Turning at an end: it must be the edge's vertex and a corner, and not a turn made before
+       (claimed when the first successor of the turn appears: 1 yes, 0 no, -1 not asked yet). */
+    const bool can_r = (n->ends & PTL_END_RIGHT) && sl[k1].corner, can_l = (n->ends & PTL_END_LEFT) && sl[k].corner;
+    int turn_r = -1, turn_l = -1;
+    double gr = 0, gl = 0;
+    for (uint32_t m = 0, j = k1; m + 1 < nv; ++m) {
+        uint32_t j1 = j + 1 == nv ? 0 : j + 1;
+        if (enterable(e, &sl[j])) {
+            double x0 = sl[j].x, z0 = sl[j].z, x1 = sl[j1].x, z1 = sl[j1].z;
+            double a = sr[m], b = sr[m + 1], c = sv[m], d = sv[m + 1];
+            double t0, t1, u0, u1;
+            if (can_r && turn_r && nonneg_part(-a, -b, &t0, &t1) && t1 > t0) {
+                if (turn_r < 0) {
+                    gr = n->g + sqrt(urx * urx + urz * urz);
+                    turn_r = turn_claim(q, en->cell->first + k1, gr, urx, urz, PTL_TURNED_RIGHT);
+                }
+                if (turn_r)
+                    put(e, j, x0, z0, x1, z1, t0, t1, nm->cell_verts[en->cell->first + k1], en->bx, en->bz, gr,
+                        PTL_TURNED_RIGHT);
+            }
+            if (nonneg_part(a, b, &t0, &t1) && nonneg_part(-c, -d, &u0, &u1)) {
+                if (u0 > t0) t0 = u0;
+                if (u1 < t1) t1 = u1;
+                if (t1 > t0) put(e, j, x0, z0, x1, z1, t0, t1, n->root, ox, oz, n->g, 0);
+            }
+            if (can_l && turn_l && nonneg_part(c, d, &t0, &t1) && t1 > t0) {
+                if (turn_l < 0) {
+                    gl = n->g + sqrt(ulx * ulx + ulz * ulz);
+                    turn_l = turn_claim(q, en->cell->first + k, gl, ulx, ulz, PTL_TURNED_LEFT);
+                }
+                if (turn_l)
+                    put(e, j, x0, z0, x1, z1, t0, t1, nm->cell_verts[en->cell->first + k], en->ax, en->az, gl,
+                        PTL_TURNED_LEFT);
+            }
+        }
+        j = j1;
+    }
+    return e->count;
+}
+
+/* Writes the successors of n to q->succ (root, g, interval, cell, edge; not parent). */
+static uint32_t expand(ptl_query* q, const ptl_snode* n) {
+    entry en;
+    en.cell = &q->nm->cells[n->cell];
+    en.nv = en.cell->vert_count;
+    en.sl = q->slots + en.cell->first;
+    en.k = n->edge, en.k1 = en.k + 1 == en.nv ? 0 : en.k + 1;
+    en.ax = en.sl[en.k].x, en.az = en.sl[en.k].z, en.bx = en.sl[en.k1].x, en.bz = en.sl[en.k1].z;
+    const double ex = en.bx - en.ax, ez = en.bz - en.az;
+    const double side = ex * (n->oz - en.az) - ez * (n->ox - en.ax); /* < 0: the root is behind the edge */
+    expansion e = {q->succ, 0, en.sl, q->goal_stamp, q->stamp};
+    if (side >= 0 || side * side <= q->eps * q->eps * (ex * ex + ez * ez)) return expand_collinear(q, n, &en, &e);
+    return expand_cone(q, n, &en, &e);
+}
+
+/* Root-level pruning (Polyanya §4): false when the root was reached before with a smaller g. */
+static inline bool root_ok(ptl_query* q, uint32_t root, double g) {
+    if (root == PTL_NONE) return true;
+    if (q->root_stamp[root] != q->stamp) {
+        q->root_stamp[root] = q->stamp;
+        q->root_g[root] = g;
+        return true;
+    }
+    if (q->root_g[root] + q->eps < g) return false;
+    if (g < q->root_g[root]) q->root_g[root] = g;
+    return true;
+}
+
+/* ---- Node pool: reference-counted, so that it holds only the open nodes and their ancestors ----- */
+
+/* Stores s (parent set) in the pool; PTL_NONE when the pool is full. */
+static inline uint32_t node_new(ptl_query* q, const ptl_snode* s) {
+    uint32_t i;
+    if (q->free_head != PTL_NONE) {
+        i = q->free_head;
+        q->free_head = q->nodes[i].parent;
+    } else if (q->node_count < q->max_nodes) {
+        i = q->node_count++;
+    } else {
+        return PTL_NONE;
+    }
+    ptl_snode* n = &q->nodes[i];
+    *n = *s;
+    n->refs = 0;
+    n->done = 0;
+    if (n->parent != PTL_NONE) q->nodes[n->parent].refs++;
+    return i;
+}
+
+/* Node i is expanded or dropped: recycle it, and its ancestors, once nothing refers to them. */
+static inline void node_release(ptl_query* q, uint32_t i) {
+    q->nodes[i].done = 1;
+    while (q->nodes[i].refs == 0 && q->nodes[i].done) {
+        uint32_t p = q->nodes[i].parent;
+        q->nodes[i].parent = q->free_head;
+        q->nodes[i].done = 0;
+        q->free_head = i;
+        if (p == PTL_NONE) return;
+        q->nodes[p].refs--;
+        i = p;
+    }
+}
+
+static inline bool push_node(ptl_query* q, const ptl_snode* s, double f) {
+    uint32_t i = node_new(q, s);
+    if (i == PTL_NONE) return false;
+    heap_push(q, f, (float)s->g, i);
+    return true;
+}
+
+/* ---- Path output ---------------------------------------------------------------------------- */
+
+/* Puts path points from the goal back to the start: a counting pass (res NULL) measures the path,
+   a second pass writes point i to index total - 1 - i. Equal consecutive points are merged (a
+   path from a point to itself is that one point). */
+typedef struct back_writer {
+    ptl_path_result* res;
+    uint32_t total, k;
+    double lx, lz, length;
+} back_writer;
+
+static void put_back(back_writer* w, double x, double z, float y) {
+    if (w->k > 0 && x == w->lx && z == w->lz) return;
+    if (w->k > 0) w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz));
+    if (w->res) {
+        uint32_t i = w->total - 1 - w->k;
+        if (i < w->res->point_capacity) {
+            float* p = w->res->points + 3 * (size_t)i;
+            p[0] = (float)x, p[1] = y, p[2] = (float)z;
+        }
+    }
+    w->lx = x, w->lz = z;
+    ++w->k;
+}
+
+/* turn: 0 none, 1 at the interval's left end, 2 at its right end. */
+static void walk_back(const ptl_query* q, const ptl_snode* fin, int turn, const ptl_qpoint* s, const ptl_qpoint* t,
+                      back_writer* w) {
+    const ptl_navmesh* nm = q->nm;
+    put_back(w, t->x, t->z, t->y);
+    if (turn) {
+        double x = turn == 1 ? fin->lx : fin->rx, z = turn == 1 ? fin->lz : fin->rz;
+        put_back(w, x, z, ptl_query_cell_y(nm, fin->cell, x, z));
+    }
+    const ptl_snode* n = fin;
+    for (;;) {
+        if (n->root == PTL_NONE) {
+            put_back(w, s->x, s->z, s->y);
+            return;
+        }
+        put_back(w, n->ox, n->oz, nm->verts[3 * n->root + 1]);
+        n = &q->nodes[n->parent];
+    }
+}
+
+static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s, const ptl_qpoint* t,
+                         ptl_path_result* res) {
+    /* The goal lies in fin's cell; the path bends at an end of the interval when the goal is not
+       visible through it. */
+    double ox = fin->ox, oz = fin->oz;
+    double lx = fin->lx - ox, lz = fin->lz - oz, rx = fin->rx - ox, rz = fin->rz - oz;
+    double gx = t->x - ox, gz = t->z - oz;
+    int turn = 0;
+    if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
+    else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
+    back_writer w = {NULL, 0, 0, 0, 0, 0};
+    walk_back(q, fin, turn, s, t, &w);
+    back_writer out = {res, w.k, 0, 0, 0, 0};
+    walk_back(q, fin, turn, s, t, &out);
+    res->point_total = w.k;
+    res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
+    res->length = w.length;
+    res->found = res->complete = true;
+    res->goal_cell = fin->cell;
+    return res->point_count < res->point_total ? PTL_TRUNCATED : PTL_OK;
+}
+
+ptl_status ptl_query_straight(const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    uint32_t total = s->x == t->x && s->z == t->z ? 1 : 2; /* start == goal: a path of one point */
+    res->point_total = total;
+    res->point_count = res->point_capacity < total ? res->point_capacity : total;
+    for (uint32_t i = 0; i < res->point_count; ++i) {
+        const ptl_qpoint* p = i + 1 == total ? t : s;
+        res->points[3 * i] = (float)p->x, res->points[3 * i + 1] = p->y, res->points[3 * i + 2] = (float)p->z;
+    }
+    res->length = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z));
+    res->found = res->complete = true;
+    return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
+}
+
+/* ---- The search ----------------------------------------------------------------------------- */
+
+/* Does the start point lie on edge j of cell c (so that the edge leads nowhere new)? */
+static bool start_on_edge(const ptl_query* q, const ptl_qpoint* s, uint32_t c, uint32_t j, uint32_t a, uint32_t b) {
+    if (s->kind == PTL_QPOINT_VERTEX) return a == s->vert || b == s->vert;
+    if (s->kind != PTL_QPOINT_EDGE) return false;
+    if (c == s->cell) return j == s->edge;
+    return c == s->pair[1] && j == q->slots[q->nm->cells[s->cell].first + s->edge].twin;
+}
+
+ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    const ptl_navmesh* nm = q->nm;
+    uint32_t stamp = ptl_query_next_stamp(q);
+    for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
+    for (uint32_t i = 0; i < s->cell_count; ++i) {
+        if (q->goal_stamp[s->cells[i]] == stamp) {
+            res->goal_cell = s->cells[i];
+            return ptl_query_straight(s, t, res);
+        }
+    }
+    q->node_count = 0;
+    q->free_head = PTL_NONE;
+    q->heap_count = 0;
+    expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp};
+    for (uint32_t i = 0; i < s->cell_count; ++i) {
+        uint32_t c = s->cells[i];
+        const ptl_blob_cell* cell = &nm->cells[c];
+        const uint32_t* cv = nm->cell_verts + cell->first;
+        e.slots = q->slots + cell->first;
+        for (uint32_t j = 0; j < cell->vert_count; ++j) {
+            uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
+            if (!enterable(&e, &e.slots[j]) || start_on_edge(q, s, c, j, cv[j], cv[j1])) continue;
+            e.count = 0;
+            put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, s->x, s->z, 0, 0);
+            ptl_snode* n = &q->succ[0];
+            n->parent = PTL_NONE;
+            if (!push_node(q, n, h_value(s->x, s->z, t->x, t->z, n->lx, n->lz, n->rx, n->rz))) return PTL_ERR_OUT_OF_NODES;
+        }
+    }
+
+    /* A guard against a livelock on a broken mesh (the pool recycles nodes, so it bounds nothing). */
+    uint64_t limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024, expansions = 0;
+    while (q->heap_count > 0) {
+        uint32_t ni = heap_pop(q);
+        ptl_snode cur = q->nodes[ni];
+        if (q->goal_stamp[cur.cell] == stamp) {
+            res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
+            return finish(q, &q->nodes[ni], s, t, res);
+        }
+        if (cur.root != PTL_NONE && q->root_g[cur.root] + q->eps < cur.g) {
+            node_release(q, ni);
+            continue;
+        }
+        uint32_t ref = ni; /* a pool node with cur's root and chain, parent of successors that turn */
+        for (;;) {
+            if (++expansions > limit) return PTL_ERR_OUT_OF_NODES;
+            uint32_t m = expand(q, &cur), kept = 0;
+            for (uint32_t i = 0; i < m; ++i) {
+                ptl_snode* n = &q->succ[i];
+                if (!root_ok(q, n->root, n->g)) continue;
+                n->parent = n->root == cur.root ? cur.parent : ref;
+                if (kept != i) q->succ[kept] = *n;
+                ++kept;
+            }
+            if (kept == 1 && q->goal_stamp[q->succ[0].cell] != stamp) {
+                /* Intermediate pruning: follow a lone successor without queueing it. It needs a pool
+                   node only when it turns, to keep the chain of roots. */
+                if (q->succ[0].root != cur.root) {
+                    uint32_t i = node_new(q, &q->succ[0]);
+                    if (i == PTL_NONE) return PTL_ERR_OUT_OF_NODES;
+                    node_release(q, ref);
+                    ref = i;
+                }
+                cur = q->succ[0];
+                continue;
+            }
+            for (uint32_t i = 0; i < kept; ++i) {
+                ptl_snode* n = &q->succ[i];
+                double f = n->g + h_value(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+                if (!push_node(q, n, f)) return PTL_ERR_OUT_OF_NODES;
+            }
+            break;
+        }
+        node_release(q, ref);
+    }
+    res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
+    return PTL_PARTIAL;
+}
+
+/* ---- Entry point ---------------------------------------------------------------------------- */
+
+static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
+
+/* Dispatches on req->mode: PTL_PATH_EXACT runs the interval search above, PTL_PATH_CORRIDOR the A*
+   over cells and the funnel (corridor.c). Both locate start and goal with the same rules
+   (locate.c) and answer start and goal in a common cell with the straight segment. */
+ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res) {
+    if (!res) return PTL_ERR_INVALID_ARG;
+    res->point_count = res->point_total = 0;
+    res->found = res->complete = false;
+    res->length = 0;
+    res->start_cell = res->goal_cell = PTL_NONE;
+    res->nodes_expanded = 0;
+    if (!q || !req || (res->point_capacity > 0 && !res->points)) return PTL_ERR_INVALID_ARG;
+    if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
+        return PTL_ERR_INVALID_ARG;
+    if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;
+    if (req->radius != 0) return PTL_ERR_UNSUPPORTED;
+    ptl_qpoint sp, gp;
+    ptl_status st = ptl_query_locate_point(q, req->start, req->extents, &sp);
+    if (st < 0) return st;
+    res->start_cell = sp.cell;
+    st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
+    if (st < 0) return st;
+    st = req->mode == PTL_PATH_EXACT ? ptl_query_exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
+    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
+        res->point_count = res->point_total = 0;
+        res->found = res->complete = false;
+        res->length = 0;
+        res->goal_cell = PTL_NONE;
+    }
+    return st;
+}
