@@ -24,6 +24,7 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.max_slope > 0)) d.max_slope = 45.0f;
     if (!(d.relax > 0)) d.relax = 0.0;
     if (!(d.pair_slack > 1)) d.pair_slack = 1.0;
+    if (d.landmarks == 0) d.landmarks = 4;
     *out = d;
 }
 
@@ -32,6 +33,8 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     if (!s || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_shape: NULL argument");
     ptl_bake_desc d;
     ptl_bake_desc_resolve(desc, &d);
+    if (d.landmarks < -1 || d.landmarks > 64)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
     double t0 = now_ms();
     ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc};
     ptl_decomposition dc;
@@ -40,6 +43,15 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     double t1 = now_ms();
     st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
     double t2 = now_ms();
+    if (st >= 0 && d.landmarks > 0) {
+        void* with = NULL;
+        size_t with_size = 0;
+        st = ptl_bake_landmarks(*blob, *size, (uint32_t)d.landmarks, d.alloc, &with, &with_size, err);
+        ptl_blob_free(*blob, *size, d.alloc);
+        *blob = with;
+        *size = with_size;
+    }
+    double t3 = now_ms();
     if (st >= 0 && stats) {
         memset(stats, 0, sizeof *stats);
         stats->vertices = dc.vert_count;
@@ -61,7 +73,9 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         }
         stats->ms_decompose = t1 - t0;
         stats->ms_build = t2 - t1;
-        stats->ms_total = t2 - t0;
+        stats->ms_landmarks = t3 - t2;
+        stats->ms_total = t3 - t0;
+        stats->landmarks = d.landmarks > 0 ? (uint32_t)d.landmarks : 0;
     }
     ptl_decomposition_free(&dc);
     return st;

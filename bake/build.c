@@ -120,6 +120,7 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
     hd.off_portals = off, off = align8(off + (uint64_t)d->portal_count * sizeof(ptl_blob_portal));
     hd.off_grid_offsets = off, off = align8(off + ((uint64_t)nx * nz + 1) * 4);
     hd.off_grid_items = off, off = align8(off + items * 4);
+    hd.off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
     hd.total_size = off;
 
     uint8_t* b = ptl_mem_calloc(&a, (size_t)off, 1);

@@ -42,6 +42,7 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
     if (ptl_blob_checksum(b, size) != h->checksum) return bad(err, "checksum mismatch (corrupted)");
     if (h->flags & ~KNOWN_FLAGS) return bad(err, "unknown flags");
     if (h->cell_count == 0 || h->vert_count < 3) return bad(err, "no cells");
+    if (h->landmark_count > PTL_MAX_LANDMARKS) return bad(err, "too many landmarks");
     if (h->grid_nx == 0 || h->grid_nz == 0 || (uint64_t)h->grid_nx * h->grid_nz > (1u << 26))
         return bad(err, "bad point-location grid size");
     if (!(h->grid_cell > 0) || !isfinite(h->grid_cell)) return bad(err, "bad point-location grid cell");
@@ -58,7 +59,8 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_cell_nbrs, h->cell_vert_total, 4, &cur, size) ||
         !section_ok(h->off_portals, h->portal_count, sizeof(ptl_blob_portal), &cur, size) ||
         !section_ok(h->off_grid_offsets, gcount, 4, &cur, size) ||
-        !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size))
+        !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size) ||
+        !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
         return bad(err, "a section lies outside the blob or overlaps another");
     return PTL_OK;
 }
@@ -74,6 +76,7 @@ static void bind(ptl_navmesh* nm) {
     nm->portals = (const ptl_blob_portal*)(nm->blob + h->off_portals);
     nm->grid_offsets = (const uint32_t*)(nm->blob + h->off_grid_offsets);
     nm->grid_items = (const uint32_t*)(nm->blob + h->off_grid_items);
+    nm->landmarks = h->landmark_count ? (const float*)(nm->blob + h->off_landmarks) : NULL;
 }
 
 /* Index ranges and the cell/portal adjacency: every array index a query follows is checked here. */
@@ -136,6 +139,44 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
         if (nm->grid_offsets[i] > nm->grid_offsets[i + 1]) return bad(err, "point-location grid offsets decrease");
     for (uint32_t i = 0; i < h->grid_item_count; ++i)
         if (nm->grid_items[i] >= h->cell_count) return bad(err, "point-location grid names a cell out of range");
+    /* Landmark distances: lengths (>= 0, or +inf for landmarks of no use to the vertex). */
+    for (uint64_t i = 0; i < (uint64_t)h->vert_count * h->landmark_count; ++i) {
+        float d = nm->landmarks[i];
+        if (!(d >= 0)) return bad(err, "a landmark distance is negative or NaN");
+    }
+    return PTL_OK;
+}
+
+/* Pieces of walkable space: cells joined through portals (breadth-first over the neighbours). */
+static ptl_status build_pieces(ptl_navmesh* nm) {
+    const ptl_blob_header* h = nm->h;
+    nm->cell_piece = ptl_mem_alloc(&nm->alloc, (size_t)h->cell_count * sizeof(uint32_t));
+    uint32_t* queue = ptl_mem_alloc(&nm->alloc, (size_t)h->cell_count * sizeof(uint32_t));
+    if (!nm->cell_piece || !queue) {
+        ptl_mem_free(&nm->alloc, queue, (size_t)h->cell_count * sizeof(uint32_t));
+        return PTL_ERR_NO_MEMORY;
+    }
+    memset(nm->cell_piece, 0xff, (size_t)h->cell_count * sizeof(uint32_t));
+    uint32_t pieces = 0;
+    for (uint32_t c0 = 0; c0 < h->cell_count; ++c0) {
+        if (nm->cell_piece[c0] != PTL_NONE) continue;
+        uint32_t head = 0, tail = 0;
+        queue[tail++] = c0;
+        nm->cell_piece[c0] = pieces;
+        while (head < tail) {
+            const ptl_blob_cell* cell = &nm->cells[queue[head++]];
+            for (uint32_t i = 0; i < cell->vert_count; ++i) {
+                uint32_t n = nm->cell_nbrs[cell->first + i];
+                if (n != PTL_NONE && nm->cell_piece[n] == PTL_NONE) {
+                    nm->cell_piece[n] = pieces;
+                    queue[tail++] = n;
+                }
+            }
+        }
+        ++pieces;
+    }
+    nm->piece_count = pieces;
+    ptl_mem_free(&nm->alloc, queue, (size_t)h->cell_count * sizeof(uint32_t));
     return PTL_OK;
 }
 
@@ -180,7 +221,8 @@ ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_d
     nm->size = size;
     bind(nm);
     s = check_topology(nm, err);
-    if (s >= 0 && build_vertex_cells(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    if (s >= 0 && (build_vertex_cells(nm) < 0 || build_pieces(nm) < 0))
+        s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s < 0) {
         ptl_navmesh_destroy(nm);
         return s;
@@ -230,6 +272,7 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     uint32_t vc = nm->h ? nm->h->vert_count : 0, total = nm->h ? nm->h->cell_vert_total : 0;
     ptl_mem_free(&a, nm->vcell_start, ((size_t)vc + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->cell_piece, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->blob, nm->size);
     ptl_mem_free(&a, nm, sizeof *nm);
 }

@@ -3,7 +3,8 @@
 
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
-     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids)
+     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) |
+     landmarks (float, landmark_count per vertex; may be empty)
    All integers and floats are in the writer's byte order; `endian` holds PTL_BLOB_ENDIAN as written,
    so a reader on another byte order sees 0x04030201 and refuses the blob.
    The checksum is FNV-1a (64-bit) over the whole blob with the checksum field taken as zero. */
@@ -43,16 +44,21 @@ typedef struct ptl_blob_header {
     uint32_t layer_count;
     uint32_t grid_nx, grid_nz;   /* point-location buckets along x and z */
     uint32_t grid_item_count;
-    uint32_t reserved0;
+    /* Distances per vertex to the landmarks of its piece of walkable space (ALT lower bounds for
+       the searches, Goldberg and Harrelson 2005): vertex v's distance to landmark i of its piece is
+       landmarks[v * landmark_count + i], exact geodesic length, +inf when the piece has fewer. */
+    uint32_t landmark_count;
     float bmin[3], bmax[3];
     float grid_cell; /* [Units: wu] bucket side */
     float reserved1;
     double walkable_area;
     double relax;
     uint64_t off_verts, off_vert_flags, off_cells, off_cell_verts, off_cell_nbrs, off_portals;
-    uint64_t off_grid_offsets, off_grid_items;
+    uint64_t off_grid_offsets, off_grid_items, off_landmarks;
 } ptl_blob_header;
-_Static_assert(sizeof(ptl_blob_header) == 192, "blob header layout");
+_Static_assert(sizeof(ptl_blob_header) == 200, "blob header layout");
+
+#define PTL_MAX_LANDMARKS 64u
 
 typedef struct ptl_blob_cell {
     uint32_t first;      /* into cell_verts / cell_nbrs */

@@ -20,9 +20,13 @@ struct ptl_navmesh {
     const ptl_blob_portal* portals;
     const uint32_t* grid_offsets;
     const uint32_t* grid_items;
+    const float* landmarks;    /* landmark_count per vertex, or NULL */
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
     uint32_t* vcell_start; /* vert_count + 1 */
     uint32_t* vcell;
+    /* Derived at load: the piece of walkable space (cells joined through portals) of each cell. */
+    uint32_t* cell_piece;
+    uint32_t piece_count;
 };
 
 /* x-z coordinates of vertex v as doubles. */

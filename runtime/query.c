@@ -15,6 +15,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints, clip;
+    size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
 } sizes;
 
 static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv) {
@@ -36,6 +37,10 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
     s.clip = (size_t)4 * (mcv + 8) * sizeof(double);
+    bool lm = h->landmark_count > 0;
+    s.lm_goal = lm ? (size_t)h->landmark_count * sizeof(double) : 0;
+    s.alt_h = lm ? (size_t)h->vert_count * sizeof(double) : 0;
+    s.alt_stamp = lm ? (size_t)h->vert_count * sizeof(uint32_t) : 0;
     return s;
 }
 
@@ -66,6 +71,10 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->portals, s.portals);
     ptl_mem_free(&a, q->fpoints, s.fpoints);
     ptl_mem_free(&a, q->clip, s.clip);
+    ptl_mem_free(&a, q->lm_goal_lo, s.lm_goal);
+    ptl_mem_free(&a, q->lm_goal_hi, s.lm_goal);
+    ptl_mem_free(&a, q->alt_h, s.alt_h);
+    ptl_mem_free(&a, q->alt_stamp, s.alt_stamp);
     ptl_mem_free(&a, q, sizeof *q);
 }
 
@@ -155,7 +164,15 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->portals = ptl_mem_alloc(&a, s.portals);
     q->fpoints = ptl_mem_alloc(&a, s.fpoints);
     q->clip = ptl_mem_alloc(&a, s.clip);
-    if (!q->nodes || !q->heap || !q->succ || !q->side || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
+    q->lm_count = nm->h->landmark_count;
+    if (q->lm_count) {
+        q->lm_goal_lo = ptl_mem_alloc(&a, s.lm_goal);
+        q->lm_goal_hi = ptl_mem_alloc(&a, s.lm_goal);
+        q->alt_h = ptl_mem_alloc(&a, s.alt_h);
+        q->alt_stamp = ptl_mem_calloc(&a, 1, s.alt_stamp);
+    }
+    bool lm_ok = !q->lm_count || (q->lm_goal_lo && q->lm_goal_hi && q->alt_h && q->alt_stamp);
+    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->portals || !q->fpoints || !q->clip ||
         !build_slots(q)) {
         ptl_query_destroy(q);
@@ -175,6 +192,7 @@ uint32_t ptl_query_next_stamp(ptl_query* q) {
     if (q->stamp == UINT32_MAX) {
         const ptl_blob_header* h = q->nm->h;
         memset(q->root_stamp, 0, (size_t)h->vert_count * sizeof(uint32_t));
+        if (q->alt_stamp) memset(q->alt_stamp, 0, (size_t)h->vert_count * sizeof(uint32_t));
         for (uint32_t i = 0; i < h->cell_vert_total; ++i) q->turns[i].stamp = 0;
         memset(q->goal_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
         memset(q->seen_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));

@@ -135,6 +135,21 @@ struct ptl_query {
     ptl_funnel_portal* portals; /* corridor portals, cell_count */
     ptl_funnel_point* fpoints;  /* the funnel's path, cell_count + 2 */
 
+    /* Landmarks (ALT, Goldberg and Harrelson 2005): for the current search, lower and upper bounds
+       of the goal's distance to each landmark of its piece, and per vertex a cached lower bound of
+       its distance to the goal (stamped). */
+    uint32_t lm_count;   /* landmarks per vertex in the navmesh (0: none) */
+    double* lm_goal_lo;  /* lm_count */
+    double* lm_goal_hi;  /* lm_count */
+    double* alt_h;       /* per vertex */
+    uint32_t* alt_stamp; /* per vertex */
+    double alt_start;    /* the bound for the start point */
+    bool alt_on;         /* the current search uses the landmarks */
+
+    /* One-to-all distances (ptl_query_vertex_distances): when set, expansions record the length of
+       the shortest path found so far to every vertex they see. Per vertex. */
+    double* record;
+
     /* Point location: clipping a cell against the search box. */
     double* clip;         /* 4 * (max_cell_verts + 8) */
 };
@@ -154,6 +169,11 @@ float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z)
 /* The two searches (search.c, corridor.c). `res` is reset by the caller; start and goal are located. */
 ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
 ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
+
+/* Exact shortest-path lengths from vertex `v` to every vertex of its piece of walkable space
+   (others: +inf), written to dist[vert_count]: an interval search without a goal that records the
+   length at which it sees each vertex. For the bake's landmarks. */
+ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist);
 
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

@@ -26,6 +26,7 @@
 
    Everything is computed in the x-z plane; heights come from the cells' vertices. */
 #include <math.h>
+#include <string.h>
 
 #include "query_internal.h"
 
@@ -117,11 +118,19 @@ typedef struct expansion {
     const ptl_slot* slots; /* the expanded cell's edges */
     const uint32_t* goal_stamp;
     uint32_t stamp;
+    bool all; /* one-to-all: dead ends too */
 } expansion;
 
-/* A neighbour worth entering: not a wall, and not a dead end unless it holds the goal. */
+/* A neighbour worth entering: not a wall, and not a dead end unless it holds the goal (or the search
+   has no goal and must see everything). */
 static inline bool enterable(const expansion* e, const ptl_slot* sl) {
-    return sl->open || (sl->nbr != PTL_NONE && e->goal_stamp[sl->nbr] == e->stamp);
+    return sl->open || (sl->nbr != PTL_NONE && (e->all || e->goal_stamp[sl->nbr] == e->stamp));
+}
+
+/* One-to-all: vertex `slot` of a cell is seen from (ox, oz) at path length g + the straight line. */
+static inline void record_seen(ptl_query* q, uint32_t vert, double ox, double oz, double x, double z, double g) {
+    double d = g + sqrt((x - ox) * (x - ox) + (z - oz) * (z - oz));
+    if (d < q->record[vert]) q->record[vert] = d;
 }
 
 /* Successor on edge j of the expanded cell, from w0 (its first vertex, the successor's right side)
@@ -197,6 +206,9 @@ static uint32_t expand_collinear(ptl_query* q, const ptl_snode* n, const entry* 
     }
     uint32_t turn = nm->cell_verts[en->cell->first + at];
     double g = n->g + sqrt(d2);
+    if (q->record) /* the whole (convex) cell is visible from the turning point, a vertex of it */
+        for (uint32_t m = 0; m < en->nv; ++m)
+            record_seen(q, nm->cell_verts[en->cell->first + m], tx, tz, sl[m].x, sl[m].z, g);
     double cdx = 0, cdz = 0, ce2 = 0; /* the sweep's side line, when it has one */
     if (d2 > 0) {
         if (!turn_claim(q, en->cell->first + at, g, tx - ox, tz - oz, turned)) return 0;
@@ -251,6 +263,20 @@ static uint32_t expand_cone(ptl_query* q, const ptl_snode* n, const entry* en, e
     /* By construction b is not left of the right ray and a not right of the left ray. */
     if ((n->ends & PTL_END_RIGHT) || sr[0] > 0) sr[0] = 0;
     if ((n->ends & PTL_END_LEFT) || sv[nv - 1] < 0) sv[nv - 1] = 0;
+    if (q->record) {
+        /* The vertices inside the closed cone are seen from the root; the others from an end of the
+           interval that is the edge's vertex (the convex cell shows all its vertices from there):
+           a path bends around it. Recorded here, not only through successors, because a vertex
+           whose edges in this cell are walls (the back of an alcove) starts no successor. */
+        const double dr = sqrt(urx * urx + urz * urz), dl = sqrt(ulx * ulx + ulz * ulz);
+        for (uint32_t m = 0, j = k1; m < nv; ++m) {
+            uint32_t v = nm->cell_verts[en->cell->first + j];
+            if (sr[m] >= 0 && sv[m] <= 0) record_seen(q, v, ox, oz, sl[j].x, sl[j].z, n->g);
+            else if (sr[m] < 0 && (n->ends & PTL_END_RIGHT)) record_seen(q, v, en->bx, en->bz, sl[j].x, sl[j].z, n->g + dr);
+            else if (sv[m] > 0 && (n->ends & PTL_END_LEFT)) record_seen(q, v, en->ax, en->az, sl[j].x, sl[j].z, n->g + dl);
+            j = j + 1 == nv ? 0 : j + 1;
+        }
+    }
     /* Turning at an end: it must be the edge's vertex and a corner, and not a turn made before
        (claimed when the first successor of the turn appears: 1 yes, 0 no, -1 not asked yet). */
     const bool can_r = (n->ends & PTL_END_RIGHT) && sl[k1].corner, can_l = (n->ends & PTL_END_LEFT) && sl[k].corner;
@@ -301,7 +327,7 @@ static uint32_t expand(ptl_query* q, const ptl_snode* n) {
     en.ax = en.sl[en.k].x, en.az = en.sl[en.k].z, en.bx = en.sl[en.k1].x, en.bz = en.sl[en.k1].z;
     const double ex = en.bx - en.ax, ez = en.bz - en.az;
     const double side = ex * (n->oz - en.az) - ez * (n->ox - en.ax); /* < 0: the root is behind the edge */
-    expansion e = {q->succ, 0, en.sl, q->goal_stamp, q->stamp};
+    expansion e = {q->succ, 0, en.sl, q->goal_stamp, q->stamp, q->record != NULL};
     if (side >= 0 || side * side <= q->eps * q->eps * (ex * ex + ez * ez)) return expand_collinear(q, n, &en, &e);
     return expand_cone(q, n, &en, &e);
 }
@@ -441,6 +467,94 @@ ptl_status ptl_query_straight(const ptl_qpoint* s, const ptl_qpoint* t, ptl_path
     return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
 }
 
+/* ---- Landmark bounds (ALT) ------------------------------------------------------------------- */
+
+/* Distances are stored as floats: a bound built from them may be too large by their rounding
+   (2^-24 relative each); taking this much off keeps it a lower bound. */
+#define PTL_ALT_SLACK 2.5e-7
+
+/* Bounds of point p's distance to each landmark, from the vertices of a cell holding p (all of them
+   visible from p: the cell is convex): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its
+   piece does not have gives (-inf, +inf). */
+static void point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi) {
+    const ptl_navmesh* nm = q->nm;
+    const uint32_t k = q->lm_count;
+    for (uint32_t i = 0; i < k; ++i) lo[i] = -INFINITY, hi[i] = INFINITY;
+    if (p->kind == PTL_QPOINT_VERTEX) {
+        const float* d = nm->landmarks + (size_t)p->vert * k;
+        for (uint32_t i = 0; i < k; ++i)
+            if (isfinite(d[i])) lo[i] = hi[i] = d[i];
+        return;
+    }
+    const ptl_blob_cell* cell = &nm->cells[p->cells[0]];
+    for (uint32_t j = 0; j < cell->vert_count; ++j) {
+        uint32_t v = nm->cell_verts[cell->first + j];
+        const float* d = nm->landmarks + (size_t)v * k;
+        double dv = sqrt((nm->verts[3 * v] - p->x) * (nm->verts[3 * v] - p->x) +
+                         (nm->verts[3 * v + 2] - p->z) * (nm->verts[3 * v + 2] - p->z));
+        for (uint32_t i = 0; i < k; ++i) {
+            if (!isfinite(d[i])) continue;
+            if (d[i] - dv > lo[i]) lo[i] = d[i] - dv;
+            if (d[i] + dv < hi[i]) hi[i] = d[i] + dv;
+        }
+    }
+}
+
+/* A lower bound of the distance between two points with landmark bounds (a) and (b). */
+static double alt_bound(const double* alo, const double* ahi, const double* blo, const double* bhi, uint32_t k) {
+    double best = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+        double x = blo[i] - ahi[i], y = alo[i] - bhi[i];
+        double h = x > y ? x : y;
+        if (!(h > best)) continue; /* also skips NaN from infinite bounds */
+        double slack = PTL_ALT_SLACK * (fabs(blo[i]) + fabs(ahi[i]) + fabs(alo[i]) + fabs(bhi[i]));
+        if (h - slack > best) best = h - slack;
+    }
+    return best;
+}
+
+/* The landmark bound of root vertex r's distance to the goal, cached per search. */
+static inline double root_alt(ptl_query* q, uint32_t r) {
+    if (r == PTL_NONE) return q->alt_start;
+    if (q->alt_stamp[r] == q->stamp) return q->alt_h[r];
+    const uint32_t k = q->lm_count;
+    const float* d = q->nm->landmarks + (size_t)r * k;
+    double best = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+        double dr = d[i];
+        double x = q->lm_goal_lo[i] - dr, y = dr - q->lm_goal_hi[i];
+        double h = x > y ? x : y;
+        if (!(h > best)) continue;
+        double slack = PTL_ALT_SLACK * (fabs(q->lm_goal_lo[i]) + fabs(q->lm_goal_hi[i]) + 2 * dr);
+        if (h - slack > best) best = h - slack;
+    }
+    q->alt_stamp[r] = q->stamp;
+    q->alt_h[r] = best;
+    return best;
+}
+
+/* Shortest distance from (ox, oz) to the segment l-r: the one-to-all search's order key. */
+static double seg_dist(double ox, double oz, double lx, double lz, double rx, double rz) {
+    double dx = rx - lx, dz = rz - lz, len2 = dx * dx + dz * dz;
+    double t = len2 > 0 ? ((ox - lx) * dx + (oz - lz) * dz) / len2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    double px = lx + t * dx - ox, pz = lz + t * dz - oz;
+    return sqrt(px * px + pz * pz);
+}
+
+/* The key of a node: g + a lower bound of the rest. Towards a goal: the way through the interval
+   (Polyanya §3.3), or the root's landmark bound when larger; without a goal (one-to-all): the
+   distance to the interval, so that nodes come out in order of length (Dijkstra). */
+static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
+    if (q->record) return n->g + seg_dist(n->ox, n->oz, n->lx, n->lz, n->rx, n->rz);
+    double h = h_value(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+    if (q->alt_on) {
+        double a = root_alt(q, n->root);
+        if (a > h) h = a;
+    }
+    return n->g + h;
+}
+
 /* ---- The search ----------------------------------------------------------------------------- */
 
 /* Does the start point lie on edge j of cell c (so that the edge leads nowhere new)? */
@@ -451,7 +565,8 @@ static bool start_on_edge(const ptl_query* q, const ptl_qpoint* s, uint32_t c, u
     return c == s->pair[1] && j == q->slots[q->nm->cells[s->cell].first + s->edge].twin;
 }
 
-ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+/* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
+static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     const ptl_navmesh* nm = q->nm;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
@@ -461,10 +576,20 @@ ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* 
             return ptl_query_straight(s, t, res);
         }
     }
+    /* Start and goal in different pieces of walkable space: no path, and no search needed. */
+    if (t->cell_count && nm->cell_piece[s->cells[0]] != nm->cell_piece[t->cells[0]]) return PTL_PARTIAL;
+    q->alt_on = false;
+    if (q->lm_count && !q->record) {
+        double slo[PTL_MAX_LANDMARKS], shi[PTL_MAX_LANDMARKS];
+        point_bounds(q, t, q->lm_goal_lo, q->lm_goal_hi);
+        point_bounds(q, s, slo, shi);
+        q->alt_start = alt_bound(slo, shi, q->lm_goal_lo, q->lm_goal_hi, q->lm_count);
+        q->alt_on = true;
+    }
     q->node_count = 0;
     q->free_head = PTL_NONE;
     q->heap_count = 0;
-    expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp};
+    expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL};
     for (uint32_t i = 0; i < s->cell_count; ++i) {
         uint32_t c = s->cells[i];
         const ptl_blob_cell* cell = &nm->cells[c];
@@ -472,12 +597,13 @@ ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* 
         e.slots = q->slots + cell->first;
         for (uint32_t j = 0; j < cell->vert_count; ++j) {
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
+            if (q->record) record_seen(q, cv[j], s->x, s->z, e.slots[j].x, e.slots[j].z, 0);
             if (!enterable(&e, &e.slots[j]) || start_on_edge(q, s, c, j, cv[j], cv[j1])) continue;
             e.count = 0;
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, s->x, s->z, 0, 0);
             ptl_snode* n = &q->succ[0];
             n->parent = PTL_NONE;
-            if (!push_node(q, n, h_value(s->x, s->z, t->x, t->z, n->lx, n->lz, n->rx, n->rz))) return PTL_ERR_OUT_OF_NODES;
+            if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
         }
     }
 
@@ -519,8 +645,7 @@ ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* 
             }
             for (uint32_t i = 0; i < kept; ++i) {
                 ptl_snode* n = &q->succ[i];
-                double f = n->g + h_value(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
-                if (!push_node(q, n, f)) return PTL_ERR_OUT_OF_NODES;
+                if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
             }
             break;
         }
@@ -528,6 +653,36 @@ ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* 
     }
     res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
     return PTL_PARTIAL;
+}
+
+ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    return search(q, s, t, res);
+}
+
+ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist) {
+    const ptl_navmesh* nm = q->nm;
+    if (v >= nm->h->vert_count || !dist) return PTL_ERR_INVALID_ARG;
+    for (uint32_t i = 0; i < nm->h->vert_count; ++i) dist[i] = INFINITY;
+    ptl_qpoint s, t;
+    memset(&s, 0, sizeof s);
+    memset(&t, 0, sizeof t);
+    s.kind = PTL_QPOINT_VERTEX;
+    s.x = nm->verts[3 * v];
+    s.z = nm->verts[3 * v + 2];
+    s.y = nm->verts[3 * v + 1];
+    s.vert = v;
+    s.cells = nm->vcell + nm->vcell_start[v];
+    s.cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
+    if (s.cell_count == 0) return PTL_ERR_INVALID_ARG;
+    s.cell = s.cells[0];
+    t.x = s.x, t.z = s.z;
+    ptl_path_result res;
+    memset(&res, 0, sizeof res);
+    q->record = dist;
+    ptl_status st = search(q, &s, &t, &res);
+    q->record = NULL;
+    dist[v] = 0;
+    return st == PTL_PARTIAL ? PTL_OK : st;
 }
 
 /* ---- Entry point ---------------------------------------------------------------------------- */

@@ -70,7 +70,12 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
         else if (is_bake && !strcmp(a, "--agent-radius")) fslot = &o->desc.agent_radius;
         else if (is_bake && !strcmp(a, "--max-climb")) fslot = &o->desc.max_climb;
         else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope;
-        else if (is_bake && (!strcmp(a, "--tile-size") || !strcmp(a, "--threads"))) {
+        else if (is_bake && !strcmp(a, "--landmarks")) {
+            unsigned u;
+            if (!cli_parse_uint(v, &u) || u > 64) return cli_error(EXIT_USAGE, "--landmarks needs an integer in 0..64");
+            o->desc.landmarks = u == 0 ? -1 : (int32_t)u; /* 0 on the command line: none */
+            ++i;
+        } else if (is_bake && (!strcmp(a, "--tile-size") || !strcmp(a, "--threads"))) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || u == 0) return cli_error(EXIT_USAGE, "%s needs a positive integer", a);
             if (!strcmp(a, "--threads")) o->threads = u;
@@ -127,8 +132,9 @@ int cli_bake(int argc, char** argv) {
         printf("{\"input\":");
         cli_json_string(stdout, o.input);
         printf(",\"triangles\":0,\"tiles\":%u,\"layers\":%u,\"cells\":%u,\"portals\":%u,\"links\":%u,\"vertices\":%u,"
-               "\"notches\":%u,\"real_notches\":%u,\"holes\":%u,\"walkable_area\":",
-               st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches, st.real_notches, st.holes);
+               "\"notches\":%u,\"real_notches\":%u,\"holes\":%u,\"landmarks\":%u,\"walkable_area\":",
+               st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches, st.real_notches, st.holes,
+               st.landmarks);
         cli_json_number(stdout, st.walkable_area);
         printf(",\"bytes\":%zu,\"threads\":1,\"ms\":{\"total\":", size);
         cli_json_number(stdout, t3 - t0);
@@ -138,6 +144,8 @@ int cli_bake(int argc, char** argv) {
         cli_json_number(stdout, st.ms_decompose);
         printf(",\"build\":");
         cli_json_number(stdout, st.ms_build);
+        printf(",\"landmarks\":");
+        cli_json_number(stdout, st.ms_landmarks);
         printf(",\"write\":");
         cli_json_number(stdout, t3 - t2);
         printf("}}\n");

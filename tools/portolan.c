@@ -12,7 +12,8 @@
 static const char USAGE[] =
     "usage: portolan <command> [options]\n"
     "\n"
-    "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--json]   bake a .map, .poly or .mesh\n"
+    "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--json]\n"
+    "                                                  bake a .map, .poly or .mesh (N: 0 none, default 4)\n"
     "       (3D options --cell-size --cell-height --agent-height --agent-radius --max-climb\n"
     "        --max-slope --tile-size --threads --seed X,Y,Z are accepted and checked)\n"
     "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"

@@ -1,0 +1,119 @@
+/* Landmarks for the searches: ALT lower bounds (Goldberg and Harrelson, "Computing the shortest path:
+   A* search meets graph theory", SODA 2005). For a landmark L and any two points a and b, the
+   triangle inequality gives d(a, b) >= |d(L, b) - d(L, a)|; with the exact geodesic distance from a
+   few landmarks to every vertex stored in the blob, a search bounds the remaining length from each
+   turning point far better than the straight line where obstacles force detours.
+
+   Per piece of walkable space (cells joined by portals) the landmarks are spread by farthest-point
+   sampling: the first is the vertex farthest from the piece's first vertex, each next one the vertex
+   farthest from all chosen so far. Distances are exact: one interval search without a goal per
+   landmark (runtime search.c), so a piece costs (landmarks + 1) of those. Deterministic: ties go to
+   the lowest vertex id, and nothing depends on timing or memory addresses. */
+#include <math.h>
+#include <string.h>
+
+#include <portolan/bake.h>
+
+#include "../runtime/alloc.h"
+#include "../runtime/error.h"
+#include "../runtime/query_internal.h"
+
+/* Pieces smaller than this many cells get no landmarks: their searches are short anyway. */
+enum { MIN_CELLS_PER_LANDMARK = 8 };
+
+static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
+
+/* One-to-all distances from v, growing the node pool when a large piece needs it. */
+static ptl_status distances(const ptl_navmesh* nm, ptl_query** q, const ptl_allocator* a, uint32_t v, double* dist) {
+    for (;;) {
+        ptl_status st = ptl_query_vertex_distances(*q, v, dist);
+        if (st != PTL_ERR_OUT_OF_NODES) return st;
+        uint32_t more = (*q)->max_nodes * 4;
+        if (more > (1u << 24)) return st;
+        ptl_query_destroy(*q);
+        ptl_query_desc qd = {more, a};
+        if ((st = ptl_query_create(nm, &qd, q)) < 0) return st;
+    }
+}
+
+ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, const ptl_allocator* alloc, void** out,
+                              size_t* out_size, ptl_error* err) {
+    if (!blob || !out || !out_size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_landmarks: NULL argument");
+    *out = NULL;
+    *out_size = 0;
+    if (count > PTL_MAX_LANDMARKS)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "landmarks: %u is more than %u", count, PTL_MAX_LANDMARKS);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_navmesh_desc nd = {&a};
+    ptl_navmesh* nm = NULL;
+    ptl_status st = ptl_navmesh_create(blob, size, &nd, &nm, err);
+    if (st < 0) return st;
+    const ptl_blob_header* h = nm->h;
+    const uint32_t nv = h->vert_count;
+    ptl_query* q = NULL;
+    ptl_query_desc qd = {1u << 16, &a};
+    double* dist = ptl_mem_alloc(&a, (size_t)nv * sizeof(double));
+    double* near = ptl_mem_alloc(&a, (size_t)nv * sizeof(double)); /* distance to the nearest chosen landmark */
+    uint32_t* piece = ptl_mem_alloc(&a, (size_t)nv * sizeof(uint32_t));
+    uint32_t* cells_in = ptl_mem_calloc(&a, (size_t)nm->piece_count + 1, sizeof(uint32_t));
+    uint64_t off = h->off_landmarks, lm_bytes = (uint64_t)nv * count * sizeof(float);
+    uint64_t total = align8(off + lm_bytes);
+    uint8_t* b = ptl_mem_alloc(&a, (size_t)total);
+    if (!dist || !near || !piece || !cells_in || !b || ptl_query_create(nm, &qd, &q) < 0) {
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "landmarks: out of memory");
+        goto done;
+    }
+    memcpy(b, blob, (size_t)off);
+    memset(b + off, 0, (size_t)(total - off));
+    float* lm = (float*)(b + off);
+    for (uint64_t i = 0; i < (uint64_t)nv * count; ++i) lm[i] = INFINITY;
+    for (uint32_t v = 0; v < nv; ++v)
+        piece[v] = nm->vcell_start[v] < nm->vcell_start[v + 1] ? nm->cell_piece[nm->vcell[nm->vcell_start[v]]] : PTL_NONE;
+    for (uint32_t c = 0; c < h->cell_count; ++c) cells_in[nm->cell_piece[c]]++;
+
+    for (uint32_t p = 0; p < nm->piece_count && count > 0; ++p) {
+        uint32_t k = cells_in[p] / MIN_CELLS_PER_LANDMARK;
+        if (k > count) k = count;
+        if (k == 0) continue;
+        uint32_t seed = PTL_NONE;
+        for (uint32_t v = 0; v < nv && seed == PTL_NONE; ++v)
+            if (piece[v] == p) seed = v;
+        if ((st = distances(nm, &q, &a, seed, dist)) < 0) goto fail;
+        for (uint32_t v = 0; v < nv; ++v) near[v] = piece[v] == p ? dist[v] : -1;
+        for (uint32_t i = 0; i < k; ++i) {
+            uint32_t far = PTL_NONE;
+            for (uint32_t v = 0; v < nv; ++v)
+                if (piece[v] == p && isfinite(near[v]) && (far == PTL_NONE || near[v] > near[far])) far = v;
+            if (far == PTL_NONE) break;
+            if ((st = distances(nm, &q, &a, far, dist)) < 0) goto fail;
+            for (uint32_t v = 0; v < nv; ++v) {
+                if (piece[v] != p) continue;
+                /* Stored rounded up would overstate nothing: bounds take their float rounding into
+                   account (search.c, PTL_ALT_SLACK). Unseen vertices keep +inf (no bound). */
+                lm[(size_t)v * count + i] = (float)dist[v];
+                if (i == 0 || dist[v] < near[v]) near[v] = dist[v];
+            }
+        }
+    }
+    ptl_blob_header* nh = (ptl_blob_header*)b;
+    nh->landmark_count = count;
+    nh->total_size = total;
+    nh->checksum = 0;
+    nh->checksum = ptl_blob_checksum(b, total);
+    *out = b;
+    *out_size = (size_t)total;
+    b = NULL;
+    st = ptl_error_ok(err);
+    goto done;
+fail:
+    st = ptl_error_set(err, st, "landmarks: a distance search failed: %s", ptl_status_message(st));
+done:
+    ptl_mem_free(&a, b, (size_t)total);
+    ptl_mem_free(&a, dist, (size_t)nv * sizeof(double));
+    ptl_mem_free(&a, near, (size_t)nv * sizeof(double));
+    ptl_mem_free(&a, piece, (size_t)nv * sizeof(uint32_t));
+    ptl_mem_free(&a, cells_in, ((size_t)nm->piece_count + 1) * sizeof(uint32_t));
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    return st;
+}
