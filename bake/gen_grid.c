@@ -34,13 +34,17 @@ static void rooms(ptl_grid* g, rng* r) {
     uint32_t room = w < 64 || h < 64 ? 8 : 24;
     for (uint32_t y = room; y + 2 < h; y += room) {
         fill(g, 0, y, w, y + 1, 0);
-        for (uint32_t x = 0; x < w; x += room) fill(g, x + 2 + below(r, room - 6), y, x + 5 + below(r, 2), y + 1, 1);
+        for (uint32_t x = 0; x < w; x += room) {
+            uint32_t door = x + 2 + below(r, room - 6); /* a door of 2 or 3 cells in each room's wall */
+            fill(g, door, y, door + 2 + below(r, 2), y + 1, 1);
+        }
     }
     for (uint32_t x = room; x + 2 < w; x += room) {
         for (uint32_t y = 0; y < h; y += room) {
             if (below(r, 5) == 0) continue; /* some rooms merge into halls */
             fill(g, x, y, x + 1, y + room, 0);
-            fill(g, x, y + 2 + below(r, room - 6), x + 1, y + 5 + below(r, room - 7), 1);
+            uint32_t door = y + 2 + below(r, room - 6);
+            fill(g, x, door, x + 1, door + 2 + below(r, 2), 1);
         }
     }
     uint32_t things = w * h / 400;

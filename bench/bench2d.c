@@ -102,13 +102,25 @@ static const char* MAP_DIRS[] = {"grids/bg512", "grids/dao", "grids/gppc2023", "
 
 static int cmp_s(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
 
-static void table_maps(const char* data, int reps) {
+/* What the issue's targets are checked against, gathered while the tables run. */
+typedef struct targets {
+    double orz_decompose_ms;       /* dao/orz900d: decomposition, median */
+    double orz_bake_ms;            /* dao/orz900d: read + shape + decompose + build */
+    double aurora_exact_us, aurora_corridor_us, aurora_detour_us; /* medians over its scenarios */
+    double scale_first, scale_last; /* us per vertex at the smallest and largest generated map */
+    uint32_t scale_n0, scale_n1;
+    uint32_t literal_bound_fails;  /* maps where cells > notches + holes + 1 (multi-piece maps) */
+} targets;
+
+static void table_maps(const char* data, int reps, targets* tg) {
     printf("## Decomposition per map\n\n");
     printf("Cells against the near-optimality bound notches + holes + pieces (ANavMG §4: one portal per notch, "
            "one cell more per hole and per connected piece). Times: median of %d runs; `shape` is the contour "
            "extraction from the grid.\n\n", reps);
-    printf("| map | size | vertices | notches | holes | pieces | cells | bound | cells/bound | shape ms | decompose ms | "
-           "build ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("`n+h+1` tells whether the bound as the issue states it (notches + holes + 1) holds too; it cannot on a map "
+           "of several separate convex pieces (hardmap-4: four pieces, no notch, four cells).\n\n");
+    printf("| map | size | vertices | notches | holes | pieces | cells | bound | cells/bound | n+h+1 | shape ms | "
+           "decompose ms | build ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
     for (size_t k = 0; k < sizeof MAP_DIRS / sizeof MAP_DIRS[0]; ++k) {
         char dir[1024];
         snprintf(dir, sizeof dir, "%s/%s", data, MAP_DIRS[k]);
@@ -134,17 +146,23 @@ static void table_maps(const char* data, int reps) {
             ptl_status st = ptl_shape_from_grid(&g, NULL, &s, &err);
             double shape_ms = now_ms() - a;
             if (st < 0) {
-                printf("| %s/%s | %ux%u | - | - | - | - | - | - | - | - | - | - |\n", MAP_DIRS[k], names[i], g.width,
-                       g.height);
+                printf("| %s/%s | %ux%u | - | - | - | - | - | - | - | - | - | - | - |\n", MAP_DIRS[k], names[i],
+                       g.width, g.height);
                 ptl_grid_free(&g);
                 free(names[i]);
                 continue;
             }
             dc_row r = measure_shape(&s, reps);
             uint32_t bound = r.notches + r.holes + r.pieces;
-            printf("| %s/%s | %ux%u | %u | %u | %u | %u | %u | %u | %.3f | %.2f | %.2f | %.2f |\n", MAP_DIRS[k], names[i],
-                   g.width, g.height, r.verts, r.notches, r.holes, r.pieces, r.cells, bound,
-                   bound ? (double)r.cells / bound : 0, shape_ms, r.ms_decompose, r.ms_build);
+            bool literal = r.cells <= r.notches + r.holes + 1;
+            tg->literal_bound_fails += !literal;
+            printf("| %s/%s | %ux%u | %u | %u | %u | %u | %u | %u | %.3f | %s | %.2f | %.2f | %.2f |\n", MAP_DIRS[k],
+                   names[i], g.width, g.height, r.verts, r.notches, r.holes, r.pieces, r.cells, bound,
+                   bound ? (double)r.cells / bound : 0, literal ? "yes" : "no", shape_ms, r.ms_decompose, r.ms_build);
+            if (!strcmp(MAP_DIRS[k], "grids/dao") && !strcmp(names[i], "orz900d.map")) {
+                tg->orz_decompose_ms = r.ms_decompose;
+                tg->orz_bake_ms = shape_ms + r.ms_decompose + r.ms_build;
+            }
             ptl_shape_free(&s);
             ptl_grid_free(&g);
             free(names[i]);
@@ -272,7 +290,7 @@ static q_row run_peer_queries(peer_mesh* m, const ptl_query_set* qs, q_each* eac
 typedef struct peer_cmp {
     const char* map;
     uint32_t w, h, queries;
-    double ptl_ms;                 /* shape + decompose + build */
+    double ptl_ms;                 /* shape + decompose + build + landmarks (the default bake) */
     uint32_t cells;
     size_t ptl_bytes;
     peer_stats rc;                 /* Recast's bake (medians of ms_total over the runs; other stages of the last) */
@@ -286,7 +304,7 @@ typedef struct peer_cmp {
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
 
-/* Portolan bake (shape + decompose + build) of a grid, median time of `reps` runs. */
+/* Portolan bake (shape + decompose + build + landmarks) of a grid, median time of `reps` runs. */
 static ptl_navmesh* bake_portolan(const ptl_grid* g, int reps, peer_cmp* c, ptl_error* err) {
     double ptl_t[16];
     void* blob = NULL;
@@ -427,7 +445,7 @@ static void table_peer_bake(const peer_cmp* cmp, size_t n, int reps) {
            pp.region_min_size * pp.region_min_size, pp.region_merge_size * pp.region_merge_size, pp.verts_per_poly,
            pp.detail_sample_dist, pp.detail_sample_max_error);
     printf("### Bake\n\n");
-    printf("Median of %d runs. Portolan: shape extraction + decomposition + build. Recast: extrusion into triangles and "
+    printf("Median of %d runs. Portolan: shape extraction + decomposition + build + 4 landmarks (the default bake). Recast: extrusion into triangles and "
            "binning into tiles + the whole pipeline to a Detour navmesh with its query object. `free area` is the map's "
            "free cells (m^2); Recast's `area` is the sum of its polygon areas in x-z (contour simplification lets "
            "polygons cut into blocked cells or leave free ones uncovered; small isolated islands are dropped).\n\n", reps);
@@ -486,7 +504,7 @@ static void table_peer_queries(const peer_cmp* cmp, size_t n) {
     printf("\n");
 }
 
-static void table_queries(const char* data, int reps) {
+static void table_queries(const char* data, int reps, targets* tg) {
     printf("## Path queries\n\n");
     printf("All scenarios of each map, one thread, warm (each query set run once before timing). `exact` is the "
            "Euclidean shortest path (interval search); `corridor` is A* over cells plus the funnel; `detour` is "
@@ -500,11 +518,16 @@ static void table_queries(const char* data, int reps) {
     memset(cmp, 0, sizeof cmp);
     for (size_t i = 0; i < NMAPS; ++i) measure_map(data, maps[i], reps, &cmp[i]);
     printf("\n");
+    if (cmp[1].ok) {
+        tg->aurora_exact_us = cmp[1].q[0].median;
+        tg->aurora_corridor_us = cmp[1].q[1].median;
+        tg->aurora_detour_us = cmp[1].q[2].median;
+    }
     table_peer_bake(cmp, NMAPS, reps);
     table_peer_queries(cmp, NMAPS);
 }
 
-static void table_scaling(bool quick) {
+static void table_scaling(bool quick, targets* tg) {
     printf("## Scaling\n\n");
     printf("Generated maps with random obstacles (density 0.25, `portolan gen grid --scene random`), side chosen for "
            "the vertex count. `us/vertex` flat means linear; n log n grows it by log2(n) ratios (about x1.4 from 1k to 1M).\n\n");
@@ -525,10 +548,93 @@ static void table_scaling(bool quick) {
         double n = r.verts;
         printf("| %u | %ux%u | %u | %u | %.2f | %.3f | %.2f |\n", targets[i], side, side, r.verts, r.cells, r.ms_decompose,
                r.ms_decompose * 1e3 / n, r.ms_decompose * 1e6 / (n * log2(n)));
+        if (i == 0) tg->scale_first = r.ms_decompose * 1e3 / n, tg->scale_n0 = r.verts;
+        tg->scale_last = r.ms_decompose * 1e3 / n, tg->scale_n1 = r.verts;
         ptl_shape_free(&s);
         ptl_grid_free(&g);
     }
     printf("\n");
+}
+
+/* Exact searches with and without landmarks (ALT bounds) on the same decomposition. */
+static void table_landmarks(const char* data) {
+    printf("## Landmarks\n\n");
+    printf("The exact search with the landmark bounds baked by default (4 per piece) against none, on the same "
+           "cells: bake time of the landmarks, blob size, median expansions and time over all scenarios.\n\n");
+    printf("| map | landmarks | landmark ms | blob KB | median expansions | median us | p99 us |\n"
+           "|---|---:|---:|---:|---:|---:|---:|\n");
+    const char* maps[] = {"grids/dao/orz900d.map", "grids/sc1/Aurora.map", "grids/gppc2023/maze512-4-0.map",
+                          "grids/room512/16room_000.map"};
+    for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) {
+        char map[1024], scen[1100];
+        snprintf(map, sizeof map, "%s/%s", data, maps[i]);
+        snprintf(scen, sizeof scen, "%s.scen", map);
+        ptl_grid g;
+        ptl_shape s;
+        ptl_error err;
+        ptl_query_set qs;
+        if (ptl_grid_load(map, NULL, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
+            ptl_scen_load(scen, NULL, &qs, &err) < 0)
+            continue;
+        const int32_t counts[] = {-1, 4};
+        for (int k = 0; k < 2; ++k) {
+            ptl_bake_desc bd;
+            memset(&bd, 0, sizeof bd);
+            bd.landmarks = counts[k];
+            void* blob;
+            size_t size;
+            ptl_bake_stats bs;
+            ptl_navmesh* nm;
+            ptl_query* q;
+            ptl_query_desc qd = {1u << 20, NULL};
+            if (ptl_bake_shape(&s, &bd, &blob, &size, &bs, &err) < 0) continue;
+            ptl_navmesh_create(blob, size, NULL, &nm, &err);
+            ptl_query_create(nm, &qd, &q);
+            double* ex = malloc(sizeof(double) * (qs.count + 1));
+            static float pts[3 * 8192];
+            for (uint32_t j = 0; j < qs.count; ++j) {
+                ptl_path_request req;
+                memset(&req, 0, sizeof req);
+                memcpy(req.start, qs.items[j].start, sizeof req.start);
+                memcpy(req.goal, qs.items[j].goal, sizeof req.goal);
+                ptl_path_result res;
+                memset(&res, 0, sizeof res);
+                res.points = pts;
+                res.point_capacity = 8192;
+                ptl_query_find_path(q, &req, &res);
+                ex[j] = res.nodes_expanded;
+            }
+            run_queries(q, &qs, PTL_PATH_EXACT, NULL); /* warm-up */
+            q_row r = run_queries(q, &qs, PTL_PATH_EXACT, NULL);
+            printf("| %s | %d | %.1f | %.0f | %.0f | %.2f | %.2f |\n", maps[i], counts[k] < 0 ? 0 : counts[k],
+                   bs.ms_landmarks, size / 1024.0, median_of(ex, qs.count), r.median, r.p99);
+            free(ex);
+            ptl_query_destroy(q);
+            ptl_navmesh_destroy(nm);
+            ptl_blob_free(blob, size, NULL);
+        }
+        ptl_query_set_free(&qs);
+        ptl_shape_free(&s);
+        ptl_grid_free(&g);
+    }
+    printf("\n");
+}
+
+static void table_targets(const targets* tg) {
+    printf("## Targets (issue 2)\n\n");
+    printf("| target | measured | met |\n|---|---|---|\n");
+    printf("| orz900d (1491x656) decomposed in under 50 ms | %.2f ms decomposition (%.2f ms shape + decomposition + "
+           "build) | %s |\n", tg->orz_decompose_ms, tg->orz_bake_ms, tg->orz_decompose_ms < 50 ? "yes" : "no");
+    printf("| median query under 20 us on Aurora | exact %.1f us, corridor %.1f us (Detour %.1f us on the same map) | "
+           "%s |\n", tg->aurora_exact_us, tg->aurora_corridor_us, tg->aurora_detour_us,
+           tg->aurora_exact_us < 20 ? "yes" : "no");
+    double growth = tg->scale_first > 0 ? tg->scale_last / tg->scale_first : 0;
+    double nlogn = tg->scale_n0 > 1 ? log2((double)tg->scale_n1) / log2((double)tg->scale_n0) : 0;
+    printf("| decomposition grows close to n log n from 1k to 1M vertices | time per vertex grew x%.2f from %u to %u "
+           "vertices (n log n: x%.2f) | %s |\n", growth, tg->scale_n0, tg->scale_n1, nlogn,
+           growth <= 1.5 * nlogn ? "yes" : "no");
+    printf("| cells <= notches + holes + 1 | per piece (notches + holes + pieces) on every map; literally on all but %u "
+           "multi-piece maps | see the table |\n\n", tg->literal_bound_fails);
 }
 
 int main(int argc, char** argv) {
@@ -544,9 +650,13 @@ int main(int argc, char** argv) {
     }
     printf("# Portolan 2D benchmark\n\n");
     machine();
-    table_maps(data, quick ? 1 : 5);
+    targets tg;
+    memset(&tg, 0, sizeof tg);
+    table_maps(data, quick ? 1 : 5, &tg);
     table_polyanya(data);
-    table_queries(data, quick ? 1 : 3);
-    table_scaling(quick);
+    table_queries(data, quick ? 1 : 3, &tg);
+    table_landmarks(data);
+    table_scaling(quick, &tg);
+    table_targets(&tg);
     return 0;
 }
