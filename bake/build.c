@@ -11,6 +11,7 @@
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
 #include "../runtime/navmesh_format.h"
+#include "cpg_build.h"
 #include "geom2.h"
 
 static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
@@ -20,8 +21,8 @@ void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc) {
     ptl_mem_free(&a, blob, size);
 }
 
-/* Edge index of `cell` whose neighbour is `other` and which runs a -> b. */
-static uint32_t find_edge(const ptl_decomposition* d, uint32_t cell, uint32_t a, uint32_t b) {
+/* Edge index of `cell` which runs a -> b. */
+static uint32_t find_edge(const ptl_cpg_in* d, uint32_t cell, uint32_t a, uint32_t b) {
     uint32_t s = d->cell_start[cell], n = d->cell_start[cell + 1] - s;
     for (uint32_t i = 0; i < n; ++i)
         if (d->cell_verts[s + i] == a && d->cell_verts[s + (i + 1) % n] == b) return i;
@@ -31,6 +32,33 @@ static uint32_t find_edge(const ptl_decomposition* d, uint32_t cell, uint32_t a,
 ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, const ptl_allocator* alloc,
                                   void** blob, size_t* size, ptl_error* err) {
     if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_decomposition: NULL argument");
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    double* xyz = ptl_mem_alloc(&a, ((size_t)d->vert_count + 1) * 3 * sizeof(double));
+    if (!xyz) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    for (uint32_t v = 0; v < d->vert_count; ++v) { /* 2D (x, y) is world (x, 0, y) */
+        xyz[3 * v] = d->xy[2 * v];
+        xyz[3 * v + 1] = 0;
+        xyz[3 * v + 2] = d->xy[2 * v + 1];
+    }
+    ptl_cpg_in in;
+    memset(&in, 0, sizeof in);
+    in.vert_count = d->vert_count;
+    in.xyz = xyz;
+    in.cell_count = d->cell_count;
+    in.cell_start = d->cell_start;
+    in.cell_verts = d->cell_verts;
+    in.cell_nbrs = d->cell_nbrs;
+    in.portal_count = d->portal_count;
+    in.portals = d->portals;
+    in.flags = flags;
+    in.relax = d->relax;
+    ptl_status st = ptl_cpg_build(&in, &a, blob, size, err);
+    ptl_mem_free(&a, xyz, ((size_t)d->vert_count + 1) * 3 * sizeof(double));
+    return st;
+}
+
+ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void** blob, size_t* size, ptl_error* err) {
+    if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_cpg_build: NULL argument");
     *blob = NULL;
     *size = 0;
     if (d->cell_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no cells");
@@ -42,9 +70,11 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
 
     /* Bounds and the point-location grid: about two cells per bucket. */
     double x0 = DBL_MAX, z0 = DBL_MAX, x1 = -DBL_MAX, z1 = -DBL_MAX;
+    double y0 = DBL_MAX, y1 = -DBL_MAX;
     for (uint32_t v = 0; v < d->vert_count; ++v) {
-        x0 = fmin(x0, d->xy[2 * v]), x1 = fmax(x1, d->xy[2 * v]);
-        z0 = fmin(z0, d->xy[2 * v + 1]), z1 = fmax(z1, d->xy[2 * v + 1]);
+        x0 = fmin(x0, d->xyz[3 * v]), x1 = fmax(x1, d->xyz[3 * v]);
+        y0 = fmin(y0, d->xyz[3 * v + 1]), y1 = fmax(y1, d->xyz[3 * v + 1]);
+        z0 = fmin(z0, d->xyz[3 * v + 2]), z1 = fmax(z1, d->xyz[3 * v + 2]);
     }
     double w = fmax(x1 - x0, 1e-6), h = fmax(z1 - z0, 1e-6);
     double cell = sqrt(w * h / (d->cell_count / 2.0 + 1));
@@ -66,7 +96,7 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
         double cx0 = DBL_MAX, cz0 = DBL_MAX, cx1 = -DBL_MAX, cz1 = -DBL_MAX;
         for (uint32_t i = d->cell_start[c]; i < d->cell_start[c + 1]; ++i) {
             uint32_t v = d->cell_verts[i];
-            float fx = (float)d->xy[2 * v], fz = (float)d->xy[2 * v + 1];
+            float fx = (float)d->xyz[3 * v], fz = (float)d->xyz[3 * v + 2];
             cx0 = fmin(cx0, fx), cx1 = fmax(cx1, fx), cz0 = fmin(cz0, fz), cz1 = fmax(cz1, fz);
         }
         int64_t ix0 = (int64_t)floor((cx0 - bx0) / cellf), ix1 = (int64_t)floor((cx1 - bx0) / cellf);
@@ -97,18 +127,21 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
     hd.version = PTL_BLOB_VERSION;
     hd.endian = PTL_BLOB_ENDIAN;
     hd.header_size = sizeof hd;
-    hd.flags = flags | (d->relax > 0 ? PTL_NAVMESH_RELAXED : 0);
+    hd.flags = d->flags | (d->relax > 0 ? PTL_NAVMESH_RELAXED : 0);
     hd.vert_count = d->vert_count;
     hd.cell_count = d->cell_count;
     hd.cell_vert_total = total;
     hd.portal_count = d->portal_count;
     hd.tile_count = 1;
-    hd.layer_count = 1;
+    hd.layer_count = d->layer_count ? d->layer_count : 1;
+    hd.height_count = d->height_count;
+    hd.vox_cs = d->vox_cs, hd.vox_ch = d->vox_ch;
+    memcpy(hd.vox_origin, d->vox_origin, sizeof hd.vox_origin);
     hd.grid_nx = nx;
     hd.grid_nz = nz;
     hd.grid_item_count = (uint32_t)items;
-    hd.bmin[0] = bx0, hd.bmin[1] = 0, hd.bmin[2] = bz0;
-    hd.bmax[0] = (float)x1, hd.bmax[1] = 0, hd.bmax[2] = (float)z1;
+    hd.bmin[0] = bx0, hd.bmin[1] = (float)y0, hd.bmin[2] = bz0;
+    hd.bmax[0] = (float)x1, hd.bmax[1] = (float)y1, hd.bmax[2] = (float)z1;
     hd.grid_cell = cellf;
     hd.relax = d->relax;
     uint64_t off = sizeof hd;
@@ -120,6 +153,8 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
     hd.off_portals = off, off = align8(off + (uint64_t)d->portal_count * sizeof(ptl_blob_portal));
     hd.off_grid_offsets = off, off = align8(off + ((uint64_t)nx * nz + 1) * 4);
     hd.off_grid_items = off, off = align8(off + items * 4);
+    hd.off_layers = off, off = align8(off + (uint64_t)hd.layer_count * sizeof(ptl_blob_layer));
+    hd.off_heights = off, off = align8(off + (uint64_t)d->height_count * 2);
     hd.off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
     hd.total_size = off;
 
@@ -132,9 +167,9 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
     float* verts = (float*)(b + hd.off_verts);
     uint8_t* vflags = b + hd.off_vert_flags;
     for (uint32_t v = 0; v < d->vert_count; ++v) {
-        verts[3 * v] = (float)d->xy[2 * v];
-        verts[3 * v + 1] = 0;
-        verts[3 * v + 2] = (float)d->xy[2 * v + 1];
+        verts[3 * v] = (float)d->xyz[3 * v];
+        verts[3 * v + 1] = (float)d->xyz[3 * v + 1];
+        verts[3 * v + 2] = (float)d->xyz[3 * v + 2];
     }
     /* Vertex flags: pinch copies (same position, another vertex) and notches (reflex in a cell
        neighbourhood is not known here; a vertex is a notch when its walls turn right). */
@@ -157,8 +192,8 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
         for (uint32_t v = 0; v < d->vert_count; ++v) {
             uint32_t nx2 = wall_next[2 * v], pv = wall_next[2 * v + 1];
             if (nx2 == PTL_NONE || pv == PTL_NONE) continue;
-            ptl_v2 p = v2(d->xy[2 * pv], d->xy[2 * pv + 1]), q = v2(d->xy[2 * v], d->xy[2 * v + 1]);
-            ptl_v2 r = v2(d->xy[2 * nx2], d->xy[2 * nx2 + 1]);
+            ptl_v2 p = v2(d->xyz[3 * pv], d->xyz[3 * pv + 2]), q = v2(d->xyz[3 * v], d->xyz[3 * v + 2]);
+            ptl_v2 r = v2(d->xyz[3 * nx2], d->xyz[3 * nx2 + 2]);
             if (v2_orient(p, q, r) < 0) vflags[v] |= PTL_VERT_NOTCH;
         }
         ptl_mem_free(&a, wall_next, (size_t)d->vert_count * 2 * sizeof(uint32_t));
@@ -175,8 +210,13 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
                 uint32_t t = order[i], j = i;
                 for (; j >= gap; j -= gap) {
                     uint32_t u = order[j - gap];
-                    double ux = d->xy[2 * u], uz = d->xy[2 * u + 1], tx = d->xy[2 * t], tz = d->xy[2 * t + 1];
-                    if (ux < tx || (ux == tx && (uz < tz || (uz == tz && u < t)))) break;
+                    const double* pu = &d->xyz[3 * u];
+                    const double* pt = &d->xyz[3 * t];
+                    int c = pu[0] != pt[0] ? (pu[0] < pt[0] ? -1 : 1)
+                            : pu[2] != pt[2] ? (pu[2] < pt[2] ? -1 : 1)
+                            : pu[1] != pt[1] ? (pu[1] < pt[1] ? -1 : 1)
+                                             : (u < t ? -1 : 1);
+                    if (c < 0) break;
                     order[j] = u;
                 }
                 order[j] = t;
@@ -184,7 +224,8 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
         }
         for (uint32_t i = 0; i + 1 < d->vert_count; ++i) {
             uint32_t u = order[i], v = order[i + 1];
-            if (verts[3 * u] == verts[3 * v] && verts[3 * u + 2] == verts[3 * v + 2]) {
+            /* Same position, heights included: vertices of overlapping layers are no pinch. */
+            if (verts[3 * u] == verts[3 * v] && verts[3 * u + 1] == verts[3 * v + 1] && verts[3 * u + 2] == verts[3 * v + 2]) {
                 vflags[u] |= PTL_VERT_PINCH;
                 vflags[v] |= PTL_VERT_PINCH;
             }
@@ -197,10 +238,12 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
         uint32_t s = d->cell_start[c], n = d->cell_start[c + 1] - s;
         cells[c].first = s;
         cells[c].vert_count = (uint16_t)n;
+        cells[c].layer = d->cell_layer ? d->cell_layer[c] : 0;
+        cells[c].tag = d->cell_tag ? d->cell_tag[c] : 0;
         double a2 = 0;
         for (uint32_t i = 0; i < n; ++i) {
             uint32_t v = d->cell_verts[s + i], u = d->cell_verts[s + (i + 1) % n];
-            a2 += d->xy[2 * v] * d->xy[2 * u + 1] - d->xy[2 * u] * d->xy[2 * v + 1];
+            a2 += d->xyz[3 * v] * d->xyz[3 * u + 2] - d->xyz[3 * u] * d->xyz[3 * v + 2];
         }
         area += a2 / 2;
     }
@@ -229,6 +272,9 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
         portals[p].edge[0] = (uint16_t)e0, portals[p].edge[1] = (uint16_t)e1;
         portals[p].vert[0] = a0, portals[p].vert[1] = a1;
     }
+    ptl_blob_layer* layers = (ptl_blob_layer*)(b + hd.off_layers);
+    if (d->layer_count) memcpy(layers, d->layers, (size_t)d->layer_count * sizeof(ptl_blob_layer));
+    if (d->height_count) memcpy(b + hd.off_heights, d->heights, (size_t)d->height_count * 2);
     uint32_t* goff = (uint32_t*)(b + hd.off_grid_offsets);
     uint32_t* gitems = (uint32_t*)(b + hd.off_grid_items);
     memcpy(goff, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));

@@ -43,6 +43,10 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
     if (h->flags & ~KNOWN_FLAGS) return bad(err, "unknown flags");
     if (h->cell_count == 0 || h->vert_count < 3) return bad(err, "no cells");
     if (h->landmark_count > PTL_MAX_LANDMARKS) return bad(err, "too many landmarks");
+    if (h->layer_count == 0) return bad(err, "no layers");
+    if (h->height_count && (!(h->vox_cs > 0) || !(h->vox_ch > 0) || !isfinite(h->vox_cs) || !isfinite(h->vox_ch) ||
+                            !isfinite(h->vox_origin[0]) || !isfinite(h->vox_origin[1]) || !isfinite(h->vox_origin[2])))
+        return bad(err, "bad height grid parameters");
     if (h->grid_nx == 0 || h->grid_nz == 0 || (uint64_t)h->grid_nx * h->grid_nz > (1u << 26))
         return bad(err, "bad point-location grid size");
     if (!(h->grid_cell > 0) || !isfinite(h->grid_cell)) return bad(err, "bad point-location grid cell");
@@ -60,6 +64,8 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_portals, h->portal_count, sizeof(ptl_blob_portal), &cur, size) ||
         !section_ok(h->off_grid_offsets, gcount, 4, &cur, size) ||
         !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size) ||
+        !section_ok(h->off_layers, h->layer_count, sizeof(ptl_blob_layer), &cur, size) ||
+        !section_ok(h->off_heights, h->height_count, 2, &cur, size) ||
         !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
         return bad(err, "a section lies outside the blob or overlaps another");
     return PTL_OK;
@@ -77,6 +83,8 @@ static void bind(ptl_navmesh* nm) {
     nm->grid_offsets = (const uint32_t*)(nm->blob + h->off_grid_offsets);
     nm->grid_items = (const uint32_t*)(nm->blob + h->off_grid_items);
     nm->landmarks = h->landmark_count ? (const float*)(nm->blob + h->off_landmarks) : NULL;
+    nm->layers = (const ptl_blob_layer*)(nm->blob + h->off_layers);
+    nm->heights = (const uint16_t*)(nm->blob + h->off_heights);
 }
 
 /* Index ranges and the cell/portal adjacency: every array index a query follows is checked here. */
@@ -93,6 +101,10 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
     uint32_t next = 0, nbr_edges = 0;
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
+        if (cell->layer >= h->layer_count) {
+            snprintf(msg, sizeof msg, "cell %u names layer %u of %u", c, cell->layer, h->layer_count);
+            return bad(err, msg);
+        }
         if (cell->first != next || cell->vert_count < 3 || (uint64_t)next + cell->vert_count > h->cell_vert_total) {
             snprintf(msg, sizeof msg, "cell %u has a bad vertex range", c);
             return bad(err, msg);
@@ -139,6 +151,14 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
         if (nm->grid_offsets[i] > nm->grid_offsets[i + 1]) return bad(err, "point-location grid offsets decrease");
     for (uint32_t i = 0; i < h->grid_item_count; ++i)
         if (nm->grid_items[i] >= h->cell_count) return bad(err, "point-location grid names a cell out of range");
+    for (uint32_t l = 0; l < h->layer_count; ++l) {
+        const ptl_blob_layer* ly = &nm->layers[l];
+        uint64_t n = (uint64_t)ly->w * ly->d;
+        if ((n && !h->height_count) || (uint64_t)ly->first + n > h->height_count) {
+            snprintf(msg, sizeof msg, "layer %u's height grid lies outside the heights section", l);
+            return bad(err, msg);
+        }
+    }
     /* Landmark distances: lengths (>= 0, or +inf for landmarks of no use to the vertex). */
     for (uint64_t i = 0; i < (uint64_t)h->vert_count * h->landmark_count; ++i) {
         float d = nm->landmarks[i];
@@ -345,4 +365,31 @@ uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
     if (ix >= h->grid_nx) ix = h->grid_nx - 1;
     if (iz >= h->grid_nz) iz = h->grid_nz - 1;
     return (uint32_t)(iz * h->grid_nx + ix);
+}
+
+bool ptl_nm_layer_height(const ptl_navmesh* nm, uint32_t layer, double x, double z, float* y) {
+    const ptl_blob_header* h = nm->h;
+    if (layer >= h->layer_count) return false;
+    const ptl_blob_layer* ly = &nm->layers[layer];
+    if (!ly->w || !ly->d) return false;
+    double fx = (x - h->vox_origin[0]) / h->vox_cs - ly->x0, fz = (z - h->vox_origin[2]) / h->vox_cs - ly->z0;
+    int64_t cx = (int64_t)floor(fx), cz = (int64_t)floor(fz);
+    /* The column holding the point, or the nearest of the layer's columns around it: a point on a
+       column's border, or on a contour simplified by up to a column, still finds its floor. */
+    uint16_t best = PTL_HEIGHT_NONE;
+    double best_d = 1e30;
+    for (int64_t dz = -1; dz <= 1; ++dz) {
+        for (int64_t dx = -1; dx <= 1; ++dx) {
+            int64_t qx = cx + dx, qz = cz + dz;
+            if (qx < 0 || qz < 0 || qx >= (int64_t)ly->w || qz >= (int64_t)ly->d) continue;
+            uint16_t v = nm->heights[ly->first + (size_t)qz * ly->w + (size_t)qx];
+            if (v == PTL_HEIGHT_NONE) continue;
+            double ex = fx - ((double)qx + 0.5), ez = fz - ((double)qz + 0.5);
+            double d2 = ex * ex + ez * ez;
+            if (d2 < best_d) best_d = d2, best = v;
+        }
+    }
+    if (best == PTL_HEIGHT_NONE) return false;
+    *y = h->vox_origin[1] + (float)best * h->vox_ch;
+    return true;
 }

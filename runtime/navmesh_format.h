@@ -3,8 +3,11 @@
 
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
-     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) |
+     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | layers | heights (u16) |
      landmarks (float, landmark_count per vertex; may be empty)
+   3D bakes add, per layer, a grid of voxel floor heights over the layer's columns, so that the
+   height of any point of a cell is known within one cell height (DESIGN.md, Heights); 2D bakes
+   have layers without grids (every height is 0).
    All integers and floats are in the writer's byte order; `endian` holds PTL_BLOB_ENDIAN as written,
    so a reader on another byte order sees 0x04030201 and refuses the blob.
    The checksum is FNV-1a (64-bit) over the whole blob with the checksum field taken as zero. */
@@ -55,18 +58,32 @@ typedef struct ptl_blob_header {
     double relax;
     uint64_t off_verts, off_vert_flags, off_cells, off_cell_verts, off_cell_nbrs, off_portals;
     uint64_t off_grid_offsets, off_grid_items, off_landmarks;
+    uint64_t off_layers, off_heights;
+    uint32_t height_count;   /* entries of the heights section */
+    float vox_cs, vox_ch;    /* [Units: wu] voxel cell size and height of the height grids (0: none) */
+    float vox_origin[3];     /* [Units: wu] world position of column 0, height 0 */
 } ptl_blob_header;
-_Static_assert(sizeof(ptl_blob_header) == 200, "blob header layout");
+_Static_assert(sizeof(ptl_blob_header) == 240, "blob header layout");
+
+/* A layer's height grid: columns [x0, x0 + w) x [z0, z0 + d), row-major from heights[first];
+   PTL_HEIGHT_NONE where the layer has no floor. w = d = 0: no grid (heights from the vertices). */
+typedef struct ptl_blob_layer {
+    int32_t x0, z0;
+    uint32_t w, d;
+    uint32_t first;
+    uint32_t pad;
+} ptl_blob_layer;
+_Static_assert(sizeof(ptl_blob_layer) == 24, "blob layer layout");
+#define PTL_HEIGHT_NONE 0xffffu
 
 #define PTL_MAX_LANDMARKS 64u
 
 typedef struct ptl_blob_cell {
     uint32_t first;      /* into cell_verts / cell_nbrs */
     uint16_t vert_count; /* >= 3 */
-    uint8_t layer;
-    uint8_t area;        /* area tag (0 = default walkable) */
+    uint16_t tag;        /* area tag: the input's group or material (0: none) */
+    uint32_t layer;      /* < layer_count */
     uint32_t tile;
-    uint32_t flags;
 } ptl_blob_cell;
 _Static_assert(sizeof(ptl_blob_cell) == 16, "blob cell layout");
 

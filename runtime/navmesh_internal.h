@@ -21,6 +21,8 @@ struct ptl_navmesh {
     const uint32_t* grid_offsets;
     const uint32_t* grid_items;
     const float* landmarks;    /* landmark_count per vertex, or NULL */
+    const ptl_blob_layer* layers;
+    const uint16_t* heights;
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
     uint32_t* vcell_start; /* vert_count + 1 */
     uint32_t* vcell;
@@ -32,6 +34,10 @@ struct ptl_navmesh {
 /* x-z coordinates of vertex v as doubles. */
 static inline double ptl_nm_vx(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v]; }
 static inline double ptl_nm_vz(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v + 2]; }
+
+/* Height of layer `layer`'s floor at (x, z) from its height grid; false when the layer has no grid
+   or no floor there (within one column). */
+bool ptl_nm_layer_height(const ptl_navmesh* nm, uint32_t layer, double x, double z, float* y);
 
 /* Bucket of the point-location grid holding (x, z), clamped to the grid. */
 uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z);

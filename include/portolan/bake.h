@@ -102,6 +102,48 @@ void ptl_shape_get_stats(const ptl_shape* s, ptl_shape_stats* out);
 ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err);
 void ptl_shape_free(ptl_shape* s);
 
+/* ---- Triangle soups (.obj) ----------------------------------------------------------------------
+   Any triangles: holes, overlaps, duplicates and degenerate triangles are allowed (the voxel bake
+   copes with them). y is up, metres. */
+typedef struct ptl_trimesh {
+    uint32_t vert_count;
+    float* verts;        /* 3 * vert_count */
+    uint32_t tri_count;
+    uint32_t* tris;      /* 3 * tri_count, vertex indices (counter-clockwise seen from the front) */
+    uint16_t* tri_tag;   /* tri_count: the area tag of each triangle (0: no group or material) */
+    uint32_t tag_count;  /* tags 1..tag_count-1 are named; tag 0 is unnamed */
+    char** tag_names;    /* tag_count entries ("" for tag 0): "g name", "o name" or "usemtl name" */
+    float bmin[3], bmax[3];
+    ptl_allocator alloc;
+} ptl_trimesh;
+
+/* Wavefront OBJ: `v` and `f` (polygons are fan-triangulated; `i`, `i/t`, `i//n`, `i/t/n` and
+   negative, relative indices), groups (`g`, `o`) and `usemtl` kept as per-triangle tags; other
+   statements are ignored. Out-of-range indices, non-finite coordinates, malformed numbers and files
+   with no triangle are PTL_ERR_PARSE naming the line. */
+ptl_status ptl_obj_load(const char* path, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err);
+ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc, ptl_trimesh* out,
+                         ptl_error* err);
+void ptl_trimesh_free(ptl_trimesh* m);
+
+/* ---- Generated 3D scenes (the built-in default scene of the demo and the README) -----------------*/
+typedef enum ptl_scene_kind {
+    PTL_SCENE_BUILDING = 0, /* multi-storey building: floors joined by stairwells and ramps (the default) */
+    PTL_SCENE_BRIDGE = 1,   /* a bridge over a floor, reached by ramps */
+    PTL_SCENE_TERRAIN = 2   /* undulating terrain with a few obstacles */
+} ptl_scene_kind;
+
+typedef struct ptl_scene_desc {
+    ptl_scene_kind kind;
+    float size;       /* [Units: wu] side of the scene's footprint [Limit: 8..4096] default 40 */
+    uint32_t storeys; /* BUILDING: floors [Limit: 1..64] default 3 */
+    uint32_t seed;
+} ptl_scene_desc;
+
+ptl_status ptl_scene_generate(const ptl_scene_desc* desc, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err);
+/* Writes a triangle mesh as a Wavefront OBJ file. */
+ptl_status ptl_trimesh_save_obj(const ptl_trimesh* m, const char* path, ptl_error* err);
+
 /* ---- Query sets (Moving AI .scen, pairs CSV) ---------------------------------------------------*/
 typedef struct ptl_query_item {
     float start[3];

@@ -1,0 +1,33 @@
+/* Writing a runtime blob from any cell-and-portal graph (build.c): the 2D bake hands over its
+   decomposition, the 3D bake its merged layers. Private to the bake. */
+#ifndef PTL_CPG_BUILD_H
+#define PTL_CPG_BUILD_H
+
+#include <portolan/bake.h>
+
+#include "../runtime/navmesh_format.h"
+
+typedef struct ptl_cpg_in {
+    uint32_t vert_count;
+    const double* xyz;         /* 3 per vertex, world */
+    uint32_t cell_count;
+    const uint32_t* cell_start; /* cell_count + 1 */
+    const uint32_t* cell_verts; /* counter-clockwise in x-z */
+    const uint32_t* cell_nbrs;  /* per edge: neighbour or PTL_NONE */
+    const uint32_t* cell_layer; /* per cell; NULL: all 0 */
+    const uint16_t* cell_tag;   /* per cell; NULL: all 0 */
+    uint32_t portal_count;
+    const ptl_decomp_portal* portals; /* v and cell as in ptl_decomposition */
+    uint32_t flags;             /* PTL_NAVMESH_* */
+    double relax;
+    /* Layers and their height grids (layer_count 0: one layer without a grid). */
+    uint32_t layer_count;
+    const ptl_blob_layer* layers;
+    uint32_t height_count;
+    const uint16_t* heights;
+    float vox_cs, vox_ch, vox_origin[3];
+} ptl_cpg_in;
+
+ptl_status ptl_cpg_build(const ptl_cpg_in* in, const ptl_allocator* alloc, void** blob, size_t* size, ptl_error* err);
+
+#endif

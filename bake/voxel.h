@@ -1,0 +1,110 @@
+/* The voxel stages of the 3D bake, for one tile (issue 5 tiles the world; this issue bakes one):
+   triangles -> 2.5D spans with integer heights (voxelize.c, Saupin et al. 2014 §2.2) -> filters
+   (filter.c: slope, clearance, low obstacles, ledges, erosion; Saupin §2.3) -> walkable spans with
+   their neighbours (the "open" heightfield) -> layers by ordered flooding and reachability from seeds
+   (layers.c, ANavMG thesis §6.2.2.2). Private to the bake.
+
+   Coordinates: column (cx, cz) is the square [bmin.x + cx*cs, +cs] x [bmin.z + cz*cs, +cs] in x-z;
+   height h (an integer, "voxels") is world y = bmin.y + h*ch. A tile's grid includes a border of
+   `border` columns on every side (for tiling later; 0 for now). */
+#ifndef PTL_VOXEL_H
+#define PTL_VOXEL_H
+
+#include <portolan/bake.h>
+
+#define PTL_VX_NONE 0xffffffffu
+#define PTL_VX_MAX_HEIGHT 0xffffu /* heights are uint16: a tile spans at most 65535 cell heights */
+
+/* Bake parameters in voxel units (ptl_vx_params_resolve turns a ptl_bake_desc into these). */
+typedef struct ptl_vx_params {
+    float cs, ch;            /* [Units: wu] cell size (x-z), cell height (y) */
+    float bmin[3], bmax[3];  /* [Units: wu] the tile's bounds, border included */
+    int32_t width, depth;    /* columns along x and z, border included */
+    int32_t border;          /* columns */
+    int32_t walkable_height; /* [Units: voxels] agent height: ceil(agent_height / ch) */
+    int32_t walkable_climb;  /* [Units: voxels] max climb: floor(max_climb / ch) */
+    int32_t walkable_radius; /* [Units: columns] bake-time erosion: ceil(agent_radius / cs) */
+    float walkable_slope_cos;/* cos(max_slope): a triangle whose normal's y is >= this is walkable */
+} ptl_vx_params;
+
+/* The solid heightfield: per column, its spans sorted by height, disjoint (spans closer than
+   `walkable_climb` are NOT merged: only overlapping or touching ones are). A span [smin, smax) is
+   solid; its top smax is a potential floor. */
+typedef struct ptl_vx_span {
+    uint16_t smin, smax;
+    uint16_t tag;     /* the triangle tag (ptl_trimesh.tri_tag) of the surface that made the top */
+    uint8_t walkable; /* the top is a walkable surface (slope), before the filters */
+    uint8_t pad;
+} ptl_vx_span;
+
+typedef struct ptl_heightfield {
+    ptl_vx_params p;
+    uint32_t* col_start; /* width * depth + 1: spans of column (cx, cz) are [col_start[i], col_start[i+1]), i = cz*width + cx */
+    ptl_vx_span* spans;
+    uint32_t span_count;
+    ptl_allocator alloc;
+} ptl_heightfield;
+
+/* The open heightfield: one entry per walkable floor that survived the filters, with the space above
+   it. Neighbour links are 4-connected (0: -x, 1: +z, 2: +x, 3: -z): the neighbour's floor is within
+   walkable_climb and the opening shared by both is at least walkable_height tall. */
+typedef struct ptl_open_span {
+    uint16_t floor;   /* [Units: voxels] the walkable surface's height */
+    uint16_t ceil;    /* [Units: voxels] bottom of the next solid span above (PTL_VX_MAX_HEIGHT: open sky) */
+    uint16_t tag;
+    uint16_t pad;
+    uint32_t nbr[4];  /* index of the connected span in each neighbour column, or PTL_VX_NONE */
+    uint32_t layer;   /* layers.c: the layer, or PTL_VX_NONE (unreachable or not walkable) */
+} ptl_open_span;
+
+typedef struct ptl_open_field {
+    ptl_vx_params p;
+    uint32_t* col_start; /* width * depth + 1, as in ptl_heightfield */
+    ptl_open_span* spans;
+    uint32_t span_count;
+    uint32_t* col_of;    /* span_count: the column index of each span */
+    ptl_allocator alloc;
+} ptl_open_field;
+
+/* A layer: connected open spans (4-neighbours, climbable steps), at most one per column. */
+typedef struct ptl_layer_info {
+    int32_t x0, z0, x1, z1; /* columns covered (inclusive bounds) */
+    uint32_t span_count;
+    uint16_t floor_min, floor_max;
+} ptl_layer_info;
+
+typedef struct ptl_layer_set {
+    uint32_t layer_count;
+    ptl_layer_info* layers;
+    ptl_allocator alloc;
+} ptl_layer_set;
+
+/* Resolves the desc (defaults filled) against the mesh bounds into voxel parameters for one tile
+   covering the whole mesh. PTL_ERR_BAD_INPUT when the grid would exceed 2^28 columns or 65535
+   heights (with a message giving the sizes and suggesting a larger cell size). */
+ptl_status ptl_vx_params_resolve(const ptl_bake_desc* desc, const ptl_trimesh* m, ptl_vx_params* out, ptl_error* err);
+
+/* voxelize.c: rasterizes the triangles (all of them when `tris` is NULL, else the `count` listed)
+   into `hf`. Conservative in x-z: every column whose square the triangle touches gets the
+   triangle's y-range over that square, so no thin floor or wall is lost between columns.
+   Degenerate (zero-area) triangles mark their columns solid but never walkable. */
+ptl_status ptl_vx_rasterize(const ptl_trimesh* m, const uint32_t* tris, uint32_t count, const ptl_vx_params* p,
+                            const ptl_allocator* alloc, ptl_heightfield* hf, ptl_error* err);
+void ptl_heightfield_free(ptl_heightfield* hf);
+
+/* filter.c: builds the open field from the solid one, applying, in order: low obstacles (a
+   non-walkable top within walkable_climb above a walkable one becomes walkable: curbs, steps),
+   clearance (the opening above a floor must be walkable_height), ledges (a floor with a drop of
+   more than walkable_climb to a neighbour's floor, or a missing neighbour, within... see filter.c),
+   neighbour links, then erosion by walkable_radius. */
+ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err);
+void ptl_open_field_free(ptl_open_field* of);
+
+/* layers.c: ordered flooding into layers; with seeds (world points, NULL/0 for none), layers not
+   reachable from a seed are dropped (their spans get PTL_VX_NONE). Layer ids are dense, 0.., in a
+   deterministic order. */
+ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
+                               ptl_layer_set* out, ptl_error* err);
+void ptl_layer_set_free(ptl_layer_set* ls);
+
+#endif
