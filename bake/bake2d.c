@@ -25,6 +25,8 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.relax > 0)) d.relax = 0.0;
     if (!(d.pair_slack > 1)) d.pair_slack = 1.0;
     if (d.landmarks == 0) d.landmarks = 4;
+    if (d.max_error == 0) d.max_error = 1.3f;
+    if (d.max_error < 0) d.max_error = 0;
     *out = d;
 }
 

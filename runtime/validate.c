@@ -44,8 +44,9 @@ static ptl_status check_cells(const ptl_navmesh* nm, double tol, ptl_error* err)
     return PTL_OK;
 }
 
-/* Every vertex is an end of some wall edge: vertices lie on the walkable boundary (what makes
-   paths with clearance possible later). */
+/* Every vertex is an end of some wall edge, or of an edge between cells of two layers (where a
+   layer meets another: the only place a vertex may stand away from an obstacle): vertices lie on
+   the walkable boundary, which is what makes paths with clearance possible later. */
 static ptl_status check_boundary(const ptl_navmesh* nm, ptl_error* err) {
     const ptl_blob_header* h = nm->h;
     uint8_t* on = ptl_mem_calloc(&nm->alloc, h->vert_count, 1);
@@ -53,7 +54,8 @@ static ptl_status check_boundary(const ptl_navmesh* nm, ptl_error* err) {
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         for (uint32_t i = 0; i < cell->vert_count; ++i) {
-            if (nm->cell_nbrs[cell->first + i] != PTL_NONE) continue;
+            uint32_t n = nm->cell_nbrs[cell->first + i];
+            if (n != PTL_NONE && nm->cells[n].layer == cell->layer) continue;
             on[nm->cell_verts[cell->first + i]] = 1;
             on[nm->cell_verts[cell->first + (i + 1) % cell->vert_count]] = 1;
         }

@@ -228,6 +228,13 @@ typedef struct ptl_bake_desc {
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
        landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4; -1: none. */
     int32_t landmarks;
+    /* 3D: contour simplification, the largest distance a wall may move (Ramer-Douglas-Peucker).
+       Junctions between layers never move. [Units: cells] [Limit: >= 0] 0: 1.3; negative: none. */
+    float max_error;
+    /* 3D: keep only what is reachable from these points (x, y, z each; ANavMG thesis §6.2.2.2);
+       none: keep everything. */
+    const float* seeds;
+    uint32_t seed_count;
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_bake_desc;
 
@@ -236,9 +243,11 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out);
 
 typedef struct ptl_bake_stats {
     uint32_t vertices, cells, portals, links, tiles, layers, notches, real_notches, holes;
+    uint32_t triangles, spans, walkable_spans, junction_portals;
     double walkable_area;
     uint32_t landmarks;
-    double ms_total, ms_decompose, ms_build, ms_landmarks; /* [Units: ms] */
+    /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
+    double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
 } ptl_bake_stats;
 
 /* Builds the navmesh blob of a decomposition (cells, portals, point-location index). */
@@ -251,6 +260,9 @@ ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, con
 /* Decompose + build (+ landmarks). `stats` may be NULL. */
 ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** blob, size_t* size,
                           ptl_bake_stats* stats, ptl_error* err);
+/* The 3D bake: voxelize, filter, layers, contours, decomposition per layer, merge (+ landmarks). */
+ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, void** blob, size_t* size,
+                            ptl_bake_stats* stats, ptl_error* err);
 void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc);
 
 #ifdef __cplusplus

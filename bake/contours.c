@@ -1,0 +1,421 @@
+/* Contours of a layer: corner points, junctions, simplification (see contours.h).
+
+   1. The layer's columns form a grid map; its exact contours come from the grid tracer
+      (shape_grid.c), which walks the corner points of Saupin et al. 2014 §4.1.3 and turns at slash
+      and antislash points so that regions touching at a corner stay apart (§4.1.2).
+   2. Each unit edge of a contour separates a column of the layer from one that is not: it is a
+      junction when the layer's span there links (a climbable step with headroom, filter.c) to a
+      span of another layer, and a wall otherwise. A vertex is inserted wherever the kind changes,
+      so that every edge has one kind.
+   3. Wall runs are simplified with Ramer-Douglas-Peucker (Douglas and Peucker 1973), the tolerance
+      in columns. Junctions, pinch points and the ends of runs stay where they are, so the layers on
+      both sides of a junction keep identical vertices there and can be stitched (layer_merge.c). A
+      chord replaces a piece of chain only if it crosses or touches no other edge and the pocket
+      between them holds no vertex; otherwise the chain is split at its farthest point, down to its
+      original edges, so the result is always a set of simple, non-crossing rings. */
+#include <math.h>
+#include <string.h>
+
+#include "../runtime/alloc.h"
+#include "../runtime/error.h"
+#include "contours.h"
+#include "geom2.h"
+#include "seggrid.h"
+
+enum { DIR_NEG_X = 0, DIR_POS_Z = 1, DIR_POS_X = 2, DIR_NEG_Z = 3 };
+
+/* Kind of the unit edge from lattice point (u, v) one step along (du, dv): the layer across it, or
+   PTL_NONE for a wall. Free space is on the left of the edge: that column is the layer's. */
+uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, int64_t u,
+                               int64_t v, int du, int dv) {
+    int64_t lu, lv;
+    int dir;
+    if (du == 1) lu = u, lv = v, dir = DIR_NEG_Z;
+    else if (dv == 1) lu = u - 1, lv = v, dir = DIR_POS_X;
+    else if (du == -1) lu = u - 1, lv = v - 1, dir = DIR_POS_Z;
+    else lu = u, lv = v - 1, dir = DIR_NEG_X;
+    if (lu < 0 || lv < 0 || lu >= (int64_t)c->w || lv >= (int64_t)c->d) return PTL_NONE;
+    uint32_t s = c->lspan[(size_t)lv * c->w + (size_t)lu];
+    if (s == PTL_VX_NONE) return PTL_NONE;
+    uint32_t n = of->spans[s].nbr[dir];
+    if (n == PTL_VX_NONE) return PTL_NONE;
+    uint32_t other = of->spans[n].layer;
+    return other == PTL_VX_NONE || other == layer ? PTL_NONE : other;
+}
+
+typedef PTL_ARRAY(double) f64_array;
+typedef PTL_ARRAY(uint32_t) u32_array;
+
+/* Step 2: rings with a vertex wherever the kind of edge changes. */
+static ptl_status split_kinds(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, const ptl_shape* raw,
+                              const ptl_allocator* a, f64_array* xy, u32_array* rs, u32_array* kind) {
+    for (uint32_t r = 0; r < raw->ring_count; ++r) {
+        if (!PTL_PUSH(a, *rs, xy->count / 2)) return PTL_ERR_NO_MEMORY;
+        uint32_t b = raw->ring_start[r], m = raw->ring_start[r + 1] - b;
+        for (uint32_t i = 0; i < m; ++i) {
+            const double* p = &raw->xy[2 * (b + i)];
+            const double* q = &raw->xy[2 * (b + (i + 1) % m)];
+            int du = q[0] > p[0] ? 1 : q[0] < p[0] ? -1 : 0, dv = q[1] > p[1] ? 1 : q[1] < p[1] ? -1 : 0;
+            int64_t steps = (int64_t)fabs(q[0] - p[0] + q[1] - p[1]);
+            uint32_t prev = PTL_VX_NONE;
+            for (int64_t k = 0; k < steps; ++k) {
+                int64_t u = (int64_t)p[0] + du * k, v = (int64_t)p[1] + dv * k;
+                uint32_t t = ptl_contour_edge_kind(of, c, layer, u, v, du, dv);
+                if (k > 0 && t == prev) continue;
+                if (!PTL_PUSH(a, *xy, (double)u) || !PTL_PUSH(a, *xy, (double)v) || !PTL_PUSH(a, *kind, t))
+                    return PTL_ERR_NO_MEMORY;
+                prev = t;
+            }
+        }
+    }
+    if (!PTL_PUSH(a, *rs, xy->count / 2)) return PTL_ERR_NO_MEMORY;
+    return PTL_OK;
+}
+
+/* ---- Step 3: simplification ------------------------------------------------------------------ */
+
+typedef struct simp {
+    const ptl_allocator* a;
+    const double* xy;      /* vertices (all rings) */
+    uint32_t n;
+    const uint32_t* ring_of;
+    uint32_t* next;        /* current successor of a kept vertex in its ring */
+    uint8_t* keep;         /* 1: vertex still in its ring */
+    ptl_seggrid grid;
+    PTL_ARRAY(uint32_t) sa; /* segment endpoints (vertex ids) */
+    PTL_ARRAY(uint32_t) sb;
+    PTL_ARRAY(uint8_t) alive;
+    uint32_t* stamp;
+    uint32_t stamp_cap, stamp_id;
+} simp;
+
+static ptl_v2 V(const simp* s, uint32_t i) { return v2(s->xy[2 * i], s->xy[2 * i + 1]); }
+
+static bool add_segment(simp* s, uint32_t a, uint32_t b) {
+    uint32_t id = s->sa.count;
+    if (!PTL_PUSH(s->a, s->sa, a) || !PTL_PUSH(s->a, s->sb, b) || !PTL_PUSH(s->a, s->alive, 1)) return false;
+    if (!ptl_grow(s->a, (void**)&s->stamp, &s->stamp_cap, s->sa.count, sizeof(uint32_t))) return false;
+    s->stamp[id] = 0;
+    ptl_v2 p = V(s, a), q = V(s, b);
+    return ptl_seggrid_insert(&s->grid, id, p.x, p.y, q.x, q.y);
+}
+
+/* Does the chord from chain[0] to chain[clen-1] cross or touch any live segment other than those of
+   the chain it replaces (both ends in the chain, marked by in_chain), or does the pocket between the
+   chord and the chain hold any vertex of another edge? */
+static bool chord_ok(simp* s, const uint8_t* in_chain, const uint32_t* chain, uint32_t clen) {
+    uint32_t a = chain[0], b = chain[clen - 1];
+    ptl_v2 pa = V(s, a), pb = V(s, b), ab = v2_sub(pb, pa);
+    double len2 = v2_len2(ab);
+    if (len2 == 0) return false;
+    /* Bounds of the chain (the pocket lies inside them). */
+    double x0 = pa.x, x1 = pa.x, y0 = pa.y, y1 = pa.y;
+    for (uint32_t k = 0; k < clen; ++k) {
+        ptl_v2 p = V(s, chain[k]);
+        x0 = fmin(x0, p.x), x1 = fmax(x1, p.x), y0 = fmin(y0, p.y), y1 = fmax(y1, p.y);
+    }
+    const ptl_seggrid* g = &s->grid;
+    uint32_t stamp = ++s->stamp_id;
+    int64_t ix0 = ptl_seggrid_ix(g, x0), ix1 = ptl_seggrid_ix(g, x1), iy0 = ptl_seggrid_iy(g, y0), iy1 = ptl_seggrid_iy(g, y1);
+    for (int64_t y = iy0; y <= iy1; ++y) {
+        for (int64_t x = ix0; x <= ix1; ++x) {
+            for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
+                uint32_t seg = g->nodes[i].seg;
+                if (s->stamp[seg] == stamp) continue;
+                s->stamp[seg] = stamp;
+                if (!s->alive.data[seg]) continue;
+                uint32_t e[2] = {s->sa.data[seg], s->sb.data[seg]};
+                if (in_chain[e[0]] && in_chain[e[1]]) continue; /* part of the chain being replaced */
+                ptl_v2 p = V(s, e[0]), q = V(s, e[1]);
+                double o1 = v2_orient(pa, pb, p), o2 = v2_orient(pa, pb, q);
+                double o3 = v2_orient(p, q, pa), o4 = v2_orient(p, q, pb);
+                if (((o1 < 0 && o2 > 0) || (o1 > 0 && o2 < 0)) && ((o3 < 0 && o4 > 0) || (o3 > 0 && o4 < 0)))
+                    return false;
+                /* An end of this segment on the open chord, or an end of the chord inside it. */
+                ptl_v2 ends[2] = {p, q};
+                double os[2] = {o1, o2};
+                for (int j = 0; j < 2; ++j) {
+                    if (os[j] != 0 || v2_eq(ends[j], pa) || v2_eq(ends[j], pb)) continue;
+                    double t = v2_dot(v2_sub(ends[j], pa), ab);
+                    if (t > 0 && t < len2) return false;
+                }
+                ptl_v2 pq = v2_sub(q, p);
+                double l2 = v2_len2(pq);
+                ptl_v2 cends[2] = {pa, pb};
+                double oc[2] = {o3, o4};
+                for (int j = 0; j < 2; ++j) {
+                    if (oc[j] != 0 || v2_eq(cends[j], p) || v2_eq(cends[j], q)) continue;
+                    double t = v2_dot(v2_sub(cends[j], p), pq);
+                    if (t > 0 && t < l2) return false;
+                }
+                /* A vertex of another edge strictly inside the pocket (chain + chord, even-odd). */
+                for (int j = 0; j < 2; ++j) {
+                    if (in_chain[e[j]]) continue;
+                    ptl_v2 t = ends[j];
+                    if (t.x < x0 || t.x > x1 || t.y < y0 || t.y > y1) continue;
+                    bool inside = false; /* the pocket: the chain, closed by the chord */
+                    for (uint32_t k = 0; k < clen; ++k) {
+                        ptl_v2 u = V(s, chain[k]), w = V(s, chain[(k + 1) % clen]);
+                        if ((u.y > t.y) != (w.y > t.y) && t.x < (w.x - u.x) * (t.y - u.y) / (w.y - u.y) + u.x)
+                            inside = !inside;
+                    }
+                    if (inside) return false;
+                }
+            }
+        }
+    }
+    return true;
+}
+
+/* Simplifies the chain of ring vertices from `from` to `to` (exclusive of neither), all of whose
+   edges are walls. Iterative RDP with an explicit stack of (first, last) positions in `chain`. */
+static ptl_status simplify_chain(simp* s, const uint32_t* chain, uint32_t clen, double tol, uint8_t* in_chain,
+                                 uint32_t* seg_of) {
+    if (clen < 3) return PTL_OK;
+    PTL_ARRAY(uint32_t) stack = {0};
+    ptl_status st = PTL_OK;
+    if (!PTL_PUSH(s->a, stack, 0) || !PTL_PUSH(s->a, stack, clen - 1)) st = PTL_ERR_NO_MEMORY;
+    while (st == PTL_OK && stack.count) {
+        uint32_t hi = stack.data[--stack.count], lo = stack.data[--stack.count];
+        if (hi <= lo + 1) continue;
+        ptl_v2 a = V(s, chain[lo]), b = V(s, chain[hi]), ab = v2_sub(b, a);
+        double l = sqrt(v2_len2(ab)), far = -1;
+        uint32_t at = lo + 1;
+        for (uint32_t k = lo + 1; k < hi; ++k) {
+            double d = fabs(v2_cross(ab, v2_sub(V(s, chain[k]), a))) / l;
+            if (d > far) far = d, at = k;
+        }
+        if (far <= tol) {
+            for (uint32_t k = lo; k <= hi; ++k) in_chain[chain[k]] = 1;
+            bool ok = chord_ok(s, in_chain, chain + lo, hi - lo + 1);
+            for (uint32_t k = lo; k <= hi; ++k) in_chain[chain[k]] = 0;
+            if (ok) {
+                for (uint32_t k = lo; k < hi; ++k) s->alive.data[seg_of[chain[k]]] = 0;
+                for (uint32_t k = lo + 1; k < hi; ++k) s->keep[chain[k]] = 0;
+                s->next[chain[lo]] = chain[hi];
+                seg_of[chain[lo]] = s->sa.count;
+                if (!add_segment(s, chain[lo], chain[hi])) st = PTL_ERR_NO_MEMORY;
+                continue;
+            }
+        }
+        if (!PTL_PUSH(s->a, stack, lo) || !PTL_PUSH(s->a, stack, at) || !PTL_PUSH(s->a, stack, at) ||
+            !PTL_PUSH(s->a, stack, hi))
+            st = PTL_ERR_NO_MEMORY;
+    }
+    PTL_ARRAY_FREE(s->a, stack);
+    return st;
+}
+
+/* Marks vertices that must stay: ends of junction runs, pinch points (positions used twice), and
+   three spread-out vertices per ring so that no ring collapses. */
+static ptl_status fixed_vertices(const ptl_allocator* a, const double* xy, uint32_t n, const uint32_t* rs,
+                                 uint32_t rings, const uint32_t* kind, uint8_t* fixed) {
+    /* Pinches: sort vertex ids by position. */
+    uint32_t* ord = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
+    if (!ord) return PTL_ERR_NO_MEMORY;
+    for (uint32_t i = 0; i < n; ++i) ord[i] = i;
+    for (uint32_t gap = n / 2; gap > 0; gap /= 2) {
+        for (uint32_t i = gap; i < n; ++i) {
+            uint32_t t = ord[i], j = i;
+            for (; j >= gap; j -= gap) {
+                uint32_t u = ord[j - gap];
+                bool less = xy[2 * u] < xy[2 * t] || (xy[2 * u] == xy[2 * t] && (xy[2 * u + 1] < xy[2 * t + 1] ||
+                                                                             (xy[2 * u + 1] == xy[2 * t + 1] && u < t)));
+                if (less) break;
+                ord[j] = u;
+            }
+            ord[j] = t;
+        }
+    }
+    for (uint32_t i = 0; i + 1 < n; ++i) {
+        uint32_t u = ord[i], v = ord[i + 1];
+        if (xy[2 * u] == xy[2 * v] && xy[2 * u + 1] == xy[2 * v + 1]) fixed[u] = fixed[v] = 1;
+    }
+    ptl_mem_free(a, ord, ((size_t)n + 1) * sizeof(uint32_t));
+    for (uint32_t r = 0; r < rings; ++r) {
+        uint32_t b = rs[r], m = rs[r + 1] - b;
+        for (uint32_t i = 0; i < m; ++i) {
+            uint32_t k = b + i, prev = b + (i + m - 1) % m;
+            if (kind[k] != PTL_NONE || kind[prev] != PTL_NONE) fixed[k] = 1; /* ends of junction edges */
+        }
+        /* Three spread vertices: the first, the farthest from it, the farthest from their line. */
+        uint32_t f0 = b, f1 = b, f2 = b;
+        double best = -1;
+        for (uint32_t k = b; k < b + m; ++k) {
+            double d = hypot(xy[2 * k] - xy[2 * f0], xy[2 * k + 1] - xy[2 * f0 + 1]);
+            if (d > best) best = d, f1 = k;
+        }
+        ptl_v2 p = v2(xy[2 * f0], xy[2 * f0 + 1]), q = v2(xy[2 * f1], xy[2 * f1 + 1]);
+        best = -1;
+        for (uint32_t k = b; k < b + m; ++k) {
+            double d = fabs(v2_orient(p, q, v2(xy[2 * k], xy[2 * k + 1])));
+            if (d > best) best = d, f2 = k;
+        }
+        fixed[f0] = fixed[f1] = fixed[f2] = 1; /* whatever else is fixed: no ring falls below 3 */
+    }
+    return PTL_OK;
+}
+
+static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u32_array* rs, u32_array* kind) {
+    uint32_t n = xy->count / 2, rings = rs->count - 1;
+    simp s;
+    memset(&s, 0, sizeof s);
+    s.a = a;
+    s.xy = xy->data;
+    s.n = n;
+    uint8_t* fixed = ptl_mem_calloc(a, (size_t)n + 1, 1);
+    uint8_t* in_chain = ptl_mem_calloc(a, (size_t)n + 1, 1);
+    uint32_t* seg_of = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
+    uint32_t* chain = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
+    s.next = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
+    s.keep = ptl_mem_alloc(a, (size_t)n + 1);
+    ptl_status st = PTL_OK;
+    double x0 = INFINITY, y0 = INFINITY, x1 = -INFINITY, y1 = -INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        x0 = fmin(x0, xy->data[2 * i]), x1 = fmax(x1, xy->data[2 * i]);
+        y0 = fmin(y0, xy->data[2 * i + 1]), y1 = fmax(y1, xy->data[2 * i + 1]);
+    }
+    if (!fixed || !in_chain || !seg_of || !chain || !s.next || !s.keep || !ptl_seggrid_init(&s.grid, a, x0, y0, x1, y1, n)) {
+        st = PTL_ERR_NO_MEMORY;
+        goto done;
+    }
+    memset(s.keep, 1, (size_t)n + 1);
+    for (uint32_t r = 0; r < rings && st == PTL_OK; ++r) {
+        uint32_t b = rs->data[r], m = rs->data[r + 1] - b;
+        for (uint32_t i = 0; i < m; ++i) {
+            uint32_t k = b + i;
+            s.next[k] = b + (i + 1) % m;
+            seg_of[k] = s.sa.count;
+            if (!add_segment(&s, k, s.next[k])) st = PTL_ERR_NO_MEMORY;
+        }
+    }
+    if (st == PTL_OK) st = fixed_vertices(a, xy->data, n, rs->data, rings, kind->data, fixed);
+    /* Chains of wall edges between fixed vertices, ring by ring, in order: deterministic. */
+    for (uint32_t r = 0; r < rings && st == PTL_OK; ++r) {
+        uint32_t b = rs->data[r], m = rs->data[r + 1] - b, start = PTL_NONE;
+        for (uint32_t k = b; k < b + m && start == PTL_NONE; ++k)
+            if (fixed[k]) start = k;
+        uint32_t k = start;
+        do {
+            uint32_t clen = 0;
+            chain[clen++] = k;
+            uint32_t j = k;
+            bool wall = kind->data[k] == PTL_NONE;
+            do {
+                j = b + (j - b + 1) % m;
+                chain[clen++] = j;
+            } while (!fixed[j]);
+            if (wall && tol > 0) st = simplify_chain(&s, chain, clen, tol, in_chain, seg_of);
+            k = j;
+        } while (k != start && st == PTL_OK);
+    }
+    if (st == PTL_OK) {
+        /* Compact the kept vertices. */
+        uint32_t w = 0, rw = 0;
+        for (uint32_t r = 0; r < rings; ++r) {
+            uint32_t b = rs->data[r], e = rs->data[r + 1];
+            rs->data[rw++] = w;
+            for (uint32_t k = b; k < e; ++k) {
+                if (!s.keep[k]) continue;
+                xy->data[2 * w] = xy->data[2 * k];
+                xy->data[2 * w + 1] = xy->data[2 * k + 1];
+                kind->data[w] = kind->data[k];
+                ++w;
+            }
+        }
+        rs->data[rw] = w;
+        xy->count = 2 * w;
+        kind->count = w;
+    }
+done:
+    ptl_seggrid_free(&s.grid);
+    PTL_ARRAY_FREE(a, s.sa);
+    PTL_ARRAY_FREE(a, s.sb);
+    PTL_ARRAY_FREE(a, s.alive);
+    ptl_mem_free(a, s.stamp, (size_t)s.stamp_cap * sizeof(uint32_t));
+    ptl_mem_free(a, fixed, (size_t)n + 1);
+    ptl_mem_free(a, in_chain, (size_t)n + 1);
+    ptl_mem_free(a, seg_of, ((size_t)n + 1) * sizeof(uint32_t));
+    ptl_mem_free(a, chain, ((size_t)n + 1) * sizeof(uint32_t));
+    ptl_mem_free(a, s.next, ((size_t)n + 1) * sizeof(uint32_t));
+    ptl_mem_free(a, s.keep, (size_t)n + 1);
+    return st;
+}
+
+/* ---- The layer ------------------------------------------------------------------------------- */
+
+void ptl_layer_contour_free(ptl_layer_contour* c) {
+    if (!c) return;
+    ptl_mem_free(&c->alloc, c->edge_to, ((size_t)c->shape.vert_count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&c->alloc, c->lspan, ((size_t)c->w * c->d + 1) * sizeof(uint32_t));
+    ptl_shape_free(&c->shape);
+    memset(c, 0, sizeof *c);
+}
+
+ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, uint32_t layer, double max_error,
+                             const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    out->alloc = a;
+    if (layer >= ls->layer_count) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "contours: no layer %u", layer);
+    const ptl_layer_info* li = &ls->layers[layer];
+    out->x0 = li->x0, out->z0 = li->z0;
+    out->w = (uint32_t)(li->x1 - li->x0 + 1), out->d = (uint32_t)(li->z1 - li->z0 + 1);
+    size_t cells = (size_t)out->w * out->d;
+    out->lspan = ptl_mem_alloc(&a, (cells + 1) * sizeof(uint32_t));
+    ptl_grid g;
+    memset(&g, 0, sizeof g);
+    g.alloc = a;
+    g.width = out->w, g.height = out->d;
+    g.passable = ptl_mem_calloc(&a, cells + 1, 1);
+    if (!out->lspan || !g.passable) {
+        ptl_mem_free(&a, g.passable, cells + 1);
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "contours: out of memory");
+    }
+    memset(out->lspan, 0xff, (cells + 1) * sizeof(uint32_t));
+    const int32_t W = of->p.width;
+    for (int32_t z = li->z0; z <= li->z1; ++z) {
+        for (int32_t x = li->x0; x <= li->x1; ++x) {
+            uint32_t col = (uint32_t)(z * W + x);
+            for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s) {
+                if (of->spans[s].layer != layer) continue;
+                size_t i = (size_t)(z - li->z0) * out->w + (size_t)(x - li->x0);
+                out->lspan[i] = s;
+                g.passable[i] = 1;
+            }
+        }
+    }
+    ptl_shape raw;
+    ptl_status st = ptl_shape_from_grid(&g, &a, &raw, err);
+    ptl_mem_free(&a, g.passable, cells + 1);
+    if (st < 0) return st;
+    f64_array xy = {0};
+    u32_array rs = {0}, kind = {0};
+    st = split_kinds(of, out, layer, &raw, &a, &xy, &rs, &kind);
+    ptl_shape_free(&raw);
+    if (st == PTL_OK) st = simplify(&a, max_error, &xy, &rs, &kind);
+    if (st == PTL_OK) {
+        uint32_t n = xy.count / 2;
+        out->shape.alloc = a;
+        out->shape.vert_count = n;
+        out->shape.ring_count = rs.count - 1;
+        out->shape.xy = ptl_mem_alloc(&a, ((size_t)n + 1) * 2 * sizeof(double));
+        out->shape.ring_start = ptl_mem_alloc(&a, (size_t)rs.count * sizeof(uint32_t));
+        out->edge_to = ptl_mem_alloc(&a, ((size_t)n + 1) * sizeof(uint32_t));
+        if (!out->shape.xy || !out->shape.ring_start || !out->edge_to) {
+            st = PTL_ERR_NO_MEMORY;
+        } else {
+            memcpy(out->shape.xy, xy.data, (size_t)n * 2 * sizeof(double));
+            memcpy(out->shape.ring_start, rs.data, (size_t)rs.count * sizeof(uint32_t));
+            memcpy(out->edge_to, kind.data, (size_t)n * sizeof(uint32_t));
+        }
+    }
+    PTL_ARRAY_FREE(&a, xy);
+    PTL_ARRAY_FREE(&a, rs);
+    PTL_ARRAY_FREE(&a, kind);
+    if (st < 0) {
+        ptl_layer_contour_free(out);
+        return ptl_error_set(err, st, "contours: out of memory");
+    }
+    return ptl_error_ok(err);
+}

@@ -1,0 +1,33 @@
+/* Contours of one layer (contours.c): the layer's columns as polygons with holes in the layer's
+   lattice (local coordinates: column (x0 + u, z0 + v) is the unit square [u, u+1] x [v, v+1]), with
+   each boundary edge marked as a wall or as a junction with another layer. Private to the bake. */
+#ifndef PTL_CONTOURS_H
+#define PTL_CONTOURS_H
+
+#include "voxel.h"
+
+typedef struct ptl_layer_contour {
+    int32_t x0, z0;     /* the layer's first column */
+    uint32_t w, d;      /* columns covered */
+    ptl_shape shape;    /* rings in local lattice units; collinear vertices appear where a wall turns
+                           into a junction (they stay: the two kinds of edge must not merge) */
+    uint32_t* edge_to;  /* per shape vertex: the layer across the edge leaving it, PTL_NONE for a wall */
+    uint32_t* lspan;    /* w * d: the layer's open span in each column, or PTL_VX_NONE */
+    ptl_allocator alloc;
+} ptl_layer_contour;
+
+/* Traces layer `layer` (corner points, Saupin et al. 2014 §4.1-4.2, through the grid tracer of
+   shape_grid.c, whose turning rule is the slash/antislash rule of §4.1.2), marks junction edges,
+   and simplifies the wall runs with Ramer-Douglas-Peucker at `max_error` columns, never moving a
+   junction, a pinch point or an end of a run, and never letting a simplified edge cross or touch
+   another edge (a chord that would is split further). */
+ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, uint32_t layer, double max_error,
+                             const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err);
+void ptl_layer_contour_free(ptl_layer_contour* c);
+
+/* The kind of the unit contour edge from lattice point (u, v) one step along (du, dv) (free space on
+   its left, in the layer): the layer across it, or PTL_NONE for a wall. */
+uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, int64_t u,
+                               int64_t v, int du, int dv);
+
+#endif

@@ -1,0 +1,488 @@
+/* Merging the layers' decompositions into one cell-and-portal graph (ANavMG thesis §6.2.4).
+
+   Each layer is decomposed on its own, its junctions with other layers taken as walls. Then, on
+   every junction line (junctions are never simplified, so they run along lattice lines, exactly the
+   same on both sides), each side's cell edges are cut at the other side's vertices: the thesis
+   merges a vertex into the closest edge and removes the T-joints this makes; cutting at the same
+   exact lattice positions on both sides leaves none to remove. The pieces then pair up one to one
+   with reversed directions and become portals between the layers, and the vertices at each cut are
+   unified. Heights: every vertex takes the highest voxel floor of its layer among the columns
+   touching it, so cells follow ramps and stairs within one cell height; the layers' floor grids go
+   into the blob for the heights inside cells. */
+#include <math.h>
+#include <string.h>
+
+#include "../runtime/alloc.h"
+#include "../runtime/error.h"
+#include "contours.h"
+#include "cpg_build.h"
+#include "layer_merge.h"
+
+/* A cell edge of a layer lying on a junction line. */
+typedef struct jedge {
+    uint32_t line_axis;  /* 0: constant global z (runs along x); 1: constant global x */
+    int64_t line;        /* the constant global lattice coordinate */
+    uint32_t lo_layer, hi_layer; /* the two layers, ordered */
+    double ta, tb;       /* global lattice coordinate along the line of the edge's start and end */
+    uint32_t cell;       /* global cell id */
+    uint32_t edge;       /* edge index in the cell (before insertions) */
+    uint32_t layer;      /* the side this edge belongs to */
+    uint32_t va, vb;     /* global vertex ids */
+} jedge;
+
+/* A point on a junction line: a vertex of some side at lattice position t. */
+typedef struct jpoint {
+    uint32_t group;
+    double t;
+    uint32_t layer;
+    uint32_t vert;
+} jpoint;
+
+typedef struct merge {
+    const ptl_allocator* a;
+    const ptl_open_field* of;
+    const ptl_layer_contour* lc;
+    const ptl_decomposition* dc;
+    uint32_t layers;
+    uint32_t* voff;       /* layers + 1: first global vertex of each layer */
+    uint32_t* coff;       /* layers + 1: first global cell of each layer */
+    PTL_ARRAY(double) xyz;
+    PTL_ARRAY(double) lat;     /* 2 per vertex: global lattice x, z */
+    PTL_ARRAY(uint32_t) vlayer;
+    PTL_ARRAY(uint32_t) parent; /* union-find over vertices */
+} merge;
+
+static uint32_t find(uint32_t* p, uint32_t x) {
+    while (p[x] != x) x = p[x] = p[p[x]];
+    return x;
+}
+
+/* Highest floor of layer `l` among the columns touching local point (u, v); the nearest of its
+   columns within 3 when none touches (a simplified contour may pass just outside the columns). */
+static double layer_height(const merge* m, uint32_t l, double u, double v) {
+    const ptl_layer_contour* c = &m->lc[l];
+    const ptl_open_field* of = m->of;
+    int64_t u0 = (int64_t)floor(u), v0 = (int64_t)floor(v);
+    int64_t ua = u == (double)u0 ? u0 - 1 : u0, va = v == (double)v0 ? v0 - 1 : v0;
+    int best = -1;
+    for (int64_t z = va; z <= v0; ++z) {
+        for (int64_t x = ua; x <= u0; ++x) {
+            if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
+            uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
+            if (s != PTL_VX_NONE && of->spans[s].floor > best) best = of->spans[s].floor;
+        }
+    }
+    if (best < 0) {
+        double bd = 1e30;
+        for (int64_t z = v0 - 3; z <= v0 + 3; ++z) {
+            for (int64_t x = u0 - 3; x <= u0 + 3; ++x) {
+                if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
+                uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
+                if (s == PTL_VX_NONE) continue;
+                double dx = (double)x + 0.5 - u, dz = (double)z + 0.5 - v, d2 = dx * dx + dz * dz;
+                if (d2 < bd) bd = d2, best = of->spans[s].floor;
+            }
+        }
+    }
+    return m->of->p.bmin[1] + (double)(best < 0 ? 0 : best) * m->of->p.ch;
+}
+
+static bool add_vertex(merge* m, uint32_t layer, double gu, double gv, double y) {
+    const ptl_vx_params* p = &m->of->p;
+    uint32_t id = m->vlayer.count;
+    return PTL_PUSH(m->a, m->xyz, p->bmin[0] + gu * p->cs) && PTL_PUSH(m->a, m->xyz, y) &&
+           PTL_PUSH(m->a, m->xyz, p->bmin[2] + gv * p->cs) && PTL_PUSH(m->a, m->lat, gu) && PTL_PUSH(m->a, m->lat, gv) &&
+           PTL_PUSH(m->a, m->vlayer, layer) && PTL_PUSH(m->a, m->parent, id);
+}
+
+static int cmp_jedge(const jedge* a, const jedge* b) {
+    if (a->line_axis != b->line_axis) return a->line_axis < b->line_axis ? -1 : 1;
+    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->lo_layer != b->lo_layer) return a->lo_layer < b->lo_layer ? -1 : 1;
+    if (a->hi_layer != b->hi_layer) return a->hi_layer < b->hi_layer ? -1 : 1;
+    double am = fmin(a->ta, a->tb), bm = fmin(b->ta, b->tb);
+    if (am != bm) return am < bm ? -1 : 1;
+    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static int cmp_jpoint(const jpoint* a, const jpoint* b) {
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    return a->vert < b->vert ? -1 : a->vert > b->vert;
+}
+
+/* A small merge sort (stable, deterministic, allocator-backed; qsort may allocate on its own). */
+#define DEFINE_SORT(name, T, cmp)                                                                     \
+    static bool name(const ptl_allocator* a, T* v, uint32_t n) {                                        \
+        T* tmp = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(T));                                         \
+        if (!tmp) return false;                                                                        \
+        for (uint32_t w = 1; w < n; w *= 2) {                                                          \
+            for (uint32_t lo = 0; lo < n; lo += 2 * w) {                                               \
+                uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;          \
+                uint32_t i = lo, j = mid, k = lo;                                                      \
+                while (i < mid && j < hi) tmp[k++] = cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];          \
+                while (i < mid) tmp[k++] = v[i++];                                                     \
+                while (j < hi) tmp[k++] = v[j++];                                                      \
+            }                                                                                          \
+            memcpy(v, tmp, (size_t)n * sizeof(T));                                                     \
+        }                                                                                              \
+        ptl_mem_free(a, tmp, ((size_t)n + 1) * sizeof(T));                                             \
+        return true;                                                                                   \
+    }
+DEFINE_SORT(sort_jedges, jedge, cmp_jedge)
+DEFINE_SORT(sort_jpoints, jpoint, cmp_jpoint)
+
+typedef PTL_ARRAY(jedge) jedge_array;
+
+/* The junction edges of every layer's cells. */
+static ptl_status collect_junctions(merge* m, jedge_array* out) {
+    for (uint32_t l = 0; l < m->layers; ++l) {
+        const ptl_decomposition* d = &m->dc[l];
+        const ptl_layer_contour* c = &m->lc[l];
+        for (uint32_t cell = 0; cell < d->cell_count; ++cell) {
+            uint32_t b = d->cell_start[cell], n = d->cell_start[cell + 1] - b;
+            for (uint32_t i = 0; i < n; ++i) {
+                if (d->cell_nbrs[b + i] != PTL_NONE) continue;
+                uint32_t va = d->cell_verts[b + i], vb = d->cell_verts[b + (i + 1) % n];
+                double ua = d->xy[2 * va], wa = d->xy[2 * va + 1], ub = d->xy[2 * vb], wb = d->xy[2 * vb + 1];
+                int du = ub > ua ? 1 : ub < ua ? -1 : 0, dv = wb > wa ? 1 : wb < wa ? -1 : 0;
+                if ((du != 0) == (dv != 0)) continue; /* diagonal: a simplified wall */
+                double fixed = du ? wa : ua;
+                if (fixed != floor(fixed)) continue;
+                double mid = du ? 0.5 * (ua + ub) : 0.5 * (wa + wb);
+                int64_t k = (int64_t)floor(mid);
+                int64_t su = du ? (du > 0 ? k : k + 1) : (int64_t)ua, sv = dv ? (dv > 0 ? k : k + 1) : (int64_t)wa;
+                uint32_t other = ptl_contour_edge_kind(m->of, c, l, su, sv, du, dv);
+                if (other == PTL_NONE) continue;
+                jedge e;
+                e.line_axis = du ? 0 : 1;
+                e.line = (int64_t)fixed + (du ? c->z0 : c->x0);
+                e.lo_layer = l < other ? l : other;
+                e.hi_layer = l < other ? other : l;
+                e.ta = (du ? ua : wa) + (du ? c->x0 : c->z0);
+                e.tb = (du ? ub : wb) + (du ? c->x0 : c->z0);
+                e.cell = m->coff[l] + cell;
+                e.edge = i;
+                e.layer = l;
+                e.va = m->voff[l] + va;
+                e.vb = m->voff[l] + vb;
+                if (!PTL_PUSH(m->a, *out, e)) return PTL_ERR_NO_MEMORY;
+            }
+        }
+    }
+    return sort_jedges(m->a, out->data, out->count) ? PTL_OK : PTL_ERR_NO_MEMORY;
+}
+
+/* A cut point to insert into cell `cell`'s edge `edge`, at `t` along the line from the edge's start. */
+typedef struct cut {
+    uint32_t cell, edge;
+    double along; /* distance from the edge's start, in lattice units */
+    uint32_t vert;
+} cut;
+
+static int cmp_cut(const cut* a, const cut* b) {
+    if (a->cell != b->cell) return a->cell < b->cell ? -1 : 1;
+    if (a->edge != b->edge) return a->edge < b->edge ? -1 : 1;
+    return a->along < b->along ? -1 : a->along > b->along;
+}
+DEFINE_SORT(sort_cuts, cut, cmp_cut)
+
+/* A piece of a junction edge after the cuts, to be paired with the other side's. */
+typedef struct piece {
+    uint32_t group;
+    double t0, t1;       /* t0 < t1 */
+    uint32_t layer, cell;
+    uint32_t va, vb;     /* the piece's vertices in the cell's direction */
+    uint32_t slot;       /* index of va in the cell's new vertex list */
+} piece;
+
+static int cmp_piece(const piece* a, const piece* b) {
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->t0 != b->t0) return a->t0 < b->t0 ? -1 : 1;
+    if (a->t1 != b->t1) return a->t1 < b->t1 ? -1 : 1;
+    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+DEFINE_SORT(sort_pieces, piece, cmp_piece)
+
+ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
+                            uint32_t layers, double relax, const ptl_allocator* alloc, void** blob, size_t* size,
+                            ptl_merge_stats* stats, ptl_error* err) {
+    ptl_allocator al = ptl_allocator_resolve(alloc);
+    merge m;
+    memset(&m, 0, sizeof m);
+    m.a = &al;
+    m.of = of;
+    m.lc = lc;
+    m.dc = dc;
+    m.layers = layers;
+    ptl_status st = PTL_OK;
+    jedge_array je = {0};
+    PTL_ARRAY(jpoint) jp = {0};
+    PTL_ARRAY(jpoint) jp_new = {0};
+    PTL_ARRAY(cut) cuts = {0};
+    PTL_ARRAY(piece) pieces = {0};
+    PTL_ARRAY(uint32_t) cstart = {0};
+    PTL_ARRAY(uint32_t) cverts = {0};
+    PTL_ARRAY(uint32_t) cnbrs = {0};
+    PTL_ARRAY(uint32_t) clayer = {0};
+    PTL_ARRAY(uint16_t) ctag = {0};
+    PTL_ARRAY(ptl_decomp_portal) portals = {0};
+    PTL_ARRAY(ptl_blob_layer) blayers = {0};
+    PTL_ARRAY(uint16_t) heights = {0};
+    uint32_t* group_of = NULL;
+    uint32_t* remap = NULL;
+    double* fxyz = NULL;
+    uint32_t nfinal = 0;
+    m.voff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
+    m.coff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
+    if (!m.voff || !m.coff) goto oom;
+    for (uint32_t l = 0; l < layers; ++l) {
+        m.voff[l + 1] = m.voff[l] + dc[l].vert_count;
+        m.coff[l + 1] = m.coff[l] + dc[l].cell_count;
+    }
+    /* Vertices in world space with their layer's heights. */
+    for (uint32_t l = 0; l < layers; ++l) {
+        for (uint32_t v = 0; v < dc[l].vert_count; ++v) {
+            double u = dc[l].xy[2 * v], w = dc[l].xy[2 * v + 1];
+            if (!add_vertex(&m, l, u + lc[l].x0, w + lc[l].z0, layer_height(&m, l, u, w))) goto oom;
+        }
+    }
+    if ((st = collect_junctions(&m, &je)) < 0) goto fail;
+
+    /* Groups: one per junction line and pair of layers. Points of both sides on each group. */
+    group_of = ptl_mem_alloc(&al, ((size_t)je.count + 1) * sizeof(uint32_t));
+    if (!group_of) goto oom;
+    uint32_t groups = 0;
+    for (uint32_t i = 0; i < je.count; ++i) {
+        const jedge* e = &je.data[i];
+        if (i > 0) {
+            const jedge* p = &je.data[i - 1];
+            if (p->line_axis != e->line_axis || p->line != e->line || p->lo_layer != e->lo_layer || p->hi_layer != e->hi_layer)
+                ++groups;
+        }
+        group_of[i] = groups;
+        jpoint a = {groups, e->ta, e->layer, e->va}, b = {groups, e->tb, e->layer, e->vb};
+        if (!PTL_PUSH(&al, jp, a) || !PTL_PUSH(&al, jp, b)) goto oom;
+    }
+    if (!sort_jpoints(&al, jp.data, jp.count)) goto oom;
+    /* Cuts: every point of one side strictly inside an edge of the other side on the same group. */
+    for (uint32_t i = 0, g0 = 0; i < je.count; ++i) {
+        const jedge* e = &je.data[i];
+        while (g0 < jp.count && jp.data[g0].group < group_of[i]) ++g0;
+        double lo = fmin(e->ta, e->tb), hi = fmax(e->ta, e->tb);
+        for (uint32_t k = g0; k < jp.count && jp.data[k].group == group_of[i] && jp.data[k].t < hi; ++k) {
+            const jpoint* p = &jp.data[k];
+            if (p->layer == e->layer || p->t <= lo || (k > g0 && jp.data[k - 1].t == p->t && jp.data[k - 1].layer != e->layer))
+                continue; /* one cut per position */
+            /* A new vertex of this side at the point, unified with the other side's below. */
+            uint32_t nv = m.vlayer.count;
+            const ptl_layer_contour* c = &lc[e->layer];
+            double gu = e->line_axis == 0 ? p->t : (double)e->line, gv = e->line_axis == 0 ? (double)e->line : p->t;
+            if (!add_vertex(&m, e->layer, gu, gv, layer_height(&m, e->layer, gu - c->x0, gv - c->z0))) goto oom;
+            cut ct = {e->cell, e->edge, fabs(p->t - e->ta), nv};
+            jpoint np = {group_of[i], p->t, e->layer, nv};
+            if (!PTL_PUSH(&al, cuts, ct) || !PTL_PUSH(&al, jp_new, np)) goto oom;
+        }
+    }
+    for (uint32_t i = 0; i < jp_new.count; ++i)
+        if (!PTL_PUSH(&al, jp, jp_new.data[i])) goto oom;
+    if (!sort_cuts(&al, cuts.data, cuts.count) || !sort_jpoints(&al, jp.data, jp.count)) goto oom;
+    /* Unify each side's vertex with the other side's at the same position of a group (a position a
+       side holds twice, a pinch, is left alone). */
+    for (uint32_t i = 0; i < jp.count;) {
+        uint32_t j = i;
+        while (j < jp.count && jp.data[j].group == jp.data[i].group && jp.data[j].t == jp.data[i].t) ++j;
+        uint32_t first = jp.data[i].layer, a0 = PTL_NONE, b0 = PTL_NONE, na = 0, nb = 0;
+        for (uint32_t k = i; k < j; ++k) {
+            uint32_t r = find(m.parent.data, jp.data[k].vert);
+            if (jp.data[k].layer == first) {
+                if (a0 == PTL_NONE || find(m.parent.data, a0) != r) ++na;
+                a0 = a0 == PTL_NONE ? r : a0;
+            } else {
+                if (b0 == PTL_NONE || find(m.parent.data, b0) != r) ++nb;
+                b0 = b0 == PTL_NONE ? r : b0;
+            }
+        }
+        if (na == 1 && nb == 1) {
+            uint32_t ra = find(m.parent.data, a0), rb = find(m.parent.data, b0);
+            if (ra != rb) m.parent.data[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+        }
+        i = j;
+    }
+
+    /* Cells with the cuts inserted; junction pieces recorded for pairing. */
+    uint32_t ci = 0;
+    for (uint32_t l = 0; l < layers; ++l) {
+        const ptl_decomposition* d = &dc[l];
+        for (uint32_t cell = 0; cell < d->cell_count; ++cell) {
+            uint32_t gc = m.coff[l] + cell;
+            if (!PTL_PUSH(&al, cstart, cverts.count) || !PTL_PUSH(&al, clayer, l)) goto oom;
+            uint32_t b = d->cell_start[cell], n = d->cell_start[cell + 1] - b;
+            for (uint32_t i = 0; i < n; ++i) {
+                uint32_t va = m.voff[l] + d->cell_verts[b + i];
+                uint32_t nbr = d->cell_nbrs[b + i];
+                if (!PTL_PUSH(&al, cverts, va) || !PTL_PUSH(&al, cnbrs, nbr == PTL_NONE ? PTL_NONE : m.coff[l] + nbr))
+                    goto oom;
+                while (ci < cuts.count && (cuts.data[ci].cell < gc || (cuts.data[ci].cell == gc && cuts.data[ci].edge < i))) ++ci;
+                for (; ci < cuts.count && cuts.data[ci].cell == gc && cuts.data[ci].edge == i; ++ci) {
+                    if (!PTL_PUSH(&al, cverts, cuts.data[ci].vert) || !PTL_PUSH(&al, cnbrs, PTL_NONE)) goto oom;
+                }
+            }
+        }
+    }
+    uint32_t ncell = m.coff[layers];
+    if (!PTL_PUSH(&al, cstart, cverts.count)) goto oom;
+    /* Junction pieces: consecutive vertex pairs of a cell that lie on one junction edge. */
+    for (uint32_t i = 0; i < je.count; ++i) {
+        const jedge* e = &je.data[i];
+        uint32_t b = cstart.data[e->cell], n = cstart.data[e->cell + 1] - b;
+        /* Locate the edge's start in the new list and walk to its end. */
+        uint32_t k = 0;
+        while (k < n && cverts.data[b + k] != e->va) ++k;
+        if (k == n) continue;
+        for (;;) {
+            uint32_t k1 = (k + 1) % n;
+            uint32_t va = cverts.data[b + k], vb = cverts.data[b + k1];
+            const double* pa = &m.lat.data[2 * va];
+            const double* pb = &m.lat.data[2 * vb];
+            double ta = e->line_axis == 0 ? pa[0] : pa[1], tb = e->line_axis == 0 ? pb[0] : pb[1];
+            piece pc = {group_of[i], fmin(ta, tb), fmax(ta, tb), e->layer, e->cell, va, vb, k};
+            if (!PTL_PUSH(&al, pieces, pc)) goto oom;
+            if (vb == e->vb) break;
+            k = k1;
+        }
+    }
+    if (!sort_pieces(&al, pieces.data, pieces.count)) goto oom;
+    uint32_t junction_portals = 0;
+    for (uint32_t i = 0; i + 1 < pieces.count; ++i) {
+        const piece* p = &pieces.data[i];
+        const piece* q = &pieces.data[i + 1];
+        if (p->group != q->group || p->t0 != q->t0 || p->t1 != q->t1 || p->layer == q->layer) continue;
+        /* Both ends unified, and no third piece at the same place (that would be ambiguous). */
+        if (i + 2 < pieces.count && pieces.data[i + 2].group == p->group && pieces.data[i + 2].t0 == p->t0 &&
+            pieces.data[i + 2].t1 == p->t1)
+            continue;
+        if (find(m.parent.data, p->va) != find(m.parent.data, q->vb) || find(m.parent.data, p->vb) != find(m.parent.data, q->va))
+            continue;
+        cnbrs.data[cstart.data[p->cell] + p->slot] = q->cell;
+        cnbrs.data[cstart.data[q->cell] + q->slot] = p->cell;
+        ptl_decomp_portal dp = {{p->va, p->vb}, {p->cell, q->cell}};
+        if (!PTL_PUSH(&al, portals, dp)) goto oom;
+        ++junction_portals;
+        ++i;
+    }
+    /* Portals inside each layer. */
+    for (uint32_t l = 0; l < layers; ++l) {
+        for (uint32_t p = 0; p < dc[l].portal_count; ++p) {
+            const ptl_decomp_portal* s = &dc[l].portals[p];
+            ptl_decomp_portal dp = {{m.voff[l] + s->v[0], m.voff[l] + s->v[1]}, {m.coff[l] + s->cell[0], m.coff[l] + s->cell[1]}};
+            if (!PTL_PUSH(&al, portals, dp)) goto oom;
+        }
+    }
+    /* Final vertices: one per union-find class, in order of first appearance; heights: the highest. */
+    uint32_t nv = m.vlayer.count;
+    remap = ptl_mem_alloc(&al, ((size_t)nv + 1) * sizeof(uint32_t));
+    fxyz = ptl_mem_alloc(&al, ((size_t)nv + 1) * 3 * sizeof(double));
+    if (!remap || !fxyz) goto oom;
+    memset(remap, 0xff, ((size_t)nv + 1) * sizeof(uint32_t));
+    for (uint32_t v = 0; v < nv; ++v) {
+        uint32_t r = find(m.parent.data, v);
+        if (remap[r] == PTL_NONE) {
+            remap[r] = nfinal++;
+            memcpy(&fxyz[3 * remap[r]], &m.xyz.data[3 * r], 3 * sizeof(double));
+        }
+        double* y = &fxyz[3 * remap[r] + 1];
+        if (m.xyz.data[3 * v + 1] > *y) *y = m.xyz.data[3 * v + 1];
+    }
+    for (uint32_t i = 0; i < cverts.count; ++i) cverts.data[i] = remap[find(m.parent.data, cverts.data[i])];
+    for (uint32_t i = 0; i < portals.count; ++i)
+        for (int k = 0; k < 2; ++k) portals.data[i].v[k] = remap[find(m.parent.data, portals.data[i].v[k])];
+    /* Cell tags: the tag of the column under the cell's first vertex's neighbourhood (the centroid). */
+    for (uint32_t c = 0; c < ncell; ++c) {
+        uint32_t l = clayer.data[c], b = cstart.data[c], n = cstart.data[c + 1] - b;
+        double cx = 0, cz = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t v = cverts.data[b + i];
+            cx += fxyz[3 * v], cz += fxyz[3 * v + 2];
+        }
+        const ptl_layer_contour* lcl = &lc[l];
+        int64_t ux = (int64_t)floor((cx / n - of->p.bmin[0]) / of->p.cs) - lcl->x0;
+        int64_t uz = (int64_t)floor((cz / n - of->p.bmin[2]) / of->p.cs) - lcl->z0;
+        uint16_t tag = 0;
+        if (ux >= 0 && uz >= 0 && ux < (int64_t)lcl->w && uz < (int64_t)lcl->d) {
+            uint32_t s = lcl->lspan[(size_t)uz * lcl->w + (size_t)ux];
+            if (s != PTL_VX_NONE) tag = of->spans[s].tag;
+        }
+        if (!PTL_PUSH(&al, ctag, tag)) goto oom;
+    }
+    /* The layers' floor grids. */
+    for (uint32_t l = 0; l < layers; ++l) {
+        const ptl_layer_contour* c = &lc[l];
+        ptl_blob_layer bl = {c->x0, c->z0, c->w, c->d, heights.count, 0};
+        if (!PTL_PUSH(&al, blayers, bl) || !PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)c->w * c->d))
+            goto oom;
+        for (size_t i = 0; i < (size_t)c->w * c->d; ++i)
+            heights.data[heights.count++] = c->lspan[i] == PTL_VX_NONE ? PTL_HEIGHT_NONE : of->spans[c->lspan[i]].floor;
+    }
+    ptl_cpg_in in;
+    memset(&in, 0, sizeof in);
+    in.vert_count = nfinal;
+    in.xyz = fxyz;
+    in.cell_count = ncell;
+    in.cell_start = cstart.data;
+    in.cell_verts = cverts.data;
+    in.cell_nbrs = cnbrs.data;
+    in.cell_layer = clayer.data;
+    in.cell_tag = ctag.data;
+    in.portal_count = portals.count;
+    in.portals = portals.data;
+    in.relax = relax;
+    in.layer_count = layers;
+    in.layers = blayers.data;
+    in.height_count = heights.count;
+    in.heights = heights.data;
+    in.vox_cs = of->p.cs, in.vox_ch = of->p.ch;
+    memcpy(in.vox_origin, of->p.bmin, sizeof in.vox_origin);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->cells = ncell;
+        stats->vertices = nfinal;
+        stats->portals = portals.count;
+        stats->junction_portals = junction_portals;
+        stats->junction_edges = je.count;
+    }
+    st = ptl_cpg_build(&in, &al, blob, size, err);
+    goto done;
+oom:
+    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge layers: out of memory");
+    goto done;
+fail:
+    st = ptl_error_set(err, st, "merge layers: %s", ptl_status_message(st));
+done:
+    ptl_mem_free(&al, m.voff, ((size_t)layers + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, m.coff, ((size_t)layers + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
+    PTL_ARRAY_FREE(&al, m.xyz);
+    PTL_ARRAY_FREE(&al, m.lat);
+    PTL_ARRAY_FREE(&al, m.vlayer);
+    PTL_ARRAY_FREE(&al, m.parent);
+    PTL_ARRAY_FREE(&al, je);
+    PTL_ARRAY_FREE(&al, jp);
+    PTL_ARRAY_FREE(&al, jp_new);
+    PTL_ARRAY_FREE(&al, cuts);
+    PTL_ARRAY_FREE(&al, pieces);
+    PTL_ARRAY_FREE(&al, cstart);
+    PTL_ARRAY_FREE(&al, cverts);
+    PTL_ARRAY_FREE(&al, cnbrs);
+    PTL_ARRAY_FREE(&al, clayer);
+    PTL_ARRAY_FREE(&al, ctag);
+    PTL_ARRAY_FREE(&al, portals);
+    PTL_ARRAY_FREE(&al, blayers);
+    PTL_ARRAY_FREE(&al, heights);
+    return st;
+}

@@ -1,0 +1,18 @@
+/* Stitching the layers' decompositions into one blob (layer_merge.c). Private to the bake. */
+#ifndef PTL_LAYER_MERGE_H
+#define PTL_LAYER_MERGE_H
+
+#include "contours.h"
+
+typedef struct ptl_merge_stats {
+    uint32_t cells, vertices, portals;
+    uint32_t junction_edges;   /* cell edges found on junctions between layers */
+    uint32_t junction_portals; /* pieces of them paired into portals */
+} ptl_merge_stats;
+
+/* `dc[l]` decomposes `lc[l].shape` (local lattice coordinates of layer l). Writes the blob. */
+ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
+                            uint32_t layers, double relax, const ptl_allocator* alloc, void** blob, size_t* size,
+                            ptl_merge_stats* stats, ptl_error* err);
+
+#endif
