@@ -123,19 +123,25 @@ static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint*
     /* At most one corner per portal, plus the two ends: the buffer always holds the whole path. */
     ptl_funnel_point* pts = q->fpoints;
     uint32_t total = ptl_funnel(q->portals, count, start, goal, pts, q->nm->h->cell_count + 2);
+    /* Length of the polyline, heights included (as the exact search reports it). */
     double length = 0;
-    for (uint32_t k = 0; k + 1 < total; ++k)
-        length += sqrt((pts[k + 1].x - pts[k].x) * (pts[k + 1].x - pts[k].x) +
-                       (pts[k + 1].z - pts[k].z) * (pts[k + 1].z - pts[k].z));
+    float prev_y = s->y;
     res->point_total = total;
     res->point_count = total < res->point_capacity ? total : res->point_capacity;
-    for (uint32_t k = 0; k < res->point_count; ++k) {
-        float* out = res->points + 3 * (size_t)k;
+    for (uint32_t k = 0; k < total; ++k) {
         float y;
         if (k == 0) y = s->y;
         else if (k + 1 == total) y = t->y;
         else y = pts[k].vert != PTL_NONE ? nm->verts[3 * pts[k].vert + 1] : ptl_query_cell_y(nm, goal_cell, pts[k].x, pts[k].z);
-        out[0] = (float)pts[k].x, out[1] = y, out[2] = (float)pts[k].z;
+        if (k > 0) {
+            double dx = pts[k].x - pts[k - 1].x, dz = pts[k].z - pts[k - 1].z, dy = (double)y - prev_y;
+            length += sqrt(dx * dx + dz * dz + dy * dy);
+        }
+        prev_y = y;
+        if (k < res->point_count) {
+            float* out = res->points + 3 * (size_t)k;
+            out[0] = (float)pts[k].x, out[1] = y, out[2] = (float)pts[k].z;
+        }
     }
     res->length = length;
     res->found = res->complete = true;

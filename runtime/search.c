@@ -396,11 +396,18 @@ typedef struct back_writer {
     ptl_path_result* res;
     uint32_t total, k;
     double lx, lz, length;
+    float ly;
 } back_writer;
 
+/* The length is the polyline's, heights included (a game measures a path in 3D; for 2D inputs every
+   height is 0 and this is the plane length). */
 static void put_back(back_writer* w, double x, double z, float y) {
     if (w->k > 0 && x == w->lx && z == w->lz) return;
-    if (w->k > 0) w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz));
+    if (w->k > 0) {
+        double dy = (double)y - w->ly;
+        w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz) + dy * dy);
+    }
+    w->ly = y;
     if (w->res) {
         uint32_t i = w->total - 1 - w->k;
         if (i < w->res->point_capacity) {
@@ -442,9 +449,9 @@ static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s
     int turn = 0;
     if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
     else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
-    back_writer w = {NULL, 0, 0, 0, 0, 0};
+    back_writer w = {NULL, 0, 0, 0, 0, 0, 0};
     walk_back(q, fin, turn, s, t, &w);
-    back_writer out = {res, w.k, 0, 0, 0, 0};
+    back_writer out = {res, w.k, 0, 0, 0, 0, 0};
     walk_back(q, fin, turn, s, t, &out);
     res->point_total = w.k;
     res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
@@ -462,7 +469,8 @@ ptl_status ptl_query_straight(const ptl_qpoint* s, const ptl_qpoint* t, ptl_path
         const ptl_qpoint* p = i + 1 == total ? t : s;
         res->points[3 * i] = (float)p->x, res->points[3 * i + 1] = p->y, res->points[3 * i + 2] = (float)p->z;
     }
-    res->length = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z));
+    double dy = (double)t->y - s->y;
+    res->length = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z) + dy * dy);
     res->found = res->complete = true;
     return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
 }

@@ -211,7 +211,9 @@ typedef struct ptl_path_result {
     uint32_t point_total;    /* points the whole path has */
     bool found;              /* a path reaches the (snapped) goal */
     bool complete;           /* and ends exactly at it (within 1e-4) */
-    double length;           /* [Units: wu] of the whole path, 0 when not found */
+    double length;           /* [Units: wu] of the whole path as a 3D polyline, 0 when not found. The
+                                exact search minimises the path's length in plan (x-z); heights
+                                follow the surface. */
     uint32_t start_cell, goal_cell;
     uint32_t nodes_expanded; /* search effort, for benchmarks */
 } ptl_path_result;
