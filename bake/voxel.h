@@ -20,11 +20,16 @@ typedef struct ptl_vx_params {
     float cs, ch;            /* [Units: wu] cell size (x-z), cell height (y) */
     float bmin[3], bmax[3];  /* [Units: wu] the tile's bounds, border included */
     int32_t width, depth;    /* columns along x and z, border included */
+    int32_t heights;         /* cell heights along y: every span lies in [0, heights], heights < PTL_VX_MAX_HEIGHT */
     int32_t border;          /* columns */
     int32_t walkable_height; /* [Units: voxels] agent height: ceil(agent_height / ch) */
     int32_t walkable_climb;  /* [Units: voxels] max climb: floor(max_climb / ch) */
     int32_t walkable_radius; /* [Units: columns] bake-time erosion: ceil(agent_radius / cs) */
-    float walkable_slope_cos;/* cos(max_slope): a triangle whose normal's y is >= this is walkable */
+    float walkable_slope_cos;/* cos(max_slope): a triangle whose unit normal's y is >= this is walkable */
+    int32_t walkable_both_sides; /* 0 (the default): the normal follows the winding (counter-clockwise
+                                    seen from above faces up), as in Recast; 1: |normal y| counts, for
+                                    meshes wound inconsistently, at the price of making the undersides of
+                                    roofs with nothing above them walkable (dungeon.obj: +89% area) */
 } ptl_vx_params;
 
 /* The solid heightfield: per column, its spans sorted by height, disjoint (spans closer than
@@ -33,7 +38,8 @@ typedef struct ptl_vx_params {
 typedef struct ptl_vx_span {
     uint16_t smin, smax;
     uint16_t tag;     /* the triangle tag (ptl_trimesh.tri_tag) of the surface that made the top */
-    uint8_t walkable; /* the top is a walkable surface (slope), before the filters */
+    uint8_t walkable; /* the top is a walkable surface (slope), or one merged into the span lies within
+                         walkable_climb below it; before the filters */
     uint8_t pad;
 } ptl_vx_span;
 
@@ -63,6 +69,7 @@ typedef struct ptl_open_field {
     ptl_open_span* spans;
     uint32_t span_count;
     uint32_t* col_of;    /* span_count: the column index of each span */
+    uint32_t span_cap;   /* entries allocated in spans and col_of (>= span_count: erosion compacts in place) */
     ptl_allocator alloc;
 } ptl_open_field;
 
@@ -76,12 +83,18 @@ typedef struct ptl_layer_info {
 typedef struct ptl_layer_set {
     uint32_t layer_count;
     ptl_layer_info* layers;
+    uint32_t seeds_found;    /* seeds that stood on an open span (the others were ignored) */
+    uint32_t dropped_layers; /* layers not reachable from any seed, dropped */
     ptl_allocator alloc;
 } ptl_layer_set;
 
-/* Resolves the desc (defaults filled) against the mesh bounds into voxel parameters for one tile
-   covering the whole mesh. PTL_ERR_BAD_INPUT when the grid would exceed 2^28 columns or 65535
-   heights (with a message giving the sizes and suggesting a larger cell size). */
+/* Resolves the desc (defaults filled) against the mesh bounds (of the vertices its triangles use)
+   into voxel parameters for one tile covering the whole mesh: bmin is the mesh's, width and depth
+   ceil(extent / cs). PTL_ERR_BAD_INPUT when the grid would exceed 2^28 columns or 65535 heights
+   (with a message giving the sizes and suggesting a larger cell size), when floats at the mesh's
+   coordinates are further apart than a quarter voxel (far from the origin), or for a mesh without
+   triangles, with out-of-range indices or non-finite coordinates; PTL_ERR_INVALID_ARG for negative
+   or non-finite desc values and a slope above 90. */
 ptl_status ptl_vx_params_resolve(const ptl_bake_desc* desc, const ptl_trimesh* m, ptl_vx_params* out, ptl_error* err);
 
 /* voxelize.c: rasterizes the triangles (all of them when `tris` is NULL, else the `count` listed)
@@ -94,15 +107,21 @@ void ptl_heightfield_free(ptl_heightfield* hf);
 
 /* filter.c: builds the open field from the solid one, applying, in order: low obstacles (a
    non-walkable top within walkable_climb above a walkable one becomes walkable: curbs, steps),
-   clearance (the opening above a floor must be walkable_height), ledges (a floor with a drop of
-   more than walkable_climb to a neighbour's floor, or a missing neighbour, within... see filter.c),
-   neighbour links, then erosion by walkable_radius. */
+   clearance (the opening above a floor must be at least walkable_height), ledges (Recast's rule: a
+   floor with a drop of more than walkable_climb to a neighbour column, or beside the grid's edge,
+   or whose climbable neighbour floors differ by more than walkable_climb; details in filter.c),
+   neighbour links (mutual), then erosion by walkable_radius (Recast's chamfer distance: removes
+   walkable_radius columns along every wall, the one touching it included). Spans are sorted by
+   floor within each column; `layer` is PTL_VX_NONE. */
 ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err);
 void ptl_open_field_free(ptl_open_field* of);
 
 /* layers.c: ordered flooding into layers; with seeds (world points, NULL/0 for none), layers not
-   reachable from a seed are dropped (their spans get PTL_VX_NONE). Layer ids are dense, 0.., in a
-   deterministic order. */
+   reachable from a seed are dropped (their spans get PTL_VX_NONE). Layer ids are dense, 0.., in
+   the order of each layer's lowest span (floor, then x, then z). A seed stands on the highest floor
+   at most walkable_height below it (else the lowest at most walkable_climb above it) in its column
+   or, failing that, the nearest column within walkable_radius + 1; seeds standing on nothing are
+   ignored, and PTL_ERR_BAD_INPUT is returned when no seed stands on anything. */
 ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
                                ptl_layer_set* out, ptl_error* err);
 void ptl_layer_set_free(ptl_layer_set* ls);

@@ -282,6 +282,15 @@ int bake_tile(LogContext* ctx, const Soup* s, int tx, int tz, const int* tris, c
     if (cfg.walkableRadius > 0 && !rcErodeWalkableArea(ctx, cfg.walkableRadius, *w.chf)) return -1;
     t2 = now_ms();
     st->ms_compact += t2 - t, t = t2;
+    /* walkable spans after erosion (untimed), tile border excluded */
+    for (int z = cfg.borderSize; z < w.chf->height - cfg.borderSize; ++z) {
+        for (int x = cfg.borderSize; x < w.chf->width - cfg.borderSize; ++x) {
+            const rcCompactCell& c = w.chf->cells[x + z * w.chf->width];
+            for (unsigned i = c.index, e = c.index + c.count; i < e; ++i)
+                st->walkable_spans += w.chf->areas[i] != RC_NULL_AREA;
+        }
+    }
+    t = now_ms();
 
     if (!rcBuildDistanceField(ctx, *w.chf)) return -1;
     if (!rcBuildRegions(ctx, *w.chf, cfg.borderSize, cfg.minRegionArea, cfg.mergeRegionArea)) return -1;

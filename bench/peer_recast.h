@@ -98,6 +98,10 @@ typedef struct peer_stats {
     uint32_t detail_triangles;
     uint32_t max_tile_polygons;
     double walkable_area; /* sum of polygon areas in x-z. [Units: wu^2] */
+    /* Walkable spans of the compact heightfield after erosion (before regions, contours and
+       polygon simplification), summed over tiles, tile borders excluded: times cell_size^2, the
+       voxel walkable area, the fairest comparison with another voxel bake. */
+    uint32_t walkable_spans;
     size_t navmesh_bytes; /* Detour tile data, summed */
     size_t peak_heap_bytes; /* peak of Recast's own heap (rcAlloc) during the bake */
     uint32_t warnings;    /* Recast log warnings (contour or region trouble); the first is kept below */

@@ -1,0 +1,374 @@
+/* Open field -> layers: connected sets of open spans, at most one per column, so that each layer
+   is a 2D floor plan (ANavMG thesis, Oliva 2012, §6.2.2.2, "ordered flooding"), then the layers
+   reachable from seed points (the same section's last step).
+
+   Ordered flooding: the spans are visited bottom to top (floor, then x, then z). A span without a
+   layer starts a new one. A span hands its layer to each linked neighbour that has none, unless
+   the layer already has a span in that neighbour's column (a layer never covers a column twice);
+   when a linked neighbour is in another layer, the two layers merge if their column sets do not
+   overlap. Ramps and stairs climb into the layer of the floor they start from; a bridge meets the
+   floor below in plan and stays a layer of its own; a spiral ramp is cut where it would come back
+   over itself. Each link is looked at after both its spans have a layer (when the later one is
+   visited), and a failed merge stays failed (layers only grow), so at the end every linked pair of
+   different layers overlaps in plan.
+
+   Bookkeeping: layers are a union-find over layer ids with, per root, its span count, its spans as
+   a linked list and its bounding box in columns. "Does layer L have a span in column c" scans the
+   few spans of c; "do A and B overlap" first compares bounding boxes, then walks the smaller
+   layer's spans and scans their columns, and remembers the pairs found overlapping (a hash set:
+   only a cache, it never decides an answer, and is never iterated). Merging appends the smaller
+   list to the larger. Sorting is a counting sort on the floor height. Work is O(n log n) in the
+   spans apart from repeated overlap scans of pairs that do not overlap, which then merge.
+
+   Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
+   the seeds through links are flooded; since every layer is connected, a layer is either wholly
+   reached or not at all, and the others are dropped (layer PTL_VX_NONE). Layer ids are then dense,
+   numbered in the order of their lowest span (floor, x, z). */
+#include <math.h>
+#include <string.h>
+
+#include "../runtime/alloc.h"
+#include "../runtime/error.h"
+#include "voxel.h"
+
+/* A layer id's union-find node; size, list and box are meaningful at roots only. */
+typedef struct lnode {
+    uint32_t parent, size; /* spans */
+    uint32_t head, tail;   /* first and last span of its list */
+    int32_t box[4];        /* x0, z0, x1, z1 */
+} lnode;
+
+typedef struct flood {
+    ptl_open_field* of;
+    uint32_t* lab;       /* span -> layer id (not necessarily a root), PTL_VX_NONE: none yet */
+    uint32_t* next;      /* span -> next span of its layer's list */
+    PTL_ARRAY(lnode) ln; /* layer id -> node */
+    uint64_t* seen;      /* overlapping pairs (min << 32 | max), UINT64_MAX: empty slot */
+    uint32_t seen_cap, seen_count;
+    const ptl_allocator* a;
+} flood;
+
+static uint32_t find(flood* f, uint32_t l) {
+    lnode* n = f->ln.data;
+    while (n[l].parent != l) {
+        n[l].parent = n[n[l].parent].parent;
+        l = n[l].parent;
+    }
+    return l;
+}
+
+static void box_add(int32_t* b, int32_t x, int32_t z) {
+    if (x < b[0]) b[0] = x;
+    if (z < b[1]) b[1] = z;
+    if (x > b[2]) b[2] = x;
+    if (z > b[3]) b[3] = z;
+}
+
+/* Gives span s to root layer l. */
+static void join(flood* f, uint32_t s, uint32_t l) {
+    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s];
+    lnode* n = &f->ln.data[l];
+    f->lab[s] = l;
+    f->next[s] = PTL_VX_NONE;
+    f->next[n->tail] = s;
+    n->tail = s;
+    ++n->size;
+    box_add(n->box, (int32_t)(c % w), (int32_t)(c / w));
+}
+
+/* A new layer holding span s; PTL_VX_NONE when out of memory. */
+static uint32_t new_layer(flood* f, uint32_t s) {
+    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s], l = f->ln.count;
+    int32_t x = (int32_t)(c % w), z = (int32_t)(c / w);
+    lnode n = {l, 1, s, s, {x, z, x, z}};
+    if (!PTL_PUSH(f->a, f->ln, n)) return PTL_VX_NONE;
+    f->next[s] = PTL_VX_NONE;
+    f->lab[s] = l;
+    return l;
+}
+
+/* Does root layer l have a span in column c? */
+static bool column_has(flood* f, uint32_t c, uint32_t l) {
+    for (uint32_t t = f->of->col_start[c]; t < f->of->col_start[c + 1]; ++t)
+        if (f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l) return true;
+    return false;
+}
+
+static uint64_t pair_key(uint32_t a, uint32_t b) {
+    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
+
+static uint32_t slot_of(uint64_t k, uint32_t cap) {
+    k ^= k >> 33;
+    k *= 0xff51afd7ed558ccdull;
+    k ^= k >> 33;
+    return (uint32_t)k & (cap - 1);
+}
+
+static bool seen_has(const flood* f, uint64_t k) {
+    if (!f->seen_cap) return false;
+    for (uint32_t i = slot_of(k, f->seen_cap);; i = (i + 1) & (f->seen_cap - 1)) {
+        if (f->seen[i] == k) return true;
+        if (f->seen[i] == UINT64_MAX) return false;
+    }
+}
+
+/* Remembers an overlapping pair; a failed allocation only forgets (the cache is optional). */
+static void seen_add(flood* f, uint64_t k) {
+    if (2 * (f->seen_count + 1) > f->seen_cap) {
+        uint32_t cap = f->seen_cap ? 2 * f->seen_cap : 256;
+        uint64_t* t = ptl_mem_alloc(f->a, (size_t)cap * sizeof *t);
+        if (!t) return;
+        memset(t, 0xff, (size_t)cap * sizeof *t);
+        for (uint32_t i = 0; i < f->seen_cap; ++i) {
+            if (f->seen[i] == UINT64_MAX) continue;
+            uint32_t j = slot_of(f->seen[i], cap);
+            while (t[j] != UINT64_MAX) j = (j + 1) & (cap - 1);
+            t[j] = f->seen[i];
+        }
+        ptl_mem_free(f->a, f->seen, (size_t)f->seen_cap * sizeof *f->seen);
+        f->seen = t, f->seen_cap = cap;
+    }
+    uint32_t j = slot_of(k, f->seen_cap);
+    while (f->seen[j] != UINT64_MAX) j = (j + 1) & (f->seen_cap - 1);
+    f->seen[j] = k;
+    ++f->seen_count;
+}
+
+/* Do roots a and b cover a common column? */
+static bool overlap(flood* f, uint32_t a, uint32_t b) {
+    const int32_t *ba = f->ln.data[a].box, *bb = f->ln.data[b].box;
+    if (ba[0] > bb[2] || bb[0] > ba[2] || ba[1] > bb[3] || bb[1] > ba[3]) return false;
+    uint64_t k = pair_key(a, b);
+    if (seen_has(f, k)) return true;
+    uint32_t small = f->ln.data[a].size <= f->ln.data[b].size ? a : b, big = small == a ? b : a;
+    for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s])
+        if (column_has(f, f->of->col_of[s], big)) {
+            seen_add(f, k);
+            return true;
+        }
+    return false;
+}
+
+/* Merges roots a and b; the larger (then the lower id) stays the root. */
+static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
+    lnode* n = f->ln.data;
+    if (n[b].size > n[a].size || (n[b].size == n[a].size && b < a)) {
+        uint32_t t = a;
+        a = b, b = t;
+    }
+    n[b].parent = a;
+    n[a].size += n[b].size;
+    f->next[n[a].tail] = n[b].head;
+    n[a].tail = n[b].tail;
+    box_add(n[a].box, n[b].box[0], n[b].box[1]);
+    box_add(n[a].box, n[b].box[2], n[b].box[3]);
+    return a;
+}
+
+/* Spans sorted by (floor, x, z): a counting sort on the floor over the columns taken x-major. */
+static bool sort_spans(const ptl_open_field* of, const ptl_allocator* a, uint32_t* order) {
+    uint32_t* count = ptl_mem_calloc(a, (size_t)PTL_VX_MAX_HEIGHT + 2, sizeof *count);
+    if (!count) return false;
+    for (uint32_t s = 0; s < of->span_count; ++s) ++count[of->spans[s].floor + 1];
+    for (uint32_t h = 0; h <= PTL_VX_MAX_HEIGHT; ++h) count[h + 1] += count[h];
+    const uint32_t w = (uint32_t)of->p.width, d = (uint32_t)of->p.depth;
+    for (uint32_t x = 0; x < w; ++x)
+        for (uint32_t z = 0; z < d; ++z) {
+            uint32_t c = z * w + x;
+            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) order[count[of->spans[s].floor]++] = s;
+        }
+    ptl_mem_free(a, count, ((size_t)PTL_VX_MAX_HEIGHT + 2) * sizeof *count);
+    return true;
+}
+
+static bool flood_layers(flood* f, const uint32_t* order) {
+    const ptl_open_field* of = f->of;
+    for (uint32_t i = 0; i < of->span_count; ++i) {
+        uint32_t s = order[i];
+        uint32_t l = f->lab[s] == PTL_VX_NONE ? new_layer(f, s) : find(f, f->lab[s]);
+        if (l == PTL_VX_NONE) return false;
+        for (int d = 0; d < 4; ++d) {
+            uint32_t t = of->spans[s].nbr[d];
+            if (t == PTL_VX_NONE) continue;
+            if (f->lab[t] == PTL_VX_NONE) {
+                if (!column_has(f, of->col_of[t], l)) join(f, t, l);
+                continue;
+            }
+            uint32_t m = find(f, f->lab[t]);
+            if (m != l && !overlap(f, l, m)) l = merge(f, l, m);
+        }
+    }
+    return true;
+}
+
+/* The open span a seed stands on: in the seed's column, or the nearest column within
+   walkable_radius + 1 (the erosion may have pulled the floor away from a seed near a wall), among
+   the floors from walkable_climb above the seed to walkable_height below it. Preferred: the nearest
+   column, then the highest floor at or below the seed, then the lowest floor above it, then the
+   lower index. PTL_VX_NONE when there is none. */
+static uint32_t find_seed(const ptl_open_field* of, const float* pt) {
+    const ptl_vx_params* p = &of->p;
+    double fu = ((double)pt[0] - p->bmin[0]) / p->cs, fv = ((double)pt[2] - p->bmin[2]) / p->cs;
+    double hw = ((double)pt[1] - p->bmin[1]) / p->ch;
+    if (!(fu > -1e9 && fu < 1e9 && fv > -1e9 && fv < 1e9)) return PTL_VX_NONE;
+    int64_t cx = (int64_t)floor(fu), cz = (int64_t)floor(fv), r = p->walkable_radius + 1;
+    uint32_t best = PTL_VX_NONE;
+    int64_t best_d2 = 0;
+    double best_score = 0;
+    for (int64_t dz = -r; dz <= r; ++dz)
+        for (int64_t dx = -r; dx <= r; ++dx) {
+            int64_t x = cx + dx, z = cz + dz;
+            if (x < 0 || z < 0 || x >= p->width || z >= p->depth) continue;
+            uint32_t c = (uint32_t)(z * p->width + x);
+            for (uint32_t t = of->col_start[c]; t < of->col_start[c + 1]; ++t) {
+                double fl = of->spans[t].floor;
+                if (hw < fl - p->walkable_climb || hw > fl + p->walkable_height) continue;
+                double score = fl <= hw ? hw - fl : p->walkable_height + (fl - hw);
+                int64_t d2 = dx * dx + dz * dz;
+                if (best == PTL_VX_NONE || d2 < best_d2 || (d2 == best_d2 && score < best_score) ||
+                    (d2 == best_d2 && score == best_score && t < best))
+                    best = t, best_d2 = d2, best_score = score;
+            }
+        }
+    return best;
+}
+
+/* Marks in `keep` (per layer id, by root) the layers connected to the seeds. `queue` and `mark`
+   have span_count entries. Returns the number of seeds that found a span. */
+static uint32_t reach(flood* f, const float* seeds, uint32_t seed_count, uint32_t* queue, uint8_t* mark,
+                      uint8_t* keep) {
+    const ptl_open_field* of = f->of;
+    uint32_t qn = 0, found = 0;
+    memset(mark, 0, of->span_count);
+    for (uint32_t i = 0; i < seed_count; ++i) {
+        uint32_t s = find_seed(of, seeds + 3 * (size_t)i);
+        if (s == PTL_VX_NONE) continue;
+        ++found;
+        if (!mark[s]) mark[s] = 1, queue[qn++] = s;
+    }
+    for (uint32_t q = 0; q < qn; ++q) {
+        uint32_t s = queue[q];
+        keep[find(f, f->lab[s])] = 1;
+        for (int d = 0; d < 4; ++d) {
+            uint32_t t = of->spans[s].nbr[d];
+            if (t != PTL_VX_NONE && !mark[t]) mark[t] = 1, queue[qn++] = t;
+        }
+    }
+    return found;
+}
+
+void ptl_layer_set_free(ptl_layer_set* ls) {
+    if (!ls) return;
+    if (ls->alloc.free) ptl_mem_free(&ls->alloc, ls->layers, (size_t)ls->layer_count * sizeof *ls->layers);
+    memset(ls, 0, sizeof *ls);
+}
+
+/* Dense ids in order of each kept layer's lowest span, written to the spans; fills `out`.
+   `dense` has an entry per layer id. */
+static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* keep, uint32_t* dense,
+                                ptl_layer_set* out, ptl_error* err) {
+    ptl_open_field* of = f->of;
+    uint32_t nl = 0;
+    for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = PTL_VX_NONE;
+    for (uint32_t i = 0; i < of->span_count; ++i) {
+        uint32_t r = find(f, f->lab[order[i]]);
+        if (keep[r] && dense[r] == PTL_VX_NONE) dense[r] = nl++;
+    }
+    out->layers = ptl_mem_calloc(f->a, nl ? nl : 1, sizeof *out->layers);
+    if (!out->layers) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory");
+    out->layer_count = nl;
+    for (uint32_t l = 0; l < nl; ++l) {
+        ptl_layer_info* li = &out->layers[l];
+        li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
+        li->floor_min = UINT16_MAX, li->floor_max = 0;
+    }
+    const uint32_t w = (uint32_t)of->p.width;
+    for (uint32_t s = 0; s < of->span_count; ++s) {
+        uint32_t l = dense[find(f, f->lab[s])];
+        of->spans[s].layer = l;
+        if (l == PTL_VX_NONE) continue;
+        ptl_layer_info* li = &out->layers[l];
+        int32_t x = (int32_t)(of->col_of[s] % w), z = (int32_t)(of->col_of[s] / w);
+        if (x < li->x0) li->x0 = x;
+        if (x > li->x1) li->x1 = x;
+        if (z < li->z0) li->z0 = z;
+        if (z > li->z1) li->z1 = z;
+        ++li->span_count;
+        uint16_t fl = of->spans[s].floor;
+        if (fl < li->floor_min) li->floor_min = fl;
+        if (fl > li->floor_max) li->floor_max = fl;
+    }
+    return PTL_OK;
+}
+
+ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
+                               ptl_layer_set* out, ptl_error* err) {
+    if (!of || !out || (seed_count && !seeds))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_layers: NULL argument");
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < 3 * seed_count; ++i)
+        if (!isfinite(seeds[i]))
+            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "layers: seed %u is not finite", i / 3);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    out->alloc = a;
+    const uint32_t n = of->span_count;
+    flood f;
+    memset(&f, 0, sizeof f);
+    f.of = of, f.a = &a;
+    const size_t sz = n ? n : 1;
+    uint32_t* order = ptl_mem_alloc(&a, sz * sizeof *order);
+    uint8_t* keep = NULL;
+    uint32_t* dense = NULL;
+    size_t nl = 0;
+    f.lab = ptl_mem_alloc(&a, sz * sizeof *f.lab);
+    f.next = ptl_mem_alloc(&a, sz * sizeof *f.next);
+    ptl_status st = PTL_OK;
+    if (!order || !f.lab || !f.next || !sort_spans(of, &a, order)) goto oom;
+    memset(f.lab, 0xff, sz * sizeof *f.lab);
+    if (!flood_layers(&f, order)) goto oom;
+    nl = f.ln.count ? f.ln.count : 1;
+    keep = ptl_mem_alloc(&a, nl);
+    dense = ptl_mem_alloc(&a, nl * sizeof *dense);
+    if (!keep || !dense) goto oom;
+    memset(keep, 1, nl);
+    if (seed_count) {
+        memset(keep, 0, nl);
+        /* the layer lists are not needed any more: `next` becomes the flood's queue */
+        uint8_t* mark = ptl_mem_alloc(&a, sz);
+        if (!mark) goto oom;
+        out->seeds_found = reach(&f, seeds, seed_count, f.next, mark, keep);
+        ptl_mem_free(&a, mark, sz);
+        if (out->seeds_found == 0) {
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
+                               "layers: none of the %u seeds lies on walkable space (the first is at %g, %g, %g; a "
+                               "seed must be within the agent height above a floor, or the climb below it)",
+                               seed_count, (double)seeds[0], (double)seeds[1], (double)seeds[2]);
+            goto done;
+        }
+    }
+    st = number_layers(&f, order, keep, dense, out, err);
+    if (st >= 0) {
+        uint32_t roots = 0;
+        for (uint32_t l = 0; l < f.ln.count; ++l) roots += f.ln.data[l].parent == l;
+        out->dropped_layers = roots - out->layer_count;
+    }
+    goto done;
+oom:
+    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
+done:
+    ptl_mem_free(&a, order, sz * sizeof *order);
+    ptl_mem_free(&a, f.lab, sz * sizeof *f.lab);
+    ptl_mem_free(&a, f.next, sz * sizeof *f.next);
+    PTL_ARRAY_FREE(&a, f.ln);
+    ptl_mem_free(&a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);
+    ptl_mem_free(&a, keep, nl);
+    ptl_mem_free(&a, dense, nl * sizeof *dense);
+    if (st < 0) {
+        for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
+        ptl_layer_set_free(out);
+    } else {
+        ptl_error_ok(err);
+    }
+    return st;
+}
