@@ -13,8 +13,7 @@ static const char* ext_of(const char* path) {
 static int load_shape(const char* input, ptl_shape* s) {
     ptl_error err;
     if (!strcmp(ext_of(input), ".obj"))
-        return cli_error(EXIT_FAIL, "%s: 3D input (.obj) is not supported by this version; 2D inputs: .map, .poly, .mesh",
-                         input);
+        return cli_error(EXIT_FAIL, "%s: decompose works on 2D inputs (.map, .poly, .mesh); bake takes .obj", input);
     if (ptl_shape_load(input, NULL, s, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     return EXIT_OK;
 }
@@ -25,6 +24,7 @@ typedef struct bake_opts {
     bool json, gpu;
     ptl_bake_desc desc;
     unsigned threads, tile_size;
+    float seeds[3 * 64];
 } bake_opts;
 
 /* Options shared by bake and decompose; returns -1 when `argv[*i]` is not one of them. */
@@ -82,8 +82,14 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             else o->tile_size = u;
             ++i;
         } else if (is_bake && !strcmp(a, "--seed")) {
-            float s[3];
-            if (!cli_parse_vec3(v, s)) return cli_error(EXIT_USAGE, "--seed needs X,Y,Z");
+            if (o->desc.seed_count == 64) return cli_error(EXIT_USAGE, "at most 64 --seed");
+            if (!cli_parse_vec3(v, &o->seeds[3 * o->desc.seed_count])) return cli_error(EXIT_USAGE, "--seed needs X,Y,Z");
+            o->desc.seed_count++;
+            o->desc.seeds = o->seeds;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--max-error")) {
+            if (!cli_parse_double(v, &d) || d < 0 || d > 100) return cli_error(EXIT_USAGE, "--max-error needs cells in 0..100");
+            o->desc.max_error = d == 0 ? -1.0f : (float)d; /* 0 on the command line: no simplification */
             ++i;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_error(EXIT_USAGE, "unknown option '%s'", a);
@@ -108,19 +114,30 @@ int cli_bake(int argc, char** argv) {
     bake_opts o;
     int r = parse_bake_args(argc, argv, &o, true);
     if (r) return r;
-    double t0 = cli_now_ms();
-    ptl_shape shape;
-    if ((r = load_shape(o.input, &shape))) return r;
-    double t1 = cli_now_ms();
+    double t0 = cli_now_ms(), t1;
     void* blob = NULL;
     size_t size = 0;
     ptl_bake_stats st;
     ptl_error err;
-    if (ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err) < 0) {
+    bool is3d = !strcmp(ext_of(o.input), ".obj");
+    if (is3d) {
+        ptl_trimesh mesh;
+        if (ptl_obj_load(o.input, NULL, &mesh, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+        t1 = cli_now_ms();
+        ptl_status bst = ptl_bake_trimesh(&mesh, &o.desc, &blob, &size, &st, &err);
+        ptl_trimesh_free(&mesh);
+        if (bst < 0) return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+    } else {
+        if (o.desc.seed_count) return cli_error(EXIT_USAGE, "--seed applies to 3D (.obj) input");
+        ptl_shape shape;
+        if ((r = load_shape(o.input, &shape))) return r;
+        t1 = cli_now_ms();
+        if (ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err) < 0) {
+            ptl_shape_free(&shape);
+            return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+        }
         ptl_shape_free(&shape);
-        return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
     }
-    ptl_shape_free(&shape);
     double t2 = cli_now_ms();
     FILE* f = fopen(o.out, "wb");
     bool ok = f && fwrite(blob, 1, size, f) == size;
@@ -131,27 +148,35 @@ int cli_bake(int argc, char** argv) {
     if (o.json) {
         printf("{\"input\":");
         cli_json_string(stdout, o.input);
-        printf(",\"triangles\":0,\"tiles\":%u,\"layers\":%u,\"cells\":%u,\"portals\":%u,\"links\":%u,\"vertices\":%u,"
+        printf(",\"triangles\":%u,\"tiles\":%u,\"layers\":%u,\"cells\":%u,\"portals\":%u,\"links\":%u,\"vertices\":%u,"
                "\"notches\":%u,\"real_notches\":%u,\"holes\":%u,\"landmarks\":%u,\"walkable_area\":",
-               st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches, st.real_notches, st.holes,
-               st.landmarks);
+               st.triangles, st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches,
+               st.real_notches, st.holes, st.landmarks);
         cli_json_number(stdout, st.walkable_area);
         printf(",\"bytes\":%zu,\"threads\":1,\"ms\":{\"total\":", size);
         cli_json_number(stdout, t3 - t0);
         printf(",\"read\":");
         cli_json_number(stdout, t1 - t0);
+        if (is3d) {
+            const char* names[] = {"voxelize", "filter", "layers", "contours"};
+            const double vals[] = {st.ms_voxelize, st.ms_filter, st.ms_layers, st.ms_contours};
+            for (int k = 0; k < 4; ++k) {
+                printf(",\"%s\":", names[k]);
+                cli_json_number(stdout, vals[k]);
+            }
+        }
         printf(",\"decompose\":");
         cli_json_number(stdout, st.ms_decompose);
-        printf(",\"build\":");
-        cli_json_number(stdout, st.ms_build);
+        printf(",\"%s\":", is3d ? "merge" : "build");
+        cli_json_number(stdout, is3d ? st.ms_merge : st.ms_build);
         printf(",\"landmarks\":");
         cli_json_number(stdout, st.ms_landmarks);
         printf(",\"write\":");
         cli_json_number(stdout, t3 - t2);
         printf("}}\n");
     } else {
-        printf("%s -> %s: %u cells, %u portals, %u vertices, %u notches, walkable area %.6g, %zu bytes, %.2f ms\n",
-               o.input, o.out, st.cells, st.portals, st.vertices, st.notches, st.walkable_area, size, t3 - t0);
+        printf("%s -> %s: %u cells, %u portals, %u vertices, %u notches, %u layers, walkable area %.6g, %zu bytes, %.2f ms\n",
+               o.input, o.out, st.cells, st.portals, st.vertices, st.notches, st.layers, st.walkable_area, size, t3 - t0);
     }
     return EXIT_OK;
 }

@@ -113,7 +113,7 @@ typedef struct ptl_trimesh {
     uint16_t* tri_tag;   /* tri_count: the area tag of each triangle (0: no group or material) */
     uint32_t tag_count;  /* tags 1..tag_count-1 are named; tag 0 is unnamed */
     char** tag_names;    /* tag_count entries ("" for tag 0): "g name", "o name" or "usemtl name" */
-    float bmin[3], bmax[3];
+    float bmin[3], bmax[3]; /* bounds of the vertices that triangles use (unused vertices are ignored) */
     ptl_allocator alloc;
 } ptl_trimesh;
 
@@ -129,14 +129,16 @@ void ptl_trimesh_free(ptl_trimesh* m);
 /* ---- Generated 3D scenes (the built-in default scene of the demo and the README) -----------------*/
 typedef enum ptl_scene_kind {
     PTL_SCENE_BUILDING = 0, /* multi-storey building: floors joined by stairwells and ramps (the default) */
-    PTL_SCENE_BRIDGE = 1,   /* a bridge over a floor, reached by ramps */
+    PTL_SCENE_BRIDGE = 1,   /* a bridge deck over a floor, reached by a ramp and a stair */
     PTL_SCENE_TERRAIN = 2   /* undulating terrain with a few obstacles */
 } ptl_scene_kind;
 
 typedef struct ptl_scene_desc {
     ptl_scene_kind kind;
-    float size;       /* [Units: wu] side of the scene's footprint [Limit: 8..4096] default 40 */
-    uint32_t storeys; /* BUILDING: floors [Limit: 1..64] default 3 */
+    /* [Units: wu] side of the scene's square footprint [x, z in 0..size]. default 40.
+       [Limit: BUILDING 24..256, BRIDGE 24..4096, TERRAIN 8..1024]; outside: PTL_ERR_INVALID_ARG */
+    float size;
+    uint32_t storeys; /* BUILDING: floors [Limit: 1..64] default 3; other kinds ignore it */
     uint32_t seed;
 } ptl_scene_desc;
 
