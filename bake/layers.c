@@ -6,7 +6,9 @@
    layer starts a new one. A span hands its layer to each linked neighbour that has none, unless
    the layer already has a span in that neighbour's column (a layer never covers a column twice);
    when a linked neighbour is in another layer, the two layers merge if their column sets do not
-   overlap. Ramps and stairs climb into the layer of the floor they start from; a bridge meets the
+   overlap. Beyond the thesis, a span joins a layer (and two layers merge) only if every pair of its
+   spans standing side by side is linked (links_agree): contours are traced from the columns a
+   layer covers, so an unlinked pair inside one layer would become walkable. Ramps and stairs climb into the layer of the floor they start from; a bridge meets the
    floor below in plan and stays a layer of its own; a spiral ramp is cut where it would come back
    over itself. Each link is looked at after both its spans have a layer (when the later one is
    visited), and a failed merge stays failed (layers only grow), so at the end every linked pair of
@@ -135,15 +137,47 @@ static void seen_add(flood* f, uint64_t k) {
     ++f->seen_count;
 }
 
-/* Do roots a and b cover a common column? */
-static bool overlap(flood* f, uint32_t a, uint32_t b) {
+/* Column offsets of the neighbour directions (0: -x, 1: +z, 2: +x, 3: -z). */
+static uint32_t nbr_column(const ptl_open_field* of, uint32_t c, int d, bool* ok) {
+    const uint32_t w = (uint32_t)of->p.width, dpt = (uint32_t)of->p.depth;
+    uint32_t x = c % w, z = c / w;
+    *ok = true;
+    if (d == 0) { if (x == 0) *ok = false; return c - 1; }
+    if (d == 1) { if (z + 1 >= dpt) *ok = false; return c + w; }
+    if (d == 2) { if (x + 1 >= w) *ok = false; return c + 1; }
+    if (z == 0) *ok = false;
+    return c - w;
+}
+
+/* Is span s linked to every span root layer l has in s's neighbouring columns? A layer must never
+   hold two side-by-side spans that are not linked (a ledge higher than the climb, or the floor under
+   a stair whose step is linked to the flight above): its contours come from the columns it covers,
+   and would let a path walk across. With this rule every layer boundary between two linked spans
+   is a junction seen from both sides, and every other one a wall. */
+static bool links_agree(flood* f, uint32_t s, uint32_t l) {
+    const ptl_open_field* of = f->of;
+    uint32_t c = of->col_of[s];
+    for (int d = 0; d < 4; ++d) {
+        bool in;
+        uint32_t nc = nbr_column(of, c, d, &in);
+        if (!in) continue;
+        for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
+            if (f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l && of->spans[s].nbr[d] != t) return false;
+    }
+    return true;
+}
+
+/* May roots a and b merge: no common column, and every pair of their spans side by side linked?
+   Incompatible pairs are remembered (layers only grow, so they stay incompatible). */
+static bool incompatible(flood* f, uint32_t a, uint32_t b) {
     const int32_t *ba = f->ln.data[a].box, *bb = f->ln.data[b].box;
-    if (ba[0] > bb[2] || bb[0] > ba[2] || ba[1] > bb[3] || bb[1] > ba[3]) return false;
+    /* Boxes apart by more than a column: neither shared columns nor side-by-side spans. */
+    if (ba[0] > bb[2] + 1 || bb[0] > ba[2] + 1 || ba[1] > bb[3] + 1 || bb[1] > ba[3] + 1) return false;
     uint64_t k = pair_key(a, b);
     if (seen_has(f, k)) return true;
     uint32_t small = f->ln.data[a].size <= f->ln.data[b].size ? a : b, big = small == a ? b : a;
     for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s])
-        if (column_has(f, f->of->col_of[s], big)) {
+        if (column_has(f, f->of->col_of[s], big) || !links_agree(f, s, big)) {
             seen_add(f, k);
             return true;
         }
@@ -192,11 +226,11 @@ static bool flood_layers(flood* f, const uint32_t* order) {
             uint32_t t = of->spans[s].nbr[d];
             if (t == PTL_VX_NONE) continue;
             if (f->lab[t] == PTL_VX_NONE) {
-                if (!column_has(f, of->col_of[t], l)) join(f, t, l);
+                if (!column_has(f, of->col_of[t], l) && links_agree(f, t, l)) join(f, t, l);
                 continue;
             }
             uint32_t m = find(f, f->lab[t]);
-            if (m != l && !overlap(f, l, m)) l = merge(f, l, m);
+            if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }
     return true;

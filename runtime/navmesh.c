@@ -24,11 +24,11 @@ static bool section_ok(uint64_t off, uint64_t count, uint64_t elem, uint64_t* cu
 }
 
 static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
+    /* The magic first: a file that is no navmesh at all says so whatever its size. */
+    if (size < 4 || b[0] != PTL_BLOB_MAGIC0 || b[1] != PTL_BLOB_MAGIC1 || b[2] != PTL_BLOB_MAGIC2 || b[3] != PTL_BLOB_MAGIC3)
+        return bad(err, size < 4 ? "shorter than its header (truncated?)" : "wrong magic (not a .ptl file)");
     if (size < sizeof(ptl_blob_header)) return bad(err, "shorter than its header (truncated?)");
     const ptl_blob_header* h = (const ptl_blob_header*)b;
-    if (h->magic[0] != PTL_BLOB_MAGIC0 || h->magic[1] != PTL_BLOB_MAGIC1 || h->magic[2] != PTL_BLOB_MAGIC2 ||
-        h->magic[3] != PTL_BLOB_MAGIC3)
-        return bad(err, "wrong magic (not a .ptl file)");
     if (h->endian != PTL_BLOB_ENDIAN) return bad(err, "written on a machine of the other byte order");
     if (h->version != PTL_BLOB_VERSION) {
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: version %u, this library reads version %u",

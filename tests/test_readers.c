@@ -1021,6 +1021,10 @@ Test(bad, bad_inputs_fail_with_their_file_name_and_the_expected_message) {
             ptl_query_set qs;
             st = ptl_pairs_load(path, NULL, &qs, &err);
             if (st >= 0) ptl_query_set_free(&qs);
+        } else if (n > 4 && !strcmp(file + n - 4, ".obj")) {
+            ptl_trimesh m;
+            st = ptl_obj_load(path, NULL, &m, &err);
+            if (st >= 0) ptl_trimesh_free(&m);
         } else {
             ptl_shape s;
             st = ptl_shape_load(path, NULL, &s, &err);
