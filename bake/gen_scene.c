@@ -44,7 +44,7 @@
 #define HALL_X 13.0     /* the hall holding the ramp and the stairwell, along x */
 #define RAMP_W 2.2
 #define TAN20 0.36397023426620234 /* the ramp's slope, tan(20°) */
-#define HEADROOM_STEPS 2 /* steps at each flight's foot that stay under the slab (2.375 m clear) */
+#define HEADROOM_STEPS 0 /* steps at each flight's foot under the slab: none, the whole flight is open above (2.375 m of headroom over the first steps shrinks below 2 m once voxelized: floors round up, ceilings down) */
 
 /* Limits of ptl_scene_desc.size per kind (bake.h). */
 #define BUILDING_MIN 24.0
