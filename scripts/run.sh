@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The main job: set up, build, then bake the built-in default scene (a generated rooms-and-doors
-# map), validate it, answer a path query and draw both as a top-view PNG.
+# The main job: set up, build, then bake the built-in default scene (a generated three-storey
+# building with stairwells and a ramp), validate it, find a path from the street to the top floor,
+# and draw both as a top-view PNG (all storeys overlaid).
 # (The interactive SDL demo arrives with issue 4; until then this is its headless fallback.)
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,9 +9,14 @@ PTL_CONFIGS=release bash scripts/setup.sh
 bin=build/bin/release/portolan
 out=build/scene
 mkdir -p "$out"
+"$bin" gen building --size 40 --storeys 3 --seed 1 -o "$out/building.obj"
+"$bin" bake "$out/building.obj" -o "$out/building.ptl"
+"$bin" info "$out/building.ptl" --validate
+"$bin" path "$out/building.ptl" --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
+"$bin" draw "$out/building.ptl" -o "$out/building.png" --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
+# The 2D slice: a generated rooms-and-doors grid map.
 "$bin" gen grid --scene rooms --width 256 --height 256 --seed 1 -o "$out/rooms.map"
 "$bin" bake "$out/rooms.map" -o "$out/rooms.ptl"
-"$bin" info "$out/rooms.ptl" --validate
 "$bin" path "$out/rooms.ptl" --from 3,0,3 --to 250,0,250
 "$bin" draw "$out/rooms.ptl" -o "$out/rooms.png" --from 3,0,3 --to 250,0,250
-echo "wrote $out/rooms.png (cells filled, portals light, walls dark, the path in red)"
+echo "wrote $out/building.png and $out/rooms.png (cells filled, portals light, walls dark, the path in red)"
