@@ -26,6 +26,8 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.pair_slack > 1)) d.pair_slack = 1.0;
     if (d.landmarks == 0) d.landmarks = 4;
     if (d.max_error == 0) d.max_error = 1.3f;
+    if (d.min_island == 0) d.min_island = 64;
+    if (d.min_island < 0) d.min_island = 0;
     if (d.max_error < 0) d.max_error = 0;
     *out = d;
 }

@@ -366,6 +366,31 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
     dense = ptl_mem_alloc(&a, nl * sizeof *dense);
     if (!keep || !dense) goto oom;
     memset(keep, 1, nl);
+    /* Small islands: layers linked to no other and under min_island spans (their roots' `dense`
+       entry is borrowed as a "linked" flag until the numbering below). */
+    uint8_t* island = NULL;
+    if (of->p.min_island > 0) {
+        island = ptl_mem_calloc(&a, nl, 1);
+        if (!island) goto oom;
+        for (uint32_t l = 0; l < f.ln.count; ++l) dense[l] = 0;
+        for (uint32_t s = 0; s < n; ++s) {
+            uint32_t r = find(&f, f.lab[s]);
+            for (int d = 0; d < 4; ++d) {
+                uint32_t t = of->spans[s].nbr[d];
+                if (t != PTL_VX_NONE && find(&f, f.lab[t]) != r) dense[r] = 1;
+            }
+        }
+        for (uint32_t l = 0; l < f.ln.count; ++l)
+            island[l] = find(&f, l) == l && !dense[l] && f.ln.data[l].size < (uint32_t)of->p.min_island;
+    }
+    if (island) {
+        for (uint32_t l = 0; l < f.ln.count; ++l) {
+            if (!island[l]) continue;
+            keep[l] = 0;
+            out->dropped_islands++;
+        }
+        ptl_mem_free(&a, island, nl);
+    }
     if (seed_count) {
         memset(keep, 0, nl);
         /* the layer lists are not needed any more: `next` becomes the flood's queue */

@@ -25,6 +25,8 @@ typedef struct ptl_vx_params {
     int32_t walkable_height; /* [Units: voxels] agent height: ceil(agent_height / ch) */
     int32_t walkable_climb;  /* [Units: voxels] max climb: floor(max_climb / ch) */
     int32_t walkable_radius; /* [Units: columns] bake-time erosion: ceil(agent_radius / cs) */
+    int32_t min_island;      /* [Units: columns] layers.c drops isolated layers (no link to any other)
+                                smaller than this; 0 keeps everything */
     float walkable_slope_cos;/* cos(max_slope): a triangle whose unit normal's y is >= this is walkable */
     int32_t walkable_both_sides; /* 0 (the default): the normal follows the winding (counter-clockwise
                                     seen from above faces up), as in Recast; 1: |normal y| counts, for
@@ -82,6 +84,7 @@ typedef struct ptl_layer_info {
 
 typedef struct ptl_layer_set {
     uint32_t layer_count;
+    uint32_t dropped_islands; /* small isolated layers dropped (ptl_vx_params.min_island) */
     ptl_layer_info* layers;
     uint32_t seeds_found;    /* seeds that stood on an open span (the others were ignored) */
     uint32_t dropped_layers; /* layers not reachable from any seed, dropped */

@@ -130,6 +130,7 @@ ptl_status ptl_vx_params_resolve(const ptl_bake_desc* desc, const ptl_trimesh* m
     out->walkable_height = wh < 1 ? 1 : (int32_t)wh;
     out->walkable_climb = (int32_t)wc;
     out->walkable_radius = (int32_t)wr;
+    out->min_island = d.min_island > 0 ? d.min_island : 0;
     out->walkable_slope_cos = cosf(d.max_slope / 180.0f * 3.14159265358979f);
     return ptl_error_ok(err);
 }

@@ -779,6 +779,7 @@ Test(voxel, nav_test_bridges_and_the_floor_below_are_different_layers) {
         for (uint32_t s = r.of.col_start[c]; s < r.of.col_start[c + 1]; ++s)
             for (uint32_t t = s + 1; t < r.of.col_start[c + 1]; ++t) {
                 uint32_t a = r.of.spans[s].layer, b = r.of.spans[t].layer;
+                if (a == PTL_VX_NONE || b == PTL_VX_NONE) continue; /* a dropped island */
                 cr_assert_neq(a, b, "one layer twice in column %u", c);
                 if (!pair[(size_t)a * nl + b]) pair[(size_t)a * nl + b] = 1, ++overlapping;
             }

@@ -237,6 +237,10 @@ typedef struct ptl_bake_desc {
        none: keep everything. */
     const float* seeds;
     uint32_t seed_count;
+    /* 3D: an isolated piece of walkable space (linked to no other) smaller than this is dropped:
+       tops of crates and table legs' gaps, like Recast's minimum region size.
+       [Units: cells] 0: 64 (8 x 8); negative: keep every piece. */
+    int32_t min_island;
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_bake_desc;
 
