@@ -399,7 +399,7 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
         out->shape.alloc = a;
         out->shape.vert_count = n;
         out->shape.ring_count = rs.count - 1;
-        out->shape.xy = ptl_mem_alloc(&a, ((size_t)n + 1) * 2 * sizeof(double));
+        out->shape.xy = ptl_mem_alloc(&a, (size_t)n * 2 * sizeof(double));
         out->shape.ring_start = ptl_mem_alloc(&a, (size_t)rs.count * sizeof(uint32_t));
         out->edge_to = ptl_mem_alloc(&a, ((size_t)n + 1) * sizeof(uint32_t));
         if (!out->shape.xy || !out->shape.ring_start || !out->edge_to) {

@@ -51,7 +51,7 @@ ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, con
     const ptl_blob_header* h = nm->h;
     const uint32_t nv = h->vert_count;
     ptl_query* q = NULL;
-    ptl_query_desc qd = {1u << 16, &a};
+    ptl_query_desc qd = {1u << 10, &a}; /* grown on demand (distances()): small meshes stay small */
     double* dist = ptl_mem_alloc(&a, (size_t)nv * sizeof(double));
     double* near = ptl_mem_alloc(&a, (size_t)nv * sizeof(double)); /* distance to the nearest chosen landmark */
     uint32_t* piece = ptl_mem_alloc(&a, (size_t)nv * sizeof(uint32_t));

@@ -27,7 +27,7 @@ typedef struct ptl_vx_params {
     int32_t walkable_radius; /* [Units: columns] bake-time erosion: ceil(agent_radius / cs) */
     int32_t min_island;      /* [Units: columns] layers.c drops isolated layers (no link to any other)
                                 smaller than this; 0 keeps everything */
-    float walkable_slope_cos;/* cos(max_slope): a triangle whose unit normal's y is >= this is walkable */
+    float walkable_slope_cos;/* cos(max_slope): a triangle whose unit normal's y is > this is walkable */
     int32_t walkable_both_sides; /* 0 (the default): the normal follows the winding (counter-clockwise
                                     seen from above faces up), as in Recast; 1: |normal y| counts, for
                                     meshes wound inconsistently, at the price of making the undersides of

@@ -334,6 +334,25 @@ static ptl_status compact(raster* r, ptl_heightfield* hf, ptl_error* err) {
     return k == r->live ? PTL_OK : ptl_error_set(err, PTL_ERR_INTERNAL, "voxelize: span count mismatch");
 }
 
+/* The slope test in single precision, operation for operation as Recast computes it (edge vectors,
+   cross product, normalised by the reciprocal of its length, strictly above cos(max slope)). Only
+   faces within a few ulps of the maximum slope depend on this: a quad at exactly 45 degrees splits
+   into triangles some of which pass and some fail, in any precision. Recast's answer is the one the
+   content was tuned against, so a face walkable there is walkable here and the reverse (the build
+   uses -std=c11, so the compiler does not fuse these into FMAs). */
+static bool slope_walkable(const double v[3][3], const ptl_vx_params* p) {
+    float e0[3], e1[3];
+    for (int c = 0; c < 3; ++c) {
+        e0[c] = (float)v[1][c] - (float)v[0][c];
+        e1[c] = (float)v[2][c] - (float)v[0][c];
+    }
+    float n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+    float d = sqrtf(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (!(d > 0)) return false;
+    float ny = n[1] * (1.0f / d);
+    return (p->walkable_both_sides ? fabsf(ny) : ny) > p->walkable_slope_cos;
+}
+
 ptl_status ptl_vx_rasterize(const ptl_trimesh* m, const uint32_t* tris, uint32_t count, const ptl_vx_params* p,
                             const ptl_allocator* alloc, ptl_heightfield* hf, ptl_error* err) {
     if (!m || !p || !hf) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_rasterize: NULL argument");
@@ -374,11 +393,7 @@ ptl_status ptl_vx_rasterize(const ptl_trimesh* m, const uint32_t* tris, uint32_t
             g[k][W] = ((double)s[1] - p->bmin[1]) / ch;
             g[k][V] = ((double)s[2] - p->bmin[2]) / cs;
         }
-        double e0[3], e1[3];
-        for (int c = 0; c < 3; ++c) e0[c] = v[1][c] - v[0][c], e1[c] = v[2][c] - v[0][c];
-        double nx = e0[1] * e1[2] - e0[2] * e1[1], ny = e0[2] * e1[0] - e0[0] * e1[2], nz = e0[0] * e1[1] - e0[1] * e1[0];
-        double len = sqrt(nx * nx + ny * ny + nz * nz);
-        bool walkable = len > 0 && (p->walkable_both_sides ? fabs(ny) : ny) / len >= p->walkable_slope_cos;
+        bool walkable = slope_walkable(v, p);
         uint16_t tag = m->tri_tag ? m->tri_tag[t] : 0;
         if (!raster_tri(&r, (const double(*)[3])g, walkable, tag))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%u spans)", r.pool.count);

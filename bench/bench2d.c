@@ -3,60 +3,21 @@
    random-obstacle maps from 1k to 1M vertices; the same maps baked and queried with Recast/Detour
    (bench/peer_recast.cpp) in the same run, as ratios. Prints Markdown; bench/run.sh keeps it in
    bench/RESULTS.md. Never part of the test run.
-   Usage: portolan-bench [--data DIR] [--quick] */
+   Section `2d` of portolan-bench (bench/main.c, bench/bench.h). */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
-#include <time.h>
-#include <unistd.h>
 #include <dirent.h>
 
 #include <portolan/bake.h>
 
+#include "bench.h"
 #include "peer_recast.h"
-
-static double now_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
 
 static int cmp_d(const void* a, const void* b) {
     double x = *(const double*)a, y = *(const double*)b;
     return x < y ? -1 : x > y;
-}
-
-static double median_of(double* v, size_t n) {
-    qsort(v, n, sizeof *v, cmp_d);
-    return n ? v[n / 2] : 0;
-}
-
-static void machine(void) {
-    char model[256] = "unknown";
-    FILE* f = fopen("/proc/cpuinfo", "r");
-    if (f) {
-        char line[512];
-        while (fgets(line, sizeof line, f)) {
-            if (!strncmp(line, "model name", 10)) {
-                char* c = strchr(line, ':');
-                if (c) {
-                    snprintf(model, sizeof model, "%s", c + 2);
-                    model[strcspn(model, "\n")] = 0;
-                }
-                break;
-            }
-        }
-        fclose(f);
-    }
-    struct utsname u;
-    uname(&u);
-    time_t t = time(NULL);
-    char date[64];
-    strftime(date, sizeof date, "%Y-%m-%d %H:%M UTC", gmtime(&t));
-    printf("Machine: %s, %ld cores online, %s %s; compiler gcc %d.%d; run %s.\n\n", model, sysconf(_SC_NPROCESSORS_ONLN), u.sysname,
-           u.release, __GNUC__, __GNUC_MINOR__, date);
 }
 
 typedef struct dc_row {
@@ -72,20 +33,20 @@ static dc_row measure_shape(const ptl_shape* s, int reps) {
     ptl_decomposition d;
     ptl_error err;
     for (int i = 0; i < reps; ++i) {
-        double a = now_ms();
+        double a = bench_now_ms();
         if (ptl_decompose(s, NULL, &d, &err) < 0) {
             fprintf(stderr, "bench: %s\n", err.message);
             exit(1);
         }
-        t[i] = now_ms() - a;
+        t[i] = bench_now_ms() - a;
         if (i + 1 < reps) ptl_decomposition_free(&d);
     }
-    r.ms_decompose = median_of(t, reps);
+    r.ms_decompose = bench_median(t, reps);
     void* blob;
     size_t size;
-    double a = now_ms();
+    double a = bench_now_ms();
     ptl_bake_decomposition(&d, s->flags, NULL, &blob, &size, &err);
-    r.ms_build = now_ms() - a;
+    r.ms_build = bench_now_ms() - a;
     ptl_blob_free(blob, size, NULL);
     r.verts = s->vert_count;
     r.notches = d.notches;
@@ -142,9 +103,9 @@ static void table_maps(const char* data, int reps, targets* tg) {
             ptl_shape s;
             ptl_error err;
             if (ptl_grid_load(path, NULL, &g, &err) < 0) continue;
-            double a = now_ms();
+            double a = bench_now_ms();
             ptl_status st = ptl_shape_from_grid(&g, NULL, &s, &err);
-            double shape_ms = now_ms() - a;
+            double shape_ms = bench_now_ms() - a;
             if (st < 0) {
                 printf("| %s/%s | %ux%u | - | - | - | - | - | - | - | - | - | - | - |\n", MAP_DIRS[k], names[i],
                        g.width, g.height);
@@ -252,9 +213,9 @@ static q_row run_queries(ptl_query* q, const ptl_query_set* qs, ptl_path_mode mo
         memset(&res, 0, sizeof res);
         res.points = pts;
         res.point_capacity = 8192;
-        double a = now_ms();
+        double a = bench_now_ms();
         ptl_query_find_path(q, &req, &res);
-        t[i] = (now_ms() - a) * 1e3;
+        t[i] = (bench_now_ms() - a) * 1e3;
         sum_t += t[i];
         if (res.found) ++r.found, sum_len += res.length;
         if (each) each[i].found = res.found, each[i].length = res.found ? res.length : 0;
@@ -315,10 +276,10 @@ static ptl_navmesh* bake_portolan(const ptl_grid* g, int reps, peer_cmp* c, ptl_
         blob = NULL;
         ptl_shape s;
         memset(&s, 0, sizeof s);
-        double a = now_ms();
+        double a = bench_now_ms();
         bool ok = ptl_shape_from_grid(g, NULL, &s, err) >= 0;
         ok = ok && ptl_bake_shape(&s, NULL, &blob, &size, &bs, err) >= 0;
-        ptl_t[k] = now_ms() - a;
+        ptl_t[k] = bench_now_ms() - a;
         ptl_shape_free(&s);
         if (!ok) return NULL;
     }
@@ -326,7 +287,7 @@ static ptl_navmesh* bake_portolan(const ptl_grid* g, int reps, peer_cmp* c, ptl_
     ptl_status st = ptl_navmesh_create(blob, size, NULL, &nm, err);
     ptl_blob_free(blob, size, NULL);
     if (st < 0) return NULL;
-    c->ptl_ms = median_of(ptl_t, reps);
+    c->ptl_ms = bench_median(ptl_t, reps);
     c->cells = bs.cells;
     c->ptl_bytes = size;
     return nm;
@@ -345,7 +306,7 @@ static peer_mesh* bake_recast(const ptl_grid* g, int reps, peer_cmp* c) {
         }
         rc_t[k] = c->rc.ms_total;
     }
-    c->rc.ms_total = median_of(rc_t, reps);
+    c->rc.ms_total = bench_median(rc_t, reps);
     return pm;
 }
 
@@ -607,7 +568,7 @@ static void table_landmarks(const char* data) {
             run_queries(q, &qs, PTL_PATH_EXACT, NULL); /* warm-up */
             q_row r = run_queries(q, &qs, PTL_PATH_EXACT, NULL);
             printf("| %s | %d | %.1f | %.0f | %.0f | %.2f | %.2f |\n", maps[i], counts[k] < 0 ? 0 : counts[k],
-                   bs.ms_landmarks, size / 1024.0, median_of(ex, qs.count), r.median, r.p99);
+                   bs.ms_landmarks, size / 1024.0, bench_median(ex, qs.count), r.median, r.p99);
             free(ex);
             ptl_query_destroy(q);
             ptl_navmesh_destroy(nm);
@@ -637,19 +598,8 @@ static void table_targets(const targets* tg) {
            "multi-piece maps | see the table |\n\n", tg->literal_bound_fails);
 }
 
-int main(int argc, char** argv) {
-    const char* data = "../shared/data";
-    bool quick = false;
-    for (int i = 1; i < argc; ++i) {
-        if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
-        else if (!strcmp(argv[i], "--quick")) quick = true;
-        else {
-            fprintf(stderr, "usage: portolan-bench [--data DIR] [--quick]\n");
-            return 2;
-        }
-    }
+int bench2d_run(const char* data, bool quick) {
     printf("# Portolan 2D benchmark\n\n");
-    machine();
     targets tg;
     memset(&tg, 0, sizeof tg);
     table_maps(data, quick ? 1 : 5, &tg);

@@ -527,6 +527,14 @@ int bake_common(const float* verts, int nverts, const int* tris, int ntris, cons
     make_config(p, &s.cfg);
     s.filter_ledges = p->filter_ledges;
     rcCalcBounds(verts, nverts, s.bmin, s.bmax);
+    /* rcCalcGridSize rounds the extent to the nearest whole cell, so up to half a cell of the mesh
+       at the far x and z sides falls outside the grid and is not baked (on go-detour-stair2 a whole
+       row of 16 walkable voxels). Portolan's grid covers the mesh; extending bmax to a whole number
+       of cells gives Recast the same coverage, so areas and paths compare the same geometry. */
+    for (int c = 0; c < 3; c += 2) {
+        float cells = ceilf((s.bmax[c] - s.bmin[c]) / s.cfg.cs);
+        s.bmax[c] = s.bmin[c] + cells * s.cfg.cs;
+    }
     rcCalcGridSize(s.bmin, s.bmax, s.cfg.cs, &s.grid_w, &s.grid_h);
     s.tiled = p->tile_size > 0;
     if (s.tiled) {

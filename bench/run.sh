@@ -1,7 +1,13 @@
 #!/usr/bin/env bash
-# Builds the release configuration and runs the benchmarks, keeping their output in bench/RESULTS.md.
+# Builds the release configuration and runs the benchmarks (default: the 2D and 3D sections of
+# portolan-bench, see bench/bench.h), keeping their tables in bench/RESULTS.md.
+# `bash bench/run.sh reference` regenerates Detour's reference data in tests/data/detour instead
+# (RESULTS.md is left alone).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PTL_CONFIGS=release bash scripts/setup.sh
+for a in "$@"; do
+    if [ "$a" = reference ]; then exec build/bin/release/portolan-bench "$@"; fi
+done
 build/bin/release/portolan-bench "$@" | tee bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md

@@ -44,7 +44,8 @@ void* ptl_mem_realloc(const ptl_allocator* a, void* p, size_t old_size, size_t n
 }
 
 void ptl_mem_free(const ptl_allocator* a, void* p, size_t size) {
-    if (p) a->free(p, size, a->user);
+    /* ptl_mem_alloc turns a request for 0 bytes into 1: free with the size actually allocated. */
+    if (p) a->free(p, size ? size : 1, a->user);
 }
 
 bool ptl_grow(const ptl_allocator* a, void** p, uint32_t* cap, uint64_t need, size_t elem) {

@@ -16,6 +16,7 @@
 typedef struct sizes {
     size_t nodes, heap, succ, side, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints, clip;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
+    size_t corners, profile;          /* 3D navmeshes only */
 } sizes;
 
 static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv) {
@@ -41,6 +42,9 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.lm_goal = lm ? (size_t)h->landmark_count * sizeof(double) : 0;
     s.alt_h = lm ? (size_t)h->vert_count * sizeof(double) : 0;
     s.alt_stamp = lm ? (size_t)h->vert_count * sizeof(uint32_t) : 0;
+    bool heights = h->height_count > 0;
+    s.corners = heights ? ((size_t)h->vert_count + 2) * 3 * sizeof(float) : 0;
+    s.profile = heights ? ptl_query_profile_size() : 0;
     return s;
 }
 
@@ -75,6 +79,8 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->lm_goal_hi, s.lm_goal);
     ptl_mem_free(&a, q->alt_h, s.alt_h);
     ptl_mem_free(&a, q->alt_stamp, s.alt_stamp);
+    ptl_mem_free(&a, q->corners, s.corners);
+    ptl_mem_free(&a, q->profile, s.profile);
     ptl_mem_free(&a, q, sizeof *q);
 }
 
@@ -172,6 +178,11 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
         q->alt_stamp = ptl_mem_calloc(&a, 1, s.alt_stamp);
     }
     bool lm_ok = !q->lm_count || (q->lm_goal_lo && q->lm_goal_hi && q->alt_h && q->alt_stamp);
+    if (s.corners) {
+        q->corners = ptl_mem_alloc(&a, s.corners);
+        q->profile = ptl_mem_alloc(&a, s.profile);
+        lm_ok = lm_ok && q->corners && q->profile;
+    }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->portals || !q->fpoints || !q->clip ||
         !build_slots(q)) {

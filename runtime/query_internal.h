@@ -150,6 +150,11 @@ struct ptl_query {
        the shortest path found so far to every vertex they see. Per vertex. */
     double* record;
 
+    /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
+       (surface.c), so that paths follow the surface. NULL for 2D navmeshes. */
+    float* corners;         /* 3 * (vert_count + 2) */
+    struct profile* profile;
+
     /* Point location: clipping a cell against the search box. */
     double* clip;         /* 4 * (max_cell_verts + 8) */
 };
@@ -174,6 +179,12 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_q
    (others: +inf), written to dist[vert_count]: an interval search without a goal that records the
    length at which it sees each vertex. For the bake's landmarks. */
 ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist);
+
+/* surface.c: writes to res the path through `count` corners with the points where the surface under
+   it bends added (3D navmeshes), and its length. PTL_TRUNCATED when the points did not fit. */
+ptl_status ptl_query_follow_surface(ptl_query* q, const float* corners, uint32_t count, uint32_t start_cell,
+                                    ptl_path_result* res);
+size_t ptl_query_profile_size(void);
 
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

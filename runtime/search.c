@@ -718,7 +718,28 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     res->start_cell = sp.cell;
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
-    st = req->mode == PTL_PATH_EXACT ? ptl_query_exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
+    if (!q->corners) {
+        st = req->mode == PTL_PATH_EXACT ? ptl_query_exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
+    } else {
+        /* 3D: the corners into the query's buffer (it holds any path: a taut path visits each
+           vertex at most once), then the path following the surface into the caller's. */
+        ptl_path_result in = *res;
+        in.points = q->corners;
+        in.point_capacity = q->nm->h->vert_count + 2;
+        st = req->mode == PTL_PATH_EXACT ? ptl_query_exact(q, &sp, &gp, &in) : ptl_query_corridor(q, &sp, &gp, &in);
+        if (st >= 0 && in.found) {
+            ptl_path_result out = in;
+            out.points = res->points;
+            out.point_capacity = res->point_capacity;
+            st = ptl_query_follow_surface(q, in.points, in.point_count, sp.cell, &out);
+            *res = out;
+        } else {
+            float* keep = res->points;
+            uint32_t cap = res->point_capacity;
+            *res = in;
+            res->points = keep, res->point_capacity = cap, res->point_count = 0;
+        }
+    }
     if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
         res->point_count = res->point_total = 0;
         res->found = res->complete = false;

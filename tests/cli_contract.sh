@@ -56,6 +56,11 @@ expect 0 "$bin" path "$tmp/rooms.ptl" --pairs "$tmp/pairs.csv" --out "$tmp/res.c
 head -1 "$tmp/res.csv" | grep -qx 'idx,found,complete,length,points,us' && ok || bad "--out header"
 [ "$(wc -l <"$tmp/res.csv")" -eq 3 ] && ok || bad "--out rows"
 expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/rooms.png" --from 1,0,1 --to 90,0,75
+expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/zoom.png" --size 200 --window 10,10,20,20 --from 1,0,1 --to 90,0,75
+python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); assert d[:8]==b'\x89PNG\r\n\x1a\n' and struct.unpack('>II',d[16:24])==(200,200)" "$tmp/zoom.png" \
+    && ok || bad "draw --window: not a 200x200 PNG"
+expect 2 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/zoom.png" --window 20,10,10,20
+expect 2 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/zoom.png" --window 1,2,3
 expect 1 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 9,0,9 --radius 0.5
 expect 1 "$bin" bake "$tmp/missing.map" -o "$tmp/x.ptl"
 expect 1 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu

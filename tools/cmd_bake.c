@@ -153,6 +153,7 @@ int cli_bake(int argc, char** argv) {
                st.triangles, st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches,
                st.real_notches, st.holes, st.landmarks);
         cli_json_number(stdout, st.walkable_area);
+        if (is3d) printf(",\"spans\":%u,\"walkable_spans\":%u", st.spans, st.walkable_spans);
         printf(",\"bytes\":%zu,\"threads\":1,\"ms\":{\"total\":", size);
         cli_json_number(stdout, t3 - t0);
         printf(",\"read\":");

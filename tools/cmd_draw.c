@@ -32,6 +32,21 @@ static void put(canvas* c, int x, int y, const unsigned char rgb[3]) {
 static void line(canvas* c, double ax, double az, double bx, double bz, const unsigned char rgb[3], int thick) {
     double x0 = (ax - c->x0) * c->scale, y0 = (az - c->z0) * c->scale;
     double x1 = (bx - c->x0) * c->scale, y1 = (bz - c->z0) * c->scale;
+    /* Clip to the canvas (with a margin for the thickness) so that a zoomed --window costs the
+       pixels it shows, not the length of the segment (Liang-Barsky). */
+    double t0 = 0, t1 = 1, dx = x1 - x0, dy = y1 - y0, m = thick + 1;
+    const double pq[4][2] = {{-dx, x0 + m}, {dx, c->w + m - x0}, {-dy, y0 + m}, {dy, c->h + m - y0}};
+    for (int k = 0; k < 4; ++k) {
+        if (pq[k][0] == 0) {
+            if (pq[k][1] < 0) return;
+            continue;
+        }
+        double r = pq[k][1] / pq[k][0];
+        if (pq[k][0] < 0) t0 = fmax(t0, r);
+        else t1 = fmin(t1, r);
+    }
+    if (t0 > t1) return;
+    x1 = x0 + t1 * dx, y1 = y0 + t1 * dy, x0 = x0 + t0 * dx, y0 = y0 + t0 * dy;
     int steps = (int)ceil(fmax(fabs(x1 - x0), fabs(y1 - y0))) + 1;
     for (int i = 0; i <= steps; ++i) {
         double t = (double)i / steps;
@@ -48,7 +63,7 @@ static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv,
         double y = (ptl_navmesh_vert(nm, cv->verts[i])[2] - c->z0) * c->scale;
         ymin = fmin(ymin, y), ymax = fmax(ymax, y);
     }
-    for (int y = (int)floor(ymin); y <= (int)ceil(ymax); ++y) {
+    for (int y = (int)fmax(floor(ymin), 0); y <= (int)fmin(ceil(ymax), c->h - 1); ++y) {
         double sy = y + 0.5, xs[64];
         int n = 0;
         for (uint32_t i = 0; i < cv->vert_count && n < 64; ++i) {
@@ -64,7 +79,8 @@ static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv,
                 double t = xs[j]; xs[j] = xs[j - 1]; xs[j - 1] = t;
             }
         for (int i = 0; i + 1 < n; i += 2)
-            for (int x = (int)ceil(xs[i] - 0.5); x <= (int)floor(xs[i + 1] - 0.5); ++x) put(c, x, y, rgb);
+            for (int x = (int)fmax(ceil(xs[i] - 0.5), 0); x <= (int)fmin(floor(xs[i + 1] - 0.5), c->w - 1); ++x)
+                put(c, x, y, rgb);
     }
 }
 
@@ -72,7 +88,8 @@ int cli_draw(int argc, char** argv) {
     const char *nav = NULL, *out = NULL;
     unsigned size = 1024;
     float from[3], to[3];
-    bool has_from = false, has_to = false;
+    bool has_from = false, has_to = false, has_window = false;
+    double win[4] = {0, 0, 0, 0};
     for (int i = 0; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -89,6 +106,13 @@ int cli_draw(int argc, char** argv) {
         } else if (!strcmp(a, "--from")) {
             if (!cli_parse_vec3(v, from)) return cli_error(EXIT_USAGE, "--from needs X,Y,Z");
             has_from = true;
+        } else if (!strcmp(a, "--window")) {
+            char tail;
+            if (sscanf(v, "%lf,%lf,%lf,%lf%c", &win[0], &win[1], &win[2], &win[3], &tail) != 4 ||
+                !(win[2] > win[0]) || !(win[3] > win[1]) || !isfinite(win[0]) || !isfinite(win[1]) ||
+                !isfinite(win[2]) || !isfinite(win[3]))
+                return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1");
+            has_window = true;
         } else if (!strcmp(a, "--to")) {
             if (!cli_parse_vec3(v, to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
             has_to = true;
@@ -96,20 +120,23 @@ int cli_draw(int argc, char** argv) {
             return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         }
     }
-    if (!nav || !out) return cli_error(EXIT_USAGE, "usage: portolan draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z]");
+    if (!nav || !out) return cli_error(EXIT_USAGE, "usage: portolan draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]");
     if (has_from != has_to) return cli_error(EXIT_USAGE, "give both --from and --to");
     ptl_navmesh* nm;
     ptl_error err;
     if (ptl_navmesh_load_file(nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     ptl_navmesh_info in;
     ptl_navmesh_get_info(nm, &in);
-    double ww = fmax(in.bmax[0] - in.bmin[0], 1e-6), wh = fmax(in.bmax[2] - in.bmin[2], 1e-6);
+    /* The picture shows the mesh's bounds, or the --window rectangle of the x-z plane. */
+    double bx0 = in.bmin[0], bz0 = in.bmin[2], bx1 = in.bmax[0], bz1 = in.bmax[2];
+    if (has_window) bx0 = win[0], bz0 = win[1], bx1 = win[2], bz1 = win[3];
+    double ww = fmax(bx1 - bx0, 1e-6), wh = fmax(bz1 - bz0, 1e-6);
     canvas c;
     c.scale = (size - 8) / fmax(ww, wh);
     c.w = (int)ceil(ww * c.scale) + 8;
     c.h = (int)ceil(wh * c.scale) + 8;
-    c.x0 = in.bmin[0] - 4 / c.scale;
-    c.z0 = in.bmin[2] - 4 / c.scale;
+    c.x0 = bx0 - 4 / c.scale;
+    c.z0 = bz0 - 4 / c.scale;
     c.px = malloc((size_t)c.w * c.h * 3);
     if (!c.px) {
         ptl_navmesh_destroy(nm);

@@ -1,0 +1,80 @@
+/* The benchmark program (portolan-bench): its sections and what they share.
+
+   portolan-bench [2d] [3d] [reference] [--quick] [--data DIR] [--out DIR]
+   - 2d (bench2d.c): issue 2's tables (decomposition, queries, Recast/Detour on grid maps).
+   - 3d (bench3d.c): issue 3's tables (3D bake per stage, peak memory, cells, walkable area and
+     connectivity beside Recast/Detour at Recast's reference parameters).
+   - reference (reference.c): writes the Detour reference data the tests read
+     (tests/data/detour/, or --out DIR); prints nothing to stdout.
+   With no section named, 2d and 3d run. Tables go to stdout as Markdown (bench/run.sh keeps them in
+   bench/RESULTS.md); progress and problems go to stderr. Never part of the test run. */
+#ifndef PORTOLAN_BENCH_H
+#define PORTOLAN_BENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <portolan/bake.h>
+
+#include "peer_recast.h"
+
+/* Each returns 0 on success, 1 when something it needs failed (it says what on stderr). */
+int bench2d_run(const char* data, bool quick);
+int bench3d_run(const char* data, bool quick);
+int bench_reference_run(const char* data, const char* out_dir);
+
+/* ---- measure.c: clocks, medians, the machine line, a peak-tracking allocator --------------------*/
+double bench_now_ms(void);                 /* CLOCK_MONOTONIC [Units: ms] */
+double bench_median(double* v, size_t n);  /* sorts v; the upper median; 0 for n = 0 */
+void bench_print_machine(void);            /* "Machine: <cpu>, N cores online, <os>; compiler; run <date>." */
+
+/* A ptl_allocator that counts live bytes and keeps their peak. Each block carries its size in a
+   16-byte header, so a size the library passes to free or realloc that disagrees with what it
+   allocated is caught (counted in `mismatches`) rather than silently skewing the count. */
+typedef struct bench_tracker {
+    size_t live, peak;      /* [Units: bytes] */
+    uint64_t allocations;   /* alloc and realloc calls */
+    uint64_t mismatches;    /* free/realloc calls whose size disagreed with the block's */
+} bench_tracker;
+
+/* An allocator bound to `t` (which must outlive every block allocated through it). */
+ptl_allocator bench_tracker_allocator(bench_tracker* t);
+/* Starts a new measurement: peak = live (blocks still alive keep counting). */
+void bench_tracker_reset_peak(bench_tracker* t);
+
+/* The .obj files of DIR/meshes, sorted, as malloc'd names ("dungeon.obj"); NULL-terminated. Free
+   with bench_free_list. */
+char** bench_list_meshes(const char* data);
+void bench_free_list(char** list);
+
+/* ---- reference.c: Recast/Detour on a triangle mesh, and Detour's answers on random pairs ---------*/
+enum { BENCH_PAIRS = 1000 };          /* pairs per mesh, for the reference data and the 3D bench */
+#define BENCH_PAIR_SEED 0x9e3779b9u   /* xorshift32 seed of peer_random_point, reset for every mesh */
+
+typedef struct bench_pair {
+    float start[3], goal[3]; /* drawn with Detour's findRandomPoint: start then goal, pair after pair */
+    bool complete;           /* Detour's corridor reaches the goal's polygon and is not partial */
+    double length;           /* [Units: wu] Detour's straight path as a 3D polyline (to the closest
+                                point it reached when not complete) */
+    double plan_length;      /* [Units: wu] the same path's length in plan (x-z) */
+} bench_pair;
+
+/* Recast's reference parameters (peer_params_reference) on `m`. Returns 0, or -1 with st->error. */
+int bench_recast_bake_trimesh(const ptl_trimesh* m, peer_mesh** out, peer_stats* st);
+/* `n` pairs on `pm` from seed `seed`, each answered by Detour with extents 2, 4, 2. Returns 0, or -1
+   when the mesh has no polygon to draw from. */
+int bench_detour_pairs(peer_mesh* pm, uint32_t n, uint32_t seed, bench_pair* out);
+/* Recast's reference parameters as a ptl_bake_desc (cell 0.3, height 0.2, agent 2.0, radius 0.6,
+   climb 0.9, slope 45; everything else Portolan's default). */
+void bench_reference_desc(ptl_bake_desc* d);
+
+/* ---- disagreements.c: why Portolan's `found` and Detour's `complete` differ on a pair ----------*/
+/* The connected piece of every cell (through portals), malloc'd; NULL when out of memory. */
+uint32_t* bench_cell_pieces(const ptl_navmesh* nm);
+/* One sentence on why pair `p` disagrees: `st` and `ours` are Portolan's answer (ours->points
+   holding the whole path), `piece` from bench_cell_pieces. Uses `pm`'s query (one thread). */
+void bench_explain_disagreement(ptl_query* q, const uint32_t* piece, peer_mesh* pm, const bench_pair* p,
+                                ptl_status st, const ptl_path_result* ours, char* why, size_t cap);
+
+#endif
