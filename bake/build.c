@@ -155,6 +155,8 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.off_grid_items = off, off = align8(off + items * 4);
     hd.off_layers = off, off = align8(off + (uint64_t)hd.layer_count * sizeof(ptl_blob_layer));
     hd.off_heights = off, off = align8(off + (uint64_t)d->height_count * 2);
+    hd.link_count = d->link_count;
+    hd.off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
     hd.off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
     hd.total_size = off;
 
@@ -245,7 +247,7 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
             uint32_t v = d->cell_verts[s + i], u = d->cell_verts[s + (i + 1) % n];
             a2 += d->xyz[3 * v] * d->xyz[3 * u + 2] - d->xyz[3 * u] * d->xyz[3 * v + 2];
         }
-        area += a2 / 2;
+        if (c < d->cell_count - d->link_count) area += a2 / 2; /* link cells span gaps, not floor */
     }
     hd.walkable_area = area;
     memcpy(b + hd.off_cell_verts, d->cell_verts, (size_t)total * 4);
@@ -275,6 +277,7 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     ptl_blob_layer* layers = (ptl_blob_layer*)(b + hd.off_layers);
     if (d->layer_count) memcpy(layers, d->layers, (size_t)d->layer_count * sizeof(ptl_blob_layer));
     if (d->height_count) memcpy(b + hd.off_heights, d->heights, (size_t)d->height_count * 2);
+    if (d->link_count) memcpy(b + hd.off_links, d->links, (size_t)d->link_count * sizeof(ptl_blob_link));
     uint32_t* goff = (uint32_t*)(b + hd.off_grid_offsets);
     uint32_t* gitems = (uint32_t*)(b + hd.off_grid_items);
     memcpy(goff, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));

@@ -26,6 +26,10 @@ typedef struct ptl_cpg_in {
     uint32_t height_count;
     const uint16_t* heights;
     float vox_cs, vox_ch, vox_origin[3];
+    /* Links: the last link_count cells are link cells, link i's cell being
+       cell_count - link_count + i (navmesh_format.h); they do not count in the walkable area. */
+    uint32_t link_count;
+    const ptl_blob_link* links;
 } ptl_cpg_in;
 
 ptl_status ptl_cpg_build(const ptl_cpg_in* in, const ptl_allocator* alloc, void** blob, size_t* size, ptl_error* err);

@@ -66,6 +66,7 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size) ||
         !section_ok(h->off_layers, h->layer_count, sizeof(ptl_blob_layer), &cur, size) ||
         !section_ok(h->off_heights, h->height_count, 2, &cur, size) ||
+        !section_ok(h->off_links, h->link_count, sizeof(ptl_blob_link), &cur, size) ||
         !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
         return bad(err, "a section lies outside the blob or overlaps another");
     return PTL_OK;
@@ -85,6 +86,7 @@ static void bind(ptl_navmesh* nm) {
     nm->landmarks = h->landmark_count ? (const float*)(nm->blob + h->off_landmarks) : NULL;
     nm->layers = (const ptl_blob_layer*)(nm->blob + h->off_layers);
     nm->heights = (const uint16_t*)(nm->blob + h->off_heights);
+    nm->links = (const ptl_blob_link*)(nm->blob + h->off_links);
 }
 
 /* Index ranges and the cell/portal adjacency: every array index a query follows is checked here. */
@@ -157,6 +159,21 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
         if ((n && !h->height_count) || (uint64_t)ly->first + n > h->height_count) {
             snprintf(msg, sizeof msg, "layer %u's height grid lies outside the heights section", l);
             return bad(err, msg);
+        }
+    }
+    /* Links: the last link_count cells, each joining two walkable cells and bordering only them. */
+    if (h->link_count >= h->cell_count) return bad(err, "more links than walkable cells");
+    uint32_t first_link = h->cell_count - h->link_count;
+    for (uint32_t i = 0; i < h->link_count; ++i) {
+        const ptl_blob_link* l = &nm->links[i];
+        snprintf(msg, sizeof msg, "link %u is inconsistent with its cells", i);
+        if (l->cell != first_link + i || l->cells[0] >= l->cells[1] || l->cells[1] >= first_link ||
+            l->kind > PTL_LINK_STEP || !isfinite(l->rise) || !(l->gap >= 0) || !isfinite(l->gap))
+            return bad(err, msg);
+        const ptl_blob_cell* lc = &nm->cells[l->cell];
+        for (uint32_t k = 0; k < lc->vert_count; ++k) {
+            uint32_t n = nm->cell_nbrs[lc->first + k];
+            if (n != PTL_NONE && n != l->cells[0] && n != l->cells[1]) return bad(err, msg);
         }
     }
     /* Landmark distances: lengths (>= 0, or +inf for landmarks of no use to the vertex). */
@@ -344,6 +361,18 @@ ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_v
     out->neighbors = nm->cell_nbrs + c->first;
     out->vert_count = c->vert_count;
     out->layer = c->layer;
+    uint32_t first_link = nm->h->cell_count - nm->h->link_count;
+    out->link = cell >= first_link ? cell - first_link : PTL_NONE;
+    return PTL_OK;
+}
+
+ptl_status ptl_navmesh_get_link(const ptl_navmesh* nm, uint32_t link, ptl_link_view* out) {
+    if (!nm || !out || link >= nm->h->link_count) return PTL_ERR_INVALID_ARG;
+    const ptl_blob_link* l = &nm->links[link];
+    out->cell = l->cell;
+    out->cells[0] = l->cells[0], out->cells[1] = l->cells[1];
+    out->rise = l->rise, out->gap = l->gap;
+    out->kind = (ptl_link_kind)l->kind;
     return PTL_OK;
 }
 

@@ -4,7 +4,9 @@
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
      portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | layers | heights (u16) |
-     landmarks (float, landmark_count per vertex; may be empty)
+     links | landmarks (float, landmark_count per vertex; may be empty)
+   Links (runtime.h) are cells too: link i's cell is cell cell_count - link_count + i, so the link
+   cells come last, after every walkable cell.
    3D bakes add, per layer, a grid of voxel floor heights over the layer's columns, so that the
    height of any point of a cell is known within one cell height (DESIGN.md, Heights); 2D bakes
    have layers without grids (every height is 0).
@@ -62,8 +64,20 @@ typedef struct ptl_blob_header {
     uint32_t height_count;   /* entries of the heights section */
     float vox_cs, vox_ch;    /* [Units: wu] voxel cell size and height of the height grids (0: none) */
     float vox_origin[3];     /* [Units: wu] world position of column 0, height 0 */
+    uint32_t reserved2;
+    uint64_t off_links;
 } ptl_blob_header;
-_Static_assert(sizeof(ptl_blob_header) == 240, "blob header layout");
+_Static_assert(sizeof(ptl_blob_header) == 256, "blob header layout");
+
+/* A link (runtime.h, ptl_link_view): its cell is cell_count - link_count + its index. */
+typedef struct ptl_blob_link {
+    uint32_t cell;
+    uint32_t cells[2]; /* the walkable cells it joins, cells[0] < cells[1] < the first link cell */
+    float rise;        /* [Units: wu] */
+    float gap;         /* [Units: wu] */
+    uint32_t kind;     /* ptl_link_kind */
+} ptl_blob_link;
+_Static_assert(sizeof(ptl_blob_link) == 24, "blob link layout");
 
 /* A layer's height grid: columns [x0, x0 + w) x [z0, z0 + d), row-major from heights[first];
    PTL_HEIGHT_NONE where the layer has no floor. w = d = 0: no grid (heights from the vertices). */

@@ -23,6 +23,7 @@ struct ptl_navmesh {
     const float* landmarks;    /* landmark_count per vertex, or NULL */
     const ptl_blob_layer* layers;
     const uint16_t* heights;
+    const ptl_blob_link* links;
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
     uint32_t* vcell_start; /* vert_count + 1 */
     uint32_t* vcell;

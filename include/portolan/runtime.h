@@ -121,7 +121,27 @@ typedef struct ptl_cell_view {
     const uint32_t* neighbors;
     uint32_t vert_count;
     uint32_t layer;
+    uint32_t link;      /* PTL_NONE for a walkable cell; else the link (below) this cell spans */
 } ptl_cell_view;
+
+/* Links (Saupin et al. 2014 §5.2; Golodetz's walk and step links): two cells whose wall edges face
+   each other across a gap narrower than the bake's max_gap, with floors within max_climb of each
+   other and nothing solid in between, joined where the voxels left them apart (separately modelled
+   steps, a crack between slabs). In the graph a link is a cell of its own, the convex quad spanning
+   the gap, with a portal to each side: searches, the funnel and point location treat it like any
+   cell, `ptl_cell_view.link` tells it apart, and walkable_area leaves it out. */
+typedef enum ptl_link_kind {
+    PTL_LINK_WALK = 0, /* the two floors are within one voxel height of each other */
+    PTL_LINK_STEP = 1  /* a step: cells[1]'s side is `rise` higher (negative: lower) */
+} ptl_link_kind;
+
+typedef struct ptl_link_view {
+    uint32_t cell;      /* the link's own cell (the quad over the gap) */
+    uint32_t cells[2];  /* the walkable cells it joins, cells[0] < cells[1] */
+    float rise;         /* [Units: wu] floor height on cells[1]'s side minus cells[0]'s, at the middle */
+    float gap;          /* [Units: wu] width of the gap in plan */
+    ptl_link_kind kind;
+} ptl_link_view;
 
 typedef struct ptl_portal_view {
     uint32_t cell[2];  /* the two cells it joins; cell[0] < cell[1] */
@@ -144,6 +164,7 @@ void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out);
 const float* ptl_navmesh_vert(const ptl_navmesh* nm, uint32_t v); /* x, y, z; NULL when out of range */
 ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_view* out);
 ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_portal_view* out);
+ptl_status ptl_navmesh_get_link(const ptl_navmesh* nm, uint32_t link, ptl_link_view* out); /* link < link_count */
 
 /* Deep check of every invariant: convex cells (within the stored relaxation tolerance), no overlap
    between cells of a layer, symmetric portals, vertices on the walkable boundary, checksum.
