@@ -29,6 +29,8 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (d.min_island == 0) d.min_island = 64;
     if (d.min_island < 0) d.min_island = 0;
     if (d.max_error < 0) d.max_error = 0;
+    if (d.max_gap == 0) d.max_gap = d.cell_size;
+    if (!(d.max_gap > 0)) d.max_gap = -1; /* negative or NaN: no links */
     *out = d;
 }
 

@@ -100,6 +100,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         }
         bs.vertices = ms.vertices, bs.cells = ms.cells, bs.portals = ms.portals;
         bs.junction_portals = ms.junction_portals;
+        bs.links = ms.links;
         bs.tiles = 1;
         bs.layers = nl;
         bs.ms_total = now_ms() - t0;

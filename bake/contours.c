@@ -38,7 +38,20 @@ uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour
     uint32_t s = c->lspan[(size_t)lv * c->w + (size_t)lu];
     if (s == PTL_VX_NONE) return PTL_NONE;
     uint32_t n = of->spans[s].nbr[dir];
-    if (n == PTL_VX_NONE) return PTL_NONE;
+    if (n == PTL_VX_NONE) {
+        /* A gap link (filter.c, rule 7)? */
+        uint32_t lo = 0, hi = of->gap_count;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            const ptl_vx_gap* g = &of->gaps[mid];
+            if (g->span < s || (g->span == s && g->dir < dir)) lo = mid + 1;
+            else hi = mid;
+        }
+        if (lo == of->gap_count || of->gaps[lo].span != s || of->gaps[lo].dir != dir) return PTL_NONE;
+        uint32_t other = of->spans[of->gaps[lo].other].layer;
+        if (other == PTL_VX_NONE || other >= (1u << 24)) return PTL_NONE;
+        return PTL_KIND_GAP | ((uint32_t)of->gaps[lo].cols << 24) | other;
+    }
     uint32_t other = of->spans[n].layer;
     return other == PTL_VX_NONE || other == layer ? PTL_NONE : other;
 }

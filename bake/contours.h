@@ -27,6 +27,13 @@ void ptl_layer_contour_free(ptl_layer_contour* c);
 
 /* The kind of the unit contour edge from lattice point (u, v) one step along (du, dv) (free space on
    its left, in the layer): the layer across it, or PTL_NONE for a wall. */
+/* Edge kinds: PTL_NONE (a wall), a layer id (a junction: the column across belongs to that layer),
+   or PTL_KIND_GAP | cols << 24 | layer (a gap link, filter.c: a span of that layer, possibly this
+   one, faces this one across `cols` columns). Layer ids are below 2^24. */
+#define PTL_KIND_GAP 0x80000000u
+#define PTL_KIND_IS_GAP(k) ((k) != PTL_NONE && ((k) & PTL_KIND_GAP))
+#define PTL_KIND_GAP_COLS(k) (((k) >> 24) & 0x7fu)
+#define PTL_KIND_LAYER(k) ((k) & 0xffffffu)
 uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, int64_t u,
                                int64_t v, int du, int dv);
 

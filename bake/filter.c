@@ -30,7 +30,10 @@
       side, 3 across a corner, the corner reached through the first side's link) from the spans
       that miss a link, computed in two sweeps; spans closer than 2 * walkable_radius are removed
       with their links. A span missing a link has distance 0, so a radius of r columns removes r
-      columns along every wall, the one touching the wall included. */
+      columns along every wall, the one touching the wall included.
+   7. Gap links (find_gap below): a floor facing another across a narrow crack, within
+      walkable_climb, with nothing in the agent's way over it; layer_merge.c turns them into link
+      cells (Saupin et al. 2014 §5.2; Golodetz's walk and step links). */
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -81,6 +84,7 @@ void ptl_open_field_free(ptl_open_field* of) {
         ptl_mem_free(&of->alloc, of->col_start, (cols + 1) * sizeof *of->col_start);
         ptl_mem_free(&of->alloc, of->spans, (size_t)of->span_cap * sizeof *of->spans);
         ptl_mem_free(&of->alloc, of->col_of, (size_t)of->span_cap * sizeof *of->col_of);
+        ptl_mem_free(&of->alloc, of->gaps, (size_t)of->gap_count * sizeof *of->gaps);
     }
     memset(of, 0, sizeof *of);
 }
@@ -215,6 +219,126 @@ static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map)
     of->span_count = k;
 }
 
+/* Rule 7, gap links. Span s looks across its open side d (no link there) for the first column,
+   k = 2 .. 2 (walkable_radius + 1) + max_void + 1 columns away, holding an open span t within
+   walkable_climb of it whose opening overlaps s's by walkable_height. The columns in between are
+   classified against H, the higher of the two floors, and L, the lower one minus walkable_climb:
+   - blocked: a solid span reaches into (H, H + walkable_height), where the agent's body passes;
+     an open span lies within [L, H + walkable_climb] (a floor the agent would meet but not link);
+   - ground: a solid top in [L, H] (the ledge column at the edge, or one the erosion removed);
+   - void: nothing there (a drop to a far lower floor, or to nothing).
+   They must read ground*, void+, ground* with at most max_void void columns and at most
+   walkable_radius + 1 ground ones on each side: a crack with the columns the ledge filter and the
+   erosion took from its edges. Returns k, or 0 for no link (t is then undefined). */
+static int find_gap(const ptl_heightfield* hf, const ptl_open_field* of, uint32_t s, int x, int z, int d,
+                    uint32_t* t_out) {
+    const ptl_vx_params* p = &of->p;
+    const int h = p->walkable_height, climb = p->walkable_climb, side = p->walkable_radius + 1;
+    const ptl_open_span* a = &of->spans[s];
+    const int kmax = mini(2 * side + p->max_void + 1, 127); /* cols (k - 1) fits the 7 bits contours.h gives it */
+    for (int k = 1; k <= kmax; ++k) {
+        int cx = x + k * DX[d], cz = z + k * DZ[d];
+        if (cx < 0 || cz < 0 || cx >= p->width || cz >= p->depth) return 0;
+        uint32_t c = (uint32_t)cz * (uint32_t)p->width + (uint32_t)cx;
+        uint32_t t = PTL_VX_NONE;
+        for (uint32_t i = of->col_start[c]; i < of->col_start[c + 1] && t == PTL_VX_NONE; ++i) {
+            const ptl_open_span* b = &of->spans[i];
+            int df = (int)b->floor - (int)a->floor;
+            if (df >= -climb && df <= climb && mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) >= h) t = i;
+        }
+        if (t == PTL_VX_NONE) continue;
+        if (k < 2) return 0;
+        const ptl_open_span* b = &of->spans[t];
+        const int hi = maxi(a->floor, b->floor), lo = mini(a->floor, b->floor) - climb;
+        int state = 0, ground0 = 0, voids = 0, ground1 = 0; /* 0: leading ground, 1: void, 2: trailing ground */
+        for (int j = 1; j < k; ++j) {
+            int gx = x + j * DX[d], gz = z + j * DZ[d];
+            uint32_t g = (uint32_t)gz * (uint32_t)p->width + (uint32_t)gx;
+            bool ground = false;
+            for (uint32_t i = hf->col_start[g]; i < hf->col_start[g + 1]; ++i) {
+                int smin = hf->spans[i].smin, smax = hf->spans[i].smax;
+                if (smax > hi && smin < hi + h) return 0;
+                if (smax >= lo && smax <= hi) ground = true;
+            }
+            for (uint32_t i = of->col_start[g]; i < of->col_start[g + 1]; ++i)
+                if ((int)of->spans[i].floor >= lo && (int)of->spans[i].floor <= hi + climb) return 0;
+            if (ground) {
+                if (state == 1) state = 2;
+                if (state == 0) ++ground0;
+                else ++ground1;
+            } else {
+                if (state == 2) return 0;
+                state = 1;
+                ++voids;
+            }
+        }
+        if (voids == 0 || voids > p->max_void || ground0 > side || ground1 > side) return 0;
+        *t_out = t;
+        return k;
+    }
+    return 0;
+}
+
+static int cmp_gap(const ptl_vx_gap* a, const ptl_vx_gap* b) {
+    if (a->span != b->span) return a->span < b->span ? -1 : 1;
+    return a->dir < b->dir ? -1 : a->dir > b->dir;
+}
+
+/* Is (span, dir) -> other over cols listed? `gaps` sorted by (span, dir). */
+static bool has_gap(const ptl_vx_gap* gaps, uint32_t n, uint32_t span, uint8_t dir, uint32_t other, uint8_t cols) {
+    uint32_t lo = 0, hi = n;
+    ptl_vx_gap key = {span, 0, dir, 0, 0};
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_gap(&gaps[mid], &key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && gaps[lo].span == span && gaps[lo].dir == dir && gaps[lo].other == other && gaps[lo].cols == cols;
+}
+
+/* Rule 7 over the field; keeps the mutual gaps only. */
+static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_allocator* a) {
+    const ptl_vx_params* p = &of->p;
+    if (p->max_void <= 0) return PTL_OK;
+    PTL_ARRAY(ptl_vx_gap) gaps = {0};
+    for (int z = 0; z < p->depth; ++z)
+        for (int x = 0; x < p->width; ++x) {
+            uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
+            for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s)
+                for (int d = 0; d < 4; ++d) {
+                    if (of->spans[s].nbr[d] != PTL_VX_NONE) continue;
+                    uint32_t t;
+                    int k = find_gap(hf, of, s, x, z, d, &t);
+                    if (!k) continue;
+                    ptl_vx_gap g = {s, t, (uint8_t)d, (uint8_t)(k - 1), 0};
+                    if (!PTL_PUSH(a, gaps, g)) {
+                        PTL_ARRAY_FREE(a, gaps);
+                        return PTL_ERR_NO_MEMORY;
+                    }
+                }
+        }
+    /* Spans are visited in index order (columns z-major, spans in column order) and directions in
+       order, so the list is sorted already. */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < gaps.count; ++i) {
+        const ptl_vx_gap* g = &gaps.data[i];
+        if (has_gap(gaps.data, gaps.count, g->other, (uint8_t)((g->dir + 2) & 3), g->span, g->cols)) gaps.data[k++] = *g;
+    }
+    if (k == 0) {
+        PTL_ARRAY_FREE(a, gaps);
+        return PTL_OK;
+    }
+    of->gaps = ptl_mem_alloc(a, (size_t)k * sizeof *of->gaps);
+    if (!of->gaps) {
+        PTL_ARRAY_FREE(a, gaps);
+        return PTL_ERR_NO_MEMORY;
+    }
+    memcpy(of->gaps, gaps.data, (size_t)k * sizeof *of->gaps);
+    of->gap_count = k;
+    PTL_ARRAY_FREE(a, gaps);
+    return PTL_OK;
+}
+
 ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
     if (!hf || !out || (hf->span_count && (!hf->spans || !hf->col_start)))
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_open: NULL argument");
@@ -270,6 +394,7 @@ ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* all
         /* `walk` is reused as the removal mark (n <= ns) */
         if (erode(out, dist, walk) > 0) remove_spans(out, walk, map);
     }
+    if (find_gaps(hf, out, &a) < 0) goto oom;
     goto done;
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "filter: out of memory (%u spans)", ns);

@@ -22,7 +22,10 @@
 typedef struct jedge {
     uint32_t line_axis;  /* 0: constant global z (runs along x); 1: constant global x */
     int64_t line;        /* the constant global lattice coordinate */
-    uint32_t lo_layer, hi_layer; /* the two layers, ordered */
+    uint32_t gap;        /* 0: a junction; else a gap link across this many columns */
+    int64_t gline;       /* the group's line: `line` for a junction, the lower of the two sides' lines for a gap */
+    uint32_t side;       /* which side of the group: the layer for a junction, 0 (on gline) or 1 for a gap */
+    uint32_t lo_layer, hi_layer; /* the two layers: ordered for a junction, side 0's then side 1's for a gap */
     double ta, tb;       /* global lattice coordinate along the line of the edge's start and end */
     uint32_t cell;       /* global cell id */
     uint32_t edge;       /* edge index in the cell (before insertions) */
@@ -34,7 +37,7 @@ typedef struct jedge {
 typedef struct jpoint {
     uint32_t group;
     double t;
-    uint32_t layer;
+    uint32_t side; /* jedge.side */
     uint32_t vert;
 } jpoint;
 
@@ -95,21 +98,28 @@ static bool add_vertex(merge* m, uint32_t layer, double gu, double gv, double y)
            PTL_PUSH(m->a, m->vlayer, layer) && PTL_PUSH(m->a, m->parent, id);
 }
 
+/* Same group: same line (or pair of lines across a gap) between the same layers. */
+static bool same_group(const jedge* a, const jedge* b) {
+    return a->line_axis == b->line_axis && a->gline == b->gline && a->gap == b->gap && a->lo_layer == b->lo_layer &&
+           a->hi_layer == b->hi_layer;
+}
+
 static int cmp_jedge(const jedge* a, const jedge* b) {
     if (a->line_axis != b->line_axis) return a->line_axis < b->line_axis ? -1 : 1;
-    if (a->line != b->line) return a->line < b->line ? -1 : 1;
+    if (a->gline != b->gline) return a->gline < b->gline ? -1 : 1;
+    if (a->gap != b->gap) return a->gap < b->gap ? -1 : 1;
     if (a->lo_layer != b->lo_layer) return a->lo_layer < b->lo_layer ? -1 : 1;
     if (a->hi_layer != b->hi_layer) return a->hi_layer < b->hi_layer ? -1 : 1;
     double am = fmin(a->ta, a->tb), bm = fmin(b->ta, b->tb);
     if (am != bm) return am < bm ? -1 : 1;
-    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    if (a->side != b->side) return a->side < b->side ? -1 : 1;
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
 static int cmp_jpoint(const jpoint* a, const jpoint* b) {
     if (a->group != b->group) return a->group < b->group ? -1 : 1;
     if (a->t != b->t) return a->t < b->t ? -1 : 1;
-    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    if (a->side != b->side) return a->side < b->side ? -1 : 1;
     return a->vert < b->vert ? -1 : a->vert > b->vert;
 }
 
@@ -154,13 +164,30 @@ static ptl_status collect_junctions(merge* m, jedge_array* out) {
                 double mid = du ? 0.5 * (ua + ub) : 0.5 * (wa + wb);
                 int64_t k = (int64_t)floor(mid);
                 int64_t su = du ? (du > 0 ? k : k + 1) : (int64_t)ua, sv = dv ? (dv > 0 ? k : k + 1) : (int64_t)wa;
-                uint32_t other = ptl_contour_edge_kind(m->of, c, l, su, sv, du, dv);
-                if (other == PTL_NONE) continue;
+                uint32_t kind = ptl_contour_edge_kind(m->of, c, l, su, sv, du, dv);
+                if (kind == PTL_NONE) continue;
                 jedge e;
                 e.line_axis = du ? 0 : 1;
                 e.line = (int64_t)fixed + (du ? c->z0 : c->x0);
-                e.lo_layer = l < other ? l : other;
-                e.hi_layer = l < other ? other : l;
+                if (PTL_KIND_IS_GAP(kind)) {
+                    /* The wall side (right of the edge) faces -z, +x, +z, -x for du = 1, dv = 1,
+                       du = -1, dv = -1 (ptl_contour_edge_kind); the other side's edge lies `gap`
+                       lines that way. */
+                    uint32_t other = PTL_KIND_LAYER(kind);
+                    e.gap = PTL_KIND_GAP_COLS(kind);
+                    int64_t across = e.line + ((du == 1 || dv == -1) ? -(int64_t)e.gap : (int64_t)e.gap);
+                    e.gline = across < e.line ? across : e.line;
+                    e.side = e.line == e.gline ? 0 : 1;
+                    e.lo_layer = e.side == 0 ? l : other;
+                    e.hi_layer = e.side == 0 ? other : l;
+                } else {
+                    uint32_t other = kind;
+                    e.gap = 0;
+                    e.gline = e.line;
+                    e.side = l;
+                    e.lo_layer = l < other ? l : other;
+                    e.hi_layer = l < other ? other : l;
+                }
                 e.ta = (du ? ua : wa) + (du ? c->x0 : c->z0);
                 e.tb = (du ? ub : wb) + (du ? c->x0 : c->z0);
                 e.cell = m->coff[l] + cell;
@@ -193,7 +220,7 @@ DEFINE_SORT(sort_cuts, cut, cmp_cut)
 typedef struct piece {
     uint32_t group;
     double t0, t1;       /* t0 < t1 */
-    uint32_t layer, cell;
+    uint32_t side, cell; /* jedge.side */
     uint32_t va, vb;     /* the piece's vertices in the cell's direction */
     uint32_t slot;       /* index of va in the cell's new vertex list */
 } piece;
@@ -202,7 +229,7 @@ static int cmp_piece(const piece* a, const piece* b) {
     if (a->group != b->group) return a->group < b->group ? -1 : 1;
     if (a->t0 != b->t0) return a->t0 < b->t0 ? -1 : 1;
     if (a->t1 != b->t1) return a->t1 < b->t1 ? -1 : 1;
-    if (a->layer != b->layer) return a->layer < b->layer ? -1 : 1;
+    if (a->side != b->side) return a->side < b->side ? -1 : 1;
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 DEFINE_SORT(sort_pieces, piece, cmp_piece)
@@ -232,7 +259,12 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     PTL_ARRAY(ptl_decomp_portal) portals = {0};
     PTL_ARRAY(ptl_blob_layer) blayers = {0};
     PTL_ARRAY(uint16_t) heights = {0};
+    PTL_ARRAY(ptl_blob_link) links = {0};
+    PTL_ARRAY(uint32_t) lverts = {0}; /* 4 per link cell */
+    PTL_ARRAY(uint32_t) lnbrs = {0};
+    PTL_ARRAY(uint32_t) llayer = {0};
     uint32_t* group_of = NULL;
+    uint32_t* group_gap = NULL;
     uint32_t* remap = NULL;
     double* fxyz = NULL;
     uint32_t nfinal = 0;
@@ -252,19 +284,18 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     }
     if ((st = collect_junctions(&m, &je)) < 0) goto fail;
 
-    /* Groups: one per junction line and pair of layers. Points of both sides on each group. */
+    /* Groups: one per junction line and pair of layers (or pair of lines across a gap). Points of
+       both sides on each group. */
     group_of = ptl_mem_alloc(&al, ((size_t)je.count + 1) * sizeof(uint32_t));
-    if (!group_of) goto oom;
+    group_gap = ptl_mem_calloc(&al, (size_t)je.count + 1, sizeof(uint32_t));
+    if (!group_of || !group_gap) goto oom;
     uint32_t groups = 0;
     for (uint32_t i = 0; i < je.count; ++i) {
         const jedge* e = &je.data[i];
-        if (i > 0) {
-            const jedge* p = &je.data[i - 1];
-            if (p->line_axis != e->line_axis || p->line != e->line || p->lo_layer != e->lo_layer || p->hi_layer != e->hi_layer)
-                ++groups;
-        }
+        if (i > 0 && !same_group(&je.data[i - 1], e)) ++groups;
         group_of[i] = groups;
-        jpoint a = {groups, e->ta, e->layer, e->va}, b = {groups, e->tb, e->layer, e->vb};
+        group_gap[groups] = e->gap;
+        jpoint a = {groups, e->ta, e->side, e->va}, b = {groups, e->tb, e->side, e->vb};
         if (!PTL_PUSH(&al, jp, a) || !PTL_PUSH(&al, jp, b)) goto oom;
     }
     if (!sort_jpoints(&al, jp.data, jp.count)) goto oom;
@@ -275,7 +306,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
         double lo = fmin(e->ta, e->tb), hi = fmax(e->ta, e->tb);
         for (uint32_t k = g0; k < jp.count && jp.data[k].group == group_of[i] && jp.data[k].t < hi; ++k) {
             const jpoint* p = &jp.data[k];
-            if (p->layer == e->layer || p->t <= lo || (k > g0 && jp.data[k - 1].t == p->t && jp.data[k - 1].layer != e->layer))
+            if (p->side == e->side || p->t <= lo || (k > g0 && jp.data[k - 1].t == p->t && jp.data[k - 1].side != e->side))
                 continue; /* one cut per position */
             /* A new vertex of this side at the point, unified with the other side's below. */
             uint32_t nv = m.vlayer.count;
@@ -283,7 +314,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             double gu = e->line_axis == 0 ? p->t : (double)e->line, gv = e->line_axis == 0 ? (double)e->line : p->t;
             if (!add_vertex(&m, e->layer, gu, gv, layer_height(&m, e->layer, gu - c->x0, gv - c->z0))) goto oom;
             cut ct = {e->cell, e->edge, fabs(p->t - e->ta), nv};
-            jpoint np = {group_of[i], p->t, e->layer, nv};
+            jpoint np = {group_of[i], p->t, e->side, nv};
             if (!PTL_PUSH(&al, cuts, ct) || !PTL_PUSH(&al, jp_new, np)) goto oom;
         }
     }
@@ -295,10 +326,14 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     for (uint32_t i = 0; i < jp.count;) {
         uint32_t j = i;
         while (j < jp.count && jp.data[j].group == jp.data[i].group && jp.data[j].t == jp.data[i].t) ++j;
-        uint32_t first = jp.data[i].layer, a0 = PTL_NONE, b0 = PTL_NONE, na = 0, nb = 0;
+        if (group_gap[jp.data[i].group]) { /* across a gap the two sides' points stay apart */
+            i = j;
+            continue;
+        }
+        uint32_t first = jp.data[i].side, a0 = PTL_NONE, b0 = PTL_NONE, na = 0, nb = 0;
         for (uint32_t k = i; k < j; ++k) {
             uint32_t r = find(m.parent.data, jp.data[k].vert);
-            if (jp.data[k].layer == first) {
+            if (jp.data[k].side == first) {
                 if (a0 == PTL_NONE || find(m.parent.data, a0) != r) ++na;
                 a0 = a0 == PTL_NONE ? r : a0;
             } else {
@@ -349,7 +384,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             const double* pa = &m.lat.data[2 * va];
             const double* pb = &m.lat.data[2 * vb];
             double ta = e->line_axis == 0 ? pa[0] : pa[1], tb = e->line_axis == 0 ? pb[0] : pb[1];
-            piece pc = {group_of[i], fmin(ta, tb), fmax(ta, tb), e->layer, e->cell, va, vb, k};
+            piece pc = {group_of[i], fmin(ta, tb), fmax(ta, tb), e->side, e->cell, va, vb, k};
             if (!PTL_PUSH(&al, pieces, pc)) goto oom;
             if (vb == e->vb) break;
             k = k1;
@@ -360,11 +395,38 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     for (uint32_t i = 0; i + 1 < pieces.count; ++i) {
         const piece* p = &pieces.data[i];
         const piece* q = &pieces.data[i + 1];
-        if (p->group != q->group || p->t0 != q->t0 || p->t1 != q->t1 || p->layer == q->layer) continue;
+        if (p->group != q->group || p->t0 != q->t0 || p->t1 != q->t1 || p->side == q->side) continue;
         /* Both ends unified, and no third piece at the same place (that would be ambiguous). */
         if (i + 2 < pieces.count && pieces.data[i + 2].group == p->group && pieces.data[i + 2].t0 == p->t0 &&
             pieces.data[i + 2].t1 == p->t1)
             continue;
+        if (group_gap[p->group]) {
+            /* A gap link: a cell of its own over the gap, the quad between the two pieces (each runs
+               counter-clockwise in its cell, so the quad walks both backwards; p->va and q->vb lie
+               at the same position along the lines). */
+            uint32_t lc_id = ncell + links.count;
+            uint32_t quad[4] = {p->vb, p->va, q->vb, q->va}, qn[4] = {p->cell, PTL_NONE, q->cell, PTL_NONE};
+            for (int k = 0; k < 4; ++k)
+                if (!PTL_PUSH(&al, lverts, quad[k]) || !PTL_PUSH(&al, lnbrs, qn[k])) goto oom;
+            cnbrs.data[cstart.data[p->cell] + p->slot] = lc_id;
+            cnbrs.data[cstart.data[q->cell] + q->slot] = lc_id;
+            ptl_decomp_portal d0 = {{p->va, p->vb}, {p->cell, lc_id}}, d1 = {{q->va, q->vb}, {q->cell, lc_id}};
+            double y0 = 0.5 * (m.xyz.data[3 * p->va + 1] + m.xyz.data[3 * p->vb + 1]);
+            double y1 = 0.5 * (m.xyz.data[3 * q->va + 1] + m.xyz.data[3 * q->vb + 1]);
+            bool swap = q->cell < p->cell;
+            ptl_blob_link bl;
+            memset(&bl, 0, sizeof bl);
+            bl.cell = lc_id;
+            bl.cells[0] = swap ? q->cell : p->cell, bl.cells[1] = swap ? p->cell : q->cell;
+            bl.rise = (float)(swap ? y0 - y1 : y1 - y0);
+            bl.gap = (float)(group_gap[p->group] * of->p.cs);
+            bl.kind = fabs(bl.rise) <= of->p.ch * 1.001 ? PTL_LINK_WALK : PTL_LINK_STEP;
+            if (!PTL_PUSH(&al, portals, d0) || !PTL_PUSH(&al, portals, d1) || !PTL_PUSH(&al, links, bl) ||
+                !PTL_PUSH(&al, llayer, y0 <= y1 ? m.vlayer.data[p->va] : m.vlayer.data[q->va]))
+                goto oom;
+            ++i;
+            continue;
+        }
         if (find(m.parent.data, p->va) != find(m.parent.data, q->vb) || find(m.parent.data, p->vb) != find(m.parent.data, q->va))
             continue;
         cnbrs.data[cstart.data[p->cell] + p->slot] = q->cell;
@@ -381,6 +443,12 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             ptl_decomp_portal dp = {{m.voff[l] + s->v[0], m.voff[l] + s->v[1]}, {m.coff[l] + s->cell[0], m.coff[l] + s->cell[1]}};
             if (!PTL_PUSH(&al, portals, dp)) goto oom;
         }
+    }
+    /* Link cells after every walkable cell (navmesh_format.h). */
+    for (uint32_t k = 0; k < links.count; ++k) {
+        for (int j = 0; j < 4; ++j)
+            if (!PTL_PUSH(&al, cverts, lverts.data[4 * k + j]) || !PTL_PUSH(&al, cnbrs, lnbrs.data[4 * k + j])) goto oom;
+        if (!PTL_PUSH(&al, cstart, cverts.count) || !PTL_PUSH(&al, clayer, llayer.data[k])) goto oom;
     }
     /* Final vertices: one per union-find class, in order of first appearance; heights: the highest. */
     uint32_t nv = m.vlayer.count;
@@ -418,6 +486,8 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
         }
         if (!PTL_PUSH(&al, ctag, tag)) goto oom;
     }
+    for (uint32_t k = 0; k < links.count; ++k)
+        if (!PTL_PUSH(&al, ctag, 0)) goto oom;
     /* The layers' floor grids. */
     for (uint32_t l = 0; l < layers; ++l) {
         const ptl_layer_contour* c = &lc[l];
@@ -431,7 +501,9 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     memset(&in, 0, sizeof in);
     in.vert_count = nfinal;
     in.xyz = fxyz;
-    in.cell_count = ncell;
+    in.cell_count = ncell + links.count;
+    in.link_count = links.count;
+    in.links = links.data;
     in.cell_start = cstart.data;
     in.cell_verts = cverts.data;
     in.cell_nbrs = cnbrs.data;
@@ -453,6 +525,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
         stats->portals = portals.count;
         stats->junction_portals = junction_portals;
         stats->junction_edges = je.count;
+        stats->links = links.count;
     }
     st = ptl_cpg_build(&in, &al, blob, size, err);
     goto done;
@@ -465,6 +538,11 @@ done:
     ptl_mem_free(&al, m.voff, ((size_t)layers + 1) * sizeof(uint32_t));
     ptl_mem_free(&al, m.coff, ((size_t)layers + 1) * sizeof(uint32_t));
     ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, group_gap, ((size_t)je.count + 1) * sizeof(uint32_t));
+    PTL_ARRAY_FREE(&al, links);
+    PTL_ARRAY_FREE(&al, lverts);
+    PTL_ARRAY_FREE(&al, lnbrs);
+    PTL_ARRAY_FREE(&al, llayer);
     ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
     ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
     PTL_ARRAY_FREE(&al, m.xyz);

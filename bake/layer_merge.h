@@ -8,6 +8,7 @@ typedef struct ptl_merge_stats {
     uint32_t cells, vertices, portals;
     uint32_t junction_edges;   /* cell edges found on junctions between layers */
     uint32_t junction_portals; /* pieces of them paired into portals */
+    uint32_t links;            /* gap links, each a cell of its own (filter.c rule 7) */
 } ptl_merge_stats;
 
 /* `dc[l]` decomposes `lc[l].shape` (local lattice coordinates of layer l). Writes the blob. */

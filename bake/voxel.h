@@ -27,6 +27,8 @@ typedef struct ptl_vx_params {
     int32_t walkable_radius; /* [Units: columns] bake-time erosion: ceil(agent_radius / cs) */
     int32_t min_island;      /* [Units: columns] layers.c drops isolated layers (no link to any other)
                                 smaller than this; 0 keeps everything */
+    int32_t max_void;        /* [Units: columns] gap links cross at most this many columns of void
+                                (filter.c); 0: no gap links */
     float walkable_slope_cos;/* cos(max_slope): a triangle whose unit normal's y is > this is walkable */
     int32_t walkable_both_sides; /* 0 (the default): the normal follows the winding (counter-clockwise
                                     seen from above faces up), as in Recast; 1: |normal y| counts, for
@@ -65,6 +67,14 @@ typedef struct ptl_open_span {
     uint32_t layer;   /* layers.c: the layer, or PTL_VX_NONE (unreachable or not walkable) */
 } ptl_open_span;
 
+/* A gap link (filter.c): span `span` faces span `other` across `cols` columns in direction `dir`
+   (0: -x, 1: +z, 2: +x, 3: -z) with no link between them; always listed in both directions. */
+typedef struct ptl_vx_gap {
+    uint32_t span, other;
+    uint8_t dir, cols;
+    uint16_t pad;
+} ptl_vx_gap;
+
 typedef struct ptl_open_field {
     ptl_vx_params p;
     uint32_t* col_start; /* width * depth + 1, as in ptl_heightfield */
@@ -72,6 +82,8 @@ typedef struct ptl_open_field {
     uint32_t span_count;
     uint32_t* col_of;    /* span_count: the column index of each span */
     uint32_t span_cap;   /* entries allocated in spans and col_of (>= span_count: erosion compacts in place) */
+    ptl_vx_gap* gaps;    /* sorted by (span, dir) */
+    uint32_t gap_count;
     ptl_allocator alloc;
 } ptl_open_field;
 

@@ -131,6 +131,9 @@ ptl_status ptl_vx_params_resolve(const ptl_bake_desc* desc, const ptl_trimesh* m
     out->walkable_climb = (int32_t)wc;
     out->walkable_radius = (int32_t)wr;
     out->min_island = d.min_island > 0 ? d.min_island : 0;
+    /* Whole columns of void a link may cross; a few at most (the scan in filter.c is linear in it). */
+    double void_cols = d.max_gap > 0 ? floor((double)d.max_gap / d.cell_size + 1e-4) : 0;
+    out->max_void = void_cols > 8 ? 8 : (int32_t)void_cols;
     out->walkable_slope_cos = cosf(d.max_slope / 180.0f * 3.14159265358979f);
     return ptl_error_ok(err);
 }

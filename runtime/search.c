@@ -166,7 +166,7 @@ static bool turn_claim(ptl_query* q, uint32_t slot, double g, double dx, double 
     if (g > t->g + q->eps) return true; /* worse: root-level pruning decides */
     double cross = dx * t->dz - dz * t->dx, dot = dx * t->dx + dz * t->dz;
     if (dot <= 0 || cross * cross > 1e-18 * (dx * dx + dz * dz) * (t->dx * t->dx + t->dz * t->dz)) return true;
-    if (t->sides & side) return false;
+    if ((t->sides & side) == side) return false;
     t->sides |= side;
     return true;
 }
@@ -218,6 +218,14 @@ static uint32_t expand_collinear(ptl_query* q, const ptl_snode* n, const entry* 
             cdx = tx - q->nodes[n->parent].ox, cdz = tz - q->nodes[n->parent].oz;
             ce2 = eps * eps * (cdx * cdx + cdz * cdz);
         }
+        /* Each cell around the vertex is swept once per turn. On a flat mesh the side line ends
+           the sweep; where layers wind around a vertex (a spiral ramp, stairs around a pillar)
+           the cells around it add up to more than a full turn and the sweep would come back to
+           the cells it started from forever: the claim stops it there (the same cell, g and
+           turn give the same successors). */
+        if (!turn_claim(q, en->cell->first + at, g, ce2 > 0 ? cdx : 1.0, ce2 > 0 ? cdz : 0.0,
+                        turned ? turned : (uint8_t)(PTL_TURNED_RIGHT | PTL_TURNED_LEFT)))
+            return 0;
     }
     for (uint32_t m = 0, j = en->k1; m + 1 < en->nv; ++m) {
         uint32_t j1 = j + 1 == en->nv ? 0 : j + 1;

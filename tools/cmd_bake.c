@@ -87,6 +87,10 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             o->desc.seed_count++;
             o->desc.seeds = o->seeds;
             ++i;
+        } else if (is_bake && !strcmp(a, "--max-gap")) {
+            if (!cli_parse_double(v, &d) || d < 0 || d > 1000) return cli_error(EXIT_USAGE, "--max-gap needs metres in 0..1000");
+            o->desc.max_gap = d == 0 ? -1.0f : (float)d; /* 0 on the command line: no links */
+            ++i;
         } else if (is_bake && !strcmp(a, "--max-error")) {
             if (!cli_parse_double(v, &d) || d < 0 || d > 100) return cli_error(EXIT_USAGE, "--max-error needs cells in 0..100");
             o->desc.max_error = d == 0 ? -1.0f : (float)d; /* 0 on the command line: no simplification */

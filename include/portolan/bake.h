@@ -242,6 +242,12 @@ typedef struct ptl_bake_desc {
        tops of crates and table legs' gaps, like Recast's minimum region size.
        [Units: cells] 0: 64 (8 x 8); negative: keep every piece. */
     int32_t min_island;
+    /* 3D: links (runtime.h) step over at most this much void between two walkable floors within
+       max_climb of each other (a crack, a gap between separately modelled steps or slabs), with
+       nothing solid rising into the agent's height over the gap. Measured in whole columns of void;
+       the edge columns the ledge filter and the erosion remove on both sides are crossed too.
+       [Units: wu] 0: one cell (cell_size); negative or below one cell: no links. */
+    float max_gap;
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_bake_desc;
 
