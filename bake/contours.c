@@ -144,6 +144,8 @@ static bool chord_ok(simp* s, const uint8_t* in_chain, const uint32_t* chain, ui
                 double o3 = v2_orient(p, q, pa), o4 = v2_orient(p, q, pb);
                 if (((o1 < 0 && o2 > 0) || (o1 > 0 && o2 < 0)) && ((o3 < 0 && o4 > 0) || (o3 > 0 && o4 < 0)))
                     return false;
+                /* The same segment as the chord (retraced: a zero-width spike). */
+                if ((v2_eq(p, pa) && v2_eq(q, pb)) || (v2_eq(p, pb) && v2_eq(q, pa))) return false;
                 /* An end of this segment on the open chord, or an end of the chord inside it. */
                 ptl_v2 ends[2] = {p, q};
                 double os[2] = {o1, o2};

@@ -21,8 +21,9 @@ static const float DEFAULT_EXTENTS[3] = {2, 4, 2};
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z) {
     const ptl_blob_cell* c = &nm->cells[cell];
     float gy;
-    /* 3D bakes: the layer's voxel floors, within one cell height of the input surface. */
-    if (ptl_nm_layer_height(nm, c->layer, x, z, &gy)) return gy;
+    /* 3D bakes: the layer's voxel floors, within one cell height of the input surface (link cells:
+       their vertices' plane). */
+    if (ptl_nm_cell_floor(nm, cell, x, z, &gy)) return gy;
     const uint32_t* cv = nm->cell_verts + c->first;
     float y0 = nm->verts[3 * cv[0] + 1];
     bool flat = true;

@@ -36,9 +36,20 @@ struct ptl_navmesh {
 static inline double ptl_nm_vx(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v]; }
 static inline double ptl_nm_vz(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v + 2]; }
 
+/* Is cell c a link cell (navmesh_format.h: the last link_count cells)? */
+static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
+    return c >= nm->h->cell_count - nm->h->link_count;
+}
+
 /* Height of layer `layer`'s floor at (x, z) from its height grid; false when the layer has no grid
    or no floor there (within one column). */
 bool ptl_nm_layer_height(const ptl_navmesh* nm, uint32_t layer, double x, double z, float* y);
+
+/* Height of cell c's floor at (x, z) from its layer's grid; false for a link cell (it spans a gap,
+   over whatever lies below: its height comes from its vertices) or where the grid has none. */
+static inline bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y) {
+    return !ptl_nm_is_link(nm, c) && ptl_nm_layer_height(nm, nm->cells[c].layer, x, z, y);
+}
 
 /* Bucket of the point-location grid holding (x, z), clamped to the grid. */
 uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z);

@@ -84,7 +84,7 @@ static uint32_t sample_segment(const ptl_navmesh* nm, uint32_t cell, const float
         for (; t <= tend && pr->n < MAX_SAMPLES - 1; t += t_step) {
             float y;
             double x = a[0] + t * dx, z = a[2] + t * dz;
-            if (!ptl_nm_layer_height(nm, nm->cells[c].layer, x, z, &y)) y = (float)(a[1] + t * ((double)b[1] - a[1]));
+            if (!ptl_nm_cell_floor(nm, c, x, z, &y)) y = ptl_nm_is_link(nm, c) ? ptl_query_cell_y(nm, c, x, z) : (float)(a[1] + t * ((double)b[1] - a[1]));
             pr->d[pr->n] = t * len, pr->y[pr->n] = y;
             ++pr->n;
         }
@@ -99,7 +99,7 @@ static uint32_t sample_segment(const ptl_navmesh* nm, uint32_t cell, const float
                 for (; t < 1 && pr->n < MAX_SAMPLES - 1; t += t_step) {
                     float y;
                     double x = a[0] + t * dx, z = a[2] + t * dz;
-                    if (!ptl_nm_layer_height(nm, nm->cells[c].layer, x, z, &y)) y = (float)(a[1] + t * ((double)b[1] - a[1]));
+                    if (!ptl_nm_cell_floor(nm, c, x, z, &y)) y = ptl_nm_is_link(nm, c) ? ptl_query_cell_y(nm, c, x, z) : (float)(a[1] + t * ((double)b[1] - a[1]));
                     pr->d[pr->n] = t * len, pr->y[pr->n] = y;
                     ++pr->n;
                 }

@@ -71,28 +71,42 @@ static ptl_status check_boundary(const ptl_navmesh* nm, ptl_error* err) {
     return s;
 }
 
-/* Around each vertex the cells' angles add up to at most a full turn: cells that share a vertex
-   do not fold over each other. */
+/* Around each vertex the angles of one layer's cells add up to at most a full turn: cells of a layer
+   that share a vertex do not fold over each other. Layers may overlap in plan (a floor under a
+   bridge; two floors a step apart whose walls were simplified independently), so each layer is
+   summed on its own. Link cells span gaps, over whatever lies below (a lower part of a layer,
+   even their own), and are left out. */
 static ptl_status check_vertex_fans(const ptl_navmesh* nm, ptl_error* err) {
     const ptl_blob_header* h = nm->h;
     for (uint32_t v = 0; v < h->vert_count; ++v) {
-        double sum = 0;
-        for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1]; ++k) {
-            const ptl_blob_cell* cell = &nm->cells[nm->vcell[k]];
-            const uint32_t* cv = nm->cell_verts + cell->first;
-            uint32_t n = cell->vert_count;
-            for (uint32_t i = 0; i < n; ++i) {
-                if (cv[i] != v) continue;
-                uint32_t p = cv[(i + n - 1) % n], r = cv[(i + 1) % n];
-                double ax = vx(nm, r) - vx(nm, v), az = vz(nm, r) - vz(nm, v);
-                double bx = vx(nm, p) - vx(nm, v), bz = vz(nm, p) - vz(nm, v);
-                double ang = atan2(ax * bz - az * bx, ax * bx + az * bz);
-                if (ang < 0) ang += PTL_TWO_PI;
-                sum += ang;
+        uint32_t k0 = nm->vcell_start[v], k1 = nm->vcell_start[v + 1];
+        for (uint32_t k = k0; k < k1; ++k) {
+            if (ptl_nm_is_link(nm, nm->vcell[k])) continue;
+            uint32_t layer = nm->cells[nm->vcell[k]].layer;
+            bool first = true; /* sum each layer once, from its first cell in the list */
+            for (uint32_t j = k0; j < k && first; ++j)
+                first = ptl_nm_is_link(nm, nm->vcell[j]) || nm->cells[nm->vcell[j]].layer != layer;
+            if (!first) continue;
+            double sum = 0;
+            for (uint32_t j = k; j < k1; ++j) {
+                const ptl_blob_cell* cell = &nm->cells[nm->vcell[j]];
+                if (cell->layer != layer || ptl_nm_is_link(nm, nm->vcell[j])) continue;
+                const uint32_t* cv = nm->cell_verts + cell->first;
+                uint32_t n = cell->vert_count;
+                for (uint32_t i = 0; i < n; ++i) {
+                    if (cv[i] != v) continue;
+                    uint32_t p = cv[(i + n - 1) % n], r = cv[(i + 1) % n];
+                    double ax = vx(nm, r) - vx(nm, v), az = vz(nm, r) - vz(nm, v);
+                    double bx = vx(nm, p) - vx(nm, v), bz = vz(nm, p) - vz(nm, v);
+                    double ang = atan2(ax * bz - az * bx, ax * bx + az * bz);
+                    if (ang < 0) ang += PTL_TWO_PI;
+                    sum += ang;
+                }
             }
+            if (sum > PTL_TWO_PI + 1e-6)
+                return fail(err, "cells of layer %u overlap around vertex %u (%.9g, %.9g)", layer, v, vx(nm, v),
+                            vz(nm, v));
         }
-        if (sum > PTL_TWO_PI + 1e-6)
-            return fail(err, "cells overlap around vertex %u (%.9g, %.9g)", v, vx(nm, v), vz(nm, v));
     }
     return PTL_OK;
 }
@@ -126,7 +140,7 @@ static ptl_status check_overlap(const ptl_navmesh* nm, double tol, ptl_error* er
                 uint32_t c = nm->grid_items[i], d = nm->grid_items[j];
                 const ptl_blob_cell* a = &nm->cells[c];
                 const ptl_blob_cell* b = &nm->cells[d];
-                if (a->layer != b->layer) continue;
+                if (a->layer != b->layer || ptl_nm_is_link(nm, c) || ptl_nm_is_link(nm, d)) continue;
                 if (separated_by(nm, a, b, tol) || separated_by(nm, b, a, tol)) continue;
                 const float* p = nm->verts + 3 * nm->cell_verts[a->first];
                 return fail(err, "cells %u and %u overlap (near %.9g, %.9g)", c < d ? c : d, c < d ? d : c, p[0], p[2]);

@@ -65,6 +65,24 @@ expect 1 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 9,0,9 --radius 0.5
 expect 1 "$bin" bake "$tmp/missing.map" -o "$tmp/x.ptl"
 expect 1 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu
 
+# 3D: two slabs 2 m up with a 0.5 m crack between them: one link by default, none with --max-gap 0.
+slab() { # slab X0 X1 Y N: a 4 m deep box [X0, X1] x [Y - 0.2, Y] x [0, 4], its vertices after the first N
+    local x0=$1 x1=$2 y=$3 n=$4 y0
+    y0=$(python3 -c "print($y - 0.2)")
+    for x in $x0 $x1; do for yy in $y0 $y; do for z in 0 4; do echo "v $x $yy $z"; done; done; done
+    echo "f $((n+2)) $((n+4)) $((n+8)) $((n+6))"; echo "f $((n+1)) $((n+5)) $((n+7)) $((n+3))"
+    echo "f $((n+1)) $((n+2)) $((n+6)) $((n+5))"; echo "f $((n+3)) $((n+7)) $((n+8)) $((n+4))"
+    echo "f $((n+1)) $((n+3)) $((n+4)) $((n+2))"; echo "f $((n+5)) $((n+6)) $((n+8)) $((n+7))"
+}
+{ slab -1 9.5 0 0; slab 0 4 2 8; slab 4.5 8.5 2 16; } >"$tmp/crack.obj"
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crack.ptl" --json && json_has links
+grep -q '"links":1' "$tmp/out" && ok || bad "a 0.5 m crack: want 1 link: $(cat "$tmp/out")"
+expect 0 "$bin" path "$tmp/crack.ptl" --from 1.5,2,2 --to 7,2,2 --json && grep -q '"found":true' "$tmp/out" && ok || bad "no path over the crack"
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crack0.ptl" --max-gap 0 --json && grep -q '"links":0' "$tmp/out" && ok || bad "--max-gap 0 still links"
+expect 0 "$bin" path "$tmp/crack0.ptl" --from 1.5,2,2 --to 7,2,2 --json && grep -q '"found":false' "$tmp/out" && ok || bad "a path over the crack with --max-gap 0"
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap -1
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap nan
+
 # Damaged navmeshes: exit 1 naming the problem, never a crash.
 size=$(stat -c %s "$tmp/rooms.ptl")
 head -c $((size / 2)) "$tmp/rooms.ptl" >"$tmp/trunc.ptl"

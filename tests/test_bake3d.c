@@ -397,6 +397,44 @@ Test(bake3d, every_shared_mesh_bakes_at_recast_reference_parameters_and_validate
     }
 }
 
+/* Every mesh of the shared data (not only Recast's), at the library's defaults (radius 0: one mesh
+   for every agent size) and at settings that once broke a bake (fine cells, a steep slope limit,
+   no simplification, coarse simplification, links over wide gaps). */
+Test(bake3d, every_shared_mesh_bakes_and_validates_at_default_and_varied_parameters, .timeout = 300) {
+    TEST_REQUIRE_DATA(data);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/meshes", data);
+    char** files = test_list_files(dir, ".obj");
+    static const struct {
+        const char* what;
+        float cs, slope, max_error, max_gap;
+    } SETS[] = {{"defaults", 0, 0, 0, 0},       {"cell 0.15, slope 60", 0.15f, 60, 0, 0},
+                {"max_error none", 0, 0, -1, 0}, {"max_error 3", 0, 0, 3, 0},
+                {"max_gap 0.9", 0, 0, 0, 0.9f}};
+    int baked = 0;
+    for (char** f = files; *f; ++f) {
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_geq(ptl_obj_load(*f, NULL, &m, &err), 0, "%s", err.message);
+        for (size_t k = 0; k < sizeof SETS / sizeof SETS[0]; ++k) {
+            ptl_bake_desc d;
+            memset(&d, 0, sizeof d);
+            d.cell_size = SETS[k].cs, d.max_slope = SETS[k].slope, d.max_error = SETS[k].max_error;
+            d.max_gap = SETS[k].max_gap;
+            char what[1200];
+            snprintf(what, sizeof what, "%s (%s)", *f, SETS[k].what);
+            ptl_navmesh* nm = bake(&m, &d, what);
+            ptl_status st = ptl_navmesh_validate(nm, &err);
+            cr_expect_eq(st, PTL_OK, "%s: ptl_navmesh_validate: %s", what, err.message);
+            ptl_navmesh_destroy(nm);
+            ++baked;
+        }
+        ptl_trimesh_free(&m);
+    }
+    cr_expect_geq(baked, 5 * 13, "only %d bakes: meshes missing from %s", baked, dir);
+    test_free_list(files);
+}
+
 /* ---- (b) walkable area --------------------------------------------------------------------------*/
 
 Test(bake3d, walkable_area_is_within_3_percent_of_recast_on_every_mesh, .timeout = 120) {

@@ -180,8 +180,11 @@ int cli_bake(int argc, char** argv) {
         cli_json_number(stdout, t3 - t2);
         printf("}}\n");
     } else {
-        printf("%s -> %s: %u cells, %u portals, %u vertices, %u notches, %u layers, walkable area %.6g, %zu bytes, %.2f ms\n",
-               o.input, o.out, st.cells, st.portals, st.vertices, st.notches, st.layers, st.walkable_area, size, t3 - t0);
+        char links[32] = "";
+        if (st.links) snprintf(links, sizeof links, " (and %u links)", st.links);
+        printf("%s -> %s: %u cells%s, %u portals, %u vertices, %u notches, %u layers, walkable area %.6g, %zu bytes, %.2f ms\n",
+               o.input, o.out, st.cells, links, st.portals, st.vertices, st.notches, st.layers, st.walkable_area, size,
+               t3 - t0);
     }
     return EXIT_OK;
 }
