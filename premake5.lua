@@ -55,17 +55,17 @@ project "portolan_bake"
 project "portolan"
     kind "ConsoleApp"
     files { "tools/*.c", "tools/*.h" }
-    links { "portolan_bake", "portolan_runtime", "m" }
+    links { "portolan_bake", "portolan_runtime", "pthread", "m" }
 
 project "portolan-tests"
     kind "ConsoleApp"
-    files { "tests/*.c", "tests/*.h" }
-    links { "portolan_bake", "portolan_runtime", "criterion", "m" }
+    files { "tests/*.c", "tests/*.h", "tools/jobs.c", "tools/jobs.h" }
+    links { "portolan_bake", "portolan_runtime", "criterion", "pthread", "m" }
 
 project "portolan-bench"
     kind "ConsoleApp"
     -- bench/peer_recast.cpp wraps Recast/Detour (Debian's librecast-dev, no pkg-config file) for the
     -- same-run comparison; linked with gcc, so the C++ runtime is named explicitly.
-    files { "bench/*.c", "bench/*.h", "bench/*.cpp" }
+    files { "bench/*.c", "bench/*.h", "bench/*.cpp", "tools/jobs.c", "tools/jobs.h" }
     includedirs { "/usr/include/recastnavigation" }
-    links { "portolan_bake", "portolan_runtime", "DetourTileCache", "Detour", "Recast", "stdc++", "m" }
+    links { "portolan_bake", "portolan_runtime", "DetourTileCache", "Detour", "Recast", "stdc++", "pthread", "m" }

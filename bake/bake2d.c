@@ -5,6 +5,7 @@
 #include <portolan/bake.h>
 
 #include "../runtime/error.h"
+#include "bake_debug.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -39,16 +40,23 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     if (!s || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_shape: NULL argument");
     ptl_bake_desc d;
     ptl_bake_desc_resolve(desc, &d);
+    ptl_bake_debug_begin(d.debug);
     if (d.landmarks < -1 || d.landmarks > 64)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
     double t0 = now_ms();
     ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc};
     ptl_decomposition dc;
     ptl_status st = ptl_decompose(s, &dd, &dc, err);
-    if (st < 0) return st;
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_shape(d.debug, s, &dc, err);
+    if (st < 0) {
+        ptl_decomposition_free(&dc);
+        ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
+        return st;
+    }
     double t1 = now_ms();
     st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
     double t2 = now_ms();
+    if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     if (st >= 0 && d.landmarks > 0) {
         void* with = NULL;
         size_t with_size = 0;
@@ -84,5 +92,6 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         stats->landmarks = d.landmarks > 0 ? (uint32_t)d.landmarks : 0;
     }
     ptl_decomposition_free(&dc);
+    ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
     return st;
 }

@@ -1,55 +1,73 @@
 /* The 3D bake: any triangle soup to a multi-layer cell-and-portal graph.
    voxelize.c -> filter.c -> layers.c -> contours.c -> decompose.c per layer -> layer_merge.c
-   (-> landmarks.c). One tile covers the whole input for now (issue 5 tiles it). */
+   (-> landmarks.c). The voxel stages run in one piece or in tiles (tiles.c); contours and
+   decompositions run per layer as jobs when the desc gives a job system. */
 #include <math.h>
 #include <string.h>
 #include <time.h>
 
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
+#include "bake3d.h"
+#include "bake_debug.h"
 #include "layer_merge.h"
 
-static double now_ms(void) {
+double ptl_bake3d_now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
 }
 
-ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, void** blob, size_t* size,
-                            ptl_bake_stats* stats, ptl_error* err) {
-    if (!m || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_trimesh: NULL argument");
-    *blob = NULL;
-    *size = 0;
-    ptl_bake_desc d;
-    ptl_bake_desc_resolve(desc, &d);
-    if (d.landmarks < -1 || d.landmarks > 64)
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
-    if (!isfinite(d.max_error)) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_error must be finite");
-    if (m->tri_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: the mesh has no triangle");
+/* Contours and decompositions of the layers, as jobs (each layer on its own). */
+typedef struct layer_jobs {
+    const ptl_open_field* of;
+    const ptl_layer_set* ls;
+    double max_error;
+    const ptl_decompose_desc* dd;
+    const ptl_allocator* a;
+    ptl_layer_contour* lc;
+    ptl_decomposition* dc;
+    ptl_status* st;
+    ptl_error* errs;
+} layer_jobs;
+
+static void contour_job(void* data, uint32_t l) {
+    layer_jobs* j = data;
+    j->st[l] = ptl_contour_layer(j->of, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
+}
+static void decompose_job(void* data, uint32_t l) {
+    layer_jobs* j = data;
+    j->st[l] = ptl_decompose(&j->lc[l].shape, j->dd, &j->dc[l], &j->errs[l]);
+}
+/* Runs fn over the layers; the first failure in layer order is the answer. */
+static ptl_status run_layers(const ptl_job_system* jobs, ptl_job_fn fn, layer_jobs* j, uint32_t nl, ptl_error* err) {
+    for (uint32_t l = 0; l < nl; ++l) j->st[l] = PTL_OK;
+    if (jobs && jobs->run && nl > 1) jobs->run(jobs->user, fn, j, nl);
+    else
+        for (uint32_t l = 0; l < nl; ++l) fn(j, l);
+    for (uint32_t l = 0; l < nl; ++l)
+        if (j->st[l] < 0) {
+            if (err) *err = j->errs[l];
+            return j->st[l];
+        }
+    return PTL_OK;
+}
+
+ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double pair_slack, const ptl_vx_tiling* tiling,
+                             double t0, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+    const ptl_bake_desc d = *dp;
     ptl_allocator a = ptl_allocator_resolve(d.alloc);
-    ptl_bake_stats bs;
-    memset(&bs, 0, sizeof bs);
-    bs.triangles = m->tri_count;
-    ptl_heightfield hf;
-    ptl_open_field of;
     ptl_layer_set ls;
-    memset(&hf, 0, sizeof hf);
-    memset(&of, 0, sizeof of);
     memset(&ls, 0, sizeof ls);
     ptl_layer_contour* lc = NULL;
     ptl_decomposition* dc = NULL;
+    ptl_status* lst = NULL;
+    ptl_error* lerr = NULL;
     uint32_t nl = 0;
-    double t0 = now_ms(), t;
-    ptl_vx_params p;
-    ptl_status st = ptl_vx_params_resolve(&d, m, &p, err);
-    if (st >= 0) st = ptl_vx_rasterize(m, NULL, 0, &p, &a, &hf, err);
-    t = now_ms(), bs.ms_voxelize = t - t0;
-    if (st >= 0) st = ptl_vx_build_open(&hf, &a, &of, err);
-    bs.spans = hf.span_count;
-    ptl_heightfield_free(&hf);
-    bs.ms_filter = now_ms() - t, t = now_ms();
-    if (st >= 0) st = ptl_vx_build_layers(&of, d.seeds, d.seed_count, &a, &ls, err);
-    bs.ms_layers = now_ms() - t, t = now_ms();
+    double t = ptl_bake3d_now_ms();
+    ptl_status st = ptl_vx_build_layers(of, d.seeds, d.seed_count, &a, &ls, err);
+    bs->ms_layers = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_open(d.debug, of, ls.layer_count, err), t = ptl_bake3d_now_ms();
     if (st >= 0 && ls.layer_count == 0)
         st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no walkable surface%s",
                            d.seed_count ? " reachable from the seeds" : " (check the agent height, climb and slope)");
@@ -57,28 +75,29 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         nl = ls.layer_count;
         lc = ptl_mem_calloc(&a, nl, sizeof *lc);
         dc = ptl_mem_calloc(&a, nl, sizeof *dc);
-        if (!lc || !dc) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        lst = ptl_mem_calloc(&a, nl, sizeof *lst);
+        lerr = ptl_mem_calloc(&a, nl, sizeof *lerr);
+        if (!lc || !dc || !lst || !lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
-    for (uint32_t l = 0; l < nl && st >= 0; ++l) st = ptl_contour_layer(&of, &ls, l, d.max_error, &a, &lc[l], err);
-    bs.ms_contours = now_ms() - t, t = now_ms();
-    /* 3D contours carry many notches facing each other across corridors and around obstacles: a
-       notch-to-notch portal up to twice the closest element's length closes two at once (about
-       10% fewer cells on Recast's meshes). 2D inputs keep the paper's rule by default. */
-    double pair_slack = desc && desc->pair_slack > 0 ? d.pair_slack : 2.0;
     ptl_decompose_desc dd = {d.relax, pair_slack, &a};
+    layer_jobs lj = {of, &ls, d.max_error, &dd, &a, lc, dc, lst, lerr};
+    if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
+    bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, of, &ls, lc, nl, err), t = ptl_bake3d_now_ms();
+    if (st >= 0) st = run_layers(d.jobs, decompose_job, &lj, nl, err);
     for (uint32_t l = 0; l < nl && st >= 0; ++l) {
-        st = ptl_decompose(&lc[l].shape, &dd, &dc[l], err);
-        if (st < 0) break;
-        bs.notches += dc[l].notches;
-        bs.real_notches += dc[l].real_notches;
-        bs.holes += dc[l].holes;
+        bs->notches += dc[l].notches;
+        bs->real_notches += dc[l].real_notches;
+        bs->holes += dc[l].holes;
     }
-    bs.ms_decompose = now_ms() - t, t = now_ms();
+    bs->ms_decompose = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_decomps(d.debug, of, lc, dc, nl, err), t = ptl_bake3d_now_ms();
     ptl_merge_stats ms;
     memset(&ms, 0, sizeof ms);
-    if (st >= 0) st = ptl_merge_layers(&of, lc, dc, nl, d.relax, &a, blob, size, &ms, err);
-    bs.ms_merge = now_ms() - t, t = now_ms();
-    for (uint32_t i = 0; i < of.span_count; ++i) bs.walkable_spans += of.spans[i].layer != PTL_VX_NONE;
+    if (st >= 0) st = ptl_merge_layers(of, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
+    bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
+    for (uint32_t i = 0; i < of->span_count; ++i) bs->walkable_spans += of->spans[i].layer != PTL_VX_NONE;
     if (st >= 0 && d.landmarks > 0) {
         void* with = NULL;
         size_t with_size = 0;
@@ -86,25 +105,24 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         ptl_blob_free(*blob, *size, &a);
         *blob = with;
         *size = with_size;
-        bs.landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
+        bs->landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
     }
-    bs.ms_landmarks = now_ms() - t;
-    if (st >= 0 && stats) {
+    bs->ms_landmarks = ptl_bake3d_now_ms() - t;
+    if (st >= 0) {
         ptl_navmesh* nm;
         ptl_navmesh_desc nd = {&a};
         if (ptl_navmesh_create(*blob, *size, &nd, &nm, NULL) >= 0) {
             ptl_navmesh_info in;
             ptl_navmesh_get_info(nm, &in);
-            bs.walkable_area = in.walkable_area;
+            bs->walkable_area = in.walkable_area;
             ptl_navmesh_destroy(nm);
         }
-        bs.vertices = ms.vertices, bs.cells = ms.cells, bs.portals = ms.portals;
-        bs.junction_portals = ms.junction_portals;
-        bs.links = ms.links;
-        bs.tiles = 1;
-        bs.layers = nl;
-        bs.ms_total = now_ms() - t0;
-        *stats = bs;
+        bs->vertices = ms.vertices, bs->cells = ms.cells, bs->portals = ms.portals;
+        bs->junction_portals = ms.junction_portals;
+        bs->links = ms.links;
+        bs->tiles = tiling ? (uint32_t)tiling->tiles_x * (uint32_t)tiling->tiles_z : 1;
+        bs->layers = nl;
+        bs->ms_total = ptl_bake3d_now_ms() - t0;
     }
     if (st < 0 && *blob) {
         ptl_blob_free(*blob, *size, &a);
@@ -117,8 +135,79 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     }
     ptl_mem_free(&a, lc, (size_t)nl * sizeof *lc);
     ptl_mem_free(&a, dc, (size_t)nl * sizeof *dc);
+    ptl_mem_free(&a, lst, (size_t)nl * sizeof *lst);
+    ptl_mem_free(&a, lerr, (size_t)nl * sizeof *lerr);
     ptl_layer_set_free(&ls);
+    return st;
+}
+
+ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err) {
+    if (d->landmarks < -1 || d->landmarks > 64)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
+    if (!isfinite(d->max_error)) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_error must be finite");
+    if (d->tile_size && (d->tile_size < PTL_VX_MIN_TILE || d->tile_size > PTL_VX_MAX_TILE))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile_size %u is outside %u..%u columns (0: one tile)",
+                             d->tile_size, PTL_VX_MIN_TILE, PTL_VX_MAX_TILE);
+    return PTL_OK;
+}
+
+ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, void** blob, size_t* size,
+                            ptl_bake_stats* stats, ptl_error* err) {
+    if (!m || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_trimesh: NULL argument");
+    *blob = NULL;
+    *size = 0;
+    ptl_bake_desc d;
+    ptl_bake_desc_resolve(desc, &d);
+    ptl_bake_debug_begin(d.debug);
+    ptl_status st = ptl_bake3d_check_desc(&d, err);
+    if (st < 0) return st;
+    if (m->tri_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: the mesh has no triangle");
+    ptl_allocator a = ptl_allocator_resolve(d.alloc);
+    ptl_bake_stats bs;
+    memset(&bs, 0, sizeof bs);
+    bs.triangles = m->tri_count;
+    ptl_open_field of;
+    memset(&of, 0, sizeof of);
+    double t0 = ptl_bake3d_now_ms(), t;
+    ptl_vx_params p;
+    ptl_vx_tiling tiling;
+    st = ptl_vx_params_resolve(&d, m, &p, err);
+    if (st >= 0 && d.tile_size) {
+        /* Tiles: voxelize and filter each as a job, then assemble their columns (tiles.c). */
+        st = ptl_vx_tiling_init(&p, d.tile_size, &tiling, err);
+        ptl_vx_tile* tiles = NULL;
+        uint32_t count = 0;
+        int32_t range[4] = {0, 0, tiling.tiles_x, tiling.tiles_z};
+        if (st >= 0) st = ptl_vx_tiles_build(m, &p, &tiling, range, d.jobs, &a, &tiles, &count, err);
+        t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+        const ptl_vx_tile** list = st >= 0 ? ptl_mem_alloc(&a, ((size_t)count + 1) * sizeof *list) : NULL;
+        if (st >= 0 && !list) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        for (uint32_t i = 0; i < count && list; ++i) list[i] = &tiles[i], bs.spans += tiles[i].solid_spans;
+        if (st >= 0) st = ptl_vx_tiles_assemble(&p, &tiling, list, count, &a, &of, err);
+        ptl_mem_free(&a, list, ((size_t)count + 1) * sizeof *list);
+        for (uint32_t i = 0; i < count; ++i) ptl_vx_tile_free(&tiles[i], &a);
+        ptl_mem_free(&a, tiles, (size_t)count * sizeof *tiles);
+        bs.ms_filter = ptl_bake3d_now_ms() - t;
+    } else if (st >= 0) {
+        ptl_heightfield hf;
+        memset(&hf, 0, sizeof hf);
+        st = ptl_vx_rasterize(m, NULL, 0, &p, &a, &hf, err);
+        t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+        if (st >= 0 && d.debug) st = ptl_bake_debug_keep_heightfield(d.debug, &hf, err), t = ptl_bake3d_now_ms(); /* untimed */
+        if (st >= 0) st = ptl_vx_build_open(&hf, &a, &of, err);
+        bs.spans = hf.span_count;
+        ptl_heightfield_free(&hf);
+        bs.ms_filter = ptl_bake3d_now_ms() - t;
+    }
+    ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
+    /* 3D contours carry many notches facing each other across corridors and around obstacles: a
+       notch-to-notch portal up to twice the closest element's length closes two at once (about
+       10% fewer cells on Recast's meshes). 2D inputs keep the paper's rule by default. */
+    double pair_slack = desc && desc->pair_slack > 0 ? d.pair_slack : 2.0;
+    if (st >= 0) st = ptl_bake3d_finish(&of, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
+    if (st >= 0 && stats) *stats = bs;
     ptl_open_field_free(&of);
+    ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
     if (st >= 0) ptl_error_ok(err);
     return st;
 }

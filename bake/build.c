@@ -132,7 +132,9 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.cell_count = d->cell_count;
     hd.cell_vert_total = total;
     hd.portal_count = d->portal_count;
-    hd.tile_count = 1;
+    hd.tile_count = d->tile_size ? d->tiles_x * d->tiles_z : 1;
+    hd.tile_size = d->tile_size;
+    hd.tiles_x = d->tile_size ? d->tiles_x : 1;
     hd.layer_count = d->layer_count ? d->layer_count : 1;
     hd.height_count = d->height_count;
     hd.vox_cs = d->vox_cs, hd.vox_ch = d->vox_ch;

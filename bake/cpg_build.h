@@ -26,6 +26,8 @@ typedef struct ptl_cpg_in {
     uint32_t height_count;
     const uint16_t* heights;
     float vox_cs, vox_ch, vox_origin[3];
+    /* The bake's tiles (voxel columns from vox_origin; 0: one tile), kept for rebakes per tile. */
+    uint32_t tile_size, tiles_x, tiles_z;
     /* Links: the last link_count cells are link cells, link i's cell being
        cell_count - link_count + i (navmesh_format.h); they do not count in the walkable area. */
     uint32_t link_count;

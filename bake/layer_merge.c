@@ -235,8 +235,8 @@ static int cmp_piece(const piece* a, const piece* b) {
 DEFINE_SORT(sort_pieces, piece, cmp_piece)
 
 ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
-                            uint32_t layers, double relax, const ptl_allocator* alloc, void** blob, size_t* size,
-                            ptl_merge_stats* stats, ptl_error* err) {
+                            uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
+                            void** blob, size_t* size, ptl_merge_stats* stats, ptl_error* err) {
     ptl_allocator al = ptl_allocator_resolve(alloc);
     merge m;
     memset(&m, 0, sizeof m);
@@ -517,6 +517,10 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     in.height_count = heights.count;
     in.heights = heights.data;
     in.vox_cs = of->p.cs, in.vox_ch = of->p.ch;
+    if (tiling) {
+        in.tile_size = (uint32_t)tiling->tile_size;
+        in.tiles_x = (uint32_t)tiling->tiles_x, in.tiles_z = (uint32_t)tiling->tiles_z;
+    }
     memcpy(in.vox_origin, of->p.bmin, sizeof in.vox_origin);
     if (stats) {
         memset(stats, 0, sizeof *stats);

@@ -5,8 +5,8 @@
    (layers.c, ANavMG thesis §6.2.2.2). Private to the bake.
 
    Coordinates: column (cx, cz) is the square [bmin.x + cx*cs, +cs] x [bmin.z + cz*cs, +cs] in x-z;
-   height h (an integer, "voxels") is world y = bmin.y + h*ch. A tile's grid includes a border of
-   `border` columns on every side (for tiling later; 0 for now). */
+   height h (an integer, "voxels") is world y = bmin.y + h*ch. A tile's grid is a window of the
+   world's (ox, oz below) with a border of `border` columns on every side (tiles.c). */
 #ifndef PTL_VOXEL_H
 #define PTL_VOXEL_H
 
@@ -18,8 +18,13 @@
 /* Bake parameters in voxel units (ptl_vx_params_resolve turns a ptl_bake_desc into these). */
 typedef struct ptl_vx_params {
     float cs, ch;            /* [Units: wu] cell size (x-z), cell height (y) */
-    float bmin[3], bmax[3];  /* [Units: wu] the tile's bounds, border included */
+    float bmin[3], bmax[3];  /* [Units: wu] the world's bounds (of column 0; a tile's window is offset) */
     int32_t width, depth;    /* columns along x and z, border included */
+    /* The grid is a window of the world's: its column (0, 0) is the world's column (ox, oz), and the
+       world has world_width x world_depth columns from bmin (tiles.c; 0, 0 and the grid's own size
+       for one tile). Triangles are rasterized in world columns, so a column's spans do not depend
+       on the window it is computed in. */
+    int32_t ox, oz, world_width, world_depth;
     int32_t heights;         /* cell heights along y: every span lies in [0, heights], heights < PTL_VX_MAX_HEIGHT */
     int32_t border;          /* columns */
     int32_t walkable_height; /* [Units: voxels] agent height: ceil(agent_height / ch) */
@@ -140,5 +145,47 @@ void ptl_open_field_free(ptl_open_field* of);
 ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
                                ptl_layer_set* out, ptl_error* err);
 void ptl_layer_set_free(ptl_layer_set* ls);
+
+/* ---- tiles.c: the voxel stages in tiles ----------------------------------------------------------*/
+#define PTL_VX_MIN_TILE PTL_TILE_MIN
+#define PTL_VX_MAX_TILE PTL_TILE_MAX
+
+typedef struct ptl_vx_tiling {
+    int32_t tile_size;       /* [Units: columns] */
+    int32_t border;          /* [Units: columns] ptl_vx_tile_border */
+    int32_t tiles_x, tiles_z;
+} ptl_vx_tiling;
+
+/* One tile's own columns of the open field: world columns [x0, x0 + w) x [z0, z0 + d), spans in
+   column order (z-major), each link nbr[k] as an index inside the neighbour column; gaps with span
+   as an index into `spans` and other as an index inside its column (the span's column plus
+   (cols + 1) steps in direction dir). */
+typedef struct ptl_vx_tile {
+    int32_t tx, tz;
+    int32_t x0, z0, w, d;
+    uint32_t* col_start; /* w * d + 1 */
+    ptl_open_span* spans;
+    uint32_t span_count;
+    ptl_vx_gap* gaps;
+    uint32_t gap_count;
+    uint32_t solid_spans; /* heightfield spans of its columns (for the stats) */
+    ptl_status status;
+} ptl_vx_tile;
+
+/* The border a tile needs so that its columns come out as in one piece: how far the filters look. */
+int32_t ptl_vx_tile_border(const ptl_vx_params* world);
+/* The tiling of `world` (from ptl_vx_params_resolve) by tiles of tile_size columns;
+   PTL_ERR_INVALID_ARG outside PTL_VX_MIN_TILE..PTL_VX_MAX_TILE. */
+ptl_status ptl_vx_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err);
+/* Voxelizes and filters the tiles [range[0], range[2]) x [range[1], range[3]) as jobs (jobs NULL:
+   in turn); *out gets their results in row order (count = tiles of the range). */
+ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                              const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* alloc,
+                              ptl_vx_tile** out, uint32_t* count, ptl_error* err);
+void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a);
+/* The world's open field from every tile's columns, each tile given once in any order (tiles from
+   several ptl_vx_tiles_build calls, or read back from parts); checks that they fit together. */
+ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                                 uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err);
 
 #endif

@@ -167,7 +167,9 @@ static bool emit(raster* r, const double (*p)[3], int n, int x, int z, bool walk
     if (hi < dmin(top, wmax)) ++hi;
     if (lo > top - 1) lo = top - 1;
     if (hi < lo + 1) hi = lo + 1;
-    return add_span(r, (uint32_t)z * (uint32_t)r->p->width + (uint32_t)x, (uint16_t)lo, (uint16_t)hi, walkable, tag);
+    const ptl_vx_params* g = r->p; /* (x, z) is a world column inside the window */
+    return add_span(r, (uint32_t)(z - g->oz) * (uint32_t)g->width + (uint32_t)(x - g->ox), (uint16_t)lo, (uint16_t)hi,
+                    walkable, tag);
 }
 
 /* floor(v) clamped to [lo, hi], lo >= 0 (the same as truncating v clamped to [lo, hi]). */
@@ -219,7 +221,9 @@ static bool raster_row(raster* r, const tri_ctx* tc, double (*row)[3], int nr, i
     double rbuf[MAXV][3], cell[MAXV][3], junk[MAXV][3];
     double ru0 = row[0][U], ru1 = ru0;
     for (int i = 1; i < nr; ++i) ru0 = dmin(ru0, row[i][U]), ru1 = dmax(ru1, row[i][U]);
-    const int xa = first_cell(ru0, tc->thin, p->width), xb = floor_clamp(ru1, 0, p->width - 1);
+    /* World columns (the cuts do not depend on the window); only the window's are emitted. */
+    const int xa = first_cell(ru0, tc->thin, p->world_width), xb = floor_clamp(ru1, 0, p->world_width - 1);
+    const int wx0 = p->ox, wx1 = p->ox + p->width - 1;
     int ia = 1, ib = 0; /* whole squares: columns [ia, ib] */
     double l0, h0, l1, h1;
     if (!tc->thin && row_edge((const double(*)[3])row, nr, z, &l0, &h0) &&
@@ -233,10 +237,10 @@ static bool raster_row(raster* r, const tri_ctx* tc, double (*row)[3], int nr, i
         split((const double(*)[3])rp, nr, U, xa, junk, &nj, rr, &nrest);
         q = rp, rp = rr, rr = q, nr = nrest;
     }
-    for (int x = xa; x <= xb && nr > 0; ++x) {
+    for (int x = xa; x <= xb && x <= wx1 && nr > 0; ++x) {
         if (x == ia && ia <= ib) {
             for (; x <= ib; ++x)
-                if (!emit_square(r, tc, x, z)) return false;
+                if (x >= wx0 && x <= wx1 && !emit_square(r, tc, x, z)) return false;
             split((const double(*)[3])rp, nr, U, x, junk, &nj, rr, &nrest);
             q = rp, rp = rr, rr = q, nr = nrest;
             --x;
@@ -246,7 +250,7 @@ static bool raster_row(raster* r, const tri_ctx* tc, double (*row)[3], int nr, i
         q = rp, rp = rr, rr = q, nr = nrest;
         /* A fat triangle meets every column strictly inside its row's u range with positive area;
            only a column starting exactly at the row's last u can be a mere touch. */
-        if (nc > 0 && (tc->thin || x != ru1 || plan_area2((const double(*)[3])cell, nc) != 0) &&
+        if (x >= wx0 && nc > 0 && (tc->thin || x != ru1 || plan_area2((const double(*)[3])cell, nc) != 0) &&
             !emit(r, (const double(*)[3])cell, nc, x, z, tc->walkable, tc->tag))
             return false;
     }
@@ -262,7 +266,9 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         vmin = dmin(vmin, t[i][V]), vmax = dmax(vmax, t[i][V]);
         wmin = dmin(wmin, t[i][W]), wmax = dmax(wmax, t[i][W]);
     }
-    if (umax < 0 || vmax < 0 || umin > p->width || vmin > p->depth || wmax < 0 || wmin > p->heights) return true;
+    if (umax < 0 || vmax < 0 || umin > p->world_width || vmin > p->world_depth || wmax < 0 || wmin > p->heights)
+        return true;
+    if (umax < p->ox || vmax < p->oz || umin > p->ox + p->width || vmin > p->oz + p->depth) return true; /* off the window */
     double e2 = 0;
     for (int i = 0, j = 2; i < 3; j = i++) {
         double du = t[i][U] - t[j][U], dv = t[i][V] - t[j][V];
@@ -271,11 +277,15 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     const double area2 = plan_area2(t, 3);
     tri_ctx tc = {walkable, fabs(area2) <= 1e-6 * e2, tag, 0, 0, 0};
     /* A thin triangle on a grid line touches the closed squares on both sides of it. */
-    const int z0 = first_cell(vmin, tc.thin, p->depth), z1 = floor_clamp(vmax, 0, p->depth - 1);
-    const int x0 = first_cell(umin, tc.thin, p->width), x1 = floor_clamp(umax, 0, p->width - 1);
+    /* World rows and columns: a window (tiles.c) cuts the triangle exactly as the whole grid does. */
+    const int z0 = first_cell(vmin, tc.thin, p->world_depth), z1 = floor_clamp(vmax, 0, p->world_depth - 1);
+    const int x0 = first_cell(umin, tc.thin, p->world_width), x1 = floor_clamp(umax, 0, p->world_width - 1);
+    const int wz0 = p->oz, wz1 = p->oz + p->depth - 1;
     if (x0 == x1 && z0 == z1 && umin >= x0 && umax <= x0 + 1 && vmin >= z0 && vmax <= z0 + 1 &&
-        (!tc.thin || (umin > x0 && umax < x0 + 1 && vmin > z0 && vmax < z0 + 1)))
+        (!tc.thin || (umin > x0 && umax < x0 + 1 && vmin > z0 && vmax < z0 + 1))) {
+        if (x0 < p->ox || x0 > p->ox + p->width - 1 || z0 < wz0 || z0 > wz1) return true;
         return emit(r, t, 3, x0, z0, walkable, tag); /* only this square: a fat triangle has area there */
+    }
     if (!tc.thin) {
         double du1 = t[1][U] - t[0][U], dv1 = t[1][V] - t[0][V], dw1 = t[1][W] - t[0][W];
         double du2 = t[2][U] - t[0][U], dv2 = t[2][V] - t[0][V], dw2 = t[2][W] - t[0][W];
@@ -291,9 +301,10 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         split((const double(*)[3])poly, n, V, z0, junk, &nj, rest, &nrest);
         s = poly, poly = rest, rest = s, n = nrest;
     }
-    for (int z = z0; z <= z1 && n > 0; ++z) {
+    for (int z = z0; z <= z1 && z <= wz1 && n > 0; ++z) {
         split((const double(*)[3])poly, n, V, z + 1, row, &nr, rest, &nrest);
         s = poly, poly = rest, rest = s, n = nrest;
+        if (z < wz0) continue;
         /* A fat triangle meets the open strip of every row strictly inside its v range with
            positive area; only a row starting exactly at vmax can be a mere touch. */
         if (nr == 0 || (!tc.thin && z == vmax && plan_area2((const double(*)[3])row, nr) == 0)) continue;

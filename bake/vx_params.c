@@ -112,6 +112,8 @@ ptl_status ptl_vx_params_resolve(const ptl_bake_desc* desc, const ptl_trimesh* m
     out->depth = (int32_t)depth;
     out->heights = (int32_t)heights;
     out->border = 0;
+    out->ox = out->oz = 0;
+    out->world_width = out->width, out->world_depth = out->depth;
     for (int k = 0; k < 3; ++k) out->bmin[k] = lo[k];
     out->bmax[0] = (float)((double)lo[0] + width * cs);
     out->bmax[1] = (float)((double)lo[1] + heights * ch);

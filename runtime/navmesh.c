@@ -47,6 +47,10 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
     if (h->height_count && (!(h->vox_cs > 0) || !(h->vox_ch > 0) || !isfinite(h->vox_cs) || !isfinite(h->vox_ch) ||
                             !isfinite(h->vox_origin[0]) || !isfinite(h->vox_origin[1]) || !isfinite(h->vox_origin[2])))
         return bad(err, "bad height grid parameters");
+    if (h->tile_size == 0 ? h->tile_count != 1 || h->tiles_x > 1
+                          : !(h->vox_cs > 0) || !isfinite(h->vox_cs) || h->tiles_x == 0 || h->tile_count == 0 ||
+                                h->tile_count % h->tiles_x != 0)
+        return bad(err, "bad tiling");
     if (h->grid_nx == 0 || h->grid_nz == 0 || (uint64_t)h->grid_nx * h->grid_nz > (1u << 26))
         return bad(err, "bad point-location grid size");
     if (!(h->grid_cell > 0) || !isfinite(h->grid_cell)) return bad(err, "bad point-location grid cell");
@@ -340,6 +344,9 @@ void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out) {
     out->portal_count = h->portal_count;
     out->link_count = h->link_count;
     out->tile_count = h->tile_count;
+    out->tile_size = h->tile_size;
+    out->tiles_x = h->tile_size ? h->tiles_x : 1;
+    out->tiles_z = h->tile_count / out->tiles_x;
     out->layer_count = h->layer_count;
     memcpy(out->bmin, h->bmin, sizeof out->bmin);
     memcpy(out->bmax, h->bmax, sizeof out->bmax);
@@ -421,4 +428,27 @@ bool ptl_nm_layer_height(const ptl_navmesh* nm, uint32_t layer, double x, double
     if (best == PTL_HEIGHT_NONE) return false;
     *y = h->vox_origin[1] + (float)best * h->vox_ch;
     return true;
+}
+
+ptl_status ptl_navmesh_cell_tiles(const ptl_navmesh* nm, uint32_t cell, uint32_t out[4]) {
+    if (!nm || !out || cell >= nm->h->cell_count) return PTL_ERR_INVALID_ARG;
+    const ptl_blob_header* h = nm->h;
+    out[0] = out[1] = out[2] = out[3] = 0;
+    if (h->tile_size == 0) return PTL_OK;
+    const ptl_blob_cell* c = &nm->cells[cell];
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t i = 0; i < c->vert_count; ++i) {
+        const float* p = nm->verts + 3 * (size_t)nm->cell_verts[c->first + i];
+        x0 = fmin(x0, p[0]), x1 = fmax(x1, p[0]), z0 = fmin(z0, p[2]), z1 = fmax(z1, p[2]);
+    }
+    const double side = (double)h->tile_size * h->vox_cs;
+    const uint32_t nx = h->tiles_x, nz = h->tile_count / h->tiles_x;
+    double b[4] = {(x0 - h->vox_origin[0]) / side, (z0 - h->vox_origin[2]) / side, (x1 - h->vox_origin[0]) / side,
+                   (z1 - h->vox_origin[2]) / side};
+    for (int k = 0; k < 4; ++k) {
+        double f = floor(b[k]);
+        uint32_t lim = (k & 1 ? nz : nx) - 1;
+        out[k] = f < 0 ? 0 : f > lim ? lim : (uint32_t)f;
+    }
+    return PTL_OK;
 }

@@ -55,7 +55,7 @@ typedef struct ptl_blob_header {
     uint32_t landmark_count;
     float bmin[3], bmax[3];
     float grid_cell; /* [Units: wu] bucket side */
-    float reserved1;
+    uint32_t tiles_x; /* tiles along x (tile_count / tiles_x along z) */
     double walkable_area;
     double relax;
     uint64_t off_verts, off_vert_flags, off_cells, off_cell_verts, off_cell_nbrs, off_portals;
@@ -64,7 +64,7 @@ typedef struct ptl_blob_header {
     uint32_t height_count;   /* entries of the heights section */
     float vox_cs, vox_ch;    /* [Units: wu] voxel cell size and height of the height grids (0: none) */
     float vox_origin[3];     /* [Units: wu] world position of column 0, height 0 */
-    uint32_t reserved2;
+    uint32_t tile_size; /* [Units: voxel columns] of the bake's tiles, from vox_origin; 0: one tile */
     uint64_t off_links;
 } ptl_blob_header;
 _Static_assert(sizeof(ptl_blob_header) == 256, "blob header layout");

@@ -82,6 +82,26 @@ expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crack0.ptl" --max-gap 0 --json &&
 expect 0 "$bin" path "$tmp/crack0.ptl" --from 1.5,2,2 --to 7,2,2 --json && grep -q '"found":false' "$tmp/out" && ok || bad "a path over the crack with --max-gap 0"
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap -1
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap nan
+# Tiles and threads: the same navmesh (byte for byte past the header) in tiles on 2 threads.
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crackt.ptl" --tile-size 16 --threads 2 --json
+grep -q '"threads":2' "$tmp/out" && grep -q '"tiles":3' "$tmp/out" && ok || bad "tiled bake JSON: $(cat "$tmp/out")"
+cmp -s <(tail -c +257 "$tmp/crack.ptl") <(tail -c +257 "$tmp/crackt.ptl") && ok || bad "tiled bake differs from the one-piece bake"
+expect 0 "$bin" info "$tmp/crackt.ptl" --validate --json && grep -q '"tiles":3' "$tmp/out" && ok || bad "info: tiles"
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tile-size 8
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --threads 0
+expect 2 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --tile-size 32
+# A bake spread over machines: parts by tile ranges, merged, are the one-machine tiled bake.
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/part0.ptl" --tile-size 16 --tiles 0:0,0:9 --json && json_has part tiles tiles_x tiles_z bytes
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/part1.ptl" --tile-size 16 --tiles 1:99,0:99
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/part2.ptl" --tile-size 16 --tiles 50:60,0:0
+expect 0 "$bin" merge "$tmp/part1.ptl" "$tmp/part2.ptl" "$tmp/part0.ptl" -o "$tmp/merged.ptl" --threads 2 --json && json_has parts tiles cells portals links vertices walkable_area bytes threads ms
+cmp -s "$tmp/merged.ptl" "$tmp/crackt.ptl" && ok || bad "merged parts differ from the tiled bake"
+expect 1 "$bin" merge "$tmp/part1.ptl" -o "$tmp/x.ptl" && grep -q 'missing' "$tmp/err" && ok || bad "merge: missing tile message"
+expect 1 "$bin" merge "$tmp/part0.ptl" "$tmp/part1.ptl" "$tmp/part1.ptl" -o "$tmp/x.ptl"
+expect 1 "$bin" merge "$tmp/crack.ptl" -o "$tmp/x.ptl" && grep -q "crack.ptl: bad magic" "$tmp/err" && ok || bad "merge: a navmesh is no part"
+expect 2 "$bin" merge "$tmp/part0.ptl"
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tiles 0:1,0:1
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tile-size 16 --tiles 1:0,0:1
 
 # Damaged navmeshes: exit 1 naming the problem, never a crash.
 size=$(stat -c %s "$tmp/rooms.ptl")

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "jobs.h"
 
 static const char* ext_of(const char* path) {
     const char* dot = strrchr(path, '.');
@@ -24,6 +25,8 @@ typedef struct bake_opts {
     bool json, gpu;
     ptl_bake_desc desc;
     unsigned threads, tile_size;
+    bool part;
+    unsigned tiles[4]; /* --tiles X0:X1,Z0:Z1 as x0, z0, x1, z1 */
     float seeds[3 * 64];
 } bake_opts;
 
@@ -75,11 +78,24 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             if (!cli_parse_uint(v, &u) || u > 64) return cli_error(EXIT_USAGE, "--landmarks needs an integer in 0..64");
             o->desc.landmarks = u == 0 ? -1 : (int32_t)u; /* 0 on the command line: none */
             ++i;
-        } else if (is_bake && (!strcmp(a, "--tile-size") || !strcmp(a, "--threads"))) {
+        } else if (is_bake && !strcmp(a, "--tile-size")) {
             unsigned u;
-            if (!cli_parse_uint(v, &u) || u == 0) return cli_error(EXIT_USAGE, "%s needs a positive integer", a);
-            if (!strcmp(a, "--threads")) o->threads = u;
-            else o->tile_size = u;
+            if (!cli_parse_uint(v, &u) || (u != 0 && (u < PTL_TILE_MIN || u > PTL_TILE_MAX)))
+                return cli_error(EXIT_USAGE, "--tile-size needs cells in %u..%u (0: one tile)", PTL_TILE_MIN, PTL_TILE_MAX);
+            o->tile_size = u;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--tiles")) {
+            unsigned x0, x1, z0, z1;
+            char tail;
+            if (!v || sscanf(v, "%u:%u,%u:%u%c", &x0, &x1, &z0, &z1, &tail) != 4 || x0 > x1 || z0 > z1)
+                return cli_error(EXIT_USAGE, "--tiles needs X0:X1,Z0:Z1 with X0 <= X1 and Z0 <= Z1");
+            o->part = true;
+            o->tiles[0] = x0, o->tiles[1] = z0, o->tiles[2] = x1, o->tiles[3] = z1;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--threads")) {
+            unsigned u;
+            if (!cli_parse_uint(v, &u) || u == 0 || u > 256) return cli_error(EXIT_USAGE, "--threads needs 1..256");
+            o->threads = u;
             ++i;
         } else if (is_bake && !strcmp(a, "--seed")) {
             if (o->desc.seed_count == 64) return cli_error(EXIT_USAGE, "at most 64 --seed");
@@ -114,6 +130,46 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
     return EXIT_OK;
 }
 
+static bool write_file(const char* path, const void* data, size_t size) {
+    FILE* f = fopen(path, "wb");
+    bool ok = f && fwrite(data, 1, size, f) == size;
+    if (f && fclose(f) != 0) ok = false;
+    return ok;
+}
+
+/* bake --tiles: one part of a bake spread over machines (ptl_bake_trimesh_part). */
+static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
+    ptl_error err;
+    ptl_trimesh mesh;
+    if (ptl_obj_load(o->input, NULL, &mesh, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    o->desc.tile_size = o->tile_size;
+    if (o->threads > 1) o->desc.jobs = &jobs->sys;
+    void* part = NULL;
+    size_t size = 0;
+    uint32_t world[2] = {0, 0};
+    ptl_status st = ptl_bake_trimesh_part(&mesh, &o->desc, o->tiles, &part, &size, world, &err);
+    ptl_trimesh_free(&mesh);
+    if (st < 0) return cli_error(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, "%s: %s", o->input, err.message);
+    bool ok = write_file(o->out, part, size);
+    ptl_blob_free(part, size, NULL);
+    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write", o->out);
+    unsigned x1 = o->tiles[2] < world[0] ? o->tiles[2] : world[0] - 1, z1 = o->tiles[3] < world[1] ? o->tiles[3] : world[1] - 1;
+    unsigned n = o->tiles[0] <= x1 && o->tiles[1] <= z1 ? (x1 - o->tiles[0] + 1) * (z1 - o->tiles[1] + 1) : 0;
+    double t = cli_now_ms() - t0;
+    if (o->json) {
+        printf("{\"input\":");
+        cli_json_string(stdout, o->input);
+        printf(",\"part\":true,\"tiles\":%u,\"tiles_x\":%u,\"tiles_z\":%u,\"bytes\":%zu,\"threads\":%u,\"ms\":{\"total\":",
+               n, world[0], world[1], size, jobs->threads);
+        cli_json_number(stdout, t);
+        printf("}}\n");
+    } else {
+        printf("%s -> %s: part with %u of %u x %u tiles, %zu bytes, %.2f ms\n", o->input, o->out, n, world[0], world[1],
+               size, t);
+    }
+    return EXIT_OK;
+}
+
 int cli_bake(int argc, char** argv) {
     bake_opts o;
     int r = parse_bake_args(argc, argv, &o, true);
@@ -124,7 +180,14 @@ int cli_bake(int argc, char** argv) {
     ptl_bake_stats st;
     ptl_error err;
     bool is3d = !strcmp(ext_of(o.input), ".obj");
+    ptl_thread_jobs jobs;
+    ptl_thread_jobs_init(&jobs, is3d ? o.threads : 1);
+    if (o.part && !is3d) return cli_error(EXIT_USAGE, "--tiles applies to 3D (.obj) input");
+    if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
+    if (o.part) return bake_part(&o, &jobs, t0);
     if (is3d) {
+        o.desc.tile_size = o.tile_size;
+        if (o.threads > 1) o.desc.jobs = &jobs.sys;
         ptl_trimesh mesh;
         if (ptl_obj_load(o.input, NULL, &mesh, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
         t1 = cli_now_ms();
@@ -133,6 +196,8 @@ int cli_bake(int argc, char** argv) {
         if (bst < 0) return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
     } else {
         if (o.desc.seed_count) return cli_error(EXIT_USAGE, "--seed applies to 3D (.obj) input");
+        if (o.tile_size) return cli_error(EXIT_USAGE, "--tile-size applies to 3D (.obj) input");
+        if (o.threads > 1) fprintf(stderr, "portolan: note: 2D bakes run on one thread (--threads %u ignored)\n", o.threads);
         ptl_shape shape;
         if ((r = load_shape(o.input, &shape))) return r;
         t1 = cli_now_ms();
@@ -158,7 +223,7 @@ int cli_bake(int argc, char** argv) {
                st.real_notches, st.holes, st.landmarks);
         cli_json_number(stdout, st.walkable_area);
         if (is3d) printf(",\"spans\":%u,\"walkable_spans\":%u", st.spans, st.walkable_spans);
-        printf(",\"bytes\":%zu,\"threads\":1,\"ms\":{\"total\":", size);
+        printf(",\"bytes\":%zu,\"threads\":%u,\"ms\":{\"total\":", size, jobs.threads);
         cli_json_number(stdout, t3 - t0);
         printf(",\"read\":");
         cli_json_number(stdout, t1 - t0);
@@ -244,9 +309,10 @@ int cli_info(int argc, char** argv) {
     if (json) {
         printf("{\"file\":");
         cli_json_string(stdout, path);
-        printf(",\"version\":%u,\"cells\":%u,\"portals\":%u,\"vertices\":%u,\"links\":%u,\"tiles\":%u,\"layers\":%u,"
-               "\"walkable_area\":",
-               in.version, in.cell_count, in.portal_count, in.vert_count, in.link_count, in.tile_count, in.layer_count);
+        printf(",\"version\":%u,\"cells\":%u,\"portals\":%u,\"vertices\":%u,\"links\":%u,\"tiles\":%u,\"tile_size\":%u,"
+               "\"layers\":%u,\"walkable_area\":",
+               in.version, in.cell_count, in.portal_count, in.vert_count, in.link_count, in.tile_count, in.tile_size,
+               in.layer_count);
         cli_json_number(stdout, in.walkable_area);
         printf(",\"relax\":");
         cli_json_number(stdout, in.relax);

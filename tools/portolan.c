@@ -17,6 +17,9 @@ static const char USAGE[] =
     "       3D: [--cell-size S] [--cell-height H] [--agent-height H] [--agent-radius R] [--max-climb C]\n"
     "           [--max-slope DEG] [--max-error CELLS] [--max-gap M] [--seed X,Y,Z]... [--tile-size CELLS]\n"
     "           [--threads N]   (--max-gap: widest crack a link steps over, default one cell; 0: no links)\n"
+    "       3D, one part of a bake spread over machines: --tile-size CELLS --tiles X0:X1,Z0:Z1 -o PART.ptl\n"
+    "           (tile columns X0..X1 and rows Z0..Z1, inclusive; ranges past the world are clamped)\n"
+    "  merge PART.ptl... -o OUT.ptl [--threads N] [--json]   the navmesh of parts holding every tile once\n"
     "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"
     "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
     "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
@@ -134,6 +137,7 @@ int main(int argc, char** argv) {
     if (!strcmp(cmd, "decompose")) return cli_decompose(argc - 2, argv + 2);
     if (!strcmp(cmd, "draw")) return cli_draw(argc - 2, argv + 2);
     if (!strcmp(cmd, "gen")) return cli_gen(argc - 2, argv + 2);
+    if (!strcmp(cmd, "merge")) return cli_merge(argc - 2, argv + 2);
     fputs(USAGE, stderr);
     return cli_error(EXIT_USAGE, "unknown command '%s'", cmd);
 }

@@ -215,6 +215,20 @@ ptl_status ptl_decompose(const ptl_shape* s, const ptl_decompose_desc* desc, ptl
 void ptl_decomposition_free(ptl_decomposition* d);
 
 /* ---- Bake --------------------------------------------------------------------------------------*/
+/* An engine's job system, for the bake's parallel stages (the library starts no thread of its own).
+   run(user, fn, data, count) calls fn(data, i) once for every i in [0, count), on any threads and
+   in any order, and returns when every call has returned. The jobs allocate through the bake's
+   allocator, which must then be thread-safe (libc's is). The result never depends on the order or
+   the number of threads. */
+typedef void (*ptl_job_fn)(void* data, uint32_t index);
+typedef struct ptl_job_system {
+    void (*run)(void* user, ptl_job_fn fn, void* data, uint32_t count);
+    void* user;
+} ptl_job_system;
+
+#define PTL_TILE_MIN 16u    /* [Units: columns] smallest ptl_bake_desc.tile_size */
+#define PTL_TILE_MAX 65536u /* [Units: columns] largest */
+
 typedef struct ptl_bake_desc {
     /* 3D voxel parameters (used by the 3D bake; 2D inputs ignore them). Zero means the default. */
     float cell_size;     /* [Units: wu] [Limit: > 0] default 0.3 */
@@ -248,7 +262,19 @@ typedef struct ptl_bake_desc {
        the edge columns the ledge filter and the erosion remove on both sides are crossed too.
        [Units: wu] 0: one cell (cell_size); negative or below one cell: no links. */
     float max_gap;
+    /* 3D: voxelize and filter in square tiles of this many columns (Saupin et al. 2014 §2.1, §4.1.4),
+       each with a border wide enough for every filter, so that each column comes out exactly as in a
+       one-piece bake; the tiles' columns are then assembled and the later stages (layers, contours,
+       decomposition) run on the whole, so no vertex is due to the tiling and the blob is the same
+       whatever the tile order or thread count (it records the tile size, see ptl_navmesh_info).
+       Memory of the voxel stages is bounded by the tile size, not the world's.
+       [Units: columns] [Limit: 0 or PTL_TILE_MIN..PTL_TILE_MAX] 0: one tile over everything. */
+    uint32_t tile_size;
+    const ptl_job_system* jobs; /* tiles, contours and decompositions run as jobs; NULL: in turn */
     const ptl_allocator* alloc; /* NULL: libc */
+    /* Keep the intermediates of every stage (voxels, layers, contours, decomposition) in this
+       caller-created object, for debug drawing (<portolan/bake_debug.h>). NULL: keep nothing. */
+    struct ptl_bake_debug* debug;
 } ptl_bake_desc;
 
 /* Fills `out` with `desc` (or nothing) with every default resolved, so a caller sees what is used. */
@@ -260,6 +286,8 @@ typedef struct ptl_bake_stats {
     double walkable_area;
     uint32_t landmarks;
     /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
+    /* Wall-clock stage times. With tiles, ms_voxelize covers the tiles' voxelization and filters
+       (run as jobs) and ms_filter the assembly of their columns. */
     double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
 } ptl_bake_stats;
 
@@ -276,6 +304,22 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
 /* The 3D bake: voxelize, filter, layers, contours, decomposition per layer, merge (+ landmarks). */
 ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, void** blob, size_t* size,
                             ptl_bake_stats* stats, ptl_error* err);
+
+/* A bake spread over machines (or processes): each bakes the voxel stages of a range of tiles into
+   a part, and ptl_bake_merge_parts turns parts that hold every tile once into the navmesh that
+   ptl_bake_trimesh makes with the same desc: the same bytes. `tiles` is x0, z0, x1, z1, the tile
+   columns x0..x1 and rows z0..z1, inclusive, clamped to the world's tiles (a range past them gives
+   a part with no tile, which the merge accepts). desc->tile_size must be set. The part records the
+   desc (seeds included) and a fingerprint of the mesh, so the merge needs neither and refuses parts
+   of different meshes or settings. `tiles_out`, when not NULL, gets the world's tiles along x and z.
+   Free a part with ptl_blob_free. */
+ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc, const uint32_t tiles[4], void** part,
+                                 size_t* size, uint32_t tiles_out[2], ptl_error* err);
+/* `jobs` and `alloc` may be NULL; `stats` may be NULL. Malformed, corrupted, mismatched, missing or
+   repeated tiles: PTL_ERR_BAD_INPUT (PTL_ERR_BAD_BLOB for a damaged part) naming the part. */
+ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count, const ptl_job_system* jobs,
+                                const ptl_allocator* alloc, void** blob, size_t* size, ptl_bake_stats* stats,
+                                ptl_error* err);
 void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc);
 
 #ifdef __cplusplus

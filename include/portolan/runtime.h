@@ -105,7 +105,9 @@ typedef struct ptl_navmesh_info {
     uint32_t cell_count;
     uint32_t portal_count;
     uint32_t link_count;
-    uint32_t tile_count;
+    uint32_t tile_count;      /* tiles_x * tiles_z */
+    uint32_t tile_size;       /* [Units: voxel columns] of the bake's tiles (0: baked in one piece) */
+    uint32_t tiles_x, tiles_z;
     uint32_t layer_count;
     float bmin[3], bmax[3];   /* [Units: wu] bounds of all vertices */
     double walkable_area;     /* [Units: wu^2] sum of cell areas in plan (x-z) */
@@ -165,6 +167,11 @@ const float* ptl_navmesh_vert(const ptl_navmesh* nm, uint32_t v); /* x, y, z; NU
 ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_view* out);
 ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_portal_view* out);
 ptl_status ptl_navmesh_get_link(const ptl_navmesh* nm, uint32_t link, ptl_link_view* out); /* link < link_count */
+/* The tiles of the bake that cell `cell` overlaps (its bounds in plan, closed): tile columns
+   out[0]..out[2] along x and rows out[1]..out[3] along z, inclusive; tile (tx, tz) covers voxel
+   columns [tx, tx + 1) * tile_size from the grid's origin. For rebakes per tile. A mesh baked in one
+   piece has the single tile (0, 0). */
+ptl_status ptl_navmesh_cell_tiles(const ptl_navmesh* nm, uint32_t cell, uint32_t out[4]);
 
 /* Deep check of every invariant: convex cells (within the stored relaxation tolerance), no overlap
    between cells of a layer, symmetric portals, vertices on the walkable boundary, checksum.

@@ -1,0 +1,20 @@
+/* The 3D bake's stages after the open field (bake3d.c), shared by the whole bake and the merge of
+   parts (parts.c). Private to the bake. */
+#ifndef PTL_BAKE3D_H
+#define PTL_BAKE3D_H
+
+#include "voxel.h"
+
+/* Desc checks the whole bake and the part bake share (landmarks, max_error, tile_size). */
+ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err);
+
+/* Layers, contours, decomposition, merge and landmarks on `of`. `d` is resolved; `pair_slack` is
+   the one the decomposition uses; `bs` holds the voxel stages' numbers and gets the rest; `t0`
+   (now_ms clock) is when the bake began. Frees nothing of `of`. */
+ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* d, double pair_slack, const ptl_vx_tiling* tiling,
+                             double t0, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err);
+
+/* Milliseconds on a monotonic clock. */
+double ptl_bake3d_now_ms(void);
+
+#endif

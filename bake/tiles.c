@@ -1,0 +1,433 @@
+/* Tiled voxel stages (issue 5; Saupin et al. 2014 §2.1 and §4.1.4): the world's columns are cut
+   into square tiles of `tile_size` columns; each tile rasterizes the triangles binned to it into a
+   window of the world grid (its columns plus a border) and runs the filters there (filter.c), then
+   keeps its own columns. The border is as wide as the filters look: a column's open spans depend on
+   the solid spans at most (gap scan + erosion radius + ledge + link) columns away, and the
+   rasterizer cuts triangles in world columns (voxelize.c), so every kept column is exactly the one a
+   one-piece bake makes. Assembling the tiles' columns (ptl_vx_tiles_assemble) gives the one-piece
+   open field, byte for byte, whatever the tile size, order or thread count; the later stages run
+   on it, so the tiling leaves no vertex behind (the merge "without artificial vertices" of Saupin
+   §4.3 happens at the level of columns, where it is exact).
+
+   A tile's job allocates only for its window: (tile_size + 2 border)^2 columns and their spans. */
+#include <string.h>
+
+#include "../runtime/alloc.h"
+#include "../runtime/error.h"
+#include "voxel.h"
+
+static const int DX[4] = {-1, 0, 1, 0};
+static const int DZ[4] = {0, 1, 0, -1};
+
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static int32_t clampi(int64_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : (int32_t)v; }
+
+int32_t ptl_vx_tile_border(const ptl_vx_params* p) {
+    const int32_t r = p->walkable_radius;
+    int32_t gap = 0;
+    if (p->max_void > 0) { /* filter.c find_gap's reach */
+        gap = 2 * (r + 1) + p->max_void + 1;
+        if (gap > 127) gap = 127;
+    }
+    /* the scan reaches `gap` columns, whose spans depend on erosion (r), links and ledges (1 each),
+       plus one column of margin */
+    return gap + r + 3;
+}
+
+ptl_status ptl_vx_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    if (tile_size < PTL_VX_MIN_TILE || tile_size > PTL_VX_MAX_TILE)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile_size %u is outside %u..%u columns", tile_size,
+                             PTL_VX_MIN_TILE, PTL_VX_MAX_TILE);
+    out->tile_size = (int32_t)tile_size;
+    out->border = ptl_vx_tile_border(world);
+    out->tiles_x = (int32_t)((world->world_width + (int32_t)tile_size - 1) / (int32_t)tile_size);
+    out->tiles_z = (int32_t)((world->world_depth + (int32_t)tile_size - 1) / (int32_t)tile_size);
+    return PTL_OK;
+}
+
+/* The window of tile (tx, tz): its columns and the border, clamped to the world. */
+static void tile_window(const ptl_vx_params* world, const ptl_vx_tiling* t, int32_t tx, int32_t tz, ptl_vx_params* p) {
+    *p = *world;
+    const int64_t T = t->tile_size, B = t->border;
+    int32_t x0 = clampi(tx * T - B, 0, world->world_width), x1 = clampi((tx + 1) * T + B, 0, world->world_width);
+    int32_t z0 = clampi(tz * T - B, 0, world->world_depth), z1 = clampi((tz + 1) * T + B, 0, world->world_depth);
+    p->ox = x0, p->oz = z0, p->width = x1 - x0, p->depth = z1 - z0;
+    p->border = t->border;
+}
+
+void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a) {
+    if (!t) return;
+    if (t->col_start) ptl_mem_free(a, t->col_start, ((size_t)t->w * (size_t)t->d + 1) * sizeof *t->col_start);
+    ptl_mem_free(a, t->spans, (size_t)t->span_count * sizeof *t->spans);
+    ptl_mem_free(a, t->gaps, (size_t)t->gap_count * sizeof *t->gaps);
+    t->col_start = NULL, t->spans = NULL, t->gaps = NULL;
+    t->span_count = t->gap_count = 0;
+}
+
+/* Keeps the tile's own columns of the window's open field, with links and gaps' far ends as
+   indices inside their columns. */
+static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, ptl_vx_tile* t, const ptl_allocator* a) {
+    const ptl_vx_params* p = &of->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    const size_t cols = (size_t)t->w * (size_t)t->d;
+    t->col_start = ptl_mem_alloc(a, (cols + 1) * sizeof *t->col_start);
+    if (!t->col_start) return PTL_ERR_NO_MEMORY;
+    uint32_t n = 0;
+    for (int32_t z = 0; z < t->d; ++z)
+        for (int32_t x = 0; x < t->w; ++x) {
+            uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
+            t->col_start[(size_t)z * t->w + x] = n;
+            n += of->col_start[c + 1] - of->col_start[c];
+            t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
+        }
+    t->col_start[cols] = n;
+    t->spans = ptl_mem_alloc(a, (size_t)n * sizeof *t->spans);
+    if (!t->spans) return PTL_ERR_NO_MEMORY;
+    t->span_count = n;
+    uint32_t i = 0;
+    for (int32_t z = 0; z < t->d; ++z)
+        for (int32_t x = 0; x < t->w; ++x) {
+            uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
+            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
+                ptl_open_span o = of->spans[s];
+                for (int d = 0; d < 4; ++d) {
+                    if (o.nbr[d] == PTL_VX_NONE) continue;
+                    uint32_t nc = (uint32_t)(lz0 + z + DZ[d]) * (uint32_t)p->width + (uint32_t)(lx0 + x + DX[d]);
+                    o.nbr[d] -= of->col_start[nc];
+                }
+                t->spans[i++] = o;
+            }
+        }
+    /* Gaps leaving a kept span: span as the tile's index, other as its index in its column. */
+    uint32_t ng = 0;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t g = 0; g < of->gap_count; ++g) {
+            const ptl_vx_gap* gp = &of->gaps[g];
+            uint32_t c = of->col_of[gp->span];
+            int32_t x = (int32_t)(c % (uint32_t)p->width) - lx0, z = (int32_t)(c / (uint32_t)p->width) - lz0;
+            if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
+            if (pass == 0) {
+                ++ng;
+                continue;
+            }
+            int k = gp->cols + 1;
+            uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
+            ptl_vx_gap o = *gp;
+            o.span = t->col_start[(size_t)z * t->w + x] + (gp->span - of->col_start[c]);
+            o.other = gp->other - of->col_start[oc];
+            t->gaps[t->gap_count++] = o;
+        }
+        if (pass == 0 && ng) {
+            t->gaps = ptl_mem_alloc(a, (size_t)ng * sizeof *t->gaps);
+            if (!t->gaps) return PTL_ERR_NO_MEMORY;
+        }
+        if (pass == 0 && !ng) break;
+    }
+    return PTL_OK;
+}
+
+/* Bins of triangles per tile of the range, CSR. */
+typedef struct bins {
+    uint32_t* start; /* tiles + 1 */
+    uint32_t* tris;
+    uint32_t tiles, total;
+} bins;
+
+/* The tile rows and columns a triangle's window test could pass (a superset; voxelize.c decides). */
+static void tri_tiles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t, uint32_t tri, int32_t* tx0,
+                      int32_t* tz0, int32_t* tx1, int32_t* tz1) {
+    double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+    for (int k = 0; k < 3; ++k) {
+        const float* s = m->verts + 3 * (size_t)m->tris[3 * (size_t)tri + k];
+        double u = ((double)s[0] - w->bmin[0]) / w->cs, v = ((double)s[2] - w->bmin[2]) / w->cs;
+        u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
+    }
+    /* columns touched, one more on each side, clamped (the triangle is finite: vx_params checked) */
+    int64_t c0 = (int64_t)(u0 < -1e9 ? -1e9 : u0) - 2, c1 = (int64_t)(u1 > 1e9 ? 1e9 : u1) + 2;
+    int64_t r0 = (int64_t)(v0 < -1e9 ? -1e9 : v0) - 2, r1 = (int64_t)(v1 > 1e9 ? 1e9 : v1) + 2;
+    *tx0 = clampi(floor_div(c0 - t->border, t->tile_size), 0, t->tiles_x - 1);
+    *tx1 = clampi(floor_div(c1 + t->border, t->tile_size), 0, t->tiles_x - 1);
+    *tz0 = clampi(floor_div(r0 - t->border, t->tile_size), 0, t->tiles_z - 1);
+    *tz1 = clampi(floor_div(r1 + t->border, t->tile_size), 0, t->tiles_z - 1);
+}
+
+static ptl_status bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t,
+                                const int32_t range[4], const ptl_allocator* a, bins* b) {
+    const int32_t rw = range[2] - range[0], rd = range[3] - range[1];
+    b->tiles = (uint32_t)rw * (uint32_t)rd;
+    b->start = ptl_mem_calloc(a, (size_t)b->tiles + 1, sizeof *b->start);
+    if (!b->start) return PTL_ERR_NO_MEMORY;
+    for (int pass = 0; pass < 2; ++pass) {
+        for (uint32_t i = 0; i < m->tri_count; ++i) {
+            int32_t x0, z0, x1, z1;
+            tri_tiles(m, w, t, i, &x0, &z0, &x1, &z1);
+            if (x0 < range[0]) x0 = range[0];
+            if (z0 < range[1]) z0 = range[1];
+            if (x1 > range[2] - 1) x1 = range[2] - 1;
+            if (z1 > range[3] - 1) z1 = range[3] - 1;
+            for (int32_t z = z0; z <= z1; ++z)
+                for (int32_t x = x0; x <= x1; ++x) {
+                    uint32_t k = (uint32_t)(z - range[1]) * (uint32_t)rw + (uint32_t)(x - range[0]);
+                    if (pass == 0) ++b->start[k + 1];
+                    else b->tris[b->start[k]++] = i;
+                }
+        }
+        if (pass == 0) {
+            for (uint32_t k = 0; k < b->tiles; ++k) {
+                if (b->start[k + 1] > UINT32_MAX - b->start[k]) return PTL_ERR_NO_MEMORY;
+                b->start[k + 1] += b->start[k];
+            }
+            b->total = b->start[b->tiles];
+            b->tris = ptl_mem_alloc(a, (size_t)b->total * sizeof *b->tris + 1);
+            if (!b->tris) return PTL_ERR_NO_MEMORY;
+        } else { /* start[k] advanced to start[k + 1]: shift back */
+            for (uint32_t k = b->tiles; k > 0; --k) b->start[k] = b->start[k - 1];
+            b->start[0] = 0;
+        }
+    }
+    return PTL_OK;
+}
+
+typedef struct tile_job {
+    const ptl_trimesh* m;
+    const ptl_vx_params* world;
+    const ptl_vx_tiling* t;
+    const int32_t* range;
+    const bins* b;
+    const ptl_allocator* a;
+    ptl_vx_tile* out;
+    ptl_error* errs;
+} tile_job;
+
+static void run_tile(void* data, uint32_t index) {
+    tile_job* j = data;
+    const int32_t rw = j->range[2] - j->range[0];
+    ptl_vx_tile* t = &j->out[index];
+    ptl_error* err = &j->errs[index];
+    memset(t, 0, sizeof *t);
+    t->tx = j->range[0] + (int32_t)(index % (uint32_t)rw);
+    t->tz = j->range[1] + (int32_t)(index / (uint32_t)rw);
+    const int32_t T = j->t->tile_size;
+    t->x0 = t->tx * T, t->z0 = t->tz * T;
+    t->w = (t->x0 + T <= j->world->world_width ? T : j->world->world_width - t->x0);
+    t->d = (t->z0 + T <= j->world->world_depth ? T : j->world->world_depth - t->z0);
+    ptl_vx_params p;
+    tile_window(j->world, j->t, t->tx, t->tz, &p);
+    ptl_heightfield hf;
+    ptl_open_field of;
+    memset(&hf, 0, sizeof hf);
+    memset(&of, 0, sizeof of);
+    const uint32_t* tris = j->b->tris + j->b->start[index];
+    uint32_t count = j->b->start[index + 1] - j->b->start[index];
+    ptl_status st = ptl_vx_rasterize(j->m, tris, count, &p, j->a, &hf, err);
+    if (st >= 0) st = ptl_vx_build_open(&hf, j->a, &of, err);
+    if (st >= 0 && extract(&of, &hf, t, j->a) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
+    if (st < 0) ptl_vx_tile_free(t, j->a);
+    t->status = st < 0 ? st : PTL_OK;
+    ptl_open_field_free(&of);
+    ptl_heightfield_free(&hf);
+}
+
+ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                              const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* alloc,
+                              ptl_vx_tile** out, uint32_t* count, ptl_error* err) {
+    *out = NULL;
+    *count = 0;
+    if (range[0] < 0 || range[1] < 0 || range[2] > t->tiles_x || range[3] > t->tiles_z || range[0] >= range[2] ||
+        range[1] >= range[3])
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile range %d:%d,%d:%d is outside the %d x %d tiles",
+                             range[0], range[2], range[1], range[3], t->tiles_x, t->tiles_z);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    bins b;
+    memset(&b, 0, sizeof b);
+    ptl_status st = bin_triangles(m, world, t, range, &a, &b);
+    if (st < 0) {
+        ptl_mem_free(&a, b.start, ((size_t)b.tiles + 1) * sizeof *b.start);
+        ptl_mem_free(&a, b.tris, (size_t)b.total * sizeof *b.tris + 1);
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+    }
+    ptl_vx_tile* tiles = ptl_mem_calloc(&a, b.tiles, sizeof *tiles);
+    ptl_error* errs = ptl_mem_calloc(&a, b.tiles, sizeof *errs);
+    if (!tiles || !errs) {
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    } else {
+        tile_job j = {m, world, t, range, &b, &a, tiles, errs};
+        if (jobs && jobs->run) jobs->run(jobs->user, run_tile, &j, b.tiles);
+        else
+            for (uint32_t i = 0; i < b.tiles; ++i) run_tile(&j, i);
+        for (uint32_t i = 0; i < b.tiles && st >= 0; ++i) /* the first failure in tile order */
+            if (tiles[i].status < 0) {
+                st = tiles[i].status;
+                if (err) *err = errs[i];
+            }
+    }
+    ptl_mem_free(&a, errs, (size_t)b.tiles * sizeof *errs);
+    if (st < 0 && tiles) {
+        for (uint32_t i = 0; i < b.tiles; ++i) ptl_vx_tile_free(&tiles[i], &a);
+        ptl_mem_free(&a, tiles, (size_t)b.tiles * sizeof *tiles);
+        tiles = NULL;
+    }
+    if (st >= 0) {
+        *out = tiles;
+        *count = b.tiles;
+    }
+    ptl_mem_free(&a, b.start, ((size_t)b.tiles + 1) * sizeof *b.start);
+    ptl_mem_free(&a, b.tris, (size_t)b.total * sizeof *b.tris + 1);
+    return st;
+}
+
+/* Gaps by (span, dir): a bottom-up merge sort (stable, allocator-backed). */
+static bool gap_before(const ptl_vx_gap* x, const ptl_vx_gap* y) {
+    return x->span != y->span ? x->span < y->span : x->dir < y->dir;
+}
+static bool sort_gaps(ptl_vx_gap* g, uint32_t n, const ptl_allocator* a) {
+    if (n < 2) return true;
+    ptl_vx_gap* tmp = ptl_mem_alloc(a, (size_t)n * sizeof *tmp);
+    if (!tmp) return false;
+    ptl_vx_gap *src = g, *dst = tmp;
+    for (uint32_t w = 1; w < n; w *= 2) {
+        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
+            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
+            uint32_t i = lo, j = mid, k = lo;
+            while (i < mid && j < hi) dst[k++] = gap_before(&src[j], &src[i]) ? src[j++] : src[i++];
+            while (i < mid) dst[k++] = src[i++];
+            while (j < hi) dst[k++] = src[j++];
+        }
+        ptl_vx_gap* s = src;
+        src = dst, dst = s;
+    }
+    if (src != g) memcpy(g, src, (size_t)n * sizeof *g);
+    ptl_mem_free(a, tmp, (size_t)n * sizeof *tmp);
+    return true;
+}
+
+ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                                 uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const uint32_t W = (uint32_t)world->world_width, D = (uint32_t)world->world_depth;
+    const size_t cols = (size_t)W * D;
+    const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
+    /* every tile exactly once */
+    uint8_t* seen = ptl_mem_calloc(&a, ntiles, 1);
+    if (!seen) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    ptl_status st = PTL_OK;
+    for (uint32_t i = 0; i < count && st >= 0; ++i) {
+        const ptl_vx_tile* tl = tiles[i];
+        if (tl->tx < 0 || tl->tz < 0 || tl->tx >= t->tiles_x || tl->tz >= t->tiles_z)
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is outside the %d x %d tiles", tl->tx, tl->tz,
+                               t->tiles_x, t->tiles_z);
+        else if (seen[(uint32_t)tl->tz * (uint32_t)t->tiles_x + (uint32_t)tl->tx]++)
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is given twice", tl->tx, tl->tz);
+    }
+    for (uint32_t k = 0; k < ntiles && st >= 0; ++k)
+        if (!seen[k])
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%u, %u) is missing (%u of %u tiles given)",
+                               k % (uint32_t)t->tiles_x, k / (uint32_t)t->tiles_x, count, ntiles);
+    ptl_mem_free(&a, seen, ntiles);
+    if (st < 0) return st;
+
+    out->p = *world;
+    out->p.ox = out->p.oz = 0, out->p.width = (int32_t)W, out->p.depth = (int32_t)D, out->p.border = 0;
+    out->alloc = a;
+    out->col_start = ptl_mem_calloc(&a, cols + 1, sizeof *out->col_start);
+    if (!out->col_start) goto oom;
+    uint64_t total = 0, gaps = 0;
+    for (uint32_t i = 0; i < count; ++i) {
+        const ptl_vx_tile* tl = tiles[i];
+        for (int32_t z = 0; z < tl->d; ++z)
+            for (int32_t x = 0; x < tl->w; ++x) {
+                size_t k = (size_t)z * tl->w + x;
+                out->col_start[(size_t)(tl->z0 + z) * W + (size_t)(tl->x0 + x) + 1] = tl->col_start[k + 1] - tl->col_start[k];
+            }
+        total += tl->span_count;
+        gaps += tl->gap_count;
+    }
+    if (total >= PTL_VX_NONE || gaps >= PTL_VX_NONE) {
+        ptl_open_field_free(out);
+        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: %llu open spans, more than 2^32", (unsigned long long)total);
+    }
+    for (size_t c = 0; c < cols; ++c) out->col_start[c + 1] += out->col_start[c];
+    out->spans = ptl_mem_alloc(&a, (size_t)total * sizeof *out->spans);
+    out->col_of = ptl_mem_alloc(&a, (size_t)total * sizeof *out->col_of);
+    if (!out->spans || !out->col_of) {
+        ptl_mem_free(&a, out->spans, (size_t)total * sizeof *out->spans);
+        ptl_mem_free(&a, out->col_of, (size_t)total * sizeof *out->col_of);
+        out->spans = NULL, out->col_of = NULL;
+        goto oom;
+    }
+    out->span_count = out->span_cap = (uint32_t)total;
+    if (gaps) {
+        out->gaps = ptl_mem_alloc(&a, (size_t)gaps * sizeof *out->gaps);
+        if (!out->gaps) goto oom;
+        out->gap_count = (uint32_t)gaps;
+    }
+    uint32_t gk = 0;
+    for (uint32_t i = 0; i < count && st >= 0; ++i) {
+        const ptl_vx_tile* tl = tiles[i];
+        const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+        if (tl->col_start[0] != 0 || tl->col_start[ncols] != tl->span_count) {
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is malformed", tl->tx, tl->tz);
+            break;
+        }
+        for (uint32_t k = 0; k < ncols && st >= 0; ++k) {
+            uint32_t gx = (uint32_t)tl->x0 + k % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + k / (uint32_t)tl->w;
+            size_t c = (size_t)gz * W + gx;
+            uint32_t base = out->col_start[c];
+            for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
+                ptl_open_span o = tl->spans[j];
+                for (int d = 0; d < 4; ++d) {
+                    if (o.nbr[d] == PTL_VX_NONE) continue;
+                    int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
+                    size_t nc = (size_t)nz * W + (size_t)nx;
+                    if (nx < 0 || nz < 0 || nx >= W || nz >= D || o.nbr[d] >= out->col_start[nc + 1] - out->col_start[nc]) {
+                        st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
+                                           "bake: tile (%d, %d) links column (%u, %u) to a span its neighbour lacks",
+                                           tl->tx, tl->tz, gx, gz);
+                        break;
+                    }
+                    o.nbr[d] += out->col_start[nc];
+                }
+                out->spans[base + (j - tl->col_start[k])] = o;
+                out->col_of[base + (j - tl->col_start[k])] = (uint32_t)c;
+            }
+        }
+        for (uint32_t g = 0; g < tl->gap_count && st >= 0; ++g) {
+            const ptl_vx_gap* gp = &tl->gaps[g];
+            if (gp->span >= tl->span_count || gp->dir > 3) {
+                st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a malformed gap", tl->tx, tl->tz);
+                break;
+            }
+            /* the span's column: the last whose start is <= span (binary search) */
+            uint32_t lo = 0, hi = ncols;
+            while (hi - lo > 1) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (tl->col_start[mid] <= gp->span) lo = mid;
+                else hi = mid;
+            }
+            uint32_t gx = (uint32_t)tl->x0 + lo % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + lo / (uint32_t)tl->w;
+            int kk = gp->cols + 1;
+            int64_t ox = (int64_t)gx + kk * DX[gp->dir], oz = (int64_t)gz + kk * DZ[gp->dir];
+            size_t oc = (size_t)oz * W + (size_t)ox;
+            if (ox < 0 || oz < 0 || ox >= W || oz >= D || gp->other >= out->col_start[oc + 1] - out->col_start[oc]) {
+                st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
+                break;
+            }
+            ptl_vx_gap o = *gp;
+            o.span = out->col_start[(size_t)gz * W + gx] + (gp->span - tl->col_start[lo]);
+            o.other = out->col_start[oc] + gp->other;
+            out->gaps[gk++] = o;
+        }
+    }
+    if (st < 0) {
+        ptl_open_field_free(out);
+        return st;
+    }
+    if (!sort_gaps(out->gaps, out->gap_count, &a)) goto oom;
+    return ptl_error_ok(err);
+oom:
+    ptl_open_field_free(out);
+    return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory assembling tiles");
+}

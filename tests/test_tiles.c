@@ -1,0 +1,332 @@
+/* Tiled bakes (bake/tiles.c, issue 5): the tiles' columns come out exactly as in a one-piece bake,
+   so the navmesh is the same bytes whatever the tile size, thread count or order in which the jobs
+   run; only the header's tiling fields (and so its checksum) tell them apart. */
+#include <portolan/runtime.h>
+
+#include "../tools/jobs.h"
+#include "mesh_builder.h"
+#include "test_util.h"
+
+/* Header fields that record the tiling (navmesh_format.h): checksum, tile_count, tiles_x,
+   tile_size. Everything else must match byte for byte. */
+static bool same_but_tiling(const uint8_t* a, size_t na, const uint8_t* b, size_t nb, size_t* at) {
+    if (na != nb) {
+        *at = na < nb ? na : nb;
+        return false;
+    }
+    for (size_t i = 0; i < na; ++i) {
+        bool tiling = (i >= 24 && i < 32) || (i >= 56 && i < 60) || (i >= 108 && i < 112) || (i >= 240 && i < 244);
+        if (!tiling && a[i] != b[i]) {
+            *at = i;
+            return false;
+        }
+    }
+    return true;
+}
+
+typedef struct blob {
+    void* data;
+    size_t size;
+    ptl_bake_stats st;
+} blob;
+
+static blob bake(const ptl_trimesh* m, uint32_t tile_size, const ptl_job_system* jobs, float radius, const char* what) {
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_size = tile_size;
+    d.jobs = jobs;
+    d.agent_radius = radius;
+    blob b;
+    memset(&b, 0, sizeof b);
+    ptl_error err;
+    cr_assert_geq(ptl_bake_trimesh(m, &d, &b.data, &b.size, &b.st, &err), 0, "%s (tile %u): %s", what, tile_size,
+                  err.message);
+    return b;
+}
+
+/* Jobs in reverse order, on the calling thread. */
+static void run_reversed(void* user, ptl_job_fn fn, void* data, uint32_t count) {
+    (void)user;
+    for (uint32_t i = count; i-- > 0;) fn(data, i);
+}
+/* Jobs in a scrambled order (a fixed permutation: i * 7919 mod count when coprime, else odd then even). */
+static void run_scrambled(void* user, ptl_job_fn fn, void* data, uint32_t count) {
+    (void)user;
+    for (uint32_t k = 1; k < count; k += 2) fn(data, k);
+    for (uint32_t k = 0; k < count; k += 2) fn(data, k);
+}
+
+/* K x K copies of m side by side (written here, independently of the library's generator). */
+static ptl_trimesh copies(const ptl_trimesh* m, int k) {
+    ptl_trimesh c;
+    memset(&c, 0, sizeof c);
+    float ex = m->bmax[0] - m->bmin[0], ez = m->bmax[2] - m->bmin[2];
+    c.vert_count = m->vert_count * (uint32_t)(k * k);
+    c.tri_count = m->tri_count * (uint32_t)(k * k);
+    c.verts = malloc(sizeof(float) * 3 * c.vert_count);
+    c.tris = malloc(sizeof(uint32_t) * 3 * c.tri_count);
+    c.tri_tag = calloc(c.tri_count, sizeof(uint16_t));
+    for (int i = 0; i < k * k; ++i) {
+        float dx = (float)(i % k) * ex, dz = (float)(i / k) * ez;
+        for (uint32_t v = 0; v < m->vert_count; ++v) {
+            float* o = c.verts + 3 * ((size_t)i * m->vert_count + v);
+            o[0] = m->verts[3 * v] + dx, o[1] = m->verts[3 * v + 1], o[2] = m->verts[3 * v + 2] + dz;
+        }
+        for (uint32_t t = 0; t < 3 * m->tri_count; ++t) c.tris[(size_t)i * 3 * m->tri_count + t] = m->tris[t] + (uint32_t)i * m->vert_count;
+    }
+    for (int j = 0; j < 3; ++j) c.bmin[j] = m->bmin[j], c.bmax[j] = m->bmax[j];
+    c.bmax[0] = m->bmin[0] + (float)k * ex, c.bmax[2] = m->bmin[2] + (float)k * ez;
+    return c;
+}
+static void free_copies(ptl_trimesh* c) {
+    free(c->verts);
+    free(c->tris);
+    free(c->tri_tag);
+}
+
+Test(tiles, dungeon_4x4_same_bytes_for_1_2_4_8_threads_and_any_tile_order, .timeout = 600) {
+    TEST_REQUIRE_DATA(data);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/meshes/dungeon.obj", data);
+    ptl_trimesh one;
+    ptl_error err;
+    cr_assert_geq(ptl_obj_load(path, NULL, &one, &err), 0, "%s", err.message);
+    ptl_trimesh m = copies(&one, 4);
+    blob ref = bake(&m, 64, NULL, 0, "dungeon 4x4, in turn");
+    cr_expect_gt(ref.st.tiles, 16u, "dungeon 4x4 in %u tiles of 64 columns", ref.st.tiles);
+    const unsigned threads[] = {1, 2, 4, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; ++i) {
+        ptl_thread_jobs j;
+        ptl_thread_jobs_init(&j, threads[i]);
+        blob b = bake(&m, 64, &j.sys, 0, "dungeon 4x4, threads");
+        cr_expect(b.size == ref.size && memcmp(b.data, ref.data, b.size) == 0, "%u threads: the blob differs",
+                  threads[i]);
+        ptl_blob_free(b.data, b.size, NULL);
+    }
+    const ptl_job_system orders[] = {{run_reversed, NULL}, {run_scrambled, NULL}};
+    for (int k = 0; k < 2; ++k) {
+        blob b = bake(&m, 64, &orders[k], 0, "dungeon 4x4, job order");
+        cr_expect(b.size == ref.size && memcmp(b.data, ref.data, b.size) == 0, "job order %d: the blob differs", k);
+        ptl_blob_free(b.data, b.size, NULL);
+    }
+    /* The one-piece bake is the same navmesh (only the tiling fields of the header differ). */
+    blob whole = bake(&m, 0, NULL, 0, "dungeon 4x4, one piece");
+    size_t at = 0;
+    cr_expect(same_but_tiling(whole.data, whole.size, ref.data, ref.size, &at),
+              "dungeon 4x4: tiled and one-piece blobs differ at byte %zu", at);
+    cr_expect_eq(whole.st.cells, ref.st.cells);
+    cr_expect_eq(whole.st.spans, ref.st.spans, "solid spans %u one piece, %u over the tiles", whole.st.spans, ref.st.spans);
+    ptl_blob_free(whole.data, whole.size, NULL);
+    ptl_blob_free(ref.data, ref.size, NULL);
+    free_copies(&m);
+    ptl_trimesh_free(&one);
+}
+
+/* Every shared mesh, radius 0 and 0.6, tiles of 16 (borders wider than the tile) and 48 columns:
+   the navmesh is the one-piece one, it validates (which includes every vertex lying on the walkable
+   boundary: none strictly inside the walkable area, on a tile border or anywhere), and each cell's
+   tiles hold its vertices. */
+Test(tiles, every_shared_mesh_tiled_is_the_one_piece_navmesh, .timeout = 600) {
+    TEST_REQUIRE_DATA(data);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/meshes", data);
+    char** files = test_list_files(dir, ".obj");
+    ptl_thread_jobs j;
+    ptl_thread_jobs_init(&j, 2);
+    int checked = 0;
+    for (char** f = files; *f; ++f) {
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_geq(ptl_obj_load(*f, NULL, &m, &err), 0, "%s", err.message);
+        for (int r = 0; r < 2; ++r) {
+            float radius = r ? 0.6f : 0;
+            blob whole = bake(&m, 0, NULL, radius, *f);
+            const uint32_t sizes[] = {16, 48};
+            for (int k = 0; k < 2; ++k) {
+                blob t = bake(&m, sizes[k], &j.sys, radius, *f);
+                size_t at = 0;
+                cr_expect(same_but_tiling(whole.data, whole.size, t.data, t.size, &at),
+                          "%s (radius %.1f, tiles of %u): differs from the one-piece bake at byte %zu", *f, radius,
+                          sizes[k], at);
+                ptl_navmesh* nm;
+                cr_assert_geq(ptl_navmesh_create(t.data, t.size, NULL, &nm, &err), 0, "%s: %s", *f, err.message);
+                cr_expect_geq(ptl_navmesh_validate(nm, &err), 0, "%s (tiles of %u): %s", *f, sizes[k], err.message);
+                ptl_navmesh_info in;
+                ptl_navmesh_get_info(nm, &in);
+                cr_expect_eq(in.tile_size, sizes[k]);
+                cr_expect_eq(in.tile_count, in.tiles_x * in.tiles_z);
+                cr_expect_eq(in.tile_count, t.st.tiles);
+                double side = sizes[k] * 0.3;
+                for (uint32_t c = 0; c < in.cell_count; ++c) {
+                    uint32_t tr[4];
+                    cr_assert_eq(ptl_navmesh_cell_tiles(nm, c, tr), PTL_OK);
+                    cr_assert(tr[0] <= tr[2] && tr[1] <= tr[3] && tr[2] < in.tiles_x && tr[3] < in.tiles_z,
+                              "%s: cell %u's tiles %u..%u x %u..%u", *f, c, tr[0], tr[2], tr[1], tr[3]);
+                    ptl_cell_view cv;
+                    ptl_navmesh_get_cell(nm, c, &cv);
+                    for (uint32_t v = 0; v < cv.vert_count; ++v) {
+                        const float* p = ptl_navmesh_vert(nm, cv.verts[v]);
+                        /* tile columns from the mesh's min corner (the voxel origin), within rounding */
+                        double tx = (p[0] - m.bmin[0]) / side, tz = (p[2] - m.bmin[2]) / side;
+                        cr_expect(tx >= tr[0] - 1e-4 && tx <= tr[2] + 1 + 1e-4 && tz >= tr[1] - 1e-4 &&
+                                      tz <= tr[3] + 1 + 1e-4,
+                                  "%s: cell %u's vertex at tile (%.3f, %.3f) outside its tiles %u..%u x %u..%u", *f, c,
+                                  tx, tz, tr[0], tr[2], tr[1], tr[3]);
+                    }
+                }
+                ptl_navmesh_destroy(nm);
+                ptl_blob_free(t.data, t.size, NULL);
+                ++checked;
+            }
+            ptl_blob_free(whole.data, whole.size, NULL);
+        }
+        ptl_trimesh_free(&m);
+    }
+    cr_expect_geq(checked, 4 * 13, "only %d tiled bakes", checked);
+    test_free_list(files);
+}
+
+/* A generated scene, so the test runs without the shared data: a floor with boxes and a raised
+   slab, tiles of 16 columns, every order and thread count. */
+Test(tiles, generated_scene_tiled_matches_one_piece) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 30, 24, 0);
+    for (int i = 0; i < 6; ++i) box(b, 2.0f + 4.5f * (float)i, 0, 3, 3.1f + 4.5f * (float)i, 2.5f, 5.5f + (float)i);
+    box(b, 6, 0, 14, 20, 0.6f, 20); /* a slab to step onto */
+    box(b, 12.05f, 0, 0, 12.35f, 3, 24); /* a thin wall across a tile border */
+    ptl_trimesh m = as_trimesh(b);
+    blob whole = bake(&m, 0, NULL, 0, "scene");
+    ptl_thread_jobs j;
+    ptl_thread_jobs_init(&j, 3);
+    const ptl_job_system rev = {run_reversed, NULL};
+    const ptl_job_system* systems[] = {NULL, &j.sys, &rev};
+    blob first;
+    memset(&first, 0, sizeof first);
+    for (int k = 0; k < 3; ++k) {
+        blob t = bake(&m, 16, systems[k], 0, "scene");
+        size_t at = 0;
+        cr_expect(same_but_tiling(whole.data, whole.size, t.data, t.size, &at), "jobs %d: differs at byte %zu", k, at);
+        if (k == 0) first = t;
+        else {
+            cr_expect(t.size == first.size && memcmp(t.data, first.data, t.size) == 0, "jobs %d: not the same bytes", k);
+            ptl_blob_free(t.data, t.size, NULL);
+        }
+    }
+    cr_expect_gt(first.st.tiles, 1u);
+    ptl_blob_free(first.data, first.size, NULL);
+    ptl_blob_free(whole.data, whole.size, NULL);
+    free(b);
+}
+
+Test(tiles, bad_tile_sizes_are_refused) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 10, 10, 0);
+    ptl_trimesh m = as_trimesh(b);
+    const uint32_t bad[] = {1, 15, 65537, 0x80000000u};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
+        ptl_bake_desc d;
+        memset(&d, 0, sizeof d);
+        d.tile_size = bad[i];
+        void* blob = (void*)1;
+        size_t size = 1;
+        ptl_error err;
+        cr_expect_eq(ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err), PTL_ERR_INVALID_ARG, "tile_size %u", bad[i]);
+        cr_expect_null(blob);
+        cr_expect(strstr(err.message, "tile_size") != NULL, "message: %s", err.message);
+    }
+    free(b);
+}
+
+/* A bake spread over machines: parts of any split of the tiles, merged in any order, give the
+   one-machine tiled bake's bytes; damaged, mismatched, missing and repeated parts are refused with
+   a message naming the problem. */
+Test(tiles, parts_of_any_split_merge_to_the_same_bytes, .timeout = 300) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 30, 24, 0);
+    for (int i = 0; i < 6; ++i) box(b, 2.0f + 4.5f * (float)i, 0, 3, 3.1f + 4.5f * (float)i, 2.5f, 5.5f + (float)i);
+    box(b, 6, 0, 14, 20, 0.6f, 20);
+    ptl_trimesh m = as_trimesh(b);
+    float seed[3] = {1, 0, 1};
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_size = 16;
+    d.seeds = seed, d.seed_count = 1;
+    d.max_error = 2;
+    blob ref;
+    ptl_error err;
+    cr_assert_geq(ptl_bake_trimesh(&m, &d, &ref.data, &ref.size, &ref.st, &err), 0, "%s", err.message);
+    /* 100 x 80 columns: 7 x 5 tiles of 16. Splits: all in one part; by rows; by columns, in
+       reverse order; single tiles with an empty part past the world. */
+    typedef struct { uint32_t r[4]; } range;
+    const range one[] = {{{0, 0, 99, 99}}};
+    const range rows[] = {{{0, 0, 6, 1}}, {{0, 2, 6, 2}}, {{0, 3, 6, 4}}};
+    const range cols[] = {{{5, 0, 6, 4}}, {{2, 0, 4, 4}}, {{0, 0, 1, 4}}};
+    range singles[36];
+    for (uint32_t k = 0; k < 35; ++k) singles[k] = (range){{k % 7, k / 7, k % 7, k / 7}};
+    singles[35] = (range){{50, 50, 60, 60}};
+    const range* splits[] = {one, rows, cols, singles};
+    const uint32_t counts[] = {1, 3, 3, 36};
+    for (int s = 0; s < 4; ++s) {
+        void** parts = calloc(counts[s], sizeof *parts);
+        size_t* sizes = calloc(counts[s], sizeof *sizes);
+        for (uint32_t k = 0; k < counts[s]; ++k) {
+            uint32_t world[2];
+            cr_assert_geq(ptl_bake_trimesh_part(&m, &d, splits[s][k].r, &parts[k], &sizes[k], world, &err), 0,
+                          "split %d part %u: %s", s, k, err.message);
+            cr_expect(world[0] == 7 && world[1] == 5, "world of %u x %u tiles", world[0], world[1]);
+        }
+        ptl_thread_jobs j;
+        ptl_thread_jobs_init(&j, 2);
+        blob mg;
+        cr_assert_geq(ptl_bake_merge_parts((const void* const*)parts, sizes, counts[s], &j.sys, NULL, &mg.data, &mg.size,
+                                           &mg.st, &err),
+                      0, "split %d: %s", s, err.message);
+        cr_expect(mg.size == ref.size && memcmp(mg.data, ref.data, mg.size) == 0, "split %d: the merged blob differs", s);
+        cr_expect_eq(mg.st.cells, ref.st.cells);
+        ptl_blob_free(mg.data, mg.size, NULL);
+        if (s == 1) {
+            /* a missing part, a repeated part, a damaged part, a truncated part */
+            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, sizes, 2, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+                         PTL_ERR_BAD_INPUT);
+            cr_expect(strstr(err.message, "missing") != NULL, "%s", err.message);
+            const void* twice[4] = {parts[0], parts[1], parts[2], parts[1]};
+            size_t twice_sizes[4] = {sizes[0], sizes[1], sizes[2], sizes[1]};
+            cr_expect_eq(ptl_bake_merge_parts(twice, twice_sizes, 4, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+                         PTL_ERR_BAD_INPUT);
+            ((uint8_t*)parts[1])[sizes[1] / 2] ^= 0x40;
+            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, sizes, 3, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+                         PTL_ERR_BAD_BLOB);
+            cr_expect(strstr(err.message, "part 1") && strstr(err.message, "checksum"), "%s", err.message);
+            ((uint8_t*)parts[1])[sizes[1] / 2] ^= 0x40;
+            size_t short_sizes[3] = {sizes[0], sizes[1] - 5, sizes[2]};
+            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, short_sizes, 3, NULL, NULL, &mg.data, &mg.size, NULL,
+                                              &err),
+                         PTL_ERR_BAD_BLOB);
+            cr_expect(strstr(err.message, "truncated") != NULL, "%s", err.message);
+            cr_expect_null(mg.data);
+        }
+        for (uint32_t k = 0; k < counts[s]; ++k) ptl_blob_free(parts[k], sizes[k], NULL);
+        free(parts);
+        free(sizes);
+    }
+    /* Parts of other settings do not mix. */
+    uint32_t all[4] = {0, 0, 99, 99}, left[4] = {0, 0, 2, 99}, right[4] = {3, 0, 99, 99};
+    void* p[2];
+    size_t ps[2];
+    cr_assert_geq(ptl_bake_trimesh_part(&m, &d, left, &p[0], &ps[0], NULL, &err), 0, "%s", err.message);
+    ptl_bake_desc other = d;
+    other.agent_radius = 0.6f;
+    cr_assert_geq(ptl_bake_trimesh_part(&m, &other, right, &p[1], &ps[1], NULL, &err), 0, "%s", err.message);
+    blob mg;
+    cr_expect_eq(ptl_bake_merge_parts((const void* const*)p, ps, 2, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+                 PTL_ERR_BAD_INPUT);
+    cr_expect(strstr(err.message, "other settings") != NULL, "%s", err.message);
+    ptl_blob_free(p[0], ps[0], NULL);
+    ptl_blob_free(p[1], ps[1], NULL);
+    /* No tile size: refused. */
+    ptl_bake_desc none = d;
+    none.tile_size = 0;
+    cr_expect_eq(ptl_bake_trimesh_part(&m, &none, all, &p[0], &ps[0], NULL, &err), PTL_ERR_INVALID_ARG);
+    ptl_blob_free(ref.data, ref.size, NULL);
+    free(b);
+}
