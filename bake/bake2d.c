@@ -27,9 +27,10 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.pair_slack > 1)) d.pair_slack = 1.0;
     if (d.landmarks == 0) d.landmarks = 4;
     if (d.max_error == 0) d.max_error = 1.3f;
+    /* Negative "none" values stay negative, so that resolving a resolved desc changes nothing. */
     if (d.min_island == 0) d.min_island = 64;
-    if (d.min_island < 0) d.min_island = 0;
-    if (d.max_error < 0) d.max_error = 0;
+    if (d.min_island < 0) d.min_island = -1;
+    if (d.max_error < 0) d.max_error = -1;
     if (d.max_gap == 0) d.max_gap = d.cell_size;
     if (!(d.max_gap > 0)) d.max_gap = -1; /* negative or NaN: no links */
     *out = d;

@@ -80,7 +80,7 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
         if (!lc || !dc || !lst || !lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     ptl_decompose_desc dd = {d.relax, pair_slack, &a};
-    layer_jobs lj = {of, &ls, d.max_error, &dd, &a, lc, dc, lst, lerr};
+    layer_jobs lj = {of, &ls, d.max_error > 0 ? d.max_error : 0, &dd, &a, lc, dc, lst, lerr};
     if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, of, &ls, lc, nl, err), t = ptl_bake3d_now_ms();

@@ -162,7 +162,7 @@ static bool links_agree(flood* f, uint32_t s, uint32_t l) {
         uint32_t nc = nbr_column(of, c, d, &in);
         if (!in) continue;
         for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
-            if (f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l && of->spans[s].nbr[d] != t) return false;
+            if (of->spans[s].nbr[d] != t && f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l) return false;
     }
     return true;
 }

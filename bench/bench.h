@@ -1,12 +1,14 @@
 /* The benchmark program (portolan-bench): its sections and what they share.
 
-   portolan-bench [2d] [3d] [reference] [--quick] [--data DIR] [--out DIR]
+   portolan-bench [2d] [3d] [tiles] [reference] [--quick] [--data DIR] [--out DIR]
    - 2d (bench2d.c): issue 2's tables (decomposition, queries, Recast/Detour on grid maps).
    - 3d (bench3d.c): issue 3's tables (3D bake per stage, peak memory, cells, walkable area and
      connectivity beside Recast/Detour at Recast's reference parameters).
+   - tiles (bench_tiles.c): issue 5's tables (tiled bake on dungeon copies and extruded Aurora, 1 and
+     2 threads, peak memory, beside Recast solo and tiled; time against triangles).
    - reference (reference.c): writes the Detour reference data the tests read
      (tests/data/detour/, or --out DIR); prints nothing to stdout.
-   With no section named, 2d and 3d run. Tables go to stdout as Markdown (bench/run.sh keeps them in
+   With no section named, 2d, 3d and tiles run. Tables go to stdout as Markdown (bench/run.sh keeps them in
    bench/RESULTS.md); progress and problems go to stderr. Never part of the test run. */
 #ifndef PORTOLAN_BENCH_H
 #define PORTOLAN_BENCH_H
@@ -22,6 +24,7 @@
 /* Each returns 0 on success, 1 when something it needs failed (it says what on stderr). */
 int bench2d_run(const char* data, bool quick);
 int bench3d_run(const char* data, bool quick);
+int bench_tiles_run(const char* data, bool quick);
 int bench_reference_run(const char* data, const char* out_dir);
 
 /* ---- measure.c: clocks, medians, the machine line, a peak-tracking allocator --------------------*/

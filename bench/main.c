@@ -5,8 +5,8 @@
 #include "bench.h"
 
 static int usage(void) {
-    fprintf(stderr, "usage: portolan-bench [2d] [3d] [reference] [--quick] [--data DIR] [--out DIR]\n"
-                    "  2d, 3d     benchmark tables (Markdown on stdout); default: both\n"
+    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [reference] [--quick] [--data DIR] [--out DIR]\n"
+                    "  2d, 3d, tiles  benchmark tables (Markdown on stdout); default: all three\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n");
     return 2;
@@ -15,26 +15,28 @@ static int usage(void) {
 int main(int argc, char** argv) {
     const char* data = "../shared/data";
     const char* out_dir = "tests/data/detour";
-    bool quick = false, run2d = false, run3d = false, reference = false;
+    bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false;
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_dir = argv[++i];
         else if (!strcmp(argv[i], "--quick")) quick = true;
         else if (!strcmp(argv[i], "2d")) run2d = true;
         else if (!strcmp(argv[i], "3d")) run3d = true;
+        else if (!strcmp(argv[i], "tiles")) runtiles = true;
         else if (!strcmp(argv[i], "reference")) reference = true;
         else return usage();
     }
-    if (!run2d && !run3d && !reference) run2d = run3d = true;
+    if (!run2d && !run3d && !runtiles && !reference) run2d = run3d = runtiles = true;
     int rc = 0;
     if (reference) rc |= bench_reference_run(data, out_dir);
-    if (run2d || run3d) {
+    if (run2d || run3d || runtiles) {
         printf("# Portolan benchmarks\n\n");
         bench_print_machine();
-        printf("Sections: %s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? "2D (issue 2)" : "",
-               run2d && run3d ? ", " : "", run3d ? "3D (issue 3)" : "");
+        printf("Sections:%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D (issue 2)" : "",
+               run3d ? " 3D (issue 3)" : "", runtiles ? " tiles (issue 5)" : "");
     }
     if (run2d) rc |= bench2d_run(data, quick);
     if (run3d) rc |= bench3d_run(data, quick);
+    if (runtiles) rc |= bench_tiles_run(data, quick);
     return rc ? 1 : 0;
 }

@@ -103,6 +103,48 @@ expect 2 "$bin" merge "$tmp/part0.ptl"
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tiles 0:1,0:1
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tile-size 16 --tiles 1:0,0:1
 
+# Scale scenes: gen copy (K x K copies of an OBJ) and gen extrude (a .map in 3D); counts from the inputs.
+expect 0 "$bin" gen building --size 24 --storeys 1 -o "$tmp/b.obj"
+expect 0 "$bin" gen copy "$tmp/b.obj" --copies 3 --json -o "$tmp/b3.obj" && json_has vertices triangles bmin bmax ms
+python3 - "$tmp/b.obj" "$tmp/out" <<'PY' && ok || bad "gen copy: not 9 x the triangles"
+import json, sys
+n = sum(1 for l in open(sys.argv[1]) if l.startswith("f "))
+assert json.load(open(sys.argv[2]))["triangles"] == 9 * n
+PY
+expect 0 "$bin" gen copy "$tmp/b.obj" --copies 2 --gap 1.5 -o "$tmp/b2.obj"
+expect 0 "$bin" gen copy "$tmp/b.obj" --copies 2 --spacing 30 -o "$tmp/b2.obj"
+expect 0 "$bin" gen extrude "$tmp/rooms.map" --cell 0.5 --wall-height 3 --json -o "$tmp/rooms3d.obj" && json_has vertices triangles bmin bmax ms
+python3 - "$tmp/rooms.map" "$tmp/out" <<'PY' && ok || bad "gen extrude: not 2 x free cells + 2 x wall sides"
+import json, sys
+rows = open(sys.argv[1]).read().split("\nmap\n", 1)[1].split()
+free = lambda x, y: 0 <= y < len(rows) and 0 <= x < len(rows[y]) and rows[y][x] in ".GS"
+cells = [(x, y) for y in range(len(rows)) for x in range(len(rows[y])) if free(x, y)]
+walls = sum(not free(x + dx, y + dy) for x, y in cells for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1)))
+assert json.load(open(sys.argv[2]))["triangles"] == 2 * len(cells) + 2 * walls
+PY
+expect 0 "$bin" bake "$tmp/rooms3d.obj" -o "$tmp/rooms3d.ptl"
+expect 0 "$bin" info "$tmp/rooms3d.ptl" --validate
+for args in "" "-o $tmp/x.obj" "$tmp/b.obj -o $tmp/x.obj" "$tmp/b.obj --copies 0 -o $tmp/x.obj" \
+    "$tmp/b.obj --copies 4097 -o $tmp/x.obj" "$tmp/b.obj --copies two -o $tmp/x.obj" "$tmp/b.obj --copies 2" \
+    "$tmp/b.obj --copies 2 --spacing nan -o $tmp/x.obj" "$tmp/b.obj --copies 2 --spacing -1 -o $tmp/x.obj" \
+    "$tmp/b.obj --copies 2 --gap -1 -o $tmp/x.obj" "$tmp/b.obj --copies 2 --spacing 9 --gap 1 -o $tmp/x.obj" \
+    "$tmp/b.obj --copies 2 --frob 1 -o $tmp/x.obj"; do
+    # shellcheck disable=SC2086
+    expect 2 "$bin" gen copy $args
+done
+for args in "" "-o $tmp/x.obj" "$tmp/rooms.map" "$tmp/rooms.map --cell 0 -o $tmp/x.obj" \
+    "$tmp/rooms.map --cell inf -o $tmp/x.obj" "$tmp/rooms.map --wall-height -2 -o $tmp/x.obj" \
+    "$tmp/rooms.map --height 2 -o $tmp/x.obj"; do
+    # shellcheck disable=SC2086
+    expect 2 "$bin" gen extrude $args
+done
+expect 1 "$bin" gen copy "$tmp/missing.obj" --copies 2 -o "$tmp/x.obj"
+expect 1 "$bin" gen copy "$tmp/b.obj" --copies 4096 -o "$tmp/x.obj" && grep -q '2^31' "$tmp/err" && ok || bad "gen copy: no 2^31 message"
+expect 1 "$bin" gen extrude "$tmp/missing.map" -o "$tmp/x.obj"
+printf 'type octile\nheight 2\nwidth 3\nmap\n@@@\nTTT\n' >"$tmp/walls.map"
+expect 1 "$bin" gen extrude "$tmp/walls.map" -o "$tmp/x.obj" && grep -q 'no free cell' "$tmp/err" && ok || bad "gen extrude: no 'no free cell' message"
+expect 1 "$bin" gen extrude "$tmp/rooms.map" -o "$tmp/no/such/dir/x.obj"
+
 # Damaged navmeshes: exit 1 naming the problem, never a crash.
 size=$(stat -c %s "$tmp/rooms.ptl")
 head -c $((size / 2)) "$tmp/rooms.ptl" >"$tmp/trunc.ptl"

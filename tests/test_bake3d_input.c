@@ -119,3 +119,26 @@ Test(bake3d_input, malformed_obj_files_fail_cleanly_through_the_whole_bake) {
         if (st >= 0) ptl_trimesh_free(&m);
     }
 }
+
+/* Resolving a resolved desc changes nothing (the bake resolves, then the voxel stage resolves
+   again): "none" values (negative) must not turn into defaults on the second pass. */
+Test(bake3d_input, resolving_a_desc_twice_changes_nothing) {
+    ptl_bake_desc cases[4];
+    memset(cases, 0, sizeof cases);
+    cases[1].min_island = -1, cases[1].max_error = -1, cases[1].max_gap = -1, cases[1].landmarks = -1;
+    cases[2].min_island = 5, cases[2].max_error = 2.5f, cases[2].max_gap = 0.9f, cases[2].agent_radius = 0.6f;
+    cases[3].min_island = -7, cases[3].max_error = -0.5f, cases[3].max_gap = NAN;
+    for (int i = 0; i < 4; ++i) {
+        ptl_bake_desc a, b;
+        ptl_bake_desc_resolve(&cases[i], &a);
+        ptl_bake_desc_resolve(&a, &b);
+        cr_expect(a.min_island == b.min_island && a.max_error == b.max_error && a.max_gap == b.max_gap &&
+                      a.landmarks == b.landmarks && a.cell_size == b.cell_size && a.agent_radius == b.agent_radius,
+                  "case %d: min_island %d -> %d, max_error %g -> %g, max_gap %g -> %g", i, a.min_island, b.min_island,
+                  a.max_error, b.max_error, a.max_gap, b.max_gap);
+    }
+    ptl_bake_desc r;
+    ptl_bake_desc_resolve(&cases[1], &r);
+    cr_expect_lt(r.min_island, 0, "min_island -1 keeps every piece");
+    cr_expect_lt(r.max_error, 0, "max_error -1: no simplification");
+}

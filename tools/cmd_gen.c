@@ -1,12 +1,15 @@
 /* `portolan gen`: the built-in generated scenes, as Moving AI maps (`gen grid`) or as OBJ
-   triangle soups (`gen building|bridge|terrain`). */
+   triangle soups (`gen building|bridge|terrain`), and the scale scenes of issue 5: K x K copies
+   of any OBJ (`gen copy`) and a .map extruded into 3D (`gen extrude`). */
 #include <string.h>
 
 #include "cli.h"
 
 #define GEN_USAGE                                                                                   \
     "usage: portolan gen grid [--scene rooms|random] [--width W] [--height H] [--seed N] [--density F] " \
-    "-o OUT.map\n       portolan gen building|bridge|terrain [--size S] [--storeys N] [--seed N] -o OUT.obj"
+    "-o OUT.map\n       portolan gen building|bridge|terrain [--size S] [--storeys N] [--seed N] -o OUT.obj\n" \
+    "       portolan gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"     \
+    "       portolan gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj"
 
 static int gen_grid(int argc, char** argv) {
     ptl_grid_gen_desc d;
@@ -88,10 +91,117 @@ static int gen_scene(ptl_scene_kind kind, int argc, char** argv) {
     return EXIT_OK;
 }
 
+/* The summary line of gen copy / gen extrude --json. */
+static void print_mesh_json(const ptl_trimesh* m, double ms) {
+    printf("{\"vertices\":%u,\"triangles\":%u,\"bmin\":[", m->vert_count, m->tri_count);
+    for (int c = 0; c < 3; ++c) cli_json_number(stdout, m->bmin[c]), fputs(c < 2 ? "," : "],\"bmax\":[", stdout);
+    for (int c = 0; c < 3; ++c) cli_json_number(stdout, m->bmax[c]), fputs(c < 2 ? "," : "],\"ms\":", stdout);
+    cli_json_number(stdout, ms);
+    fputs("}\n", stdout);
+}
+
+/* Writes `m` (and frees it); the time includes the generation that began at t0. */
+static int save_generated(ptl_trimesh* m, const char* out, bool json, double t0) {
+    ptl_error err;
+    ptl_status s = ptl_trimesh_save_obj(m, out, &err);
+    if (s >= 0 && json) print_mesh_json(m, cli_now_ms() - t0);
+    ptl_trimesh_free(m);
+    if (s < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    return EXIT_OK;
+}
+
+/* gen copy IN.obj --copies K [--spacing S | --gap G]: options are checked here (usage errors);
+   what depends on the input (no triangle, more than 2^31 - 1 triangles in all) fails with 1. */
+static int gen_copy(int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen copy: missing IN.obj\n" GEN_USAGE);
+    const char* in = argv[1];
+    ptl_copies_desc d;
+    memset(&d, 0, sizeof d);
+    const char* out = NULL;
+    bool json = false;
+    for (int i = 2; i < argc; ++i) {
+        const char* a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = true;
+            continue;
+        }
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        ++i;
+        unsigned u;
+        double f;
+        if (!strcmp(a, "-o")) out = v;
+        else if (!strcmp(a, "--copies")) {
+            if (!cli_parse_uint(v, &u) || u < 1 || u > 4096) return cli_error(EXIT_USAGE, "--copies is 1..4096");
+            d.copies = u;
+        } else if (!strcmp(a, "--spacing")) {
+            if (!cli_parse_double(v, &f) || !(f > 0) || f > 1e30) return cli_error(EXIT_USAGE, "--spacing needs a positive number");
+            d.spacing = (float)f;
+        } else if (!strcmp(a, "--gap")) {
+            if (!cli_parse_double(v, &f) || !(f >= 0) || f > 1e30) return cli_error(EXIT_USAGE, "--gap needs a number >= 0");
+            d.gap = (float)f;
+        } else {
+            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+        }
+    }
+    if (!d.copies) return cli_error(EXIT_USAGE, "gen copy: missing --copies K");
+    if (d.spacing > 0 && d.gap > 0) return cli_error(EXIT_USAGE, "--spacing and --gap exclude each other");
+    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
+    double t0 = cli_now_ms();
+    ptl_trimesh src, m;
+    ptl_error err;
+    if (ptl_obj_load(in, NULL, &src, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    ptl_status s = ptl_trimesh_copies(&src, &d, NULL, &m, &err);
+    ptl_trimesh_free(&src);
+    if (s < 0) return cli_error(EXIT_FAIL, "%s: %s", in, err.message);
+    return save_generated(&m, out, json, t0);
+}
+
+/* gen extrude IN.map [--cell S] [--wall-height H] */
+static int gen_extrude(int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen extrude: missing IN.map\n" GEN_USAGE);
+    const char* in = argv[1];
+    ptl_extrude_desc d;
+    memset(&d, 0, sizeof d);
+    const char* out = NULL;
+    bool json = false;
+    for (int i = 2; i < argc; ++i) {
+        const char* a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = true;
+            continue;
+        }
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        ++i;
+        double f;
+        if (!strcmp(a, "-o")) out = v;
+        else if (!strcmp(a, "--cell") || !strcmp(a, "--wall-height")) {
+            if (!cli_parse_double(v, &f) || !(f > 0) || f > 1e6) return cli_error(EXIT_USAGE, "%s needs a positive number", a);
+            if (a[2] == 'c') d.cell_size = (float)f;
+            else d.wall_height = (float)f;
+        } else {
+            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+        }
+    }
+    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
+    double t0 = cli_now_ms();
+    ptl_grid g;
+    ptl_trimesh m;
+    ptl_error err;
+    if (ptl_grid_load(in, NULL, &g, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    ptl_status s = ptl_grid_extrude(&g, &d, NULL, &m, &err);
+    ptl_grid_free(&g);
+    if (s < 0) return cli_error(EXIT_FAIL, "%s: %s", in, err.message);
+    return save_generated(&m, out, json, t0);
+}
+
 int cli_gen(int argc, char** argv) {
     if (argc >= 1 && !strcmp(argv[0], "grid")) return gen_grid(argc, argv);
     if (argc >= 1 && !strcmp(argv[0], "building")) return gen_scene(PTL_SCENE_BUILDING, argc, argv);
     if (argc >= 1 && !strcmp(argv[0], "bridge")) return gen_scene(PTL_SCENE_BRIDGE, argc, argv);
     if (argc >= 1 && !strcmp(argv[0], "terrain")) return gen_scene(PTL_SCENE_TERRAIN, argc, argv);
+    if (argc >= 1 && !strcmp(argv[0], "copy")) return gen_copy(argc, argv);
+    if (argc >= 1 && !strcmp(argv[0], "extrude")) return gen_extrude(argc, argv);
     return cli_error(EXIT_USAGE, GEN_USAGE);
 }

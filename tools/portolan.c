@@ -33,6 +33,10 @@ static const char USAGE[] =
     "                                                  a generated 3D scene (size: footprint side in m, default 40;\n"
     "                                                  building 24..256, 1..64 storeys, default 3; bridge 24..4096;\n"
     "                                                  terrain 8..1024)\n"
+    "  gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"
+    "                                                  K x K copies side by side in x-z (default: edge to edge)\n"
+    "  gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj\n"
+    "                                                  a floor quad per free cell, walls (default 2 m) around them\n"
     "\n"
     "Errors go to stderr; exit 0 on success, 1 on bad input or failure, 2 on bad usage.\n";
 
@@ -133,11 +137,11 @@ int main(int argc, char** argv) {
     }
     if (!strcmp(cmd, "bake")) return cli_bake(argc - 2, argv + 2);
     if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
+    if (!strcmp(cmd, "merge")) return cli_merge(argc - 2, argv + 2);
     if (!strcmp(cmd, "path")) return cli_path(argc - 2, argv + 2);
     if (!strcmp(cmd, "decompose")) return cli_decompose(argc - 2, argv + 2);
     if (!strcmp(cmd, "draw")) return cli_draw(argc - 2, argv + 2);
     if (!strcmp(cmd, "gen")) return cli_gen(argc - 2, argv + 2);
-    if (!strcmp(cmd, "merge")) return cli_merge(argc - 2, argv + 2);
     fputs(USAGE, stderr);
     return cli_error(EXIT_USAGE, "unknown command '%s'", cmd);
 }

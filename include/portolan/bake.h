@@ -146,6 +146,39 @@ ptl_status ptl_scene_generate(const ptl_scene_desc* desc, const ptl_allocator* a
 /* Writes a triangle mesh as a Wavefront OBJ file. */
 ptl_status ptl_trimesh_save_obj(const ptl_trimesh* m, const char* path, ptl_error* err);
 
+/* ---- Scale scenes: copies of a mesh, grid maps extruded into 3D ---------------------------------
+   Both fill `out` (a new mesh, never the input; free with ptl_trimesh_free) and fail with
+   PTL_ERR_INVALID_ARG (bad desc, or a result of 2^31 vertices or triangles or more),
+   PTL_ERR_BAD_INPUT (no triangle, no free cell) or PTL_ERR_NO_MEMORY, leaving `out` empty.
+   Example: dungeon.obj copied 8 x 8 (648,512 triangles), sc1/Aurora.map extruded (1,095,896). */
+typedef struct ptl_copies_desc {
+    /* K: K x K copies; copy (i, j) is the mesh moved by (i * pitch_x, 0, j * pitch_z), copy (0, 0)
+       stays in place. Required: [Limit: 1..4096] (0 is PTL_ERR_INVALID_ARG). Vertices and triangles
+       are copied in copy order (j, then i), tags kept. */
+    uint32_t copies;
+    /* [Units: wu] pitch along both x and z. [Limit: >= 0, finite] 0: the mesh's extent along each axis
+       (the bounds of the vertices triangles use) plus `gap`: copies touch edge to edge. */
+    float spacing;
+    /* [Units: wu] space between neighbouring copies when spacing is 0. [Limit: >= 0, finite] default 0 */
+    float gap;
+} ptl_copies_desc;
+
+ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc, const ptl_allocator* alloc,
+                              ptl_trimesh* out, ptl_error* err);
+
+/* A floor quad (2 triangles at y = 0, tag "g floor") per free cell and a vertical wall quad (tag
+   "g wall", facing the free cell) on every side between a free cell and a blocked or outside one;
+   blocked cells get no floor and no top (a top would be walkable). Vertices are shared (indexed
+   mesh). Cell (x, y) covers world [x * cell_size, (x+1) * cell_size] in x and the same in z. */
+typedef struct ptl_extrude_desc {
+    float cell_size;   /* [Units: wu] [Limit: > 0] default 1 (map (x, y) is world (x, 0, y)) */
+    float wall_height; /* [Units: wu] [Limit: > 0] default 2 (taller than the default max climb 0.9) */
+} ptl_extrude_desc;
+
+void ptl_extrude_desc_resolve(const ptl_extrude_desc* desc, ptl_extrude_desc* out);
+ptl_status ptl_grid_extrude(const ptl_grid* g, const ptl_extrude_desc* desc, const ptl_allocator* alloc,
+                            ptl_trimesh* out, ptl_error* err);
+
 /* ---- Query sets (Moving AI .scen, pairs CSV) ---------------------------------------------------*/
 typedef struct ptl_query_item {
     float start[3];

@@ -1,0 +1,264 @@
+/* Tiled bake benchmark (issue 5), section `tiles` of portolan-bench (bench/main.c, bench/bench.h).
+
+   Scenes made by the library's own scale generators: dungeon.obj copied K x K (ptl_trimesh_copies,
+   K = 1, 2, 4, 8: about 10k to 649k triangles) and sc1/Aurora.map extruded into 3D
+   (ptl_grid_extrude: a floor quad per free cell, 2 m walls; about 1.1M triangles). Each is baked at
+   Recast's reference parameters, in the same run:
+   - Portolan in one piece (1 thread), in tiles of TILE columns on 1 and on 2 threads (the CLI's
+     pthread job system, tools/jobs.c); times are medians of the runs, the OBJ load not included
+     (the meshes are generated in memory); peak memory through the tracking allocator on the
+     1-thread runs (live bytes of the bake, the blob included; the input mesh is the caller's);
+   - Recast solo and tiled (RC_TILE voxels, RecastDemo's Sample_TileMesh pipeline, one thread: its
+     tiles are built in turn), times and peak heap (rcAlloc) from bench/peer_recast.cpp;
+   - cells against Detour polygons, walkable areas;
+   - the targets of issue 5 and the time against triangles. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../tools/jobs.h"
+#include "bench.h"
+
+enum { TILE = 128, RC_TILE = 64, MAX_SCENES = 8 };
+
+typedef struct scene_run {
+    char name[64];
+    uint32_t triangles;
+    bool ok;
+    char error[300];
+    double ms_whole, ms_tiled1, ms_tiled2;     /* medians */
+    size_t peak_whole, peak_tiled;             /* [Units: bytes] */
+    ptl_bake_stats whole, tiled;               /* of the last runs */
+    bool same;                                 /* tiled and one-piece blobs equal past the header */
+    double rc_solo_ms, rc_tiled_ms;            /* medians */
+    size_t rc_solo_peak, rc_tiled_peak;
+    uint32_t rc_polys_solo, rc_polys_tiled;
+    double rc_area_tiled;
+    bool rc_solo_ok, rc_tiled_ok;
+    char rc_error[200];
+} scene_run;
+
+static double mib(size_t b) { return b / 1048576.0; }
+static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
+
+/* One Portolan bake; returns its wall time in ms, or < 0 with r->error set. */
+static double bake_once(const ptl_trimesh* m, uint32_t tile, unsigned threads, bench_tracker* tr, void** blob,
+                        size_t* size, ptl_bake_stats* bs, scene_run* r) {
+    ptl_bake_desc d;
+    bench_reference_desc(&d);
+    d.tile_size = tile;
+    ptl_thread_jobs jobs;
+    ptl_thread_jobs_init(&jobs, threads);
+    if (threads > 1) d.jobs = &jobs.sys;
+    ptl_allocator ta;
+    if (tr) {
+        ta = bench_tracker_allocator(tr);
+        d.alloc = &ta;
+    }
+    ptl_error err;
+    double t = bench_now_ms();
+    ptl_status st = ptl_bake_trimesh(m, &d, blob, size, bs, &err);
+    t = bench_now_ms() - t;
+    if (st < 0) {
+        snprintf(r->error, sizeof r->error, "bake (tile %u, %u threads): %.200s", tile, threads, err.message);
+        return -1;
+    }
+    return t;
+}
+
+static void free_blob(void* blob, size_t size, bench_tracker* tr) {
+    if (tr) {
+        ptl_allocator a = bench_tracker_allocator(tr);
+        ptl_blob_free(blob, size, &a);
+    } else {
+        ptl_blob_free(blob, size, NULL);
+    }
+}
+
+static void run_scene(const ptl_trimesh* m, const char* name, int reps, scene_run* r) {
+    memset(r, 0, sizeof *r);
+    snprintf(r->name, sizeof r->name, "%s", name);
+    r->triangles = m->tri_count;
+    double w[8], t1[8], t2[8], rs[8], rt[8];
+    void *bw = NULL, *bt = NULL;
+    size_t sw = 0, st = 0;
+    r->ok = true;
+    for (int k = 0; k < reps && r->ok; ++k) {
+        bench_tracker trw = {0}, trt = {0};
+        if (bw) free(bw), bw = NULL;
+        void* b;
+        size_t s;
+        if ((w[k] = bake_once(m, 0, 1, &trw, &b, &s, &r->whole, r)) < 0) {
+            r->ok = false;
+            break;
+        }
+        bw = malloc(s), memcpy(bw, b, s), sw = s;
+        free_blob(b, s, &trw);
+        r->peak_whole = trw.peak;
+        if ((t1[k] = bake_once(m, TILE, 1, &trt, &b, &s, &r->tiled, r)) < 0) {
+            r->ok = false;
+            break;
+        }
+        if (bt) free(bt);
+        bt = malloc(s), memcpy(bt, b, s), st = s;
+        free_blob(b, s, &trt);
+        r->peak_tiled = trt.peak;
+        ptl_bake_stats bs2;
+        if ((t2[k] = bake_once(m, TILE, 2, NULL, &b, &s, &bs2, r)) < 0) {
+            r->ok = false;
+            break;
+        }
+        free_blob(b, s, NULL);
+    }
+    if (r->ok) {
+        r->ms_whole = bench_median(w, (size_t)reps);
+        r->ms_tiled1 = bench_median(t1, (size_t)reps);
+        r->ms_tiled2 = bench_median(t2, (size_t)reps);
+        r->same = sw == st && sw > 256 && memcmp((char*)bw + 256, (char*)bt + 256, sw - 256) == 0;
+    }
+    free(bw);
+    free(bt);
+    /* Recast, solo and tiled. */
+    int* tris = malloc(sizeof(int) * 3 * ((size_t)m->tri_count + 1));
+    if (!tris) return;
+    for (size_t i = 0; i < 3 * (size_t)m->tri_count; ++i) tris[i] = (int)m->tris[i];
+    r->rc_solo_ok = r->rc_tiled_ok = true;
+    for (int k = 0; k < reps; ++k) {
+        for (int tiled = 0; tiled < 2; ++tiled) {
+            if (!(tiled ? r->rc_tiled_ok : r->rc_solo_ok)) continue;
+            peer_params p;
+            peer_params_reference(&p);
+            p.tile_size = tiled ? RC_TILE : 0;
+            peer_mesh* pm = NULL;
+            peer_stats ps;
+            double t = bench_now_ms();
+            int e = peer_bake_triangles(m->verts, (int)m->vert_count, tris, (int)m->tri_count, &p, &pm, &ps);
+            t = bench_now_ms() - t;
+            if (e != 0) {
+                snprintf(r->rc_error, sizeof r->rc_error, "Recast %s: %.160s", tiled ? "tiled" : "solo", ps.error);
+                if (tiled) r->rc_tiled_ok = false;
+                else r->rc_solo_ok = false;
+                continue;
+            }
+            peer_free(pm);
+            if (tiled) {
+                rt[k] = t, r->rc_tiled_peak = ps.peak_heap_bytes + ps.navmesh_bytes, r->rc_polys_tiled = ps.polygons;
+                r->rc_area_tiled = ps.walkable_area;
+            } else {
+                rs[k] = t, r->rc_solo_peak = ps.peak_heap_bytes + ps.navmesh_bytes, r->rc_polys_solo = ps.polygons;
+            }
+        }
+    }
+    if (r->rc_solo_ok) r->rc_solo_ms = bench_median(rs, (size_t)reps);
+    if (r->rc_tiled_ok) r->rc_tiled_ms = bench_median(rt, (size_t)reps);
+    free(tris);
+}
+
+int bench_tiles_run(const char* data, bool quick) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/meshes/dungeon.obj", data);
+    ptl_trimesh dungeon;
+    ptl_error err;
+    if (ptl_obj_load(path, NULL, &dungeon, &err) < 0) {
+        fprintf(stderr, "portolan-bench: tiles: %s\n", err.message);
+        return 1;
+    }
+    scene_run runs[MAX_SCENES];
+    int n = 0, rc = 0;
+    const uint32_t ks[] = {1, 2, 4, 8};
+    for (int i = 0; i < 4 && (!quick || ks[i] <= 2); ++i) {
+        ptl_copies_desc cd = {ks[i], 0, 0};
+        ptl_trimesh m;
+        if (ptl_trimesh_copies(&dungeon, &cd, NULL, &m, &err) < 0) {
+            fprintf(stderr, "portolan-bench: tiles: copies: %s\n", err.message);
+            rc = 1;
+            continue;
+        }
+        char name[64];
+        snprintf(name, sizeof name, "dungeon %ux%u", ks[i], ks[i]);
+        fprintf(stderr, "tiles: %s (%u triangles)\n", name, m.tri_count);
+        run_scene(&m, name, quick ? 1 : 3, &runs[n++]);
+        ptl_trimesh_free(&m);
+    }
+    ptl_trimesh_free(&dungeon);
+    if (!quick) {
+        snprintf(path, sizeof path, "%s/grids/sc1/Aurora.map", data);
+        ptl_grid g;
+        ptl_trimesh m;
+        if (ptl_grid_load(path, NULL, &g, &err) < 0 || ptl_grid_extrude(&g, NULL, NULL, &m, &err) < 0) {
+            fprintf(stderr, "portolan-bench: tiles: Aurora: %s\n", err.message);
+            rc = 1;
+        } else {
+            fprintf(stderr, "tiles: Aurora extruded (%u triangles)\n", m.tri_count);
+            run_scene(&m, "sc1/Aurora extruded", 1, &runs[n++]);
+            ptl_trimesh_free(&m);
+            ptl_grid_free(&g);
+        }
+    }
+
+    printf("## Tiled bake (issue 5)\n\n");
+    printf("Recast's reference parameters (cell 0.3, radius 0.6). Portolan in one piece and in tiles of %d "
+           "columns (1 and 2 threads); Recast solo and tiled (%d voxels, one thread), Recast 1.5.1 from "
+           "librecast-dev in the same process. Times: medians of %d runs (Aurora: 1), bake only (meshes "
+           "generated in memory). Peak: Portolan's live heap of the 1-thread bake (blob included), Recast's "
+           "peak rcAlloc heap plus its Detour tile data (its output). `same` = the tiled blob equals the one-piece blob past the header.\n\n",
+           TILE, RC_TILE, quick ? 1 : 3);
+    printf("| scene | triangles | one piece ms | tiled 1T ms | tiled 2T ms | Recast solo ms | Recast tiled ms | "
+           "2T / Recast's faster | peak MiB one piece | peak MiB tiled | Recast tiled MiB | cells | Recast polys "
+           "(tiled) | same |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
+    for (int i = 0; i < n; ++i) {
+        const scene_run* r = &runs[i];
+        if (!r->ok) {
+            printf("| %s | %u | failed: %s |||||||||||\n", r->name, r->triangles, r->error);
+            rc = 1;
+            continue;
+        }
+        double faster = r->rc_solo_ok && r->rc_tiled_ok ? fmin(r->rc_solo_ms, r->rc_tiled_ms)
+                        : r->rc_tiled_ok               ? r->rc_tiled_ms
+                                                       : r->rc_solo_ms;
+        printf("| %s | %u | %.0f | %.0f | %.0f | %.0f | %.0f | %.2f | %.1f | %.1f | %.1f | %u | %u | %s |\n", r->name,
+               r->triangles, r->ms_whole, r->ms_tiled1, r->ms_tiled2, r->rc_solo_ms, r->rc_tiled_ms,
+               ratio(r->ms_tiled2, faster), mib(r->peak_whole), mib(r->peak_tiled), mib(r->rc_tiled_peak),
+               r->tiled.cells, r->rc_polys_tiled, r->same ? "yes" : "NO");
+        if (!r->same) rc = 1;
+        if (r->rc_error[0]) printf("\n(%s: %s)\n", r->name, r->rc_error);
+    }
+    printf("\n### Time against triangles (tiles of %d, 2 threads)\n\n| scene | triangles | ms | µs per 1k triangles "
+           "| Recast tiled ms | µs per 1k triangles |\n|---|---|---|---|---|---|\n",
+           TILE);
+    double lo = INFINITY, hi = 0;
+    for (int i = 0; i < n; ++i) {
+        const scene_run* r = &runs[i];
+        if (!r->ok) continue;
+        double per = 1e3 * r->ms_tiled2 / (r->triangles / 1e3), rper = 1e3 * r->rc_tiled_ms / (r->triangles / 1e3);
+        if (r->triangles >= 100000) lo = fmin(lo, per), hi = fmax(hi, per);
+        printf("| %s | %u | %.0f | %.1f | %.0f | %.1f |\n", r->name, r->triangles, r->ms_tiled2, per, r->rc_tiled_ms, rper);
+    }
+    /* Targets */
+    const scene_run* d8 = NULL;
+    const scene_run* au = NULL;
+    for (int i = 0; i < n; ++i) {
+        if (!strcmp(runs[i].name, "dungeon 8x8") && runs[i].ok) d8 = &runs[i];
+        if (strstr(runs[i].name, "Aurora") && runs[i].ok) au = &runs[i];
+    }
+    printf("\n### Targets (issue 5)\n\n| target | measured | met |\n|---|---|---|\n");
+    for (int s = 0; s < 2; ++s) {
+        const scene_run* r = s ? au : d8;
+        if (!r) continue;
+        double faster = fmin(r->rc_solo_ok ? r->rc_solo_ms : INFINITY, r->rc_tiled_ok ? r->rc_tiled_ms : INFINITY);
+        printf("| %s: 2-thread bake <= 0.5x Recast's faster bake | %.0f ms / %.0f ms = %.2f | %s |\n", r->name,
+               r->ms_tiled2, faster, ratio(r->ms_tiled2, faster), r->ms_tiled2 <= 0.5 * faster ? "yes" : "no");
+        printf("| %s: peak memory <= Recast's tiled bake | %.1f MiB / %.1f MiB = %.2f | %s |\n", r->name,
+               mib(r->peak_tiled), mib(r->rc_tiled_peak), ratio((double)r->peak_tiled, (double)r->rc_tiled_peak),
+               r->peak_tiled <= r->rc_tiled_peak ? "yes" : "no");
+    }
+    if (au)
+        printf("| the 1.1M-triangle scene (Aurora extruded, %u triangles) under 5 s on 2 threads | %.2f s | %s |\n",
+               au->triangles, au->ms_tiled2 / 1e3, au->ms_tiled2 < 5000 ? "yes" : "no");
+    if (hi > 0)
+        printf("| time grows linearly with triangles (µs per 1k triangles from 100k up: within 2x) | %.1f .. %.1f | %s |\n",
+               lo, hi, hi <= 2 * lo ? "yes" : "no");
+    printf("\n");
+    return rc;
+}
