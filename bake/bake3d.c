@@ -175,19 +175,9 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     if (st >= 0 && d.tile_size) {
         /* Tiles: voxelize and filter each as a job, then assemble their columns (tiles.c). */
         st = ptl_vx_tiling_init(&p, d.tile_size, &tiling, err);
-        ptl_vx_tile* tiles = NULL;
-        uint32_t count = 0;
-        int32_t range[4] = {0, 0, tiling.tiles_x, tiling.tiles_z};
-        if (st >= 0) st = ptl_vx_tiles_build(m, &p, &tiling, range, d.jobs, &a, &tiles, &count, err);
+        if (st >= 0) st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, &of, &bs.spans, err);
         t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
-        const ptl_vx_tile** list = st >= 0 ? ptl_mem_alloc(&a, ((size_t)count + 1) * sizeof *list) : NULL;
-        if (st >= 0 && !list) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        for (uint32_t i = 0; i < count && list; ++i) list[i] = &tiles[i], bs.spans += tiles[i].solid_spans;
-        if (st >= 0) st = ptl_vx_tiles_assemble(&p, &tiling, list, count, &a, &of, err);
-        ptl_mem_free(&a, list, ((size_t)count + 1) * sizeof *list);
-        for (uint32_t i = 0; i < count; ++i) ptl_vx_tile_free(&tiles[i], &a);
-        ptl_mem_free(&a, tiles, (size_t)count * sizeof *tiles);
-        bs.ms_filter = ptl_bake3d_now_ms() - t;
+        bs.ms_filter = 0; /* the filters run inside the tiles */
     } else if (st >= 0) {
         ptl_heightfield hf;
         memset(&hf, 0, sizeof hf);

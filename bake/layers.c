@@ -2,7 +2,7 @@
    is a 2D floor plan (ANavMG thesis, Oliva 2012, §6.2.2.2, "ordered flooding"), then the layers
    reachable from seed points (the same section's last step).
 
-   Ordered flooding: the spans are visited bottom to top (floor, then x, then z). A span without a
+   Ordered flooding: the spans are visited bottom to top (floor, then z, then x). A span without a
    layer starts a new one. A span hands its layer to each linked neighbour that has none, unless
    the layer already has a span in that neighbour's column (a layer never covers a column twice);
    when a linked neighbour is in another layer, the two layers merge if their column sets do not
@@ -25,7 +25,7 @@
    Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
    the seeds through links are flooded; since every layer is connected, a layer is either wholly
    reached or not at all, and the others are dropped (layer PTL_VX_NONE). Layer ids are then dense,
-   numbered in the order of their lowest span (floor, x, z). */
+   numbered in the order of their lowest span (floor, z, x). */
 #include <math.h>
 #include <string.h>
 
@@ -200,18 +200,14 @@ static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
     return a;
 }
 
-/* Spans sorted by (floor, x, z): a counting sort on the floor over the columns taken x-major. */
+/* Spans sorted by (floor, z, x): a counting sort on the floor over the spans in memory order
+   (columns z-major), which keeps the flood's accesses close together on large worlds. */
 static bool sort_spans(const ptl_open_field* of, const ptl_allocator* a, uint32_t* order) {
     uint32_t* count = ptl_mem_calloc(a, (size_t)PTL_VX_MAX_HEIGHT + 2, sizeof *count);
     if (!count) return false;
     for (uint32_t s = 0; s < of->span_count; ++s) ++count[of->spans[s].floor + 1];
     for (uint32_t h = 0; h <= PTL_VX_MAX_HEIGHT; ++h) count[h + 1] += count[h];
-    const uint32_t w = (uint32_t)of->p.width, d = (uint32_t)of->p.depth;
-    for (uint32_t x = 0; x < w; ++x)
-        for (uint32_t z = 0; z < d; ++z) {
-            uint32_t c = z * w + x;
-            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) order[count[of->spans[s].floor]++] = s;
-        }
+    for (uint32_t s = 0; s < of->span_count; ++s) order[count[of->spans[s].floor]++] = s;
     ptl_mem_free(a, count, ((size_t)PTL_VX_MAX_HEIGHT + 2) * sizeof *count);
     return true;
 }

@@ -193,7 +193,8 @@ typedef struct tile_job {
     const ptl_trimesh* m;
     const ptl_vx_params* world;
     const ptl_vx_tiling* t;
-    const int32_t* range;
+    const int32_t* range;    /* the tiles to run */
+    const int32_t* brange;   /* the tiles `b` was binned for (holds range) */
     const bins* b;
     const ptl_allocator* a;
     ptl_vx_tile* out;
@@ -218,8 +219,10 @@ static void run_tile(void* data, uint32_t index) {
     ptl_open_field of;
     memset(&hf, 0, sizeof hf);
     memset(&of, 0, sizeof of);
-    const uint32_t* tris = j->b->tris + j->b->start[index];
-    uint32_t count = j->b->start[index + 1] - j->b->start[index];
+    const uint32_t bi = (uint32_t)(t->tz - j->brange[1]) * (uint32_t)(j->brange[2] - j->brange[0]) +
+                        (uint32_t)(t->tx - j->brange[0]);
+    const uint32_t* tris = j->b->tris + j->b->start[bi];
+    uint32_t count = j->b->start[bi + 1] - j->b->start[bi];
     ptl_status st = ptl_vx_rasterize(j->m, tris, count, &p, j->a, &hf, err);
     if (st >= 0) st = ptl_vx_build_open(&hf, j->a, &of, err);
     if (st >= 0 && extract(&of, &hf, t, j->a) < 0)
@@ -230,51 +233,63 @@ static void run_tile(void* data, uint32_t index) {
     ptl_heightfield_free(&hf);
 }
 
+/* Runs the tiles of `range` (inside `brange`, the range `b` was binned for) as jobs. */
+static ptl_status run_tiles(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                           const int32_t range[4], const int32_t brange[4], const bins* b, const ptl_job_system* jobs,
+                           const ptl_allocator* a, ptl_vx_tile** out, uint32_t* count, ptl_error* err) {
+    const uint32_t n = (uint32_t)(range[2] - range[0]) * (uint32_t)(range[3] - range[1]);
+    ptl_status st = PTL_OK;
+    ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
+    ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
+    if (!tiles || !errs) {
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    } else {
+        tile_job j = {m, world, t, range, brange, b, a, tiles, errs};
+        if (jobs && jobs->run) jobs->run(jobs->user, run_tile, &j, n);
+        else
+            for (uint32_t i = 0; i < n; ++i) run_tile(&j, i);
+        for (uint32_t i = 0; i < n && st >= 0; ++i) /* the first failure in tile order */
+            if (tiles[i].status < 0) {
+                st = tiles[i].status;
+                if (err) *err = errs[i];
+            }
+    }
+    ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
+    if (st < 0 && tiles) {
+        for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
+        ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
+        tiles = NULL;
+    }
+    if (st >= 0) *out = tiles, *count = n;
+    return st;
+}
+
+static void free_bins(bins* b, const ptl_allocator* a) {
+    ptl_mem_free(a, b->start, ((size_t)b->tiles + 1) * sizeof *b->start);
+    ptl_mem_free(a, b->tris, (size_t)b->total * sizeof *b->tris + 1);
+    memset(b, 0, sizeof *b);
+}
+
+static bool range_ok(const ptl_vx_tiling* t, const int32_t range[4]) {
+    return range[0] >= 0 && range[1] >= 0 && range[2] <= t->tiles_x && range[3] <= t->tiles_z && range[0] < range[2] &&
+           range[1] < range[3];
+}
+
 ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                               const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* alloc,
                               ptl_vx_tile** out, uint32_t* count, ptl_error* err) {
     *out = NULL;
     *count = 0;
-    if (range[0] < 0 || range[1] < 0 || range[2] > t->tiles_x || range[3] > t->tiles_z || range[0] >= range[2] ||
-        range[1] >= range[3])
+    if (!range_ok(t, range))
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile range %d:%d,%d:%d is outside the %d x %d tiles",
                              range[0], range[2], range[1], range[3], t->tiles_x, t->tiles_z);
     ptl_allocator a = ptl_allocator_resolve(alloc);
     bins b;
     memset(&b, 0, sizeof b);
     ptl_status st = bin_triangles(m, world, t, range, &a, &b);
-    if (st < 0) {
-        ptl_mem_free(&a, b.start, ((size_t)b.tiles + 1) * sizeof *b.start);
-        ptl_mem_free(&a, b.tris, (size_t)b.total * sizeof *b.tris + 1);
-        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-    }
-    ptl_vx_tile* tiles = ptl_mem_calloc(&a, b.tiles, sizeof *tiles);
-    ptl_error* errs = ptl_mem_calloc(&a, b.tiles, sizeof *errs);
-    if (!tiles || !errs) {
-        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    } else {
-        tile_job j = {m, world, t, range, &b, &a, tiles, errs};
-        if (jobs && jobs->run) jobs->run(jobs->user, run_tile, &j, b.tiles);
-        else
-            for (uint32_t i = 0; i < b.tiles; ++i) run_tile(&j, i);
-        for (uint32_t i = 0; i < b.tiles && st >= 0; ++i) /* the first failure in tile order */
-            if (tiles[i].status < 0) {
-                st = tiles[i].status;
-                if (err) *err = errs[i];
-            }
-    }
-    ptl_mem_free(&a, errs, (size_t)b.tiles * sizeof *errs);
-    if (st < 0 && tiles) {
-        for (uint32_t i = 0; i < b.tiles; ++i) ptl_vx_tile_free(&tiles[i], &a);
-        ptl_mem_free(&a, tiles, (size_t)b.tiles * sizeof *tiles);
-        tiles = NULL;
-    }
-    if (st >= 0) {
-        *out = tiles;
-        *count = b.tiles;
-    }
-    ptl_mem_free(&a, b.start, ((size_t)b.tiles + 1) * sizeof *b.start);
-    ptl_mem_free(&a, b.tris, (size_t)b.total * sizeof *b.tris + 1);
+    if (st < 0) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+    else st = run_tiles(m, world, t, range, range, &b, jobs, &a, out, count, err);
+    free_bins(&b, &a);
     return st;
 }
 
@@ -430,4 +445,148 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
 oom:
     ptl_open_field_free(out);
     return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory assembling tiles");
+}
+
+/* The one-machine tiled voxel stage, a row of tiles at a time: each row's tiles run as jobs, then
+   their columns are appended to the world's field (a row of tiles covers whole rows of columns, so
+   its spans follow the previous rows' in the world's order) and the tiles are freed. Links and gaps
+   into rows not placed yet stay as indices inside their columns until the end. Peak memory: the
+   world's field plus one row of tiles. */
+ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                             const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_open_field* out,
+                             uint32_t* solid_spans, ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    *solid_spans = 0;
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const uint32_t W = (uint32_t)world->world_width, D = (uint32_t)world->world_depth;
+    const size_t cols = (size_t)W * D;
+    out->p = *world;
+    out->p.ox = out->p.oz = 0, out->p.width = (int32_t)W, out->p.depth = (int32_t)D, out->p.border = 0;
+    out->alloc = a;
+    out->col_start = ptl_mem_calloc(&a, cols + 1, sizeof *out->col_start);
+    if (!out->col_start) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%zu columns)", cols);
+    PTL_ARRAY(ptl_open_span) spans = {0};
+    PTL_ARRAY(uint32_t) col_of = {0};
+    PTL_ARRAY(ptl_vx_gap) gaps = {0}; /* other: index inside its column until the end */
+    ptl_status st = PTL_OK;
+    uint64_t total = 0;
+    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
+    bins b; /* the triangles binned once for every tile */
+    memset(&b, 0, sizeof b);
+    if (bin_triangles(m, world, t, all, &a, &b) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+    for (int32_t tz = 0; tz < t->tiles_z && st >= 0; ++tz) {
+        int32_t range[4] = {0, tz, t->tiles_x, tz + 1};
+        ptl_vx_tile* tiles = NULL;
+        uint32_t count = 0;
+        st = run_tiles(m, world, t, range, all, &b, jobs, &a, &tiles, &count, err);
+        if (st < 0) break;
+        /* The row's column counts, then its spans in world order (row by row of columns). */
+        const int32_t z0 = tz * t->tile_size, d = tiles[0].d;
+        uint64_t row_spans = 0;
+        for (uint32_t i = 0; i < count; ++i) row_spans += tiles[i].span_count, *solid_spans += tiles[i].solid_spans;
+        if (total + row_spans >= PTL_VX_NONE || !PTL_RESERVE(&a, spans, total + row_spans) ||
+            !PTL_RESERVE(&a, col_of, total + row_spans)) {
+            st = ptl_error_set(err, total + row_spans >= PTL_VX_NONE ? PTL_ERR_BAD_INPUT : PTL_ERR_NO_MEMORY,
+                               "bake: out of memory or more than 2^32 open spans (%llu)",
+                               (unsigned long long)(total + row_spans));
+        }
+        for (int32_t z = 0; z < d && st >= 0; ++z)
+            for (uint32_t i = 0; i < count; ++i) {
+                const ptl_vx_tile* tl = &tiles[i];
+                for (int32_t x = 0; x < tl->w; ++x) {
+                    uint32_t k = (uint32_t)z * (uint32_t)tl->w + (uint32_t)x;
+                    size_t c = (size_t)(z0 + z) * W + (size_t)(tl->x0 + x);
+                    out->col_start[c] = spans.count;
+                    for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
+                        spans.data[spans.count++] = tl->spans[j];
+                        col_of.data[col_of.count++] = (uint32_t)c;
+                    }
+                }
+            }
+        /* Gaps: the span is placed now (its column's start plus its place in the column). */
+        for (uint32_t i = 0; i < count && st >= 0; ++i) {
+            const ptl_vx_tile* tl = &tiles[i];
+            const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+            for (uint32_t g = 0; g < tl->gap_count; ++g) {
+                ptl_vx_gap o = tl->gaps[g];
+                uint32_t lo = 0, hi = ncols;
+                while (hi - lo > 1) {
+                    uint32_t mid = lo + (hi - lo) / 2;
+                    if (tl->col_start[mid] <= o.span) lo = mid;
+                    else hi = mid;
+                }
+                size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
+                o.span = out->col_start[c] + (o.span - tl->col_start[lo]);
+                if (!PTL_PUSH(&a, gaps, o)) {
+                    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+                    break;
+                }
+            }
+        }
+        total = spans.count;
+        for (uint32_t i = 0; i < count; ++i) ptl_vx_tile_free(&tiles[i], &a);
+        ptl_mem_free(&a, tiles, (size_t)count * sizeof *tiles);
+    }
+    free_bins(&b, &a);
+    if (st >= 0) {
+        out->col_start[cols] = (uint32_t)total;
+        /* Links and gaps' far ends: from indices inside their columns to the world's. */
+        for (uint32_t s = 0; s < spans.count; ++s) {
+            uint32_t c = col_of.data[s], x = c % W, z = c / W;
+            for (int k = 0; k < 4; ++k) {
+                uint32_t* n = &spans.data[s].nbr[k];
+                if (*n == PTL_VX_NONE) continue;
+                uint32_t nc = (z + (uint32_t)DZ[k]) * W + x + (uint32_t)DX[k];
+                *n += out->col_start[nc];
+            }
+        }
+        for (uint32_t g = 0; g < gaps.count; ++g) {
+            ptl_vx_gap* gp = &gaps.data[g];
+            uint32_t c = col_of.data[gp->span], x = c % W, z = c / W, k = gp->cols + 1u;
+            uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
+            gp->other += out->col_start[oc];
+        }
+        if (!sort_gaps(gaps.data, gaps.count, &a)) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    }
+    if (st < 0) {
+        PTL_ARRAY_FREE(&a, spans);
+        PTL_ARRAY_FREE(&a, col_of);
+        PTL_ARRAY_FREE(&a, gaps);
+        ptl_open_field_free(out);
+        return st;
+    }
+    /* Hand the arrays over (both grew through the same sizes, so they have the same capacity, which
+       becomes span_cap), shrunk to their size when the allocator can. */
+    uint32_t cap = spans.cap;
+    if (spans.count && spans.count < cap) {
+        void* ns = ptl_mem_realloc(&a, spans.data, (size_t)cap * sizeof *spans.data, (size_t)spans.count * sizeof *spans.data);
+        void* nc = ns ? ptl_mem_realloc(&a, col_of.data, (size_t)cap * sizeof *col_of.data,
+                                        (size_t)spans.count * sizeof *col_of.data)
+                      : NULL;
+        if (ns && nc) spans.data = ns, col_of.data = nc, cap = spans.count;
+        else if (ns) /* spans shrank, col_of did not: grow spans back to the common capacity */
+            spans.data = ns, spans.data = ptl_mem_realloc(&a, spans.data, (size_t)spans.count * sizeof *spans.data,
+                                                          (size_t)cap * sizeof *spans.data);
+        if (!spans.data) {
+            PTL_ARRAY_FREE(&a, col_of);
+            PTL_ARRAY_FREE(&a, gaps);
+            ptl_open_field_free(out);
+            return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        }
+    }
+    out->spans = spans.data, out->col_of = col_of.data;
+    out->span_count = spans.count, out->span_cap = cap;
+    if (gaps.count) {
+        out->gaps = ptl_mem_realloc(&a, gaps.data, (size_t)gaps.cap * sizeof *gaps.data, (size_t)gaps.count * sizeof *gaps.data);
+        if (!out->gaps) {
+            PTL_ARRAY_FREE(&a, gaps);
+            ptl_open_field_free(out);
+            return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        }
+        out->gap_count = gaps.count;
+    } else {
+        PTL_ARRAY_FREE(&a, gaps);
+    }
+    return ptl_error_ok(err);
 }

@@ -138,7 +138,7 @@ void ptl_open_field_free(ptl_open_field* of);
 
 /* layers.c: ordered flooding into layers; with seeds (world points, NULL/0 for none), layers not
    reachable from a seed are dropped (their spans get PTL_VX_NONE). Layer ids are dense, 0.., in
-   the order of each layer's lowest span (floor, then x, then z). A seed stands on the highest floor
+   the order of each layer's lowest span (floor, then z, then x). A seed stands on the highest floor
    at most walkable_height below it (else the lowest at most walkable_climb above it) in its column
    or, failing that, the nearest column within walkable_radius + 1; seeds standing on nothing are
    ignored, and PTL_ERR_BAD_INPUT is returned when no seed stands on anything. */
@@ -183,6 +183,12 @@ ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, 
                               const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* alloc,
                               ptl_vx_tile** out, uint32_t* count, ptl_error* err);
 void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a);
+/* Every tile of the world, a row of tiles at a time (the row's tiles as jobs), appended to the
+   world's open field as each row finishes: ptl_vx_tiles_build + ptl_vx_tiles_assemble with one row of
+   tiles alive at a time. `solid_spans` gets the heightfield spans of all columns (stats). */
+ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                             const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_open_field* out,
+                             uint32_t* solid_spans, ptl_error* err);
 /* The world's open field from every tile's columns, each tile given once in any order (tiles from
    several ptl_vx_tiles_build calls, or read back from parts); checks that they fit together. */
 ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,

@@ -319,8 +319,8 @@ typedef struct ptl_bake_stats {
     double walkable_area;
     uint32_t landmarks;
     /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
-    /* Wall-clock stage times. With tiles, ms_voxelize covers the tiles' voxelization and filters
-       (run as jobs) and ms_filter the assembly of their columns. */
+    /* Wall-clock stage times. With tiles, ms_voxelize covers the tiles' voxelization, filters (run
+       as jobs) and the assembly of their columns, and ms_filter is 0. */
     double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
 } ptl_bake_stats;
 
