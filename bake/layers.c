@@ -23,9 +23,10 @@
    spans apart from repeated overlap scans of pairs that do not overlap, which then merge.
 
    Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
-   the seeds through links are flooded; since every layer is connected, a layer is either wholly
-   reached or not at all, and the others are dropped (layer PTL_VX_NONE). Layer ids are then dense,
-   numbered in the order of their lowest span (floor, z, x). */
+   the seeds through links and gap links (filter.c rule 7) are flooded; since every layer is
+   connected, a layer is either wholly reached or not at all, and the others are dropped (layer
+   PTL_VX_NONE). A small island (min_island) is a layer linked to no other, by links or gap links.
+   Layer ids are then dense, numbered in the order of their lowest span (floor, z, x). */
 #include <math.h>
 #include <string.h>
 
@@ -284,6 +285,17 @@ static uint32_t reach(flood* f, const float* seeds, uint32_t seed_count, uint32_
             uint32_t t = of->spans[s].nbr[d];
             if (t != PTL_VX_NONE && !mark[t]) mark[t] = 1, queue[qn++] = t;
         }
+        /* and across gap links (filter.c rule 7; sorted by span) */
+        uint32_t lo = 0, hi = of->gap_count;
+        while (lo < hi) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (of->gaps[mid].span < s) lo = mid + 1;
+            else hi = mid;
+        }
+        for (; lo < of->gap_count && of->gaps[lo].span == s; ++lo) {
+            uint32_t t = of->gaps[lo].other;
+            if (!mark[t]) mark[t] = 1, queue[qn++] = t;
+        }
     }
     return found;
 }
@@ -375,6 +387,10 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
                 uint32_t t = of->spans[s].nbr[d];
                 if (t != PTL_VX_NONE && find(&f, f.lab[t]) != r) dense[r] = 1;
             }
+        }
+        for (uint32_t g = 0; g < of->gap_count; ++g) { /* a gap link joins its layers too */
+            uint32_t r = find(&f, f.lab[of->gaps[g].span]), q = find(&f, f.lab[of->gaps[g].other]);
+            if (r != q) dense[r] = dense[q] = 1;
         }
         for (uint32_t l = 0; l < f.ln.count; ++l)
             island[l] = find(&f, l) == l && !dense[l] && f.ln.data[l].size < (uint32_t)of->p.min_island;

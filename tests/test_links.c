@@ -241,3 +241,35 @@ Test(links, shared_meshes_with_wide_gaps_validate) {
     cr_log_info("links with max_gap 0.9 on the shared meshes: %u", total);
     test_free_list(files);
 }
+
+/* A piece smaller than min_island joined to the rest only by a gap link is not an island, and a
+   seed on the rest reaches it across the link. */
+Test(links, a_small_slab_across_a_crack_is_kept_and_reached_from_a_seed) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    box(b, -1, -0.2f, -1, 8, 0, 5);
+    box(b, 0, 1.8f, 0, 4, 2, 4);
+    box(b, 4.5f, 1.8f, 1, 6.0f, 2, 2.5f); /* 5 x 5 columns, 3 x 3 after the ledge filter: under 64 */
+    float seed[3] = {1.5f, 2, 2};
+    for (int seeded = 0; seeded < 2; ++seeded) {
+        ptl_bake_desc d;
+        memset(&d, 0, sizeof d);
+        if (seeded) d.seeds = seed, d.seed_count = 1;
+        baked r = bake(b, &d, seeded ? "small slab, seeded" : "small slab");
+        cr_expect_eq(r.info.link_count, 1u, "%s: %u links", seeded ? "seeded" : "unseeded", r.info.link_count);
+        ptl_query* q;
+        cr_assert_geq(ptl_query_create(r.nm, NULL, &q), 0);
+        ptl_path_request req;
+        memset(&req, 0, sizeof req);
+        req.start[0] = 1.5f, req.start[1] = 2, req.start[2] = 2;
+        req.goal[0] = 5.25f, req.goal[1] = 2, req.goal[2] = 1.75f;
+        float pts[3 * 32];
+        ptl_path_result res;
+        memset(&res, 0, sizeof res);
+        res.points = pts, res.point_capacity = 32;
+        cr_expect_geq(ptl_query_find_path(q, &req, &res), 0);
+        cr_expect(res.found && res.complete, "%s: no path onto the small slab", seeded ? "seeded" : "unseeded");
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(r.nm);
+    }
+    free(b);
+}
