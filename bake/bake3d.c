@@ -172,9 +172,12 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     ptl_vx_params p;
     ptl_vx_tiling tiling;
     st = ptl_vx_params_resolve(&d, m, &p, err);
-    if (st >= 0 && d.tile_size) {
+    /* The voxel stages run in tiles (tiles.c) unless the caller keeps the intermediates, which need
+       the whole heightfield: with tile_size 0, tiles of PTL_VX_AUTO_TILE columns that bound their
+       memory (the result is the one-piece bake's, byte for byte, and records no tiling). */
+    if (st >= 0 && (d.tile_size || !d.debug)) {
         /* Tiles: voxelize and filter each as a job, then assemble their columns (tiles.c). */
-        st = ptl_vx_tiling_init(&p, d.tile_size, &tiling, err);
+        st = ptl_vx_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
         if (st >= 0) st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, &of, &bs.spans, err);
         t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
         bs.ms_filter = 0; /* the filters run inside the tiles */

@@ -37,7 +37,7 @@ uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour
     if (lu < 0 || lv < 0 || lu >= (int64_t)c->w || lv >= (int64_t)c->d) return PTL_NONE;
     uint32_t s = c->lspan[(size_t)lv * c->w + (size_t)lu];
     if (s == PTL_VX_NONE) return PTL_NONE;
-    uint32_t n = of->spans[s].nbr[dir];
+    uint32_t n = ptl_vx_nbr(of, s, dir);
     if (n == PTL_VX_NONE) {
         /* A gap link (filter.c, rule 7)? */
         uint32_t lo = 0, hi = of->gap_count;

@@ -116,16 +116,16 @@ static void link_span(ptl_open_field* of, uint32_t s, int x, int z) {
     const int h = p->walkable_height, climb = p->walkable_climb;
     ptl_open_span* a = &of->spans[s];
     for (int d = 0; d < 4; ++d) {
-        a->nbr[d] = PTL_VX_NONE;
+        a->con[d] = PTL_VX_NOCON;
         int nx = x + DX[d], nz = z + DZ[d];
         if (nx < 0 || nz < 0 || nx >= p->width || nz >= p->depth) continue;
         uint32_t c = (uint32_t)nz * (uint32_t)p->width + (uint32_t)nx;
-        for (uint32_t t = of->col_start[c]; t < of->col_start[c + 1]; ++t) {
+        for (uint32_t t = of->col_start[c]; t < of->col_start[c + 1] && t - of->col_start[c] < PTL_VX_NOCON; ++t) {
             const ptl_open_span* b = &of->spans[t];
             int df = (int)b->floor - (int)a->floor;
             if (df < -climb || df > climb) continue;
             if (mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) < h) continue;
-            a->nbr[d] = t;
+            a->con[d] = (uint8_t)(t - of->col_start[c]);
             break;
         }
     }
@@ -141,8 +141,8 @@ static void link_spans(ptl_open_field* of) {
         }
     for (uint32_t s = 0; s < of->span_count; ++s)
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = of->spans[s].nbr[d];
-            if (t != PTL_VX_NONE && of->spans[t].nbr[(d + 2) & 3] != s) of->spans[s].nbr[d] = PTL_VX_NONE;
+            uint32_t t = ptl_vx_nbr(of, s, d);
+            if (t != PTL_VX_NONE && ptl_vx_nbr(of, t, (d + 2) & 3) != s) of->spans[s].con[d] = PTL_VX_NOCON;
         }
 }
 
@@ -152,39 +152,50 @@ static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
 }
 
 /* Rule 6: marks in `gone` the spans the erosion removes; returns how many. */
+/* The neighbour of span s (in column c) in direction d, or PTL_VX_NONE. */
+static uint32_t nbr_in(const ptl_open_field* of, uint32_t c, uint32_t s, int d) {
+    uint32_t k = of->spans[s].con[d];
+    return k == PTL_VX_NOCON ? PTL_VX_NONE : of->col_start[ptl_vx_ncol(of->p.width, c, d)] + k;
+}
+
 static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
     const ptl_vx_params* p = &of->p;
     const ptl_open_span* sp = of->spans;
+    const uint32_t* co = of->col_of;
     for (uint32_t s = 0; s < of->span_count; ++s) {
         bool inner = true;
-        for (int d = 0; d < 4; ++d) inner = inner && sp[s].nbr[d] != PTL_VX_NONE;
+        for (int d = 0; d < 4; ++d) inner = inner && sp[s].con[d] != PTL_VX_NOCON;
         dist[s] = inner ? 0xffff : 0;
     }
     const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
     /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor. */
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
-            uint32_t a = sp[s].nbr[0], b = sp[s].nbr[3];
+            uint32_t a = nbr_in(of, c, s, 0), b = nbr_in(of, c, s, 3);
             if (a != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[a], 2);
-                if (sp[a].nbr[3] != PTL_VX_NONE) dist[s] = relax(dist[s], dist[sp[a].nbr[3]], 3);
+                uint32_t a3 = nbr_in(of, co[a], a, 3);
+                if (a3 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a3], 3);
             }
             if (b != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[b], 2);
-                if (sp[b].nbr[2] != PTL_VX_NONE) dist[s] = relax(dist[s], dist[sp[b].nbr[2]], 3);
+                uint32_t b2 = nbr_in(of, co[b], b, 2);
+                if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
             }
         }
     /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1). */
     for (uint32_t c = cols; c-- > 0;)
         for (uint32_t s = of->col_start[c + 1]; s-- > of->col_start[c];) {
-            uint32_t a = sp[s].nbr[2], b = sp[s].nbr[1];
+            uint32_t a = nbr_in(of, c, s, 2), b = nbr_in(of, c, s, 1);
             if (a != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[a], 2);
-                if (sp[a].nbr[1] != PTL_VX_NONE) dist[s] = relax(dist[s], dist[sp[a].nbr[1]], 3);
+                uint32_t a1 = nbr_in(of, co[a], a, 1);
+                if (a1 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a1], 3);
             }
             if (b != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[b], 2);
-                if (sp[b].nbr[0] != PTL_VX_NONE) dist[s] = relax(dist[s], dist[sp[b].nbr[0]], 3);
+                uint32_t b0 = nbr_in(of, co[b], b, 0);
+                if (b0 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0], 3);
             }
         }
     const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
@@ -196,18 +207,32 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
     return removed;
 }
 
-/* Keeps the spans not marked in `gone`, compacted in place (links renumbered, links to removed
-   spans dropped); the arrays keep their size (span_cap). `map` has span_count entries of scratch. */
+/* Keeps the spans not marked in `gone`, compacted in place (links to removed spans dropped, the
+   others' indices inside their columns updated); the arrays keep their size (span_cap). `map` has span_count entries of scratch. */
 static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map) {
     const uint32_t n = of->span_count;
     uint32_t k = 0;
     for (uint32_t s = 0; s < n; ++s) map[s] = gone[s] ? PTL_VX_NONE : k++;
+    /* Links: a removed neighbour is no link; a kept one moves down its column by the removed spans
+       before it there (the old col_start still holds). */
     for (uint32_t s = 0; s < n; ++s) {
         if (gone[s]) continue;
-        ptl_open_span o = of->spans[s];
-        for (int d = 0; d < 4; ++d)
-            if (o.nbr[d] != PTL_VX_NONE) o.nbr[d] = map[o.nbr[d]];
-        of->spans[map[s]] = o;
+        ptl_open_span* o = &of->spans[s];
+        for (int d = 0; d < 4; ++d) {
+            if (o->con[d] == PTL_VX_NOCON) continue;
+            uint32_t first = of->col_start[ptl_vx_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
+            if (gone[t]) {
+                o->con[d] = PTL_VX_NOCON;
+                continue;
+            }
+            uint32_t before = 0;
+            for (uint32_t u = first; u < t; ++u) before += !gone[u];
+            o->con[d] = (uint8_t)before;
+        }
+    }
+    for (uint32_t s = 0; s < n; ++s) {
+        if (gone[s]) continue;
+        of->spans[map[s]] = of->spans[s];
         of->col_of[map[s]] = of->col_of[s];
     }
     /* col_start from the (sorted) column of each kept span */
@@ -306,7 +331,7 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
             uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
             for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s)
                 for (int d = 0; d < 4; ++d) {
-                    if (of->spans[s].nbr[d] != PTL_VX_NONE) continue;
+                    if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
                     uint32_t t;
                     int k = find_gap(hf, of, s, x, z, d, &t);
                     if (!k) continue;

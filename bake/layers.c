@@ -163,7 +163,8 @@ static bool links_agree(flood* f, uint32_t s, uint32_t l) {
         uint32_t nc = nbr_column(of, c, d, &in);
         if (!in) continue;
         for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
-            if (of->spans[s].nbr[d] != t && f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l) return false;
+            if (t - of->col_start[nc] != of->spans[s].con[d] && f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l)
+                return false;
     }
     return true;
 }
@@ -220,7 +221,7 @@ static bool flood_layers(flood* f, const uint32_t* order) {
         uint32_t l = f->lab[s] == PTL_VX_NONE ? new_layer(f, s) : find(f, f->lab[s]);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = of->spans[s].nbr[d];
+            uint32_t t = ptl_vx_nbr(of, s, d);
             if (t == PTL_VX_NONE) continue;
             if (f->lab[t] == PTL_VX_NONE) {
                 if (!column_has(f, of->col_of[t], l) && links_agree(f, t, l)) join(f, t, l);
@@ -282,7 +283,7 @@ static uint32_t reach(flood* f, const float* seeds, uint32_t seed_count, uint32_
         uint32_t s = queue[q];
         keep[find(f, f->lab[s])] = 1;
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = of->spans[s].nbr[d];
+            uint32_t t = ptl_vx_nbr(of, s, d);
             if (t != PTL_VX_NONE && !mark[t]) mark[t] = 1, queue[qn++] = t;
         }
         /* and across gap links (filter.c rule 7; sorted by span) */
@@ -384,7 +385,7 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
         for (uint32_t s = 0; s < n; ++s) {
             uint32_t r = find(&f, f.lab[s]);
             for (int d = 0; d < 4; ++d) {
-                uint32_t t = of->spans[s].nbr[d];
+                uint32_t t = ptl_vx_nbr(of, s, d);
                 if (t != PTL_VX_NONE && find(&f, f.lab[t]) != r) dense[r] = 1;
             }
         }

@@ -65,8 +65,8 @@ void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a) {
     t->span_count = t->gap_count = 0;
 }
 
-/* Keeps the tile's own columns of the window's open field, with links and gaps' far ends as
-   indices inside their columns. */
+/* Keeps the tile's own columns of the window's open field (links are indices inside their
+   columns already), with gaps' far ends as indices inside their columns. */
 static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, ptl_vx_tile* t, const ptl_allocator* a) {
     const ptl_vx_params* p = &of->p;
     const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
@@ -89,15 +89,7 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
     for (int32_t z = 0; z < t->d; ++z)
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
-            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
-                ptl_open_span o = of->spans[s];
-                for (int d = 0; d < 4; ++d) {
-                    if (o.nbr[d] == PTL_VX_NONE) continue;
-                    uint32_t nc = (uint32_t)(lz0 + z + DZ[d]) * (uint32_t)p->width + (uint32_t)(lx0 + x + DX[d]);
-                    o.nbr[d] -= of->col_start[nc];
-                }
-                t->spans[i++] = o;
-            }
+            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) t->spans[i++] = of->spans[s];
         }
     /* Gaps leaving a kept span: span as the tile's index, other as its index in its column. */
     uint32_t ng = 0;
@@ -394,16 +386,15 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
                 ptl_open_span o = tl->spans[j];
                 for (int d = 0; d < 4; ++d) {
-                    if (o.nbr[d] == PTL_VX_NONE) continue;
+                    if (o.con[d] == PTL_VX_NOCON) continue;
                     int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
                     size_t nc = (size_t)nz * W + (size_t)nx;
-                    if (nx < 0 || nz < 0 || nx >= W || nz >= D || o.nbr[d] >= out->col_start[nc + 1] - out->col_start[nc]) {
+                    if (nx < 0 || nz < 0 || nx >= W || nz >= D || o.con[d] >= out->col_start[nc + 1] - out->col_start[nc]) {
                         st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
                                            "bake: tile (%d, %d) links column (%u, %u) to a span its neighbour lacks",
                                            tl->tx, tl->tz, gx, gz);
                         break;
                     }
-                    o.nbr[d] += out->col_start[nc];
                 }
                 out->spans[base + (j - tl->col_start[k])] = o;
                 out->col_of[base + (j - tl->col_start[k])] = (uint32_t)c;
@@ -531,16 +522,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     free_bins(&b, &a);
     if (st >= 0) {
         out->col_start[cols] = (uint32_t)total;
-        /* Links and gaps' far ends: from indices inside their columns to the world's. */
-        for (uint32_t s = 0; s < spans.count; ++s) {
-            uint32_t c = col_of.data[s], x = c % W, z = c / W;
-            for (int k = 0; k < 4; ++k) {
-                uint32_t* n = &spans.data[s].nbr[k];
-                if (*n == PTL_VX_NONE) continue;
-                uint32_t nc = (z + (uint32_t)DZ[k]) * W + x + (uint32_t)DX[k];
-                *n += out->col_start[nc];
-            }
-        }
+        /* Gaps' far ends: from indices inside their columns to the world's. */
         for (uint32_t g = 0; g < gaps.count; ++g) {
             ptl_vx_gap* gp = &gaps.data[g];
             uint32_t c = col_of.data[gp->span], x = c % W, z = c / W, k = gp->cols + 1u;

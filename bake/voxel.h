@@ -67,10 +67,15 @@ typedef struct ptl_open_span {
     uint16_t floor;   /* [Units: voxels] the walkable surface's height */
     uint16_t ceil;    /* [Units: voxels] bottom of the next solid span above (PTL_VX_MAX_HEIGHT: open sky) */
     uint16_t tag;
+    /* The connected span in each neighbour column, as its index inside that column (Recast's
+       compact span does the same), or PTL_VX_NOCON; ptl_vx_nbr gives the span's index. A link to a
+       span past the 255th of its column is not kept (255 floors stacked in one column). */
+    uint8_t con[4];
     uint16_t pad;
-    uint32_t nbr[4];  /* index of the connected span in each neighbour column, or PTL_VX_NONE */
     uint32_t layer;   /* layers.c: the layer, or PTL_VX_NONE (unreachable or not walkable) */
 } ptl_open_span;
+_Static_assert(sizeof(ptl_open_span) == 16, "open span layout");
+#define PTL_VX_NOCON 0xffu
 
 /* A gap link (filter.c): span `span` faces span `other` across `cols` columns in direction `dir`
    (0: -x, 1: +z, 2: +x, 3: -z) with no link between them; always listed in both directions. */
@@ -91,6 +96,17 @@ typedef struct ptl_open_field {
     uint32_t gap_count;
     ptl_allocator alloc;
 } ptl_open_field;
+
+/* The column next to column c (of a grid `width` wide) in direction d (0: -x, 1: +z, 2: +x, 3: -z);
+   the caller knows it is inside the grid. */
+static inline uint32_t ptl_vx_ncol(int32_t width, uint32_t c, int d) {
+    return d == 0 ? c - 1 : d == 1 ? c + (uint32_t)width : d == 2 ? c + 1 : c - (uint32_t)width;
+}
+/* The index of open span s's linked neighbour in direction d, or PTL_VX_NONE. */
+static inline uint32_t ptl_vx_nbr(const ptl_open_field* of, uint32_t s, int d) {
+    uint32_t k = of->spans[s].con[d];
+    return k == PTL_VX_NOCON ? PTL_VX_NONE : of->col_start[ptl_vx_ncol(of->p.width, of->col_of[s], d)] + k;
+}
 
 /* A layer: connected open spans (4-neighbours, climbable steps), at most one per column. */
 typedef struct ptl_layer_info {
@@ -147,6 +163,10 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
 void ptl_layer_set_free(ptl_layer_set* ls);
 
 /* ---- tiles.c: the voxel stages in tiles ----------------------------------------------------------*/
+/* Tiles of the voxel stages when the caller asks for none (bake3d.c): on Recast's meshes at its
+   reference parameters they keep the peak under Recast's (dungeon, nav_test, undulating) for a few
+   percent more bake time; a world at most this wide is one tile. */
+#define PTL_VX_AUTO_TILE 192u
 #define PTL_VX_MIN_TILE PTL_TILE_MIN
 #define PTL_VX_MAX_TILE PTL_TILE_MAX
 

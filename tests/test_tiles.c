@@ -1,6 +1,7 @@
 /* Tiled bakes (bake/tiles.c, issue 5): the tiles' columns come out exactly as in a one-piece bake,
    so the navmesh is the same bytes whatever the tile size, thread count or order in which the jobs
    run; only the header's tiling fields (and so its checksum) tell them apart. */
+#include <portolan/bake_debug.h>
 #include <portolan/runtime.h>
 
 #include "../tools/jobs.h"
@@ -30,17 +31,25 @@ typedef struct blob {
     ptl_bake_stats st;
 } blob;
 
+/* tile_size 0 here is the true one-piece bake: a bake that keeps its intermediates voxelizes the
+   world in one piece (without one, tile_size 0 still runs the voxel stages in tiles of 192). */
 static blob bake(const ptl_trimesh* m, uint32_t tile_size, const ptl_job_system* jobs, float radius, const char* what) {
     ptl_bake_desc d;
     memset(&d, 0, sizeof d);
     d.tile_size = tile_size;
     d.jobs = jobs;
     d.agent_radius = radius;
+    ptl_bake_debug* dbg = NULL;
+    if (tile_size == 0) {
+        cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
+        d.debug = dbg;
+    }
     blob b;
     memset(&b, 0, sizeof b);
     ptl_error err;
     cr_assert_geq(ptl_bake_trimesh(m, &d, &b.data, &b.size, &b.st, &err), 0, "%s (tile %u): %s", what, tile_size,
                   err.message);
+    ptl_bake_debug_destroy(dbg);
     return b;
 }
 
@@ -329,4 +338,30 @@ Test(tiles, parts_of_any_split_merge_to_the_same_bytes, .timeout = 300) {
     cr_expect_eq(ptl_bake_trimesh_part(&m, &none, all, &p[0], &ps[0], NULL, &err), PTL_ERR_INVALID_ARG);
     ptl_blob_free(ref.data, ref.size, NULL);
     free(b);
+}
+
+/* tile_size 0 without intermediates kept: the voxel stages run in tiles of 192 columns, and the
+   navmesh is the true one-piece bake's, byte for byte (tiling fields included: none recorded). */
+Test(tiles, default_bake_in_hidden_tiles_is_the_one_piece_navmesh, .timeout = 300) {
+    TEST_REQUIRE_DATA(data);
+    const char* names[] = {"dungeon", "nav_test", "undulating", "house"};
+    for (int i = 0; i < 4; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/meshes/%s.obj", data, names[i]);
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_geq(ptl_obj_load(path, NULL, &m, &err), 0, "%s", err.message);
+        blob whole = bake(&m, 0, NULL, 0.6f, names[i]); /* debug kept: one piece */
+        ptl_bake_desc d;
+        memset(&d, 0, sizeof d);
+        d.agent_radius = 0.6f;
+        blob fast;
+        cr_assert_geq(ptl_bake_trimesh(&m, &d, &fast.data, &fast.size, &fast.st, &err), 0, "%s", err.message);
+        cr_expect(fast.size == whole.size && memcmp(fast.data, whole.data, fast.size) == 0,
+                  "%s: the default bake differs from the one-piece bake", names[i]);
+        cr_expect_eq(fast.st.tiles, 1u);
+        ptl_blob_free(fast.data, fast.size, NULL);
+        ptl_blob_free(whole.data, whole.size, NULL);
+        ptl_trimesh_free(&m);
+    }
 }

@@ -146,9 +146,9 @@ static void check_invariants(const run* r) {
             cr_assert(s == of->col_start[c] || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
             cr_assert(of->spans[s].ceil - of->spans[s].floor >= r->p.walkable_height, "clearance");
             for (int d = 0; d < 4; ++d) {
-                uint32_t t = of->spans[s].nbr[d];
+                uint32_t t = ptl_vx_nbr(of, s, d);
                 if (t == PTL_VX_NONE) continue;
-                cr_assert_eq(of->spans[t].nbr[(d + 2) & 3], s, "links are mutual");
+                cr_assert_eq(ptl_vx_nbr(of, t, (d + 2) & 3), s, "links are mutual");
                 cr_assert(abs((int)of->spans[t].floor - (int)of->spans[s].floor) <= r->p.walkable_climb);
             }
         }
@@ -170,7 +170,7 @@ static void check_invariants(const run* r) {
         uint32_t l = of->spans[s].layer;
         cr_assert(l == PTL_VX_NONE || l < nl);
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = of->spans[s].nbr[d];
+            uint32_t t = ptl_vx_nbr(of, s, d);
             if (t != PTL_VX_NONE) cr_assert_eq(of->spans[t].layer == PTL_VX_NONE, l == PTL_VX_NONE, "reach is closed");
         }
     }

@@ -301,7 +301,9 @@ typedef struct ptl_bake_desc {
        decomposition) run on the whole, so no vertex is due to the tiling and the blob is the same
        whatever the tile order or thread count (it records the tile size, see ptl_navmesh_info).
        Memory of the voxel stages is bounded by the tile size, not the world's.
-       [Units: columns] [Limit: 0 or PTL_TILE_MIN..PTL_TILE_MAX] 0: one tile over everything. */
+       [Units: columns] [Limit: 0 or PTL_TILE_MIN..PTL_TILE_MAX] 0: the navmesh of one tile over
+       everything (recorded as such); its voxel stages still run in tiles of 192 columns, which
+       bound their memory without changing a byte, except when `debug` keeps the heightfield. */
     uint32_t tile_size;
     const ptl_job_system* jobs; /* tiles, contours and decompositions run as jobs; NULL: in turn */
     const ptl_allocator* alloc; /* NULL: libc */
@@ -319,8 +321,9 @@ typedef struct ptl_bake_stats {
     double walkable_area;
     uint32_t landmarks;
     /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
-    /* Wall-clock stage times. With tiles, ms_voxelize covers the tiles' voxelization, filters (run
-       as jobs) and the assembly of their columns, and ms_filter is 0. */
+    /* Wall-clock stage times. The voxel stages run in tiles (tile_size): ms_voxelize covers the
+       tiles' voxelization, filters (run as jobs) and the assembly of their columns, and ms_filter is
+       0 (it is the filters' time only in a bake that keeps its intermediates, `debug`). */
     double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
 } ptl_bake_stats;
 
