@@ -118,6 +118,26 @@ Test(tiles, dungeon_4x4_same_bytes_for_1_2_4_8_threads_and_any_tile_order, .time
         cr_expect(b.size == ref.size && memcmp(b.data, ref.data, b.size) == 0, "job order %d: the blob differs", k);
         ptl_blob_free(b.data, b.size, NULL);
     }
+    /* Parts of tile ranges (three strips of tile columns, given to the merge out of order). */
+    {
+        uint32_t world[2];
+        void* parts[3];
+        size_t sizes[3];
+        ptl_bake_desc d;
+        memset(&d, 0, sizeof d);
+        d.tile_size = 64;
+        const uint32_t first[3] = {5, 0, 11};
+        for (int k = 0; k < 3; ++k) {
+            uint32_t r[4] = {first[k], 0, k == 0 ? 10 : k == 1 ? 4 : 999, 999};
+            cr_assert_geq(ptl_bake_trimesh_part(&m, &d, r, &parts[k], &sizes[k], world, &err), 0, "%s", err.message);
+        }
+        blob mg;
+        cr_assert_geq(ptl_bake_merge_parts((const void* const*)parts, sizes, 3, NULL, NULL, &mg.data, &mg.size, NULL, &err), 0,
+                      "%s", err.message);
+        cr_expect(mg.size == ref.size && memcmp(mg.data, ref.data, mg.size) == 0, "dungeon 4x4: merged parts differ");
+        ptl_blob_free(mg.data, mg.size, NULL);
+        for (int k = 0; k < 3; ++k) ptl_blob_free(parts[k], sizes[k], NULL);
+    }
     /* The one-piece bake is the same navmesh (only the tiling fields of the header differ). */
     blob whole = bake(&m, 0, NULL, 0, "dungeon 4x4, one piece");
     size_t at = 0;
@@ -125,6 +145,67 @@ Test(tiles, dungeon_4x4_same_bytes_for_1_2_4_8_threads_and_any_tile_order, .time
               "dungeon 4x4: tiled and one-piece blobs differ at byte %zu", at);
     cr_expect_eq(whole.st.cells, ref.st.cells);
     cr_expect_eq(whole.st.spans, ref.st.spans, "solid spans %u one piece, %u over the tiles", whole.st.spans, ref.st.spans);
+    /* Paths across tile borders: pairs of cell centres far apart, on both navmeshes. */
+    {
+        ptl_navmesh *a, *b;
+        cr_assert_geq(ptl_navmesh_create(whole.data, whole.size, NULL, &a, &err), 0, "%s", err.message);
+        cr_assert_geq(ptl_navmesh_create(ref.data, ref.size, NULL, &b, &err), 0, "%s", err.message);
+        ptl_query *qa, *qb;
+        cr_assert_geq(ptl_query_create(a, NULL, &qa), 0);
+        cr_assert_geq(ptl_query_create(b, NULL, &qb), 0);
+        ptl_navmesh_info in;
+        ptl_navmesh_get_info(a, &in);
+        uint32_t seed = 12345, found = 0, crossing = 0;
+        const double side = 64 * 0.3;
+        /* cell centres; pairs within 30 m of each other (the copies are not joined to each other) */
+        const uint32_t nc = in.cell_count - in.link_count;
+        float* cen = calloc((size_t)nc * 3, sizeof *cen);
+        for (uint32_t cell = 0; cell < nc; ++cell) {
+            ptl_cell_view cv;
+            ptl_navmesh_get_cell(a, cell, &cv);
+            for (uint32_t v = 0; v < cv.vert_count; ++v)
+                for (int k = 0; k < 3; ++k) cen[3 * cell + k] += ptl_navmesh_vert(a, cv.verts[v])[k] / (float)cv.vert_count;
+        }
+        for (int i = 0; i < 200; ++i) {
+            float c[2][3];
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t c0 = (seed >> 8) % nc, c1 = c0;
+            for (int tries = 0; tries < 200; ++tries) {
+                seed = seed * 1664525u + 1013904223u;
+                uint32_t k = (seed >> 8) % nc;
+                if (k != c0 && hypot(cen[3 * k] - cen[3 * c0], cen[3 * k + 2] - cen[3 * c0 + 2]) < 30) {
+                    c1 = k;
+                    break;
+                }
+            }
+            memcpy(c[0], &cen[3 * c0], sizeof c[0]);
+            memcpy(c[1], &cen[3 * c1], sizeof c[1]);
+            ptl_path_request req;
+            memset(&req, 0, sizeof req);
+            memcpy(req.start, c[0], sizeof req.start);
+            memcpy(req.goal, c[1], sizeof req.goal);
+            ptl_path_result ra, rb;
+            memset(&ra, 0, sizeof ra);
+            memset(&rb, 0, sizeof rb);
+            ptl_status sa = ptl_query_find_path(qa, &req, &ra), sb = ptl_query_find_path(qb, &req, &rb);
+            cr_expect_eq(sa, sb, "pair %d: status %d one piece, %d tiled", i, sa, sb);
+            cr_expect_eq(ra.found, rb.found, "pair %d", i);
+            if (!ra.found || !rb.found) continue;
+            ++found;
+            crossing += floor((c[0][0] - m.bmin[0]) / side) != floor((c[1][0] - m.bmin[0]) / side) ||
+                        floor((c[0][2] - m.bmin[2]) / side) != floor((c[1][2] - m.bmin[2]) / side);
+            cr_expect(fabs(ra.length - rb.length) <= 1e-3 * ra.length, "pair %d: %.6f one piece, %.6f tiled", i, ra.length,
+                      rb.length);
+        }
+        cr_log_info("dungeon 4x4: %u of 200 pairs found, %u of them across a tile border", found, crossing);
+        cr_expect_gt(found, 100u, "only %u pairs found a path", found);
+        cr_expect_gt(crossing, 50u, "only %u paths cross a tile border", crossing);
+        free(cen);
+        ptl_query_destroy(qa);
+        ptl_query_destroy(qb);
+        ptl_navmesh_destroy(a);
+        ptl_navmesh_destroy(b);
+    }
     ptl_blob_free(whole.data, whole.size, NULL);
     ptl_blob_free(ref.data, ref.size, NULL);
     free_copies(&m);
