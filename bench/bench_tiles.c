@@ -20,7 +20,7 @@
 #include "../tools/jobs.h"
 #include "bench.h"
 
-enum { TILE = 128, RC_TILE = 64, MAX_SCENES = 8 };
+enum { TILE = 256, RC_TILE = 64, MAX_SCENES = 8 };
 
 typedef struct scene_run {
     char name[64];

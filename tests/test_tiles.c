@@ -446,3 +446,57 @@ Test(tiles, default_bake_in_hidden_tiles_is_the_one_piece_navmesh, .timeout = 30
         ptl_trimesh_free(&m);
     }
 }
+
+/* Damaged parts whose checksum was made to match (a part edited on purpose, or written by a buggy
+   tool): the merge refuses them with a message or, when the damage leaves a consistent part,
+   merges it; it never crashes or reads out of bounds (ASan). */
+#include "../runtime/navmesh_format.h"
+Test(tiles, parts_damaged_behind_a_valid_checksum_are_refused_or_merged, .timeout = 300) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 12, 9, 0);
+    box(b, 3, 0, 3, 4, 2, 6);
+    box(b, 7, 0, 1.5f, 7.3f, 3, 8);
+    ptl_trimesh m = as_trimesh(b);
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_size = 16;
+    uint32_t all[4] = {0, 0, 99, 99};
+    void* part;
+    size_t size;
+    ptl_error err;
+    cr_assert_geq(ptl_bake_trimesh_part(&m, &d, all, &part, &size, NULL, &err), 0, "%s", err.message);
+    uint8_t* copy = malloc(size);
+    uint32_t seed = 7, refused = 0, merged = 0;
+    for (int i = 0; i < 400; ++i) {
+        memcpy(copy, part, size);
+        int flips = 1 + (int)(i % 4);
+        for (int k = 0; k < flips; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            size_t at = 32 + (seed >> 4) % (size - 32); /* past the checksum */
+            seed = seed * 1664525u + 1013904223u;
+            copy[at] ^= (uint8_t)(1u << ((seed >> 9) % 8));
+        }
+        uint64_t sum = ptl_blob_checksum(copy, size);
+        memcpy(copy + 24, &sum, sizeof sum);
+        const void* parts[1] = {copy};
+        void* blob = NULL;
+        size_t bs = 0;
+        ptl_status st = ptl_bake_merge_parts(parts, &size, 1, NULL, NULL, &blob, &bs, NULL, &err);
+        if (st < 0) {
+            ++refused;
+            cr_expect(err.message[0] != '\0', "a refusal names its reason");
+            cr_expect_null(blob);
+        } else {
+            ++merged;
+            ptl_navmesh* nm;
+            cr_expect_geq(ptl_navmesh_create(blob, bs, NULL, &nm, &err), 0, "a merged part loads: %s", err.message);
+            ptl_navmesh_destroy(nm);
+            ptl_blob_free(blob, bs, NULL);
+        }
+    }
+    cr_log_info("damaged parts: %u refused, %u merged", refused, merged);
+    cr_expect_gt(refused, 0u);
+    free(copy);
+    ptl_blob_free(part, size, NULL);
+    free(b);
+}
