@@ -101,7 +101,7 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
     if (st >= 0 && d.landmarks > 0) {
         void* with = NULL;
         size_t with_size = 0;
-        st = ptl_bake_landmarks(*blob, *size, (uint32_t)d.landmarks, &a, &with, &with_size, err);
+        st = ptl_bake_landmarks_jobs(*blob, *size, (uint32_t)d.landmarks, d.jobs, &a, &with, &with_size, err);
         ptl_blob_free(*blob, *size, &a);
         *blob = with;
         *size = with_size;

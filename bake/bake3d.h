@@ -14,6 +14,10 @@ ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err);
 ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* d, double pair_slack, const ptl_vx_tiling* tiling,
                              double t0, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err);
 
+/* ptl_bake_landmarks with the pieces of walkable space as jobs (landmarks.c). */
+ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
+                                   const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err);
+
 /* Milliseconds on a monotonic clock. */
 double ptl_bake3d_now_ms(void);
 

@@ -158,6 +158,11 @@ ptl_status ptl_bake_debug_keep_open(ptl_bake_debug* d, const ptl_open_field* of,
     if (!d) return PTL_OK;
     if (!PTL_RESERVE(&d->alloc, d->open, of->span_count)) return oom(err);
     d->open.count = 0;
+    /* the grid again: a tiled bake assembles the open field without a whole solid heightfield (its
+       solid spans are not kept) */
+    memcpy(d->grid.bmin, of->p.bmin, sizeof d->grid.bmin);
+    d->grid.cs = of->p.cs, d->grid.ch = of->p.ch;
+    d->grid.width = of->p.width, d->grid.depth = of->p.depth;
     int32_t w = of->p.width;
     for (uint32_t i = 0; i < of->span_count; ++i) {
         const ptl_open_span* s = &of->spans[i];

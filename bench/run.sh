@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the release configuration and runs the benchmarks (default: the 2D and 3D sections of
-# portolan-bench, see bench/bench.h), keeping their tables in bench/RESULTS.md.
+# portolan-bench, see bench/bench.h) and the demo's frame time (bench/demo_frame.sh), keeping their
+# tables in bench/RESULTS.md.
 # `bash bench/run.sh reference` regenerates Detour's reference data in tests/data/detour instead
 # (RESULTS.md is left alone).
 set -euo pipefail
@@ -10,4 +11,6 @@ for a in "$@"; do
     if [ "$a" = reference ]; then exec build/bin/release/portolan-bench "$@"; fi
 done
 build/bin/release/portolan-bench "$@" | tee bench/RESULTS.md.new
+# The demo's frame time under llvmpipe (issue 4): its own section, appended.
+bash bench/demo_frame.sh | tee -a bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md

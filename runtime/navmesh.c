@@ -347,6 +347,10 @@ void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out) {
     out->tile_size = h->tile_size;
     out->tiles_x = h->tile_size ? h->tiles_x : 1;
     out->tiles_z = h->tile_count / out->tiles_x;
+    if (h->tile_size) {
+        out->tile_origin[0] = h->vox_origin[0], out->tile_origin[1] = h->vox_origin[2];
+        out->tile_side = (float)((double)h->tile_size * h->vox_cs);
+    }
     out->layer_count = h->layer_count;
     memcpy(out->bmin, h->bmin, sizeof out->bmin);
     memcpy(out->bmax, h->bmax, sizeof out->bmax);

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Sets everything up and runs the tests: the Criterion suite under AddressSanitizer + UBSan
 # (real data from ../shared/data when present; those tests skip loudly otherwise), then the
-# command-line contract checks on the release binary.
+# command-line contract checks on the release binary, then the demo rendered headless.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,3 +9,6 @@ LSAN_OPTIONS=suppressions=tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_e
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     build/bin/asan/portolan-tests --jobs "$(nproc 2>/dev/null || echo 2)"
 bash tests/cli_contract.sh build/bin/release/portolan
+# The demo headless (Xvfb and SDL's offscreen driver) on the built-in scene, dungeon.obj and a grid
+# map: fails when a screenshot is missing or blank.
+bash tests/demo_headless.sh build/bin/release/portolan-demo build/bin/release/portolan

@@ -86,7 +86,8 @@ typedef struct ptl_dbg_open_span {
 } ptl_dbg_open_span;
 
 void ptl_bake_debug_get_grid(const ptl_bake_debug* dbg, ptl_dbg_grid* out);
-/* The solid heightfield after rasterization. */
+/* The solid heightfield after rasterization (none for a tiled bake, ptl_bake_desc.tile_size > 0:
+   its tiles are voxelized apart and never form one heightfield). */
 const ptl_dbg_solid_span* ptl_bake_debug_solid_spans(const ptl_bake_debug* dbg, uint32_t* count);
 /* The solid spans of column (x, z), bottom to top, disjoint: a slice of ptl_bake_debug_solid_spans
    (spans are listed column by column, z-major). NULL and *count = 0 outside the grid. */

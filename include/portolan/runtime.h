@@ -108,6 +108,9 @@ typedef struct ptl_navmesh_info {
     uint32_t tile_count;      /* tiles_x * tiles_z */
     uint32_t tile_size;       /* [Units: voxel columns] of the bake's tiles (0: baked in one piece) */
     uint32_t tiles_x, tiles_z;
+    /* Tile (tx, tz) covers x in tile_origin[0] + [tx, tx + 1) * tile_side and z likewise from
+       tile_origin[1]. [Units: wu] All 0 for a mesh baked in one piece. */
+    float tile_origin[2], tile_side;
     uint32_t layer_count;
     float bmin[3], bmax[3];   /* [Units: wu] bounds of all vertices */
     double walkable_area;     /* [Units: wu^2] sum of cell areas in plan (x-z) */

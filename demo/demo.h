@@ -1,0 +1,128 @@
+/* portolan-demo: the SDL2 + OpenGL viewer of every bake stage and of path queries.
+   Shared declarations of demo_scene.c (input, bake thread, queries), demo_camera.c (orbit and fly),
+   demo_ui.c (text, panels, slider on top of the debugdraw GL sink) and demo_main.c (window, loop,
+   screenshots). */
+#ifndef PTL_DEMO_H
+#define PTL_DEMO_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <SDL.h>
+#include <portolan/bake.h>
+#include <portolan/bake_debug.h>
+#include <portolan/debugdraw.h>
+#include <portolan/debugdraw_gl.h>
+#include <portolan/runtime.h>
+
+/* ---- Scene: input, bake on a thread, navmesh, path --------------------------------------------*/
+typedef enum demo_bake_state { BAKE_IDLE, BAKE_RUNNING, BAKE_DONE, BAKE_FAILED } demo_bake_state;
+
+enum { DEMO_MAX_PATH = 4096, DEMO_MAX_CORRIDOR = 8192 };
+
+typedef struct demo_scene {
+    char name[256];        /* what the stats panel calls it */
+    bool is3d;
+    bool builtin;
+    ptl_trimesh mesh;      /* 3D inputs */
+    ptl_trimesh open_mesh; /* the input without its ceilings (triangles facing down): a view into closed
+                              levels from above. Shares mesh's vertices; owns only its `tris`. */
+    ptl_shape shape;       /* 2D inputs */
+    ptl_bake_desc desc;
+    ptl_bake_debug* dbg;
+    float bmin[3], bmax[3];/* bounds of the input (2D: of the shape at y = 0) */
+
+    /* the bake thread writes these; the main thread reads them once `state` is BAKE_DONE/FAILED */
+    SDL_Thread* thread;
+    SDL_atomic_t state;    /* demo_bake_state */
+    void* blob;
+    size_t blob_size;
+    ptl_bake_stats stats;
+    ptl_error err;
+    double bake_wall_ms;
+    ptl_bake_stage last_stage_printed;
+    bool progress_shown;   /* the terminal's bar was printed for this bake */
+
+    ptl_navmesh* nm;
+    ptl_navmesh_info info;
+    ptl_query* q;
+
+    /* path tool */
+    bool has_start, has_goal;
+    float start[3], goal[3];
+    float radius;          /* agent radius the slider asks for [Units: wu] */
+    float radius_used;     /* what the last query ran with (0 when the runtime refused the radius) */
+    ptl_status path_status;
+    ptl_status radius_status; /* PTL_OK, or what the runtime said about radius > 0 */
+    float points[3 * DEMO_MAX_PATH];
+    ptl_path_result path;
+    double query_us;       /* median of repeated runs of the last query */
+    uint32_t corridor[DEMO_MAX_CORRIDOR];
+    uint32_t corridor_count;
+    ptl_location start_loc, goal_loc; /* snapped points (nearest-point query results) */
+    float start_click[3], goal_click[3];
+} demo_scene;
+
+/* Loads `path` (.obj, .map, .poly, .mesh) or, when NULL, generates the built-in scene (the
+   three-storey building of `portolan gen building --size 40 --storeys 3 --seed 1`). */
+bool demo_scene_load(demo_scene* s, const char* path);
+/* Starts the bake on a thread (progress: ptl_bake_debug_stage(s->dbg)). */
+bool demo_scene_bake_start(demo_scene* s);
+/* Called every frame: prints progress to the terminal, and when the bake has finished joins the
+   thread and creates the navmesh and query. Returns true once, when the navmesh became ready. */
+bool demo_scene_poll(demo_scene* s);
+/* 0..1 progress of a running bake and the stage name. */
+float demo_scene_progress(const demo_scene* s, const char** stage);
+/* Runs the path query between start and goal (when both are set) and the corridor. */
+void demo_scene_update_path(demo_scene* s);
+/* A default start and goal: the built-in scene's street-to-top-floor pair, else two far-apart cells
+   joined by a path. */
+void demo_scene_default_path(demo_scene* s);
+/* The first point of the scene as drawn (the input's triangles, without its ceilings unless
+   `ceilings`, and the navmesh's cells), below height `cut` (NaN: no cut), that the ray o + t d hits;
+   false when none. */
+bool demo_scene_pick(const demo_scene* s, const float o[3], const float d[3], bool ceilings, float cut, float hit[3]);
+void demo_scene_free(demo_scene* s);
+
+/* ---- Camera ------------------------------------------------------------------------------------*/
+typedef struct demo_camera {
+    bool fly;                 /* fly mode (else orbit) */
+    float target[3];          /* orbit centre */
+    float yaw, pitch;         /* [Units: radians] */
+    float distance;           /* orbit: from the target */
+    float eye[3];             /* fly: position */
+    float fov;                /* [Units: radians] vertical */
+    float near_z, far_z;
+    float view[16], proj[16], view_proj[16]; /* column-major */
+} demo_camera;
+
+void demo_camera_frame(demo_camera* c, const float bmin[3], const float bmax[3]);
+void demo_camera_update(demo_camera* c, int width, int height);
+void demo_camera_orbit(demo_camera* c, float dx_px, float dy_px);
+void demo_camera_pan(demo_camera* c, float dx_px, float dy_px, int height);
+void demo_camera_zoom(demo_camera* c, float steps);
+/* Moves the eye (fly) or the target (orbit) by forward/right/up amounts in world units. */
+void demo_camera_move(demo_camera* c, float fwd, float right, float up);
+void demo_camera_toggle_fly(demo_camera* c);
+/* The world ray under window pixel (x, y) (y down). */
+void demo_camera_ray(const demo_camera* c, float x, float y, int width, int height, float o[3], float d[3]);
+
+/* ---- UI: text and panels in pixels, through the debugdraw GL sink in overlay mode --------------*/
+typedef struct demo_ui {
+    ptl_dd_gl* gl;
+    ptl_dd_sink sink;
+    float scale;   /* text scale (stb_easy_font glyphs are 7 px high) */
+    void* quad_buf;
+    int quad_buf_size;
+} demo_ui;
+
+bool demo_ui_init(demo_ui* ui, ptl_dd_gl* gl);
+void demo_ui_free(demo_ui* ui);
+/* Text at pixel (x, y) (top left); returns its height in pixels. */
+float demo_ui_text(demo_ui* ui, float x, float y, const char* text, ptl_dd_color c);
+float demo_ui_text_width(demo_ui* ui, const char* text);
+void demo_ui_rect(demo_ui* ui, float x, float y, float w, float h, ptl_dd_color c);
+/* Draws the batched UI with a pixel projection. */
+void demo_ui_flush(demo_ui* ui, int width, int height);
+
+#endif

@@ -1,0 +1,128 @@
+/* The module boundaries of DESIGN.md, checked on the sources: runtime/ and bake/ include no OpenGL,
+   EGL, glad or SDL header (bake/'s GPU path, files whose name contains "gpu", may include OpenGL,
+   EGL and glad, never SDL); debugdraw/ outside its GL sink (debugdraw/gl/) includes none either;
+   the public headers that a game without OpenGL includes (runtime.h, bake.h, bake_debug.h,
+   debugdraw.h) include none. Run from the project root (as scripts/test.sh does) or a folder below. */
+#include "test_util.h"
+
+#include <ctype.h>
+
+/* The project root: the first of ., .., ../.. holding runtime/ and bake/. */
+static const char* project_root(void) {
+    static const char* const cands[] = {".", "..", "../.."};
+    for (size_t i = 0; i < sizeof cands / sizeof cands[0]; ++i) {
+        char p[256];
+        struct stat st;
+        snprintf(p, sizeof p, "%s/runtime/navmesh.c", cands[i]);
+        if (stat(p, &st) == 0) return cands[i];
+    }
+    return NULL;
+}
+
+/* Is `name` (what follows #include, without the delimiters) a graphics or windowing header? */
+static bool graphics_header(const char* name, bool allow_gl) {
+    char low[256];
+    size_t n = 0;
+    for (; name[n] && n + 1 < sizeof low; ++n) low[n] = (char)tolower((unsigned char)name[n]);
+    low[n] = '\0';
+    bool sdl = strncmp(low, "sdl", 3) == 0 || strstr(low, "/sdl") != NULL;
+    bool gl = strncmp(low, "gl/", 3) == 0 || strncmp(low, "gles", 4) == 0 || strncmp(low, "egl", 3) == 0 ||
+              strncmp(low, "glad", 4) == 0 || strncmp(low, "khr/", 4) == 0 || strncmp(low, "glfw", 4) == 0 ||
+              strncmp(low, "epoxy", 5) == 0 || strncmp(low, "glew", 4) == 0 || strstr(low, "debugdraw_gl") != NULL ||
+              strcmp(low, "gl.h") == 0;
+    return sdl || (gl && !allow_gl);
+}
+
+/* Number of graphics includes in file `path`, each reported. */
+static int scan_file(const char* path, bool allow_gl) {
+    FILE* f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    char line[1024];
+    int bad = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        const char* p = line;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p != '#') continue;
+        ++p;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (strncmp(p, "include", 7) != 0) continue;
+        p += 7;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (*p != '<' && *p != '"') continue;
+        char close = *p == '<' ? '>' : '"';
+        const char* e = strchr(p + 1, close);
+        if (!e) continue;
+        char name[256];
+        size_t n = (size_t)(e - p - 1) < sizeof name - 1 ? (size_t)(e - p - 1) : sizeof name - 1;
+        memcpy(name, p + 1, n);
+        name[n] = '\0';
+        if (graphics_header(name, allow_gl)) {
+            fprintf(stderr, "%s:%d: includes <%s>\n", path, lineno, name);
+            ++bad;
+        }
+    }
+    fclose(f);
+    return bad;
+}
+
+static bool ends_with(const char* s, const char* ext) {
+    size_t l = strlen(s), e = strlen(ext);
+    return l >= e && strcmp(s + l - e, ext) == 0;
+}
+
+/* Scans every .c and .h of `dir` (not its subfolders); returns the files scanned. */
+static int scan_dir(const char* dir, int* bad, bool gpu_files_may_use_gl) {
+    DIR* d = opendir(dir);
+    cr_assert_not_null(d, "cannot open %s", dir);
+    struct dirent* e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        if (!ends_with(e->d_name, ".c") && !ends_with(e->d_name, ".h")) continue;
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        bool allow_gl = gpu_files_may_use_gl && strstr(e->d_name, "gpu") != NULL;
+        *bad += scan_file(path, allow_gl);
+        ++files;
+    }
+    closedir(d);
+    return files;
+}
+
+Test(includes, runtime_and_bake_include_no_gl_or_sdl_header) {
+    const char* root = project_root();
+    cr_assert_not_null(root, "run the tests from the project root (runtime/navmesh.c not found)");
+    char dir[512];
+    int bad = 0, files = 0;
+    snprintf(dir, sizeof dir, "%s/runtime", root);
+    files += scan_dir(dir, &bad, false);
+    snprintf(dir, sizeof dir, "%s/bake", root);
+    files += scan_dir(dir, &bad, true);
+    cr_assert_gt(files, 20, "only %d sources found under %s/runtime and %s/bake", files, root, root);
+    cr_assert_eq(bad, 0, "%d OpenGL/SDL includes in runtime/ or bake/ (listed above)", bad);
+}
+
+Test(includes, debugdraw_core_and_public_headers_include_no_gl_or_sdl_header) {
+    const char* root = project_root();
+    cr_assert_not_null(root);
+    char dir[512];
+    int bad = 0;
+    snprintf(dir, sizeof dir, "%s/debugdraw", root);
+    int files = scan_dir(dir, &bad, false);
+    cr_assert_geq(files, 4, "debugdraw sources not found");
+    static const char* const hdrs[] = {"runtime.h", "bake.h", "bake_debug.h", "debugdraw.h"};
+    for (size_t i = 0; i < sizeof hdrs / sizeof hdrs[0]; ++i) {
+        char path[512];
+        snprintf(path, sizeof path, "%s/include/portolan/%s", root, hdrs[i]);
+        bad += scan_file(path, false);
+    }
+    cr_assert_eq(bad, 0, "%d OpenGL/SDL includes in debugdraw/ (outside gl/) or the public headers", bad);
+    /* and the check itself sees what it must */
+    cr_assert(graphics_header("SDL2/SDL.h", true));
+    cr_assert(graphics_header("glad/gl.h", false));
+    cr_assert(graphics_header("GL/gl.h", false));
+    cr_assert(graphics_header("EGL/egl.h", false));
+    cr_assert(!graphics_header("glad/gl.h", true));
+    cr_assert(!graphics_header("geom2.h", false));
+    cr_assert(!graphics_header("portolan/debugdraw.h", false));
+}
