@@ -6,7 +6,7 @@
    Part layout (native byte order, checked by the endian marker; all offsets 4-aligned):
      part_header (its config compared byte for byte between parts), seeds (3 floats each), then per
      tile: part_tile, col_start[w * d + 1], spans[span_count], gaps[gap_count].
-   The checksum (FNV-1a 64, the blob's) covers everything but itself. */
+   The checksum (the blob's, runtime/checksum.c) covers everything but itself. */
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
@@ -54,11 +54,11 @@ _Static_assert(sizeof(part_header) % 8 == 0 && sizeof(part_tile) % 4 == 0, "part
 _Static_assert(sizeof(ptl_open_span) % 4 == 0 && sizeof(ptl_vx_gap) % 4 == 0, "part layout");
 
 static uint64_t fingerprint(const ptl_trimesh* m) {
-    uint64_t h = ptl_fnv1a64(PTL_FNV_BASIS, &m->tri_count, sizeof m->tri_count);
-    h = ptl_fnv1a64(h, &m->vert_count, sizeof m->vert_count);
-    h = ptl_fnv1a64(h, m->verts, (uint64_t)m->vert_count * 3 * sizeof *m->verts);
-    h = ptl_fnv1a64(h, m->tris, (uint64_t)m->tri_count * 3 * sizeof *m->tris);
-    if (m->tri_tag) h = ptl_fnv1a64(h, m->tri_tag, (uint64_t)m->tri_count * sizeof *m->tri_tag);
+    uint64_t h = ptl_hash64(PTL_HASH_BASIS, &m->tri_count, sizeof m->tri_count);
+    h = ptl_hash64(h, &m->vert_count, sizeof m->vert_count);
+    h = ptl_hash64(h, m->verts, (uint64_t)m->vert_count * 3 * sizeof *m->verts);
+    h = ptl_hash64(h, m->tris, (uint64_t)m->tri_count * 3 * sizeof *m->tris);
+    if (m->tri_tag) h = ptl_hash64(h, m->tri_tag, (uint64_t)m->tri_count * sizeof *m->tri_tag);
     return h;
 }
 

@@ -12,7 +12,9 @@
    have layers without grids (every height is 0).
    All integers and floats are in the writer's byte order; `endian` holds PTL_BLOB_ENDIAN as written,
    so a reader on another byte order sees 0x04030201 and refuses the blob.
-   The checksum is FNV-1a (64-bit) over the whole blob with the checksum field taken as zero. */
+   The checksum is ptl_hash64 (checksum.c: FNV-1a's multiply over 64-bit words) over the whole blob
+   with the checksum field taken as zero. Version 2: the header's tiling fields and this checksum
+   (version 1 hashed bytes). */
 #ifndef PTL_NAVMESH_FORMAT_H
 #define PTL_NAVMESH_FORMAT_H
 
@@ -22,7 +24,7 @@
 #define PTL_BLOB_MAGIC1 'T'
 #define PTL_BLOB_MAGIC2 'L'
 #define PTL_BLOB_MAGIC3 'N'
-#define PTL_BLOB_VERSION 1u
+#define PTL_BLOB_VERSION 2u
 #define PTL_BLOB_ENDIAN 0x01020304u
 #define PTL_MAX_CELL_VERTS 65535u
 
@@ -108,10 +110,10 @@ typedef struct ptl_blob_portal {
 } ptl_blob_portal;
 _Static_assert(sizeof(ptl_blob_portal) == 20, "blob portal layout");
 
-/* FNV-1a 64 over `size` bytes, continuing from `h` (start with PTL_FNV_BASIS). */
-#define PTL_FNV_BASIS 0xcbf29ce484222325ull
-uint64_t ptl_fnv1a64(uint64_t h, const void* data, uint64_t size);
-/* The blob checksum: FNV-1a over the blob with the header's checksum field as zero. */
+/* A 64-bit hash of `size` bytes (checksum.c), continuing from `h` (start with PTL_HASH_BASIS). */
+#define PTL_HASH_BASIS 0xcbf29ce484222325ull
+uint64_t ptl_hash64(uint64_t h, const void* data, uint64_t size);
+/* The blob checksum: ptl_hash64 over the blob with the header's checksum field as zero. */
 uint64_t ptl_blob_checksum(const void* blob, uint64_t size);
 
 #endif
