@@ -456,3 +456,33 @@ ptl_status ptl_navmesh_cell_tiles(const ptl_navmesh* nm, uint32_t cell, uint32_t
     }
     return PTL_OK;
 }
+
+bool ptl_navmesh_cell_in_tile(const ptl_navmesh* nm, uint32_t cell, uint32_t tx, uint32_t tz) {
+    if (!nm || cell >= nm->h->cell_count) return false;
+    const ptl_blob_header* h = nm->h;
+    if (h->tile_size == 0) return tx == 0 && tz == 0;
+    if (tx >= h->tiles_x || tz >= h->tile_count / h->tiles_x) return false;
+    const double side = (double)h->tile_size * h->vox_cs;
+    const double r[4] = {h->vox_origin[0] + tx * side, h->vox_origin[2] + tz * side, h->vox_origin[0] + (tx + 1) * side,
+                         h->vox_origin[2] + (tz + 1) * side};
+    const ptl_blob_cell* c = &nm->cells[cell];
+    const uint32_t* cv = nm->cell_verts + c->first;
+    const uint32_t n = c->vert_count;
+    /* The rectangle's axes: the cell's bounds must overlap the open rectangle. */
+    double x0 = INFINITY, x1 = -INFINITY, z0 = INFINITY, z1 = -INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        double x = ptl_nm_vx(nm, cv[i]), z = ptl_nm_vz(nm, cv[i]);
+        x0 = fmin(x0, x), x1 = fmax(x1, x), z0 = fmin(z0, z), z1 = fmax(z1, z);
+    }
+    if (x1 <= r[0] || x0 >= r[2] || z1 <= r[1] || z0 >= r[3]) return false;
+    /* The cell's edges (counter-clockwise, inside on the left): the rectangle must reach inside each. */
+    const double cx[4] = {r[0], r[2], r[2], r[0]}, cz[4] = {r[1], r[1], r[3], r[3]};
+    for (uint32_t i = 0; i < n; ++i) {
+        double ax = ptl_nm_vx(nm, cv[i]), az = ptl_nm_vz(nm, cv[i]);
+        double ex = ptl_nm_vx(nm, cv[(i + 1) % n]) - ax, ez = ptl_nm_vz(nm, cv[(i + 1) % n]) - az;
+        bool inside = false;
+        for (int k = 0; k < 4 && !inside; ++k) inside = ex * (cz[k] - az) - ez * (cx[k] - ax) > 0;
+        if (!inside) return false;
+    }
+    return true;
+}

@@ -254,6 +254,21 @@ Test(tiles, every_shared_mesh_tiled_is_the_one_piece_navmesh, .timeout = 600) {
                               "%s: cell %u's tiles %u..%u x %u..%u", *f, c, tr[0], tr[2], tr[1], tr[3]);
                     ptl_cell_view cv;
                     ptl_navmesh_get_cell(nm, c, &cv);
+                    /* Exact overlap: some tile of the range, the one holding the centroid among them,
+                       none outside the range. */
+                    double mx = 0, mz = 0;
+                    for (uint32_t v = 0; v < cv.vert_count; ++v)
+                        mx += ptl_navmesh_vert(nm, cv.verts[v])[0] / cv.vert_count,
+                            mz += ptl_navmesh_vert(nm, cv.verts[v])[2] / cv.vert_count;
+                    uint32_t ctx = (uint32_t)floor((mx - in.tile_origin[0]) / in.tile_side);
+                    uint32_t ctz = (uint32_t)floor((mz - in.tile_origin[1]) / in.tile_side);
+                    uint32_t hits = 0;
+                    for (uint32_t tz = tr[1]; tz <= tr[3]; ++tz)
+                        for (uint32_t tx = tr[0]; tx <= tr[2]; ++tx) hits += ptl_navmesh_cell_in_tile(nm, c, tx, tz);
+                    cr_expect_gt(hits, 0u, "%s: cell %u overlaps none of its tiles", *f, c);
+                    cr_expect(ptl_navmesh_cell_in_tile(nm, c, ctx, ctz), "%s: cell %u not in its centroid's tile", *f, c);
+                    if (tr[0] > 0) cr_expect(!ptl_navmesh_cell_in_tile(nm, c, tr[0] - 1, tr[1]), "%s: cell %u", *f, c);
+                    if (tr[3] + 1 < in.tiles_z) cr_expect(!ptl_navmesh_cell_in_tile(nm, c, tr[2], tr[3] + 1), "%s: cell %u", *f, c);
                     for (uint32_t v = 0; v < cv.vert_count; ++v) {
                         const float* p = ptl_navmesh_vert(nm, cv.verts[v]);
                         /* tile columns from the mesh's min corner (the voxel origin), within rounding */

@@ -175,6 +175,10 @@ ptl_status ptl_navmesh_get_link(const ptl_navmesh* nm, uint32_t link, ptl_link_v
    columns [tx, tx + 1) * tile_size from the grid's origin. For rebakes per tile. A mesh baked in one
    piece has the single tile (0, 0). */
 ptl_status ptl_navmesh_cell_tiles(const ptl_navmesh* nm, uint32_t cell, uint32_t out[4]);
+/* Does cell `cell` overlap tile (tx, tz) with some area (not only along an edge or at a corner)?
+   Exact for the convex cell (a separating-axis test), where ptl_navmesh_cell_tiles is its bounds.
+   false for out-of-range arguments; a mesh baked in one piece has the single tile (0, 0). */
+bool ptl_navmesh_cell_in_tile(const ptl_navmesh* nm, uint32_t cell, uint32_t tx, uint32_t tz);
 
 /* Deep check of every invariant: convex cells (within the stored relaxation tolerance), no overlap
    between cells of a layer, symmetric portals, vertices on the walkable boundary, checksum.
