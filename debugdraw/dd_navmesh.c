@@ -88,16 +88,6 @@ static bool edge_mid(const ptl_navmesh* nm, const ptl_cell_view* cv, uint32_t ot
     return false;
 }
 
-static void centroid(const ptl_navmesh* nm, uint32_t cell, float out[3]) {
-    ptl_cell_view cv;
-    out[0] = out[1] = out[2] = 0;
-    if (ptl_navmesh_get_cell(nm, cell, &cv) != PTL_OK || !cv.vert_count) return;
-    for (uint32_t i = 0; i < cv.vert_count; ++i) {
-        const float* v = ptl_navmesh_vert(nm, cv.verts[i]);
-        for (int k = 0; v && k < 3; ++k) out[k] += v[k] / (float)cv.vert_count;
-    }
-}
-
 /* An arrow a -> b shifted sideways by `side` (plan), with a head at b and, when both, at a too:
    1 shaft + 2 lines per head. */
 static void arrow(const ptl_dd_sink* s, const float a[3], const float b[3], float side, float dy, bool both,
@@ -140,8 +130,8 @@ void ptl_dd_links(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_
         ptl_cell_view cv;
         if (ptl_navmesh_get_link(nm, l, &lv) != PTL_OK || ptl_navmesh_get_cell(nm, lv.cell, &cv) != PTL_OK) continue;
         float m0[3], m1[3];
-        if (!edge_mid(nm, &cv, lv.cells[0], m0)) centroid(nm, lv.cells[0], m0);
-        if (!edge_mid(nm, &cv, lv.cells[1], m1)) centroid(nm, lv.cells[1], m1);
+        if (!edge_mid(nm, &cv, lv.cells[0], m0)) ptl_navmesh_cell_centroid(nm, lv.cells[0], m0);
+        if (!edge_mid(nm, &cv, lv.cells[1], m1)) ptl_navmesh_cell_centroid(nm, lv.cells[1], m1);
         float dy = st.lift * 3;
         if (lv.kind == PTL_LINK_STEP) {
             /* two arrows side by side: m0 -> m1 goes up when rise > 0 */

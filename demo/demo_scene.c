@@ -231,16 +231,6 @@ static void set_pair(demo_scene* s, const float a[3], const float b[3]) {
     demo_scene_update_path(s);
 }
 
-static void centroid(const ptl_navmesh* nm, uint32_t cell, float out[3]) {
-    ptl_cell_view cv;
-    out[0] = out[1] = out[2] = 0;
-    if (ptl_navmesh_get_cell(nm, cell, &cv) != PTL_OK || !cv.vert_count) return;
-    for (uint32_t i = 0; i < cv.vert_count; ++i) {
-        const float* v = ptl_navmesh_vert(nm, cv.verts[i]);
-        for (int k = 0; v && k < 3; ++k) out[k] += v[k] / (float)cv.vert_count;
-    }
-}
-
 void demo_scene_default_path(demo_scene* s) {
     if (!s->nm) return;
     if (s->builtin) {
@@ -255,12 +245,12 @@ void demo_scene_default_path(demo_scene* s) {
         ptl_cell_view cv;
         if (ptl_navmesh_get_cell(s->nm, c, &cv) != PTL_OK || cv.link != PTL_NONE) continue;
         float m[3];
-        centroid(s->nm, c, m);
+        ptl_navmesh_cell_centroid(s->nm, c, m);
         if (m[0] + m[2] < lo_key) lo_key = m[0] + m[2], lo = c;
     }
     if (lo == PTL_NONE) return;
     float a[3];
-    centroid(s->nm, lo, a);
+    ptl_navmesh_cell_centroid(s->nm, lo, a);
     ptl_location la;
     if (ptl_query_locate(s->q, a, (const float[3]){2, 8, 2}, &la) == PTL_OK) memcpy(a, la.point, sizeof a);
     float prev_key = INFINITY;
@@ -272,14 +262,14 @@ void demo_scene_default_path(demo_scene* s) {
             ptl_cell_view cv;
             if (ptl_navmesh_get_cell(s->nm, c, &cv) != PTL_OK || cv.link != PTL_NONE) continue;
             float m[3];
-            centroid(s->nm, c, m);
+            ptl_navmesh_cell_centroid(s->nm, c, m);
             float k = m[0] + m[2];
             if (k < prev_key && k > hi_key) hi_key = k, hi = c;
         }
         if (hi == PTL_NONE) break;
         prev_key = hi_key;
         float b[3];
-        centroid(s->nm, hi, b);
+        ptl_navmesh_cell_centroid(s->nm, hi, b);
         ptl_location lb;
         if (ptl_query_locate(s->q, b, (const float[3]){2, 8, 2}, &lb) == PTL_OK) memcpy(b, lb.point, sizeof b);
         set_pair(s, a, b);

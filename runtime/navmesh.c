@@ -486,3 +486,17 @@ bool ptl_navmesh_cell_in_tile(const ptl_navmesh* nm, uint32_t cell, uint32_t tx,
     }
     return true;
 }
+
+ptl_status ptl_navmesh_cell_centroid(const ptl_navmesh* nm, uint32_t cell, float out[3]) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    out[0] = out[1] = out[2] = 0;
+    if (!nm || cell >= nm->h->cell_count) return PTL_ERR_INVALID_ARG;
+    const ptl_blob_cell* c = &nm->cells[cell];
+    double s[3] = {0, 0, 0};
+    for (uint32_t i = 0; i < c->vert_count; ++i) {
+        const float* v = nm->verts + 3 * (size_t)nm->cell_verts[c->first + i];
+        for (int k = 0; k < 3; ++k) s[k] += v[k];
+    }
+    for (int k = 0; k < 3; ++k) out[k] = (float)(s[k] / c->vert_count);
+    return PTL_OK;
+}

@@ -170,6 +170,9 @@ const float* ptl_navmesh_vert(const ptl_navmesh* nm, uint32_t v); /* x, y, z; NU
 ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_view* out);
 ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_portal_view* out);
 ptl_status ptl_navmesh_get_link(const ptl_navmesh* nm, uint32_t link, ptl_link_view* out); /* link < link_count */
+/* The mean of cell `cell`'s vertices (x, y, z): a point inside the convex cell, at the height of its
+   vertices' mean. PTL_ERR_INVALID_ARG (out zeroed) for an out-of-range cell. */
+ptl_status ptl_navmesh_cell_centroid(const ptl_navmesh* nm, uint32_t cell, float out[3]);
 /* The tiles of the bake that cell `cell` overlaps (its bounds in plan, closed): tile columns
    out[0]..out[2] along x and rows out[1]..out[3] along z, inclusive; tile (tx, tz) covers voxel
    columns [tx, tx + 1) * tile_size from the grid's origin. For rebakes per tile. A mesh baked in one
