@@ -139,17 +139,6 @@ static void seen_add(flood* f, uint64_t k) {
 }
 
 /* Column offsets of the neighbour directions (0: -x, 1: +z, 2: +x, 3: -z). */
-static uint32_t nbr_column(const ptl_open_field* of, uint32_t c, int d, bool* ok) {
-    const uint32_t w = (uint32_t)of->p.width, dpt = (uint32_t)of->p.depth;
-    uint32_t x = c % w, z = c / w;
-    *ok = true;
-    if (d == 0) { if (x == 0) *ok = false; return c - 1; }
-    if (d == 1) { if (z + 1 >= dpt) *ok = false; return c + w; }
-    if (d == 2) { if (x + 1 >= w) *ok = false; return c + 1; }
-    if (z == 0) *ok = false;
-    return c - w;
-}
-
 /* Is span s linked to every span root layer l has in s's neighbouring columns? A layer must never
    hold two side-by-side spans that are not linked (a ledge higher than the climb, or the floor under
    a stair whose step is linked to the flight above): its contours come from the columns it covers,
@@ -157,11 +146,11 @@ static uint32_t nbr_column(const ptl_open_field* of, uint32_t c, int d, bool* ok
    is a junction seen from both sides, and every other one a wall. */
 static bool links_agree(flood* f, uint32_t s, uint32_t l) {
     const ptl_open_field* of = f->of;
-    uint32_t c = of->col_of[s];
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = c % w, z = c / w;
+    const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
-        bool in;
-        uint32_t nc = nbr_column(of, c, d, &in);
-        if (!in) continue;
+        if (!in[d]) continue;
+        uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
         for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
             if (t - of->col_start[nc] != of->spans[s].con[d] && f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l)
                 return false;
