@@ -83,15 +83,12 @@ fi
 # slider, storey cut, ceilings, fly camera and its moves, orbit, pan and zoom with the mouse, two
 # clicks of the path tool, a rebake, and F12's screenshot; it must stay up, give a path and exit
 # cleanly on SIGTERM (SDL turns it into a quit).
-interactive() {
-    local dir log
-    dir=$(cd "$out" && pwd)
-    log="$dir/interactive.log"
+# SDL_VIDEODRIVER=x11: should the X server not answer yet, SDL must fail rather than fall back to
+# its offscreen driver (no window for xdotool); such a start is tried again, up to three times.
+interactive_once() {
+    local dir=$1 log=$2 abs_demo=$3
     rm -f "$dir/portolan-demo.png" "$log"
-    runs=$((runs + 1))
-    local abs_demo
-    abs_demo=$(cd "$(dirname "$demo")" && pwd)/$(basename "$demo")
-    env -u SDL_VIDEODRIVER -u WAYLAND_DISPLAY timeout 120 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
+    env -u WAYLAND_DISPLAY SDL_VIDEODRIVER=x11 timeout 120 xvfb-run -a -s "-screen 0 1280x720x24" bash -c '
         cd "$1" || exit 1
         "$2" "$3" > "$4" 2>&1 & pid=$!
         for i in $(seq 50); do w=$(xdotool search --name "Portolan demo" 2>/dev/null | head -1); [ -n "$w" ] && break; sleep 0.1; done
@@ -110,7 +107,20 @@ interactive() {
         xdotool key --window "$w" F12; sleep 0.5
         kill -0 $pid || { echo "the demo died"; exit 1; }
         kill $pid; wait $pid' _ "$dir" "$abs_demo" "$(cd "$(dirname "$dungeon")" && pwd)/dungeon.obj" "$log"
-    local rc=$?
+}
+interactive() {
+    local dir log abs_demo rc attempt
+    dir=$(cd "$out" && pwd)
+    log="$dir/interactive.log"
+    abs_demo=$(cd "$(dirname "$demo")" && pwd)/$(basename "$demo")
+    runs=$((runs + 1))
+    for attempt in 1 2 3; do
+        interactive_once "$dir" "$log" "$abs_demo"
+        rc=$?
+        [ $rc -eq 0 ] && break
+        grep -q "baked in" "$log" 2>/dev/null && break # it started: a real failure, not a late X server
+        echo "demo_headless: interactive: the demo found no X display (attempt $attempt), trying again"
+    done
     if [ $rc -ne 0 ] || [ ! -s "$dir/portolan-demo.png" ] || ! grep -q "path from .*: found" "$log"; then
         echo "demo_headless: FAIL: interactive: exit $rc, screenshot $([ -s "$dir/portolan-demo.png" ] && echo written || echo missing); its output:"
         sed 's/^/    /' "$log" 2>/dev/null
