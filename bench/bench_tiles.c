@@ -4,7 +4,8 @@
    K = 1, 2, 4, 8: about 10k to 649k triangles) and sc1/Aurora.map extruded into 3D
    (ptl_grid_extrude: a floor quad per free cell, 2 m walls; about 1.1M triangles). Each is baked at
    Recast's reference parameters, in the same run:
-   - Portolan in one piece (1 thread), in tiles of TILE columns on 1 and on 2 threads (the CLI's
+   - Portolan's default bake (1 thread; its voxel stages in hidden tiles of 192 columns), in tiles of
+     TILE columns on 1 and on 2 threads (the CLI's
      pthread job system, tools/jobs.c); times are medians of the runs, the OBJ load not included
      (the meshes are generated in memory); peak memory through the tracking allocator on the
      1-thread runs (live bytes of the bake, the blob included; the input mesh is the caller's);
@@ -198,14 +199,14 @@ int bench_tiles_run(const char* data, bool quick) {
     }
 
     printf("## Tiled bake (issue 5)\n\n");
-    printf("Recast's reference parameters (cell 0.3, radius 0.6). Portolan in one piece and in tiles of %d "
+    printf("Recast's reference parameters (cell 0.3, radius 0.6). Portolan's default bake (tile_size 0: one navmesh tile, its voxel stages in hidden tiles of 192 columns, 1 thread) and in tiles of %d "
            "columns (1 and 2 threads); Recast solo and tiled (%d voxels, one thread), Recast 1.5.1 from "
            "librecast-dev in the same process. Times: medians of %d runs (Aurora: 1), bake only (meshes "
            "generated in memory). Peak: Portolan's live heap of the 1-thread bake (blob included), Recast's "
-           "peak rcAlloc heap plus its Detour tile data (its output). `same` = the tiled blob equals the one-piece blob past the header.\n\n",
+           "peak rcAlloc heap plus its Detour tile data (its output). `same` = the tiled blob equals the default blob past the header (both equal the true one-piece bake: tests/test_tiles.c).\n\n",
            TILE, RC_TILE, quick ? 1 : 3);
-    printf("| scene | triangles | one piece ms | tiled 1T ms | tiled 2T ms | Recast solo ms | Recast tiled ms | "
-           "2T / Recast's faster | peak MiB one piece | peak MiB tiled | Recast tiled MiB | cells | Recast polys "
+    printf("| scene | triangles | default ms | tiled 1T ms | tiled 2T ms | Recast solo ms | Recast tiled ms | "
+           "2T / Recast's faster | peak MiB default | peak MiB tiled | Recast tiled MiB | cells | Recast polys "
            "(tiled) | same |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     for (int i = 0; i < n; ++i) {
         const scene_run* r = &runs[i];
