@@ -4,9 +4,9 @@
    K = 1, 2, 4, 8: about 10k to 649k triangles) and sc1/Aurora.map extruded into 3D
    (ptl_grid_extrude: a floor quad per free cell, 2 m walls; about 1.1M triangles). Each is baked at
    Recast's reference parameters, in the same run:
-   - Portolan's default bake (1 thread; its voxel stages in hidden tiles of 192 columns), in tiles of
-     TILE columns on 1 and on 2 threads (the CLI's
-     pthread job system, tools/jobs.c); times are medians of the runs, the OBJ load not included
+   - Portolan's default bake (1 thread; its voxel stages in hidden tiles of 192 columns), in tiles
+     of TILE columns on 1 and on 2 threads (the CLI's pthread job system, tools/jobs.c); times are
+     medians of the runs, the OBJ load not included
      (the meshes are generated in memory); peak memory through the tracking allocator on the
      1-thread runs (live bytes of the bake, the blob included; the input mesh is the caller's);
    - Recast solo and tiled (RC_TILE voxels, RecastDemo's Sample_TileMesh pipeline, one thread: its
