@@ -373,6 +373,7 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
         for (uint32_t l = 0; l < f.ln.count; ++l) dense[l] = 0;
         for (uint32_t s = 0; s < n; ++s) {
             uint32_t r = find(&f, f.lab[s]);
+            if (f.ln.data[r].size >= (uint32_t)of->p.min_island) continue; /* no island whatever its links */
             for (int d = 0; d < 4; ++d) {
                 uint32_t t = ptl_vx_nbr(of, s, d);
                 if (t != PTL_VX_NONE && find(&f, f.lab[t]) != r) dense[r] = 1;
