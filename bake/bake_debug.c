@@ -178,31 +178,6 @@ ptl_status ptl_bake_debug_keep_open(ptl_bake_debug* d, const ptl_open_field* of,
     return PTL_OK;
 }
 
-/* World height of local lattice point (u, v) of a layer: layer_merge.c's rule (see the top). */
-static float layer_y(const ptl_open_field* of, const ptl_layer_contour* c, double u, double v) {
-    int64_t u0 = (int64_t)floor(u), v0 = (int64_t)floor(v);
-    int64_t ua = u == (double)u0 ? u0 - 1 : u0, va = v == (double)v0 ? v0 - 1 : v0;
-    int best = -1;
-    for (int64_t z = va; z <= v0; ++z)
-        for (int64_t x = ua; x <= u0; ++x) {
-            if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
-            uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
-            if (s != PTL_VX_NONE && of->spans[s].floor > best) best = of->spans[s].floor;
-        }
-    if (best < 0) {
-        double bd = 1e30;
-        for (int64_t z = v0 - 3; z <= v0 + 3; ++z)
-            for (int64_t x = u0 - 3; x <= u0 + 3; ++x) {
-                if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
-                uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
-                if (s == PTL_VX_NONE) continue;
-                double dx = (double)x + 0.5 - u, dz = (double)z + 0.5 - v, d2 = dx * dx + dz * dz;
-                if (d2 < bd) bd = d2, best = of->spans[s].floor;
-            }
-    }
-    return (float)(of->p.bmin[1] + (double)(best < 0 ? 0 : best) * of->p.ch);
-}
-
 /* A lattice point of layer contour c (or a 2D point when of is NULL) in world space. */
 static bool push_point(const ptl_allocator* a, f32_array* out, const ptl_open_field* of, const ptl_layer_contour* c,
                        double u, double v) {
@@ -210,7 +185,7 @@ static bool push_point(const ptl_allocator* a, f32_array* out, const ptl_open_fi
     if (of) {
         x = (float)(of->p.bmin[0] + ((double)c->x0 + u) * of->p.cs);
         z = (float)(of->p.bmin[2] + ((double)c->z0 + v) * of->p.cs);
-        y = layer_y(of, c, u, v);
+        y = (float)ptl_contour_height(of, c, u, v);
     } else {
         x = (float)u, y = 0, z = (float)v;
     }

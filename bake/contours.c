@@ -434,3 +434,31 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
     }
     return ptl_error_ok(err);
 }
+
+/* Highest floor of the layer among the columns touching local point (u, v); the nearest of its
+   columns within 3 when none touches (a simplified contour may pass just outside the columns). */
+double ptl_contour_height(const ptl_open_field* of, const ptl_layer_contour* c, double u, double v) {
+    int64_t u0 = (int64_t)floor(u), v0 = (int64_t)floor(v);
+    int64_t ua = u == (double)u0 ? u0 - 1 : u0, va = v == (double)v0 ? v0 - 1 : v0;
+    int best = -1;
+    for (int64_t z = va; z <= v0; ++z) {
+        for (int64_t x = ua; x <= u0; ++x) {
+            if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
+            uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
+            if (s != PTL_VX_NONE && of->spans[s].floor > best) best = of->spans[s].floor;
+        }
+    }
+    if (best < 0) {
+        double bd = 1e30;
+        for (int64_t z = v0 - 3; z <= v0 + 3; ++z) {
+            for (int64_t x = u0 - 3; x <= u0 + 3; ++x) {
+                if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
+                uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
+                if (s == PTL_VX_NONE) continue;
+                double dx = (double)x + 0.5 - u, dz = (double)z + 0.5 - v, d2 = dx * dx + dz * dz;
+                if (d2 < bd) bd = d2, best = of->spans[s].floor;
+            }
+        }
+    }
+    return of->p.bmin[1] + (double)(best < 0 ? 0 : best) * of->p.ch;
+}

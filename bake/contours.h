@@ -37,4 +37,9 @@ void ptl_layer_contour_free(ptl_layer_contour* c);
 uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, int64_t u,
                                int64_t v, int du, int dv);
 
+/* World height (y) of local lattice point (u, v) of layer contour c: the highest floor among the
+   layer's columns touching it, else the nearest of its columns within 3 (a simplified contour may
+   pass just outside the columns). The merge and the debug capture use the same rule. */
+double ptl_contour_height(const ptl_open_field* of, const ptl_layer_contour* c, double u, double v);
+
 #endif

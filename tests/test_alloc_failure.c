@@ -3,33 +3,7 @@
    must end in PTL_ERR_NO_MEMORY or success, never crash, and give back every byte it took. */
 #include "test_util.h"
 
-typedef struct tracking {
-    long calls, fail_at; /* the call number that fails (-1: never) */
-    long live_blocks;
-    size_t live_bytes;
-} tracking;
-
-static void* t_alloc(size_t size, void* user) {
-    tracking* t = user;
-    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
-    void* p = malloc(size);
-    if (p) t->live_blocks++, t->live_bytes += size;
-    return p;
-}
-static void* t_realloc(void* p, size_t old_size, size_t new_size, void* user) {
-    tracking* t = user;
-    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
-    void* q = realloc(p, new_size);
-    if (q) t->live_bytes += new_size - old_size;
-    return q;
-}
-static void t_free(void* p, size_t size, void* user) {
-    tracking* t = user;
-    if (!p) return;
-    t->live_blocks--;
-    t->live_bytes -= size;
-    free(p);
-}
+#include "failing_alloc.h"
 
 /* Runs the pipeline once; returns the first failing status or PTL_OK. Frees everything it made. */
 static ptl_status pipeline(const ptl_allocator* a, const char* map_text) {

@@ -671,7 +671,7 @@ typedef struct stair_case {
    at the given climb (everything else at Recast's reference parameters), and the surface checks on
    any path found.
    - dungeon: walkable levels from y 0 to 31 joined by ramps and stairs (the only shared mesh whose
-     floors are joined by stairs at the reference parameters). From the lowest floor, the stub at
+     floors are joined by stairs at the reference parameters). From the lowest floor, the dead-end corridor at
      (-10.9, 0) west of the first hall (y 0.2), to the highest floor the lowest one reaches, the
      landing of the tower's stair at (18.6, -80.6) (y about 20; the tower's top, y 23 to 25, is a
      separate piece for Recast and Portolan alike: no Detour pair joins them).

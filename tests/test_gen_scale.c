@@ -4,6 +4,7 @@
    grid itself (extrusions: area column by column, connectivity by flood fill). Real data comes from
    ../shared/data; without it those tests skip loudly. Nothing large is baked here (Aurora is only
    extruded, dungeon only copied 2 x 2). */
+#include "failing_alloc.h"
 #include "test_util.h"
 
 #include <unistd.h>
@@ -259,34 +260,6 @@ Test(gen_scale, copies_refuse_bad_arguments_with_clear_errors) {
 }
 
 /* ---- Allocation failures (SQLite style, as tests/test_alloc_failure.c) ---------------------------*/
-typedef struct tracking {
-    long calls, fail_at; /* the call that fails (-1: never) */
-    long live_blocks;
-    size_t live_bytes;
-} tracking;
-
-static void* t_alloc(size_t size, void* user) {
-    tracking* t = user;
-    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
-    void* p = malloc(size);
-    if (p) t->live_blocks++, t->live_bytes += size;
-    return p;
-}
-static void* t_realloc(void* p, size_t old_size, size_t new_size, void* user) {
-    tracking* t = user;
-    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
-    void* q = realloc(p, new_size);
-    if (q) t->live_bytes += new_size - old_size;
-    return q;
-}
-static void t_free(void* p, size_t size, void* user) {
-    tracking* t = user;
-    if (!p) return;
-    t->live_blocks--;
-    t->live_bytes -= size;
-    free(p);
-}
-
 Test(gen_scale, allocation_failures_are_reported_and_leak_nothing) {
     ptl_trimesh m, out;
     ptl_grid g;

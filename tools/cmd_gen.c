@@ -110,43 +110,59 @@ static int save_generated(ptl_trimesh* m, const char* out, bool json, double t0)
     return EXIT_OK;
 }
 
-/* gen copy IN.obj --copies K [--spacing S | --gap G]: options are checked here (usage errors);
-   what depends on the input (no triangle, more than 2^31 - 1 triangles in all) fails with 1. */
-static int gen_copy(int argc, char** argv) {
-    if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen copy: missing IN.obj\n" GEN_USAGE);
-    const char* in = argv[1];
-    ptl_copies_desc d;
-    memset(&d, 0, sizeof d);
-    const char* out = NULL;
-    bool json = false;
+/* The command line of gen copy and gen extrude: IN first, then --json, -o OUT and options with a
+   value, each of those handed to `opt` (EXIT_OK, or the usage error it reported). */
+typedef int (*gen_opt_fn)(void* desc, const char* name, const char* value);
+static int parse_scale(int argc, char** argv, const char* what, gen_opt_fn opt, void* desc, const char** in,
+                       const char** out, bool* json) {
+    if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen %s: missing IN\n" GEN_USAGE, what);
+    *in = argv[1], *out = NULL, *json = false;
     for (int i = 2; i < argc; ++i) {
         const char* a = argv[i];
         if (!strcmp(a, "--json")) {
-            json = true;
+            *json = true;
             continue;
         }
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
-        unsigned u;
-        double f;
-        if (!strcmp(a, "-o")) out = v;
-        else if (!strcmp(a, "--copies")) {
-            if (!cli_parse_uint(v, &u) || u < 1 || u > 4096) return cli_error(EXIT_USAGE, "--copies is 1..4096");
-            d.copies = u;
-        } else if (!strcmp(a, "--spacing")) {
-            if (!cli_parse_double(v, &f) || !(f > 0) || f > 1e30) return cli_error(EXIT_USAGE, "--spacing needs a positive number");
-            d.spacing = (float)f;
-        } else if (!strcmp(a, "--gap")) {
-            if (!cli_parse_double(v, &f) || !(f >= 0) || f > 1e30) return cli_error(EXIT_USAGE, "--gap needs a number >= 0");
-            d.gap = (float)f;
-        } else {
-            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
-        }
+        if (!strcmp(a, "-o")) *out = v;
+        else if (opt(desc, a, v) != EXIT_OK) return EXIT_USAGE;
     }
+    if (!*out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
+    return EXIT_OK;
+}
+
+static int copy_opt(void* desc, const char* a, const char* v) {
+    ptl_copies_desc* d = desc;
+    unsigned u;
+    double f;
+    if (!strcmp(a, "--copies")) {
+        if (!cli_parse_uint(v, &u) || u < 1 || u > 4096) return cli_error(EXIT_USAGE, "--copies is 1..4096");
+        d->copies = u;
+    } else if (!strcmp(a, "--spacing")) {
+        if (!cli_parse_double(v, &f) || !(f > 0) || f > 1e30) return cli_error(EXIT_USAGE, "--spacing needs a positive number");
+        d->spacing = (float)f;
+    } else if (!strcmp(a, "--gap")) {
+        if (!cli_parse_double(v, &f) || !(f >= 0) || f > 1e30) return cli_error(EXIT_USAGE, "--gap needs a number >= 0");
+        d->gap = (float)f;
+    } else {
+        return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+    }
+    return EXIT_OK;
+}
+
+/* gen copy IN.obj --copies K [--spacing S | --gap G]: options are checked here (usage errors);
+   what depends on the input (no triangle, more than 2^31 - 1 triangles in all) fails with 1. */
+static int gen_copy(int argc, char** argv) {
+    ptl_copies_desc d;
+    memset(&d, 0, sizeof d);
+    const char *in = NULL, *out = NULL;
+    bool json = false;
+    int r = parse_scale(argc, argv, "copy", copy_opt, &d, &in, &out, &json);
+    if (r != EXIT_OK) return r;
     if (!d.copies) return cli_error(EXIT_USAGE, "gen copy: missing --copies K");
     if (d.spacing > 0 && d.gap > 0) return cli_error(EXIT_USAGE, "--spacing and --gap exclude each other");
-    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
     double t0 = cli_now_ms();
     ptl_trimesh src, m;
     ptl_error err;
@@ -157,34 +173,24 @@ static int gen_copy(int argc, char** argv) {
     return save_generated(&m, out, json, t0);
 }
 
+static int extrude_opt(void* desc, const char* a, const char* v) {
+    ptl_extrude_desc* d = desc;
+    double f;
+    if (strcmp(a, "--cell") != 0 && strcmp(a, "--wall-height") != 0) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+    if (!cli_parse_double(v, &f) || !(f > 0) || f > 1e6) return cli_error(EXIT_USAGE, "%s needs a positive number", a);
+    if (a[2] == 'c') d->cell_size = (float)f;
+    else d->wall_height = (float)f;
+    return EXIT_OK;
+}
+
 /* gen extrude IN.map [--cell S] [--wall-height H] */
 static int gen_extrude(int argc, char** argv) {
-    if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen extrude: missing IN.map\n" GEN_USAGE);
-    const char* in = argv[1];
     ptl_extrude_desc d;
     memset(&d, 0, sizeof d);
-    const char* out = NULL;
+    const char *in = NULL, *out = NULL;
     bool json = false;
-    for (int i = 2; i < argc; ++i) {
-        const char* a = argv[i];
-        if (!strcmp(a, "--json")) {
-            json = true;
-            continue;
-        }
-        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
-        ++i;
-        double f;
-        if (!strcmp(a, "-o")) out = v;
-        else if (!strcmp(a, "--cell") || !strcmp(a, "--wall-height")) {
-            if (!cli_parse_double(v, &f) || !(f > 0) || f > 1e6) return cli_error(EXIT_USAGE, "%s needs a positive number", a);
-            if (a[2] == 'c') d.cell_size = (float)f;
-            else d.wall_height = (float)f;
-        } else {
-            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
-        }
-    }
-    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
+    int r = parse_scale(argc, argv, "extrude", extrude_opt, &d, &in, &out, &json);
+    if (r != EXIT_OK) return r;
     double t0 = cli_now_ms();
     ptl_grid g;
     ptl_trimesh m;
