@@ -147,6 +147,33 @@ static void split(const double (*in)[3], int n, int axis, double c, double (*lo)
     *nlo = a, *nhi = b;
 }
 
+/* split() along u for a row's piece kept as (u, w) pairs (the columns of a row need nothing else):
+   the part >= c goes to `hi`; of the part <= c only its vertex count and y range are kept, which is
+   all a column's span needs. The same arithmetic as split(), so the same values. */
+static void split_u(const double (*in)[2], int n, double c, int* nlo, double* wmin, double* wmax, double (*hi)[2],
+                    int* nhi) {
+    if (n > MAXV / 2) n = MAXV / 2;
+    const double eps = 1e-9 * (c < 1 ? 1 : c);
+    double dj = in[n - 1][0] - c;
+    if (dj <= eps && dj >= -eps) dj = 0;
+    int a = 0, b = 0;
+    double lo = HUGE_VAL, up = -HUGE_VAL;
+    for (int i = 0, j = n - 1; i < n; j = i++) {
+        double di = in[i][0] - c;
+        if (di <= eps && di >= -eps) di = 0;
+        if ((dj < 0 && di > 0) || (dj > 0 && di < 0)) {
+            double t = dj / (dj - di);
+            double w = in[j][1] + (in[i][1] - in[j][1]) * t;
+            ++a, lo = dmin(lo, w), up = dmax(up, w);
+            hi[b][0] = c, hi[b++][1] = w;
+        }
+        if (di <= 0) ++a, lo = dmin(lo, in[i][1]), up = dmax(up, in[i][1]);
+        if (di >= 0) hi[b][0] = di == 0 ? c : in[i][0], hi[b++][1] = in[i][1];
+        dj = di;
+    }
+    *nlo = a, *nhi = b, *wmin = lo, *wmax = up;
+}
+
 /* Twice the signed plan area, translated to the first vertex so that points on one grid line give
    exactly 0. */
 static double plan_area2(const double (*p)[3], int n) {
@@ -156,10 +183,9 @@ static double plan_area2(const double (*p)[3], int n) {
     return s;
 }
 
-/* Adds the span of the piece `p` of a triangle to column (x, z). */
-static bool emit(raster* r, const double (*p)[3], int n, int x, int z, bool walkable, uint16_t tag) {
-    double wmin = p[0][W], wmax = p[0][W];
-    for (int i = 1; i < n; ++i) wmin = dmin(wmin, p[i][W]), wmax = dmax(wmax, p[i][W]);
+/* Adds the span of a triangle's piece whose y range is [wmin, wmax] (grid units) to column (x, z):
+   [floor(wmin), ceil(wmax)] clamped to the grid, at least one voxel tall. */
+static bool emit(raster* r, double wmin, double wmax, int x, int z, bool walkable, uint16_t tag) {
     const int top = r->p->heights;
     if (wmax < 0 || wmin > top) return true;
     /* floor and ceil after clamping to [0, top], where truncation is exact */
@@ -195,8 +221,7 @@ typedef struct tri_ctx {
 static bool emit_square(raster* r, const tri_ctx* tc, int x, int z) {
     double lo = tc->w0 + tc->a * (tc->a >= 0 ? x : x + 1) + tc->b * (tc->b >= 0 ? z : z + 1);
     double hi = tc->w0 + tc->a * (tc->a >= 0 ? x + 1 : x) + tc->b * (tc->b >= 0 ? z + 1 : z);
-    double sq[2][3] = {{0, lo, 0}, {0, hi, 0}};
-    return emit(r, (const double(*)[3])sq, 2, x, z, tc->walkable, tc->tag);
+    return emit(r, lo, hi, x, z, tc->walkable, tc->tag);
 }
 
 /* The u range [*lo, *hi] of the row polygon's vertices on the line v = c; false when none. */
@@ -216,42 +241,44 @@ static bool row_edge(const double (*p)[3], int n, double c, double* lo, double* 
    corners (no clipping); the others are cut off one by one. For a convex piece spanning the whole
    strip, the squares inside are those between the larger of its left ends on v = z and v = z + 1
    and the smaller of its right ends. */
-static bool raster_row(raster* r, const tri_ctx* tc, double (*row)[3], int nr, int z) {
+static bool raster_row(raster* r, const tri_ctx* tc, const double (*row)[3], int nr, int z) {
     const ptl_vx_params* p = r->p;
-    double rbuf[MAXV][3], cell[MAXV][3], junk[MAXV][3];
+    double bufa[MAXV][2], bufb[MAXV][2], (*rp)[2] = bufa, (*rr)[2] = bufb, (*q)[2];
     double ru0 = row[0][U], ru1 = ru0;
-    for (int i = 1; i < nr; ++i) ru0 = dmin(ru0, row[i][U]), ru1 = dmax(ru1, row[i][U]);
+    for (int i = 0; i < nr; ++i) {
+        ru0 = dmin(ru0, row[i][U]), ru1 = dmax(ru1, row[i][U]);
+        rp[i][0] = row[i][U], rp[i][1] = row[i][W];
+    }
     /* World columns (the cuts do not depend on the window); only the window's are emitted. */
     const int xa = first_cell(ru0, tc->thin, p->world_width), xb = floor_clamp(ru1, 0, p->world_width - 1);
     const int wx0 = p->ox, wx1 = p->ox + p->width - 1;
     int ia = 1, ib = 0; /* whole squares: columns [ia, ib] */
     double l0, h0, l1, h1;
-    if (!tc->thin && row_edge((const double(*)[3])row, nr, z, &l0, &h0) &&
-        row_edge((const double(*)[3])row, nr, z + 1, &l1, &h1)) {
+    if (!tc->thin && row_edge(row, nr, z, &l0, &h0) && row_edge(row, nr, z + 1, &l1, &h1)) {
         double l = dmax(l0, l1), h = dmin(h0, h1);
         ia = (int)dmax(xa, ceil(l)), ib = (int)dmin(xb, floor(h) - 1);
     }
-    double (*rp)[3] = row, (*rr)[3] = rbuf, (*q)[3];
-    int nc, nj, nrest;
+    int nc, nrest;
+    double wmin, wmax;
     if (ru0 < xa) {
-        split((const double(*)[3])rp, nr, U, xa, junk, &nj, rr, &nrest);
+        split_u((const double(*)[2])rp, nr, xa, &nc, &wmin, &wmax, rr, &nrest);
         q = rp, rp = rr, rr = q, nr = nrest;
     }
     for (int x = xa; x <= xb && x <= wx1 && nr > 0; ++x) {
         if (x == ia && ia <= ib) {
             for (; x <= ib; ++x)
                 if (x >= wx0 && x <= wx1 && !emit_square(r, tc, x, z)) return false;
-            split((const double(*)[3])rp, nr, U, x, junk, &nj, rr, &nrest);
+            split_u((const double(*)[2])rp, nr, x, &nc, &wmin, &wmax, rr, &nrest);
             q = rp, rp = rr, rr = q, nr = nrest;
             --x;
             continue;
         }
-        split((const double(*)[3])rp, nr, U, x + 1, cell, &nc, rr, &nrest);
+        split_u((const double(*)[2])rp, nr, x + 1, &nc, &wmin, &wmax, rr, &nrest);
         q = rp, rp = rr, rr = q, nr = nrest;
         /* A fat triangle meets every column strictly inside its row's u range with positive area;
-           only a column starting exactly at the row's last u can be a mere touch. */
-        if (x >= wx0 && nc > 0 && (tc->thin || x != ru1 || plan_area2((const double(*)[3])cell, nc) != 0) &&
-            !emit(r, (const double(*)[3])cell, nc, x, z, tc->walkable, tc->tag))
+           a column starting exactly at the row's last u is a mere touch (its piece lies on the line
+           u = x: split_u puts every point there on it). */
+        if (x >= wx0 && nc > 0 && (tc->thin || x != ru1) && !emit(r, wmin, wmax, x, z, tc->walkable, tc->tag))
             return false;
     }
     return true;
@@ -284,7 +311,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     if (x0 == x1 && z0 == z1 && umin >= x0 && umax <= x0 + 1 && vmin >= z0 && vmax <= z0 + 1 &&
         (!tc.thin || (umin > x0 && umax < x0 + 1 && vmin > z0 && vmax < z0 + 1))) {
         if (x0 < p->ox || x0 > p->ox + p->width - 1 || z0 < wz0 || z0 > wz1) return true;
-        return emit(r, t, 3, x0, z0, walkable, tag); /* only this square: a fat triangle has area there */
+        return emit(r, wmin, wmax, x0, z0, walkable, tag); /* only this square: a fat triangle has area there */
     }
     if (!tc.thin) {
         double du1 = t[1][U] - t[0][U], dv1 = t[1][V] - t[0][V], dw1 = t[1][W] - t[0][W];
@@ -308,7 +335,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         /* A fat triangle meets the open strip of every row strictly inside its v range with
            positive area; only a row starting exactly at vmax can be a mere touch. */
         if (nr == 0 || (!tc.thin && z == vmax && plan_area2((const double(*)[3])row, nr) == 0)) continue;
-        if (!raster_row(r, &tc, row, nr, z)) return false;
+        if (!raster_row(r, &tc, (const double(*)[3])row, nr, z)) return false;
     }
     return true;
 }
