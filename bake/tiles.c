@@ -443,6 +443,96 @@ oom:
    its spans follow the previous rows' in the world's order) and the tiles are freed. Links and gaps
    into rows not placed yet stay as indices inside their columns until the end. Peak memory: the
    world's field plus one row of tiles. */
+/* The world's open field being assembled from tile rows, in row order (ptl_vx_tiles_bake). */
+typedef struct assembly {
+    ptl_open_field* out; /* col_start filled as rows arrive */
+    const ptl_allocator* a;
+    uint32_t W;          /* world columns along x */
+    PTL_ARRAY(ptl_open_span) spans;
+    PTL_ARRAY(uint32_t) col_of;
+    PTL_ARRAY(ptl_vx_gap) gaps; /* other: index inside its column until the end */
+    uint32_t solid_spans;
+    ptl_status st;
+    ptl_error err;
+} assembly;
+
+/* Appends one tile row (`count` tiles in x order) to the field: its columns' spans in world order
+   (row by row of columns), then its gaps with their spans placed. */
+static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t count) {
+    const ptl_allocator* a = as->a;
+    const uint32_t W = as->W;
+    const uint64_t total = as->spans.count;
+    const int32_t z0 = tiles[0].z0, d = tiles[0].d;
+    uint64_t row_spans = 0;
+    for (uint32_t i = 0; i < count; ++i) row_spans += tiles[i].span_count, as->solid_spans += tiles[i].solid_spans;
+    if (total + row_spans >= PTL_VX_NONE)
+        return ptl_error_set(&as->err, PTL_ERR_BAD_INPUT, "bake: more than 2^32 open spans (%llu)",
+                             (unsigned long long)(total + row_spans));
+    if (!PTL_RESERVE(a, as->spans, total + row_spans) || !PTL_RESERVE(a, as->col_of, total + row_spans))
+        return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (%llu open spans)",
+                             (unsigned long long)(total + row_spans));
+    for (int32_t z = 0; z < d; ++z)
+        for (uint32_t i = 0; i < count; ++i) {
+            const ptl_vx_tile* tl = &tiles[i];
+            for (int32_t x = 0; x < tl->w; ++x) {
+                uint32_t k = (uint32_t)z * (uint32_t)tl->w + (uint32_t)x;
+                size_t c = (size_t)(z0 + z) * W + (size_t)(tl->x0 + x);
+                as->out->col_start[c] = as->spans.count;
+                for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
+                    as->spans.data[as->spans.count++] = tl->spans[j];
+                    as->col_of.data[as->col_of.count++] = (uint32_t)c;
+                }
+            }
+        }
+    /* Gaps: the span is placed now (its column's start plus its place in the column). */
+    for (uint32_t i = 0; i < count; ++i) {
+        const ptl_vx_tile* tl = &tiles[i];
+        const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+        for (uint32_t g = 0; g < tl->gap_count; ++g) {
+            ptl_vx_gap o = tl->gaps[g];
+            uint32_t lo = 0, hi = ncols;
+            while (hi - lo > 1) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (tl->col_start[mid] <= o.span) lo = mid;
+                else hi = mid;
+            }
+            size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
+            o.span = as->out->col_start[c] + (o.span - tl->col_start[lo]);
+            if (!PTL_PUSH(a, as->gaps, o)) return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        }
+    }
+    return PTL_OK;
+}
+
+/* Tile rows per band: a band's tiles run as one batch of jobs, together with the assembly of the
+   band before it, so the assembly hides behind the tiles and threads wait for each other once per
+   band. Memory: two bands of tiles at a time. */
+#define PTL_VX_BAND_ROWS 2
+
+/* One batch: job 0 assembles the previous band (if any), jobs 1.. run this band's tiles. */
+typedef struct band_job {
+    tile_job tj;
+    assembly* as;
+    const ptl_vx_tile* prev; /* the previous band's tiles, rows of `rw` */
+    uint32_t prev_count, rw;
+} band_job;
+
+static void run_band(void* data, uint32_t index) {
+    band_job* j = data;
+    if (index > 0) {
+        run_tile(&j->tj, index - 1);
+        return;
+    }
+    for (uint32_t r = 0; r < j->prev_count / j->rw && j->as->st >= 0; ++r)
+        j->as->st = assemble_row(j->as, j->prev + (size_t)r * j->rw, j->rw);
+}
+
+static void free_tiles(ptl_vx_tile* tiles, uint32_t n, const ptl_allocator* a) {
+    if (!tiles) return;
+    for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
+    ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
+}
+
 ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                              const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_open_field* out,
                              uint32_t* solid_spans, ptl_error* err) {
@@ -456,69 +546,54 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     out->alloc = a;
     out->col_start = ptl_mem_calloc(&a, cols + 1, sizeof *out->col_start);
     if (!out->col_start) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%zu columns)", cols);
-    PTL_ARRAY(ptl_open_span) spans = {0};
-    PTL_ARRAY(uint32_t) col_of = {0};
-    PTL_ARRAY(ptl_vx_gap) gaps = {0}; /* other: index inside its column until the end */
+    assembly as;
+    memset(&as, 0, sizeof as);
+    as.out = out, as.a = &a, as.W = W;
     ptl_status st = PTL_OK;
-    uint64_t total = 0;
     const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
     bins b; /* the triangles binned once for every tile */
     memset(&b, 0, sizeof b);
     if (bin_triangles(m, world, t, all, &a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-    for (int32_t tz = 0; tz < t->tiles_z && st >= 0; ++tz) {
-        int32_t range[4] = {0, tz, t->tiles_x, tz + 1};
-        ptl_vx_tile* tiles = NULL;
-        uint32_t count = 0;
-        st = run_tiles(m, world, t, range, all, &b, jobs, &a, &tiles, &count, err);
-        if (st < 0) break;
-        /* The row's column counts, then its spans in world order (row by row of columns). */
-        const int32_t z0 = tz * t->tile_size, d = tiles[0].d;
-        uint64_t row_spans = 0;
-        for (uint32_t i = 0; i < count; ++i) row_spans += tiles[i].span_count, *solid_spans += tiles[i].solid_spans;
-        if (total + row_spans >= PTL_VX_NONE || !PTL_RESERVE(&a, spans, total + row_spans) ||
-            !PTL_RESERVE(&a, col_of, total + row_spans)) {
-            st = ptl_error_set(err, total + row_spans >= PTL_VX_NONE ? PTL_ERR_BAD_INPUT : PTL_ERR_NO_MEMORY,
-                               "bake: out of memory or more than 2^32 open spans (%llu)",
-                               (unsigned long long)(total + row_spans));
-        }
-        for (int32_t z = 0; z < d && st >= 0; ++z)
-            for (uint32_t i = 0; i < count; ++i) {
-                const ptl_vx_tile* tl = &tiles[i];
-                for (int32_t x = 0; x < tl->w; ++x) {
-                    uint32_t k = (uint32_t)z * (uint32_t)tl->w + (uint32_t)x;
-                    size_t c = (size_t)(z0 + z) * W + (size_t)(tl->x0 + x);
-                    out->col_start[c] = spans.count;
-                    for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
-                        spans.data[spans.count++] = tl->spans[j];
-                        col_of.data[col_of.count++] = (uint32_t)c;
-                    }
-                }
+    const uint32_t rw = (uint32_t)t->tiles_x;
+    ptl_vx_tile* prev = NULL;
+    uint32_t prev_n = 0;
+    /* Band k runs beside the assembly of band k - 1; the last pass only assembles. */
+    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += PTL_VX_BAND_ROWS) {
+        const int32_t tz1 = tz + PTL_VX_BAND_ROWS < t->tiles_z ? tz + PTL_VX_BAND_ROWS : t->tiles_z;
+        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        ptl_vx_tile* tiles = n ? ptl_mem_calloc(&a, n, sizeof *tiles) : NULL;
+        ptl_error* errs = n ? ptl_mem_calloc(&a, n, sizeof *errs) : NULL;
+        if (n && (!tiles || !errs)) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else {
+            band_job j = {{m, world, t, range, all, &b, &a, tiles, errs}, &as, prev, prev_n, rw};
+            const uint32_t count = n + 1;
+            if (jobs && jobs->run) jobs->run(jobs->user, run_band, &j, count);
+            else
+                for (uint32_t i = 0; i < count; ++i) run_band(&j, i);
+            /* the first failure in the bake's order: the earlier band's assembly, then tile order */
+            if (as.st < 0) {
+                st = as.st;
+                if (err) *err = as.err;
             }
-        /* Gaps: the span is placed now (its column's start plus its place in the column). */
-        for (uint32_t i = 0; i < count && st >= 0; ++i) {
-            const ptl_vx_tile* tl = &tiles[i];
-            const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
-            for (uint32_t g = 0; g < tl->gap_count; ++g) {
-                ptl_vx_gap o = tl->gaps[g];
-                uint32_t lo = 0, hi = ncols;
-                while (hi - lo > 1) {
-                    uint32_t mid = lo + (hi - lo) / 2;
-                    if (tl->col_start[mid] <= o.span) lo = mid;
-                    else hi = mid;
+            for (uint32_t i = 0; i < n && st >= 0; ++i)
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
                 }
-                size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
-                o.span = out->col_start[c] + (o.span - tl->col_start[lo]);
-                if (!PTL_PUSH(&a, gaps, o)) {
-                    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-                    break;
-                }
-            }
         }
-        total = spans.count;
-        for (uint32_t i = 0; i < count; ++i) ptl_vx_tile_free(&tiles[i], &a);
-        ptl_mem_free(&a, tiles, (size_t)count * sizeof *tiles);
+        ptl_mem_free(&a, errs, (size_t)n * sizeof *errs);
+        free_tiles(prev, prev_n, &a);
+        prev = tiles, prev_n = n;
     }
+    free_tiles(prev, prev_n, &a);
+    *solid_spans = as.solid_spans;
+    PTL_ARRAY(ptl_open_span) spans = {as.spans.data, as.spans.count, as.spans.cap};
+    PTL_ARRAY(uint32_t) col_of = {as.col_of.data, as.col_of.count, as.col_of.cap};
+    PTL_ARRAY(ptl_vx_gap) gaps = {as.gaps.data, as.gaps.count, as.gaps.cap};
+    const uint64_t total = spans.count;
     free_bins(&b, &a);
     if (st >= 0) {
         out->col_start[cols] = (uint32_t)total;
