@@ -55,20 +55,21 @@ static int ceil_of(const ptl_heightfield* hf, uint32_t i, uint32_t end) {
     return i + 1 < end ? hf->spans[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
 }
 
-/* Rule 3 above for the floor `bot` (opening up to `top`) of column (x, z). */
-static bool is_ledge(const ptl_heightfield* hf, int x, int z, int bot, int top) {
+/* Rule 3 above for the floor `bot` (opening up to `top`) of column c, whose four neighbour
+   columns are c + off[d], all inside the grid (a column on the grid's edge is a ledge: the caller
+   decides those). */
+static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4], int bot, int top) {
     const ptl_vx_params* p = &hf->p;
     const int h = p->walkable_height, climb = p->walkable_climb;
+    const ptl_vx_span* sp = hf->spans;
     int amin = bot, amax = bot;
     for (int d = 0; d < 4; ++d) {
-        int nx = x + DX[d], nz = z + DZ[d];
-        if (nx < 0 || nz < 0 || nx >= p->width || nz >= p->depth) return true;
-        uint32_t c = (uint32_t)nz * (uint32_t)p->width + (uint32_t)nx;
-        uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
-        int first = b < e ? hf->spans[b].smin : (int)PTL_VX_MAX_HEIGHT;
+        const uint32_t nc = c + off[d];
+        const uint32_t b = hf->col_start[nc], e = hf->col_start[nc + 1];
+        int first = b < e ? sp[b].smin : (int)PTL_VX_MAX_HEIGHT;
         if (mini(top, first) - bot >= h) return true; /* open down to nothing */
         for (uint32_t i = b; i < e; ++i) {
-            int nbot = hf->spans[i].smax, ntop = ceil_of(hf, i, e);
+            int nbot = sp[i].smax, ntop = i + 1 < e ? sp[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
             if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
             if (nbot - bot < -climb) return true;
             if (nbot - bot <= climb) amin = mini(amin, nbot), amax = maxi(amax, nbot);
@@ -92,6 +93,7 @@ void ptl_open_field_free(ptl_open_field* of) {
 /* Rules 1-3: the walkable flag of every solid span. */
 static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
     const ptl_vx_params* p = &hf->p;
+    const uint32_t off[4] = {(uint32_t)-1, (uint32_t)p->width, 1u, (uint32_t)-p->width};
     for (uint32_t i = 0; i < hf->span_count; ++i) walk[i] = hf->spans[i].walkable;
     for (int z = 0; z < p->depth; ++z) {
         for (int x = 0; x < p->width; ++x) {
@@ -101,48 +103,64 @@ static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
                 if (!hf->spans[i].walkable && hf->spans[i - 1].walkable &&
                     hf->spans[i].smax - hf->spans[i - 1].smax <= p->walkable_climb)
                     walk[i] = 2; /* 2: walkable with the tag of the span below */
+            /* a column on the grid's edge has a neighbour outside: every floor there is a ledge */
+            const bool edge = x == 0 || z == 0 || x + 1 == p->width || z + 1 == p->depth;
             for (uint32_t i = b; i < e; ++i) {
                 if (!walk[i]) continue;
                 int bot = hf->spans[i].smax, top = ceil_of(hf, i, e);
-                if (top - bot < p->walkable_height || is_ledge(hf, x, z, bot, top)) walk[i] = 0;
+                if (edge || top - bot < p->walkable_height || is_ledge(hf, c, off, bot, top)) walk[i] = 0;
             }
         }
     }
 }
 
-/* Rule 5 for span s of column (x, z). */
-static void link_span(ptl_open_field* of, uint32_t s, int x, int z) {
-    const ptl_vx_params* p = &of->p;
-    const int h = p->walkable_height, climb = p->walkable_climb;
-    ptl_open_span* a = &of->spans[s];
-    for (int d = 0; d < 4; ++d) {
-        a->con[d] = PTL_VX_NOCON;
-        int nx = x + DX[d], nz = z + DZ[d];
-        if (nx < 0 || nz < 0 || nx >= p->width || nz >= p->depth) continue;
-        uint32_t c = (uint32_t)nz * (uint32_t)p->width + (uint32_t)nx;
-        for (uint32_t t = of->col_start[c]; t < of->col_start[c + 1] && t - of->col_start[c] < PTL_VX_NOCON; ++t) {
-            const ptl_open_span* b = &of->spans[t];
-            int df = (int)b->floor - (int)a->floor;
-            if (df < -climb || df > climb) continue;
-            if (mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) < h) continue;
-            a->con[d] = (uint8_t)(t - of->col_start[c]);
-            break;
-        }
+/* Can open spans a and b of neighbouring columns link? Their floors are within walkable_climb and
+   the opening they share is at least walkable_height tall (symmetric in a and b). */
+static bool can_link(const ptl_open_span* a, const ptl_open_span* b, int h, int climb) {
+    int df = (int)b->floor - (int)a->floor;
+    return df >= -climb && df <= climb && mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) >= h;
+}
+
+/* The first span among [b0, b1) (only the first PTL_VX_NOCON of a column can be linked to) that
+   can link to a, or PTL_VX_NONE. */
+static uint32_t first_link(const ptl_open_span* sp, const ptl_open_span* a, uint32_t b0, uint32_t b1, int h, int climb) {
+    if (b1 - b0 > PTL_VX_NOCON) b1 = b0 + PTL_VX_NOCON;
+    for (uint32_t t = b0; t < b1; ++t)
+        if (can_link(a, &sp[t], h, climb)) return t;
+    return PTL_VX_NONE;
+}
+
+/* Rule 5 between column ca and its neighbour cb in direction d: a span links to the first span of
+   the other column it can link to, and the link is kept when that one's first is it in return. */
+static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, int h, int climb) {
+    ptl_open_span* sp = of->spans;
+    const uint32_t a0 = of->col_start[ca], a1 = of->col_start[ca + 1];
+    const uint32_t b0 = of->col_start[cb], b1 = of->col_start[cb + 1];
+    if (a1 - a0 == 1 && b1 - b0 == 1) { /* the common case: one floor on each side */
+        if (can_link(&sp[a0], &sp[b0], h, climb)) sp[a0].con[d] = 0, sp[b0].con[(d + 2) & 3] = 0;
+        return;
+    }
+    for (uint32_t a = a0; a < a1 && a - a0 < PTL_VX_NOCON; ++a) {
+        uint32_t b = first_link(sp, &sp[a], b0, b1, h, climb);
+        if (b == PTL_VX_NONE || first_link(sp, &sp[b], a0, a1, h, climb) != a) continue;
+        sp[a].con[d] = (uint8_t)(b - b0);
+        sp[b].con[(d + 2) & 3] = (uint8_t)(a - a0);
     }
 }
 
-/* Rule 5, then keeps only mutual links. */
+/* Rule 5 over the field, each pair of neighbouring columns once; only mutual links are kept, so
+   the graph is symmetric. */
 static void link_spans(ptl_open_field* of) {
     const ptl_vx_params* p = &of->p;
+    const int h = p->walkable_height, climb = p->walkable_climb;
+    const uint32_t w = (uint32_t)p->width;
+    for (uint32_t s = 0; s < of->span_count; ++s) memset(of->spans[s].con, PTL_VX_NOCON, sizeof of->spans[s].con);
     for (int z = 0; z < p->depth; ++z)
         for (int x = 0; x < p->width; ++x) {
-            uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
-            for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s) link_span(of, s, x, z);
-        }
-    for (uint32_t s = 0; s < of->span_count; ++s)
-        for (int d = 0; d < 4; ++d) {
-            uint32_t t = ptl_vx_nbr(of, s, d);
-            if (t != PTL_VX_NONE && ptl_vx_nbr(of, t, (d + 2) & 3) != s) of->spans[s].con[d] = PTL_VX_NOCON;
+            uint32_t c = (uint32_t)z * w + (uint32_t)x;
+            if (of->col_start[c] == of->col_start[c + 1]) continue;
+            if (x + 1 < p->width) link_columns(of, c, c + 1, 2, h, climb);
+            if (z + 1 < p->depth) link_columns(of, c, c + w, 1, h, climb);
         }
 }
 
@@ -152,52 +170,51 @@ static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
 }
 
 /* Rule 6: marks in `gone` the spans the erosion removes; returns how many. */
-/* The neighbour of span s (in column c) in direction d, or PTL_VX_NONE. */
-static uint32_t nbr_in(const ptl_open_field* of, uint32_t c, uint32_t s, int d) {
-    uint32_t k = of->spans[s].con[d];
-    return k == PTL_VX_NOCON ? PTL_VX_NONE : of->col_start[ptl_vx_ncol(of->p.width, c, d)] + k;
-}
-
 static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
     const ptl_vx_params* p = &of->p;
     const ptl_open_span* sp = of->spans;
-    const uint32_t* co = of->col_of;
     for (uint32_t s = 0; s < of->span_count; ++s) {
         bool inner = true;
         for (int d = 0; d < 4; ++d) inner = inner && sp[s].con[d] != PTL_VX_NOCON;
         dist[s] = inner ? 0xffff : 0;
     }
     const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
+    const uint32_t* cs = of->col_start;
+    const uint32_t w = (uint32_t)p->width;
+    /* A neighbour's neighbour is looked up in the column it lies in (known from the directions). */
+#define NBR(col, s, d) (sp[s].con[d] == PTL_VX_NOCON ? PTL_VX_NONE : cs[(col) + off[d]] + sp[s].con[d])
+    const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
     /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor. */
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
-            uint32_t a = nbr_in(of, c, s, 0), b = nbr_in(of, c, s, 3);
+        for (uint32_t s = cs[c]; s < cs[c + 1]; ++s) {
+            uint32_t a = NBR(c, s, 0), b = NBR(c, s, 3);
             if (a != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[a], 2);
-                uint32_t a3 = nbr_in(of, co[a], a, 3);
+                uint32_t a3 = NBR(c - 1, a, 3);
                 if (a3 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a3], 3);
             }
             if (b != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[b], 2);
-                uint32_t b2 = nbr_in(of, co[b], b, 2);
+                uint32_t b2 = NBR(c - w, b, 2);
                 if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
             }
         }
     /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1). */
     for (uint32_t c = cols; c-- > 0;)
-        for (uint32_t s = of->col_start[c + 1]; s-- > of->col_start[c];) {
-            uint32_t a = nbr_in(of, c, s, 2), b = nbr_in(of, c, s, 1);
+        for (uint32_t s = cs[c + 1]; s-- > cs[c];) {
+            uint32_t a = NBR(c, s, 2), b = NBR(c, s, 1);
             if (a != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[a], 2);
-                uint32_t a1 = nbr_in(of, co[a], a, 1);
+                uint32_t a1 = NBR(c + 1, a, 1);
                 if (a1 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a1], 3);
             }
             if (b != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[b], 2);
-                uint32_t b0 = nbr_in(of, co[b], b, 0);
+                uint32_t b0 = NBR(c + w, b, 0);
                 if (b0 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0], 3);
             }
         }
+#undef NBR
     const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
     uint32_t removed = 0;
     for (uint32_t s = 0; s < of->span_count; ++s) {

@@ -100,7 +100,8 @@ typedef struct ptl_open_field {
 /* The column next to column c (of a grid `width` wide) in direction d (0: -x, 1: +z, 2: +x, 3: -z);
    the caller knows it is inside the grid. */
 static inline uint32_t ptl_vx_ncol(int32_t width, uint32_t c, int d) {
-    return d == 0 ? c - 1 : d == 1 ? c + (uint32_t)width : d == 2 ? c + 1 : c - (uint32_t)width;
+    const uint32_t off[4] = {(uint32_t)-1, (uint32_t)width, 1u, (uint32_t)-width};
+    return c + off[d & 3];
 }
 /* The index of open span s's linked neighbour in direction d, or PTL_VX_NONE. */
 static inline uint32_t ptl_vx_nbr(const ptl_open_field* of, uint32_t s, int d) {
