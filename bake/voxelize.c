@@ -284,6 +284,21 @@ static bool raster_row(raster* r, const tri_ctx* tc, const double (*row)[3], int
     return true;
 }
 
+/* raster_row() for a level fat triangle at height w: every column of the row's u range has a
+   piece of positive area, except one starting exactly at the range's end, and every piece's y range
+   is [w, w] (what cutting would compute: interpolating between equal heights gives them exactly),
+   so no piece needs cutting. */
+static bool raster_level_row(raster* r, const tri_ctx* tc, const double (*row)[3], int nr, int z, double w) {
+    const ptl_vx_params* p = r->p;
+    double ru0 = row[0][U], ru1 = ru0;
+    for (int i = 1; i < nr; ++i) ru0 = dmin(ru0, row[i][U]), ru1 = dmax(ru1, row[i][U]);
+    const int xa = first_cell(ru0, false, p->world_width), xb = floor_clamp(ru1, 0, p->world_width - 1);
+    const int x0 = xa > p->ox ? xa : p->ox, x1 = xb < p->ox + p->width - 1 ? xb : p->ox + p->width - 1;
+    for (int x = x0; x <= x1; ++x)
+        if (x != ru1 && !emit(r, w, w, x, z, tc->walkable, tc->tag)) return false;
+    return true;
+}
+
 /* Rasterizes one triangle (vertices in grid units). */
 static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t tag) {
     const ptl_vx_params* p = r->p;
@@ -320,6 +335,8 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         tc.b = (du1 * dw2 - du2 * dw1) / area2;
         tc.w0 = t[0][W] - tc.a * t[0][U] - tc.b * t[0][V];
     }
+    /* A level triangle (floors, most of the input of many levels) has one height everywhere. */
+    const bool level = !tc.thin && t[0][W] == t[1][W] && t[1][W] == t[2][W];
     double bufa[MAXV][3], bufb[MAXV][3], row[MAXV][3], junk[MAXV][3];
     double (*poly)[3] = bufa, (*rest)[3] = bufb, (*s)[3];
     int n = 3, nr, nrest, nj;
@@ -335,7 +352,9 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         /* A fat triangle meets the open strip of every row strictly inside its v range with
            positive area; only a row starting exactly at vmax can be a mere touch. */
         if (nr == 0 || (!tc.thin && z == vmax && plan_area2((const double(*)[3])row, nr) == 0)) continue;
-        if (!raster_row(r, &tc, (const double(*)[3])row, nr, z)) return false;
+        if (!(level ? raster_level_row(r, &tc, (const double(*)[3])row, nr, z, t[0][W])
+                    : raster_row(r, &tc, (const double(*)[3])row, nr, z)))
+            return false;
     }
     return true;
 }
