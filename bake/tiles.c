@@ -144,41 +144,90 @@ static void tri_tiles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx
     *tz1 = clampi(floor_div(r1 + t->border, t->tile_size), 0, t->tiles_z - 1);
 }
 
+/* Binning runs as jobs over chunks of the triangles: each chunk counts its triangles per tile, the
+   counts become every (tile, chunk)'s place in the bins, and each chunk writes its triangles there,
+   so a tile's triangles keep their index order whatever the threads. */
+typedef struct bin_job {
+    const ptl_trimesh* m;
+    const ptl_vx_params* w;
+    const ptl_vx_tiling* t;
+    const int32_t* range;
+    uint32_t chunks, per_chunk;
+    uint32_t* at; /* chunks x tiles: the chunk's count, then its next slot, per tile */
+    uint32_t* tris;
+    int pass;
+} bin_job;
+
+static void bin_chunk(void* data, uint32_t chunk) {
+    const bin_job* j = data;
+    const int32_t* range = j->range;
+    const uint32_t rw = (uint32_t)(range[2] - range[0]), tiles = rw * (uint32_t)(range[3] - range[1]);
+    uint32_t* at = j->at + (size_t)chunk * tiles;
+    const uint32_t i0 = chunk * j->per_chunk;
+    const uint32_t i1 = i0 + j->per_chunk < j->m->tri_count ? i0 + j->per_chunk : j->m->tri_count;
+    for (uint32_t i = i0; i < i1; ++i) {
+        int32_t x0, z0, x1, z1;
+        tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
+        if (x0 < range[0]) x0 = range[0];
+        if (z0 < range[1]) z0 = range[1];
+        if (x1 > range[2] - 1) x1 = range[2] - 1;
+        if (z1 > range[3] - 1) z1 = range[3] - 1;
+        for (int32_t z = z0; z <= z1; ++z)
+            for (int32_t x = x0; x <= x1; ++x) {
+                uint32_t k = (uint32_t)(z - range[1]) * rw + (uint32_t)(x - range[0]);
+                if (j->pass == 0) ++at[k];
+                else j->tris[at[k]++] = i;
+            }
+    }
+}
+
+enum { BIN_CHUNK_TRIS = 16384, BIN_MAX_COUNTERS = 1 << 22 };
+
 static ptl_status bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t,
-                                const int32_t range[4], const ptl_allocator* a, bins* b) {
+                                const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* a, bins* b) {
     const int32_t rw = range[2] - range[0], rd = range[3] - range[1];
     b->tiles = (uint32_t)rw * (uint32_t)rd;
     b->start = ptl_mem_calloc(a, (size_t)b->tiles + 1, sizeof *b->start);
     if (!b->start) return PTL_ERR_NO_MEMORY;
-    for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t i = 0; i < m->tri_count; ++i) {
-            int32_t x0, z0, x1, z1;
-            tri_tiles(m, w, t, i, &x0, &z0, &x1, &z1);
-            if (x0 < range[0]) x0 = range[0];
-            if (z0 < range[1]) z0 = range[1];
-            if (x1 > range[2] - 1) x1 = range[2] - 1;
-            if (z1 > range[3] - 1) z1 = range[3] - 1;
-            for (int32_t z = z0; z <= z1; ++z)
-                for (int32_t x = x0; x <= x1; ++x) {
-                    uint32_t k = (uint32_t)(z - range[1]) * (uint32_t)rw + (uint32_t)(x - range[0]);
-                    if (pass == 0) ++b->start[k + 1];
-                    else b->tris[b->start[k]++] = i;
-                }
-        }
-        if (pass == 0) {
-            for (uint32_t k = 0; k < b->tiles; ++k) {
-                if (b->start[k + 1] > UINT32_MAX - b->start[k]) return PTL_ERR_NO_MEMORY;
-                b->start[k + 1] += b->start[k];
+    /* chunks of BIN_CHUNK_TRIS triangles, fewer when the tiles are many (chunks x tiles counters) */
+    uint32_t chunks = (m->tri_count + BIN_CHUNK_TRIS - 1) / BIN_CHUNK_TRIS;
+    if (chunks < 1) chunks = 1;
+    if ((uint64_t)chunks * b->tiles > BIN_MAX_COUNTERS) chunks = (uint32_t)(BIN_MAX_COUNTERS / b->tiles);
+    if (chunks < 1) chunks = 1;
+    const uint32_t per_chunk = (uint32_t)(((uint64_t)m->tri_count + chunks - 1) / chunks);
+    const size_t ncount = (size_t)chunks * b->tiles;
+    uint32_t* at = ptl_mem_calloc(a, ncount, sizeof *at);
+    if (!at) return PTL_ERR_NO_MEMORY;
+    bin_job j = {m, w, t, range, chunks, per_chunk, at, NULL, 0};
+    ptl_status st = PTL_OK;
+    for (int pass = 0; pass < 2 && st == PTL_OK; ++pass) {
+        j.pass = pass, j.tris = b->tris;
+        if (jobs && jobs->run && chunks > 1) jobs->run(jobs->user, bin_chunk, &j, chunks);
+        else
+            for (uint32_t c = 0; c < chunks; ++c) bin_chunk(&j, c);
+        if (pass > 0) break;
+        /* counts -> slots: tile by tile, chunk by chunk */
+        uint64_t total = 0;
+        for (uint32_t k = 0; k < b->tiles; ++k) {
+            b->start[k] = (uint32_t)total;
+            for (uint32_t c = 0; c < chunks; ++c) {
+                uint32_t n = at[(size_t)c * b->tiles + k];
+                at[(size_t)c * b->tiles + k] = (uint32_t)total;
+                total += n;
             }
-            b->total = b->start[b->tiles];
-            b->tris = ptl_mem_alloc(a, (size_t)b->total * sizeof *b->tris + 1);
-            if (!b->tris) return PTL_ERR_NO_MEMORY;
-        } else { /* start[k] advanced to start[k + 1]: shift back */
-            for (uint32_t k = b->tiles; k > 0; --k) b->start[k] = b->start[k - 1];
-            b->start[0] = 0;
+            if (total > UINT32_MAX) {
+                st = PTL_ERR_NO_MEMORY;
+                break;
+            }
         }
+        if (st != PTL_OK) break;
+        b->start[b->tiles] = (uint32_t)total;
+        b->total = (uint32_t)total;
+        b->tris = ptl_mem_alloc(a, (size_t)b->total * sizeof *b->tris + 1);
+        if (!b->tris) st = PTL_ERR_NO_MEMORY;
     }
-    return PTL_OK;
+    ptl_mem_free(a, at, ncount * sizeof *at);
+    return st;
 }
 
 typedef struct tile_job {
@@ -278,7 +327,7 @@ ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, 
     ptl_allocator a = ptl_allocator_resolve(alloc);
     bins b;
     memset(&b, 0, sizeof b);
-    ptl_status st = bin_triangles(m, world, t, range, &a, &b);
+    ptl_status st = bin_triangles(m, world, t, range, jobs, &a, &b);
     if (st < 0) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
     else st = run_tiles(m, world, t, range, range, &b, jobs, &a, out, count, err);
     free_bins(&b, &a);
@@ -553,7 +602,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
     bins b; /* the triangles binned once for every tile */
     memset(&b, 0, sizeof b);
-    if (bin_triangles(m, world, t, all, &a, &b) < 0)
+    if (bin_triangles(m, world, t, all, jobs, &a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
     const uint32_t rw = (uint32_t)t->tiles_x;
     ptl_vx_tile* prev = NULL;
