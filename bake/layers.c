@@ -315,22 +315,22 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
         li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
         li->floor_min = UINT16_MAX, li->floor_max = 0;
     }
-    const uint32_t w = (uint32_t)of->p.width;
-    for (uint32_t s = 0; s < of->span_count; ++s) {
-        uint32_t l = dense[find(f, f->lab[s])];
-        of->spans[s].layer = l;
-        if (l == PTL_VX_NONE) continue;
-        ptl_layer_info* li = &out->layers[l];
-        int32_t x = (int32_t)(of->col_of[s] % w), z = (int32_t)(of->col_of[s] / w);
-        if (x < li->x0) li->x0 = x;
-        if (x > li->x1) li->x1 = x;
-        if (z < li->z0) li->z0 = z;
-        if (z > li->z1) li->z1 = z;
-        ++li->span_count;
-        uint16_t fl = of->spans[s].floor;
-        if (fl < li->floor_min) li->floor_min = fl;
-        if (fl > li->floor_max) li->floor_max = fl;
-    }
+    for (int32_t z = 0, c = 0; z < of->p.depth; ++z)
+        for (int32_t x = 0; x < of->p.width; ++x, ++c)
+            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
+                uint32_t l = dense[find(f, f->lab[s])];
+                of->spans[s].layer = l;
+                if (l == PTL_VX_NONE) continue;
+                ptl_layer_info* li = &out->layers[l];
+                if (x < li->x0) li->x0 = x;
+                if (x > li->x1) li->x1 = x;
+                if (z < li->z0) li->z0 = z;
+                if (z > li->z1) li->z1 = z;
+                ++li->span_count;
+                uint16_t fl = of->spans[s].floor;
+                if (fl < li->floor_min) li->floor_min = fl;
+                if (fl > li->floor_max) li->floor_max = fl;
+            }
     return PTL_OK;
 }
 
