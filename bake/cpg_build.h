@@ -20,9 +20,9 @@ typedef struct ptl_cpg_in {
     const ptl_decomp_portal* portals; /* v and cell as in ptl_decomposition */
     uint32_t flags;             /* PTL_NAVMESH_* */
     double relax;
-    /* Layers and their height grids (layer_count 0: one layer without a grid). */
+    /* Layers (0: one) and the cells' height grids (cell_count of them into heights; NULL: none). */
     uint32_t layer_count;
-    const ptl_blob_layer* layers;
+    const ptl_blob_grid* cell_grids;
     uint32_t height_count;
     const uint16_t* heights;
     float vox_cs, vox_ch, vox_origin[3];

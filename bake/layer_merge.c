@@ -7,8 +7,8 @@
    exact lattice positions on both sides leaves none to remove. The pieces then pair up one to one
    with reversed directions and become portals between the layers, and the vertices at each cut are
    unified. Heights: every vertex takes the highest voxel floor of its layer among the columns
-   touching it, so cells follow ramps and stairs within one cell height; the layers' floor grids go
-   into the blob for the heights inside cells. */
+   touching it, so cells follow ramps and stairs within one cell height; for the heights inside cells,
+   each cell that is not flat carries the floor grid of its layer around it (navmesh_format.h). */
 #include <math.h>
 #include <string.h>
 
@@ -231,7 +231,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     PTL_ARRAY(uint32_t) clayer = {0};
     PTL_ARRAY(uint16_t) ctag = {0};
     PTL_ARRAY(ptl_decomp_portal) portals = {0};
-    PTL_ARRAY(ptl_blob_layer) blayers = {0};
+    PTL_ARRAY(ptl_blob_grid) cgrids = {0};
     PTL_ARRAY(uint16_t) heights = {0};
     PTL_ARRAY(ptl_blob_link) links = {0};
     PTL_ARRAY(uint32_t) lverts = {0}; /* 4 per link cell */
@@ -241,7 +241,13 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     uint32_t* group_gap = NULL;
     uint32_t* remap = NULL;
     double* fxyz = NULL;
-    int32_t* flat = NULL; /* per layer: its one floor height, or < 0 (-1: no column, -2: not flat) */
+    /* per layer: its one floor height (-1: no column, -2: more than one), its cells' grids' total
+       size, where its shared grid starts in `heights` (UINT32_MAX: not written) */
+    struct lgrid_info {
+        int32_t flat;
+        uint32_t first;
+        uint64_t cost;
+    }* lgrid = NULL;
     uint32_t nfinal = 0;
     m.voff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
     m.coff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
@@ -463,13 +469,15 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     }
     for (uint32_t k = 0; k < links.count; ++k)
         if (!PTL_PUSH(&al, ctag, 0)) goto oom;
-    /* The layers' floor grids. A flat layer (one floor height over all its columns, and every
-       vertex of its cells at that height) gets none: its cells' vertices then give every height
-       inside them exactly (the runtime interpolates them when a layer has no grid), and the blob is
-       spared w * d entries (sc1/Aurora extruded: 17 MB of its 19). */
-    flat = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *flat);
-    if (!flat) goto oom;
-    for (uint32_t l = 0; l < layers; ++l) {
+    /* The cells' height grids: a cell's layer's floors over the columns around its bounds (every
+       column a runtime lookup inside those bounds looks at: the one holding the point and its
+       neighbours), except for a flat cell (one floor height over those columns, every vertex at
+       it), whose vertices give every height exactly. Where a layer's cells' grids together would
+       be larger than the layer's own (thin cells across slopes, whose bounds overlap), its cells
+       share that one instead: the same floors around every cell, at less cost. */
+    lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
+    if (!lgrid) goto oom;
+    for (uint32_t l = 0; l < layers; ++l) { /* a flat layer spares the scan of every cell's columns */
         const ptl_layer_contour* c = &lc[l];
         int32_t h = -1;
         for (size_t i = 0; i < (size_t)c->w * c->d && h != -2; ++i) {
@@ -477,24 +485,70 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             int32_t f = of->spans[c->lspan[i]].floor;
             h = h == -1 || h == f ? f : -2;
         }
-        flat[l] = h;
+        lgrid[l].flat = h, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
     }
-    for (uint32_t c = 0; c < ncell; ++c) {
+    for (uint32_t c = 0; c < ncell + links.count; ++c) { /* each cell's window, or none */
+        ptl_blob_grid g = {0, 0, 0, 0, 0, 0};
+        if (c < ncell) {
+            const uint32_t l = clayer.data[c];
+            const ptl_layer_contour* lcl = &lc[l];
+            double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+            for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1]; ++i) {
+                const double* q = &fxyz[3 * (size_t)cverts.data[i]];
+                double u = (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0, v = (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0;
+                u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
+            }
+            /* columns [floor(min) - 1, floor(max) + 1], clamped to the layer's grid */
+            int64_t x0 = (int64_t)floor(u0 - 1e-6) - 1, x1 = (int64_t)floor(u1 + 1e-6) + 1;
+            int64_t z0 = (int64_t)floor(v0 - 1e-6) - 1, z1 = (int64_t)floor(v1 + 1e-6) + 1;
+            if (x0 < 0) x0 = 0;
+            if (z0 < 0) z0 = 0;
+            if (x1 > (int64_t)lcl->w - 1) x1 = (int64_t)lcl->w - 1;
+            if (z1 > (int64_t)lcl->d - 1) z1 = (int64_t)lcl->d - 1;
+            /* the one floor height there, -2: more than one (a flat or empty layer: its own) */
+            int32_t h = lgrid[l].flat;
+            const bool scan = h == -2;
+            if (scan) h = -1;
+            for (int64_t z = z0; scan && z <= z1 && h != -2; ++z)
+                for (int64_t x = x0; x <= x1 && h != -2; ++x) {
+                    uint32_t sp = lcl->lspan[(size_t)z * lcl->w + (size_t)x];
+                    if (sp == PTL_VX_NONE) continue;
+                    int32_t f = of->spans[sp].floor;
+                    h = h == -1 || h == f ? f : -2;
+                }
+            if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
+                const double y = of->p.bmin[1] + (double)h * of->p.ch;
+                for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1] && h >= 0; ++i)
+                    if (fxyz[3 * (size_t)cverts.data[i] + 1] != y) h = -2;
+            }
+            if (h == -2 && x0 <= x1 && z0 <= z1) {
+                g.x0 = (int32_t)x0, g.z0 = (int32_t)z0; /* local to the layer until written */
+                g.w = (uint32_t)(x1 - x0 + 1), g.d = (uint32_t)(z1 - z0 + 1);
+                lgrid[l].cost += (uint64_t)g.w * g.d;
+            }
+        }
+        if (!PTL_PUSH(&al, cgrids, g)) goto oom;
+    }
+    for (uint32_t c = 0; c < ncell; ++c) { /* the heights, in cell order */
+        ptl_blob_grid* g = &cgrids.data[c];
+        if (!g->w) continue;
         const uint32_t l = clayer.data[c];
-        if (flat[l] < 0) continue;
-        const double y = of->p.bmin[1] + (double)flat[l] * of->p.ch; /* as ptl_contour_height writes it */
-        for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1] && flat[l] >= 0; ++i)
-            if (fxyz[3 * (size_t)cverts.data[i] + 1] != y) flat[l] = -2;
-    }
-    for (uint32_t l = 0; l < layers; ++l) {
-        const ptl_layer_contour* c = &lc[l];
-        const bool grid = flat[l] < 0;
-        ptl_blob_layer bl = {c->x0, c->z0, grid ? c->w : 0, grid ? c->d : 0, heights.count, 0};
-        if (!PTL_PUSH(&al, blayers, bl)) goto oom;
-        if (!grid) continue;
-        if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)c->w * c->d)) goto oom;
-        for (size_t i = 0; i < (size_t)c->w * c->d; ++i)
-            heights.data[heights.count++] = c->lspan[i] == PTL_VX_NONE ? PTL_HEIGHT_NONE : of->spans[c->lspan[i]].floor;
+        const ptl_layer_contour* lcl = &lc[l];
+        const bool shared = lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
+        if (shared) g->x0 = 0, g->z0 = 0, g->w = lcl->w, g->d = lcl->d;
+        if (shared && lgrid[l].first != UINT32_MAX) {
+            g->first = lgrid[l].first;
+        } else {
+            g->first = heights.count;
+            if (shared) lgrid[l].first = heights.count;
+            if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
+            for (uint32_t z = 0; z < g->d; ++z)
+                for (uint32_t x = 0; x < g->w; ++x) {
+                    uint32_t sp = lcl->lspan[(size_t)(g->z0 + z) * lcl->w + (size_t)(g->x0 + x)];
+                    heights.data[heights.count++] = sp == PTL_VX_NONE ? PTL_HEIGHT_NONE : of->spans[sp].floor;
+                }
+        }
+        g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */
     }
     ptl_cpg_in in;
     memset(&in, 0, sizeof in);
@@ -512,7 +566,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     in.portals = portals.data;
     in.relax = relax;
     in.layer_count = layers;
-    in.layers = blayers.data;
+    in.cell_grids = cgrids.data;
     in.height_count = heights.count;
     in.heights = heights.data;
     in.vox_cs = of->p.cs, in.vox_ch = of->p.ch;
@@ -548,7 +602,7 @@ done:
     PTL_ARRAY_FREE(&al, llayer);
     ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
     ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
-    ptl_mem_free(&al, flat, ((size_t)layers + 1) * sizeof *flat);
+    ptl_mem_free(&al, lgrid, ((size_t)layers + 1) * sizeof *lgrid);
     PTL_ARRAY_FREE(&al, m.xyz);
     PTL_ARRAY_FREE(&al, m.lat);
     PTL_ARRAY_FREE(&al, m.vlayer);
@@ -564,7 +618,7 @@ done:
     PTL_ARRAY_FREE(&al, clayer);
     PTL_ARRAY_FREE(&al, ctag);
     PTL_ARRAY_FREE(&al, portals);
-    PTL_ARRAY_FREE(&al, blayers);
+    PTL_ARRAY_FREE(&al, cgrids);
     PTL_ARRAY_FREE(&al, heights);
     return st;
 }

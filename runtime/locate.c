@@ -21,8 +21,8 @@ static const float DEFAULT_EXTENTS[3] = {2, 4, 2};
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z) {
     const ptl_blob_cell* c = &nm->cells[cell];
     float gy;
-    /* 3D bakes: the layer's voxel floors, within one cell height of the input surface (link cells:
-       their vertices' plane). */
+    /* 3D bakes: the cell's grid of its layer's voxel floors, within one cell height of the input
+       surface; flat cells and link cells have none (their vertices' plane). */
     if (ptl_nm_cell_floor(nm, cell, x, z, &gy)) return gy;
     const uint32_t* cv = nm->cell_verts + c->first;
     float y0 = nm->verts[3 * cv[0] + 1];
@@ -30,9 +30,14 @@ float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z)
     for (uint32_t i = 1; i < c->vert_count && flat; ++i) flat = nm->verts[3 * cv[i] + 1] == y0;
     if (flat) return y0;
     /* Barycentric interpolation in the fan triangle (v0, vi, vi+1) holding the point; the last
-       non-degenerate one extrapolates when none holds it (a point just outside the cell). */
+       non-degenerate one extrapolates when none holds it (a point just outside the cell), within
+       the heights of the cell's vertices (far outside, a fan triangle's plane would run away). */
     double ax = ptl_nm_vx(nm, cv[0]), az = ptl_nm_vz(nm, cv[0]);
-    double y = y0;
+    double y = y0, ylo = y0, yhi = y0;
+    for (uint32_t i = 1; i < c->vert_count; ++i) {
+        double vy = nm->verts[3 * cv[i] + 1];
+        ylo = vy < ylo ? vy : ylo, yhi = vy > yhi ? vy : yhi;
+    }
     for (uint32_t i = 1; i + 1 < c->vert_count; ++i) {
         double bx = ptl_nm_vx(nm, cv[i]) - ax, bz = ptl_nm_vz(nm, cv[i]) - az;
         double cx = ptl_nm_vx(nm, cv[i + 1]) - ax, cz = ptl_nm_vz(nm, cv[i + 1]) - az;
@@ -43,7 +48,7 @@ float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z)
         y = y0 + u * (nm->verts[3 * cv[i] + 1] - y0) + v * (nm->verts[3 * cv[i + 1] + 1] - y0);
         if (u >= -1e-9 && v >= -1e-9 && u + v <= 1 + 1e-9) break;
     }
-    return (float)y;
+    return (float)(y < ylo ? ylo : y > yhi ? yhi : y);
 }
 
 static bool resolve_extents(const float* e, double out[3]) {

@@ -3,18 +3,20 @@
 
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
-     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | layers | heights (u16) |
+     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | cell_grids | heights (u16) |
      links | landmarks (float, landmark_count per vertex; may be empty)
    Links (runtime.h) are cells too: link i's cell is cell cell_count - link_count + i, so the link
    cells come last, after every walkable cell.
-   3D bakes add, per layer, a grid of voxel floor heights over the layer's columns, so that the
-   height of any point of a cell is known within one cell height (DESIGN.md, Heights); 2D bakes
-   have layers without grids (every height is 0).
+   3D bakes add, per cell that needs one, a grid of its layer's voxel floor heights around the
+   cell, so that the height of any point of a cell is known within one cell height (DESIGN.md,
+   Heights); a flat cell (one floor height under and around it, its vertices at that height) and
+   every cell of a 2D bake (every height 0) have none: their vertices give the heights.
    All integers and floats are in the writer's byte order; `endian` holds PTL_BLOB_ENDIAN as written,
    so a reader on another byte order sees 0x04030201 and refuses the blob.
    The checksum is ptl_hash64 (checksum.c: FNV-1a's multiply over 64-bit words) over the whole blob
    with the checksum field taken as zero. Version 2: the header's tiling fields and this checksum
-   (version 1 hashed bytes). */
+   (version 1 hashed bytes). Version 3: height grids per cell (version 2 had one per layer, over the
+   layer's bounding box). */
 #ifndef PTL_NAVMESH_FORMAT_H
 #define PTL_NAVMESH_FORMAT_H
 
@@ -24,7 +26,7 @@
 #define PTL_BLOB_MAGIC1 'T'
 #define PTL_BLOB_MAGIC2 'L'
 #define PTL_BLOB_MAGIC3 'N'
-#define PTL_BLOB_VERSION 2u
+#define PTL_BLOB_VERSION 3u
 #define PTL_BLOB_ENDIAN 0x01020304u
 #define PTL_MAX_CELL_VERTS 65535u
 
@@ -62,7 +64,7 @@ typedef struct ptl_blob_header {
     double relax;
     uint64_t off_verts, off_vert_flags, off_cells, off_cell_verts, off_cell_nbrs, off_portals;
     uint64_t off_grid_offsets, off_grid_items, off_landmarks;
-    uint64_t off_layers, off_heights;
+    uint64_t off_cell_grids, off_heights;
     uint32_t height_count;   /* entries of the heights section */
     float vox_cs, vox_ch;    /* [Units: wu] voxel cell size and height of the height grids (0: none) */
     float vox_origin[3];     /* [Units: wu] world position of column 0, height 0 */
@@ -81,15 +83,17 @@ typedef struct ptl_blob_link {
 } ptl_blob_link;
 _Static_assert(sizeof(ptl_blob_link) == 24, "blob link layout");
 
-/* A layer's height grid: columns [x0, x0 + w) x [z0, z0 + d), row-major from heights[first];
-   PTL_HEIGHT_NONE where the layer has no floor. w = d = 0: no grid (heights from the vertices). */
-typedef struct ptl_blob_layer {
+/* A cell's height grid: its layer's floor heights over the voxel columns [x0, x0 + w) x [z0, z0 + d)
+   (from vox_origin: the cell's bounds in plan and one column around them), row-major from
+   heights[first]; PTL_HEIGHT_NONE where the layer has no floor. w = d = 0: no grid (heights from the
+   vertices). One per cell, link cells included (they never have one). */
+typedef struct ptl_blob_grid {
     int32_t x0, z0;
     uint32_t w, d;
     uint32_t first;
     uint32_t pad;
-} ptl_blob_layer;
-_Static_assert(sizeof(ptl_blob_layer) == 24, "blob layer layout");
+} ptl_blob_grid;
+_Static_assert(sizeof(ptl_blob_grid) == 24, "blob grid layout");
 #define PTL_HEIGHT_NONE 0xffffu
 
 #define PTL_MAX_LANDMARKS 64u

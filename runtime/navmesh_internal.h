@@ -21,7 +21,7 @@ struct ptl_navmesh {
     const uint32_t* grid_offsets;
     const uint32_t* grid_items;
     const float* landmarks;    /* landmark_count per vertex, or NULL */
-    const ptl_blob_layer* layers;
+    const ptl_blob_grid* cell_grids; /* one per cell */
     const uint16_t* heights;
     const ptl_blob_link* links;
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
@@ -41,15 +41,10 @@ static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
     return c >= nm->h->cell_count - nm->h->link_count;
 }
 
-/* Height of layer `layer`'s floor at (x, z) from its height grid; false when the layer has no grid
-   or no floor there (within one column). */
-bool ptl_nm_layer_height(const ptl_navmesh* nm, uint32_t layer, double x, double z, float* y);
-
-/* Height of cell c's floor at (x, z) from its layer's grid; false for a link cell (it spans a gap,
-   over whatever lies below: its height comes from its vertices) or where the grid has none. */
-static inline bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y) {
-    return !ptl_nm_is_link(nm, c) && ptl_nm_layer_height(nm, nm->cells[c].layer, x, z, y);
-}
+/* Height of cell c's floor at (x, z) from its height grid; false when the cell has none (a flat
+   cell, a link cell, any cell of a 2D bake: its vertices give its heights, ptl_query_cell_y) or the
+   grid has no floor there (within one column). */
+bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y);
 
 /* Bucket of the point-location grid holding (x, z), clamped to the grid. */
 uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z);

@@ -42,7 +42,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.lm_goal = lm ? (size_t)h->landmark_count * sizeof(double) : 0;
     s.alt_h = lm ? (size_t)h->vert_count * sizeof(double) : 0;
     s.alt_stamp = lm ? (size_t)h->vert_count * sizeof(uint32_t) : 0;
-    bool heights = h->height_count > 0;
+    bool heights = h->vox_cs > 0; /* a 3D bake: paths follow the cells' heights */
     s.corners = heights ? ((size_t)h->vert_count + 2) * 3 * sizeof(float) : 0;
     s.profile = heights ? ptl_query_profile_size() : 0;
     return s;

@@ -68,6 +68,28 @@ static void rdp(profile* pr, double tol) {
 
 static uint32_t cell_towards(const ptl_navmesh* nm, uint32_t from, const float* p, const float* q);
 
+/* Is (x, z) in cell c, or within `eps` (relative to its edges' lengths) outside it? */
+static bool holds(const ptl_navmesh* nm, uint32_t c, double x, double z, double eps) {
+    const ptl_blob_cell* cc = &nm->cells[c];
+    const uint32_t* cv = nm->cell_verts + cc->first;
+    for (uint32_t i = 0; i < cc->vert_count; ++i) {
+        uint32_t a = cv[i], b = cv[i + 1 == cc->vert_count ? 0 : i + 1];
+        double ex = ptl_nm_vx(nm, b) - ptl_nm_vx(nm, a), ez = ptl_nm_vz(nm, b) - ptl_nm_vz(nm, a);
+        if (ex * (z - ptl_nm_vz(nm, a)) - ez * (x - ptl_nm_vx(nm, a)) < -eps) return false;
+    }
+    return true;
+}
+
+/* The cell of layer `layer` holding (x, z) (from the point-location buckets), else `fallback`. */
+static uint32_t layer_cell_at(const ptl_navmesh* nm, uint32_t layer, double x, double z, uint32_t fallback) {
+    uint32_t b = ptl_nm_bucket(nm, x, z);
+    for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
+        uint32_t c = nm->grid_items[i];
+        if (nm->cells[c].layer == layer && !ptl_nm_is_link(nm, c) && holds(nm, c, x, z, 1e-9)) return c;
+    }
+    return fallback;
+}
+
 /* Samples segment a -> b starting in cell `cell`; returns the cell it ends in. */
 static uint32_t sample_segment(const ptl_navmesh* nm, uint32_t cell, const float* a, const float* b, double step,
                                profile* pr) {
@@ -82,9 +104,8 @@ static uint32_t sample_segment(const ptl_navmesh* nm, uint32_t cell, const float
         double te = exit_t(nm, c, a[0], a[2], dx, dz, t, &edge);
         double tend = te < 1 ? te : 1;
         for (; t <= tend && pr->n < MAX_SAMPLES - 1; t += t_step) {
-            float y;
             double x = a[0] + t * dx, z = a[2] + t * dz;
-            if (!ptl_nm_cell_floor(nm, c, x, z, &y)) y = ptl_nm_is_link(nm, c) ? ptl_query_cell_y(nm, c, x, z) : (float)(a[1] + t * ((double)b[1] - a[1]));
+            float y = ptl_query_cell_y(nm, c, x, z); /* the cell's grid, else its vertices */
             pr->d[pr->n] = t * len, pr->y[pr->n] = y;
             ++pr->n;
         }
@@ -92,14 +113,14 @@ static uint32_t sample_segment(const ptl_navmesh* nm, uint32_t cell, const float
         uint32_t next = nm->cell_nbrs[nm->cells[c].first + edge];
         if (next == PTL_NONE) {
             /* Leaving through a vertex, the tie picked a wall: the cell around it that holds the
-               way on. None (grazing a wall by rounding): the rest keeps this layer's heights. */
+               way on. None (grazing a wall by rounding): the rest takes this layer's heights. */
             float ex[3] = {(float)(a[0] + te * dx), 0, (float)(a[2] + te * dz)};
             next = cell_towards(nm, c, ex, b);
             if (next == c) {
+                /* the heights of the cells of this layer under the rest (cells carry their own) */
                 for (; t < 1 && pr->n < MAX_SAMPLES - 1; t += t_step) {
-                    float y;
                     double x = a[0] + t * dx, z = a[2] + t * dz;
-                    if (!ptl_nm_cell_floor(nm, c, x, z, &y)) y = ptl_nm_is_link(nm, c) ? ptl_query_cell_y(nm, c, x, z) : (float)(a[1] + t * ((double)b[1] - a[1]));
+                    float y = ptl_query_cell_y(nm, layer_cell_at(nm, nm->cells[c].layer, x, z, c), x, z);
                     pr->d[pr->n] = t * len, pr->y[pr->n] = y;
                     ++pr->n;
                 }
@@ -131,17 +152,8 @@ static uint32_t cell_towards(const ptl_navmesh* nm, uint32_t from, const float* 
         if (fabs(ptl_nm_vx(nm, v) - p[0]) > 1e-4 || fabs(ptl_nm_vz(nm, v) - p[2]) > 1e-4) continue;
         for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1] && n < 64; ++k) cand[n++] = nm->vcell[k];
     }
-    for (uint32_t k = 0; k < n; ++k) {
-        const ptl_blob_cell* cc = &nm->cells[cand[k]];
-        const uint32_t* cv = nm->cell_verts + cc->first;
-        bool inside = true;
-        for (uint32_t i = 0; i < cc->vert_count && inside; ++i) {
-            uint32_t a = cv[i], b = cv[i + 1 == cc->vert_count ? 0 : i + 1];
-            double ex = ptl_nm_vx(nm, b) - ptl_nm_vx(nm, a), ez = ptl_nm_vz(nm, b) - ptl_nm_vz(nm, a);
-            inside = ex * (z - ptl_nm_vz(nm, a)) - ez * (x - ptl_nm_vx(nm, a)) >= -1e-9 * (1 + len);
-        }
-        if (inside) return cand[k];
-    }
+    for (uint32_t k = 0; k < n; ++k)
+        if (holds(nm, cand[k], x, z, 1e-9 * (1 + len))) return cand[k];
     return from;
 }
 

@@ -1,0 +1,186 @@
+/* Heights inside cells (blob version 3, navmesh_format.h): a cell that is not flat carries the grid
+   of its layer's voxel floors around it, a flat one none (its vertices give its heights). Checked on
+   the generated scenes (stairs, ramps, a bridge, terrain) and on real meshes: which cells carry a
+   grid, that a grid covers its cell and has a floor wherever inside it one looks, that a flat
+   cell's height is its vertices' everywhere, and that a blob whose grids are inconsistent is
+   refused. */
+#include <math.h>
+
+#include "../runtime/navmesh_format.h"
+#include "../runtime/navmesh_internal.h"
+#include "../runtime/query_internal.h"
+#include "test_util.h"
+
+typedef struct grid_stats {
+    uint32_t flat, gridded, links;
+} grid_stats;
+
+/* Checks every cell of `nm` (a 3D bake with voxel cell size cs and height ch); returns the counts. */
+static grid_stats check_cells(const ptl_navmesh* nm, const char* name) {
+    const ptl_blob_header* h = nm->h;
+    const double cs = h->vox_cs, ch = h->vox_ch;
+    grid_stats st = {0, 0, 0};
+    cr_assert_gt(cs, 0, "%s: a 3D bake records its voxel size", name);
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        const uint32_t* cv = nm->cell_verts + cell->first;
+        const ptl_blob_grid* g = &nm->cell_grids[c];
+        double cx = 0, cz = 0, ylo = INFINITY, yhi = -INFINITY;
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            const float* v = &nm->verts[3 * (size_t)cv[i]];
+            cx += v[0], cz += v[2];
+            ylo = fmin(ylo, v[1]), yhi = fmax(yhi, v[1]);
+        }
+        cx /= cell->vert_count, cz /= cell->vert_count;
+        if (ptl_nm_is_link(nm, c)) {
+            cr_assert(g->w == 0 && g->d == 0, "%s: link cell %u has a height grid", name, c);
+            ++st.links;
+            continue;
+        }
+        if (g->w == 0) {
+            cr_assert_eq(g->d, 0, "%s: cell %u: grid %u x %u", name, c, g->w, g->d);
+            cr_assert_eq(ylo, yhi, "%s: cell %u has no height grid but its vertices span %.3f .. %.3f", name, c, ylo,
+                         yhi);
+            ++st.flat;
+        } else {
+            /* the grid holds the column of every vertex (and one around, unless at the layer's edge) */
+            for (uint32_t i = 0; i < cell->vert_count; ++i) {
+                const float* v = &nm->verts[3 * (size_t)cv[i]];
+                double u = (v[0] - h->vox_origin[0]) / cs, w = (v[2] - h->vox_origin[2]) / cs;
+                cr_assert(u >= g->x0 - 1e-3 && u <= g->x0 + (double)g->w + 1e-3 && w >= g->z0 - 1e-3 &&
+                              w <= g->z0 + (double)g->d + 1e-3,
+                          "%s: cell %u's vertex %u (column %.2f, %.2f) lies outside its grid [%d, +%u] x [%d, +%u]",
+                          name, c, i, u, w, g->x0, g->w, g->z0, g->d);
+            }
+            ++st.gridded;
+        }
+        /* inside the cell (its centroid, points near each vertex): a flat cell's height is its
+           vertices', a gridded one finds a floor in its grid (the input surface there: the stairs
+           test of test_bake3d.c follows paths over it) */
+        for (uint32_t i = 0; i <= cell->vert_count; ++i) {
+            double x = cx, z = cz;
+            if (i < cell->vert_count) {
+                const float* v = &nm->verts[3 * (size_t)cv[i]];
+                x = cx + 0.9 * (v[0] - cx), z = cz + 0.9 * (v[2] - cz);
+            }
+            float y;
+            if (g->w == 0) {
+                cr_assert_eq(ptl_query_cell_y(nm, c, x, z), (float)ylo, "%s: flat cell %u at (%.3f, %.3f)", name, c, x, z);
+            } else {
+                cr_assert(ptl_nm_cell_floor(nm, c, x, z, &y), "%s: cell %u's grid has no floor at (%.3f, %.3f)", name, c,
+                          x, z);
+                cr_assert(y >= ylo - 64 * ch && y <= yhi + 64 * ch, "%s: cell %u at (%.3f, %.3f): height %.3f, vertices %.3f .. %.3f",
+                          name, c, x, z, y, ylo, yhi);
+            }
+        }
+    }
+    return st;
+}
+
+static ptl_navmesh* bake_mesh(const ptl_trimesh* m, void** blob, size_t* size) {
+    ptl_error err;
+    cr_assert_eq(ptl_bake_trimesh(m, NULL, blob, size, NULL, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_eq(ptl_navmesh_create(*blob, *size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+    return nm;
+}
+
+Test(heights, flat_cells_have_no_grid_the_others_one_covering_them_on_generated_scenes) {
+    const ptl_scene_kind kinds[] = {PTL_SCENE_BUILDING, PTL_SCENE_BRIDGE, PTL_SCENE_TERRAIN};
+    const char* names[] = {"building", "bridge", "terrain"};
+    for (int k = 0; k < 3; ++k) {
+        ptl_scene_desc d = {kinds[k], 40, 3, 7};
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_eq(ptl_scene_generate(&d, NULL, &m, &err), PTL_OK, "%s", err.message);
+        void* blob;
+        size_t size;
+        ptl_navmesh* nm = bake_mesh(&m, &blob, &size);
+        grid_stats st = check_cells(nm, names[k]);
+        fprintf(stderr, "heights: %-8s %u flat cells without a grid, %u with one, %u links, %u height entries\n",
+                names[k], st.flat, st.gridded, st.links, nm->h->height_count);
+        /* floors are flat, stairs and ramps are not; terrain is all slopes */
+        if (kinds[k] != PTL_SCENE_TERRAIN) cr_expect_gt(st.flat, 0, "%s: no flat cell", names[k]);
+        cr_expect_gt(st.gridded, 0, "%s: no cell with a grid", names[k]);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+        ptl_trimesh_free(&m);
+    }
+}
+
+Test(heights, cells_and_their_grids_agree_on_every_shared_mesh, .timeout = 120) {
+    TEST_REQUIRE_DATA(data);
+    const char* meshes[] = {"dungeon", "nav_test", "undulating", "house", "go-detour-stair3", "go-detour-twisted"};
+    for (size_t i = 0; i < sizeof meshes / sizeof meshes[0]; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/meshes/%s.obj", data, meshes[i]);
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_eq(ptl_obj_load(path, NULL, &m, &err), PTL_OK, "%s", err.message);
+        void* blob;
+        size_t size;
+        ptl_navmesh* nm = bake_mesh(&m, &blob, &size);
+        grid_stats st = check_cells(nm, meshes[i]);
+        fprintf(stderr, "heights: %-18s %u flat, %u gridded, %u links, %u height entries, blob %zu bytes\n",
+                meshes[i], st.flat, st.gridded, st.links, nm->h->height_count, size);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+        ptl_trimesh_free(&m);
+    }
+}
+
+/* Rewrites the checksum after a change, so that only the validation can refuse the blob. */
+static ptl_status reload(void* blob, size_t size, ptl_error* err) {
+    ((ptl_blob_header*)blob)->checksum = ptl_blob_checksum(blob, size);
+    ptl_navmesh* nm = NULL;
+    ptl_status st = ptl_navmesh_create(blob, size, NULL, &nm, err);
+    ptl_navmesh_destroy(nm);
+    return st;
+}
+
+Test(heights, a_grid_outside_the_heights_or_on_a_cell_that_cannot_have_one_is_refused) {
+    ptl_scene_desc d = {PTL_SCENE_BUILDING, 40, 3, 7};
+    ptl_trimesh m;
+    ptl_error err;
+    cr_assert_eq(ptl_scene_generate(&d, NULL, &m, &err), PTL_OK, "%s", err.message);
+    void* blob;
+    size_t size;
+    ptl_navmesh_destroy(bake_mesh(&m, &blob, &size));
+    ptl_blob_header* h = blob;
+    ptl_blob_grid* grids = (ptl_blob_grid*)((char*)blob + h->off_cell_grids);
+    uint32_t with = UINT32_MAX, without = UINT32_MAX;
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        if (grids[c].w && with == UINT32_MAX) with = c;
+        if (!grids[c].w && without == UINT32_MAX) without = c;
+    }
+    cr_assert(with != UINT32_MAX && without != UINT32_MAX);
+    const ptl_blob_grid keep = grids[with];
+    /* past the end of the heights section, by its start or by its size */
+    grids[with].first = h->height_count;
+    cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
+    cr_expect(strstr(err.message, "height grid"), "%s", err.message);
+    grids[with] = keep;
+    grids[with].d = h->height_count; /* w x d entries cannot fit */
+    cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
+    grids[with] = keep;
+    cr_expect_eq(reload(blob, size, &err), PTL_OK, "%s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    ptl_trimesh_free(&m);
+
+    /* a 2D bake has no voxels: no cell of it may carry a grid */
+    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 48, 48, 3, 0};
+    ptl_grid g;
+    ptl_shape s;
+    cr_assert_geq(ptl_grid_generate(&gd, NULL, &g, &err), 0);
+    cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0);
+    cr_assert_geq(ptl_bake_shape(&s, NULL, &blob, &size, NULL, &err), 0, "%s", err.message);
+    h = blob;
+    grids = (ptl_blob_grid*)((char*)blob + h->off_cell_grids);
+    cr_expect_eq(h->height_count, 0);
+    grids[0].w = grids[0].d = 1;
+    cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
+    cr_expect(strstr(err.message, "height grid"), "%s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    ptl_shape_free(&s);
+    ptl_grid_free(&g);
+}
