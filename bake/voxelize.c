@@ -8,7 +8,9 @@
    line is computed once), and the column gets the y range of the piece inside its square:
    [floor(ymin / ch), ceil(ymax / ch)] relative to bmin, at least one voxel tall. Squares that
    lie wholly inside a triangle skip the clipping: their range is the triangle's plane at the
-   square's corners (most of the work on scenes with large floors).
+   square's corners (most of the work on scenes with large floors); a level triangle skips it
+   everywhere (its height is the same in every piece). A row's pieces are cut keeping only (u, y)
+   and, for the part inside the column, only its y range (split_u), which is all a span needs.
 
    Which columns a triangle touches:
    - A triangle with area in plan (floors, ramps, slanted walls) counts where its piece has
