@@ -192,7 +192,7 @@ int bench_tiles_run(const char* data, bool quick) {
             rc = 1;
         } else {
             fprintf(stderr, "tiles: Aurora extruded (%u triangles)\n", m.tri_count);
-            run_scene(&m, "sc1/Aurora extruded", 1, &runs[n++]);
+            run_scene(&m, "sc1/Aurora extruded", 3, &runs[n++]);
             ptl_trimesh_free(&m);
             ptl_grid_free(&g);
         }
@@ -201,7 +201,7 @@ int bench_tiles_run(const char* data, bool quick) {
     printf("## Tiled bake (issue 5)\n\n");
     printf("Recast's reference parameters (cell 0.3, radius 0.6). Portolan's default bake (tile_size 0: one navmesh tile, its voxel stages in hidden tiles of 192 columns, 1 thread) and in tiles of %d "
            "columns (1 and 2 threads); Recast solo and tiled (%d voxels, one thread), Recast 1.5.1 from "
-           "librecast-dev in the same process. Times: medians of %d runs (Aurora: 1), bake only (meshes "
+           "librecast-dev in the same process. Times: medians of %d runs, bake only (meshes "
            "generated in memory). Peak: Portolan's live heap of the 1-thread bake (blob included), Recast's "
            "peak rcAlloc heap plus its Detour tile data (its output). `same` = the tiled blob equals the default blob past the header (both equal the true one-piece bake: tests/test_tiles.c).\n\n",
            TILE, RC_TILE, quick ? 1 : 3);
