@@ -607,9 +607,13 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     const uint32_t rw = (uint32_t)t->tiles_x;
     ptl_vx_tile* prev = NULL;
     uint32_t prev_n = 0;
-    /* Band k runs beside the assembly of band k - 1; the last pass only assembles. */
-    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += PTL_VX_BAND_ROWS) {
-        const int32_t tz1 = tz + PTL_VX_BAND_ROWS < t->tiles_z ? tz + PTL_VX_BAND_ROWS : t->tiles_z;
+    /* With a job system, band k runs beside the assembly of band k - 1 and the last pass only
+       assembles; without one (nothing to overlap), each row is assembled as soon as it is done, so
+       only one row of tiles is ever alive. */
+    const bool overlap = jobs && jobs->run;
+    const int32_t band = overlap ? PTL_VX_BAND_ROWS : 1;
+    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += band) {
+        const int32_t tz1 = tz + band < t->tiles_z ? tz + band : t->tiles_z;
         const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
         ptl_vx_tile* tiles = n ? ptl_mem_calloc(&a, n, sizeof *tiles) : NULL;
@@ -636,6 +640,16 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
         ptl_mem_free(&a, errs, (size_t)n * sizeof *errs);
         free_tiles(prev, prev_n, &a);
         prev = tiles, prev_n = n;
+        if (!overlap && st >= 0 && n) { /* this row now, in turn */
+            band_job j = {{m, world, t, range, all, &b, &a, tiles, NULL}, &as, prev, prev_n, rw};
+            run_band(&j, 0);
+            if (as.st < 0) {
+                st = as.st;
+                if (err) *err = as.err;
+            }
+            free_tiles(prev, prev_n, &a);
+            prev = NULL, prev_n = 0;
+        }
     }
     free_tiles(prev, prev_n, &a);
     *solid_spans = as.solid_spans;
