@@ -155,7 +155,9 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.off_portals = off, off = align8(off + (uint64_t)d->portal_count * sizeof(ptl_blob_portal));
     hd.off_grid_offsets = off, off = align8(off + ((uint64_t)nx * nz + 1) * 4);
     hd.off_grid_items = off, off = align8(off + items * 4);
-    hd.off_cell_grids = off, off = align8(off + (uint64_t)d->cell_count * sizeof(ptl_blob_grid));
+    /* one grid per cell, or none at all when no cell has one */
+    const uint32_t grid_count = d->height_count && d->cell_grids ? d->cell_count : 0;
+    hd.off_cell_grids = off, off = align8(off + (uint64_t)grid_count * sizeof(ptl_blob_grid));
     hd.off_heights = off, off = align8(off + (uint64_t)d->height_count * 2);
     hd.link_count = d->link_count;
     hd.off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
@@ -276,7 +278,7 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
         portals[p].edge[0] = (uint16_t)e0, portals[p].edge[1] = (uint16_t)e1;
         portals[p].vert[0] = a0, portals[p].vert[1] = a1;
     }
-    if (d->cell_grids) memcpy(b + hd.off_cell_grids, d->cell_grids, (size_t)d->cell_count * sizeof(ptl_blob_grid));
+    if (grid_count) memcpy(b + hd.off_cell_grids, d->cell_grids, (size_t)grid_count * sizeof(ptl_blob_grid));
     if (d->height_count) memcpy(b + hd.off_heights, d->heights, (size_t)d->height_count * 2);
     if (d->link_count) memcpy(b + hd.off_links, d->links, (size_t)d->link_count * sizeof(ptl_blob_link));
     uint32_t* goff = (uint32_t*)(b + hd.off_grid_offsets);

@@ -68,7 +68,7 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_portals, h->portal_count, sizeof(ptl_blob_portal), &cur, size) ||
         !section_ok(h->off_grid_offsets, gcount, 4, &cur, size) ||
         !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size) ||
-        !section_ok(h->off_cell_grids, h->cell_count, sizeof(ptl_blob_grid), &cur, size) ||
+        !section_ok(h->off_cell_grids, h->height_count ? h->cell_count : 0, sizeof(ptl_blob_grid), &cur, size) ||
         !section_ok(h->off_heights, h->height_count, 2, &cur, size) ||
         !section_ok(h->off_links, h->link_count, sizeof(ptl_blob_link), &cur, size) ||
         !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
@@ -88,7 +88,7 @@ static void bind(ptl_navmesh* nm) {
     nm->grid_offsets = (const uint32_t*)(nm->blob + h->off_grid_offsets);
     nm->grid_items = (const uint32_t*)(nm->blob + h->off_grid_items);
     nm->landmarks = h->landmark_count ? (const float*)(nm->blob + h->off_landmarks) : NULL;
-    nm->cell_grids = (const ptl_blob_grid*)(nm->blob + h->off_cell_grids);
+    nm->cell_grids = h->height_count ? (const ptl_blob_grid*)(nm->blob + h->off_cell_grids) : NULL;
     nm->heights = (const uint16_t*)(nm->blob + h->off_heights);
     nm->links = (const ptl_blob_link*)(nm->blob + h->off_links);
 }
@@ -157,7 +157,7 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
         if (nm->grid_offsets[i] > nm->grid_offsets[i + 1]) return bad(err, "point-location grid offsets decrease");
     for (uint32_t i = 0; i < h->grid_item_count; ++i)
         if (nm->grid_items[i] >= h->cell_count) return bad(err, "point-location grid names a cell out of range");
-    for (uint32_t c = 0; c < h->cell_count; ++c) {
+    for (uint32_t c = 0; nm->cell_grids && c < h->cell_count; ++c) {
         const ptl_blob_grid* g = &nm->cell_grids[c];
         uint64_t n = (uint64_t)g->w * g->d;
         if ((n && !h->height_count) || (uint64_t)g->first + n > h->height_count ||
@@ -410,6 +410,7 @@ uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
 
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y) {
     const ptl_blob_header* h = nm->h;
+    if (!nm->cell_grids) return false;
     const ptl_blob_grid* ly = &nm->cell_grids[c];
     if (!ly->w || !ly->d) return false;
     double fx = (x - h->vox_origin[0]) / h->vox_cs - ly->x0, fz = (z - h->vox_origin[2]) / h->vox_cs - ly->z0;

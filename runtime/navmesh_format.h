@@ -86,7 +86,8 @@ _Static_assert(sizeof(ptl_blob_link) == 24, "blob link layout");
 /* A cell's height grid: its layer's floor heights over the voxel columns [x0, x0 + w) x [z0, z0 + d)
    (from vox_origin: the cell's bounds in plan and one column around them), row-major from
    heights[first]; PTL_HEIGHT_NONE where the layer has no floor. w = d = 0: no grid (heights from the
-   vertices). One per cell, link cells included (they never have one). */
+   vertices). One per cell, link cells included (they never have one), when the heights section is
+   not empty; none at all when it is (every cell flat, or a 2D bake). */
 typedef struct ptl_blob_grid {
     int32_t x0, z0;
     uint32_t w, d;

@@ -21,7 +21,7 @@ struct ptl_navmesh {
     const uint32_t* grid_offsets;
     const uint32_t* grid_items;
     const float* landmarks;    /* landmark_count per vertex, or NULL */
-    const ptl_blob_grid* cell_grids; /* one per cell */
+    const ptl_blob_grid* cell_grids; /* one per cell; NULL when no cell has a grid (no heights) */
     const uint16_t* heights;
     const ptl_blob_link* links;
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
