@@ -34,8 +34,7 @@ uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour
     else if (dv == 1) lu = u - 1, lv = v, dir = DIR_POS_X;
     else if (du == -1) lu = u - 1, lv = v - 1, dir = DIR_POS_Z;
     else lu = u, lv = v - 1, dir = DIR_NEG_X;
-    if (lu < 0 || lv < 0 || lu >= (int64_t)c->w || lv >= (int64_t)c->d) return PTL_NONE;
-    uint32_t s = c->lspan[(size_t)lv * c->w + (size_t)lu];
+    uint32_t s = ptl_contour_span(of, c, lu, lv);
     if (s == PTL_VX_NONE) return PTL_NONE;
     uint32_t n = ptl_vx_nbr(of, s, dir);
     if (n == PTL_VX_NONE) {
@@ -362,7 +361,6 @@ done:
 void ptl_layer_contour_free(ptl_layer_contour* c) {
     if (!c) return;
     ptl_mem_free(&c->alloc, c->edge_to, ((size_t)c->shape.vert_count + 1) * sizeof(uint32_t));
-    ptl_mem_free(&c->alloc, c->lspan, ((size_t)c->w * c->d + 1) * sizeof(uint32_t));
     ptl_shape_free(&c->shape);
     memset(c, 0, sizeof *c);
 }
@@ -376,27 +374,21 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
     const ptl_layer_info* li = &ls->layers[layer];
     out->x0 = li->x0, out->z0 = li->z0;
     out->w = (uint32_t)(li->x1 - li->x0 + 1), out->d = (uint32_t)(li->z1 - li->z0 + 1);
+    out->layer = layer;
     size_t cells = (size_t)out->w * out->d;
-    out->lspan = ptl_mem_alloc(&a, (cells + 1) * sizeof(uint32_t));
     ptl_grid g;
     memset(&g, 0, sizeof g);
     g.alloc = a;
     g.width = out->w, g.height = out->d;
     g.passable = ptl_mem_calloc(&a, cells + 1, 1);
-    if (!out->lspan || !g.passable) {
-        ptl_mem_free(&a, g.passable, cells + 1);
-        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "contours: out of memory");
-    }
-    memset(out->lspan, 0xff, (cells + 1) * sizeof(uint32_t));
+    if (!g.passable) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "contours: out of memory");
     const int32_t W = of->p.width;
     for (int32_t z = li->z0; z <= li->z1; ++z) {
         for (int32_t x = li->x0; x <= li->x1; ++x) {
             uint32_t col = (uint32_t)(z * W + x);
             for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s) {
                 if (of->spans[s].layer != layer) continue;
-                size_t i = (size_t)(z - li->z0) * out->w + (size_t)(x - li->x0);
-                out->lspan[i] = s;
-                g.passable[i] = 1;
+                g.passable[(size_t)(z - li->z0) * out->w + (size_t)(x - li->x0)] = 1;
             }
         }
     }
@@ -443,8 +435,7 @@ double ptl_contour_height(const ptl_open_field* of, const ptl_layer_contour* c, 
     int best = -1;
     for (int64_t z = va; z <= v0; ++z) {
         for (int64_t x = ua; x <= u0; ++x) {
-            if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
-            uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
+            uint32_t s = ptl_contour_span(of, c, x, z);
             if (s != PTL_VX_NONE && of->spans[s].floor > best) best = of->spans[s].floor;
         }
     }
@@ -452,8 +443,7 @@ double ptl_contour_height(const ptl_open_field* of, const ptl_layer_contour* c, 
         double bd = 1e30;
         for (int64_t z = v0 - 3; z <= v0 + 3; ++z) {
             for (int64_t x = u0 - 3; x <= u0 + 3; ++x) {
-                if (x < 0 || z < 0 || x >= (int64_t)c->w || z >= (int64_t)c->d) continue;
-                uint32_t s = c->lspan[(size_t)z * c->w + (size_t)x];
+                uint32_t s = ptl_contour_span(of, c, x, z);
                 if (s == PTL_VX_NONE) continue;
                 double dx = (double)x + 0.5 - u, dz = (double)z + 0.5 - v, d2 = dx * dx + dz * dz;
                 if (d2 < bd) bd = d2, best = of->spans[s].floor;

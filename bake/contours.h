@@ -12,9 +12,20 @@ typedef struct ptl_layer_contour {
     ptl_shape shape;    /* rings in local lattice units; collinear vertices appear where a wall turns
                            into a junction (they stay: the two kinds of edge must not merge) */
     uint32_t* edge_to;  /* per shape vertex: the layer across the edge leaving it, PTL_NONE for a wall */
-    uint32_t* lspan;    /* w * d: the layer's open span in each column, or PTL_VX_NONE */
+    uint32_t layer;     /* the layer (its open spans carry this id: ptl_contour_span finds them) */
     ptl_allocator alloc;
 } ptl_layer_contour;
+
+/* The layer's open span in local column (u, v) of layer contour c, or PTL_VX_NONE (outside the
+   layer's columns, or no span of the layer there). A look into the column's few spans: the layers
+   keep no grid of their own, which would be as large as their bounding boxes. */
+static inline uint32_t ptl_contour_span(const ptl_open_field* of, const ptl_layer_contour* c, int64_t u, int64_t v) {
+    if (u < 0 || v < 0 || u >= (int64_t)c->w || v >= (int64_t)c->d) return PTL_VX_NONE;
+    const uint32_t col = (uint32_t)(c->z0 + v) * (uint32_t)of->p.width + (uint32_t)(c->x0 + u);
+    for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s)
+        if (of->spans[s].layer == c->layer) return s;
+    return PTL_VX_NONE;
+}
 
 /* Traces layer `layer` (corner points, Saupin et al. 2014 §4.1-4.2, through the grid tracer of
    shape_grid.c, whose turning rule is the slash/antislash rule of §4.1.2), marks junction edges,

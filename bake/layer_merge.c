@@ -461,10 +461,8 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
         int64_t ux = (int64_t)floor((cx / n - of->p.bmin[0]) / of->p.cs) - lcl->x0;
         int64_t uz = (int64_t)floor((cz / n - of->p.bmin[2]) / of->p.cs) - lcl->z0;
         uint16_t tag = 0;
-        if (ux >= 0 && uz >= 0 && ux < (int64_t)lcl->w && uz < (int64_t)lcl->d) {
-            uint32_t s = lcl->lspan[(size_t)uz * lcl->w + (size_t)ux];
-            if (s != PTL_VX_NONE) tag = of->spans[s].tag;
-        }
+        uint32_t s = ptl_contour_span(of, lcl, ux, uz);
+        if (s != PTL_VX_NONE) tag = of->spans[s].tag;
         if (!PTL_PUSH(&al, ctag, tag)) goto oom;
     }
     for (uint32_t k = 0; k < links.count; ++k)
@@ -477,15 +475,12 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
        share that one instead: the same floors around every cell, at less cost. */
     lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
     if (!lgrid) goto oom;
-    for (uint32_t l = 0; l < layers; ++l) { /* a flat layer spares the scan of every cell's columns */
-        const ptl_layer_contour* c = &lc[l];
-        int32_t h = -1;
-        for (size_t i = 0; i < (size_t)c->w * c->d && h != -2; ++i) {
-            if (c->lspan[i] == PTL_VX_NONE) continue;
-            int32_t f = of->spans[c->lspan[i]].floor;
-            h = h == -1 || h == f ? f : -2;
-        }
-        lgrid[l].flat = h, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
+    for (uint32_t l = 0; l < layers; ++l) lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
+    for (uint32_t sp = 0; sp < of->span_count; ++sp) { /* a flat layer spares the scan of every cell's columns */
+        const uint32_t l = of->spans[sp].layer;
+        if (l >= layers) continue;
+        const int32_t f = of->spans[sp].floor, h = lgrid[l].flat;
+        lgrid[l].flat = h == -1 || h == f ? f : -2;
     }
     for (uint32_t c = 0; c < ncell + links.count; ++c) { /* each cell's window, or none */
         ptl_blob_grid g = {0, 0, 0, 0, 0, 0};
@@ -511,7 +506,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             if (scan) h = -1;
             for (int64_t z = z0; scan && z <= z1 && h != -2; ++z)
                 for (int64_t x = x0; x <= x1 && h != -2; ++x) {
-                    uint32_t sp = lcl->lspan[(size_t)z * lcl->w + (size_t)x];
+                    uint32_t sp = ptl_contour_span(of, lcl, x, z);
                     if (sp == PTL_VX_NONE) continue;
                     int32_t f = of->spans[sp].floor;
                     h = h == -1 || h == f ? f : -2;
@@ -544,7 +539,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
             for (uint32_t z = 0; z < g->d; ++z)
                 for (uint32_t x = 0; x < g->w; ++x) {
-                    uint32_t sp = lcl->lspan[(size_t)(g->z0 + z) * lcl->w + (size_t)(g->x0 + x)];
+                    uint32_t sp = ptl_contour_span(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
                     heights.data[heights.count++] = sp == PTL_VX_NONE ? PTL_HEIGHT_NONE : of->spans[sp].floor;
                 }
         }
