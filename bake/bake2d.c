@@ -24,7 +24,8 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.max_climb > 0)) d.max_climb = 0.9f;
     if (!(d.max_slope > 0)) d.max_slope = 45.0f;
     if (!(d.relax > 0)) d.relax = 0.0;
-    if (!(d.pair_slack > 1)) d.pair_slack = 1.0;
+    if (!(d.pair_slack > 0)) d.pair_slack = PTL_PAIR_SLACK_DEFAULT;
+    else if (d.pair_slack < 1) d.pair_slack = 1.0;
     if (d.landmarks == 0) d.landmarks = 4;
     if (d.max_error == 0) d.max_error = 1.3f;
     /* Negative "none" values stay negative, so that resolving a resolved desc changes nothing. */

@@ -193,10 +193,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         bs.ms_filter = ptl_bake3d_now_ms() - t;
     }
     ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
-    /* 3D contours carry many notches facing each other across corridors and around obstacles: a
-       notch-to-notch portal up to twice the closest element's length closes two at once (about
-       10% fewer cells on Recast's meshes). 2D inputs keep the paper's rule by default. */
-    double pair_slack = desc && desc->pair_slack > 0 ? d.pair_slack : 2.0;
+    const double pair_slack = d.pair_slack; /* resolved: PTL_PAIR_SLACK_DEFAULT unless asked */
     if (st >= 0) st = ptl_bake3d_finish(&of, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
     if (st >= 0 && stats) *stats = bs;
     ptl_open_field_free(&of);

@@ -116,7 +116,7 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     h.config.mesh_fingerprint = fingerprint(m);
     h.config.tri_count = m->tri_count, h.config.vert_count = m->vert_count;
     h.config.relax = d.relax;
-    h.config.pair_slack = desc && desc->pair_slack > 0 ? d.pair_slack : 2.0; /* bake3d.c's default */
+    h.config.pair_slack = d.pair_slack; /* resolved, as bake3d.c uses it */
     h.config.max_error = d.max_error;
     h.config.landmarks = d.landmarks;
     h.config.seed_count = d.seed_count;
