@@ -187,8 +187,11 @@ static void slab(builder* b, rect r, double y0, double y1, const rect* holes, in
         xs[nx++] = fmin(fmax(holes[h].x0, r.x0), r.x1), xs[nx++] = fmin(fmax(holes[h].x1, r.x0), r.x1);
         zs[nz++] = fmin(fmax(holes[h].z0, r.z0), r.z1), zs[nz++] = fmin(fmax(holes[h].z1, r.z0), r.z1);
     }
-    qsort(xs, (size_t)nx, sizeof *xs, cmp_double);
-    qsort(zs, (size_t)nz, sizeof *zs, cmp_double);
+    if (!ptl_sort(xs, (size_t)nx, sizeof *xs, cmp_double, b->a) ||
+        !ptl_sort(zs, (size_t)nz, sizeof *zs, cmp_double, b->a)) {
+        b->oom = true;
+        return;
+    }
     int ux = 1, uz = 1;
     for (int i = 1; i < nx; ++i) if (xs[i] != xs[ux - 1]) xs[ux++] = xs[i];
     for (int i = 1; i < nz; ++i) if (zs[i] != zs[uz - 1]) zs[uz++] = zs[i];
@@ -403,7 +406,10 @@ static void band_boundary(builder* b, rng* r, const bplan* p, int band, double y
         if (band == 0 && fabs(d - (p->ix0 + HALL_X)) < clear) continue;
         doors[nd++] = d;
     }
-    qsort(doors, (size_t)nd, sizeof *doors, cmp_double);
+    if (!ptl_sort(doors, (size_t)nd, sizeof *doors, cmp_double, b->a)) {
+        b->oom = true;
+        return;
+    }
     b->cur = T_WALL;
     wall(b, 0, x0, x1, z, WALL_T, y0, STOREY_H - SLAB_T, doors, nd);
 }

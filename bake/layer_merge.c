@@ -78,7 +78,9 @@ static bool same_group(const jedge* a, const jedge* b) {
            a->hi_layer == b->hi_layer;
 }
 
-static int cmp_jedge(const jedge* a, const jedge* b) {
+/* Sort orders for ptl_sort (alloc.h). */
+static int cmp_jedge(const void* pa, const void* pb) {
+    const jedge *a = pa, *b = pb;
     if (a->line_axis != b->line_axis) return a->line_axis < b->line_axis ? -1 : 1;
     if (a->gline != b->gline) return a->gline < b->gline ? -1 : 1;
     if (a->gap != b->gap) return a->gap < b->gap ? -1 : 1;
@@ -90,33 +92,13 @@ static int cmp_jedge(const jedge* a, const jedge* b) {
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-static int cmp_jpoint(const jpoint* a, const jpoint* b) {
+static int cmp_jpoint(const void* pa, const void* pb) {
+    const jpoint *a = pa, *b = pb;
     if (a->group != b->group) return a->group < b->group ? -1 : 1;
     if (a->t != b->t) return a->t < b->t ? -1 : 1;
     if (a->side != b->side) return a->side < b->side ? -1 : 1;
     return a->vert < b->vert ? -1 : a->vert > b->vert;
 }
-
-/* A small merge sort (stable, deterministic, allocator-backed; qsort may allocate on its own). */
-#define DEFINE_SORT(name, T, cmp)                                                                     \
-    static bool name(const ptl_allocator* a, T* v, uint32_t n) {                                        \
-        T* tmp = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(T));                                         \
-        if (!tmp) return false;                                                                        \
-        for (uint32_t w = 1; w < n; w *= 2) {                                                          \
-            for (uint32_t lo = 0; lo < n; lo += 2 * w) {                                               \
-                uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;          \
-                uint32_t i = lo, j = mid, k = lo;                                                      \
-                while (i < mid && j < hi) tmp[k++] = cmp(&v[j], &v[i]) < 0 ? v[j++] : v[i++];          \
-                while (i < mid) tmp[k++] = v[i++];                                                     \
-                while (j < hi) tmp[k++] = v[j++];                                                      \
-            }                                                                                          \
-            memcpy(v, tmp, (size_t)n * sizeof(T));                                                     \
-        }                                                                                              \
-        ptl_mem_free(a, tmp, ((size_t)n + 1) * sizeof(T));                                             \
-        return true;                                                                                   \
-    }
-DEFINE_SORT(sort_jedges, jedge, cmp_jedge)
-DEFINE_SORT(sort_jpoints, jpoint, cmp_jpoint)
 
 typedef PTL_ARRAY(jedge) jedge_array;
 
@@ -173,7 +155,7 @@ static ptl_status collect_junctions(merge* m, jedge_array* out) {
             }
         }
     }
-    return sort_jedges(m->a, out->data, out->count) ? PTL_OK : PTL_ERR_NO_MEMORY;
+    return ptl_sort(out->data, out->count, sizeof *out->data, cmp_jedge, m->a) ? PTL_OK : PTL_ERR_NO_MEMORY;
 }
 
 /* A cut point to insert into cell `cell`'s edge `edge`, at `t` along the line from the edge's start. */
@@ -183,12 +165,12 @@ typedef struct cut {
     uint32_t vert;
 } cut;
 
-static int cmp_cut(const cut* a, const cut* b) {
+static int cmp_cut(const void* pa, const void* pb) {
+    const cut *a = pa, *b = pb;
     if (a->cell != b->cell) return a->cell < b->cell ? -1 : 1;
     if (a->edge != b->edge) return a->edge < b->edge ? -1 : 1;
     return a->along < b->along ? -1 : a->along > b->along;
 }
-DEFINE_SORT(sort_cuts, cut, cmp_cut)
 
 /* A piece of a junction edge after the cuts, to be paired with the other side's. */
 typedef struct piece {
@@ -199,14 +181,14 @@ typedef struct piece {
     uint32_t slot;       /* index of va in the cell's new vertex list */
 } piece;
 
-static int cmp_piece(const piece* a, const piece* b) {
+static int cmp_piece(const void* pa, const void* pb) {
+    const piece *a = pa, *b = pb;
     if (a->group != b->group) return a->group < b->group ? -1 : 1;
     if (a->t0 != b->t0) return a->t0 < b->t0 ? -1 : 1;
     if (a->t1 != b->t1) return a->t1 < b->t1 ? -1 : 1;
     if (a->side != b->side) return a->side < b->side ? -1 : 1;
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
-DEFINE_SORT(sort_pieces, piece, cmp_piece)
 
 ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
                             uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
@@ -279,7 +261,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
         jpoint a = {groups, e->ta, e->side, e->va}, b = {groups, e->tb, e->side, e->vb};
         if (!PTL_PUSH(&al, jp, a) || !PTL_PUSH(&al, jp, b)) goto oom;
     }
-    if (!sort_jpoints(&al, jp.data, jp.count)) goto oom;
+    if (!ptl_sort(jp.data, jp.count, sizeof *jp.data, cmp_jpoint, &al)) goto oom;
     /* Cuts: every point of one side strictly inside an edge of the other side on the same group. */
     for (uint32_t i = 0, g0 = 0; i < je.count; ++i) {
         const jedge* e = &je.data[i];
@@ -301,7 +283,9 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     }
     for (uint32_t i = 0; i < jp_new.count; ++i)
         if (!PTL_PUSH(&al, jp, jp_new.data[i])) goto oom;
-    if (!sort_cuts(&al, cuts.data, cuts.count) || !sort_jpoints(&al, jp.data, jp.count)) goto oom;
+    if (!ptl_sort(cuts.data, cuts.count, sizeof *cuts.data, cmp_cut, &al) ||
+        !ptl_sort(jp.data, jp.count, sizeof *jp.data, cmp_jpoint, &al))
+        goto oom;
     /* Unify each side's vertex with the other side's at the same position of a group (a position a
        side holds twice, a pinch, is left alone). */
     for (uint32_t i = 0; i < jp.count;) {
@@ -371,7 +355,7 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             k = k1;
         }
     }
-    if (!sort_pieces(&al, pieces.data, pieces.count)) goto oom;
+    if (!ptl_sort(pieces.data, pieces.count, sizeof *pieces.data, cmp_piece, &al)) goto oom;
     uint32_t junction_portals = 0;
     for (uint32_t i = 0; i + 1 < pieces.count; ++i) {
         const piece* p = &pieces.data[i];

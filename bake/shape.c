@@ -4,7 +4,6 @@
 #include <portolan/bake.h>
 
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -197,13 +196,14 @@ static int cmp_pin(const void* pa, const void* pb) {
 /* Where several vertices share a point (a pinch), the free wedge of each visit (from its outgoing
    edge counter-clockwise to its incoming edge) must not overlap the next one's: regions may touch
    at the point but not cross there. */
-static ptl_status check_pinches(const vctx* c, pin* pins) {
+static ptl_status check_pinches(const vctx* c, pin* pins, const ptl_allocator* a) {
     const ptl_shape* s = c->s;
     for (uint32_t v = 0; v < s->vert_count; ++v) {
         uint32_t n = vnext(c, v);
         pins[v] = (pin){X(c, v), Y(c, v), angle_key(1, 0, X(c, n) - X(c, v), Y(c, n) - Y(c, v)), v};
     }
-    qsort(pins, s->vert_count, sizeof *pins, cmp_pin);
+    if (!ptl_sort(pins, s->vert_count, sizeof *pins, cmp_pin, a))
+        return ptl_error_set(c->err, PTL_ERR_NO_MEMORY, "shape: out of memory validating %u vertices", s->vert_count);
     for (uint32_t i = 0; i < s->vert_count;) {
         uint32_t j = i + 1;
         while (j < s->vert_count && pins[j].x == pins[i].x && pins[j].y == pins[i].y) ++j;
@@ -348,7 +348,7 @@ ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err) {
 
     pins = ptl_mem_alloc(&a, n * sizeof(pin));
     if (!pins) goto oom;
-    if ((st = check_pinches(&c, pins)) < 0) goto done;
+    if ((st = check_pinches(&c, pins, &a)) < 0) goto done;
 
     stamp = ptl_mem_calloc(&a, n, sizeof(uint32_t));
     if (!stamp) goto oom;

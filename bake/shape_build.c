@@ -1,7 +1,6 @@
 /* Chaining directed boundary segments into the rings of a ptl_shape (see shape_build.h). */
 #include "shape_build.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -76,9 +75,10 @@ static int cmp_ray_cw(const void* pa, const void* pb) {
 /* Pairs each incoming segment at a vertex with the first outgoing one clockwise from it. Going
    round clockwise twice with a stack of pending incoming segments is a circular bracket matching:
    for alternating rays (valid input) the stack never holds more than one entry and this is
-   exactly the rule; for anything else it still yields a one-to-one pairing. */
-static void match_rays(ray* rays, uint32_t n, uint32_t* stack, uint32_t* next, uint8_t* used) {
-    qsort(rays, n, sizeof *rays, cmp_ray_cw);
+   exactly the rule; for anything else it still yields a one-to-one pairing. False when out of
+   memory for the sort. */
+static bool match_rays(const ptl_allocator* a, ray* rays, uint32_t n, uint32_t* stack, uint32_t* next, uint8_t* used) {
+    if (!ptl_sort(rays, n, sizeof *rays, cmp_ray_cw, a)) return false;
     uint32_t top = 0;
     for (uint32_t i = 0; i < 2 * n; ++i) {
         ray* r = &rays[i % n];
@@ -89,6 +89,7 @@ static void match_rays(ray* rays, uint32_t n, uint32_t* stack, uint32_t* next, u
             next[stack[--top]] = r->edge;
         }
     }
+    return true;
 }
 
 /* ---- Merging collinear runs ---------------------------------------------------------------------*/
@@ -222,7 +223,7 @@ static ptl_status identify_vertices(build_work* w, const ptl_bseg* segs) {
         w->ends[2 * k] = (endpoint){s->ax + 0.0, s->ay + 0.0, 2 * k};
         w->ends[2 * k + 1] = (endpoint){s->bx + 0.0, s->by + 0.0, 2 * k + 1};
     }
-    qsort(w->ends, (size_t)m * 2, sizeof(endpoint), cmp_endpoint);
+    if (!ptl_sort(w->ends, (size_t)m * 2, sizeof(endpoint), cmp_endpoint, &w->a)) return oom(w);
     for (uint32_t i = 0; i < 2 * m; ++i) {
         if (i == 0 || w->ends[i].x != w->ends[i - 1].x || w->ends[i].y != w->ends[i - 1].y) {
             w->vxy[2 * w->nv] = w->ends[i].x;
@@ -246,7 +247,7 @@ static ptl_status cancel_reverse_pairs(build_work* w) {
         w->keys[k] = (edge_key){u < v ? u : v, u < v ? v : u, k};
         w->alive[k] = 1;
     }
-    qsort(w->keys, m, sizeof(edge_key), cmp_edge_key);
+    if (!ptl_sort(w->keys, m, sizeof(edge_key), cmp_edge_key, &w->a)) return oom(w);
     uint32_t alive = m;
     for (uint32_t i = 0; i < m;) {
         uint32_t j = i;
@@ -333,7 +334,7 @@ static ptl_status pair_successors(build_work* w) {
             w->rays[n++] = (ray){w->vxy[2 * EV(w, e)] - vx, w->vxy[2 * EV(w, e) + 1] - vy, e, 1};
             w->rays[n++] = (ray){w->vxy[2 * EU(w, f)] - vx, w->vxy[2 * EU(w, f) + 1] - vy, f, 0};
         }
-        match_rays(w->rays, n, w->stack, w->next, w->used);
+        if (!match_rays(&w->a, w->rays, n, w->stack, w->next, w->used)) return oom(w);
     }
     return PTL_OK;
 }

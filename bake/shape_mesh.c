@@ -20,7 +20,6 @@
    range-checked and otherwise ignored, as Polyanya itself mostly does. */
 #include <portolan/bake.h>
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -231,7 +230,8 @@ static ptl_status check_polygons(const mesh_data* m, const char* name, edge_tabl
 
 /* Groups the directed edges by start vertex (counting sort on the counts check_polygons left),
    sorts each group by end vertex and rejects an edge that two polygons share in one direction. */
-static ptl_status fill_edge_table(const mesh_data* m, const char* name, edge_table* t, ptl_error* err) {
+static ptl_status fill_edge_table(const mesh_data* m, const char* name, const ptl_allocator* a, edge_table* t,
+                                  ptl_error* err) {
     /* start[u + 2] held u's count: after the prefix sum start[u + 1] is u's fill cursor, and
        after the fill it is u's end, i.e. start[u + 1] proper. */
     for (uint32_t u = 0; u < m->nv; ++u) t->start[u + 2] += t->start[u + 1];
@@ -245,7 +245,8 @@ static ptl_status fill_edge_table(const mesh_data* m, const char* name, edge_tab
     }
     for (uint32_t u = 0; u < m->nv; ++u) {
         uint32_t b = t->start[u], e = t->start[u + 1];
-        if (e - b > 1) qsort(t->es + b, e - b, sizeof(medge), cmp_medge);
+        if (!ptl_sort(t->es + b, e - b, sizeof(medge), cmp_medge, a))
+            return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
         for (uint32_t i = b; i + 1 < e; ++i)
             if (t->es[i].v == t->es[i + 1].v)
                 return ptl_error_set(err, PTL_ERR_PARSE,
@@ -307,7 +308,7 @@ static ptl_status check_mesh(const mesh_data* m, const char* name, const ptl_all
     uint32_t nb = 0;
     ptl_status st;
     if (!t.es || !t.start || !segs) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
-    else if ((st = check_polygons(m, name, &t, err)) >= 0 && (st = fill_edge_table(m, name, &t, err)) >= 0)
+    else if ((st = check_polygons(m, name, &t, err)) >= 0 && (st = fill_edge_table(m, name, a, &t, err)) >= 0)
         st = check_neighbours(m, name, &t, segs, &nb, err);
     ptl_mem_free(a, t.es, ((size_t)ne + 1) * sizeof(medge));
     ptl_mem_free(a, t.start, ((size_t)m->nv + 2) * sizeof(uint32_t));

@@ -22,7 +22,6 @@
       the collinear runs that splitting created and keeps pinch points apart. */
 #include <portolan/bake.h>
 
-#include <stdlib.h>
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -314,7 +313,9 @@ static bool snap_crossings(xor_ctx* c) {
             p[i].cx = (int64_t)floor(p[i].x / eps);
             p[i].cy = (int64_t)floor(p[i].y / eps);
         }
-        qsort(p, n, sizeof *p, cmp_snap);
+        ok = ptl_sort(p, n, sizeof *p, cmp_snap, &c->a);
+    }
+    if (ok) {
         for (uint32_t i = 0; i < n; ++i) parent[i] = i, rep[i] = PTL_NONE;
         for (uint32_t i = 0; i < n; ++i) {
             if (p[i].exact) continue;
@@ -483,16 +484,20 @@ static bool orient_pieces(ptl_bseg* ps, uint32_t n, const ptl_allocator* a) {
             ends[2 * e + 1] = (pend){s->bx, s->by, s->ax - s->bx, s->ay - s->by, 2 * e + 1};
         }
         /* Group the ends by vertex, then order each vertex's ends by angle. */
-        qsort(ends, (size_t)n * 2, sizeof(pend), cmp_pend_pos);
+        ok = ptl_sort(ends, (size_t)n * 2, sizeof(pend), cmp_pend_pos, a);
+    }
+    if (ok) {
         uint32_t nv = 0;
         for (uint32_t i = 0; i < 2 * n; ++i) {
             if (i == 0 || ends[i].x != ends[i - 1].x || ends[i].y != ends[i - 1].y) vstart[nv++] = i;
             vof[i] = nv - 1; /* stays right: the angle sort below permutes within a vertex only */
         }
         vstart[nv] = 2 * n;
-        for (uint32_t v = 0; v < nv; ++v)
+        for (uint32_t v = 0; ok && v < nv; ++v)
             if (vstart[v + 1] - vstart[v] > 2)
-                qsort(ends + vstart[v], vstart[v + 1] - vstart[v], sizeof(pend), cmp_pend_angle);
+                ok = ptl_sort(ends + vstart[v], vstart[v + 1] - vstart[v], sizeof(pend), cmp_pend_angle, a);
+    }
+    if (ok) {
         for (uint32_t i = 0; i < 2 * n; ++i) where[ends[i].slot] = i;
         uint32_t id = 0;
         for (uint32_t e0 = 0; e0 < n; ++e0) {
@@ -574,7 +579,7 @@ static bool find_splits(xor_ctx* c) {
 /* Steps 1b and the cut: snaps the crossings, then cuts every edge at its split points in order. */
 static bool cut_pieces(xor_ctx* c, bseg_array* raw) {
     if (!snap_crossings(c)) return false;
-    if (c->splits.count) qsort(c->splits.data, c->splits.count, sizeof(split), cmp_split);
+    if (!ptl_sort(c->splits.data, c->splits.count, sizeof(split), cmp_split, &c->a)) return false;
     for (uint32_t e = 0, k = 0; e < c->ne; ++e) {
         const ptl_bseg* s = &c->edges[e];
         double px = s->ax, py = s->ay;
@@ -598,8 +603,7 @@ static bool cancel_even(const ptl_allocator* a, const bseg_array* raw, bseg_arra
         bool fwd = pt_less(s->ax, s->ay, s->bx, s->by);
         pieces[i] = fwd ? (piece){s->ax, s->ay, s->bx, s->by, i} : (piece){s->bx, s->by, s->ax, s->ay, i};
     }
-    if (raw->count) qsort(pieces, raw->count, sizeof(piece), cmp_piece);
-    bool ok = true;
+    bool ok = ptl_sort(pieces, raw->count, sizeof(piece), cmp_piece, a);
     for (uint32_t i = 0; ok && i < raw->count;) {
         uint32_t j = i + 1;
         while (j < raw->count && pieces[j].lx == pieces[i].lx && pieces[j].ly == pieces[i].ly &&

@@ -334,29 +334,11 @@ ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, 
     return st;
 }
 
-/* Gaps by (span, dir): a bottom-up merge sort (stable, allocator-backed). */
-static bool gap_before(const ptl_vx_gap* x, const ptl_vx_gap* y) {
-    return x->span != y->span ? x->span < y->span : x->dir < y->dir;
-}
-static bool sort_gaps(ptl_vx_gap* g, uint32_t n, const ptl_allocator* a) {
-    if (n < 2) return true;
-    ptl_vx_gap* tmp = ptl_mem_alloc(a, (size_t)n * sizeof *tmp);
-    if (!tmp) return false;
-    ptl_vx_gap *src = g, *dst = tmp;
-    for (uint32_t w = 1; w < n; w *= 2) {
-        for (uint32_t lo = 0; lo < n; lo += 2 * w) {
-            uint32_t mid = lo + w < n ? lo + w : n, hi = lo + 2 * w < n ? lo + 2 * w : n;
-            uint32_t i = lo, j = mid, k = lo;
-            while (i < mid && j < hi) dst[k++] = gap_before(&src[j], &src[i]) ? src[j++] : src[i++];
-            while (i < mid) dst[k++] = src[i++];
-            while (j < hi) dst[k++] = src[j++];
-        }
-        ptl_vx_gap* s = src;
-        src = dst, dst = s;
-    }
-    if (src != g) memcpy(g, src, (size_t)n * sizeof *g);
-    ptl_mem_free(a, tmp, (size_t)n * sizeof *tmp);
-    return true;
+/* Gaps by (span, dir), for ptl_sort (stable, allocator-backed). */
+static int cmp_gap(const void* pa, const void* pb) {
+    const ptl_vx_gap *x = pa, *y = pb;
+    if (x->span != y->span) return x->span < y->span ? -1 : 1;
+    return (x->dir > y->dir) - (x->dir < y->dir);
 }
 
 ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
@@ -480,7 +462,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
         ptl_open_field_free(out);
         return st;
     }
-    if (!sort_gaps(out->gaps, out->gap_count, &a)) goto oom;
+    if (!ptl_sort(out->gaps, out->gap_count, sizeof *out->gaps, cmp_gap, &a)) goto oom;
     return ptl_error_ok(err);
 oom:
     ptl_open_field_free(out);
@@ -667,7 +649,8 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
             uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
             gp->other += out->col_start[oc];
         }
-        if (!sort_gaps(gaps.data, gaps.count, &a)) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        if (!ptl_sort(gaps.data, gaps.count, sizeof *gaps.data, cmp_gap, &a))
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     if (st < 0) {
         PTL_ARRAY_FREE(&a, spans);

@@ -1,5 +1,5 @@
-/* Allocation through the caller's ptl_allocator, and growable arrays on top of it.
-   Private to the library (runtime and bake). */
+/* Allocation through the caller's ptl_allocator, growable arrays on top of it, and the library's
+   sort, which takes its memory the same way. Private to the library (runtime and bake). */
 #ifndef PTL_ALLOC_H
 #define PTL_ALLOC_H
 
@@ -19,6 +19,14 @@ void ptl_mem_free(const ptl_allocator* a, void* p, size_t size);
 /* Ensures *cap >= need (elements of `elem` bytes), growing by half again each time.
    Returns false on overflow or allocation failure, leaving *p and *cap unchanged. */
 bool ptl_grow(const ptl_allocator* a, void** p, uint32_t* cap, uint64_t need, size_t elem);
+
+/* Sorts `count` elements of `size` bytes at `base` by `cmp` (qsort's contract), keeping elements
+   that compare equal in their input order, so the result is the same on every machine; use it
+   instead of qsort, which may allocate behind the caller's back and is not stable on every libc.
+   Up to 16 elements need no memory; more take one buffer of count * size bytes from `a`, resolved
+   like every allocator here (ptl_allocator_resolve). Returns false only when that buffer cannot be
+   had, and then `base` is left exactly as it was. Defined in sort.c. */
+bool ptl_sort(void* base, size_t count, size_t size, int (*cmp)(const void*, const void*), const ptl_allocator* a);
 
 /* A typed growable array: `PTL_ARRAY(double) xs = {0};` then PTL_PUSH(alloc, xs, v). */
 #define PTL_ARRAY(T) struct { T* data; uint32_t count, cap; }
