@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "../runtime/funnel.h"
+#include "failing_alloc.h"
 
 /* ---- Building navmeshes ------------------------------------------------------------------------*/
 
@@ -881,40 +882,18 @@ Test(query, out_of_nodes_is_reported) {
 
 /* ---- Allocation ------------------------------------------------------------------------------*/
 
-typedef struct counting {
-    size_t allocs, frees, live_bytes;
-} counting;
-
-static void* count_alloc(size_t size, void* user) {
-    counting* c = user;
-    c->allocs++;
-    c->live_bytes += size;
-    return malloc(size);
-}
-static void* count_realloc(void* p, size_t old_size, size_t new_size, void* user) {
-    counting* c = user;
-    c->allocs++;
-    c->live_bytes += new_size - old_size;
-    return realloc(p, new_size);
-}
-static void count_free(void* p, size_t size, void* user) {
-    counting* c = user;
-    c->frees++;
-    c->live_bytes -= size;
-    free(p);
-}
 
 Test(query, queries_do_not_allocate_after_create) {
     test_shape t;
     random_room(&t, 7);
     ptl_shape s = as_ptl_shape(&t, 0);
     ptl_navmesh* nm = bake_test_shape(&t, 0);
-    counting c = {0, 0, 0};
-    ptl_allocator a = {count_alloc, count_realloc, count_free, &c};
+    tracking c = {0, -1, 0, 0};
+    ptl_allocator a = {t_alloc, t_realloc, t_free, &c};
     ptl_query_desc d = {0, &a};
     ptl_query* q;
     cr_assert_eq(ptl_query_create(nm, &d, &q), PTL_OK);
-    size_t allocs = c.allocs, frees = c.frees;
+    long allocs = c.allocs + c.reallocs, frees = c.frees;
     cr_expect_gt(allocs, 0, "the query's memory comes from its allocator");
     uint64_t st = 11;
     for (int k = 0; k < 100; ++k) {
@@ -928,33 +907,13 @@ Test(query, queries_do_not_allocate_after_create) {
         float p[3] = {(float)sx - 3, 0, (float)sy};
         ptl_query_locate(q, p, NULL, &loc);
     }
-    cr_expect_eq(c.allocs, allocs, "allocations during queries");
+    cr_expect_eq(c.allocs + c.reallocs, allocs, "allocations during queries");
     cr_expect_eq(c.frees, frees, "frees during queries");
     ptl_query_destroy(q);
-    cr_expect_eq(c.frees, c.allocs, "destroy frees everything");
+    cr_expect_eq(c.live_blocks, 0, "destroy frees everything");
     cr_expect_eq(c.live_bytes, 0, "destroy frees every byte it allocated");
     ptl_navmesh_destroy(nm);
 }
-
-/* An allocator that fails once `left` calls have succeeded (SQLite's way of testing failure paths). */
-typedef struct failing {
-    counting c;
-    size_t left;
-} failing;
-
-static void* fail_alloc(size_t size, void* user) {
-    failing* f = user;
-    if (f->left == 0) return NULL;
-    --f->left;
-    return count_alloc(size, &f->c);
-}
-static void* fail_realloc(void* p, size_t old_size, size_t new_size, void* user) {
-    failing* f = user;
-    if (f->left == 0) return NULL;
-    --f->left;
-    return count_realloc(p, old_size, new_size, &f->c);
-}
-static void fail_free(void* p, size_t size, void* user) { count_free(p, size, &((failing*)user)->c); }
 
 Test(query, creation_survives_allocation_failures) {
     test_shape t;
@@ -962,8 +921,8 @@ Test(query, creation_survives_allocation_failures) {
     ptl_navmesh* nm = bake_test_shape(&t, 0);
     bool succeeded = false;
     for (size_t n = 0; n < 64 && !succeeded; ++n) {
-        failing f = {{0, 0, 0}, n};
-        ptl_allocator a = {fail_alloc, fail_realloc, fail_free, &f};
+        tracking f = {0, (long)n, 0, 0}; /* its n-th call fails */
+        ptl_allocator a = {t_alloc, t_realloc, t_free, &f};
         ptl_query_desc d = {0, &a};
         ptl_query* q = (ptl_query*)&f; /* must be reset to NULL on failure */
         ptl_status st = ptl_query_create(nm, &d, &q);
@@ -977,8 +936,8 @@ Test(query, creation_survives_allocation_failures) {
             cr_expect_eq(st, PTL_ERR_NO_MEMORY, "failing after %zu allocations: %s", n, ptl_status_name(st));
             cr_expect_null(q);
         }
-        cr_expect_eq(f.c.live_bytes, 0, "failing after %zu allocations leaks %zu bytes", n, f.c.live_bytes);
-        cr_expect_eq(f.c.allocs, f.c.frees, "failing after %zu allocations: unbalanced", n);
+        cr_expect_eq(f.live_bytes, 0, "failing after %zu allocations leaks %zu bytes", n, f.live_bytes);
+        cr_expect_eq(f.live_blocks, 0, "failing after %zu allocations: unbalanced", n);
     }
     cr_expect(succeeded, "creation never succeeded within 64 allocations");
     ptl_navmesh_destroy(nm);

@@ -70,30 +70,6 @@ static unsigned char* make_input(size_t n, size_t size, unsigned key_values, int
     return v;
 }
 
-typedef struct counting {
-    long allocs, reallocs, frees;
-    size_t live, last_size;
-} counting;
-
-static void* c_alloc(size_t size, void* user) {
-    counting* c = user;
-    c->allocs++;
-    c->live += size;
-    c->last_size = size;
-    return malloc(size);
-}
-static void* c_realloc(void* p, size_t old_size, size_t new_size, void* user) {
-    counting* c = user;
-    c->reallocs++;
-    c->live += new_size - old_size;
-    return realloc(p, new_size);
-}
-static void c_free(void* p, size_t size, void* user) {
-    counting* c = user;
-    c->frees++;
-    c->live -= size;
-    free(p);
-}
 
 static const size_t COUNTS[] = {0, 1, 2, 15, 16, 17, 1000, 100000};
 /* 100 is wider than the insertion sort's 64-byte swap buffer. */
@@ -105,8 +81,8 @@ static void check_one(size_t n, size_t size, size_t klen, unsigned key_values, i
     key_len = klen;
     unsigned char* v = make_input(n, size, key_values, pattern, seed);
     unsigned char* want = reference_sort(v, n, size);
-    counting c = {0};
-    ptl_allocator a = {c_alloc, c_realloc, c_free, &c};
+    tracking c = {0, -1, 0, 0};
+    ptl_allocator a = {t_alloc, t_realloc, t_free, &c};
     cr_assert(ptl_sort(v, n, size, cmp_key, &a), "n %zu size %zu: ptl_sort failed", n, size);
     cr_assert(n * size == 0 || memcmp(v, want, n * size) == 0,
               "n %zu, size %zu, key %zu bytes below %u, pattern %d: not the stable order", n, size, klen, key_values,
@@ -115,7 +91,7 @@ static void check_one(size_t n, size_t size, size_t klen, unsigned key_values, i
     cr_assert_eq(c.allocs, want_allocs, "n %zu size %zu: %ld allocations, expected %ld", n, size, c.allocs, want_allocs);
     cr_assert_eq(c.frees, want_allocs, "n %zu size %zu: %ld frees for %ld allocations", n, size, c.frees, c.allocs);
     cr_assert_eq(c.reallocs, 0);
-    cr_assert_eq(c.live, 0, "n %zu size %zu: %zu bytes not given back", n, size, c.live);
+    cr_assert_eq(c.live_bytes, 0, "n %zu size %zu: %zu bytes not given back", n, size, c.live_bytes);
     if (want_allocs) cr_assert_eq(c.last_size, n * size, "the buffer must be count * size bytes");
     free(v);
     free(want);
