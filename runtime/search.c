@@ -399,18 +399,23 @@ static inline bool push_node(ptl_query* q, const ptl_snode* s, double f) {
 
 /* Puts path points from the goal back to the start: a counting pass (res NULL) measures the path,
    a second pass writes point i to index total - 1 - i. Equal consecutive points are merged (a
-   path from a point to itself is that one point). */
+   path from a point to itself is that one point), and a corner that does not turn (exactly on the
+   straight line between its neighbours, at their height: a path grazing a row of aligned obstacle
+   corners touches each) is left out. Each point waits as `pending` until the next one shows
+   whether it turns. */
 typedef struct back_writer {
     ptl_path_result* res;
     uint32_t total, k;
-    double lx, lz, length;
+    double lx, lz, length; /* the last point written */
     float ly;
+    bool has_pending;
+    double px, pz; /* the point waiting */
+    float py;
 } back_writer;
 
 /* The length is the polyline's, heights included (a game measures a path in 3D; for 2D inputs every
    height is 0 and this is the plane length). */
-static void put_back(back_writer* w, double x, double z, float y) {
-    if (w->k > 0 && x == w->lx && z == w->lz) return;
+static void emit_back(back_writer* w, double x, double z, float y) {
     if (w->k > 0) {
         double dy = (double)y - w->ly;
         w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz) + dy * dy);
@@ -425,6 +430,27 @@ static void put_back(back_writer* w, double x, double z, float y) {
     }
     w->lx = x, w->lz = z;
     ++w->k;
+}
+
+/* Does the path go straight through (bx, bz) from the last written point to (cx, cz)? */
+static bool straight_through(const back_writer* w, double bx, double bz, float by, double cx, double cz, float cy) {
+    double ax = w->lx, az = w->lz;
+    if (by != w->ly || by != cy) return false;
+    if ((bx - ax) * (cz - az) - (bz - az) * (cx - ax) != 0) return false;
+    return (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0; /* onwards, not back */
+}
+
+static void put_back(back_writer* w, double x, double z, float y) {
+    if (w->has_pending && x == w->px && z == w->pz) return;
+    if (w->has_pending && !(w->k > 0 && straight_through(w, w->px, w->pz, w->py, x, z, y))) emit_back(w, w->px, w->pz, w->py);
+    w->has_pending = true;
+    w->px = x, w->pz = z, w->py = y;
+}
+
+/* Writes the last point. */
+static void flush_back(back_writer* w) {
+    if (w->has_pending) emit_back(w, w->px, w->pz, w->py);
+    w->has_pending = false;
 }
 
 /* turn: 0 none, 1 at the interval's left end, 2 at its right end. */
@@ -457,10 +483,12 @@ static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s
     int turn = 0;
     if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
     else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
-    back_writer w = {NULL, 0, 0, 0, 0, 0, 0};
+    back_writer w = {NULL, 0, 0, 0, 0, 0, 0, false, 0, 0, 0};
     walk_back(q, fin, turn, s, t, &w);
-    back_writer out = {res, w.k, 0, 0, 0, 0, 0};
+    flush_back(&w);
+    back_writer out = {res, w.k, 0, 0, 0, 0, 0, false, 0, 0, 0};
     walk_back(q, fin, turn, s, t, &out);
+    flush_back(&out);
     res->point_total = w.k;
     res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
     res->length = w.length;

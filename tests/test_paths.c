@@ -32,6 +32,7 @@ static void baked_free(baked* b) {
 
 typedef struct path_stats {
     uint32_t queries, found, wrong_found, too_long, too_short, outside, bad_ends, corridor_shorter, skipped;
+    uint32_t straight_corners; /* exact paths' interior points where the path does not turn */
     double worst_excess;
 } path_stats;
 
@@ -154,6 +155,15 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
         }
         if (!inside && st.outside++ < 3)
             cr_expect(0, "%s row %u: a segment leaves the free space (%ld,%ld)->(%ld,%ld)", scen, i + 1, sx, sy, gx, gy);
+        /* every interior corner turns: a point on the straight line between its neighbours, going
+           on, adds nothing (grid corners are integers, so the test is exact) */
+        for (uint32_t k = 1; k + 1 < res.point_count; ++k) {
+            double ax = res.points[3 * k - 3], az = res.points[3 * k - 1], bx = res.points[3 * k], bz = res.points[3 * k + 2];
+            double cx = res.points[3 * k + 3], cz = res.points[3 * k + 5];
+            if ((bx - ax) * (cz - az) - (bz - az) * (cx - ax) == 0 && (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0 &&
+                st.straight_corners++ < 3)
+                cr_expect(0, "%s row %u: corner %u (%g, %g) does not turn", scen, i + 1, k, bx, bz);
+        }
         double reach = snapped ? 2 : 0; /* a snapped point moves at most the extents */
         bool ends = res.point_count >= 1 && res.complete && fabs(first[0] - it->start[0]) <= reach &&
                     fabs(first[2] - it->start[2]) <= reach && fabs(last[0] - it->goal[0]) <= reach &&
@@ -183,6 +193,7 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
     cr_expect_eq(st.too_long, 0, "%s: %u paths longer than octile (worst by %g)", scen, st.too_long, st.worst_excess);
     cr_expect_eq(st.outside, 0, "%s: %u paths leave the free space", scen, st.outside);
     cr_expect_eq(st.bad_ends, 0, "%s: %u paths with wrong ends or lengths", scen, st.bad_ends);
+    cr_expect_eq(st.straight_corners, 0, "%s: %u corners that do not turn", scen, st.straight_corners);
     cr_expect_eq(st.corridor_shorter, 0, "%s: %u corridor paths shorter than exact ones (or missing)", scen,
                  st.corridor_shorter);
     return st;
