@@ -43,7 +43,8 @@ typedef struct lnode {
 
 typedef struct flood {
     ptl_open_field* of;
-    uint32_t* lab;       /* span -> layer id (not necessarily a root), PTL_VX_NONE: none yet */
+    ptl_open_span* sp;   /* the field's spans: their `layer` is the flood's label, a layer id (not
+                            necessarily a root; PTL_VX_NONE: none yet) until number_layers */
     uint32_t* next;      /* span -> next span of its layer's list */
     PTL_ARRAY(lnode) ln; /* layer id -> node */
     uint64_t* seen;      /* overlapping pairs (min << 32 | max), UINT64_MAX: empty slot */
@@ -71,7 +72,7 @@ static void box_add(int32_t* b, int32_t x, int32_t z) {
 static void join(flood* f, uint32_t s, uint32_t l) {
     uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s];
     lnode* n = &f->ln.data[l];
-    f->lab[s] = l;
+    f->sp[s].layer = l;
     f->next[s] = PTL_VX_NONE;
     f->next[n->tail] = s;
     n->tail = s;
@@ -86,14 +87,14 @@ static uint32_t new_layer(flood* f, uint32_t s) {
     lnode n = {l, 1, s, s, {x, z, x, z}};
     if (!PTL_PUSH(f->a, f->ln, n)) return PTL_VX_NONE;
     f->next[s] = PTL_VX_NONE;
-    f->lab[s] = l;
+    f->sp[s].layer = l;
     return l;
 }
 
 /* Does root layer l have a span in column c? */
 static bool column_has(flood* f, uint32_t c, uint32_t l) {
     for (uint32_t t = f->of->col_start[c]; t < f->of->col_start[c + 1]; ++t)
-        if (f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l) return true;
+        if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
     return false;
 }
 
@@ -152,7 +153,7 @@ static bool links_agree(flood* f, uint32_t s, uint32_t l) {
         if (!in[d]) continue;
         uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
         for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
-            if (t - of->col_start[nc] != of->spans[s].con[d] && f->lab[t] != PTL_VX_NONE && find(f, f->lab[t]) == l)
+            if (t - of->col_start[nc] != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
                 return false;
     }
     return true;
@@ -207,16 +208,16 @@ static bool flood_layers(flood* f, const uint32_t* order) {
     const ptl_open_field* of = f->of;
     for (uint32_t i = 0; i < of->span_count; ++i) {
         uint32_t s = order[i];
-        uint32_t l = f->lab[s] == PTL_VX_NONE ? new_layer(f, s) : find(f, f->lab[s]);
+        uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
             uint32_t t = ptl_vx_nbr(of, s, d);
             if (t == PTL_VX_NONE) continue;
-            if (f->lab[t] == PTL_VX_NONE) {
+            if (f->sp[t].layer == PTL_VX_NONE) {
                 if (!column_has(f, of->col_of[t], l) && links_agree(f, t, l)) join(f, t, l);
                 continue;
             }
-            uint32_t m = find(f, f->lab[t]);
+            uint32_t m = find(f, f->sp[t].layer);
             if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }
@@ -270,7 +271,7 @@ static uint32_t reach(flood* f, const float* seeds, uint32_t seed_count, uint32_
     }
     for (uint32_t q = 0; q < qn; ++q) {
         uint32_t s = queue[q];
-        keep[find(f, f->lab[s])] = 1;
+        keep[find(f, f->sp[s].layer)] = 1;
         for (int d = 0; d < 4; ++d) {
             uint32_t t = ptl_vx_nbr(of, s, d);
             if (t != PTL_VX_NONE && !mark[t]) mark[t] = 1, queue[qn++] = t;
@@ -304,7 +305,7 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
     uint32_t nl = 0;
     for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = PTL_VX_NONE;
     for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t r = find(f, f->lab[order[i]]);
+        uint32_t r = find(f, f->sp[order[i]].layer);
         if (keep[r] && dense[r] == PTL_VX_NONE) dense[r] = nl++;
     }
     out->layers = ptl_mem_calloc(f->a, nl ? nl : 1, sizeof *out->layers);
@@ -318,7 +319,7 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
     for (int32_t z = 0, c = 0; z < of->p.depth; ++z)
         for (int32_t x = 0; x < of->p.width; ++x, ++c)
             for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
-                uint32_t l = dense[find(f, f->lab[s])];
+                uint32_t l = dense[find(f, f->sp[s].layer)];
                 of->spans[s].layer = l;
                 if (l == PTL_VX_NONE) continue;
                 ptl_layer_info* li = &out->layers[l];
@@ -353,11 +354,11 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
     uint8_t* keep = NULL;
     uint32_t* dense = NULL;
     size_t nl = 0;
-    f.lab = ptl_mem_alloc(&a, sz * sizeof *f.lab);
+    f.sp = of->spans;
     f.next = ptl_mem_alloc(&a, sz * sizeof *f.next);
     ptl_status st = PTL_OK;
-    if (!order || !f.lab || !f.next || !sort_spans(of, &a, order)) goto oom;
-    memset(f.lab, 0xff, sz * sizeof *f.lab);
+    if (!order || !f.next || !sort_spans(of, &a, order)) goto oom;
+    for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
     if (!flood_layers(&f, order)) goto oom;
     nl = f.ln.count ? f.ln.count : 1;
     keep = ptl_mem_alloc(&a, nl);
@@ -372,15 +373,15 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
         if (!island) goto oom;
         for (uint32_t l = 0; l < f.ln.count; ++l) dense[l] = 0;
         for (uint32_t s = 0; s < n; ++s) {
-            uint32_t r = find(&f, f.lab[s]);
+            uint32_t r = find(&f, f.sp[s].layer);
             if (f.ln.data[r].size >= (uint32_t)of->p.min_island) continue; /* no island whatever its links */
             for (int d = 0; d < 4; ++d) {
                 uint32_t t = ptl_vx_nbr(of, s, d);
-                if (t != PTL_VX_NONE && find(&f, f.lab[t]) != r) dense[r] = 1;
+                if (t != PTL_VX_NONE && find(&f, f.sp[t].layer) != r) dense[r] = 1;
             }
         }
         for (uint32_t g = 0; g < of->gap_count; ++g) { /* a gap link joins its layers too */
-            uint32_t r = find(&f, f.lab[of->gaps[g].span]), q = find(&f, f.lab[of->gaps[g].other]);
+            uint32_t r = find(&f, f.sp[of->gaps[g].span].layer), q = find(&f, f.sp[of->gaps[g].other].layer);
             if (r != q) dense[r] = dense[q] = 1;
         }
         for (uint32_t l = 0; l < f.ln.count; ++l)
@@ -420,7 +421,6 @@ oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
 done:
     ptl_mem_free(&a, order, sz * sizeof *order);
-    ptl_mem_free(&a, f.lab, sz * sizeof *f.lab);
     ptl_mem_free(&a, f.next, sz * sizeof *f.next);
     PTL_ARRAY_FREE(&a, f.ln);
     ptl_mem_free(&a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);
