@@ -101,6 +101,12 @@ static void open_cell(ptl_query* q, uint32_t c, double g, double x, double z, ui
     sift_up(q, cc->heap_pos);
 }
 
+/* The height of a corner of the funnel's path (not its start or goal): its vertex's, or the goal
+   cell's floor there. */
+static float corner_y(const ptl_navmesh* nm, const ptl_funnel_point* p, uint32_t goal_cell) {
+    return p->vert != PTL_NONE ? nm->verts[3 * p->vert + 1] : ptl_query_cell_y(nm, goal_cell, p->x, p->z);
+}
+
 /* Writes the funnel's path through the portals of the corridor ending at `goal_cell`. */
 static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint* s, const ptl_qpoint* t,
                              ptl_path_result* res) {
@@ -123,6 +129,25 @@ static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint*
     /* At most one corner per portal, plus the two ends: the buffer always holds the whole path. */
     ptl_funnel_point* pts = q->fpoints;
     uint32_t total = ptl_funnel(q->portals, count, start, goal, pts, q->nm->h->cell_count + 2);
+    /* Corners that do not turn (exactly on the straight line between their neighbours, going on,
+       at the same height) are left out, as the exact search does: the funnel keeps a corner at each
+       portal end the path touches, and a path along aligned obstacle corners touches several. */
+    if (total > 2) {
+        uint32_t kept = 1;
+        for (uint32_t k = 1; k + 1 < total; ++k) {
+            const ptl_funnel_point *a = &pts[kept - 1], *b = &pts[k], *c = &pts[k + 1];
+            bool straight = (b->x - a->x) * (c->z - a->z) - (b->z - a->z) * (c->x - a->x) == 0 &&
+                            (b->x - a->x) * (c->x - b->x) + (b->z - a->z) * (c->z - b->z) > 0;
+            if (straight) {
+                const float ya = kept == 1 ? s->y : corner_y(nm, a, goal_cell), yb = corner_y(nm, b, goal_cell);
+                const float yc = k + 2 == total ? t->y : corner_y(nm, c, goal_cell);
+                straight = ya == yb && yb == yc;
+            }
+            if (!straight) pts[kept++] = *b;
+        }
+        pts[kept++] = pts[total - 1];
+        total = kept;
+    }
     /* Length of the polyline, heights included (as the exact search reports it). */
     double length = 0;
     float prev_y = s->y;
@@ -132,7 +157,7 @@ static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint*
         float y;
         if (k == 0) y = s->y;
         else if (k + 1 == total) y = t->y;
-        else y = pts[k].vert != PTL_NONE ? nm->verts[3 * pts[k].vert + 1] : ptl_query_cell_y(nm, goal_cell, pts[k].x, pts[k].z);
+        else y = corner_y(nm, &pts[k], goal_cell);
         if (k > 0) {
             double dx = pts[k].x - pts[k - 1].x, dz = pts[k].z - pts[k - 1].z, dy = (double)y - prev_y;
             length += sqrt(dx * dx + dz * dz + dy * dy);

@@ -88,6 +88,13 @@ static int* scen_decimals(const char* path, uint32_t n) {
 
 /* Runs one scenario file on a baked navmesh, checking against the grid. `pinch_ambiguous`: the
    navmesh has no lattice rule, so points on pinches must come back not found. */
+/* Does the path go straight on through b (exactly on the line a -> c, onwards)? Grid corners are
+   integers, so the test is exact. */
+static bool straight_corner(const float* a, const float* b, const float* c) {
+    double ax = a[0], az = a[2], bx = b[0], bz = b[2], cx = c[0], cz = c[2];
+    return (bx - ax) * (cz - az) - (bz - az) * (cx - ax) == 0 && (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0;
+}
+
 static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, const char* scen, bool pinch_ambiguous,
                                 bool corridor) {
     path_stats st;
@@ -157,13 +164,11 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
             cr_expect(0, "%s row %u: a segment leaves the free space (%ld,%ld)->(%ld,%ld)", scen, i + 1, sx, sy, gx, gy);
         /* every interior corner turns: a point on the straight line between its neighbours, going
            on, adds nothing (grid corners are integers, so the test is exact) */
-        for (uint32_t k = 1; k + 1 < res.point_count; ++k) {
-            double ax = res.points[3 * k - 3], az = res.points[3 * k - 1], bx = res.points[3 * k], bz = res.points[3 * k + 2];
-            double cx = res.points[3 * k + 3], cz = res.points[3 * k + 5];
-            if ((bx - ax) * (cz - az) - (bz - az) * (cx - ax) == 0 && (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0 &&
+        for (uint32_t k = 1; k + 1 < res.point_count; ++k)
+            if (straight_corner(&res.points[3 * k - 3], &res.points[3 * k], &res.points[3 * k + 3]) &&
                 st.straight_corners++ < 3)
-                cr_expect(0, "%s row %u: corner %u (%g, %g) does not turn", scen, i + 1, k, bx, bz);
-        }
+                cr_expect(0, "%s row %u: corner %u (%g, %g) does not turn", scen, i + 1, k, res.points[3 * k],
+                          res.points[3 * k + 2]);
         double reach = snapped ? 2 : 0; /* a snapped point moves at most the extents */
         bool ends = res.point_count >= 1 && res.complete && fabs(first[0] - it->start[0]) <= reach &&
                     fabs(first[2] - it->start[2]) <= reach && fabs(last[0] - it->goal[0]) <= reach &&
@@ -183,6 +188,8 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
                 const float* q = &cres.points[3 * k + 3];
                 if (!test_segment_free(g, p[0], p[2], q[0], q[2]) && st.outside++ < 3)
                     cr_expect(0, "%s row %u: a corridor path segment leaves the free space", scen, i + 1);
+                if (k > 0 && straight_corner(&cres.points[3 * k - 3], p, q) && st.straight_corners++ < 3)
+                    cr_expect(0, "%s row %u: corridor corner %u (%g, %g) does not turn", scen, i + 1, k, p[0], p[2]);
             }
         }
     }
