@@ -204,10 +204,16 @@ static bool sort_spans(const ptl_open_field* of, const ptl_allocator* a, uint32_
     return true;
 }
 
+/* The i-th span in (floor, z, x) order: order[i], or i when the spans are in that order already
+   (order NULL: a world whose floors do not decrease in memory order, such as a flat one). */
+static inline uint32_t nth(const uint32_t* order, uint32_t i) {
+    return order ? order[i] : i;
+}
+
 static bool flood_layers(flood* f, const uint32_t* order) {
     const ptl_open_field* of = f->of;
     for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t s = order[i];
+        uint32_t s = nth(order, i);
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
@@ -305,7 +311,7 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
     uint32_t nl = 0;
     for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = PTL_VX_NONE;
     for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t r = find(f, f->sp[order[i]].layer);
+        uint32_t r = find(f, f->sp[nth(order, i)].layer);
         if (keep[r] && dense[r] == PTL_VX_NONE) dense[r] = nl++;
     }
     out->layers = ptl_mem_calloc(f->a, nl ? nl : 1, sizeof *out->layers);
@@ -350,14 +356,17 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
     memset(&f, 0, sizeof f);
     f.of = of, f.a = &a;
     const size_t sz = n ? n : 1;
-    uint32_t* order = ptl_mem_alloc(&a, sz * sizeof *order);
+    /* The flood's order: memory order when it is (floor, z, x) order already, else sorted. */
+    bool sorted = true;
+    for (uint32_t s = 1; s < n && sorted; ++s) sorted = of->spans[s].floor >= of->spans[s - 1].floor;
+    uint32_t* order = sorted ? NULL : ptl_mem_alloc(&a, sz * sizeof *order);
     uint8_t* keep = NULL;
     uint32_t* dense = NULL;
     size_t nl = 0;
     f.sp = of->spans;
     f.next = ptl_mem_alloc(&a, sz * sizeof *f.next);
     ptl_status st = PTL_OK;
-    if (!order || !f.next || !sort_spans(of, &a, order)) goto oom;
+    if ((!sorted && (!order || !sort_spans(of, &a, order))) || !f.next) goto oom;
     for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
     if (!flood_layers(&f, order)) goto oom;
     nl = f.ln.count ? f.ln.count : 1;
@@ -420,7 +429,7 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
 done:
-    ptl_mem_free(&a, order, sz * sizeof *order);
+    if (order) ptl_mem_free(&a, order, sz * sizeof *order);
     ptl_mem_free(&a, f.next, sz * sizeof *f.next);
     PTL_ARRAY_FREE(&a, f.ln);
     ptl_mem_free(&a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);
