@@ -162,7 +162,8 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
         uint64_t n = (uint64_t)g->w * g->d;
         if ((n && !h->height_count) || (uint64_t)g->first + n > h->height_count ||
             (n && (c >= h->cell_count - h->link_count || !(h->vox_cs > 0)))) {
-            snprintf(msg, sizeof msg, "cell %u's height grid lies outside the heights section or belongs to no cell that can have one", c);
+            snprintf(msg, sizeof msg,
+                     "cell %u's height grid lies outside the heights section, or the cell cannot have one", c);
             return bad(err, msg);
         }
     }
