@@ -262,6 +262,12 @@ static bool raster_row(raster* r, const tri_ctx* tc, const double (*row)[3], int
     }
     int nc, nrest;
     double wmin, wmax;
+    if (xa == xb && ru0 >= xa && ru1 <= xa + 1) { /* the row lies in one column: it is the piece */
+        if (xa < wx0 || xa > wx1 || (!tc->thin && xa == ru1)) return true;
+        wmin = wmax = rp[0][1];
+        for (int i = 1; i < nr; ++i) wmin = dmin(wmin, rp[i][1]), wmax = dmax(wmax, rp[i][1]);
+        return emit(r, wmin, wmax, xa, z, tc->walkable, tc->tag);
+    }
     if (ru0 < xa) {
         split_u((const double(*)[2])rp, nr, xa, &nc, &wmin, &wmax, rr, &nrest);
         q = rp, rp = rr, rr = q, nr = nrest;
