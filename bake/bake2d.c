@@ -5,6 +5,7 @@
 #include <portolan/bake.h>
 
 #include "../runtime/error.h"
+#include "bake3d.h"
 #include "bake_debug.h"
 
 static double now_ms(void) {
@@ -45,6 +46,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     ptl_bake_debug_begin(d.debug);
     if (d.landmarks < -1 || d.landmarks > 64)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
+    if (d.hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
     double t0 = now_ms();
     ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc};
     ptl_decomposition dc;
@@ -68,8 +70,15 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         *size = with_size;
     }
     double t3 = now_ms();
+    ptl_bake_stats hs;
+    memset(&hs, 0, sizeof hs);
+    if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, &hs, err);
+    double t4 = now_ms();
     if (st >= 0 && stats) {
         memset(stats, 0, sizeof *stats);
+        stats->hubs = hs.hubs, stats->hub_edges = hs.hub_edges;
+        stats->hub_entries = hs.hub_entries, stats->hub_bytes = hs.hub_bytes;
+        stats->ms_hubs = t4 - t3;
         stats->vertices = dc.vert_count;
         stats->cells = dc.cell_count;
         stats->portals = dc.portal_count;
@@ -90,7 +99,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         stats->ms_decompose = t1 - t0;
         stats->ms_build = t2 - t1;
         stats->ms_landmarks = t3 - t2;
-        stats->ms_total = t3 - t0;
+        stats->ms_total = t4 - t0;
         stats->landmarks = d.landmarks > 0 ? (uint32_t)d.landmarks : 0;
     }
     ptl_decomposition_free(&dc);

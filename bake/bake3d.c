@@ -107,7 +107,9 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
         *size = with_size;
         bs->landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
     }
-    bs->ms_landmarks = ptl_bake3d_now_ms() - t;
+    bs->ms_landmarks = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, bs, err);
+    bs->ms_hubs = ptl_bake3d_now_ms() - t;
     if (st >= 0) {
         ptl_navmesh* nm;
         ptl_navmesh_desc nd = {&a};
@@ -142,6 +144,7 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
 }
 
 ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err) {
+    if (d->hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
     if (d->landmarks < -1 || d->landmarks > 64)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
     if (!isfinite(d->max_error)) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_error must be finite");

@@ -20,5 +20,7 @@ ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count
 
 /* Milliseconds on a monotonic clock. */
 double ptl_bake3d_now_ms(void);
+/* Replaces *blob by the blob with hub labels (hubs.c; d->jobs, d->alloc), filling bs's hub fields. */
+ptl_status ptl_bake_add_hubs(const ptl_bake_desc* d, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err);
 
 #endif

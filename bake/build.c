@@ -162,6 +162,7 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.link_count = d->link_count;
     hd.off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
     hd.off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
+    hd.off_hubs = off;      /* and ptl_bake_hubs the hubs (hubs.c) */
     hd.total_size = off;
 
     uint8_t* b = ptl_mem_calloc(&a, (size_t)off, 1);

@@ -158,6 +158,10 @@ ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count
     ptl_blob_header* nh = (ptl_blob_header*)b;
     nh->landmark_count = count;
     nh->total_size = total;
+    /* The hubs section, which followed the landmarks, is gone (ptl_bake_hubs adds it again). */
+    nh->off_hubs = total;
+    nh->hub_count = nh->hub_edge_count = 0;
+    nh->hub_entry_count = nh->hub_bytes = 0;
     nh->checksum = 0;
     nh->checksum = ptl_blob_checksum(b, total);
     *out = b;

@@ -28,7 +28,7 @@ typedef struct part_config {
     float max_error;
     int32_t landmarks;
     uint32_t seed_count;
-    uint32_t pad;
+    uint32_t hubs;
 } part_config;
 
 typedef struct part_header {
@@ -119,6 +119,7 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     h.config.pair_slack = d.pair_slack; /* resolved, as bake3d.c uses it */
     h.config.max_error = d.max_error;
     h.config.landmarks = d.landmarks;
+    h.config.hubs = d.hubs;
     h.config.seed_count = d.seed_count;
     uint64_t total = sizeof h + (uint64_t)d.seed_count * 12;
     for (uint32_t i = 0; i < count; ++i) total += tile_bytes(&built[i]);
@@ -289,6 +290,7 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
         d.relax = first.config.relax;
         d.max_error = first.config.max_error;
         d.landmarks = first.config.landmarks;
+        d.hubs = first.config.hubs;
         d.seeds = seeds, d.seed_count = first.config.seed_count;
         d.tile_size = (uint32_t)first.config.tiling.tile_size;
         d.jobs = jobs;

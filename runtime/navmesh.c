@@ -73,6 +73,14 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_links, h->link_count, sizeof(ptl_blob_link), &cur, size) ||
         !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
         return bad(err, "a section lies outside the blob or overlaps another");
+    if (h->hub_count == 0) {
+        if (h->hub_entry_count || h->hub_edge_count || h->hub_bytes) return bad(err, "hub counts without hubs");
+    } else {
+        ptl_hub_layout l = ptl_hub_layout_of(h->hub_count, h->hub_entry_count, h->hub_edge_count);
+        if (h->hub_count > h->vert_count || h->hub_entry_count > UINT32_MAX || h->hub_entry_count < h->hub_count ||
+            h->hub_bytes != l.total || !section_ok(h->off_hubs, h->hub_bytes, 1, &cur, size))
+            return bad(err, "the hubs section lies outside the blob or has bad counts");
+    }
     return PTL_OK;
 }
 
@@ -91,6 +99,65 @@ static void bind(ptl_navmesh* nm) {
     nm->cell_grids = h->height_count ? (const ptl_blob_grid*)(nm->blob + h->off_cell_grids) : NULL;
     nm->heights = (const uint16_t*)(nm->blob + h->off_heights);
     nm->links = (const ptl_blob_link*)(nm->blob + h->off_links);
+    if (h->hub_count) {
+        ptl_hub_layout l = ptl_hub_layout_of(h->hub_count, h->hub_entry_count, h->hub_edge_count);
+        const uint8_t* s = nm->blob + h->off_hubs;
+        nm->hub_dist = (const double*)(s + l.dist);
+        nm->hub_hub = (const uint32_t*)(s + l.hub);
+        nm->hub_hop = (const uint16_t*)(s + l.hop);
+        nm->hub_label_start = (const uint32_t*)(s + l.label_start);
+        nm->hub_vert = (const uint32_t*)(s + l.vert);
+        nm->hub_adj_start = (const uint32_t*)(s + l.adj_start);
+        nm->hub_adj = (const uint32_t*)(s + l.adj);
+    }
+}
+
+/* The hubs section (navmesh_format.h): labels ordered and ending in their own hub, lengths finite,
+   hub vertices distinct vertices of cells, the visibility graph sorted and symmetric. Also derives
+   vert_hub, which the searches use to find a vertex's label. */
+static ptl_status check_hubs(ptl_navmesh* nm, ptl_error* err) {
+    const ptl_blob_header* h = nm->h;
+    const uint32_t n = h->hub_count;
+    char msg[160];
+    if (n == 0) return PTL_OK;
+    nm->vert_hub = ptl_mem_alloc(&nm->alloc, (size_t)h->vert_count * sizeof(uint32_t));
+    if (!nm->vert_hub) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    memset(nm->vert_hub, 0xff, (size_t)h->vert_count * sizeof(uint32_t));
+    if (nm->hub_label_start[0] != 0 || nm->hub_label_start[n] != h->hub_entry_count || nm->hub_adj_start[0] != 0 ||
+        nm->hub_adj_start[n] != h->hub_edge_count)
+        return bad(err, "hub labels or hub graph do not cover their arrays");
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t v = nm->hub_vert[i], b = nm->hub_label_start[i], e = nm->hub_label_start[i + 1];
+        snprintf(msg, sizeof msg, "hub %u is inconsistent (vertex, label or neighbours)", i);
+        if (v >= h->vert_count || nm->vert_hub[v] != PTL_NONE || nm->vcell_start[v] == nm->vcell_start[v + 1] ||
+            e <= b || e > h->hub_entry_count || nm->hub_hub[e - 1] != i || nm->hub_dist[e - 1] != 0)
+            return bad(err, msg);
+        nm->vert_hub[v] = i;
+        for (uint32_t k = b; k < e; ++k)
+            if (!(nm->hub_dist[k] >= 0) || !isfinite(nm->hub_dist[k]) || (k > b && nm->hub_hub[k] <= nm->hub_hub[k - 1]))
+                return bad(err, msg);
+        uint32_t ab = nm->hub_adj_start[i], ae = nm->hub_adj_start[i + 1];
+        if (ae < ab || ae > h->hub_edge_count) return bad(err, msg);
+        for (uint32_t k = b; k < e; ++k)
+            if (nm->hub_hop[k] != PTL_HUB_NO_HOP && nm->hub_hop[k] >= ae - ab) return bad(err, msg);
+        for (uint32_t k = ab; k < ae; ++k) {
+            uint32_t j = nm->hub_adj[k];
+            if (j >= n || j == i || (k > ab && j <= nm->hub_adj[k - 1])) return bad(err, msg);
+        }
+    }
+    /* Symmetric: j lists i wherever i lists j (binary search in j's sorted list). */
+    for (uint32_t i = 0; i < n; ++i) {
+        for (uint32_t k = nm->hub_adj_start[i]; k < nm->hub_adj_start[i + 1]; ++k) {
+            uint32_t j = nm->hub_adj[k], lo = nm->hub_adj_start[j], hi = nm->hub_adj_start[j + 1];
+            while (lo < hi) {
+                uint32_t mid = lo + (hi - lo) / 2;
+                if (nm->hub_adj[mid] < i) lo = mid + 1;
+                else hi = mid;
+            }
+            if (lo == nm->hub_adj_start[j + 1] || nm->hub_adj[lo] != i) return bad(err, "the hub graph is not symmetric");
+        }
+    }
+    return PTL_OK;
 }
 
 /* Index ranges and the cell/portal adjacency: every array index a query follows is checked here. */
@@ -266,6 +333,7 @@ ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_d
     s = check_topology(nm, err);
     if (s >= 0 && (build_vertex_cells(nm) < 0 || build_pieces(nm) < 0))
         s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    if (s >= 0) s = check_hubs(nm, err);
     if (s < 0) {
         ptl_navmesh_destroy(nm);
         return s;
@@ -316,6 +384,7 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     ptl_mem_free(&a, nm->vcell_start, ((size_t)vc + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_piece, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->vert_hub, nm->vert_hub ? (size_t)vc * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->blob, nm->size);
     ptl_mem_free(&a, nm, sizeof *nm);
 }
@@ -359,6 +428,10 @@ void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out) {
     out->walkable_area = h->walkable_area;
     out->relax = h->relax;
     out->blob_size = h->total_size;
+    out->landmark_count = h->landmark_count;
+    out->hub_count = h->hub_count;
+    out->hub_entries = h->hub_entry_count;
+    out->hub_bytes = h->hub_bytes;
     out->checksum = h->checksum;
 }
 

@@ -4,7 +4,7 @@
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
      portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | cell_grids | heights (u16) |
-     links | landmarks (float, landmark_count per vertex; may be empty)
+     links | landmarks (float, landmark_count per vertex; may be empty) | hubs (may be empty)
    Links (runtime.h) are cells too: link i's cell is cell cell_count - link_count + i, so the link
    cells come last, after every walkable cell.
    3D bakes add, per cell that needs one, a grid of its layer's voxel floor heights around the
@@ -16,7 +16,19 @@
    The checksum is ptl_hash64 (checksum.c: FNV-1a's multiply over 64-bit words) over the whole blob
    with the checksum field taken as zero. Version 2: the header's tiling fields and this checksum
    (version 1 hashed bytes). Version 3: height grids per cell (version 2 had one per layer, over the
-   layer's bounding box). */
+   layer's bounding box). Version 4: the hub labels section (its fields at the header's end).
+
+   Hubs (bake/hubs.c, runtime hubs.c): the corners of the walkable boundary where shortest paths
+   turn, ranked (hub i is the i-th in the labelling order), each with a label, and their visibility
+   graph. The section holds, each part 8-aligned, in this order (ptl_hub_layout):
+     dist (f64, hub_entry_count) | hub (u32, hub_entry_count) | hop (u16, hub_entry_count) |
+     label_start (u32, hub_count + 1) |
+     vert (u32, hub_count: the hub's vertex) | adj_start (u32, hub_count + 1) | adj (u32, hub_edge_count)
+   Hub i's label is entries label_start[i] .. label_start[i + 1] - 1: the hubs (increasing, the last
+   being i itself at 0), the exact length of the shortest path to each, and the first step of that
+   path as an index into the hub's adj list (PTL_HUB_NO_HOP for the hub itself, or where the list is
+   too long for 16 bits). adj lists, per hub, the hubs it sees along a line tangent to the walls at
+   both ends (sorted, symmetric, no hub twice). */
 #ifndef PTL_NAVMESH_FORMAT_H
 #define PTL_NAVMESH_FORMAT_H
 
@@ -26,7 +38,7 @@
 #define PTL_BLOB_MAGIC1 'T'
 #define PTL_BLOB_MAGIC2 'L'
 #define PTL_BLOB_MAGIC3 'N'
-#define PTL_BLOB_VERSION 3u
+#define PTL_BLOB_VERSION 4u
 #define PTL_BLOB_ENDIAN 0x01020304u
 #define PTL_MAX_CELL_VERTS 65535u
 
@@ -70,8 +82,34 @@ typedef struct ptl_blob_header {
     float vox_origin[3];     /* [Units: wu] world position of column 0, height 0 */
     uint32_t tile_size; /* [Units: voxel columns] of the bake's tiles, from vox_origin; 0: one tile */
     uint64_t off_links;
+    uint32_t hub_count;       /* corners with a label; 0: no hubs section */
+    uint32_t hub_edge_count;  /* entries of adj: twice the undirected edges of the visibility graph */
+    uint64_t hub_entry_count; /* label entries of all hubs */
+    uint64_t off_hubs;        /* == total_size when there are no hubs */
+    uint64_t hub_bytes;       /* size of the hubs section (ptl_hub_layout's total) */
 } ptl_blob_header;
-_Static_assert(sizeof(ptl_blob_header) == 256, "blob header layout");
+_Static_assert(sizeof(ptl_blob_header) == 288, "blob header layout");
+
+/* Offsets of the parts of the hubs section from off_hubs, and its size. */
+typedef struct ptl_hub_layout {
+    uint64_t dist, hub, hop, label_start, vert, adj_start, adj, total;
+} ptl_hub_layout;
+#define PTL_HUB_NO_HOP 0xffffu
+
+static inline ptl_hub_layout ptl_hub_layout_of(uint64_t hubs, uint64_t entries, uint64_t edges) {
+    ptl_hub_layout l;
+#define PTL_A8(x) (((x) + 7) & ~(uint64_t)7)
+    l.dist = 0;
+    l.hub = l.dist + entries * 8;
+    l.hop = PTL_A8(l.hub + entries * 4);
+    l.label_start = PTL_A8(l.hop + entries * 2);
+    l.vert = PTL_A8(l.label_start + (hubs + 1) * 4);
+    l.adj_start = PTL_A8(l.vert + hubs * 4);
+    l.adj = PTL_A8(l.adj_start + (hubs + 1) * 4);
+    l.total = PTL_A8(l.adj + edges * 4);
+#undef PTL_A8
+    return l;
+}
 
 /* A link (runtime.h, ptl_link_view): its cell is cell_count - link_count + its index. */
 typedef struct ptl_blob_link {

@@ -24,6 +24,15 @@ struct ptl_navmesh {
     const ptl_blob_grid* cell_grids; /* one per cell; NULL when no cell has a grid (no heights) */
     const uint16_t* heights;
     const ptl_blob_link* links;
+    /* Hub labels (navmesh_format.h; NULL when the blob has none). */
+    const double* hub_dist;
+    const uint32_t* hub_hub;
+    const uint16_t* hub_hop;
+    const uint32_t* hub_label_start;
+    const uint32_t* hub_vert;
+    const uint32_t* hub_adj_start;
+    const uint32_t* hub_adj;
+    uint32_t* vert_hub; /* derived at load: vertex -> hub, PTL_NONE for other vertices; NULL without hubs */
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
     uint32_t* vcell_start; /* vert_count + 1 */
     uint32_t* vcell;

@@ -14,18 +14,21 @@
 #include "query_internal.h"
 
 typedef struct sizes {
-    size_t nodes, heap, succ, side, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints, clip;
+    size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints, clip;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
+    size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
 } sizes;
 
-static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv) {
+static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv, bool hubs) {
     const ptl_blob_header* h = nm->h;
     sizes s;
     s.nodes = (size_t)max_nodes * sizeof(ptl_snode);
     s.heap = (size_t)max_nodes * sizeof(ptl_heap_item);
     s.succ = (size_t)3 * mcv * sizeof(ptl_snode);
     s.side = (size_t)2 * mcv * sizeof(double);
+    s.vis_seen = (size_t)mcv * sizeof(uint32_t);
+    s.wall = (size_t)h->vert_count * 2 * sizeof(uint32_t);
     s.root_g = (size_t)h->vert_count * sizeof(double);
     s.root_stamp = (size_t)h->vert_count * sizeof(uint32_t);
     s.turns = (size_t)h->cell_vert_total * sizeof(ptl_turn);
@@ -45,6 +48,12 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     bool heights = h->vox_cs > 0; /* a 3D bake: paths follow the cells' heights */
     s.corners = heights ? ((size_t)h->vert_count + 2) * 3 * sizeof(float) : 0;
     s.profile = heights ? ptl_query_profile_size() : 0;
+    const size_t nh = hubs ? h->hub_count : 0;
+    s.hub_d = nh * sizeof(double);
+    s.hub_u32 = nh * sizeof(uint32_t);
+    s.hub_pend = nh * sizeof(ptl_heap_item);
+    s.heap2 = hubs ? (size_t)max_nodes * sizeof(ptl_heap_item) : 0;
+    s.hub_chain = hubs ? (nh + 2) * sizeof(uint32_t) : 0;
     return s;
 }
 
@@ -58,11 +67,13 @@ static uint32_t max_cell_verts(const ptl_navmesh* nm) {
 void ptl_query_destroy(ptl_query* q) {
     if (!q) return;
     ptl_allocator a = q->alloc;
-    sizes s = compute_sizes(q->nm, q->max_nodes, q->max_cell_verts);
+    sizes s = compute_sizes(q->nm, q->max_nodes, q->max_cell_verts, q->use_hubs);
     ptl_mem_free(&a, q->nodes, s.nodes);
     ptl_mem_free(&a, q->heap, s.heap);
     ptl_mem_free(&a, q->succ, s.succ);
     ptl_mem_free(&a, q->side, s.side);
+    ptl_mem_free(&a, q->vis_seen, s.vis_seen);
+    ptl_mem_free(&a, q->wall, s.wall);
     ptl_mem_free(&a, q->root_g, s.root_g);
     ptl_mem_free(&a, q->root_stamp, s.root_stamp);
     ptl_mem_free(&a, q->turns, s.turns);
@@ -81,6 +92,15 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->alt_stamp, s.alt_stamp);
     ptl_mem_free(&a, q->corners, s.corners);
     ptl_mem_free(&a, q->profile, s.profile);
+    for (int k = 0; k < 2; ++k) {
+        ptl_mem_free(&a, q->hub_d[k], s.hub_d);
+        ptl_mem_free(&a, q->hub_arg[k], s.hub_u32);
+        ptl_mem_free(&a, q->hub_touched[k], s.hub_u32);
+        ptl_mem_free(&a, q->hub_seen[k], s.hub_u32);
+        ptl_mem_free(&a, q->hub_pend[k], s.hub_pend);
+    }
+    ptl_mem_free(&a, q->heap2, s.heap2);
+    ptl_mem_free(&a, q->hub_chain, s.hub_chain);
     ptl_mem_free(&a, q, sizeof *q);
 }
 
@@ -99,10 +119,8 @@ static bool is_corner(const ptl_navmesh* nm, const uint32_t* wall, uint32_t v) {
 static bool build_slots(ptl_query* q) {
     const ptl_navmesh* nm = q->nm;
     const ptl_blob_header* h = nm->h;
-    size_t bytes = (size_t)h->vert_count * 2 * sizeof(uint32_t);
-    uint32_t* wall = ptl_mem_alloc(&q->alloc, bytes);
-    if (!wall) return false;
-    memset(wall, 0xff, bytes);
+    uint32_t* wall = q->wall;
+    memset(wall, 0xff, (size_t)h->vert_count * 2 * sizeof(uint32_t));
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         uint32_t n = 0;
@@ -136,7 +154,6 @@ static bool build_slots(ptl_query* q) {
         q->slots[nm->cells[pt->cell[0]].first + pt->edge[0]].twin = pt->edge[1];
         q->slots[nm->cells[pt->cell[1]].first + pt->edge[1]].twin = pt->edge[0];
     }
-    ptl_mem_free(&q->alloc, wall, bytes);
     return true;
 }
 
@@ -153,11 +170,14 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->alloc = a;
     q->max_nodes = max_nodes;
     q->max_cell_verts = max_cell_verts(nm);
-    sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts);
+    q->use_hubs = nm->h->hub_count > 0 && !(desc && desc->ignore_hubs);
+    sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
     q->nodes = ptl_mem_alloc(&a, s.nodes);
     q->heap = ptl_mem_alloc(&a, s.heap);
     q->succ = ptl_mem_alloc(&a, s.succ);
     q->side = ptl_mem_alloc(&a, s.side);
+    q->vis_seen = ptl_mem_alloc(&a, s.vis_seen);
+    q->wall = ptl_mem_alloc(&a, s.wall);
     q->root_g = ptl_mem_alloc(&a, s.root_g);
     q->root_stamp = ptl_mem_calloc(&a, 1, s.root_stamp);
     q->turns = ptl_mem_calloc(&a, 1, s.turns);
@@ -183,7 +203,21 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
         q->profile = ptl_mem_alloc(&a, s.profile);
         lm_ok = lm_ok && q->corners && q->profile;
     }
-    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
+    if (q->use_hubs) {
+        for (int k = 0; k < 2; ++k) {
+            q->hub_d[k] = ptl_mem_alloc(&a, s.hub_d);
+            q->hub_arg[k] = ptl_mem_alloc(&a, s.hub_u32);
+            q->hub_touched[k] = ptl_mem_alloc(&a, s.hub_u32);
+            q->hub_seen[k] = ptl_mem_calloc(&a, 1, s.hub_u32);
+            q->hub_pend[k] = ptl_mem_alloc(&a, s.hub_pend);
+            lm_ok = lm_ok && q->hub_d[k] && q->hub_arg[k] && q->hub_touched[k] && q->hub_seen[k] && q->hub_pend[k];
+            for (uint32_t i = 0; q->hub_d[k] && i < nm->h->hub_count; ++i) q->hub_d[k][i] = INFINITY;
+        }
+        q->heap2 = ptl_mem_alloc(&a, s.heap2);
+        q->hub_chain = ptl_mem_alloc(&a, s.hub_chain);
+        lm_ok = lm_ok && q->heap2 && q->hub_chain;
+    }
+    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->portals || !q->fpoints || !q->clip ||
         !build_slots(q)) {
         ptl_query_destroy(q);
@@ -208,6 +242,10 @@ uint32_t ptl_query_next_stamp(ptl_query* q) {
         memset(q->goal_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
         memset(q->seen_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
         for (uint32_t c = 0; c < h->cell_count; ++c) q->cc[c].stamp = 0;
+        for (int k = 0; q->use_hubs && k < 2; ++k) {
+            memset(q->hub_seen[k], 0, (size_t)h->hub_count * sizeof(uint32_t));
+
+        }
         q->stamp = 0;
     }
     return ++q->stamp;

@@ -115,8 +115,11 @@ struct ptl_query {
     uint32_t heap_count;
     ptl_snode* succ;     /* successors of one expansion: 3 * max_cell_verts */
     double* side;        /* 2 * max_cell_verts: signed distances of a cell's vertices from the two rays */
+    uint32_t* vis_seen;  /* max_cell_verts: the slots of the vertices one visibility expansion sees */
 
     /* Per vertex. */
+    uint32_t* wall;       /* 2 per vertex: the vertex before it along the walls and the one after
+                             (PTL_NONE: none; the vertex itself: more than one) */
     double* root_g;       /* best g at which a search reached the vertex as a root */
     uint32_t* root_stamp;
 
@@ -146,6 +149,19 @@ struct ptl_query {
     double alt_start;    /* the bound for the start point */
     bool alt_on;         /* the current search uses the landmarks */
 
+    /* Hub labels (hubs.c; only when the navmesh has them and the desc does not ignore them): per
+       hub and per side of the search (0: the start's, 1: the goal's) the best length from that end
+       to the hub through a corner it sees (+inf when none: the hubs a search touched are listed and
+       reset when it ends) and that corner, and the corners each side has found (stamped). */
+    bool use_hubs;
+    double* hub_d[2];        /* hub_count each */
+    uint32_t* hub_arg[2];    /* hub_count each */
+    uint32_t* hub_touched[2];/* hub_count each */
+    uint32_t* hub_seen[2];   /* hub_count each */
+    ptl_heap_item* heap2;             /* the goal side's open list, max_nodes */
+    ptl_heap_item* hub_pend[2];       /* hub_count each: corners found, not yet taken in */
+    uint32_t* hub_chain;              /* hub_count + 2: the corners of one path */
+
     /* One-to-all distances (ptl_query_vertex_distances): when set, expansions record the length of
        the shortest path found so far to every vertex they see. Per vertex. */
     double* record;
@@ -171,6 +187,15 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);
 
+/* Bounds of point p's distance to each landmark, from the vertices of a cell holding p (all of them
+   visible from p: the cell is convex): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its
+   piece does not have gives (-inf, +inf). lo and hi hold q->lm_count values (search.c). */
+void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi);
+
+
+/* The exact path with hub labels (hubs.c), when q->use_hubs: same contract as ptl_query_exact. */
+ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
+
 /* The two searches (search.c, corridor.c). `res` is reset by the caller; start and goal are located. */
 ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
 ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
@@ -180,11 +205,50 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_q
    length at which it sees each vertex. For the bake's landmarks. */
 ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist);
 
+/* visibility.c: what a point sees (a search that never turns).
+   Does the start point s lie on edge j (vertices a, b) of its cell c, so that the edge leads nowhere new? */
+bool ptl_vis_start_on_edge(const ptl_query* q, const ptl_qpoint* s, uint32_t c, uint32_t j, uint32_t a, uint32_t b);
+/* Writes to q->succ the nodes rooted at p through the edges of p's cell cells[cell_index] (g 0, root
+   PTL_NONE, no parent); returns their count. Cells stamped `stamp` in goal_stamp are targets: dead
+   ends are entered only when they are. */
+uint32_t ptl_vis_start(ptl_query* q, const ptl_qpoint* p, uint32_t stamp, uint32_t cell_index);
+/* Expands n keeping its root: the observable successors to q->succ (returned count; root, g, parent
+   copied from n), and the slots (cell first + i) of the cell's vertices inside the closed cone to
+   seen[max_cell_verts] (*seen_count of them). */
+uint32_t ptl_vis_expand(ptl_query* q, const ptl_snode* n, uint32_t stamp, uint32_t* seen, uint32_t* seen_count);
+/* Is the line from (x, z) to vertex v tangent to the walls at v (both wall neighbours of v on one
+   side of it, or on it), so that a taut path can turn at v? True when unsure (no or several walls). */
+bool ptl_vis_tangent(const ptl_query* q, uint32_t v, double x, double z);
+/* Calls seen_fn for every vertex visible from p (repeats possible); PTL_ERR_OUT_OF_NODES when the
+   node pool cannot hold the sweep's stack. */
+ptl_status ptl_query_visible_vertices(ptl_query* q, const ptl_qpoint* p, void (*seen_fn)(void* user, uint32_t vert),
+                                      void* user);
+
 /* surface.c: writes to res the path through `count` corners with the points where the surface under
    it bends added (3D navmeshes), and its length. PTL_TRUNCATED when the points did not fit. */
 ptl_status ptl_query_follow_surface(ptl_query* q, const float* corners, uint32_t count, uint32_t start_cell,
                                     ptl_path_result* res);
 size_t ptl_query_profile_size(void);
+
+/* Puts path points from the goal back to the start: a counting pass (res NULL) measures the path,
+   a second pass writes point i to index total - 1 - i. Equal consecutive points are merged (a
+   path from a point to itself is that one point), and a corner that does not turn (exactly on the
+   straight line between its neighbours, at their height: a path grazing a row of aligned obstacle
+   corners touches each) is left out. Each point waits as `pending` until the next one shows
+   whether it turns. */
+typedef struct ptl_back_writer {
+    ptl_path_result* res;
+    uint32_t total, k;
+    double lx, lz, length; /* the last point written */
+    float ly;
+    bool has_pending;
+    double px, pz; /* the point waiting */
+    float py;
+} ptl_back_writer;
+/* Adds a point before the ones given so far (path_writer.c). */
+void ptl_pw_put(ptl_back_writer* w, double x, double z, float y);
+/* Writes the last point (the start). */
+void ptl_pw_flush(ptl_back_writer* w);
 
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

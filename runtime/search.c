@@ -28,87 +28,15 @@
 #include <math.h>
 #include <string.h>
 
+#include "interval.h"
 #include "query_internal.h"
 
-/* ---- Open list: a binary min-heap on f ------------------------------------------------------- */
+/* ---- Open list (interval.h) ------------------------------------------------------------------ */
 
-/* Ties on f go to the larger g: the deeper node is nearer the goal. */
-static inline bool before(const ptl_heap_item* a, const ptl_heap_item* b) {
-    return a->f < b->f || (a->f == b->f && a->g > b->g);
-}
-
-static inline void heap_push(ptl_query* q, double f, float g, uint32_t node) {
-    ptl_heap_item* h = q->heap;
-    ptl_heap_item it = {f, node, g};
-    uint32_t i = q->heap_count++;
-    while (i > 0) {
-        uint32_t p = (i - 1) >> 1;
-        if (!before(&it, &h[p])) break;
-        h[i] = h[p];
-        i = p;
-    }
-    h[i] = it;
-}
-
-static inline uint32_t heap_pop(ptl_query* q) {
-    ptl_heap_item* h = q->heap;
-    uint32_t top = h[0].node;
-    uint32_t n = --q->heap_count;
-    if (n == 0) return top;
-    ptl_heap_item last = h[n];
-    uint32_t i = 0;
-    for (;;) {
-        uint32_t c = 2 * i + 1;
-        if (c >= n) break;
-        if (c + 1 < n && before(&h[c + 1], &h[c])) ++c;
-        if (!before(&h[c], &last)) break;
-        h[i] = h[c];
-        i = c;
-    }
-    h[i] = last;
-    return top;
-}
+static inline void heap_push(ptl_query* q, double f, float g, uint32_t node) { ptl_heap_push(q->heap, &q->heap_count, f, g, node); }
+static inline uint32_t heap_pop(ptl_query* q) { return ptl_heap_pop(q->heap, &q->heap_count); }
 
 /* ---- Geometry ------------------------------------------------------------------------------- */
-
-/* Length of the shortest path from o through the segment [L, R] to g (Polyanya §3.3): reflect g
-   across the segment's line when it lies on o's side, then go straight if the line o-g' meets the
-   segment, else through the nearer end. */
-static inline double h_value(double ox, double oz, double gx, double gz, double lx, double lz, double rx, double rz) {
-    double dx = rx - lx, dz = rz - lz;
-    double so = dx * (oz - lz) - dz * (ox - lx);
-    double sg = dx * (gz - lz) - dz * (gx - lx);
-    double len2 = dx * dx + dz * dz;
-    if (((so > 0 && sg > 0) || (so < 0 && sg < 0)) && len2 > 0) {
-        double t = 2 * sg / len2;
-        gx += t * dz;
-        gz -= t * dx;
-    }
-    double ex = gx - ox, ez = gz - oz;
-    double denom = dx * ez - dz * ex;
-    /* The line o-g' meets the segment's line at u = num / denom (L at 0, R at 1); no division. */
-    double num = (ox - lx) * ez - (oz - lz) * ex;
-    if (denom < 0) num = -num, denom = -denom;
-    if (denom > 0 && num >= 0 && num <= denom) return sqrt(ex * ex + ez * ez);
-    double vl = sqrt((lx - ox) * (lx - ox) + (lz - oz) * (lz - oz)) + sqrt((gx - lx) * (gx - lx) + (gz - lz) * (gz - lz));
-    if (denom > 0 && num < 0) return vl;
-    double vr = sqrt((rx - ox) * (rx - ox) + (rz - oz) * (rz - oz)) + sqrt((gx - rx) * (gx - rx) + (gz - rz) * (gz - rz));
-    /* Beyond R, or o, g' and the segment's line parallel (then through the better end). */
-    return denom > 0 || vr < vl ? vr : vl;
-}
-
-/* The part of [0, 1] where (1 - t) a + t b >= 0, for a linear function with values a at 0, b at 1. */
-static inline bool nonneg_part(double a, double b, double* t0, double* t1) {
-    if (a >= 0) {
-        *t0 = 0;
-        *t1 = b >= 0 ? 1 : a / (a - b);
-        return true;
-    }
-    if (b < 0) return false;
-    *t0 = a / (a - b);
-    *t1 = 1;
-    return true;
-}
 
 /* ---- Expansion ------------------------------------------------------------------------------ */
 
@@ -133,19 +61,10 @@ static inline void record_seen(ptl_query* q, uint32_t vert, double ox, double oz
     if (d < q->record[vert]) q->record[vert] = d;
 }
 
-/* Successor on edge j of the expanded cell, from w0 (its first vertex, the successor's right side)
-   to w1: the part [t0, t1], t measured from w0. */
+/* Successor on edge j of the expanded cell (interval.h, ptl_iv_put). */
 static inline void put(expansion* e, uint32_t j, double x0, double z0, double x1, double z1, double t0, double t1,
                        uint32_t root, double ox, double oz, double g, uint8_t turned) {
-    ptl_snode* s = &e->out[e->count++];
-    if (t0 == 0) s->rx = x0, s->rz = z0;
-    else s->rx = x0 + t0 * (x1 - x0), s->rz = z0 + t0 * (z1 - z0);
-    if (t1 == 1) s->lx = x1, s->lz = z1;
-    else s->lx = x0 + t1 * (x1 - x0), s->lz = z0 + t1 * (z1 - z0);
-    s->ends = (uint8_t)((t0 == 0 ? PTL_END_RIGHT : 0) | (t1 == 1 ? PTL_END_LEFT : 0) | turned);
-    s->ox = ox, s->oz = oz, s->g = g, s->root = root;
-    s->cell = e->slots[j].nbr;
-    s->edge = e->slots[j].twin;
+    ptl_iv_put(&e->out[e->count++], &e->slots[j], x0, z0, x1, z1, t0, t1, root, ox, oz, g, turned);
 }
 
 /* Claims the turn to `side` at the cell's vertex in cell-vertex slot `slot`, reached with length g
@@ -236,7 +155,7 @@ static uint32_t expand_collinear(ptl_query* q, const ptl_snode* n, const entry* 
                 double s0 = cdx * (z0 - tz) - cdz * (x0 - tx), s1 = cdx * (z1 - tz) - cdz * (x1 - tx);
                 if (s0 * s0 <= ce2) s0 = 0;
                 if (s1 * s1 <= ce2) s1 = 0;
-                keep = turned == PTL_TURNED_RIGHT ? nonneg_part(-s0, -s1, &t0, &t1) : nonneg_part(s0, s1, &t0, &t1);
+                keep = turned == PTL_TURNED_RIGHT ? ptl_iv_nonneg(-s0, -s1, &t0, &t1) : ptl_iv_nonneg(s0, s1, &t0, &t1);
                 keep = keep && t1 > t0;
             }
             if (keep) put(e, j, x0, z0, x1, z1, t0, t1, turn, tx, tz, g, turned);
@@ -296,7 +215,7 @@ static uint32_t expand_cone(ptl_query* q, const ptl_snode* n, const entry* en, e
             double x0 = sl[j].x, z0 = sl[j].z, x1 = sl[j1].x, z1 = sl[j1].z;
             double a = sr[m], b = sr[m + 1], c = sv[m], d = sv[m + 1];
             double t0, t1, u0, u1;
-            if (can_r && turn_r && nonneg_part(-a, -b, &t0, &t1) && t1 > t0) {
+            if (can_r && turn_r && ptl_iv_nonneg(-a, -b, &t0, &t1) && t1 > t0) {
                 if (turn_r < 0) {
                     gr = n->g + sqrt(urx * urx + urz * urz);
                     turn_r = turn_claim(q, en->cell->first + k1, gr, urx, urz, PTL_TURNED_RIGHT);
@@ -305,12 +224,12 @@ static uint32_t expand_cone(ptl_query* q, const ptl_snode* n, const entry* en, e
                     put(e, j, x0, z0, x1, z1, t0, t1, nm->cell_verts[en->cell->first + k1], en->bx, en->bz, gr,
                         PTL_TURNED_RIGHT);
             }
-            if (nonneg_part(a, b, &t0, &t1) && nonneg_part(-c, -d, &u0, &u1)) {
+            if (ptl_iv_nonneg(a, b, &t0, &t1) && ptl_iv_nonneg(-c, -d, &u0, &u1)) {
                 if (u0 > t0) t0 = u0;
                 if (u1 < t1) t1 = u1;
                 if (t1 > t0) put(e, j, x0, z0, x1, z1, t0, t1, n->root, ox, oz, n->g, 0);
             }
-            if (can_l && turn_l && nonneg_part(c, d, &t0, &t1) && t1 > t0) {
+            if (can_l && turn_l && ptl_iv_nonneg(c, d, &t0, &t1) && t1 > t0) {
                 if (turn_l < 0) {
                     gl = n->g + sqrt(ulx * ulx + ulz * ulz);
                     turn_l = turn_claim(q, en->cell->first + k, gl, ulx, ulz, PTL_TURNED_LEFT);
@@ -397,78 +316,22 @@ static inline bool push_node(ptl_query* q, const ptl_snode* s, double f) {
 
 /* ---- Path output ---------------------------------------------------------------------------- */
 
-/* Puts path points from the goal back to the start: a counting pass (res NULL) measures the path,
-   a second pass writes point i to index total - 1 - i. Equal consecutive points are merged (a
-   path from a point to itself is that one point), and a corner that does not turn (exactly on the
-   straight line between its neighbours, at their height: a path grazing a row of aligned obstacle
-   corners touches each) is left out. Each point waits as `pending` until the next one shows
-   whether it turns. */
-typedef struct back_writer {
-    ptl_path_result* res;
-    uint32_t total, k;
-    double lx, lz, length; /* the last point written */
-    float ly;
-    bool has_pending;
-    double px, pz; /* the point waiting */
-    float py;
-} back_writer;
-
-/* The length is the polyline's, heights included (a game measures a path in 3D; for 2D inputs every
-   height is 0 and this is the plane length). */
-static void emit_back(back_writer* w, double x, double z, float y) {
-    if (w->k > 0) {
-        double dy = (double)y - w->ly;
-        w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz) + dy * dy);
-    }
-    w->ly = y;
-    if (w->res) {
-        uint32_t i = w->total - 1 - w->k;
-        if (i < w->res->point_capacity) {
-            float* p = w->res->points + 3 * (size_t)i;
-            p[0] = (float)x, p[1] = y, p[2] = (float)z;
-        }
-    }
-    w->lx = x, w->lz = z;
-    ++w->k;
-}
-
-/* Does the path go straight through (bx, bz) from the last written point to (cx, cz)? */
-static bool straight_through(const back_writer* w, double bx, double bz, float by, double cx, double cz, float cy) {
-    double ax = w->lx, az = w->lz;
-    if (by != w->ly || by != cy) return false;
-    if ((bx - ax) * (cz - az) - (bz - az) * (cx - ax) != 0) return false;
-    return (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0; /* onwards, not back */
-}
-
-static void put_back(back_writer* w, double x, double z, float y) {
-    if (w->has_pending && x == w->px && z == w->pz) return;
-    if (w->has_pending && !(w->k > 0 && straight_through(w, w->px, w->pz, w->py, x, z, y))) emit_back(w, w->px, w->pz, w->py);
-    w->has_pending = true;
-    w->px = x, w->pz = z, w->py = y;
-}
-
-/* Writes the last point. */
-static void flush_back(back_writer* w) {
-    if (w->has_pending) emit_back(w, w->px, w->pz, w->py);
-    w->has_pending = false;
-}
-
 /* turn: 0 none, 1 at the interval's left end, 2 at its right end. */
 static void walk_back(const ptl_query* q, const ptl_snode* fin, int turn, const ptl_qpoint* s, const ptl_qpoint* t,
-                      back_writer* w) {
+                      ptl_back_writer* w) {
     const ptl_navmesh* nm = q->nm;
-    put_back(w, t->x, t->z, t->y);
+    ptl_pw_put(w, t->x, t->z, t->y);
     if (turn) {
         double x = turn == 1 ? fin->lx : fin->rx, z = turn == 1 ? fin->lz : fin->rz;
-        put_back(w, x, z, ptl_query_cell_y(nm, fin->cell, x, z));
+        ptl_pw_put(w, x, z, ptl_query_cell_y(nm, fin->cell, x, z));
     }
     const ptl_snode* n = fin;
     for (;;) {
         if (n->root == PTL_NONE) {
-            put_back(w, s->x, s->z, s->y);
+            ptl_pw_put(w, s->x, s->z, s->y);
             return;
         }
-        put_back(w, n->ox, n->oz, nm->verts[3 * n->root + 1]);
+        ptl_pw_put(w, n->ox, n->oz, nm->verts[3 * n->root + 1]);
         n = &q->nodes[n->parent];
     }
 }
@@ -483,12 +346,12 @@ static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s
     int turn = 0;
     if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
     else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
-    back_writer w = {NULL, 0, 0, 0, 0, 0, 0, false, 0, 0, 0};
+    ptl_back_writer w = {NULL, 0, 0, 0, 0, 0, 0, false, 0, 0, 0};
     walk_back(q, fin, turn, s, t, &w);
-    flush_back(&w);
-    back_writer out = {res, w.k, 0, 0, 0, 0, 0, false, 0, 0, 0};
+    ptl_pw_flush(&w);
+    ptl_back_writer out = {res, w.k, 0, 0, 0, 0, 0, false, 0, 0, 0};
     walk_back(q, fin, turn, s, t, &out);
-    flush_back(&out);
+    ptl_pw_flush(&out);
     res->point_total = w.k;
     res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
     res->length = w.length;
@@ -513,14 +376,7 @@ ptl_status ptl_query_straight(const ptl_qpoint* s, const ptl_qpoint* t, ptl_path
 
 /* ---- Landmark bounds (ALT) ------------------------------------------------------------------- */
 
-/* Distances are stored as floats: a bound built from them may be too large by their rounding
-   (2^-24 relative each); taking this much off keeps it a lower bound. */
-#define PTL_ALT_SLACK 2.5e-7
-
-/* Bounds of point p's distance to each landmark, from the vertices of a cell holding p (all of them
-   visible from p: the cell is convex): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its
-   piece does not have gives (-inf, +inf). */
-static void point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi) {
+void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi) {
     const ptl_navmesh* nm = q->nm;
     const uint32_t k = q->lm_count;
     for (uint32_t i = 0; i < k; ++i) lo[i] = -INFINITY, hi[i] = INFINITY;
@@ -562,16 +418,7 @@ static inline double root_alt(ptl_query* q, uint32_t r) {
     if (r == PTL_NONE) return q->alt_start;
     if (q->alt_stamp[r] == q->stamp) return q->alt_h[r];
     const uint32_t k = q->lm_count;
-    const float* d = q->nm->landmarks + (size_t)r * k;
-    double best = 0;
-    for (uint32_t i = 0; i < k; ++i) {
-        double dr = d[i];
-        double x = q->lm_goal_lo[i] - dr, y = dr - q->lm_goal_hi[i];
-        double h = x > y ? x : y;
-        if (!(h > best)) continue;
-        double slack = PTL_ALT_SLACK * (fabs(q->lm_goal_lo[i]) + fabs(q->lm_goal_hi[i]) + 2 * dr);
-        if (h - slack > best) best = h - slack;
-    }
+    double best = ptl_alt_vertex(q->nm->landmarks + (size_t)r * k, q->lm_goal_lo, q->lm_goal_hi, k);
     q->alt_stamp[r] = q->stamp;
     q->alt_h[r] = best;
     return best;
@@ -591,7 +438,7 @@ static double seg_dist(double ox, double oz, double lx, double lz, double rx, do
    distance to the interval, so that nodes come out in order of length (Dijkstra). */
 static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
     if (q->record) return n->g + seg_dist(n->ox, n->oz, n->lx, n->lz, n->rx, n->rz);
-    double h = h_value(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+    double h = ptl_iv_h(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
     if (q->alt_on) {
         double a = root_alt(q, n->root);
         if (a > h) h = a;
@@ -600,14 +447,6 @@ static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* 
 }
 
 /* ---- The search ----------------------------------------------------------------------------- */
-
-/* Does the start point lie on edge j of cell c (so that the edge leads nowhere new)? */
-static bool start_on_edge(const ptl_query* q, const ptl_qpoint* s, uint32_t c, uint32_t j, uint32_t a, uint32_t b) {
-    if (s->kind == PTL_QPOINT_VERTEX) return a == s->vert || b == s->vert;
-    if (s->kind != PTL_QPOINT_EDGE) return false;
-    if (c == s->cell) return j == s->edge;
-    return c == s->pair[1] && j == q->slots[q->nm->cells[s->cell].first + s->edge].twin;
-}
 
 /* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
 static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
@@ -625,8 +464,8 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     q->alt_on = false;
     if (q->lm_count && !q->record) {
         double slo[PTL_MAX_LANDMARKS], shi[PTL_MAX_LANDMARKS];
-        point_bounds(q, t, q->lm_goal_lo, q->lm_goal_hi);
-        point_bounds(q, s, slo, shi);
+        ptl_query_point_bounds(q, t, q->lm_goal_lo, q->lm_goal_hi);
+        ptl_query_point_bounds(q, s, slo, shi);
         q->alt_start = alt_bound(slo, shi, q->lm_goal_lo, q->lm_goal_hi, q->lm_count);
         q->alt_on = true;
     }
@@ -642,7 +481,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
         for (uint32_t j = 0; j < cell->vert_count; ++j) {
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
             if (q->record) record_seen(q, cv[j], s->x, s->z, e.slots[j].x, e.slots[j].z, 0);
-            if (!enterable(&e, &e.slots[j]) || start_on_edge(q, s, c, j, cv[j], cv[j1])) continue;
+            if (!enterable(&e, &e.slots[j]) || ptl_vis_start_on_edge(q, s, c, j, cv[j], cv[j1])) continue;
             e.count = 0;
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, s->x, s->z, 0, 0);
             ptl_snode* n = &q->succ[0];
@@ -731,6 +570,11 @@ ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist) {
 
 /* ---- Entry point ---------------------------------------------------------------------------- */
 
+/* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched. */
+static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    return q->use_hubs ? ptl_query_hub_path(q, s, t, res) : ptl_query_exact(q, s, t, res);
+}
+
 static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
 /* Dispatches on req->mode: PTL_PATH_EXACT runs the interval search above, PTL_PATH_CORRIDOR the A*
@@ -755,14 +599,14 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
     if (!q->corners) {
-        st = req->mode == PTL_PATH_EXACT ? ptl_query_exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
+        st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
     } else {
         /* 3D: the corners into the query's buffer (it holds any path: a taut path visits each
            vertex at most once), then the path following the surface into the caller's. */
         ptl_path_result in = *res;
         in.points = q->corners;
         in.point_capacity = q->nm->h->vert_count + 2;
-        st = req->mode == PTL_PATH_EXACT ? ptl_query_exact(q, &sp, &gp, &in) : ptl_query_corridor(q, &sp, &gp, &in);
+        st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, &in) : ptl_query_corridor(q, &sp, &gp, &in);
         if (st >= 0 && in.found) {
             ptl_path_result out = in;
             out.points = res->points;

@@ -1,5 +1,6 @@
 /* Failure paths on purpose (SQLite style): an allocator that fails at the N-th call, looped over N,
-   through the whole pipeline (grid -> shape -> decomposition -> blob -> navmesh -> query). Each run
+   through the whole pipeline (grid -> shape -> decomposition -> blob -> hub labels -> navmesh ->
+   query). Each run
    must end in PTL_ERR_NO_MEMORY or success, never crash, and give back every byte it took. */
 #include "test_util.h"
 
@@ -23,6 +24,13 @@ static ptl_status pipeline(const ptl_allocator* a, const char* map_text) {
         size_t size;
         st = ptl_bake_decomposition(&d, s.flags, a, &blob, &size, &err);
         ptl_decomposition_free(&d);
+        if (st >= 0) { /* with hub labels, so that the query reads them */
+            void* with;
+            size_t with_size;
+            st = ptl_bake_hubs(blob, size, NULL, a, &with, &with_size, NULL, &err);
+            ptl_blob_free(blob, size, a);
+            blob = with, size = with_size;
+        }
         if (st >= 0) {
             ptl_navmesh_desc nd = {a};
             ptl_navmesh* nm;

@@ -4,34 +4,65 @@
      round to about six digits);
    - every segment stays in the grid's free space (no blocked cell, no squeezing through a pinch);
    - on Polyanya's hand-made scenarios, the Euclidean optimum within 1e-6, and -1 rows not found;
-   - the corridor mode (A* + funnel) is never shorter than the exact mode and stays in free space. */
+   - the corridor mode (A* + funnel) is never shorter than the exact mode and stays in free space;
+   - with hub labels (ptl_bake_desc.hubs), the same checks, and the same found flags and lengths as
+     the interval search on the same navmesh. */
 #include "test_util.h"
 
 typedef struct baked {
     ptl_navmesh* nm;
     ptl_query* q;
+    ptl_query* plain; /* with hub labels: a query that ignores them, to compare; else NULL */
 } baked;
 
-static baked bake_shape(const ptl_shape* s, const char* name) {
+static baked bake_shape_hubs(const ptl_shape* s, const char* name, bool hubs) {
     void* blob;
     size_t size;
     ptl_error err;
     baked b;
-    cr_assert_geq(ptl_bake_shape(s, NULL, &blob, &size, NULL, &err), 0, "%s: %s", name, err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = hubs;
+    cr_assert_geq(ptl_bake_shape(s, &bd, &blob, &size, NULL, &err), 0, "%s: %s", name, err.message);
     cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &b.nm, &err), 0, "%s: %s", name, err.message);
     ptl_blob_free(blob, size, NULL);
-    ptl_query_desc qd = {1u << 20, NULL};
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(b.nm, &in);
+    /* a convex world has no corner, so no labels */
+    cr_assert(hubs ? in.hub_count > 0 || in.vert_count == in.cell_count + 2 || in.portal_count == 0 : in.hub_count == 0,
+              "%s: %u hubs", name, in.hub_count);
+    ptl_query_desc qd = {1u << 20, NULL, false};
     cr_assert_geq(ptl_query_create(b.nm, &qd, &b.q), 0);
+    b.plain = NULL;
+    if (hubs) {
+        ptl_query_desc pd = {1u << 20, NULL, true};
+        cr_assert_geq(ptl_query_create(b.nm, &pd, &b.plain), 0);
+    }
     return b;
 }
 
+static baked bake_shape(const ptl_shape* s, const char* name) { return bake_shape_hubs(s, name, false); }
+
 static void baked_free(baked* b) {
     ptl_query_destroy(b->q);
+    ptl_query_destroy(b->plain);
     ptl_navmesh_destroy(b->nm);
 }
 
+/* With hub labels: the interval search on the same navmesh finds the same (found, length). */
+static bool same_as_plain(const baked* b, const ptl_path_request* req, const ptl_path_result* res) {
+    if (!b->plain) return true;
+    static float pts[3 * 8192];
+    ptl_path_result p;
+    memset(&p, 0, sizeof p);
+    p.points = pts;
+    p.point_capacity = 8192;
+    ptl_query_find_path(b->plain, req, &p);
+    return p.found == res->found && fabs(p.length - res->length) <= 1e-9 * (1 + p.length);
+}
+
 typedef struct path_stats {
-    uint32_t queries, found, wrong_found, too_long, too_short, outside, bad_ends, corridor_shorter, skipped;
+    uint32_t queries, found, wrong_found, too_long, too_short, outside, bad_ends, corridor_shorter, skipped, not_plain;
     uint32_t straight_corners; /* exact paths' interior points where the path does not turn */
     double worst_excess;
 } path_stats;
@@ -129,6 +160,9 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
         ++st.queries;
         cr_assert(s != PTL_TRUNCATED && s != PTL_ERR_OUT_OF_NODES && s != PTL_ERR_INTERNAL,
                   "%s row %u: status %s", scen, i + 1, ptl_status_name(s));
+        if (!same_as_plain(b, &req, &res) && st.not_plain++ < 3)
+            cr_expect(0, "%s row %u: with hubs found=%d length %.12f, the interval search differs", scen, i + 1, res.found,
+                      res.length);
         if (res.found != expect) {
             if (st.wrong_found++ < 3)
                 cr_expect(0, "%s row %u: found=%d, flood fill says %d (%ld,%ld)->(%ld,%ld)", scen, i + 1, res.found, expect,
@@ -203,14 +237,14 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
     cr_expect_eq(st.straight_corners, 0, "%s: %u corners that do not turn", scen, st.straight_corners);
     cr_expect_eq(st.corridor_shorter, 0, "%s: %u corridor paths shorter than exact ones (or missing)", scen,
                  st.corridor_shorter);
+    cr_expect_eq(st.not_plain, 0, "%s: %u paths with hubs differ from the interval search's", scen, st.not_plain);
     return st;
 }
 
-Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile, .timeout = 900) {
-    TEST_REQUIRE_DATA(data);
-    const char* dirs[] = {"bg512", "dao", "gppc2023", "random512", "room512", "sc1", "wc3_512"};
+/* Every scenario of the grid folders `dirs`, baked with or without hub labels. */
+static uint32_t grid_folders(const char* data, const char* const* dirs, size_t ndirs, bool hubs) {
     uint32_t total = 0;
-    for (size_t d = 0; d < sizeof dirs / sizeof dirs[0]; ++d) {
+    for (size_t d = 0; d < ndirs; ++d) {
         char dir[1024];
         snprintf(dir, sizeof dir, "%s/grids/%s", data, dirs[d]);
         char** scens = test_list_files(dir, ".map.scen");
@@ -222,9 +256,9 @@ Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile
             ptl_error err;
             cr_assert_geq(ptl_grid_load(map, NULL, &g, &err), 0, "%s", err.message);
             cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
-            baked b = bake_shape(&s, map);
+            baked b = bake_shape_hubs(&s, map, hubs);
             int* comp = test_components(&g);
-            path_stats st = run_scenarios(&b, &g, comp, *p, false, true);
+            path_stats st = run_scenarios(&b, &g, comp, *p, false, !hubs);
             total += st.queries;
             free(comp);
             baked_free(&b);
@@ -233,7 +267,23 @@ Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile
         }
         test_free_list(scens);
     }
+    return total;
+}
+
+Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile, .timeout = 900) {
+    TEST_REQUIRE_DATA(data);
+    const char* dirs[] = {"bg512", "dao", "gppc2023", "random512", "room512", "sc1", "wc3_512"};
+    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], false);
     cr_expect_geq(total, 50000, "expected all shared scenarios, ran %u", total);
+}
+
+/* The same with hub labels on the folders whose labels bake in seconds (the random and maze maps'
+   labels take longer and are left to bench/). */
+Test(paths, with_hub_labels_every_scenario_of_the_game_maps_is_exact, .timeout = 900) {
+    TEST_REQUIRE_DATA(data);
+    const char* dirs[] = {"bg512", "dao", "room512", "sc1", "wc3_512"};
+    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], true);
+    cr_expect_geq(total, 20000, "expected the game maps' scenarios, ran %u", total);
 }
 
 /* Polyanya's arena and aurora scenarios, on the grid maps and on Polyanya's own meshes (whose free
@@ -269,6 +319,11 @@ Test(paths, polyanya_scenarios_on_grids_and_on_polyanya_meshes, .timeout = 600) 
             b = bake_shape(&s, mesh);
             run_scenarios(&b, &g, comp, scen, true, false);
             baked_free(&b);
+            if (i == 0) { /* and with hub labels (aurora's: the grid test has Aurora's) */
+                b = bake_shape_hubs(&s, mesh, true);
+                run_scenarios(&b, &g, comp, scen, true, false);
+                baked_free(&b);
+            }
             ptl_shape_free(&s);
         }
         free(comp);
@@ -285,24 +340,25 @@ Test(paths, bad_collinear_start_just_off_the_pinch_has_its_exact_length) {
     ptl_shape s;
     ptl_error err;
     cr_assert_geq(ptl_mesh2d_load(mesh, NULL, &s, &err), 0, "%s", err.message);
-    baked b = bake_shape(&s, mesh);
-    ptl_path_request req = {{0.999f, 0, 1.001f}, {1.001f, 0, 0.999f}, {0, 0, 0}, 0, PTL_PATH_EXACT};
-    float pts[3 * 16];
-    ptl_path_result res;
-    memset(&res, 0, sizeof res);
-    res.points = pts;
-    res.point_capacity = 16;
-    ptl_query_find_path(b.q, &req, &res);
-    double sx = req.start[0], sz = req.start[2], gx = req.goal[0], gz = req.goal[2];
-    double want = hypot(1 - sx, 2 - sz) + 3 + sqrt(2.0) + hypot(3 - gx, 1 - gz);
-    cr_expect(res.found);
-    cr_expect(fabs(res.length - want) <= 1e-6, "length %.9f, expected %.9f", res.length, want);
-    baked_free(&b);
+    for (int hubs = 0; hubs < 2; ++hubs) {
+        baked b = bake_shape_hubs(&s, mesh, hubs);
+        ptl_path_request req = {{0.999f, 0, 1.001f}, {1.001f, 0, 0.999f}, {0, 0, 0}, 0, PTL_PATH_EXACT};
+        float pts[3 * 16];
+        ptl_path_result res;
+        memset(&res, 0, sizeof res);
+        res.points = pts;
+        res.point_capacity = 16;
+        ptl_query_find_path(b.q, &req, &res);
+        double sx = req.start[0], sz = req.start[2], gx = req.goal[0], gz = req.goal[2];
+        double want = hypot(1 - sx, 2 - sz) + 3 + sqrt(2.0) + hypot(3 - gx, 1 - gz);
+        cr_expect(res.found, "hubs %d", hubs);
+        cr_expect(fabs(res.length - want) <= 1e-6, "hubs %d: length %.9f, expected %.9f", hubs, res.length, want);
+        baked_free(&b);
+    }
     ptl_shape_free(&s);
 }
 
-Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
-    TEST_REQUIRE_DATA(data);
+static void polyanya_tests(const char* data, bool hubs) {
     char dir[1024];
     snprintf(dir, sizeof dir, "%s/polyanya/scenarios/test", data);
     char** scens = test_list_files(dir, ".scen");
@@ -315,7 +371,7 @@ Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
         ptl_shape s;
         ptl_error err;
         cr_assert_geq(ptl_mesh2d_load(mesh, NULL, &s, &err), 0, "%s", err.message);
-        baked b = bake_shape(&s, mesh);
+        baked b = bake_shape_hubs(&s, mesh, hubs);
         ptl_query_set qs;
         cr_assert_geq(ptl_scen_load(*p, NULL, &qs, &err), 0, "%s", err.message);
         int* dec = scen_decimals(*p, qs.count);
@@ -330,6 +386,8 @@ Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
             res.points = pts;
             res.point_capacity = 64;
             ptl_query_find_path(b.q, &req, &res);
+            cr_expect(same_as_plain(&b, &req, &res), "%s row %u: with hubs %.12f, the interval search differs", *p, i + 1,
+                      res.length);
             double want = qs.items[i].ref_length;
             if (want < 0) {
                 cr_expect(!res.found, "%s row %u: expected no path, got %.9f", *p, i + 1, res.length);
@@ -356,4 +414,14 @@ Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
     cr_expect_geq(files, 6);
     cr_expect_geq(rows, 9);
     test_free_list(scens);
+}
+
+Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum) {
+    TEST_REQUIRE_DATA(data);
+    polyanya_tests(data, false);
+}
+
+Test(paths, polyanya_test_scenarios_match_the_euclidean_optimum_with_hub_labels) {
+    TEST_REQUIRE_DATA(data);
+    polyanya_tests(data, true);
 }

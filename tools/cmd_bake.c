@@ -78,6 +78,8 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             if (!cli_parse_uint(v, &u) || u > 64) return cli_error(EXIT_USAGE, "--landmarks needs an integer in 0..64");
             o->desc.landmarks = u == 0 ? -1 : (int32_t)u; /* 0 on the command line: none */
             ++i;
+        } else if (is_bake && !strcmp(a, "--hubs")) {
+            o->desc.hubs = 1;
         } else if (is_bake && !strcmp(a, "--tile-size")) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || (u != 0 && (u < PTL_TILE_MIN || u > PTL_TILE_MAX)))
@@ -181,7 +183,7 @@ int cli_bake(int argc, char** argv) {
     ptl_error err;
     bool is3d = !strcmp(ext_of(o.input), ".obj");
     ptl_thread_jobs jobs;
-    ptl_thread_jobs_init(&jobs, is3d ? o.threads : 1);
+    ptl_thread_jobs_init(&jobs, is3d || o.desc.hubs ? o.threads : 1);
     if (o.part && !is3d) return cli_error(EXIT_USAGE, "--tiles applies to 3D (.obj) input");
     if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
     if (o.part) return bake_part(&o, &jobs, t0);
@@ -197,7 +199,9 @@ int cli_bake(int argc, char** argv) {
     } else {
         if (o.desc.seed_count) return cli_error(EXIT_USAGE, "--seed applies to 3D (.obj) input");
         if (o.tile_size) return cli_error(EXIT_USAGE, "--tile-size applies to 3D (.obj) input");
-        if (o.threads > 1) fprintf(stderr, "portolan: note: 2D bakes run on one thread (--threads %u ignored)\n", o.threads);
+        if (o.threads > 1 && !o.desc.hubs)
+            fprintf(stderr, "portolan: note: 2D bakes run on one thread but for --hubs (--threads %u ignored)\n", o.threads);
+        if (o.threads > 1) o.desc.jobs = &jobs.sys;
         ptl_shape shape;
         if ((r = load_shape(o.input, &shape))) return r;
         t1 = cli_now_ms();
@@ -218,9 +222,11 @@ int cli_bake(int argc, char** argv) {
         printf("{\"input\":");
         cli_json_string(stdout, o.input);
         printf(",\"triangles\":%u,\"tiles\":%u,\"layers\":%u,\"cells\":%u,\"portals\":%u,\"links\":%u,\"vertices\":%u,"
-               "\"notches\":%u,\"real_notches\":%u,\"holes\":%u,\"landmarks\":%u,\"walkable_area\":",
+               "\"notches\":%u,\"real_notches\":%u,\"holes\":%u,\"landmarks\":%u,\"hubs\":%u,\"hub_edges\":%u,"
+               "\"hub_entries\":%llu,\"hub_bytes\":%llu,\"walkable_area\":",
                st.triangles, st.tiles, st.layers, st.cells, st.portals, st.links, st.vertices, st.notches,
-               st.real_notches, st.holes, st.landmarks);
+               st.real_notches, st.holes, st.landmarks, st.hubs, st.hub_edges, (unsigned long long)st.hub_entries,
+               (unsigned long long)st.hub_bytes);
         cli_json_number(stdout, st.walkable_area);
         if (is3d) printf(",\"spans\":%u,\"walkable_spans\":%u", st.spans, st.walkable_spans);
         printf(",\"bytes\":%zu,\"threads\":%u,\"ms\":{\"total\":", size, jobs.threads);
@@ -241,6 +247,8 @@ int cli_bake(int argc, char** argv) {
         cli_json_number(stdout, is3d ? st.ms_merge : st.ms_build);
         printf(",\"landmarks\":");
         cli_json_number(stdout, st.ms_landmarks);
+        printf(",\"hubs\":");
+        cli_json_number(stdout, st.ms_hubs);
         printf(",\"write\":");
         cli_json_number(stdout, t3 - t2);
         printf("}}\n");
@@ -321,11 +329,16 @@ int cli_info(int argc, char** argv) {
                (in.flags & PTL_NAVMESH_LATTICE_POINTS) ? "true" : "false");
         printf(",\"bmin\":[%g,%g,%g],\"bmax\":[%g,%g,%g]", in.bmin[0], in.bmin[1], in.bmin[2], in.bmax[0], in.bmax[1],
                in.bmax[2]);
+        printf(",\"landmarks\":%u,\"hubs\":%u,\"hub_entries\":%llu,\"hub_bytes\":%llu", in.landmark_count, in.hub_count,
+               (unsigned long long)in.hub_entries, (unsigned long long)in.hub_bytes);
         if (validate) printf(",\"valid\":%s", valid ? "true" : "false");
         printf("}\n");
     } else {
-        printf("%s: version %u, %u cells, %u portals, %u vertices, walkable area %.6g, %llu bytes%s\n", path, in.version,
-               in.cell_count, in.portal_count, in.vert_count, in.walkable_area, (unsigned long long)in.blob_size,
+        char hubs[64] = "";
+        if (in.hub_count) snprintf(hubs, sizeof hubs, " (hub labels: %u corners, %llu bytes)", in.hub_count,
+                                   (unsigned long long)in.hub_bytes);
+        printf("%s: version %u, %u cells, %u portals, %u vertices, walkable area %.6g, %llu bytes%s%s\n", path, in.version,
+               in.cell_count, in.portal_count, in.vert_count, in.walkable_area, (unsigned long long)in.blob_size, hubs,
                validate ? (valid ? ", valid" : ", INVALID") : "");
     }
     ptl_navmesh_destroy(nm);

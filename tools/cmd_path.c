@@ -9,7 +9,7 @@ typedef struct path_opts {
     const char* pairs;
     const char* scen;
     const char* out;
-    bool json, has_from, has_to;
+    bool json, has_from, has_to, no_hubs;
     float from[3], to[3], extents[3];
     double radius;
     ptl_path_mode mode;
@@ -22,6 +22,10 @@ static int parse(int argc, char** argv, path_opts* o) {
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!strcmp(a, "--json")) {
             o->json = true;
+            continue;
+        }
+        if (!strcmp(a, "--no-hubs")) {
+            o->no_hubs = true;
             continue;
         }
         if (a[0] != '-' || !a[1]) {
@@ -211,7 +215,7 @@ int cli_path(int argc, char** argv) {
     ptl_error err;
     if (ptl_navmesh_load_file(o.nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     ptl_query* q;
-    ptl_query_desc qd = {1u << 20, NULL};
+    ptl_query_desc qd = {1u << 20, NULL, o.no_hubs};
     if (ptl_query_create(nm, &qd, &q) < 0) {
         ptl_navmesh_destroy(nm);
         return cli_error(EXIT_FAIL, "cannot create a query (out of memory)");

@@ -12,7 +12,7 @@
 static const char USAGE[] =
     "usage: portolan <command> [options]\n"
     "\n"
-    "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--json]\n"
+    "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--hubs] [--json]\n"
     "       INPUT: .obj (3D), .map, .poly or .mesh (2D); N: 0 none, default 4\n"
     "       3D: [--cell-size S] [--cell-height H] [--agent-height H] [--agent-radius R] [--max-climb C]\n"
     "           [--max-slope DEG] [--max-error CELLS] [--max-gap M] [--seed X,Y,Z]... [--tile-size CELLS]\n"
@@ -23,7 +23,7 @@ static const char USAGE[] =
     "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"
     "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
     "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
-    "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0]\n"
+    "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs]\n"
     "  decompose INPUT [--relax D] [--pair-slack F] [--json]  convex decomposition statistics\n"
     "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]\n"
     "                                                  top-view picture (and a path; --window: a part of x-z)\n"

@@ -285,6 +285,14 @@ typedef struct ptl_bake_desc {
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
        landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4; -1: none. */
     int32_t landmarks;
+    /* Hub labels (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph
+       between them and a 2-hop labelling of its distances, so that exact path queries find the
+       corners each end sees and read the distance between them off the labels instead of searching
+       (ptl_query_find_path uses them by itself when the navmesh has them). About 10x faster exact
+       queries on the Moving AI maps, for 12 bytes per label entry (Aurora, 1024 x 768: 19,869
+       hubs, 118 entries each on average, 28 MB) and seconds of bake time (bench/RESULTS.md).
+       [Limit: 0..1] 0: none; 1: build them. */
+    uint32_t hubs;
     /* 3D: contour simplification, the largest distance a wall may move (Ramer-Douglas-Peucker).
        Junctions between layers never move. [Units: cells] [Limit: >= 0] 0: 1.3; negative: none. */
     float max_error;
@@ -327,11 +335,14 @@ typedef struct ptl_bake_stats {
     uint32_t triangles, spans, walkable_spans, junction_portals;
     double walkable_area;
     uint32_t landmarks;
+    uint32_t hubs, hub_edges;      /* hub labels (ptl_bake_desc.hubs): corners labelled, visibility edges */
+    uint64_t hub_entries, hub_bytes;
     /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
     /* Wall-clock stage times. The voxel stages run in tiles (tile_size): ms_voxelize covers the
        tiles' voxelization, filters (run as jobs) and the assembly of their columns, and ms_filter is
        0 (it is the filters' time only in a bake that keeps its intermediates, `debug`). */
     double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
+    double ms_hubs;
 } ptl_bake_stats;
 
 /* Builds the navmesh blob of a decomposition (cells, portals, point-location index). */
@@ -341,7 +352,19 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, co
    blob to *out (free with ptl_blob_free). */
 ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, const ptl_allocator* alloc, void** out,
                               size_t* out_size, ptl_error* err);
-/* Decompose + build (+ landmarks). `stats` may be NULL. */
+/* What ptl_bake_hubs built. */
+typedef struct ptl_hub_stats {
+    uint32_t hubs;    /* corners with a label */
+    uint32_t edges;   /* taut visibility edges between them */
+    uint64_t entries; /* label entries */
+    uint64_t bytes;   /* size of the blob's hubs section */
+} ptl_hub_stats;
+/* Replaces the hub labels of a blob (ptl_bake_desc.hubs) and writes the new blob to *out (free with
+   ptl_blob_free). The visibility sweeps run as jobs when `jobs` is not NULL; the labelling runs on
+   the caller's thread. Deterministic. `stats` may be NULL. */
+ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_job_system* jobs, const ptl_allocator* alloc,
+                         void** out, size_t* out_size, ptl_hub_stats* stats, ptl_error* err);
+/* Decompose + build (+ landmarks, + hubs). `stats` may be NULL. */
 ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** blob, size_t* size,
                           ptl_bake_stats* stats, ptl_error* err);
 /* The 3D bake: voxelize, filter, layers, contours, decomposition per layer, merge (+ landmarks). */

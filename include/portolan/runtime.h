@@ -117,6 +117,10 @@ typedef struct ptl_navmesh_info {
     double relax;             /* [Units: wu] convexity tolerance the bake used (0: strict) */
     uint64_t blob_size;       /* [Units: bytes] */
     uint64_t checksum;
+    uint32_t landmark_count;  /* landmarks per vertex (ALT bounds of the exact search) */
+    uint32_t hub_count;       /* corners with a hub label (ptl_bake_desc.hubs), 0: none */
+    uint64_t hub_entries;     /* their label entries */
+    uint64_t hub_bytes;       /* [Units: bytes] of the blob's hubs section */
 } ptl_navmesh_info;
 
 /* A cell as the runtime sees it: `vert_count` vertex ids, counter-clockwise, and for each edge
@@ -202,6 +206,9 @@ typedef struct ptl_query_desc {
        0: 65536. [Limit: >= 64] */
     uint32_t max_nodes;
     const ptl_allocator* alloc; /* NULL: libc */
+    /* Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels;
+       true: search the cells as without them (for comparisons; same lengths, slower). */
+    bool ignore_hubs;
 } ptl_query_desc;
 
 /* PTL_ERR_INVALID_ARG (NULL navmesh or out, max_nodes below 64), PTL_ERR_NO_MEMORY; *out is NULL

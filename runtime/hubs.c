@@ -1,0 +1,354 @@
+/* Exact Euclidean shortest paths with hub labels (the blob's hubs section, bake/hubs.c).
+
+   A shortest path from s to t is either the segment s-t or s -> a -> ... -> b -> t, where a is a
+   corner s sees along a line tangent to the walls at a, b likewise for t, and the middle is a
+   shortest path between corners, whose length the labels give: d(a, b) = min over the hubs h in
+   both labels of d(a, h) + d(h, b). So
+
+       d(s, t) = min( |s t| if visible, min over a, b, h of |s a| + d(a, h) + d(h, b) + |b t| ).
+
+   Two searches that never turn (visibility.c) find the corners each end sees, one from s and one
+   from t, taken in turn by the smaller key. A node's key is the length of the shortest way from its
+   end through its interval to the other end (Polyanya §3.3), a lower bound of every path that
+   leaves that end through the interval; each side keeps, per hub, the shortest |s a| + d(a, h) over
+   the corners it has found, and every improvement is added to the other side's value for the same
+   hub. Once both open lists' smallest keys reach the best length found, no corner not yet found
+   can start or end a shorter path: the first corner a* of a shortest path is seen through a node
+   whose key is at most its length, and so is the last one. The searches cover only the part of
+   each end's visible region inside the ellipse of that length around s and t.
+
+   The corners in the middle are unpacked from the visibility graph: from a, the neighbour w with
+   |a w| + d(w, h) = d(a, h) (the labels hold h for the next corner of the labelling's shortest-path
+   tree), until h, and likewise from b. Everything is in the x-z plane; heights come from the
+   vertices, and a 3D caller makes the path follow the surface (ptl_query_find_path). */
+#include <math.h>
+#include <string.h>
+
+#include "interval.h"
+#include "query_internal.h"
+
+typedef struct side {
+    ptl_heap_item* heap; /* open nodes */
+    uint32_t count;
+    ptl_heap_item* pend; /* corners found, keyed by a lower bound of a path through them */
+    uint32_t pend_count;
+    double lo[PTL_MAX_LANDMARKS], hi[PTL_MAX_LANDMARKS]; /* landmark bounds of `to` */
+    double* d;          /* per hub: the shortest |from a| + d(a, hub) so far, +inf: none */
+    uint32_t* arg;      /* per hub: that corner a */
+    uint32_t* touched;  /* the hubs whose d is set, to reset them */
+    uint32_t touched_count;
+    const ptl_qpoint* from; /* this side's end */
+    const ptl_qpoint* to;   /* the other end */
+    uint32_t target;        /* goal_stamp of the cells holding `to` */
+    uint32_t* seen;
+} side;
+
+typedef struct hub_search {
+    ptl_query* q;
+    side sd[2];
+    uint32_t stamp;
+    double best;          /* [Units: wu] the shortest path found so far */
+    uint32_t via[3];      /* its corners: a (start side), the hub, b (goal side); PTL_NONE: straight */
+    uint32_t expansions;
+    bool out_of_nodes;
+} hub_search;
+
+/* The label entry of hub `h` in hub c's label (binary search: labels are sorted by hub), or -1. */
+static inline int64_t label_find(const ptl_navmesh* nm, uint32_t c, uint32_t h) {
+    uint32_t lo = nm->hub_label_start[c], hi = nm->hub_label_start[c + 1];
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (nm->hub_hub[mid] < h) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < nm->hub_label_start[c + 1] && nm->hub_hub[lo] == h ? (int64_t)lo : -1;
+}
+
+/* Side k sees vertex v: when v is a hub it can turn at (the line to it is tangent to the walls
+   there), queue it with a lower bound of any path through it: |from v| + the larger of |v to| and
+   the landmark bound. */
+static void find_corner(hub_search* hs, int k, uint32_t v) {
+    ptl_query* q = hs->q;
+    const ptl_navmesh* nm = q->nm;
+    uint32_t c = nm->vert_hub[v];
+    side* me = &hs->sd[k];
+    if (c == PTL_NONE || me->seen[c] == hs->stamp) return;
+    me->seen[c] = hs->stamp;
+    if (!ptl_vis_tangent(q, v, me->from->x, me->from->z)) return;
+    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
+    double rest = sqrt((vx - me->to->x) * (vx - me->to->x) + (vz - me->to->z) * (vz - me->to->z));
+    if (q->lm_count) {
+        double alt = ptl_alt_vertex(nm->landmarks + (size_t)v * q->lm_count, me->lo, me->hi, q->lm_count);
+        if (alt > rest) rest = alt;
+    }
+    if (d + rest >= hs->best) return;
+    ptl_heap_push(me->pend, &me->pend_count, d + rest, 0, c);
+    /* taken in later, if at all: start fetching its label */
+    __builtin_prefetch(nm->hub_hub + nm->hub_label_start[c]);
+    __builtin_prefetch(nm->hub_dist + nm->hub_label_start[c]);
+}
+
+/* Takes in side k's corner c (found by find_corner): folds its label into the side's per-hub
+   lengths and meets the other side's. */
+static void take_corner(hub_search* hs, int k, uint32_t c) {
+    const ptl_navmesh* nm = hs->q->nm;
+    side* me = &hs->sd[k];
+    uint32_t v = nm->hub_vert[c];
+    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
+    side* other = &hs->sd[1 - k];
+    double* mine = me->d;
+    const double* theirs = other->d;
+    for (uint32_t e = nm->hub_label_start[c]; e < nm->hub_label_start[c + 1]; ++e) {
+        uint32_t h = nm->hub_hub[e];
+        double val = d + nm->hub_dist[e];
+        if (!(val < mine[h])) continue;
+        if (mine[h] == INFINITY) me->touched[me->touched_count++] = h;
+        mine[h] = val, me->arg[h] = c;
+        double total = val + theirs[h];
+        if (total < hs->best) {
+            hs->best = total;
+            hs->via[0] = k == 0 ? c : other->arg[h];
+            hs->via[1] = h;
+            hs->via[2] = k == 0 ? other->arg[h] : c;
+        }
+    }
+}
+
+/* Is (x, z) inside the closed cone of node n (between its rays, within eps)? */
+static bool in_cone(const ptl_query* q, const ptl_snode* n, double x, double z) {
+    double urx = n->rx - n->ox, urz = n->rz - n->oz, ulx = n->lx - n->ox, ulz = n->lz - n->oz;
+    double dx = x - n->ox, dz = z - n->oz;
+    double a = urx * dz - urz * dx, b = ulx * dz - ulz * dx;
+    double e = q->eps;
+    return a >= -e * sqrt(urx * urx + urz * urz) && b <= e * sqrt(ulx * ulx + ulz * ulz);
+}
+
+/* A landmark lower bound of every path from the side's end through node n's interval to the other
+   end: the distance to the interval plus the landmark bound of its points. A point x of the edge
+   u-w the interval lies on has d(L, x) within |x u| of d(L, u) and within |x w| of d(L, w), so in
+   [(d(L, u) + d(L, w) - |u w|) / 2, (d(L, u) + d(L, w) + |u w|) / 2]. */
+static double interval_alt(const ptl_query* q, const side* me, const ptl_snode* n) {
+    const ptl_navmesh* nm = q->nm;
+    const ptl_blob_cell* cell = &nm->cells[n->cell];
+    uint32_t j1 = n->edge + 1u == cell->vert_count ? 0 : n->edge + 1u;
+    uint32_t u = nm->cell_verts[cell->first + n->edge], w = nm->cell_verts[cell->first + j1];
+    const uint32_t k = q->lm_count;
+    const float* du = nm->landmarks + (size_t)u * k;
+    const float* dw = nm->landmarks + (size_t)w * k;
+    double ux = ptl_nm_vx(nm, u) - ptl_nm_vx(nm, w), uz = ptl_nm_vz(nm, u) - ptl_nm_vz(nm, w);
+    double half = 0.5 * sqrt(ux * ux + uz * uz);
+    double best = 0;
+    for (uint32_t i = 0; i < k; ++i) {
+        double mid = 0.5 * ((double)du[i] + dw[i]);
+        double x = me->lo[i] - (mid + half), y = (mid - half) - me->hi[i];
+        double h = x > y ? x : y;
+        if (!(h > best)) continue; /* also skips NaN from infinite distances */
+        double slack = PTL_ALT_SLACK * (fabs(me->lo[i]) + fabs(me->hi[i]) + 2 * fabs(mid) + 2 * half);
+        if (h - slack > best) best = h - slack;
+    }
+    if (best == 0) return 0;
+    /* the nearest point of the interval */
+    double dx = n->rx - n->lx, dz = n->rz - n->lz, len2 = dx * dx + dz * dz;
+    double t = len2 > 0 ? ((n->ox - n->lx) * dx + (n->oz - n->lz) * dz) / len2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    double px = n->lx + t * dx - n->ox, pz = n->lz + t * dz - n->oz;
+    return n->g + sqrt(px * px + pz * pz) + best;
+}
+
+static void push(hub_search* hs, int k, const ptl_snode* n) {
+    ptl_query* q = hs->q;
+    side* me = &hs->sd[k];
+    double f = ptl_iv_h(n->ox, n->oz, me->to->x, me->to->z, n->lx, n->lz, n->rx, n->rz);
+    if (f >= hs->best) return;
+    if (q->lm_count) {
+        double alt = interval_alt(q, me, n);
+        if (alt > f) {
+            f = alt;
+            if (f >= hs->best) return;
+        }
+    }
+    uint32_t i;
+    if (q->free_head != PTL_NONE) {
+        i = q->free_head;
+        q->free_head = q->nodes[i].parent;
+    } else if (q->node_count < q->max_nodes) {
+        i = q->node_count++;
+    } else {
+        hs->out_of_nodes = true;
+        return;
+    }
+    q->nodes[i] = *n;
+    ptl_heap_push(me->heap, &me->count, f, 0, i);
+}
+
+static void start_side(hub_search* hs, int k) {
+    ptl_query* q = hs->q;
+    const ptl_navmesh* nm = q->nm;
+    side* me = &hs->sd[k];
+    for (uint32_t i = 0; i < me->from->cell_count; ++i) {
+        const ptl_blob_cell* cell = &nm->cells[me->from->cells[i]];
+        for (uint32_t j = 0; j < cell->vert_count; ++j) find_corner(hs, k, nm->cell_verts[cell->first + j]);
+    }
+    for (uint32_t i = 0; i < me->from->cell_count; ++i) {
+        uint32_t m = ptl_vis_start(q, me->from, me->target, i);
+        for (uint32_t j = 0; j < m; ++j) push(hs, k, &q->succ[j]);
+    }
+}
+
+static void expand_side(hub_search* hs, int k) {
+    ptl_query* q = hs->q;
+    const ptl_navmesh* nm = q->nm;
+    side* me = &hs->sd[k];
+    uint32_t ni = ptl_heap_pop(me->heap, &me->count);
+    ptl_snode n = q->nodes[ni];
+    q->nodes[ni].parent = q->free_head;
+    q->free_head = ni;
+    hs->expansions++;
+    if (q->goal_stamp[n.cell] == me->target && in_cone(q, &n, me->to->x, me->to->z)) {
+        double dx = me->to->x - me->from->x, dz = me->to->z - me->from->z;
+        double d = sqrt(dx * dx + dz * dz);
+        if (d < hs->best) {
+            hs->best = d;
+            hs->via[0] = hs->via[1] = hs->via[2] = PTL_NONE;
+        }
+    }
+    uint32_t ns, m = ptl_vis_expand(q, &n, me->target, q->vis_seen, &ns);
+    for (uint32_t j = 0; j < ns; ++j) find_corner(hs, k, nm->cell_verts[q->vis_seen[j]]);
+    for (uint32_t j = 0; j < m; ++j) push(hs, k, &q->succ[j]);
+}
+
+/* Appends to chain the corners after c up to hub h (c itself not included): each label entry names
+   the next corner towards its hub (the labelling's shortest-path tree), whose label holds the hub
+   too. An entry without one (a list too long for its 16 bits) is resolved by looking for the
+   neighbour w with |c w| + d(w, h) = d(c, h); only a neighbour with |c w| + |w h| <= d(c, h) can be
+   one, which the coordinates tell before its label is searched. */
+static bool unpack(const ptl_navmesh* nm, uint32_t c, uint32_t h, uint32_t* chain, uint32_t* len, uint32_t cap) {
+    const double hx = ptl_nm_vx(nm, nm->hub_vert[h]), hz = ptl_nm_vz(nm, nm->hub_vert[h]);
+    while (c != h) {
+        if (*len >= cap) return false; /* a cycle: the labels do not match the graph */
+        int64_t ec = label_find(nm, c, h);
+        if (ec < 0) return false;
+        uint32_t next = PTL_NONE;
+        if (nm->hub_hop[ec] != PTL_HUB_NO_HOP) {
+            next = nm->hub_adj[nm->hub_adj_start[c] + nm->hub_hop[ec]];
+        } else {
+            const double dch = nm->hub_dist[ec], slack = 1e-9 * (1 + dch);
+            double best = INFINITY;
+            double cx = ptl_nm_vx(nm, nm->hub_vert[c]), cz = ptl_nm_vz(nm, nm->hub_vert[c]);
+            for (uint32_t k = nm->hub_adj_start[c]; k < nm->hub_adj_start[c + 1]; ++k) {
+                uint32_t w = nm->hub_adj[k];
+                double wx = ptl_nm_vx(nm, nm->hub_vert[w]), wz = ptl_nm_vz(nm, nm->hub_vert[w]);
+                double cw = sqrt((wx - cx) * (wx - cx) + (wz - cz) * (wz - cz));
+                double wh = sqrt((hx - wx) * (hx - wx) + (hz - wz) * (hz - wz));
+                if (cw + wh > dch + slack) continue;
+                int64_t e = w == h ? -2 : label_find(nm, w, h);
+                if (e == -1) continue;
+                double val = cw + (e >= 0 ? nm->hub_dist[e] : 0);
+                if (val < best) best = val, next = w;
+            }
+        }
+        if (next == PTL_NONE) return false;
+        chain[(*len)++] = next;
+        c = next;
+    }
+    return true;
+}
+
+/* The points from the goal back to the start (ptl_back_writer), through the corners of chain. */
+static void write_back(const ptl_navmesh* nm, const uint32_t* chain, uint32_t len, const ptl_qpoint* s,
+                       const ptl_qpoint* t, ptl_back_writer* w) {
+    ptl_pw_put(w, t->x, t->z, t->y);
+    for (uint32_t i = len; i-- > 0;) {
+        uint32_t v = nm->hub_vert[chain[i]];
+        ptl_pw_put(w, ptl_nm_vx(nm, v), ptl_nm_vz(nm, v), nm->verts[3 * v + 1]);
+    }
+    ptl_pw_put(w, s->x, s->z, s->y);
+    ptl_pw_flush(w);
+}
+
+ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    const ptl_navmesh* nm = q->nm;
+    /* Two generations: cells holding t are the start side's targets, cells holding s the goal
+       side's; the per-hub arrays use the second. */
+    uint32_t st0 = ptl_query_next_stamp(q), st1 = ptl_query_next_stamp(q);
+    if (st1 < st0) st0 = ptl_query_next_stamp(q), st1 = ptl_query_next_stamp(q); /* wrapped in between */
+    for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = st0;
+    for (uint32_t i = 0; i < s->cell_count; ++i) {
+        if (q->goal_stamp[s->cells[i]] == st0) {
+            res->goal_cell = s->cells[i];
+            return ptl_query_straight(s, t, res);
+        }
+    }
+    if (nm->cell_piece[s->cells[0]] != nm->cell_piece[t->cells[0]]) return PTL_PARTIAL;
+    for (uint32_t i = 0; i < s->cell_count; ++i) q->goal_stamp[s->cells[i]] = st1;
+    hub_search hs;
+    memset(&hs, 0, sizeof hs);
+    hs.q = q;
+    hs.stamp = st1;
+    hs.best = INFINITY;
+    hs.via[0] = hs.via[1] = hs.via[2] = PTL_NONE;
+    side* a = &hs.sd[0];
+    side* b = &hs.sd[1];
+    a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
+    a->d = q->hub_d[0], a->arg = q->hub_arg[0], a->touched = q->hub_touched[0], a->seen = q->hub_seen[0];
+    b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
+    b->d = q->hub_d[1], b->arg = q->hub_arg[1], b->touched = q->hub_touched[1], b->seen = q->hub_seen[1];
+    if (q->lm_count) {
+        ptl_query_point_bounds(q, t, a->lo, a->hi);
+        ptl_query_point_bounds(q, s, b->lo, b->hi);
+    }
+    q->node_count = 0;
+    q->free_head = PTL_NONE;
+    start_side(&hs, 0);
+    start_side(&hs, 1);
+    /* Whatever is smallest next: an open node of either side or a corner waiting to be taken in. */
+    while (!hs.out_of_nodes) {
+        double f[4] = {a->count ? a->heap[0].f : INFINITY, b->count ? b->heap[0].f : INFINITY,
+                       a->pend_count ? a->pend[0].f : INFINITY, b->pend_count ? b->pend[0].f : INFINITY};
+        int m = 0;
+        for (int i = 1; i < 4; ++i)
+            if (f[i] < f[m]) m = i;
+        if (!(f[m] < hs.best)) break;
+        if (m < 2) expand_side(&hs, m);
+        else take_corner(&hs, m - 2, ptl_heap_pop(hs.sd[m - 2].pend, &hs.sd[m - 2].pend_count));
+    }
+    res->nodes_expanded = hs.expansions;
+    for (int k = 0; k < 2; ++k)
+        for (uint32_t i = 0; i < hs.sd[k].touched_count; ++i) hs.sd[k].d[hs.sd[k].touched[i]] = INFINITY;
+    if (hs.out_of_nodes) return PTL_ERR_OUT_OF_NODES;
+    if (!(hs.best < INFINITY)) return PTL_PARTIAL;
+    /* The corners: a, up to the hub, then from b up to the hub, reversed. */
+    uint32_t* chain = q->hub_chain;
+    uint32_t len = 0;
+    if (hs.via[0] != PTL_NONE) {
+        uint32_t cap = nm->h->hub_count + 2;
+        chain[len++] = hs.via[0];
+        if (!unpack(nm, hs.via[0], hs.via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
+        uint32_t mid = len; /* chain ends with the hub */
+        if (hs.via[2] != hs.via[1]) {
+            chain[len++] = hs.via[2];
+            if (!unpack(nm, hs.via[2], hs.via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
+            --len; /* the hub, there already */
+            for (uint32_t i = mid, j = len - 1; i < j; ++i, --j) {
+                uint32_t x = chain[i];
+                chain[i] = chain[j];
+                chain[j] = x;
+            }
+        }
+    }
+    ptl_back_writer w;
+    memset(&w, 0, sizeof w);
+    write_back(nm, chain, len, s, t, &w);
+    ptl_back_writer out;
+    memset(&out, 0, sizeof out);
+    out.res = res, out.total = w.k;
+    write_back(nm, chain, len, s, t, &out);
+    res->point_total = w.k;
+    res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
+    res->length = w.length;
+    res->found = res->complete = true;
+    res->goal_cell = t->cells[0];
+    return res->point_count < res->point_total ? PTL_TRUNCATED : PTL_OK;
+}

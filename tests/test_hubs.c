@@ -1,0 +1,290 @@
+/* Hub labels (bake/hubs.c, runtime/hubs.c): exact paths read off the labels give the interval
+   search's found flags and lengths on generated maps and on 3D scenes, the section is the same bytes
+   whatever the thread count, a damaged section is refused at load, and a landmark rebake drops it
+   cleanly. (Every scenario of the game maps with hub labels: tests/test_paths.c.) */
+#include "../runtime/navmesh_format.h"
+#include "../tools/jobs.h"
+#include "test_util.h"
+
+static void bake_grid(const ptl_grid_gen_desc* gd, uint32_t hubs, const ptl_job_system* jobs, void** blob, size_t* size,
+                      ptl_grid* keep) {
+    ptl_grid g;
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_grid_generate(gd, NULL, &g, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = hubs;
+    bd.jobs = jobs;
+    cr_assert_geq(ptl_bake_shape(&s, &bd, blob, size, NULL, &err), 0, "%s", err.message);
+    ptl_shape_free(&s);
+    if (keep) *keep = g;
+    else ptl_grid_free(&g);
+}
+
+typedef struct pair_queries {
+    ptl_query* hubs;  /* uses the labels */
+    ptl_query* plain; /* ignores them */
+} pair_queries;
+
+static pair_queries make_queries(const ptl_navmesh* nm) {
+    pair_queries p;
+    ptl_query_desc a = {1u << 18, NULL, false}, b = {1u << 18, NULL, true};
+    cr_assert_geq(ptl_query_create(nm, &a, &p.hubs), 0);
+    cr_assert_geq(ptl_query_create(nm, &b, &p.plain), 0);
+    return p;
+}
+
+static void free_queries(pair_queries* p) {
+    ptl_query_destroy(p->hubs);
+    ptl_query_destroy(p->plain);
+}
+
+/* Length of a path in plan (x-z): what the exact searches minimise. In 3D the reported length
+   follows the surface, and two routes of one plan length may differ there. */
+static double plan_length(const float* p, uint32_t n) {
+    double sum = 0;
+    for (uint32_t i = 0; i + 1 < n; ++i) sum += hypot(p[3 * i + 3] - p[3 * i], p[3 * i + 5] - p[3 * i + 2]);
+    return sum;
+}
+
+/* Both queries on one pair: the same found flag, the same length in plan, the same ends. */
+static bool agree(pair_queries* p, const float s[3], const float g[3], uint32_t* found) {
+    static float pa[3 * 4096], pb[3 * 4096];
+    ptl_path_request req;
+    memset(&req, 0, sizeof req);
+    memcpy(req.start, s, sizeof req.start);
+    memcpy(req.goal, g, sizeof req.goal);
+    ptl_path_result a, b;
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.points = pa, a.point_capacity = 4096;
+    b.points = pb, b.point_capacity = 4096;
+    ptl_status sa = ptl_query_find_path(p->hubs, &req, &a);
+    ptl_query_find_path(p->plain, &req, &b);
+    cr_assert(sa == PTL_OK || sa == PTL_PARTIAL, "hub search: %s", ptl_status_name(sa));
+    *found += a.found;
+    if (a.found != b.found) return false;
+    if (!a.found) return true;
+    double la = plan_length(pa, a.point_count), lb = plan_length(pb, b.point_count);
+    if (fabs(la - lb) > 1e-6 * (1 + lb)) {
+        fprintf(stderr, "(%g %g %g) -> (%g %g %g): plan length %.9f with hubs, %.9f without\n", s[0], s[1], s[2], g[0],
+                g[1], g[2], la, lb);
+        return false;
+    }
+    const float* ea = &pa[3 * (a.point_count - 1)];
+    const float* eb = &pb[3 * (b.point_count - 1)];
+    return pa[0] == pb[0] && pa[2] == pb[2] && ea[0] == eb[0] && ea[2] == eb[2];
+}
+
+Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
+    const ptl_grid_gen_desc maps[] = {{PTL_GRID_SCENE_ROOMS, 128, 96, 1, 0},
+                                      {PTL_GRID_SCENE_ROOMS, 200, 200, 7, 0},
+                                      {PTL_GRID_SCENE_RANDOM, 96, 96, 3, 0.2f},
+                                      {PTL_GRID_SCENE_RANDOM, 64, 128, 5, 0.35f}};
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
+        void* blob;
+        size_t size;
+        ptl_grid g;
+        bake_grid(&maps[m], 1, NULL, &blob, &size, &g);
+        ptl_navmesh* nm;
+        ptl_error err;
+        cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+        ptl_navmesh_info in;
+        ptl_navmesh_get_info(nm, &in);
+        cr_assert_gt(in.hub_count, 10, "map %zu: %u hubs", m, in.hub_count);
+        pair_queries p = make_queries(nm);
+        /* Lattice points of free cells, from a fixed sequence: some pairs are unreachable (random
+           maps have closed pockets), and both searches must say so. */
+        uint32_t seed = 12345u + (uint32_t)m, pairs = 0, bad = 0, found = 0;
+        for (int k = 0; k < 4000 && pairs < 600; ++k) {
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t a = (seed >> 8) % (g.width * g.height);
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t b = (seed >> 8) % (g.width * g.height);
+            if (!g.passable[a] || !g.passable[b]) continue;
+            float s[3] = {(float)(a % g.width) + 0.5f, 0, (float)(a / g.width) + 0.5f};
+            float t[3] = {(float)(b % g.width) + 0.25f, 0, (float)(b / g.width) + 0.75f};
+            ++pairs;
+            if (!agree(&p, s, t, &found) && bad++ < 3)
+                cr_expect(0, "map %zu: (%g, %g) -> (%g, %g): hubs and interval search differ", m, s[0], s[2], t[0], t[2]);
+        }
+        cr_expect_eq(bad, 0, "map %zu: %u of %u pairs differ", m, bad, pairs);
+        cr_expect_gt(found, pairs / 2, "map %zu: only %u of %u pairs found", m, found, pairs);
+        free_queries(&p);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+        ptl_grid_free(&g);
+    }
+}
+
+/* 3D: layers, ramps and stairs, links. Pairs of cell centroids. */
+static void check_3d(const ptl_trimesh* mesh, const char* name) {
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = 1;
+    void* blob;
+    size_t size;
+    ptl_error err;
+    cr_assert_geq(ptl_bake_trimesh(mesh, &bd, &blob, &size, NULL, &err), 0, "%s: %s", name, err.message);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s: %s", name, err.message);
+    cr_assert_geq(ptl_navmesh_validate(nm, &err), 0, "%s: %s", name, err.message);
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    cr_assert_gt(in.hub_count, 0, "%s: no hubs", name);
+    pair_queries p = make_queries(nm);
+    uint32_t bad = 0, pairs = 0, found = 0;
+    for (uint32_t a = 0; a < in.cell_count; a += 3) {
+        for (uint32_t b = a % 7; b < in.cell_count; b += 11) {
+            float s[3], t[3];
+            ptl_navmesh_cell_centroid(nm, a, s);
+            ptl_navmesh_cell_centroid(nm, b, t);
+            ++pairs;
+            if (!agree(&p, s, t, &found) && bad++ < 3)
+                cr_expect(0, "%s: cells %u -> %u: hubs and interval search differ", name, a, b);
+        }
+    }
+    cr_expect_eq(bad, 0, "%s: %u of %u pairs differ", name, bad, pairs);
+    cr_expect_gt(found, pairs / 10, "%s: only %u of %u found", name, found, pairs);
+    free_queries(&p);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+}
+
+Test(hubs, paths_on_the_built_in_building_equal_the_interval_search) {
+    ptl_scene_desc sd = {PTL_SCENE_BUILDING, 40, 3, 1};
+    ptl_trimesh m;
+    ptl_error err;
+    cr_assert_geq(ptl_scene_generate(&sd, NULL, &m, &err), 0, "%s", err.message);
+    check_3d(&m, "building");
+    ptl_trimesh_free(&m);
+}
+
+Test(hubs, paths_on_dungeon_and_nav_test_equal_the_interval_search, .timeout = 300) {
+    TEST_REQUIRE_DATA(data);
+    const char* names[] = {"dungeon.obj", "nav_test.obj"};
+    for (int i = 0; i < 2; ++i) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/meshes/%s", data, names[i]);
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_geq(ptl_obj_load(path, NULL, &m, &err), 0, "%s", err.message);
+        check_3d(&m, path);
+        ptl_trimesh_free(&m);
+    }
+}
+
+Test(hubs, the_section_is_the_same_bytes_on_one_or_two_threads) {
+    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 160, 120, 11, 0};
+    ptl_thread_jobs jobs;
+    ptl_thread_jobs_init(&jobs, 2);
+    void *b1, *b2;
+    size_t s1, s2;
+    bake_grid(&gd, 1, NULL, &b1, &s1, NULL);
+    bake_grid(&gd, 1, &jobs.sys, &b2, &s2, NULL);
+    cr_assert_eq(s1, s2);
+    cr_expect(memcmp(b1, b2, s1) == 0, "hub sections differ between one and two threads");
+    cr_expect_gt(((const ptl_blob_header*)b1)->hub_count, 0);
+    ptl_blob_free(b1, s1, NULL);
+    ptl_blob_free(b2, s2, NULL);
+}
+
+/* Damages the blob by `edit`, re-checksums it and expects a refusal naming the hubs. */
+static void expect_refused(void* blob, size_t size, const char* what) {
+    ptl_blob_header* h = blob;
+    h->checksum = ptl_blob_checksum(blob, size);
+    ptl_navmesh* nm = NULL;
+    ptl_error err;
+    ptl_status st = ptl_navmesh_create(blob, size, NULL, &nm, &err);
+    cr_expect_eq(st, PTL_ERR_BAD_BLOB, "%s: loaded (%s)", what, ptl_status_name(st));
+    if (st >= 0) ptl_navmesh_destroy(nm);
+    else cr_expect(strstr(err.message, "hub"), "%s: the message does not name the hubs: %s", what, err.message);
+}
+
+Test(hubs, a_damaged_section_is_refused_at_load) {
+    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 96, 96, 2, 0};
+    void* blob;
+    size_t size;
+    bake_grid(&gd, 1, NULL, &blob, &size, NULL);
+    ptl_blob_header* h = blob;
+    cr_assert_gt(h->hub_count, 4);
+    void* copy = malloc(size);
+    ptl_hub_layout l = ptl_hub_layout_of(h->hub_count, h->hub_entry_count, h->hub_edge_count);
+    for (int k = 0; k < 8; ++k) {
+        memcpy(copy, blob, size);
+        ptl_blob_header* c = copy;
+        uint8_t* sec = (uint8_t*)copy + c->off_hubs;
+        double* dist = (double*)(sec + l.dist);
+        uint32_t* hub = (uint32_t*)(sec + l.hub);
+        uint16_t* hop = (uint16_t*)(sec + l.hop);
+        uint32_t* lstart = (uint32_t*)(sec + l.label_start);
+        uint32_t* vert = (uint32_t*)(sec + l.vert);
+        uint32_t* astart = (uint32_t*)(sec + l.adj_start);
+        uint32_t* adj = (uint32_t*)(sec + l.adj);
+        uint32_t n = c->hub_count, last = lstart[2] - 1; /* hub 1's own entry */
+        const char* what = "";
+        switch (k) {
+        case 0: what = "a label not ending in its own hub", hub[last] = 0; break;
+        case 1: what = "a NaN length", dist[lstart[3]] = NAN; break;
+        case 2: what = "a hub vertex out of range", vert[n - 1] = c->vert_count; break;
+        case 3: what = "two hubs on one vertex", vert[1] = vert[0]; break;
+        case 4: {
+            /* hub i lists x < its first neighbour instead of it, and x does not list i */
+            what = "an asymmetric graph";
+            bool done = false;
+            for (uint32_t i = 0; i < n && !done; ++i) {
+                if (astart[i + 1] == astart[i]) continue;
+                for (uint32_t x = 0; x < adj[astart[i]] && !done; ++x) {
+                    bool lists = false;
+                    for (uint32_t e = astart[x]; e < astart[x + 1]; ++e) lists = lists || adj[e] == i;
+                    if (x != i && !lists) adj[astart[i]] = x, done = true;
+                }
+            }
+            cr_assert(done);
+            break;
+        }
+        case 5: what = "a hop past the neighbour list", hop[lstart[3]] = (uint16_t)(astart[4] - astart[3] + 1); break;
+        case 6: what = "more hubs than vertices", c->hub_count = c->vert_count + 1; break;
+        case 7: what = "a section size that does not match the counts", c->hub_bytes += 8; break;
+        }
+        /* cases 6 and 7 change the header only; each damage keeps the blob's size */
+        expect_refused(copy, size, what);
+    }
+    free(copy);
+    ptl_blob_free(blob, size, NULL);
+}
+
+Test(hubs, a_landmark_rebake_drops_the_section_and_the_blob_stays_valid) {
+    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 96, 64, 4, 0};
+    void* blob;
+    size_t size;
+    bake_grid(&gd, 1, NULL, &blob, &size, NULL);
+    cr_assert_gt(((const ptl_blob_header*)blob)->hub_count, 0);
+    void* out;
+    size_t out_size;
+    ptl_error err;
+    cr_assert_geq(ptl_bake_landmarks(blob, size, 8, NULL, &out, &out_size, &err), 0, "%s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(out, out_size, NULL, &nm, &err), 0, "%s", err.message);
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    cr_expect_eq(in.hub_count, 0);
+    cr_expect_eq(in.landmark_count, 8);
+    ptl_navmesh_destroy(nm);
+    /* and labels added again on top give a valid blob */
+    void* again;
+    size_t again_size;
+    ptl_hub_stats hs;
+    cr_assert_geq(ptl_bake_hubs(out, out_size, NULL, NULL, &again, &again_size, &hs, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_navmesh_create(again, again_size, NULL, &nm, &err), 0, "%s", err.message);
+    ptl_navmesh_get_info(nm, &in);
+    cr_expect_eq(in.hub_count, hs.hubs);
+    cr_expect_eq(in.hub_bytes, hs.bytes);
+    cr_expect_gt(hs.entries, hs.hubs, "every label holds its own hub and more");
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(again, again_size, NULL);
+    ptl_blob_free(out, out_size, NULL);
+    ptl_blob_free(blob, size, NULL);
+}
