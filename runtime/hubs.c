@@ -34,8 +34,9 @@ typedef struct side {
     uint32_t pend_count;
     double lo[PTL_MAX_LANDMARKS], hi[PTL_MAX_LANDMARKS]; /* landmark bounds of `to` */
     double* d;          /* per hub: the shortest |from a| + d(a, hub) so far, +inf: none */
-    uint32_t* arg;      /* per hub: that corner a */
-    uint32_t* touched;  /* the hubs whose d is set, to reset them */
+    uint32_t* taken;    /* the corners taken in */
+    uint32_t taken_count;
+    uint32_t* touched;  /* the hubs whose d is set, to put back +inf */
     uint32_t touched_count;
     const ptl_qpoint* from; /* this side's end */
     const ptl_qpoint* to;   /* the other end */
@@ -48,9 +49,11 @@ typedef struct hub_search {
     side sd[2];
     uint32_t stamp;
     double best;          /* [Units: wu] the shortest path found so far */
-    uint32_t via[3];      /* its corners: a (start side), the hub, b (goal side); PTL_NONE: straight */
+    uint32_t best_hub;    /* the hub it passes, PTL_NONE: the straight segment */
     uint32_t expansions;
     bool out_of_nodes;
+    uint32_t lm[PTL_ACTIVE_LANDMARKS]; /* the landmarks this search uses (the best ones for s, t) */
+    uint32_t lm_count;
 } hub_search;
 
 /* The label entry of hub `h` in hub c's label (binary search: labels are sorted by hub), or -1. */
@@ -62,6 +65,23 @@ static inline int64_t label_find(const ptl_navmesh* nm, uint32_t c, uint32_t h) 
         else hi = mid;
     }
     return lo < nm->hub_label_start[c + 1] && nm->hub_hub[lo] == h ? (int64_t)lo : -1;
+}
+
+/* The landmark bound of corner c's distance to side k's other end. */
+static double corner_alt(const hub_search* hs, int k, uint32_t c) {
+    const ptl_navmesh* nm = hs->q->nm;
+    const side* me = &hs->sd[k];
+    const float* dv = nm->landmarks + (size_t)nm->hub_vert[c] * hs->q->lm_count;
+    double alt = 0;
+    for (uint32_t j = 0; j < hs->lm_count; ++j) {
+        uint32_t i = hs->lm[j];
+        double dr = dv[i], x = me->lo[i] - dr, y = dr - me->hi[i];
+        double h = x > y ? x : y;
+        if (!(h > alt)) continue; /* also skips NaN from infinite distances */
+        double slack = PTL_ALT_SLACK * (fabs(me->lo[i]) + fabs(me->hi[i]) + 2 * dr);
+        if (h - slack > alt) alt = h - slack;
+    }
+    return alt;
 }
 
 /* Side k sees vertex v: when v is a hub it can turn at (the line to it is tangent to the walls
@@ -78,8 +98,8 @@ static void find_corner(hub_search* hs, int k, uint32_t v) {
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
     double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
     double rest = sqrt((vx - me->to->x) * (vx - me->to->x) + (vz - me->to->z) * (vz - me->to->z));
-    if (q->lm_count) {
-        double alt = ptl_alt_vertex(nm->landmarks + (size_t)v * q->lm_count, me->lo, me->hi, q->lm_count);
+    if (hs->lm_count) {
+        double alt = corner_alt(hs, k, c);
         if (alt > rest) rest = alt;
     }
     if (d + rest >= hs->best) return;
@@ -97,23 +117,40 @@ static void take_corner(hub_search* hs, int k, uint32_t c) {
     uint32_t v = nm->hub_vert[c];
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
     double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
-    side* other = &hs->sd[1 - k];
+    me->taken[me->taken_count++] = c;
     double* mine = me->d;
-    const double* theirs = other->d;
-    for (uint32_t e = nm->hub_label_start[c]; e < nm->hub_label_start[c + 1]; ++e) {
+    const double* theirs = hs->sd[1 - k].d;
+    /* Most of a query's time is this loop. */
+    double best = hs->best;
+    uint32_t best_hub = hs->best_hub;
+    for (uint32_t e = nm->hub_label_start[c], end = nm->hub_label_start[c + 1]; e < end; ++e) {
         uint32_t h = nm->hub_hub[e];
         double val = d + nm->hub_dist[e];
         if (!(val < mine[h])) continue;
         if (mine[h] == INFINITY) me->touched[me->touched_count++] = h;
-        mine[h] = val, me->arg[h] = c;
+        mine[h] = val;
         double total = val + theirs[h];
-        if (total < hs->best) {
-            hs->best = total;
-            hs->via[0] = k == 0 ? c : other->arg[h];
-            hs->via[1] = h;
-            hs->via[2] = k == 0 ? other->arg[h] : c;
-        }
+        if (total < best) best = total, best_hub = h;
     }
+    hs->best = best, hs->best_hub = best_hub;
+}
+
+/* The corner of side k's taken ones through which the side reaches hub h shortest. */
+static uint32_t via_corner(const hub_search* hs, int k, uint32_t h) {
+    const ptl_navmesh* nm = hs->q->nm;
+    const side* me = &hs->sd[k];
+    uint32_t arg = PTL_NONE;
+    double best = INFINITY;
+    for (uint32_t i = 0; i < me->taken_count; ++i) {
+        uint32_t c = me->taken[i];
+        int64_t e = label_find(nm, c, h);
+        if (e < 0) continue;
+        uint32_t v = nm->hub_vert[c];
+        double dx = ptl_nm_vx(nm, v) - me->from->x, dz = ptl_nm_vz(nm, v) - me->from->z;
+        double val = sqrt(dx * dx + dz * dz) + nm->hub_dist[e];
+        if (val < best) best = val, arg = c;
+    }
+    return arg;
 }
 
 /* Is (x, z) inside the closed cone of node n (between its rays, within eps)? */
@@ -129,7 +166,8 @@ static bool in_cone(const ptl_query* q, const ptl_snode* n, double x, double z) 
    end: the distance to the interval plus the landmark bound of its points. A point x of the edge
    u-w the interval lies on has d(L, x) within |x u| of d(L, u) and within |x w| of d(L, w), so in
    [(d(L, u) + d(L, w) - |u w|) / 2, (d(L, u) + d(L, w) + |u w|) / 2]. */
-static double interval_alt(const ptl_query* q, const side* me, const ptl_snode* n) {
+static double interval_alt(const hub_search* hs, const side* me, const ptl_snode* n) {
+    const ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* cell = &nm->cells[n->cell];
     uint32_t j1 = n->edge + 1u == cell->vert_count ? 0 : n->edge + 1u;
@@ -140,7 +178,8 @@ static double interval_alt(const ptl_query* q, const side* me, const ptl_snode* 
     double ux = ptl_nm_vx(nm, u) - ptl_nm_vx(nm, w), uz = ptl_nm_vz(nm, u) - ptl_nm_vz(nm, w);
     double half = 0.5 * sqrt(ux * ux + uz * uz);
     double best = 0;
-    for (uint32_t i = 0; i < k; ++i) {
+    for (uint32_t j = 0; j < hs->lm_count; ++j) {
+        uint32_t i = hs->lm[j];
         double mid = 0.5 * ((double)du[i] + dw[i]);
         double x = me->lo[i] - (mid + half), y = (mid - half) - me->hi[i];
         double h = x > y ? x : y;
@@ -162,8 +201,8 @@ static void push(hub_search* hs, int k, const ptl_snode* n) {
     side* me = &hs->sd[k];
     double f = ptl_iv_h(n->ox, n->oz, me->to->x, me->to->z, n->lx, n->lz, n->rx, n->rz);
     if (f >= hs->best) return;
-    if (q->lm_count) {
-        double alt = interval_alt(q, me, n);
+    if (hs->lm_count) {
+        double alt = interval_alt(hs, me, n);
         if (alt > f) {
             f = alt;
             if (f >= hs->best) return;
@@ -197,11 +236,10 @@ static void start_side(hub_search* hs, int k) {
     }
 }
 
-static void expand_side(hub_search* hs, int k) {
+static void expand_side(hub_search* hs, int k, uint32_t ni) {
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
-    uint32_t ni = ptl_heap_pop(me->heap, &me->count);
     ptl_snode n = q->nodes[ni];
     q->nodes[ni].parent = q->free_head;
     q->free_head = ni;
@@ -209,10 +247,7 @@ static void expand_side(hub_search* hs, int k) {
     if (q->goal_stamp[n.cell] == me->target && in_cone(q, &n, me->to->x, me->to->z)) {
         double dx = me->to->x - me->from->x, dz = me->to->z - me->from->z;
         double d = sqrt(dx * dx + dz * dz);
-        if (d < hs->best) {
-            hs->best = d;
-            hs->via[0] = hs->via[1] = hs->via[2] = PTL_NONE;
-        }
+        if (d < hs->best) hs->best = d, hs->best_hub = PTL_NONE;
     }
     uint32_t ns, m = ptl_vis_expand(q, &n, me->target, q->vis_seen, &ns);
     for (uint32_t j = 0; j < ns; ++j) find_corner(hs, k, nm->cell_verts[q->vis_seen[j]]);
@@ -288,16 +323,17 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     hs.q = q;
     hs.stamp = st1;
     hs.best = INFINITY;
-    hs.via[0] = hs.via[1] = hs.via[2] = PTL_NONE;
+    hs.best_hub = PTL_NONE;
     side* a = &hs.sd[0];
     side* b = &hs.sd[1];
     a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
-    a->d = q->hub_d[0], a->arg = q->hub_arg[0], a->touched = q->hub_touched[0], a->seen = q->hub_seen[0];
+    a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->touched = q->hub_touched[0], a->seen = q->hub_seen[0];
     b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
-    b->d = q->hub_d[1], b->arg = q->hub_arg[1], b->touched = q->hub_touched[1], b->seen = q->hub_seen[1];
+    b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->touched = q->hub_touched[1], b->seen = q->hub_seen[1];
     if (q->lm_count) {
         ptl_query_point_bounds(q, t, a->lo, a->hi);
         ptl_query_point_bounds(q, s, b->lo, b->hi);
+        hs.lm_count = ptl_query_active_landmarks(q->lm_count, a->lo, a->hi, b->lo, b->hi, PTL_ACTIVE_LANDMARKS, hs.lm);
     }
     q->node_count = 0;
     q->free_head = PTL_NONE;
@@ -311,10 +347,12 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
         for (int i = 1; i < 4; ++i)
             if (f[i] < f[m]) m = i;
         if (!(f[m] < hs.best)) break;
-        if (m < 2) expand_side(&hs, m);
+        if (m < 2) expand_side(&hs, m, ptl_heap_pop(hs.sd[m].heap, &hs.sd[m].count));
         else take_corner(&hs, m - 2, ptl_heap_pop(hs.sd[m - 2].pend, &hs.sd[m - 2].pend_count));
     }
     res->nodes_expanded = hs.expansions;
+    uint32_t via[3] = {PTL_NONE, hs.best_hub, PTL_NONE}; /* a, the hub, b */
+    if (hs.best_hub != PTL_NONE) via[0] = via_corner(&hs, 0, hs.best_hub), via[2] = via_corner(&hs, 1, hs.best_hub);
     for (int k = 0; k < 2; ++k)
         for (uint32_t i = 0; i < hs.sd[k].touched_count; ++i) hs.sd[k].d[hs.sd[k].touched[i]] = INFINITY;
     if (hs.out_of_nodes) return PTL_ERR_OUT_OF_NODES;
@@ -322,14 +360,15 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     /* The corners: a, up to the hub, then from b up to the hub, reversed. */
     uint32_t* chain = q->hub_chain;
     uint32_t len = 0;
-    if (hs.via[0] != PTL_NONE) {
+    if (via[1] != PTL_NONE) {
+        if (via[0] == PTL_NONE || via[2] == PTL_NONE) return PTL_ERR_INTERNAL;
         uint32_t cap = nm->h->hub_count + 2;
-        chain[len++] = hs.via[0];
-        if (!unpack(nm, hs.via[0], hs.via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
+        chain[len++] = via[0];
+        if (!unpack(nm, via[0], via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
         uint32_t mid = len; /* chain ends with the hub */
-        if (hs.via[2] != hs.via[1]) {
-            chain[len++] = hs.via[2];
-            if (!unpack(nm, hs.via[2], hs.via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
+        if (via[2] != via[1]) {
+            chain[len++] = via[2];
+            if (!unpack(nm, via[2], via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
             --len; /* the hub, there already */
             for (uint32_t i = mid, j = len - 1; i < j; ++i, --j) {
                 uint32_t x = chain[i];

@@ -128,22 +128,23 @@ static ptl_status check_hubs(ptl_navmesh* nm, ptl_error* err) {
         return bad(err, "hub labels or hub graph do not cover their arrays");
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t v = nm->hub_vert[i], b = nm->hub_label_start[i], e = nm->hub_label_start[i + 1];
-        snprintf(msg, sizeof msg, "hub %u is inconsistent (vertex, label or neighbours)", i);
+#define HUB_BAD() (snprintf(msg, sizeof msg, "hub %u is inconsistent (vertex, label or neighbours)", i), bad(err, msg))
         if (v >= h->vert_count || nm->vert_hub[v] != PTL_NONE || nm->vcell_start[v] == nm->vcell_start[v + 1] ||
             e <= b || e > h->hub_entry_count || nm->hub_hub[e - 1] != i || nm->hub_dist[e - 1] != 0)
-            return bad(err, msg);
+            return HUB_BAD();
         nm->vert_hub[v] = i;
         for (uint32_t k = b; k < e; ++k)
             if (!(nm->hub_dist[k] >= 0) || !isfinite(nm->hub_dist[k]) || (k > b && nm->hub_hub[k] <= nm->hub_hub[k - 1]))
-                return bad(err, msg);
+                return HUB_BAD();
         uint32_t ab = nm->hub_adj_start[i], ae = nm->hub_adj_start[i + 1];
-        if (ae < ab || ae > h->hub_edge_count) return bad(err, msg);
+        if (ae < ab || ae > h->hub_edge_count) return HUB_BAD();
         for (uint32_t k = b; k < e; ++k)
-            if (nm->hub_hop[k] != PTL_HUB_NO_HOP && nm->hub_hop[k] >= ae - ab) return bad(err, msg);
+            if (nm->hub_hop[k] != PTL_HUB_NO_HOP && nm->hub_hop[k] >= ae - ab) return HUB_BAD();
         for (uint32_t k = ab; k < ae; ++k) {
             uint32_t j = nm->hub_adj[k];
-            if (j >= n || j == i || (k > ab && j <= nm->hub_adj[k - 1])) return bad(err, msg);
+            if (j >= n || j == i || (k > ab && j <= nm->hub_adj[k - 1])) return HUB_BAD();
         }
+#undef HUB_BAD
     }
     /* Symmetric: j lists i wherever i lists j (binary search in j's sorted list). */
     for (uint32_t i = 0; i < n; ++i) {
@@ -203,19 +204,20 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
     if (nbr_edges != 2 * h->portal_count) return bad(err, "portal count does not match the neighbour edges");
     for (uint32_t p = 0; p < h->portal_count; ++p) {
         const ptl_blob_portal* pt = &nm->portals[p];
-        snprintf(msg, sizeof msg, "portal %u is inconsistent with its cells", p);
+#define PORTAL_BAD() (snprintf(msg, sizeof msg, "portal %u is inconsistent with its cells", p), bad(err, msg))
         if (pt->cell[0] >= h->cell_count || pt->cell[1] >= h->cell_count || pt->cell[0] >= pt->cell[1])
-            return bad(err, msg);
+            return PORTAL_BAD();
         const ptl_blob_cell* a = &nm->cells[pt->cell[0]];
         const ptl_blob_cell* b = &nm->cells[pt->cell[1]];
-        if (pt->edge[0] >= a->vert_count || pt->edge[1] >= b->vert_count) return bad(err, msg);
+        if (pt->edge[0] >= a->vert_count || pt->edge[1] >= b->vert_count) return PORTAL_BAD();
         uint32_t ea = a->first + pt->edge[0], eb = b->first + pt->edge[1];
         uint32_t a0 = nm->cell_verts[ea], a1 = nm->cell_verts[a->first + (pt->edge[0] + 1u) % a->vert_count];
         uint32_t b0 = nm->cell_verts[eb], b1 = nm->cell_verts[b->first + (pt->edge[1] + 1u) % b->vert_count];
         /* Symmetric: each cell names the other across the same edge, walked in opposite directions. */
         if (nm->cell_nbrs[ea] != pt->cell[1] || nm->cell_nbrs[eb] != pt->cell[0] || a0 != b1 || a1 != b0 ||
             pt->vert[0] != a0 || pt->vert[1] != a1)
-            return bad(err, msg);
+            return PORTAL_BAD();
+#undef PORTAL_BAD
     }
     uint32_t buckets = h->grid_nx * h->grid_nz;
     if (nm->grid_offsets[0] != 0 || nm->grid_offsets[buckets] != h->grid_item_count)

@@ -94,7 +94,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->profile, s.profile);
     for (int k = 0; k < 2; ++k) {
         ptl_mem_free(&a, q->hub_d[k], s.hub_d);
-        ptl_mem_free(&a, q->hub_arg[k], s.hub_u32);
+        ptl_mem_free(&a, q->hub_taken[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_touched[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_seen[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_pend[k], s.hub_pend);
@@ -206,11 +206,11 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     if (q->use_hubs) {
         for (int k = 0; k < 2; ++k) {
             q->hub_d[k] = ptl_mem_alloc(&a, s.hub_d);
-            q->hub_arg[k] = ptl_mem_alloc(&a, s.hub_u32);
+            q->hub_taken[k] = ptl_mem_alloc(&a, s.hub_u32);
             q->hub_touched[k] = ptl_mem_alloc(&a, s.hub_u32);
             q->hub_seen[k] = ptl_mem_calloc(&a, 1, s.hub_u32);
             q->hub_pend[k] = ptl_mem_alloc(&a, s.hub_pend);
-            lm_ok = lm_ok && q->hub_d[k] && q->hub_arg[k] && q->hub_touched[k] && q->hub_seen[k] && q->hub_pend[k];
+            lm_ok = lm_ok && q->hub_d[k] && q->hub_taken[k] && q->hub_touched[k] && q->hub_seen[k] && q->hub_pend[k];
             for (uint32_t i = 0; q->hub_d[k] && i < nm->h->hub_count; ++i) q->hub_d[k][i] = INFINITY;
         }
         q->heap2 = ptl_mem_alloc(&a, s.heap2);

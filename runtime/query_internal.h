@@ -151,11 +151,11 @@ struct ptl_query {
 
     /* Hub labels (hubs.c; only when the navmesh has them and the desc does not ignore them): per
        hub and per side of the search (0: the start's, 1: the goal's) the best length from that end
-       to the hub through a corner it sees (+inf when none: the hubs a search touched are listed and
-       reset when it ends) and that corner, and the corners each side has found (stamped). */
+       to the hub through a corner it sees (+inf when none: a search lists the hubs it sets and puts
+       back +inf), the corners each side took in, and those it has found (stamped). */
     bool use_hubs;
     double* hub_d[2];        /* hub_count each */
-    uint32_t* hub_arg[2];    /* hub_count each */
+    uint32_t* hub_taken[2];  /* hub_count each */
     uint32_t* hub_touched[2];/* hub_count each */
     uint32_t* hub_seen[2];   /* hub_count each */
     ptl_heap_item* heap2;             /* the goal side's open list, max_nodes */
@@ -192,6 +192,13 @@ float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z)
    piece does not have gives (-inf, +inf). lo and hi hold q->lm_count values (search.c). */
 void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi);
 
+
+/* Landmarks per search: of the navmesh's, the `max` with the largest bound between two points whose
+   landmark distances lie in [alo, ahi] and [blo, bhi] (Goldberg and Harrelson's active landmarks,
+   ties: the lower index), written to out; returns how many (landmarks of another piece are none). */
+uint32_t ptl_query_active_landmarks(uint32_t k, const double* alo, const double* ahi, const double* blo,
+                                    const double* bhi, uint32_t max, uint32_t* out);
+#define PTL_ACTIVE_LANDMARKS 6u
 
 /* The exact path with hub labels (hubs.c), when q->use_hubs: same contract as ptl_query_exact. */
 ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

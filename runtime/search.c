@@ -400,6 +400,26 @@ void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo,
     }
 }
 
+uint32_t ptl_query_active_landmarks(uint32_t k, const double* alo, const double* ahi, const double* blo,
+                                    const double* bhi, uint32_t max, uint32_t* out) {
+    double val[PTL_MAX_LANDMARKS];
+    for (uint32_t i = 0; i < k; ++i) {
+        double x = alo[i] - bhi[i], y = blo[i] - ahi[i];
+        val[i] = x > y ? x : y;
+        if (!(val[i] > -INFINITY)) val[i] = -INFINITY; /* NaN: a landmark of another piece */
+    }
+    uint32_t n = 0;
+    while (n < max && n < k) {
+        uint32_t best = PTL_NONE;
+        for (uint32_t i = 0; i < k; ++i)
+            if (val[i] > -INFINITY && (best == PTL_NONE || val[i] > val[best])) best = i;
+        if (best == PTL_NONE) break;
+        out[n++] = best;
+        val[best] = -INFINITY;
+    }
+    return n;
+}
+
 /* A lower bound of the distance between two points with landmark bounds (a) and (b). */
 static double alt_bound(const double* alo, const double* ahi, const double* blo, const double* bhi, uint32_t k) {
     double best = 0;
