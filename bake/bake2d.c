@@ -27,7 +27,9 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.relax > 0)) d.relax = 0.0;
     if (!(d.pair_slack > 0)) d.pair_slack = PTL_PAIR_SLACK_DEFAULT;
     else if (d.pair_slack < 1) d.pair_slack = 1.0;
-    if (d.landmarks == 0) d.landmarks = 4;
+    /* Hub searches bound more corners away with more landmarks (Aurora: 92 -> 66 us median with 16,
+       bench/RESULTS.md), which cost little beside the labels. */
+    if (d.landmarks == 0) d.landmarks = d.hubs ? 16 : 4;
     if (d.max_error == 0) d.max_error = 1.3f;
     /* Negative "none" values stay negative, so that resolving a resolved desc changes nothing. */
     if (d.min_island == 0) d.min_island = 64;

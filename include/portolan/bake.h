@@ -283,7 +283,7 @@ typedef struct ptl_bake_desc {
     /* Landmarks per piece of walkable space whose exact distances to every vertex go into the blob
        (4 bytes per vertex each) to speed up exact searches (ALT bounds; bake/landmarks.c).
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
-       landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4; -1: none. */
+       landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
     int32_t landmarks;
     /* Hub labels (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph
        between them and a 2-hop labelling of its distances, so that exact path queries find the
