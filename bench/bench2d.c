@@ -520,6 +520,27 @@ static void table_scaling(bool quick, targets* tg) {
     printf("\n");
 }
 
+/* data/rel (a .map) as a grid and its free space, and its .scen; the full path to `map`. False (and
+   nothing to free) when any is missing or malformed. */
+static bool load_map_scen(const char* data, const char* rel, char* map, size_t cap, ptl_grid* g, ptl_shape* s,
+                          ptl_query_set* qs) {
+    char scen[1100];
+    ptl_error err;
+    snprintf(map, cap, "%s/%s", data, rel);
+    snprintf(scen, sizeof scen, "%s.scen", map);
+    if (ptl_grid_load(map, NULL, g, &err) < 0) return false;
+    if (ptl_shape_from_grid(g, NULL, s, &err) < 0) {
+        ptl_grid_free(g);
+        return false;
+    }
+    if (ptl_scen_load(scen, NULL, qs, &err) < 0) {
+        ptl_shape_free(s);
+        ptl_grid_free(g);
+        return false;
+    }
+    return true;
+}
+
 /* Exact searches with and without landmarks (ALT bounds) on the same decomposition. */
 static void table_landmarks(const char* data) {
     printf("## Landmarks\n\n");
@@ -530,16 +551,12 @@ static void table_landmarks(const char* data) {
     const char* maps[] = {"grids/dao/orz900d.map", "grids/sc1/Aurora.map", "grids/gppc2023/maze512-4-0.map",
                           "grids/room512/16room_000.map"};
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) {
-        char map[1024], scen[1100];
-        snprintf(map, sizeof map, "%s/%s", data, maps[i]);
-        snprintf(scen, sizeof scen, "%s.scen", map);
+        char map[1024];
         ptl_grid g;
         ptl_shape s;
         ptl_error err;
         ptl_query_set qs;
-        if (ptl_grid_load(map, NULL, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
-            ptl_scen_load(scen, NULL, &qs, &err) < 0)
-            continue;
+        if (!load_map_scen(data, maps[i], map, sizeof map, &g, &s, &qs)) continue;
         const int32_t counts[] = {-1, 4};
         for (int k = 0; k < 2; ++k) {
             ptl_bake_desc bd;
@@ -603,16 +620,12 @@ static void table_hubs(const char* data, targets* tg) {
     ptl_thread_jobs_init(&jobs, 2);
     tg->aurora_hubs_us = INFINITY;
     for (size_t i = 0; i < sizeof maps / sizeof maps[0]; ++i) {
-        char map[1024], scen[1100];
-        snprintf(map, sizeof map, "%s/%s", data, maps[i]);
-        snprintf(scen, sizeof scen, "%s.scen", map);
+        char map[1024];
         ptl_grid g;
         ptl_shape s;
         ptl_error err;
         ptl_query_set qs;
-        if (ptl_grid_load(map, NULL, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
-            ptl_scen_load(scen, NULL, &qs, &err) < 0)
-            continue;
+        if (!load_map_scen(data, maps[i], map, sizeof map, &g, &s, &qs)) continue;
         const int32_t counts[] = {4, 16};
         for (int k = 0; k < 2; ++k) {
             ptl_bake_desc bd;

@@ -11,6 +11,7 @@
    any case). */
 #include <math.h>
 
+#include "interval.h"
 #include "query_internal.h"
 
 /* ---- Open list: a binary min-heap of cells on cc[c].f, with decrease-key ---------------------- */
@@ -60,14 +61,7 @@ static uint32_t pop_min(ptl_query* q) {
 static void portal_point(double px, double pz, double gx, double gz, double ax, double az, double bx, double bz,
                          double* ox, double* oz) {
     double dx = bx - ax, dz = bz - az;
-    double len2 = dx * dx + dz * dz;
-    double sp = dx * (pz - az) - dz * (px - ax);
-    double sg = dx * (gz - az) - dz * (gx - ax);
-    if (((sp > 0 && sg > 0) || (sp < 0 && sg < 0)) && len2 > 0) {
-        double t = 2 * sg / len2;
-        gx += t * dz;
-        gz -= t * dx;
-    }
+    ptl_iv_reflect(px, pz, &gx, &gz, ax, az, bx, bz);
     double ex = gx - px, ez = gz - pz;
     double denom = dx * ez - dz * ex;
     double u;

@@ -208,13 +208,8 @@ static void push(hub_search* hs, int k, const ptl_snode* n) {
             if (f >= hs->best) return;
         }
     }
-    uint32_t i;
-    if (q->free_head != PTL_NONE) {
-        i = q->free_head;
-        q->free_head = q->nodes[i].parent;
-    } else if (q->node_count < q->max_nodes) {
-        i = q->node_count++;
-    } else {
+    uint32_t i = ptl_pool_take(q);
+    if (i == PTL_NONE) {
         hs->out_of_nodes = true;
         return;
     }

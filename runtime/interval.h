@@ -9,19 +9,27 @@
 
 #include "query_internal.h"
 
+/* Reflects g across the line of segment L-R when it lies on o's side (strictly), so that a straight
+   line from o to the reflection crosses the line where the shortest way o -> line -> g does. */
+static inline void ptl_iv_reflect(double ox, double oz, double* gx, double* gz, double lx, double lz, double rx,
+                                  double rz) {
+    double dx = rx - lx, dz = rz - lz;
+    double so = dx * (oz - lz) - dz * (ox - lx);
+    double sg = dx * (*gz - lz) - dz * (*gx - lx);
+    double len2 = dx * dx + dz * dz;
+    if (((so > 0 && sg > 0) || (so < 0 && sg < 0)) && len2 > 0) {
+        double t = 2 * sg / len2;
+        *gx += t * dz;
+        *gz -= t * dx;
+    }
+}
+
 /* Length of the shortest path from o through the segment [L, R] to g (Polyanya §3.3): reflect g
    across the segment's line when it lies on o's side, then go straight if the line o-g' meets the
    segment, else through the nearer end. */
 static inline double ptl_iv_h(double ox, double oz, double gx, double gz, double lx, double lz, double rx, double rz) {
     double dx = rx - lx, dz = rz - lz;
-    double so = dx * (oz - lz) - dz * (ox - lx);
-    double sg = dx * (gz - lz) - dz * (gx - lx);
-    double len2 = dx * dx + dz * dz;
-    if (((so > 0 && sg > 0) || (so < 0 && sg < 0)) && len2 > 0) {
-        double t = 2 * sg / len2;
-        gx += t * dz;
-        gz -= t * dx;
-    }
+    ptl_iv_reflect(ox, oz, &gx, &gz, lx, lz, rx, rz);
     double ex = gx - ox, ez = gz - oz;
     double denom = dx * ez - dz * ex;
     /* The line o-g' meets the segment's line at u = num / denom (L at 0, R at 1); no division. */
@@ -61,6 +69,14 @@ static inline void ptl_iv_put(ptl_snode* s, const ptl_slot* slot, double x0, dou
     s->ox = ox, s->oz = oz, s->g = g, s->root = root;
     s->cell = slot->nbr;
     s->edge = slot->twin;
+}
+
+/* The exact searches' node pool (query_internal.h): a recycled node or a new one; PTL_NONE when full. */
+static inline uint32_t ptl_pool_take(ptl_query* q) {
+    uint32_t i = q->free_head;
+    if (i != PTL_NONE) q->free_head = q->nodes[i].parent;
+    else if (q->node_count < q->max_nodes) i = q->node_count++;
+    return i;
 }
 
 /* Open lists: a binary min-heap on f. */

@@ -276,15 +276,8 @@ static inline bool root_ok(ptl_query* q, uint32_t root, double g) {
 
 /* Stores s (parent set) in the pool; PTL_NONE when the pool is full. */
 static inline uint32_t node_new(ptl_query* q, const ptl_snode* s) {
-    uint32_t i;
-    if (q->free_head != PTL_NONE) {
-        i = q->free_head;
-        q->free_head = q->nodes[i].parent;
-    } else if (q->node_count < q->max_nodes) {
-        i = q->node_count++;
-    } else {
-        return PTL_NONE;
-    }
+    uint32_t i = ptl_pool_take(q);
+    if (i == PTL_NONE) return PTL_NONE;
     ptl_snode* n = &q->nodes[i];
     *n = *s;
     n->refs = 0;
