@@ -49,8 +49,9 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     if (d.landmarks < -1 || d.landmarks > 64)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
     if (d.hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
+    if (d.lids > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: lids must be 0 (none) or 1");
     double t0 = now_ms();
-    ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc};
+    ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc, d.lids != 0};
     ptl_decomposition dc;
     ptl_status st = ptl_decompose(s, &dd, &dc, err);
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_shape(d.debug, s, &dc, err);

@@ -33,6 +33,7 @@
 
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
+#include "../runtime/pockets.h"
 #include "decompose_internal.h"
 #include "geom2.h"
 
@@ -598,9 +599,39 @@ void ptl_dc_free(ptl_dc* d) {
     d->stamp = NULL;
 }
 
+/* The lids of the shape's clean pockets (runtime/pockets.c) as the first portals: the notches
+   inside a pocket then resolve against its lid and walls, and the cells outside follow the lids
+   instead of spreading the pocket's notch fans across open space (a corridor between two irregular
+   grid staircases becomes a few wide cells instead of a sliver per step), which is what searches
+   cross. Lids end at ring vertices and are never split (ANavMG resolves a notch against a portal
+   by its endpoints), so every vertex stays on the boundary. */
+static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
+    const uint32_t n = s->vert_count;
+    const size_t vb = ((size_t)n + 1) * sizeof(uint32_t);
+    uint32_t* next = ptl_mem_alloc(&d->alloc, vb);
+    uint32_t* lid = ptl_mem_alloc(&d->alloc, 2 * vb);
+    ptl_status st = next && lid ? PTL_OK : PTL_ERR_NO_MEMORY;
+    if (st >= 0) {
+        for (uint32_t i = 0; i < n; ++i) next[i] = d->v.data[i].next;
+        st = ptl_pockets_find(n, s->xy, next, &d->alloc, lid);
+    }
+    /* One portal per lid: the vertices under a lid follow each other along their ring. */
+    for (uint32_t i = 0; st >= 0 && i < n; ++i) {
+        uint32_t a = lid[2 * i], b = lid[2 * i + 1];
+        if (a == PTL_NONE) continue;
+        uint32_t prev = d->v.data[i].prev;
+        if (prev == a || lid[2 * prev] != a || lid[2 * prev + 1] != b) /* the first vertex under it */
+            if (!add_portal(d, a, b)) st = PTL_ERR_NO_MEMORY;
+    }
+    ptl_mem_free(&d->alloc, next, vb);
+    ptl_mem_free(&d->alloc, lid, 2 * vb);
+    return st;
+}
+
 ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* err) {
     ptl_status st = setup(d, s, err);
     if (st < 0) return st;
+    if (d->lids && !(relax > 0) && (st = add_lids(d, s)) < 0) return ptl_error_set(err, st, "decompose: out of memory");
     if (relax > 0) {
         st = ptl_dc_relax_notches(d, s, relax);
         if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
@@ -806,6 +837,7 @@ ptl_status ptl_decompose(const ptl_shape* s, const ptl_decompose_desc* desc, ptl
        paper's rule. */
     const double slack = desc && desc->pair_slack > 0 ? desc->pair_slack : PTL_PAIR_SLACK_DEFAULT;
     d.notch_slack = slack > 1 && !(relax > 0) ? slack : 1.0;
+    d.lids = desc && desc->lids;
     ptl_status st = ptl_dc_run(&d, s, relax, err);
     if (st >= 0) st = ptl_dc_extract(&d, out, err);
     if (st >= 0) out->relax = relax;

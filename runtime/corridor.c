@@ -202,6 +202,7 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             ptl_ccell* cd = &q->cc[d];
             if (cd->stamp == stamp && cd->closed) continue;
             if (q->dead_end[d] && q->goal_stamp[d] != stamp) continue;
+            if (q->use_pockets && ptl_nm_cell_skips(nm, d, s->x, s->z, t->x, t->z)) continue;
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
             double x, z;
             portal_point(cc->x, cc->z, t->x, t->z, ptl_nm_vx(nm, cv[j]), ptl_nm_vz(nm, cv[j]), ptl_nm_vx(nm, cv[j1]),

@@ -94,6 +94,7 @@ static void find_corner(hub_search* hs, int k, uint32_t v) {
     side* me = &hs->sd[k];
     if (c == PTL_NONE || me->seen[c] == hs->stamp) return;
     me->seen[c] = hs->stamp;
+    if (q->use_pockets && ptl_nm_pocket_skips(nm, v, me->from->x, me->from->z, me->to->x, me->to->z)) return;
     if (!ptl_vis_tangent(q, v, me->from->x, me->from->z)) return;
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
     double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
@@ -201,6 +202,7 @@ static void push(hub_search* hs, int k, const ptl_snode* n) {
     side* me = &hs->sd[k];
     double f = ptl_iv_h(n->ox, n->oz, me->to->x, me->to->z, n->lx, n->lz, n->rx, n->rz);
     if (f >= hs->best) return;
+    if (q->use_pockets && ptl_nm_cell_skips(q->nm, n->cell, me->from->x, me->from->z, me->to->x, me->to->z)) return;
     if (hs->lm_count) {
         double alt = interval_alt(hs, me, n);
         if (alt > f) {

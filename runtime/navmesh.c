@@ -336,6 +336,7 @@ ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_d
     if (s >= 0 && (build_vertex_cells(nm) < 0 || build_pieces(nm) < 0))
         s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s >= 0) s = check_hubs(nm, err);
+    if (s >= 0 && ptl_nm_build_pockets(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s < 0) {
         ptl_navmesh_destroy(nm);
         return s;
@@ -387,6 +388,9 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_piece, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->vert_hub, nm->vert_hub ? (size_t)vc * sizeof(uint32_t) : 0);
+    ptl_mem_free(&a, nm->pocket, nm->pocket ? 2 * ((size_t)vc + 1) * sizeof(uint32_t) : 0);
+    ptl_mem_free(&a, nm->cell_pocket,
+                 nm->cell_pocket ? 2 * ((size_t)(nm->h ? nm->h->cell_count : 0) + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->blob, nm->size);
     ptl_mem_free(&a, nm, sizeof *nm);
 }

@@ -3,6 +3,7 @@
 #ifndef PTL_NAVMESH_INTERNAL_H
 #define PTL_NAVMESH_INTERNAL_H
 
+#include <math.h>
 #include <portolan/runtime.h>
 
 #include "navmesh_format.h"
@@ -33,6 +34,10 @@ struct ptl_navmesh {
     const uint32_t* hub_adj_start;
     const uint32_t* hub_adj;
     uint32_t* vert_hub; /* derived at load: vertex -> hub, PTL_NONE for other vertices; NULL without hubs */
+    /* Derived at load (pockets.c): per vertex, the lid (two vertex ids) of the clean pocket it lies
+       strictly inside, PTL_NONE twice for none; NULL for navmeshes without pockets (3D). */
+    uint32_t* pocket;
+    uint32_t* cell_pocket; /* per cell likewise: the lid of the pocket it lies inside */
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
     uint32_t* vcell_start; /* vert_count + 1 */
     uint32_t* vcell;
@@ -41,9 +46,44 @@ struct ptl_navmesh {
     uint32_t piece_count;
 };
 
+/* Derives nm->pocket (pockets.c). PTL_ERR_NO_MEMORY, or PTL_OK (pocket may stay NULL). */
+ptl_status ptl_nm_build_pockets(ptl_navmesh* nm);
+
 /* x-z coordinates of vertex v as doubles. */
 static inline double ptl_nm_vx(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v]; }
 static inline double ptl_nm_vz(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v + 2]; }
+
+/* Are (sx, sz) and (tx, tz) both strictly beyond the line of lid a-c, on the other side from vertex
+   v (which lies inside the pocket)? */
+static inline bool ptl_nm_beyond_lid(const ptl_navmesh* nm, uint32_t a, uint32_t c, uint32_t v, double sx, double sz,
+                                     double tx, double tz) {
+    double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a);
+    double dx = ptl_nm_vx(nm, c) - ax, dz = ptl_nm_vz(nm, c) - az;
+    double inner = dx * (ptl_nm_vz(nm, v) - az) - dz * (ptl_nm_vx(nm, v) - ax);
+    double os = dx * (sz - az) - dz * (sx - ax), ot = dx * (tz - az) - dz * (tx - ax);
+    /* beyond the line by more than rounding: 1e-9 of the lid's length times the distance */
+    double len = fabs(dx) + fabs(dz);
+    double es = 1e-9 * len * (fabs(sx - ax) + fabs(sz - az)), et = 1e-9 * len * (fabs(tx - ax) + fabs(tz - az));
+    return inner > 0 ? os < -es && ot < -et : os > es && ot > et;
+}
+
+/* Can a search from (sx, sz) to (tx, tz) skip corner v: is v strictly inside a clean pocket whose lid
+   both points are strictly beyond (pockets.c)? */
+static inline bool ptl_nm_pocket_skips(const ptl_navmesh* nm, uint32_t v, double sx, double sz, double tx, double tz) {
+    if (!nm->pocket || nm->pocket[2 * v] == PTL_NONE) return false;
+    return ptl_nm_beyond_lid(nm, nm->pocket[2 * v], nm->pocket[2 * v + 1], v, sx, sz, tx, tz);
+}
+
+/* Can it skip cell c: does c lie inside such a pocket? */
+static inline bool ptl_nm_cell_skips(const ptl_navmesh* nm, uint32_t c, double sx, double sz, double tx, double tz) {
+    if (!nm->cell_pocket || nm->cell_pocket[2 * c] == PTL_NONE) return false;
+    uint32_t a = nm->cell_pocket[2 * c], b = nm->cell_pocket[2 * c + 1];
+    /* a vertex of the cell inside the pocket: one that is neither lid end */
+    const ptl_blob_cell* cell = &nm->cells[c];
+    uint32_t v = nm->cell_verts[cell->first];
+    for (uint32_t i = 1; (v == a || v == b) && i < cell->vert_count; ++i) v = nm->cell_verts[cell->first + i];
+    return ptl_nm_beyond_lid(nm, a, b, v, sx, sz, tx, tz);
+}
 
 /* Is cell c a link cell (navmesh_format.h: the last link_count cells)? */
 static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {

@@ -171,6 +171,7 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->max_nodes = max_nodes;
     q->max_cell_verts = max_cell_verts(nm);
     q->use_hubs = nm->h->hub_count > 0 && !(desc && desc->ignore_hubs);
+    q->use_pockets = nm->pocket && !(desc && desc->ignore_pockets);
     sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
     q->nodes = ptl_mem_alloc(&a, s.nodes);
     q->heap = ptl_mem_alloc(&a, s.heap);

@@ -162,6 +162,12 @@ struct ptl_query {
     ptl_heap_item* hub_pend[2];       /* hub_count each: corners found, not yet taken in */
     uint32_t* hub_chain;              /* hub_count + 2: the corners of one path */
 
+    /* Pockets (pockets.c): the navmesh has them and the desc does not ignore them; on for the
+       current exact search (one with a goal), and its start and goal in x-z. */
+    bool use_pockets;
+    bool pockets_on;
+    double pk_s[2], pk_t[2];
+
     /* One-to-all distances (ptl_query_vertex_distances): when set, expansions record the length of
        the shortest path found so far to every vertex they see. Per vertex. */
     double* record;

@@ -47,12 +47,23 @@ typedef struct expansion {
     const uint32_t* goal_stamp;
     uint32_t stamp;
     bool all; /* one-to-all: dead ends too */
+    const ptl_query* q; /* for the pockets (q->pockets_on) */
 } expansion;
 
-/* A neighbour worth entering: not a wall, and not a dead end unless it holds the goal (or the search
-   has no goal and must see everything). */
+/* A neighbour worth entering: not a wall, not a dead end unless it holds the goal (or the search has
+   no goal and must see everything), not inside a pocket both ends are outside of (pockets.c). */
 static inline bool enterable(const expansion* e, const ptl_slot* sl) {
-    return sl->open || (sl->nbr != PTL_NONE && (e->all || e->goal_stamp[sl->nbr] == e->stamp));
+    if (!(sl->open || (sl->nbr != PTL_NONE && (e->all || e->goal_stamp[sl->nbr] == e->stamp)))) return false;
+    const ptl_query* q = e->q;
+    return !q->pockets_on || !ptl_nm_cell_skips(q->nm, sl->nbr, q->pk_s[0], q->pk_s[1], q->pk_t[0], q->pk_t[1]);
+}
+
+/* May the path turn at the vertex of slot `slot` of cell `cell`: a corner, and not one inside a
+   pocket both ends are outside of. */
+static inline bool turnable(const ptl_query* q, const ptl_blob_cell* cell, uint32_t slot) {
+    if (!q->slots[cell->first + slot].corner) return false;
+    return !q->pockets_on || !ptl_nm_pocket_skips(q->nm, q->nm->cell_verts[cell->first + slot], q->pk_s[0], q->pk_s[1],
+                                                  q->pk_t[0], q->pk_t[1]);
 }
 
 /* One-to-all: vertex `slot` of a cell is seen from (ox, oz) at path length g + the straight line. */
@@ -117,10 +128,10 @@ static uint32_t expand_collinear(ptl_query* q, const ptl_snode* n, const entry* 
     double tx, tz, d2;
     uint8_t turned;
     if (dl < dr) {
-        if (!(n->ends & PTL_END_LEFT) || !sl[en->k].corner) return 0;
+        if (!(n->ends & PTL_END_LEFT) || !turnable(q, en->cell, en->k)) return 0;
         at = en->k, tx = en->ax, tz = en->az, d2 = dl, turned = PTL_TURNED_LEFT;
     } else {
-        if (!(n->ends & PTL_END_RIGHT) || !sl[en->k1].corner) return 0;
+        if (!(n->ends & PTL_END_RIGHT) || !turnable(q, en->cell, en->k1)) return 0;
         at = en->k1, tx = en->bx, tz = en->bz, d2 = dr, turned = PTL_TURNED_RIGHT;
     }
     uint32_t turn = nm->cell_verts[en->cell->first + at];
@@ -206,7 +217,8 @@ static uint32_t expand_cone(ptl_query* q, const ptl_snode* n, const entry* en, e
     }
     /* Turning at an end: it must be the edge's vertex and a corner, and not a turn made before
        (claimed when the first successor of the turn appears: 1 yes, 0 no, -1 not asked yet). */
-    const bool can_r = (n->ends & PTL_END_RIGHT) && sl[k1].corner, can_l = (n->ends & PTL_END_LEFT) && sl[k].corner;
+    const bool can_r = (n->ends & PTL_END_RIGHT) && turnable(q, en->cell, k1),
+               can_l = (n->ends & PTL_END_LEFT) && turnable(q, en->cell, k);
     int turn_r = -1, turn_l = -1;
     double gr = 0, gl = 0;
     for (uint32_t m = 0, j = k1; m + 1 < nv; ++m) {
@@ -254,7 +266,7 @@ static uint32_t expand(ptl_query* q, const ptl_snode* n) {
     en.ax = en.sl[en.k].x, en.az = en.sl[en.k].z, en.bx = en.sl[en.k1].x, en.bz = en.sl[en.k1].z;
     const double ex = en.bx - en.ax, ez = en.bz - en.az;
     const double side = ex * (n->oz - en.az) - ez * (n->ox - en.ax); /* < 0: the root is behind the edge */
-    expansion e = {q->succ, 0, en.sl, q->goal_stamp, q->stamp, q->record != NULL};
+    expansion e = {q->succ, 0, en.sl, q->goal_stamp, q->stamp, q->record != NULL, q};
     if (side >= 0 || side * side <= q->eps * q->eps * (ex * ex + ez * ez)) return expand_collinear(q, n, &en, &e);
     return expand_cone(q, n, &en, &e);
 }
@@ -485,7 +497,10 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     q->node_count = 0;
     q->free_head = PTL_NONE;
     q->heap_count = 0;
-    expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL};
+    /* Pockets only for a search with a goal (one-to-all searches must see everything). */
+    q->pockets_on = q->use_pockets && !q->record;
+    q->pk_s[0] = s->x, q->pk_s[1] = s->z, q->pk_t[0] = t->x, q->pk_t[1] = t->z;
+    expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL, q};
     for (uint32_t i = 0; i < s->cell_count; ++i) {
         uint32_t c = s->cells[i];
         const ptl_blob_cell* cell = &nm->cells[c];

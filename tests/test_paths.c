@@ -12,10 +12,10 @@
 typedef struct baked {
     ptl_navmesh* nm;
     ptl_query* q;
-    ptl_query* plain; /* with hub labels: a query that ignores them, to compare; else NULL */
+    ptl_query* plain; /* a query ignoring hub labels and pockets, to compare */
 } baked;
 
-static baked bake_shape_hubs(const ptl_shape* s, const char* name, bool hubs) {
+static baked bake_shape_opts(const ptl_shape* s, const char* name, bool hubs, bool lids) {
     void* blob;
     size_t size;
     ptl_error err;
@@ -23,6 +23,7 @@ static baked bake_shape_hubs(const ptl_shape* s, const char* name, bool hubs) {
     ptl_bake_desc bd;
     memset(&bd, 0, sizeof bd);
     bd.hubs = hubs;
+    bd.lids = lids;
     cr_assert_geq(ptl_bake_shape(s, &bd, &blob, &size, NULL, &err), 0, "%s: %s", name, err.message);
     cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &b.nm, &err), 0, "%s: %s", name, err.message);
     ptl_blob_free(blob, size, NULL);
@@ -33,12 +34,14 @@ static baked bake_shape_hubs(const ptl_shape* s, const char* name, bool hubs) {
               "%s: %u hubs", name, in.hub_count);
     ptl_query_desc qd = {1u << 20, NULL, false};
     cr_assert_geq(ptl_query_create(b.nm, &qd, &b.q), 0);
-    b.plain = NULL;
-    if (hubs) {
-        ptl_query_desc pd = {1u << 20, NULL, true};
-        cr_assert_geq(ptl_query_create(b.nm, &pd, &b.plain), 0);
-    }
+    /* The reference: the interval search entering every cell (no labels, no pocket skipped). */
+    ptl_query_desc pd = {1u << 20, NULL, true, true};
+    cr_assert_geq(ptl_query_create(b.nm, &pd, &b.plain), 0);
     return b;
+}
+
+static baked bake_shape_hubs(const ptl_shape* s, const char* name, bool hubs) {
+    return bake_shape_opts(s, name, hubs, false);
 }
 
 static baked bake_shape(const ptl_shape* s, const char* name) { return bake_shape_hubs(s, name, false); }
@@ -49,7 +52,7 @@ static void baked_free(baked* b) {
     ptl_navmesh_destroy(b->nm);
 }
 
-/* With hub labels: the interval search on the same navmesh finds the same (found, length). */
+/* The interval search entering every cell of the same navmesh finds the same (found, length). */
 static bool same_as_plain(const baked* b, const ptl_path_request* req, const ptl_path_result* res) {
     if (!b->plain) return true;
     static float pts[3 * 8192];
@@ -241,8 +244,8 @@ static path_stats run_scenarios(baked* b, const ptl_grid* g, const int* comp, co
     return st;
 }
 
-/* Every scenario of the grid folders `dirs`, baked with or without hub labels. */
-static uint32_t grid_folders(const char* data, const char* const* dirs, size_t ndirs, bool hubs) {
+/* Every scenario of the grid folders `dirs`, baked with or without hub labels and pocket lids. */
+static uint32_t grid_folders(const char* data, const char* const* dirs, size_t ndirs, bool hubs, bool lids) {
     uint32_t total = 0;
     for (size_t d = 0; d < ndirs; ++d) {
         char dir[1024];
@@ -256,7 +259,7 @@ static uint32_t grid_folders(const char* data, const char* const* dirs, size_t n
             ptl_error err;
             cr_assert_geq(ptl_grid_load(map, NULL, &g, &err), 0, "%s", err.message);
             cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
-            baked b = bake_shape_hubs(&s, map, hubs);
+            baked b = bake_shape_opts(&s, map, hubs, lids);
             int* comp = test_components(&g);
             path_stats st = run_scenarios(&b, &g, comp, *p, false, !hubs);
             total += st.queries;
@@ -273,7 +276,7 @@ static uint32_t grid_folders(const char* data, const char* const* dirs, size_t n
 Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile, .timeout = 900) {
     TEST_REQUIRE_DATA(data);
     const char* dirs[] = {"bg512", "dao", "gppc2023", "random512", "room512", "sc1", "wc3_512"};
-    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], false);
+    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], false, false);
     cr_expect_geq(total, 50000, "expected all shared scenarios, ran %u", total);
 }
 
@@ -282,8 +285,18 @@ Test(paths, every_grid_scenario_is_found_iff_connected_and_no_longer_than_octile
 Test(paths, with_hub_labels_every_scenario_of_the_game_maps_is_exact, .timeout = 900) {
     TEST_REQUIRE_DATA(data);
     const char* dirs[] = {"bg512", "dao", "room512", "sc1", "wc3_512"};
-    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], true);
+    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], true, false);
     cr_expect_geq(total, 20000, "expected the game maps' scenarios, ran %u", total);
+}
+
+/* And on navmeshes decomposed with pocket lids, with and without hub labels. */
+Test(paths, with_pocket_lids_every_scenario_is_exact, .timeout = 900) {
+    TEST_REQUIRE_DATA(data);
+    const char* dirs[] = {"bg512", "dao", "room512", "sc1", "wc3_512"};
+    uint32_t total = grid_folders(data, dirs, sizeof dirs / sizeof dirs[0], true, true);
+    const char* all[] = {"gppc2023", "random512"};
+    total += grid_folders(data, all, 2, false, true);
+    cr_expect_geq(total, 30000, "expected the scenarios, ran %u", total);
 }
 
 /* Polyanya's arena and aurora scenarios, on the grid maps and on Polyanya's own meshes (whose free

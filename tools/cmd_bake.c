@@ -80,6 +80,8 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             ++i;
         } else if (is_bake && !strcmp(a, "--hubs")) {
             o->desc.hubs = 1;
+        } else if (!strcmp(a, "--lids")) {
+            o->desc.lids = 1;
         } else if (is_bake && !strcmp(a, "--tile-size")) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || (u != 0 && (u < PTL_TILE_MIN || u > PTL_TILE_MAX)))
@@ -268,7 +270,7 @@ int cli_decompose(int argc, char** argv) {
     if (r) return r;
     ptl_shape shape;
     if ((r = load_shape(o.input, &shape))) return r;
-    ptl_decompose_desc dd = {o.desc.relax, o.desc.pair_slack, NULL};
+    ptl_decompose_desc dd = {o.desc.relax, o.desc.pair_slack, NULL, o.desc.lids != 0};
     ptl_decomposition dc;
     ptl_error err;
     double t0 = cli_now_ms();

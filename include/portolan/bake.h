@@ -223,6 +223,15 @@ typedef struct ptl_decompose_desc {
        the closest element. */
     double pair_slack;
     const ptl_allocator* alloc; /* NULL: libc */
+    /* Cut off the pockets of the walls first (runtime/pockets.c: bays between the steps of an
+       irregular staircase, the inside of a U, each closed by a chord in free space that nothing
+       else touches): their lids become portals before any notch is resolved, so cells follow them
+       and searches, which never enter a pocket both ends are outside of, cross a corridor between
+       two staircases in a few wide cells instead of a sliver per step. More cells (sc1/Aurora
+       12,899 -> 19,829: the pockets' own), so the notch bound (cells <= notches + holes + pieces)
+       no longer holds; exact queries about twice as fast there (bench/RESULTS.md). Ignored with
+       relaxation. false: the plain ANavMG decomposition. */
+    bool lids;
 } ptl_decompose_desc;
 
 typedef struct ptl_decomp_portal {
@@ -285,6 +294,8 @@ typedef struct ptl_bake_desc {
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
        landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
     int32_t landmarks;
+    /* 2D: decompose with pocket lids (ptl_decompose_desc.lids). [Limit: 0..1] 0: no */
+    uint32_t lids;
     /* Hub labels (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph
        between them and a 2-hop labelling of its distances, so that exact path queries find the
        corners each end sees and read the distance between them off the labels instead of searching

@@ -209,6 +209,10 @@ typedef struct ptl_query_desc {
     /* Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels;
        true: search the cells as without them (for comparisons; same lengths, slower). */
     bool ignore_hubs;
+    /* Exact searches on 2D navmeshes skip the corners and cells inside pockets that start and goal
+       are both outside of (runtime/pockets.c: no shortest path between them can turn there);
+       true: they look everywhere (for comparisons; same lengths, slower). */
+    bool ignore_pockets;
 } ptl_query_desc;
 
 /* PTL_ERR_INVALID_ARG (NULL navmesh or out, max_nodes below 64), PTL_ERR_NO_MEMORY; *out is NULL

@@ -1,0 +1,137 @@
+/* Pockets (runtime/pockets.c): the lids found close pockets of free space (each vertex under a lid
+   lies on the pocket's side of it, and the lid's ends are on the vertex's ring), searches that skip
+   the pockets give the lengths of searches that look everywhere (start and goal inside pockets,
+   outside, in two different ones), and decompositions with the lids cut off first (--lids) do too.
+   The shared scenarios with pockets and lids: tests/test_paths.c. */
+#include "../runtime/navmesh_internal.h"
+#include "test_util.h"
+
+/* A hole with bays: irregular steps on its right side and a U-shaped bay opening downwards. */
+static const char MAP[] = "type octile\nheight 14\nwidth 20\nmap\n"
+                          "....................\n"
+                          "....................\n"
+                          "...@@@@@@@@@@.......\n"
+                          "...@@@@@@@@@@@@.....\n"
+                          "...@@@@@@@@@@.......\n"
+                          "...@@@@@@@@@@@@@....\n"
+                          "...@@@@@@@@@@@@.....\n"
+                          "...@@@@@@@@@@@@@@...\n"
+                          "...@@@@@@@@@@@@.....\n"
+                          "...@@@.....@@@@.....\n"
+                          "...@@@.....@@@@.....\n"
+                          "...@@@.....@@@@.....\n"
+                          "....................\n"
+                          "....................\n";
+
+static ptl_navmesh* bake(const ptl_grid* g, bool lids, bool hubs) {
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_shape_from_grid(g, NULL, &s, &err), 0, "%s", err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.lids = lids;
+    bd.hubs = hubs;
+    void* blob;
+    size_t size;
+    cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_navmesh_validate(nm, &err), 0, "%s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    ptl_shape_free(&s);
+    return nm;
+}
+
+Test(pockets, the_lids_close_pockets_on_the_vertices_side) {
+    ptl_grid g;
+    ptl_error err;
+    cr_assert_geq(ptl_grid_parse(MAP, strlen(MAP), "pockets.map", NULL, &g, &err), 0, "%s", err.message);
+    ptl_navmesh* nm = bake(&g, false, false);
+    cr_assert_not_null(nm->pocket, "a 2D navmesh has pocket data");
+    uint32_t under = 0;
+    for (uint32_t v = 0; v < nm->h->vert_count; ++v) {
+        uint32_t a = nm->pocket[2 * v], c = nm->pocket[2 * v + 1];
+        if (a == PTL_NONE) continue;
+        ++under;
+        cr_expect(a < nm->h->vert_count && c < nm->h->vert_count && a != c && a != v && c != v, "vertex %u: lid %u-%u", v,
+                  a, c);
+        double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a), cx = ptl_nm_vx(nm, c), cz = ptl_nm_vz(nm, c);
+        double o = (cx - ax) * (ptl_nm_vz(nm, v) - az) - (cz - az) * (ptl_nm_vx(nm, v) - ax);
+        cr_expect(o != 0, "vertex %u lies on its lid's line", v);
+        /* walls run with free space on their left: a pocket lies to the right of its lid a -> c */
+        cr_expect(o < 0, "vertex %u is on the free side of its lid", v);
+    }
+    /* the steps (3 corners strictly under the hull of the right side) and the U's inside */
+    cr_expect_geq(under, 5, "only %u vertices under a lid", under);
+    ptl_navmesh_destroy(nm);
+    ptl_grid_free(&g);
+}
+
+/* Every pair of lattice points of free cells (and points just inside the cells): the search that
+   skips pockets gives the found flag and length of the one that looks everywhere. */
+static void compare_all_pairs(const ptl_grid* g, ptl_navmesh* nm, uint32_t step, const char* what) {
+    ptl_query *qp, *qa;
+    ptl_query_desc dp = {1u << 16, NULL, false, false}, da = {1u << 16, NULL, true, true};
+    cr_assert_geq(ptl_query_create(nm, &dp, &qp), 0);
+    cr_assert_geq(ptl_query_create(nm, &da, &qa), 0);
+    static float pa[3 * 1024], pb[3 * 1024];
+    uint32_t n = g->width * g->height, pairs = 0, bad = 0;
+    for (uint32_t i = 0; i < n; i += step) {
+        if (!g->passable[i]) continue;
+        for (uint32_t j = i % 3; j < n; j += step) {
+            if (!g->passable[j] || i == j) continue;
+            ptl_path_request req;
+            memset(&req, 0, sizeof req);
+            req.start[0] = (float)(i % g->width) + ((i & 1) ? 0.5f : 0), req.start[2] = (float)(i / g->width);
+            req.goal[0] = (float)(j % g->width), req.goal[2] = (float)(j / g->width) + ((j & 2) ? 0.25f : 0);
+            ptl_path_result a, b;
+            memset(&a, 0, sizeof a);
+            memset(&b, 0, sizeof b);
+            a.points = pa, a.point_capacity = 1024;
+            b.points = pb, b.point_capacity = 1024;
+            ptl_query_find_path(qp, &req, &a);
+            ptl_query_find_path(qa, &req, &b);
+            ++pairs;
+            if ((a.found != b.found || fabs(a.length - b.length) > 1e-9 * (1 + b.length)) && bad++ < 3)
+                cr_expect(0, "%s: (%g, %g) -> (%g, %g): %d %.12f skipping pockets, %d %.12f without", what, req.start[0],
+                          req.start[2], req.goal[0], req.goal[2], a.found, a.length, b.found, b.length);
+        }
+    }
+    cr_expect_eq(bad, 0, "%s: %u of %u pairs differ", what, bad, pairs);
+    cr_expect_gt(pairs, 100, "%s: only %u pairs", what, pairs);
+    ptl_query_destroy(qp);
+    ptl_query_destroy(qa);
+}
+
+Test(pockets, skipping_them_changes_no_path_on_a_map_of_bays) {
+    ptl_grid g;
+    ptl_error err;
+    cr_assert_geq(ptl_grid_parse(MAP, strlen(MAP), "pockets.map", NULL, &g, &err), 0, "%s", err.message);
+    for (int lids = 0; lids < 2; ++lids) {
+        for (int hubs = 0; hubs < 2; ++hubs) {
+            ptl_navmesh* nm = bake(&g, lids, hubs);
+            char what[64];
+            snprintf(what, sizeof what, "bays, lids %d hubs %d", lids, hubs);
+            compare_all_pairs(&g, nm, 1, what);
+            ptl_navmesh_destroy(nm);
+        }
+    }
+    ptl_grid_free(&g);
+}
+
+Test(pockets, skipping_them_changes_no_path_on_generated_maps, .timeout = 300) {
+    const ptl_grid_gen_desc maps[] = {{PTL_GRID_SCENE_ROOMS, 96, 64, 2, 0}, {PTL_GRID_SCENE_RANDOM, 64, 64, 9, 0.3f}};
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
+        ptl_grid g;
+        ptl_error err;
+        cr_assert_geq(ptl_grid_generate(&maps[m], NULL, &g, &err), 0, "%s", err.message);
+        for (int lids = 0; lids < 2; ++lids) {
+            ptl_navmesh* nm = bake(&g, lids, lids);
+            char what[64];
+            snprintf(what, sizeof what, "generated map %zu, lids and hubs %d", m, lids);
+            compare_all_pairs(&g, nm, 37, what);
+            ptl_navmesh_destroy(nm);
+        }
+        ptl_grid_free(&g);
+    }
+}
