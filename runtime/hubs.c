@@ -33,7 +33,8 @@ typedef struct side {
     ptl_heap_item* pend; /* corners found, keyed by a lower bound of a path through them */
     uint32_t pend_count;
     double lo[PTL_MAX_LANDMARKS], hi[PTL_MAX_LANDMARKS]; /* landmark bounds of `to` */
-    double* d;          /* per hub: the shortest |from a| + d(a, hub) so far, +inf: none */
+    double* d;          /* per hub, at 2 * hub (the sides interleaved: one cache line holds both): the
+                           shortest |from a| + d(a, hub) so far, +inf: none */
     uint32_t* taken;    /* the corners taken in */
     uint32_t taken_count;
     uint32_t* touched;  /* the hubs whose d is set, to put back +inf */
@@ -127,10 +128,10 @@ static void take_corner(hub_search* hs, int k, uint32_t c) {
     for (uint32_t e = nm->hub_label_start[c], end = nm->hub_label_start[c + 1]; e < end; ++e) {
         uint32_t h = nm->hub_hub[e];
         double val = d + nm->hub_dist[e];
-        if (!(val < mine[h])) continue;
-        if (mine[h] == INFINITY) me->touched[me->touched_count++] = h;
-        mine[h] = val;
-        double total = val + theirs[h];
+        if (!(val < mine[2 * h])) continue;
+        if (mine[2 * h] == INFINITY) me->touched[me->touched_count++] = h;
+        mine[2 * h] = val;
+        double total = val + theirs[2 * h];
         if (total < best) best = total, best_hub = h;
     }
     hs->best = best, hs->best_hub = best_hub;
@@ -351,7 +352,7 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     uint32_t via[3] = {PTL_NONE, hs.best_hub, PTL_NONE}; /* a, the hub, b */
     if (hs.best_hub != PTL_NONE) via[0] = via_corner(&hs, 0, hs.best_hub), via[2] = via_corner(&hs, 1, hs.best_hub);
     for (int k = 0; k < 2; ++k)
-        for (uint32_t i = 0; i < hs.sd[k].touched_count; ++i) hs.sd[k].d[hs.sd[k].touched[i]] = INFINITY;
+        for (uint32_t i = 0; i < hs.sd[k].touched_count; ++i) hs.sd[k].d[2 * hs.sd[k].touched[i]] = INFINITY;
     if (hs.out_of_nodes) return PTL_ERR_OUT_OF_NODES;
     if (!(hs.best < INFINITY)) return PTL_PARTIAL;
     /* The corners: a, up to the hub, then from b up to the hub, reversed. */

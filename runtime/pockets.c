@@ -81,6 +81,8 @@ typedef struct builder {
     uint32_t* reps;
     uint32_t* stack;   /* scratch, the largest ring + 1 */
     uint32_t* todo;    /* scratch: pairs of ring positions still to process */
+    uint64_t budget;   /* steps left (scan steps, buckets and edges looked at): pathological outlines
+                          (a long spiral whose every lid is blocked) stop here with fewer pockets */
 } builder;
 
 static double vx(const builder* b, uint32_t v) { return b->xz[2 * v]; }
@@ -95,6 +97,8 @@ static bool lid_blocked(builder* b, uint32_t a, uint32_t c) {
     for (uint32_t z = z0; z <= z1; ++z) {
         for (uint32_t x = x0; x <= x1; ++x) {
             uint32_t k = z * g->nx + x;
+            if (b->budget < 1 + g->start[k + 1] - g->start[k]) return true; /* out of budget: no pocket */
+            b->budget -= 1 + g->start[k + 1] - g->start[k];
             for (uint32_t i = g->start[k]; i < g->start[k + 1]; ++i) {
                 uint32_t u = g->items[i], w = b->next[u];
                 if (b->stamp[u] == b->stamp_now) continue;
@@ -146,10 +150,14 @@ static bool clean(builder* b, uint32_t r, uint32_t p, uint32_t q) {
     for (uint32_t z = gz(g, z0); z <= gz(g, z1); ++z) {
         for (uint32_t x = gx(g, x0); x <= gx(g, x1); ++x) {
             uint32_t k = z * g->nx + x;
+            if (b->budget < 1) return false;
+            b->budget -= 1;
             for (uint32_t i = b->rep_start[k]; i < b->rep_start[k + 1]; ++i) {
                 uint32_t o = b->reps[i];
                 if (o == r) continue;
                 uint32_t v = b->rings[b->rstart[o]];
+                if (b->budget < q - p + 1) return false;
+                b->budget -= q - p + 1;
                 if (inside(b, r, p, q, vx(b, v), vz(b, v))) return false;
             }
         }
@@ -172,6 +180,8 @@ static void chain_pockets(builder* b, uint32_t r, uint32_t p0, uint32_t q0) {
         if (q - p < 2) continue;
         uint32_t* st = b->stack;
         uint32_t k = 0;
+        if (b->budget < q - p + 1) return;
+        b->budget -= q - p + 1;
         for (uint32_t i = p; i <= q; ++i) {
             uint32_t w = ring[i % n];
             while (k >= 2) {
@@ -312,6 +322,7 @@ ptl_status ptl_pockets_find(uint32_t nv, const double* xz, uint32_t* next, const
     builder b;
     memset(&b, 0, sizeof b);
     b.nv = nv, b.xz = xz, b.lid = lid, b.a = a, b.next = next;
+    b.budget = 256 * ((uint64_t)nv + 64);
     const size_t vb = ((size_t)nv + 1) * sizeof(uint32_t);
     memset(lid, 0xff, 2 * vb);
     b.ring_of = ptl_mem_alloc(a, vb);

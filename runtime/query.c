@@ -49,7 +49,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.corners = heights ? ((size_t)h->vert_count + 2) * 3 * sizeof(float) : 0;
     s.profile = heights ? ptl_query_profile_size() : 0;
     const size_t nh = hubs ? h->hub_count : 0;
-    s.hub_d = nh * sizeof(double);
+    s.hub_d = 2 * nh * sizeof(double);
     s.hub_u32 = nh * sizeof(uint32_t);
     s.hub_pend = nh * sizeof(ptl_heap_item);
     s.heap2 = hubs ? (size_t)max_nodes * sizeof(ptl_heap_item) : 0;
@@ -93,7 +93,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->corners, s.corners);
     ptl_mem_free(&a, q->profile, s.profile);
     for (int k = 0; k < 2; ++k) {
-        ptl_mem_free(&a, q->hub_d[k], s.hub_d);
+        if (k == 0) ptl_mem_free(&a, q->hub_d[0], s.hub_d);
         ptl_mem_free(&a, q->hub_taken[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_touched[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_seen[k], s.hub_u32);
@@ -206,13 +206,14 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     }
     if (q->use_hubs) {
         for (int k = 0; k < 2; ++k) {
-            q->hub_d[k] = ptl_mem_alloc(&a, s.hub_d);
+            if (k == 0) q->hub_d[0] = ptl_mem_alloc(&a, s.hub_d);
+            q->hub_d[k] = q->hub_d[0] ? q->hub_d[0] + k : NULL;
             q->hub_taken[k] = ptl_mem_alloc(&a, s.hub_u32);
             q->hub_touched[k] = ptl_mem_alloc(&a, s.hub_u32);
             q->hub_seen[k] = ptl_mem_calloc(&a, 1, s.hub_u32);
             q->hub_pend[k] = ptl_mem_alloc(&a, s.hub_pend);
             lm_ok = lm_ok && q->hub_d[k] && q->hub_taken[k] && q->hub_touched[k] && q->hub_seen[k] && q->hub_pend[k];
-            for (uint32_t i = 0; q->hub_d[k] && i < nm->h->hub_count; ++i) q->hub_d[k][i] = INFINITY;
+            for (uint32_t i = 0; q->hub_d[k] && i < nm->h->hub_count; ++i) q->hub_d[k][2 * i] = INFINITY;
         }
         q->heap2 = ptl_mem_alloc(&a, s.heap2);
         q->hub_chain = ptl_mem_alloc(&a, s.hub_chain);

@@ -154,7 +154,7 @@ struct ptl_query {
        to the hub through a corner it sees (+inf when none: a search lists the hubs it sets and puts
        back +inf), the corners each side took in, and those it has found (stamped). */
     bool use_hubs;
-    double* hub_d[2];        /* hub_count each */
+    double* hub_d[2];        /* one block of 2 * hub_count, the sides interleaved: side k at [2 * hub + k] */
     uint32_t* hub_taken[2];  /* hub_count each */
     uint32_t* hub_touched[2];/* hub_count each */
     uint32_t* hub_seen[2];   /* hub_count each */

@@ -135,3 +135,31 @@ Test(pockets, skipping_them_changes_no_path_on_generated_maps, .timeout = 300) {
         ptl_grid_free(&g);
     }
 }
+
+/* A square spiral of 1-cell walls: every outline is one long ring whose lids are blocked by the
+   next turn. The pocket scan must stay cheap (its work is bounded) and the paths exact. */
+Test(pockets, a_spiral_loads_and_its_paths_stay_exact, .timeout = 120) {
+    enum { N = 121 };
+    static char text[64 + N * (N + 1)];
+    int off = snprintf(text, sizeof text, "type octile\nheight %d\nwidth %d\nmap\n", N, N);
+    static char cell[N][N];
+    memset(cell, '.', sizeof cell);
+    /* walls on the rings of a spiral: a square ring every 2 cells, each with a gap at a turning corner */
+    for (int r = 1; r < N / 2; r += 2) {
+        int lo = r, hi = N - 1 - r;
+        for (int i = lo; i <= hi; ++i) cell[lo][i] = cell[hi][i] = cell[i][lo] = cell[i][hi] = '@';
+        cell[lo][lo + 1 + (r % 4 == 1 ? 0 : hi - lo - 2)] = '.'; /* the gap alternates sides */
+    }
+    for (int y = 0; y < N; ++y) {
+        memcpy(text + off, cell[y], N);
+        off += N;
+        text[off++] = '\n';
+    }
+    ptl_grid g;
+    ptl_error err;
+    cr_assert_geq(ptl_grid_parse(text, (size_t)off, "spiral.map", NULL, &g, &err), 0, "%s", err.message);
+    ptl_navmesh* nm = bake(&g, true, false);
+    compare_all_pairs(&g, nm, 613, "spiral");
+    ptl_navmesh_destroy(nm);
+    ptl_grid_free(&g);
+}
