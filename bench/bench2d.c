@@ -71,6 +71,7 @@ typedef struct targets {
     double aurora_exact_us, aurora_corridor_us, aurora_detour_us; /* medians over its scenarios */
     double aurora_hubs_us;         /* exact with hub labels (the best landmark count of table_hubs) */
     double aurora_hub_mb;          /* its hubs section */
+    bool aurora_hubs_lids;         /* with pocket lids */
     double scale_first, scale_last; /* us per vertex at the smallest and largest generated map */
     uint32_t scale_n0, scale_n1;
     uint32_t literal_bound_fails;  /* maps where cells > notches + holes + 1 (multi-piece maps) */
@@ -608,12 +609,14 @@ static void table_hubs(const char* data, targets* tg) {
     printf("Exact paths with hub labels (`portolan bake --hubs`: the taut visibility graph of the corners and a "
            "pruned landmark labelling of it, bake/hubs.c; queries find the corners start and goal see and meet on "
            "the labels, runtime/hubs.c) against the interval search on the same navmesh (`--no-hubs`), with 4 "
-           "(the default) and 16 landmarks. `hub ms`: the hub stage of the bake, its visibility sweeps on 2 "
+           "and 16 landmarks (16: the default with hubs), on the default decomposition and on one with the pockets "
+           "cut off first (`lids`: `--lids`, runtime/pockets.c). Both searches skip pockets that start and goal "
+           "are outside of. `hub ms`: the hub stage of the bake, its visibility sweeps on 2 "
            "threads; `entries`: label entries per corner; `same`: scenarios where both give the same found flag "
            "and length (1e-9 relative). Times per query, both snaps included, all scenarios, warm.\n\n");
-    printf("| map | landmarks | corners | entries | hub ms | hubs MB | blob MB | interval median us | interval p99 us | "
-           "hubs median us | hubs p99 us | median ratio | same |\n"
-           "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    printf("| map | cells | landmarks | corners | entries | hub ms | hubs MB | blob MB | interval median us | "
+           "interval p99 us | hubs median us | hubs p99 us | median ratio | same |\n"
+           "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     const char* maps[] = {"grids/dao/orz900d.map", "grids/sc1/Aurora.map", "grids/room512/16room_000.map",
                           "grids/room512/64room_000.map", "grids/gppc2023/maze512-4-0.map"};
     ptl_thread_jobs jobs;
@@ -626,11 +629,12 @@ static void table_hubs(const char* data, targets* tg) {
         ptl_error err;
         ptl_query_set qs;
         if (!load_map_scen(data, maps[i], map, sizeof map, &g, &s, &qs)) continue;
-        const int32_t counts[] = {4, 16};
-        for (int k = 0; k < 2; ++k) {
+        const int32_t counts[] = {4, 16, 16};
+        for (int k = 0; k < 3; ++k) {
             ptl_bake_desc bd;
             memset(&bd, 0, sizeof bd);
             bd.landmarks = counts[k];
+            bd.lids = k == 2;
             bd.hubs = 1;
             bd.jobs = &jobs.sys;
             void* blob;
@@ -655,12 +659,13 @@ static void table_hubs(const char* data, targets* tg) {
             uint32_t same = 0;
             for (uint32_t j = 0; j < qs.count; ++j)
                 same += eh[j].found == ep[j].found && fabs(eh[j].length - ep[j].length) <= 1e-9 * (1 + ep[j].length);
-            printf("| %s | %d | %u | %.1f | %.0f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.3f | %u of %u |\n",
-                   maps[i], counts[k], bs.hubs, bs.hubs ? (double)bs.hub_entries / bs.hubs : 0, bs.ms_hubs,
+            printf("| %s | %u%s | %d | %u | %.1f | %.0f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.3f | %u of %u |\n",
+                   maps[i], bs.cells, bd.lids ? " (lids)" : "", counts[k], bs.hubs,
+                   bs.hubs ? (double)bs.hub_entries / bs.hubs : 0, bs.ms_hubs,
                    bs.hub_bytes / 1048576.0, size / 1048576.0, rp.median, rp.p99, rh.median, rh.p99,
                    ratio(rh.median, rp.median), same, qs.count);
             if (strstr(maps[i], "Aurora") && rh.median < tg->aurora_hubs_us)
-                tg->aurora_hubs_us = rh.median, tg->aurora_hub_mb = bs.hub_bytes / 1048576.0;
+                tg->aurora_hubs_us = rh.median, tg->aurora_hub_mb = bs.hub_bytes / 1048576.0, tg->aurora_hubs_lids = bd.lids;
             free(eh);
             free(ep);
             ptl_query_destroy(qh);
@@ -680,9 +685,9 @@ static void table_targets(const targets* tg) {
     printf("| target | measured | met |\n|---|---|---|\n");
     printf("| orz900d (1491x656) decomposed in under 50 ms | %.2f ms decomposition (%.2f ms shape + decomposition + "
            "build) | %s |\n", tg->orz_decompose_ms, tg->orz_bake_ms, tg->orz_decompose_ms < 50 ? "yes" : "no");
-    printf("| median query under 20 us on Aurora | exact %.1f us, exact with hub labels %.1f us (%.0f MB of labels), "
+    printf("| median query under 20 us on Aurora | exact %.1f us, exact with hub labels %.1f us (%s%.0f MB of labels), "
            "corridor %.1f us (Detour %.1f us on the same map) | %s |\n", tg->aurora_exact_us, tg->aurora_hubs_us,
-           tg->aurora_hub_mb, tg->aurora_corridor_us, tg->aurora_detour_us,
+           tg->aurora_hubs_lids ? "pocket lids, " : "", tg->aurora_hub_mb, tg->aurora_corridor_us, tg->aurora_detour_us,
            tg->aurora_exact_us < 20 || tg->aurora_hubs_us < 20 ? "yes" : "no");
     double growth = tg->scale_first > 0 ? tg->scale_last / tg->scale_first : 0;
     double nlogn = tg->scale_n0 > 1 ? log2((double)tg->scale_n1) / log2((double)tg->scale_n0) : 0;
