@@ -161,6 +161,10 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.off_heights = off, off = align8(off + (uint64_t)d->height_count * 2);
     hd.link_count = d->link_count;
     hd.off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
+    uint32_t lids = 0;
+    for (uint32_t p = 0; p < d->portal_count; ++p) lids += d->portals[p].pocket == 1 || d->portals[p].pocket == 2;
+    hd.lid_count = lids;
+    hd.off_lids = off, off = align8(off + (uint64_t)lids * sizeof(ptl_blob_lid));
     hd.off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
     hd.off_hubs = off;      /* and ptl_bake_hubs the hubs (hubs.c) */
     hd.total_size = off;
@@ -278,6 +282,11 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
         portals[p].cell[0] = c0, portals[p].cell[1] = c1;
         portals[p].edge[0] = (uint16_t)e0, portals[p].edge[1] = (uint16_t)e1;
         portals[p].vert[0] = a0, portals[p].vert[1] = a1;
+    }
+    ptl_blob_lid* lid_out = (ptl_blob_lid*)(b + hd.off_lids);
+    for (uint32_t p = 0, k = 0; p < d->portal_count; ++p) {
+        const ptl_decomp_portal* dp = &d->portals[p];
+        if (dp->pocket == 1 || dp->pocket == 2) lid_out[k].portal = p, lid_out[k++].inner = dp->cell[dp->pocket - 1];
     }
     if (grid_count) memcpy(b + hd.off_cell_grids, d->cell_grids, (size_t)grid_count * sizeof(ptl_blob_grid));
     if (d->height_count) memcpy(b + hd.off_heights, d->heights, (size_t)d->height_count * 2);

@@ -615,13 +615,19 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
         for (uint32_t i = 0; i < n; ++i) next[i] = d->v.data[i].next;
         st = ptl_pockets_find(n, s->xy, next, &d->alloc, lid);
     }
-    /* One portal per lid: the vertices under a lid follow each other along their ring. */
+    /* One portal per lid: the vertices under a lid follow each other along their ring. The pocket
+       lies right of a -> b (walls have free space on their left, and the outline under the lid
+       bends away from it); the portal keeps that side (pad[0]) and is never dropped. */
     for (uint32_t i = 0; st >= 0 && i < n; ++i) {
         uint32_t a = lid[2 * i], b = lid[2 * i + 1];
         if (a == PTL_NONE) continue;
-        uint32_t prev = d->v.data[i].prev;
-        if (prev == a || lid[2 * prev] != a || lid[2 * prev + 1] != b) /* the first vertex under it */
-            if (!add_portal(d, a, b)) st = PTL_ERR_NO_MEMORY;
+        uint32_t prev = d->v.data[i].prev, seg;
+        if (prev == a || lid[2 * prev] != a || lid[2 * prev + 1] != b) { /* the first vertex under it */
+            if (!add_seg(d, a, b, SEG_PORTAL, &seg) || !link_portal(d, a, seg) || !link_portal(d, b, seg))
+                st = PTL_ERR_NO_MEMORY;
+            else
+                d->s.data[seg].pad[0] = 1;
+        }
     }
     ptl_mem_free(&d->alloc, next, vb);
     ptl_mem_free(&d->alloc, lid, 2 * vb);
@@ -797,6 +803,7 @@ ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err) {
         ptl_decomp_portal* dp = &out->portals[p++];
         dp->v[0] = s->a;
         dp->v[1] = s->b;
+        dp->pocket = s->pad[0] ? 2 : 0; /* a lid: the pocket right of a -> b, cell[1] */
         dp->cell[0] = hface[seg_half[2 * i]];
         dp->cell[1] = hface[seg_half[2 * i + 1]];
     }

@@ -23,7 +23,7 @@ typedef struct ptl_dseg {
     uint32_t a, b;  /* walls run a -> b with free space on the left; portals have no side */
     uint8_t kind;   /* 0 wall, 1 portal */
     uint8_t alive;  /* 0 once split (walls) or dropped (portals) */
-    uint8_t pad[2];
+    uint8_t pad[2]; /* pad[0]: 1 for a pocket's lid (decompose.c, add_lids): never dropped */
 } ptl_dseg;
 
 typedef struct ptl_dref {

@@ -20,7 +20,9 @@
    runtime finds the corners a point sees with a bounded search over the cells.
 
    Which corners: vertices where a path may turn (the runtime's corner test, query.c) that end a
-   portal; a strictly reflex vertex always does (its cell would not be convex otherwise).
+   portal; a strictly reflex vertex always does (its cell would not be convex otherwise). With
+   pocket lids (ptl_decompose_desc.lids) not those inside a pocket, whose cells the sweeps do not
+   enter either.
 
    Deterministic: the graph is built per corner (in any order, on any thread) and sorted; the
    labelling runs in one thread in a fixed order. */
@@ -95,6 +97,7 @@ static ptl_status sweep_corner(ptl_query** qp, const ptl_allocator* a, sweep* s,
         s->self = c;
         s->out.count = 0;
         ++s->stamp;
+        (*qp)->vis_skip_pockets = nm->cell_lid != NULL;
         ptl_status st = ptl_query_visible_vertices(*qp, &p, on_seen, s);
         if (st != PTL_ERR_OUT_OF_NODES) return s->failed ? PTL_ERR_NO_MEMORY : st;
         uint32_t more = (*qp)->max_nodes * 4;
@@ -183,6 +186,12 @@ static ptl_status build_graph(const ptl_navmesh* nm, const ptl_job_system* jobs,
             if (sl->nbr != PTL_NONE) is[v] |= 2, is[w] |= 2;
         }
     }
+    /* With lids, the corners inside pockets get no label: a path between two points outside a
+       pocket never turns there, and a search from inside one turns at them itself (runtime
+       hubs.c). */
+    if (nm->vert_lid)
+        for (uint32_t v = 0; v < nv; ++v)
+            if (nm->vert_lid[v] != PTL_NONE) is[v] = 0;
     uint32_t n = 0;
     for (uint32_t v = 0; v < nv; ++v) n += is[v] == 3;
     g->n = n;

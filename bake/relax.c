@@ -173,7 +173,7 @@ ptl_status ptl_dc_drop_dispensable(ptl_dc* d, const ptl_dc_faces* fc, double tol
     for (uint32_t f = 0; f < fc->face_count; ++f) parent[f] = ring[f] = f, size[f] = 1;
     for (uint32_t i = 0; i < fc->ns; ++i) {
         ptl_dseg* s = &d->s.data[i];
-        if (!s->alive || s->kind != 1) continue;
+        if (!s->alive || s->kind != 1 || s->pad[0]) continue; /* pad[0]: a pocket's lid stays */
         uint32_t fa = find(parent, fc->hface[fc->seg_half[2 * i]]), fb = find(parent, fc->hface[fc->seg_half[2 * i + 1]]);
         if (fa == fb) continue;
         if (!dispensable_at(d, s->a, i, tol) || !dispensable_at(d, s->b, i, tol)) continue;

@@ -179,6 +179,8 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
         }
     }
     q->cheap_count = 0;
+    ptl_pocket_ends pk;
+    if (q->use_pockets) ptl_query_pocket_ends(q, s, t, &pk);
     for (uint32_t i = 0; i < s->cell_count; ++i) {
         uint32_t c = s->cells[i];
         if (q->cc[c].stamp != stamp) open_cell(q, c, 0, s->x, s->z, PTL_NONE, 0, t, stamp);
@@ -202,7 +204,7 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             ptl_ccell* cd = &q->cc[d];
             if (cd->stamp == stamp && cd->closed) continue;
             if (q->dead_end[d] && q->goal_stamp[d] != stamp) continue;
-            if (q->use_pockets && ptl_nm_cell_skips(nm, d, s->x, s->z, t->x, t->z)) continue;
+            if (q->use_pockets && ptl_nm_cell_skips(nm, d, &pk)) continue;
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
             double x, z;
             portal_point(cc->x, cc->z, t->x, t->z, ptl_nm_vx(nm, cv[j]), ptl_nm_vz(nm, cv[j]), ptl_nm_vx(nm, cv[j1]),

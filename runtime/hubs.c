@@ -17,6 +17,11 @@
    whose key is at most its length, and so is the last one. The searches cover only the part of
    each end's visible region inside the ellipse of that length around s and t.
 
+   With pocket lids (pockets.c) the corners inside pockets have no label. An end inside a pocket
+   turns at them itself: its search starts a new sweep at each such corner it sees (tangent), from
+   that corner with the length so far as the root (Polyanya's turn, kept to the pocket), so the
+   corners with labels are reached with their shortest length through the pocket.
+
    The corners in the middle are unpacked from the visibility graph: from a, the neighbour w with
    |a w| + d(w, h) = d(a, h) (the labels hold h for the next corner of the labelling's shortest-path
    tree), until h, and likewise from b. Everything is in the x-z plane; heights come from the
@@ -42,7 +47,21 @@ typedef struct side {
     const ptl_qpoint* from; /* this side's end */
     const ptl_qpoint* to;   /* the other end */
     uint32_t target;        /* goal_stamp of the cells holding `to` */
-    uint32_t* seen;
+    uint32_t* seen;         /* per hub: found this search (stamp), so cd and cfrom are set */
+    uint32_t pend_cap;
+    double* cd;             /* per hub: the shortest length from the end found (through roots) */
+    uint32_t* cfrom;        /* per hub: the root it was seen from (a vertex; PTL_NONE: the end) */
+    bool in_pocket;         /* the end is in a pocket (of the navmesh's lids): */
+    ptl_pocket_ends ends;   /* those pockets (only the end's own) */
+    /* Roots inside the end's pocket (vertices), when it is in one: per vertex, stamped. */
+    double* root_g;
+    uint32_t* root_stamp;
+    uint32_t* root_par;     /* the root it was turned at from (PTL_NONE: the end) */
+    /* Corners of the other end's pockets this side has seen (per vertex, stamped): the shortest
+       length to them and the root they were seen from, where the two sides meet without labels. */
+    double* meet_d;
+    uint32_t* meet_stamp;
+    uint32_t* meet_from;
 } side;
 
 typedef struct hub_search {
@@ -50,10 +69,14 @@ typedef struct hub_search {
     side sd[2];
     uint32_t stamp;
     double best;          /* [Units: wu] the shortest path found so far */
-    uint32_t best_hub;    /* the hub it passes, PTL_NONE: the straight segment */
+    uint32_t best_hub;    /* the hub it passes, PTL_NONE: a straight segment from a root */
+    int best_side;        /* with best_hub PTL_NONE: the side whose root saw the other end, */
+    uint32_t best_root;   /* and that root (PTL_NONE: the end itself); */
+    uint32_t best_meet;   /* or a root of side best_side the other side saw (PTL_NONE: none) */
     uint32_t expansions;
     bool out_of_nodes;
     uint32_t lm[PTL_ACTIVE_LANDMARKS]; /* the landmarks this search uses (the best ones for s, t) */
+    ptl_pocket_ends pk;                /* for skipping pockets (q->use_pockets) */
     uint32_t lm_count;
 } hub_search;
 
@@ -85,27 +108,86 @@ static double corner_alt(const hub_search* hs, int k, uint32_t c) {
     return alt;
 }
 
-/* Side k sees vertex v: when v is a hub it can turn at (the line to it is tangent to the walls
-   there), queue it with a lower bound of any path through it: |from v| + the larger of |v to| and
-   the landmark bound. */
-static void find_corner(hub_search* hs, int k, uint32_t v) {
+static void push(hub_search* hs, int k, const ptl_snode* n);
+
+/* Side k turns at vertex v, a corner inside its end's pocket, reached with length g from root
+   `from`: a sweep from v (unless v was a root with a length as short before). */
+static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) {
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
-    uint32_t c = nm->vert_hub[v];
     side* me = &hs->sd[k];
-    if (c == PTL_NONE || me->seen[c] == hs->stamp) return;
-    me->seen[c] = hs->stamp;
-    if (q->use_pockets && ptl_nm_pocket_skips(nm, v, me->from->x, me->from->z, me->to->x, me->to->z)) return;
-    if (!ptl_vis_tangent(q, v, me->from->x, me->from->z)) return;
+    if (me->root_stamp[v] == hs->stamp && !(g < me->root_g[v])) return;
+    me->root_stamp[v] = hs->stamp, me->root_g[v] = g, me->root_par[v] = from;
+    const side* other = &hs->sd[1 - k];
+    if (other->meet_stamp[v] == hs->stamp && g + other->meet_d[v] < hs->best)
+        hs->best = g + other->meet_d[v], hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_meet = v;
+    ptl_qpoint p;
+    memset(&p, 0, sizeof p);
+    p.kind = PTL_QPOINT_VERTEX;
+    p.x = ptl_nm_vx(nm, v), p.z = ptl_nm_vz(nm, v), p.y = nm->verts[3 * v + 1];
+    p.vert = v;
+    p.cells = nm->vcell + nm->vcell_start[v];
+    p.cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
+    p.cell = p.cells[0];
+    for (uint32_t i = 0; i < p.cell_count; ++i) {
+        /* The other end in a cell around v: v sees it (the cell is convex). */
+        if (q->goal_stamp[p.cells[i]] == me->target) {
+            double dx = me->to->x - p.x, dz = me->to->z - p.z, d = g + sqrt(dx * dx + dz * dz);
+            if (d < hs->best) hs->best = d, hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_root = v, hs->best_meet = PTL_NONE;
+        }
+        uint32_t m = ptl_vis_start(q, &p, me->target, i);
+        for (uint32_t j = 0; j < m; ++j) {
+            ptl_snode* n = &q->succ[j];
+            n->root = v, n->g = g;
+            push(hs, k, n);
+        }
+    }
+}
+
+/* Side k sees the vertex of slot `slot` (cell first + i) from root (rx, rz) (vertex `root`, or
+   PTL_NONE for the end) reached with length g. A hub it can turn at (the line to it is tangent to
+   the walls there) is queued with a lower bound of any path through it: its length from the end
+   plus the larger of the straight line and the landmark bound to the other end; a corner inside
+   the end's own pocket (no label) is turned at. */
+static void find_corner(hub_search* hs, int k, uint32_t slot, double rx, double rz, double g, uint32_t root) {
+    ptl_query* q = hs->q;
+    const ptl_navmesh* nm = q->nm;
+    const uint32_t v = nm->cell_verts[slot];
+    side* me = &hs->sd[k];
+    if (v == root) return;
+    const uint32_t c = nm->vert_hub[v];
+    if (c == PTL_NONE) {
+        const uint32_t l = nm->vert_lid ? nm->vert_lid[v] : PTL_NONE;
+        if (l == PTL_NONE) return;
+        double dx = ptl_nm_vx(nm, v) - rx, dz = ptl_nm_vz(nm, v) - rz, d = g + sqrt(dx * dx + dz * dz);
+        side* other = &hs->sd[1 - k];
+        if (other->in_pocket && ptl_pocket_ends_in(&other->ends, l) &&
+            (me->meet_stamp[v] != hs->stamp || d < me->meet_d[v])) {
+            me->meet_stamp[v] = hs->stamp, me->meet_d[v] = d, me->meet_from[v] = root;
+            if (other->root_stamp[v] == hs->stamp && d + other->root_g[v] < hs->best)
+                hs->best = d + other->root_g[v], hs->best_hub = PTL_NONE, hs->best_side = 1 - k, hs->best_meet = v;
+        }
+        if (me->in_pocket && ptl_pocket_ends_in(&me->ends, l) && q->slots[slot].corner && ptl_vis_tangent(q, v, rx, rz))
+            turn_at(hs, k, v, d, root);
+        return;
+    }
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
-    double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
+    double d = g + sqrt((vx - rx) * (vx - rx) + (vz - rz) * (vz - rz));
+    if (me->seen[c] == hs->stamp && !(d < me->cd[c])) return;
+    if (q->use_pockets && ptl_nm_pocket_skips(nm, v, &hs->pk)) return;
+    if (!ptl_vis_tangent(q, v, rx, rz)) return;
+    me->seen[c] = hs->stamp, me->cd[c] = d, me->cfrom[c] = root;
     double rest = sqrt((vx - me->to->x) * (vx - me->to->x) + (vz - me->to->z) * (vz - me->to->z));
     if (hs->lm_count) {
         double alt = corner_alt(hs, k, c);
         if (alt > rest) rest = alt;
     }
     if (d + rest >= hs->best) return;
-    ptl_heap_push(me->pend, &me->pend_count, d + rest, 0, c);
+    if (me->pend_count >= me->pend_cap) {
+        hs->out_of_nodes = true;
+        return;
+    }
+    ptl_heap_push(me->pend, &me->pend_count, d + rest, (float)d, c);
     /* taken in later, if at all: start fetching its label */
     __builtin_prefetch(nm->hub_hub + nm->hub_label_start[c]);
     __builtin_prefetch(nm->hub_dist + nm->hub_label_start[c]);
@@ -116,9 +198,7 @@ static void find_corner(hub_search* hs, int k, uint32_t v) {
 static void take_corner(hub_search* hs, int k, uint32_t c) {
     const ptl_navmesh* nm = hs->q->nm;
     side* me = &hs->sd[k];
-    uint32_t v = nm->hub_vert[c];
-    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
-    double d = sqrt((vx - me->from->x) * (vx - me->from->x) + (vz - me->from->z) * (vz - me->from->z));
+    double d = me->cd[c];
     me->taken[me->taken_count++] = c;
     double* mine = me->d;
     const double* theirs = hs->sd[1 - k].d;
@@ -134,6 +214,7 @@ static void take_corner(hub_search* hs, int k, uint32_t c) {
         double total = val + theirs[2 * h];
         if (total < best) best = total, best_hub = h;
     }
+    if (best_hub != hs->best_hub) hs->best_meet = PTL_NONE;
     hs->best = best, hs->best_hub = best_hub;
 }
 
@@ -147,9 +228,7 @@ static uint32_t via_corner(const hub_search* hs, int k, uint32_t h) {
         uint32_t c = me->taken[i];
         int64_t e = label_find(nm, c, h);
         if (e < 0) continue;
-        uint32_t v = nm->hub_vert[c];
-        double dx = ptl_nm_vx(nm, v) - me->from->x, dz = ptl_nm_vz(nm, v) - me->from->z;
-        double val = sqrt(dx * dx + dz * dz) + nm->hub_dist[e];
+        double val = me->cd[c] + nm->hub_dist[e];
         if (val < best) best = val, arg = c;
     }
     return arg;
@@ -200,10 +279,11 @@ static double interval_alt(const hub_search* hs, const side* me, const ptl_snode
 
 static void push(hub_search* hs, int k, const ptl_snode* n) {
     ptl_query* q = hs->q;
+    if (hs->out_of_nodes) return;
     side* me = &hs->sd[k];
-    double f = ptl_iv_h(n->ox, n->oz, me->to->x, me->to->z, n->lx, n->lz, n->rx, n->rz);
+    double f = n->g + ptl_iv_h(n->ox, n->oz, me->to->x, me->to->z, n->lx, n->lz, n->rx, n->rz);
     if (f >= hs->best) return;
-    if (q->use_pockets && ptl_nm_cell_skips(q->nm, n->cell, me->from->x, me->from->z, me->to->x, me->to->z)) return;
+    if (q->use_pockets && ptl_nm_cell_skips(q->nm, n->cell, &hs->pk)) return;
     if (hs->lm_count) {
         double alt = interval_alt(hs, me, n);
         if (alt > f) {
@@ -226,7 +306,7 @@ static void start_side(hub_search* hs, int k) {
     side* me = &hs->sd[k];
     for (uint32_t i = 0; i < me->from->cell_count; ++i) {
         const ptl_blob_cell* cell = &nm->cells[me->from->cells[i]];
-        for (uint32_t j = 0; j < cell->vert_count; ++j) find_corner(hs, k, nm->cell_verts[cell->first + j]);
+        for (uint32_t j = 0; j < cell->vert_count; ++j) find_corner(hs, k, cell->first + j, me->from->x, me->from->z, 0, PTL_NONE);
     }
     for (uint32_t i = 0; i < me->from->cell_count; ++i) {
         uint32_t m = ptl_vis_start(q, me->from, me->target, i);
@@ -236,20 +316,21 @@ static void start_side(hub_search* hs, int k) {
 
 static void expand_side(hub_search* hs, int k, uint32_t ni) {
     ptl_query* q = hs->q;
-    const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
     ptl_snode n = q->nodes[ni];
     q->nodes[ni].parent = q->free_head;
     q->free_head = ni;
     hs->expansions++;
     if (q->goal_stamp[n.cell] == me->target && in_cone(q, &n, me->to->x, me->to->z)) {
-        double dx = me->to->x - me->from->x, dz = me->to->z - me->from->z;
-        double d = sqrt(dx * dx + dz * dz);
-        if (d < hs->best) hs->best = d, hs->best_hub = PTL_NONE;
+        double dx = me->to->x - n.ox, dz = me->to->z - n.oz;
+        double d = n.g + sqrt(dx * dx + dz * dz);
+        if (d < hs->best)
+            hs->best = d, hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_root = n.root, hs->best_meet = PTL_NONE;
     }
     uint32_t ns, m = ptl_vis_expand(q, &n, me->target, q->vis_seen, &ns);
-    for (uint32_t j = 0; j < ns; ++j) find_corner(hs, k, nm->cell_verts[q->vis_seen[j]]);
+    /* The successors first: a turn at a corner (turn_at) writes its own to q->succ. */
     for (uint32_t j = 0; j < m; ++j) push(hs, k, &q->succ[j]);
+    for (uint32_t j = 0; j < ns; ++j) find_corner(hs, k, q->vis_seen[j], n.ox, n.oz, n.g, n.root);
 }
 
 /* Appends to chain the corners after c up to hub h (c itself not included): each label entry names
@@ -289,16 +370,34 @@ static bool unpack(const ptl_navmesh* nm, uint32_t c, uint32_t h, uint32_t* chai
     return true;
 }
 
-/* The points from the goal back to the start (ptl_back_writer), through the corners of chain. */
+/* The points from the goal back to the start (ptl_back_writer), through the vertices of chain. */
 static void write_back(const ptl_navmesh* nm, const uint32_t* chain, uint32_t len, const ptl_qpoint* s,
                        const ptl_qpoint* t, ptl_back_writer* w) {
     ptl_pw_put(w, t->x, t->z, t->y);
     for (uint32_t i = len; i-- > 0;) {
-        uint32_t v = nm->hub_vert[chain[i]];
+        uint32_t v = chain[i];
         ptl_pw_put(w, ptl_nm_vx(nm, v), ptl_nm_vz(nm, v), nm->verts[3 * v + 1]);
     }
     ptl_pw_put(w, s->x, s->z, s->y);
     ptl_pw_flush(w);
+}
+
+/* Appends the roots between side k's end and root r (a vertex, PTL_NONE: the end itself) in path
+   order: for the start's side from the start to r, for the goal's side from r to the goal. */
+static bool roots(const hub_search* hs, int k, uint32_t r, uint32_t* chain, uint32_t* len, uint32_t cap) {
+    const side* me = &hs->sd[k];
+    uint32_t first = *len;
+    for (uint32_t v = r, steps = 0; v != PTL_NONE; v = me->root_par[v], ++steps) {
+        if (*len >= cap || steps > cap) return false;
+        chain[(*len)++] = v;
+    }
+    if (k == 0) /* collected from r back to the start: reverse */
+        for (uint32_t i = first, j = *len ? *len - 1 : 0; i < j; ++i, --j) {
+            uint32_t x = chain[i];
+            chain[i] = chain[j];
+            chain[j] = x;
+        }
+    return true;
 }
 
 ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
@@ -322,16 +421,32 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     hs.stamp = st1;
     hs.best = INFINITY;
     hs.best_hub = PTL_NONE;
+    hs.best_meet = PTL_NONE;
     side* a = &hs.sd[0];
     side* b = &hs.sd[1];
     a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
     a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->touched = q->hub_touched[0], a->seen = q->hub_seen[0];
+    a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
+    a->root_g = q->hub_root_g[0], a->root_stamp = q->hub_root_stamp[0], a->root_par = q->hub_root_par[0];
+    a->meet_d = q->hub_meet_d[0], a->meet_stamp = q->hub_meet_stamp[0], a->meet_from = q->hub_meet_from[0];
     b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
     b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->touched = q->hub_touched[1], b->seen = q->hub_seen[1];
+    b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
+    b->root_g = q->hub_root_g[1], b->root_stamp = q->hub_root_stamp[1], b->root_par = q->hub_root_par[1];
+    b->meet_d = q->hub_meet_d[1], b->meet_stamp = q->hub_meet_stamp[1], b->meet_from = q->hub_meet_from[1];
     if (q->lm_count) {
         ptl_query_point_bounds(q, t, a->lo, a->hi);
         ptl_query_point_bounds(q, s, b->lo, b->hi);
         hs.lm_count = ptl_query_active_landmarks(q->lm_count, a->lo, a->hi, b->lo, b->hi, PTL_ACTIVE_LANDMARKS, hs.lm);
+    }
+    if (q->use_pockets) ptl_query_pocket_ends(q, s, t, &hs.pk);
+    /* An end inside a pocket turns at the pocket's corners itself (no labels there). */
+    a->in_pocket = b->in_pocket = false;
+    if (nm->vert_lid) {
+        ptl_query_pocket_ends(q, s, s, &a->ends);
+        ptl_query_pocket_ends(q, t, t, &b->ends);
+        a->in_pocket = a->ends.lid_count > 0, b->in_pocket = b->ends.lid_count > 0;
+        if ((a->in_pocket || b->in_pocket) && !q->hub_root_g[0]) return PTL_ERR_INTERNAL;
     }
     q->node_count = 0;
     q->free_head = PTL_NONE;
@@ -346,7 +461,12 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             if (f[i] < f[m]) m = i;
         if (!(f[m] < hs.best)) break;
         if (m < 2) expand_side(&hs, m, ptl_heap_pop(hs.sd[m].heap, &hs.sd[m].count));
-        else take_corner(&hs, m - 2, ptl_heap_pop(hs.sd[m - 2].pend, &hs.sd[m - 2].pend_count));
+        else {
+            side* sd = &hs.sd[m - 2];
+            float g = sd->pend[0].g;
+            uint32_t c = ptl_heap_pop(sd->pend, &sd->pend_count);
+            if (g == (float)sd->cd[c]) take_corner(&hs, m - 2, c); /* else a stale entry: found shorter since */
+        }
     }
     res->nodes_expanded = hs.expansions;
     uint32_t via[3] = {PTL_NONE, hs.best_hub, PTL_NONE}; /* a, the hub, b */
@@ -355,12 +475,26 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
         for (uint32_t i = 0; i < hs.sd[k].touched_count; ++i) hs.sd[k].d[2 * hs.sd[k].touched[i]] = INFINITY;
     if (hs.out_of_nodes) return PTL_ERR_OUT_OF_NODES;
     if (!(hs.best < INFINITY)) return PTL_PARTIAL;
-    /* The corners: a, up to the hub, then from b up to the hub, reversed. */
+    /* The vertices: the start's roots, a, up to the hub, then from b up to the hub reversed, the
+       goal's roots; or the roots of the side that saw the other end. */
     uint32_t* chain = q->hub_chain;
+    const uint32_t cap = nm->h->vert_count + 2;
     uint32_t len = 0;
-    if (via[1] != PTL_NONE) {
+    if (via[1] == PTL_NONE && hs.best_meet != PTL_NONE) {
+        /* Side K's root v, seen by the other side from its root r. */
+        const int K = hs.best_side;
+        const uint32_t v = hs.best_meet, r = hs.sd[1 - K].meet_from[v];
+        if (K == 1) {
+            if (!roots(&hs, 0, r, chain, &len, cap) || !roots(&hs, 1, v, chain, &len, cap)) return PTL_ERR_INTERNAL;
+        } else {
+            if (!roots(&hs, 0, v, chain, &len, cap) || !roots(&hs, 1, r, chain, &len, cap)) return PTL_ERR_INTERNAL;
+        }
+    } else if (via[1] == PTL_NONE) {
+        if (!roots(&hs, hs.best_side, hs.best_root, chain, &len, cap)) return PTL_ERR_INTERNAL;
+    } else {
         if (via[0] == PTL_NONE || via[2] == PTL_NONE) return PTL_ERR_INTERNAL;
-        uint32_t cap = nm->h->hub_count + 2;
+        if (!roots(&hs, 0, a->cfrom[via[0]], chain, &len, cap)) return PTL_ERR_INTERNAL;
+        uint32_t first = len;
         chain[len++] = via[0];
         if (!unpack(nm, via[0], via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
         uint32_t mid = len; /* chain ends with the hub */
@@ -374,6 +508,8 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
                 chain[j] = x;
             }
         }
+        for (uint32_t i = first; i < len; ++i) chain[i] = nm->hub_vert[chain[i]];
+        if (!roots(&hs, 1, b->cfrom[via[2]], chain, &len, cap)) return PTL_ERR_INTERNAL;
     }
     ptl_back_writer w;
     memset(&w, 0, sizeof w);

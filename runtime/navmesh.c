@@ -71,6 +71,7 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_cell_grids, h->height_count ? h->cell_count : 0, sizeof(ptl_blob_grid), &cur, size) ||
         !section_ok(h->off_heights, h->height_count, 2, &cur, size) ||
         !section_ok(h->off_links, h->link_count, sizeof(ptl_blob_link), &cur, size) ||
+        !section_ok(h->off_lids, h->lid_count, sizeof(ptl_blob_lid), &cur, size) ||
         !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
         return bad(err, "a section lies outside the blob or overlaps another");
     if (h->hub_count == 0) {
@@ -99,6 +100,7 @@ static void bind(ptl_navmesh* nm) {
     nm->cell_grids = h->height_count ? (const ptl_blob_grid*)(nm->blob + h->off_cell_grids) : NULL;
     nm->heights = (const uint16_t*)(nm->blob + h->off_heights);
     nm->links = (const ptl_blob_link*)(nm->blob + h->off_links);
+    nm->lids = h->lid_count ? (const ptl_blob_lid*)(nm->blob + h->off_lids) : NULL;
     if (h->hub_count) {
         ptl_hub_layout l = ptl_hub_layout_of(h->hub_count, h->hub_entry_count, h->hub_edge_count);
         const uint8_t* s = nm->blob + h->off_hubs;
@@ -336,7 +338,7 @@ ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_d
     if (s >= 0 && (build_vertex_cells(nm) < 0 || build_pieces(nm) < 0))
         s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s >= 0) s = check_hubs(nm, err);
-    if (s >= 0 && ptl_nm_build_pockets(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    if (s >= 0) s = ptl_nm_build_pockets(nm, err);
     if (s < 0) {
         ptl_navmesh_destroy(nm);
         return s;
@@ -391,6 +393,8 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     ptl_mem_free(&a, nm->pocket, nm->pocket ? 2 * ((size_t)vc + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->cell_pocket,
                  nm->cell_pocket ? 2 * ((size_t)(nm->h ? nm->h->cell_count : 0) + 1) * sizeof(uint32_t) : 0);
+    ptl_mem_free(&a, nm->cell_lid, nm->cell_lid ? ((size_t)(nm->h ? nm->h->cell_count : 0) + 1) * sizeof(uint32_t) : 0);
+    ptl_mem_free(&a, nm->vert_lid, nm->vert_lid ? ((size_t)vc + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->blob, nm->size);
     ptl_mem_free(&a, nm, sizeof *nm);
 }

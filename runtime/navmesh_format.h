@@ -4,7 +4,8 @@
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
      portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | cell_grids | heights (u16) |
-     links | landmarks (float, landmark_count per vertex; may be empty) | hubs (may be empty)
+     links | lids (may be empty) | landmarks (float, landmark_count per vertex; may be empty) |
+     hubs (may be empty)
    Links (runtime.h) are cells too: link i's cell is cell cell_count - link_count + i, so the link
    cells come last, after every walkable cell.
    3D bakes add, per cell that needs one, a grid of its layer's voxel floor heights around the
@@ -87,8 +88,20 @@ typedef struct ptl_blob_header {
     uint64_t hub_entry_count; /* label entries of all hubs */
     uint64_t off_hubs;        /* == total_size when there are no hubs */
     uint64_t hub_bytes;       /* size of the hubs section (ptl_hub_layout's total) */
+    /* Pocket lids (a 2D bake with ptl_decompose_desc.lids): portals that close a pocket of free
+       space, each with the cell on the pocket's side; the pocket is the cells reached from it
+       without crossing a lid. */
+    uint32_t lid_count;
+    uint32_t pad2;
+    uint64_t off_lids;
 } ptl_blob_header;
-_Static_assert(sizeof(ptl_blob_header) == 288, "blob header layout");
+_Static_assert(sizeof(ptl_blob_header) == 304, "blob header layout");
+
+typedef struct ptl_blob_lid {
+    uint32_t portal; /* into portals */
+    uint32_t inner;  /* the portal's cell on the pocket's side */
+} ptl_blob_lid;
+_Static_assert(sizeof(ptl_blob_lid) == 8, "blob lid layout");
 
 /* Offsets of the parts of the hubs section from off_hubs, and its size. */
 typedef struct ptl_hub_layout {

@@ -25,6 +25,7 @@ struct ptl_navmesh {
     const ptl_blob_grid* cell_grids; /* one per cell; NULL when no cell has a grid (no heights) */
     const uint16_t* heights;
     const ptl_blob_link* links;
+    const ptl_blob_lid* lids;  /* lid_count, or NULL */
     /* Hub labels (navmesh_format.h; NULL when the blob has none). */
     const double* hub_dist;
     const uint32_t* hub_hub;
@@ -38,6 +39,11 @@ struct ptl_navmesh {
        strictly inside, PTL_NONE twice for none; NULL for navmeshes without pockets (3D). */
     uint32_t* pocket;
     uint32_t* cell_pocket; /* per cell likewise: the lid of the pocket it lies inside */
+    /* Derived at load from the blob's lids (a bake with ptl_decompose_desc.lids; then pocket and
+       cell_pocket stay NULL): per cell, the lid whose pocket holds it, and per vertex, the lid
+       whose pocket holds every cell around it; PTL_NONE for none. NULL without lids. */
+    uint32_t* cell_lid;
+    uint32_t* vert_lid;
     /* Derived at load: the cells around each vertex (CSR), for queries that start on a vertex. */
     uint32_t* vcell_start; /* vert_count + 1 */
     uint32_t* vcell;
@@ -46,8 +52,10 @@ struct ptl_navmesh {
     uint32_t piece_count;
 };
 
-/* Derives nm->pocket (pockets.c). PTL_ERR_NO_MEMORY, or PTL_OK (pocket may stay NULL). */
-ptl_status ptl_nm_build_pockets(ptl_navmesh* nm);
+/* Derives the pockets (pockets.c): from the blob's lids when it has them (cell_lid, vert_lid;
+   PTL_ERR_BAD_BLOB when a lid does not close its pocket), else from the walls of a 2D navmesh
+   (pocket, cell_pocket, which may stay NULL). PTL_ERR_NO_MEMORY. */
+ptl_status ptl_nm_build_pockets(ptl_navmesh* nm, ptl_error* err);
 
 /* x-z coordinates of vertex v as doubles. */
 static inline double ptl_nm_vx(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v]; }
@@ -67,22 +75,50 @@ static inline bool ptl_nm_beyond_lid(const ptl_navmesh* nm, uint32_t a, uint32_t
     return inner > 0 ? os < -es && ot < -et : os > es && ot > et;
 }
 
-/* Can a search from (sx, sz) to (tx, tz) skip corner v: is v strictly inside a clean pocket whose lid
-   both points are strictly beyond (pockets.c)? */
-static inline bool ptl_nm_pocket_skips(const ptl_navmesh* nm, uint32_t v, double sx, double sz, double tx, double tz) {
+/* A search's ends, for skipping pockets: their positions in x-z and, with lids, the pockets (lid
+   ids) they lie in. */
+#define PTL_POCKET_END_LIDS 6u
+typedef struct ptl_pocket_ends {
+    double sx, sz, tx, tz;
+    /* The pockets the ends are in: a point inside one is in one, a point on a lid's end may be in
+       several (each with a cell around it). lid_count > PTL_POCKET_END_LIDS: too many to list,
+       no pocket is skipped. */
+    uint32_t lids[2 * PTL_POCKET_END_LIDS];
+    uint32_t lid_count;
+} ptl_pocket_ends;
+
+/* Is lid l's pocket one that an end is in? */
+static inline bool ptl_pocket_ends_in(const ptl_pocket_ends* e, uint32_t l) {
+    if (e->lid_count > 2 * PTL_POCKET_END_LIDS) return true;
+    for (uint32_t i = 0; i < e->lid_count; ++i)
+        if (e->lids[i] == l) return true;
+    return false;
+}
+
+/* Can a search between those ends skip corner v: is v inside a pocket neither end is in (lids), or
+   strictly inside a pocket of the walls whose lid both ends are strictly beyond (pockets.c)? */
+static inline bool ptl_nm_pocket_skips(const ptl_navmesh* nm, uint32_t v, const ptl_pocket_ends* e) {
+    if (nm->vert_lid) {
+        uint32_t l = nm->vert_lid[v];
+        return l != PTL_NONE && !ptl_pocket_ends_in(e, l);
+    }
     if (!nm->pocket || nm->pocket[2 * v] == PTL_NONE) return false;
-    return ptl_nm_beyond_lid(nm, nm->pocket[2 * v], nm->pocket[2 * v + 1], v, sx, sz, tx, tz);
+    return ptl_nm_beyond_lid(nm, nm->pocket[2 * v], nm->pocket[2 * v + 1], v, e->sx, e->sz, e->tx, e->tz);
 }
 
 /* Can it skip cell c: does c lie inside such a pocket? */
-static inline bool ptl_nm_cell_skips(const ptl_navmesh* nm, uint32_t c, double sx, double sz, double tx, double tz) {
+static inline bool ptl_nm_cell_skips(const ptl_navmesh* nm, uint32_t c, const ptl_pocket_ends* e) {
+    if (nm->cell_lid) {
+        uint32_t l = nm->cell_lid[c];
+        return l != PTL_NONE && !ptl_pocket_ends_in(e, l);
+    }
     if (!nm->cell_pocket || nm->cell_pocket[2 * c] == PTL_NONE) return false;
     uint32_t a = nm->cell_pocket[2 * c], b = nm->cell_pocket[2 * c + 1];
     /* a vertex of the cell inside the pocket: one that is neither lid end */
     const ptl_blob_cell* cell = &nm->cells[c];
     uint32_t v = nm->cell_verts[cell->first];
-    for (uint32_t i = 1; (v == a || v == b) && i < cell->vert_count; ++i) v = nm->cell_verts[cell->first + i];
-    return ptl_nm_beyond_lid(nm, a, b, v, sx, sz, tx, tz);
+    for (uint32_t k = 1; (v == a || v == b) && k < cell->vert_count; ++k) v = nm->cell_verts[cell->first + k];
+    return ptl_nm_beyond_lid(nm, a, b, v, e->sx, e->sz, e->tx, e->tz);
 }
 
 /* Is cell c a link cell (navmesh_format.h: the last link_count cells)? */

@@ -20,6 +20,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "error.h"
 #include "navmesh_internal.h"
 #include "pockets.h"
 
@@ -356,8 +357,80 @@ ptl_status ptl_pockets_find(uint32_t nv, const double* xz, uint32_t* next, const
     return ok ? PTL_OK : PTL_ERR_NO_MEMORY;
 }
 
-ptl_status ptl_nm_build_pockets(ptl_navmesh* nm) {
+/* The pockets the bake's lids close: a flood from each lid's inner cell through every portal but
+   lids. A flood that reaches the lid's other side, or a cell claimed twice, is a broken blob. */
+static ptl_status lid_pockets(ptl_navmesh* nm, ptl_error* err) {
     const ptl_blob_header* h = nm->h;
+    const ptl_allocator* a = &nm->alloc;
+    const size_t cb = ((size_t)h->cell_count + 1) * sizeof(uint32_t), vb = ((size_t)h->vert_count + 1) * sizeof(uint32_t);
+    nm->cell_lid = ptl_mem_alloc(a, cb);
+    nm->vert_lid = ptl_mem_alloc(a, vb);
+    uint32_t* is_lid = ptl_mem_calloc(a, (size_t)h->portal_count + 1, sizeof(uint32_t));
+    uint8_t* lid_slot = ptl_mem_calloc(a, (size_t)h->cell_vert_total + 1, 1); /* cell edges that are lids */
+    uint32_t* queue = ptl_mem_alloc(a, cb);
+    ptl_status st = nm->cell_lid && nm->vert_lid && is_lid && lid_slot && queue ? PTL_OK : PTL_ERR_NO_MEMORY;
+    if (st < 0) goto done;
+    memset(nm->cell_lid, 0xff, cb);
+    memset(nm->vert_lid, 0xff, vb);
+    for (uint32_t i = 0; i < h->lid_count; ++i) {
+        const ptl_blob_lid* l = &nm->lids[i];
+        if (l->portal >= h->portal_count || is_lid[l->portal] ||
+            (l->inner != nm->portals[l->portal].cell[0] && l->inner != nm->portals[l->portal].cell[1])) {
+            st = ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: lid %u names a bad portal or cell", i);
+            goto done;
+        }
+        is_lid[l->portal] = 1;
+        const ptl_blob_portal* lp = &nm->portals[l->portal];
+        lid_slot[nm->cells[lp->cell[0]].first + lp->edge[0]] = 1;
+        lid_slot[nm->cells[lp->cell[1]].first + lp->edge[1]] = 1;
+    }
+    for (uint32_t i = 0; i < h->lid_count && st >= 0; ++i) {
+        const ptl_blob_lid* l = &nm->lids[i];
+        uint32_t head = 0, tail = 0;
+        if (nm->cell_lid[l->inner] != PTL_NONE) st = PTL_ERR_BAD_BLOB;
+        nm->cell_lid[l->inner] = i;
+        queue[tail++] = l->inner;
+        /* Through every portal but lids: a pocket holds no lid but its own (lids close disjoint
+           pockets), so meeting another cell claimed, or a lid from inside other than at its own
+           inner cell, means the lid does not close its pocket. */
+        while (head < tail && st >= 0) {
+            uint32_t c = queue[head++];
+            const ptl_blob_cell* cell = &nm->cells[c];
+            for (uint32_t k = 0; k < cell->vert_count; ++k) {
+                uint32_t nb = nm->cell_nbrs[cell->first + k];
+                if (nb == PTL_NONE || nm->cell_lid[nb] == i) continue;
+                if (lid_slot[cell->first + k]) {
+                    if (c != l->inner) st = PTL_ERR_BAD_BLOB;
+                    continue;
+                }
+                if (nm->cell_lid[nb] != PTL_NONE) {
+                    st = PTL_ERR_BAD_BLOB;
+                    break;
+                }
+                nm->cell_lid[nb] = i;
+                queue[tail++] = nb;
+            }
+        }
+        if (st < 0) st = ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: lid %u does not close its pocket", i);
+    }
+    /* A vertex is inside a pocket when every cell around it is. */
+    for (uint32_t v = 0; st >= 0 && v < h->vert_count; ++v) {
+        uint32_t b = nm->vcell_start[v], e = nm->vcell_start[v + 1], id = b < e ? nm->cell_lid[nm->vcell[b]] : PTL_NONE;
+        for (uint32_t k = b + 1; k < e && id != PTL_NONE; ++k)
+            if (nm->cell_lid[nm->vcell[k]] != id) id = PTL_NONE;
+        nm->vert_lid[v] = id;
+    }
+done:
+    ptl_mem_free(a, is_lid, ((size_t)h->portal_count + 1) * sizeof(uint32_t));
+    ptl_mem_free(a, lid_slot, (size_t)h->cell_vert_total + 1);
+    ptl_mem_free(a, queue, cb);
+    if (st == PTL_ERR_NO_MEMORY) st = ptl_error_set(err, st, "navmesh: out of memory");
+    return st;
+}
+
+ptl_status ptl_nm_build_pockets(ptl_navmesh* nm, ptl_error* err) {
+    const ptl_blob_header* h = nm->h;
+    if (h->lid_count) return lid_pockets(nm, err);
     if (h->layer_count != 1 || h->link_count != 0 || h->height_count != 0) return PTL_OK;
     const uint32_t nv = h->vert_count;
     const ptl_allocator* a = &nm->alloc;
@@ -410,5 +483,5 @@ ptl_status ptl_nm_build_pockets(ptl_navmesh* nm) {
         ptl_mem_free(a, nm->cell_pocket, nm->cell_pocket ? 2 * ((size_t)h->cell_count + 1) * sizeof(uint32_t) : 0);
         nm->pocket = nm->cell_pocket = NULL;
     }
-    return st;
+    return st < 0 ? ptl_error_set(err, st, "navmesh: out of memory") : st;
 }

@@ -116,6 +116,8 @@ struct ptl_query {
     ptl_snode* succ;     /* successors of one expansion: 3 * max_cell_verts */
     double* side;        /* 2 * max_cell_verts: signed distances of a cell's vertices from the two rays */
     uint32_t* vis_seen;  /* max_cell_verts: the slots of the vertices one visibility expansion sees */
+    bool vis_skip_pockets; /* visibility expansions enter no cell of a lid's pocket (nm->cell_lid) but
+                              a target's */
 
     /* Per vertex. */
     uint32_t* wall;       /* 2 per vertex: the vertex before it along the walls and the one after
@@ -158,15 +160,25 @@ struct ptl_query {
     uint32_t* hub_taken[2];  /* hub_count each */
     uint32_t* hub_touched[2];/* hub_count each */
     uint32_t* hub_seen[2];   /* hub_count each */
+    double* hub_cd[2];       /* hub_count each: the shortest length to the hub's corner found */
+    uint32_t* hub_cfrom[2];  /* hub_count each: the root it was found from */
+    uint32_t hub_pend_cap;   /* entries of each hub_pend */
+    /* Per vertex, per side, with lids only (nm->vert_lid): roots inside an end's pocket. */
+    double* hub_root_g[2];
+    uint32_t* hub_root_stamp[2];
+    uint32_t* hub_root_par[2];
+    double* hub_meet_d[2];      /* and the other end's pocket corners each side has seen */
+    uint32_t* hub_meet_stamp[2];
+    uint32_t* hub_meet_from[2];
     ptl_heap_item* heap2;             /* the goal side's open list, max_nodes */
-    ptl_heap_item* hub_pend[2];       /* hub_count each: corners found, not yet taken in */
-    uint32_t* hub_chain;              /* hub_count + 2: the corners of one path */
+    ptl_heap_item* hub_pend[2];       /* hub_pend_cap each: corners found, not yet taken in */
+    uint32_t* hub_chain;              /* vert_count + 2: the vertices of one path */
 
     /* Pockets (pockets.c): the navmesh has them and the desc does not ignore them; on for the
        current exact search (one with a goal), and its start and goal in x-z. */
     bool use_pockets;
     bool pockets_on;
-    double pk_s[2], pk_t[2];
+    ptl_pocket_ends pk;
 
     /* One-to-all distances (ptl_query_vertex_distances): when set, expansions record the length of
        the shortest path found so far to every vertex they see. Per vertex. */
@@ -205,6 +217,9 @@ void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo,
 uint32_t ptl_query_active_landmarks(uint32_t k, const double* alo, const double* ahi, const double* blo,
                                     const double* bhi, uint32_t max, uint32_t* out);
 #define PTL_ACTIVE_LANDMARKS 6u
+
+/* The ends of a search from s to t for skipping pockets (search.c). */
+void ptl_query_pocket_ends(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_pocket_ends* out);
 
 /* The exact path with hub labels (hubs.c), when q->use_hubs: same contract as ptl_query_exact. */
 ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

@@ -55,15 +55,14 @@ typedef struct expansion {
 static inline bool enterable(const expansion* e, const ptl_slot* sl) {
     if (!(sl->open || (sl->nbr != PTL_NONE && (e->all || e->goal_stamp[sl->nbr] == e->stamp)))) return false;
     const ptl_query* q = e->q;
-    return !q->pockets_on || !ptl_nm_cell_skips(q->nm, sl->nbr, q->pk_s[0], q->pk_s[1], q->pk_t[0], q->pk_t[1]);
+    return !q->pockets_on || !ptl_nm_cell_skips(q->nm, sl->nbr, &q->pk);
 }
 
 /* May the path turn at the vertex of slot `slot` of cell `cell`: a corner, and not one inside a
    pocket both ends are outside of. */
 static inline bool turnable(const ptl_query* q, const ptl_blob_cell* cell, uint32_t slot) {
     if (!q->slots[cell->first + slot].corner) return false;
-    return !q->pockets_on || !ptl_nm_pocket_skips(q->nm, q->nm->cell_verts[cell->first + slot], q->pk_s[0], q->pk_s[1],
-                                                  q->pk_t[0], q->pk_t[1]);
+    return !q->pockets_on || !ptl_nm_pocket_skips(q->nm, q->nm->cell_verts[cell->first + slot], &q->pk);
 }
 
 /* One-to-all: vertex `slot` of a cell is seen from (ox, oz) at path length g + the straight line. */
@@ -473,6 +472,24 @@ static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* 
 
 /* ---- The search ----------------------------------------------------------------------------- */
 
+/* Adds the pockets (lid ids) that hold point p to e: those of its cells (a point on a lid, or at a
+   lid's end, belongs to the cells on every side). */
+static void point_lids(const ptl_navmesh* nm, const ptl_qpoint* p, ptl_pocket_ends* e) {
+    for (uint32_t i = 0; nm->cell_lid && i < p->cell_count; ++i) {
+        uint32_t l = nm->cell_lid[p->cells[i]];
+        if (l == PTL_NONE || (e->lid_count <= 2 * PTL_POCKET_END_LIDS && ptl_pocket_ends_in(e, l))) continue;
+        if (e->lid_count < 2 * PTL_POCKET_END_LIDS) e->lids[e->lid_count] = l;
+        if (e->lid_count <= 2 * PTL_POCKET_END_LIDS) e->lid_count++;
+    }
+}
+
+void ptl_query_pocket_ends(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_pocket_ends* out) {
+    out->sx = s->x, out->sz = s->z, out->tx = t->x, out->tz = t->z;
+    out->lid_count = 0;
+    point_lids(q->nm, s, out);
+    point_lids(q->nm, t, out);
+}
+
 /* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
 static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     const ptl_navmesh* nm = q->nm;
@@ -499,7 +516,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     q->heap_count = 0;
     /* Pockets only for a search with a goal (one-to-all searches must see everything). */
     q->pockets_on = q->use_pockets && !q->record;
-    q->pk_s[0] = s->x, q->pk_s[1] = s->z, q->pk_t[0] = t->x, q->pk_t[1] = t->z;
+    if (q->pockets_on) ptl_query_pocket_ends(q, s, t, &q->pk);
     expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL, q};
     for (uint32_t i = 0; i < s->cell_count; ++i) {
         uint32_t c = s->cells[i];

@@ -8,7 +8,8 @@
    Rays that graze a vertex give zero-width intervals, which are dropped: what lies straight beyond a
    grazed corner is reached through that corner (the hub search, hubs.c, turns there by zero).
    Dead-end cells (at most one neighbour) are entered only when they hold the target (a stamped
-   cell): a taut path between points outside such a cell never passes through it.
+   cell): a taut path between points outside such a cell never passes through it. Likewise, with
+   q->vis_skip_pockets, the cells of the blob's pockets (pockets.c).
 
    Used by the exact search with hub labels (hubs.c: bounded fronts from the start and the goal)
    and by the bake (bake/hubs.c: the visibility graph of the corners). */
@@ -23,7 +24,8 @@ bool ptl_vis_start_on_edge(const ptl_query* q, const ptl_qpoint* s, uint32_t c, 
 }
 
 static inline bool enterable(const ptl_query* q, const ptl_slot* sl, uint32_t stamp) {
-    return sl->open || (sl->nbr != PTL_NONE && q->goal_stamp[sl->nbr] == stamp);
+    if (!(sl->open || (sl->nbr != PTL_NONE && q->goal_stamp[sl->nbr] == stamp))) return false;
+    return !q->vis_skip_pockets || q->goal_stamp[sl->nbr] == stamp || q->nm->cell_lid[sl->nbr] == PTL_NONE;
 }
 
 uint32_t ptl_vis_start(ptl_query* q, const ptl_qpoint* p, uint32_t stamp, uint32_t cell_index) {

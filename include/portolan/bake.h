@@ -237,6 +237,8 @@ typedef struct ptl_decompose_desc {
 typedef struct ptl_decomp_portal {
     uint32_t v[2];     /* endpoints (vertex ids) */
     uint32_t cell[2];  /* cells on the left and on the right of v[0] -> v[1] */
+    uint32_t pocket;   /* 0; with lids (ptl_decompose_desc.lids), 1 or 2 for a pocket's lid: the
+                          pocket is on the side of cell[pocket - 1] */
 } ptl_decomp_portal;
 
 typedef struct ptl_decomposition {
