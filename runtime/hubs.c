@@ -111,8 +111,10 @@ static double corner_alt(const hub_search* hs, int k, uint32_t c) {
 static void push(hub_search* hs, int k, const ptl_snode* n);
 
 /* Side k turns at vertex v, a corner inside its end's pocket, reached with length g from root
-   `from`: a sweep from v (unless v was a root with a length as short before). */
-static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) {
+   `from` at (rx, rz): a sweep from v (unless v was a root with a length as short before). A taut
+   path bends round the walls at v, so it goes on into the half-plane of the line from the root
+   through v that holds the walls (Polyanya's non-observable successors); the sweep keeps to it. */
+static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from, double rx, double rz) {
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
@@ -129,6 +131,19 @@ static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) 
     p.cells = nm->vcell + nm->vcell_start[v];
     p.cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
     p.cell = p.cells[0];
+    /* The walls' side of the line root -> v (0: both walls on it, a straight corner: no side). */
+    const double dx = p.x - rx, dz = p.z - rz;
+    double side_sign = 0;
+    const uint32_t nb[2] = {q->wall[2 * v], q->wall[2 * v + 1]};
+    for (int w = 0; w < 2 && side_sign == 0; ++w) {
+        if (nb[w] == PTL_NONE || nb[w] == v) continue;
+        double c = dx * (ptl_nm_vz(nm, nb[w]) - p.z) - dz * (ptl_nm_vx(nm, nb[w]) - p.x);
+        double ww = (ptl_nm_vx(nm, nb[w]) - p.x) * (ptl_nm_vx(nm, nb[w]) - p.x) +
+                    (ptl_nm_vz(nm, nb[w]) - p.z) * (ptl_nm_vz(nm, nb[w]) - p.z);
+        if (c * c > 1e-18 * (dx * dx + dz * dz) * ww) side_sign = c > 0 ? 1 : -1;
+    }
+    if (nb[0] == PTL_NONE || nb[0] == v || nb[1] == PTL_NONE || nb[1] == v || (dx == 0 && dz == 0)) side_sign = 0;
+    const double tol2 = q->eps * q->eps * (dx * dx + dz * dz);
     for (uint32_t i = 0; i < p.cell_count; ++i) {
         /* The other end in a cell around v: v sees it (the cell is convex). */
         if (q->goal_stamp[p.cells[i]] == me->target) {
@@ -139,6 +154,19 @@ static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) 
         for (uint32_t j = 0; j < m; ++j) {
             ptl_snode* n = &q->succ[j];
             n->root = v, n->g = g;
+            if (side_sign != 0) {
+                /* keep the part of the interval where cross(d, x - v) * side_sign >= 0 */
+                double a = (dx * (n->rz - p.z) - dz * (n->rx - p.x)) * side_sign;
+                double b = (dx * (n->lz - p.z) - dz * (n->lx - p.x)) * side_sign;
+                if (a * a <= tol2 * ((n->rx - p.x) * (n->rx - p.x) + (n->rz - p.z) * (n->rz - p.z))) a = 0;
+                if (b * b <= tol2 * ((n->lx - p.x) * (n->lx - p.x) + (n->lz - p.z) * (n->lz - p.z))) b = 0;
+                if (a < 0 && b < 0) continue;
+                if (a < 0 || b < 0) {
+                    double t = a / (a - b), x = n->rx + t * (n->lx - n->rx), z = n->rz + t * (n->lz - n->rz);
+                    if (a < 0) n->rx = x, n->rz = z, n->ends &= (uint8_t)~PTL_END_RIGHT;
+                    else n->lx = x, n->lz = z, n->ends &= (uint8_t)~PTL_END_LEFT;
+                }
+            }
             push(hs, k, n);
         }
     }
@@ -168,13 +196,14 @@ static void find_corner(hub_search* hs, int k, uint32_t slot, double rx, double 
                 hs->best = d + other->root_g[v], hs->best_hub = PTL_NONE, hs->best_side = 1 - k, hs->best_meet = v;
         }
         if (me->in_pocket && ptl_pocket_ends_in(&me->ends, l) && q->slots[slot].corner && ptl_vis_tangent(q, v, rx, rz))
-            turn_at(hs, k, v, d, root);
+            turn_at(hs, k, v, d, root, rx, rz);
         return;
     }
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
     double d = g + sqrt((vx - rx) * (vx - rx) + (vz - rz) * (vz - rz));
     if (me->seen[c] == hs->stamp && !(d < me->cd[c])) return;
-    if (q->use_pockets && ptl_nm_pocket_skips(nm, v, &hs->pk)) return;
+    /* (with lids no hub is inside a pocket) */
+    if (q->use_pockets && !nm->vert_lid && ptl_nm_pocket_skips(nm, v, &hs->pk)) return;
     if (!ptl_vis_tangent(q, v, rx, rz)) return;
     me->seen[c] = hs->stamp, me->cd[c] = d, me->cfrom[c] = root;
     double rest = sqrt((vx - me->to->x) * (vx - me->to->x) + (vz - me->to->z) * (vz - me->to->z));

@@ -206,7 +206,7 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);
 
 /* Bounds of point p's distance to each landmark, from the vertices of a cell holding p (all of them
-   visible from p: the cell is convex): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its
+   visible from p: the cell is convex; the 6 nearest): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its
    piece does not have gives (-inf, +inf). lo and hi hold q->lm_count values (search.c). */
 void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi);
 

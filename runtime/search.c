@@ -390,12 +390,27 @@ void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo,
             if (isfinite(d[i])) lo[i] = hi[i] = d[i];
         return;
     }
+    /* From the nearest vertices of the cell (the tightest bounds; big cells have dozens). */
+    enum { NEAREST = 6 };
     const ptl_blob_cell* cell = &nm->cells[p->cells[0]];
+    uint32_t pick[NEAREST];
+    double pd[NEAREST];
+    uint32_t np = 0;
     for (uint32_t j = 0; j < cell->vert_count; ++j) {
         uint32_t v = nm->cell_verts[cell->first + j];
-        const float* d = nm->landmarks + (size_t)v * k;
         double dv = sqrt((nm->verts[3 * v] - p->x) * (nm->verts[3 * v] - p->x) +
                          (nm->verts[3 * v + 2] - p->z) * (nm->verts[3 * v + 2] - p->z));
+        uint32_t at = np < NEAREST ? np++ : NEAREST;
+        if (at == NEAREST) {
+            if (dv >= pd[NEAREST - 1]) continue;
+            at = NEAREST - 1;
+        }
+        while (at > 0 && pd[at - 1] > dv) pick[at] = pick[at - 1], pd[at] = pd[at - 1], --at;
+        pick[at] = v, pd[at] = dv;
+    }
+    for (uint32_t j = 0; j < np; ++j) {
+        const float* d = nm->landmarks + (size_t)pick[j] * k;
+        const double dv = pd[j];
         for (uint32_t i = 0; i < k; ++i) {
             if (!isfinite(d[i])) continue;
             if (d[i] - dv > lo[i]) lo[i] = d[i] - dv;
