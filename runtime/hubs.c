@@ -51,11 +51,14 @@ typedef struct side {
     uint32_t pend_cap;
     double* cd;             /* per hub: the shortest length from the end found (through roots) */
     uint32_t* cfrom;        /* per hub: the root it was seen from (a vertex; PTL_NONE: the end) */
-    bool in_pocket;         /* the end is in a pocket (of the navmesh's lids): */
-    ptl_pocket_ends ends;   /* those pockets (only the end's own) */
+    bool in_pocket;         /* the end is in a pocket (of the navmesh's lids) it must turn in: */
+    ptl_pocket_ends ends;   /* those pockets (only the end's own, and not one whose lid it sees
+                               whole from the cell next to the lid: no path turns inside that one) */
     /* Roots inside the end's pocket (vertices), when it is in one: per vertex, stamped. */
     double* root_g;
     uint32_t* root_stamp;
+    ptl_heap_item* rq;      /* roots waiting for their sweep, keyed by a lower bound */
+    uint32_t rq_count, rq_cap;
     uint32_t* root_par;     /* the root it was turned at from (PTL_NONE: the end) */
     /* Corners of the other end's pockets this side has seen (per vertex, stamped): the shortest
        length to them and the root they were seen from, where the two sides meet without labels. */
@@ -91,11 +94,11 @@ static inline int64_t label_find(const ptl_navmesh* nm, uint32_t c, uint32_t h) 
     return lo < nm->hub_label_start[c + 1] && nm->hub_hub[lo] == h ? (int64_t)lo : -1;
 }
 
-/* The landmark bound of corner c's distance to side k's other end. */
-static double corner_alt(const hub_search* hs, int k, uint32_t c) {
+/* The landmark bound of vertex v's distance to side k's other end. */
+static double corner_alt_v(const hub_search* hs, int k, uint32_t v) {
     const ptl_navmesh* nm = hs->q->nm;
     const side* me = &hs->sd[k];
-    const float* dv = nm->landmarks + (size_t)nm->hub_vert[c] * hs->q->lm_count;
+    const float* dv = nm->landmarks + (size_t)v * hs->q->lm_count;
     double alt = 0;
     for (uint32_t j = 0; j < hs->lm_count; ++j) {
         uint32_t i = hs->lm[j];
@@ -108,13 +111,18 @@ static double corner_alt(const hub_search* hs, int k, uint32_t c) {
     return alt;
 }
 
+/* The landmark bound of corner c's distance to side k's other end. */
+static double corner_alt(const hub_search* hs, int k, uint32_t c) { return corner_alt_v(hs, k, hs->q->nm->hub_vert[c]); }
+
 static void push(hub_search* hs, int k, const ptl_snode* n);
 
-/* Side k turns at vertex v, a corner inside its end's pocket, reached with length g from root
-   `from` at (rx, rz): a sweep from v (unless v was a root with a length as short before). A taut
-   path bends round the walls at v, so it goes on into the half-plane of the line from the root
-   through v that holds the walls (Polyanya's non-observable successors); the sweep keeps to it. */
-static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from, double rx, double rz) {
+/* Roots inside an end's pocket. A taut path bends round the walls at a root v, so it goes on into
+   the half-plane of the line from the previous root through v that holds the walls (Polyanya's
+   non-observable successors); v's sweep keeps to it. */
+/* Side k may turn at vertex v, a corner inside its end's pocket, reached with length g from root
+   `from`: v becomes a root (unless it was one with a length as short before), queued with a lower
+   bound of any path through it; its sweep (sweep_root) waits until it comes out first. */
+static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) {
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
@@ -123,6 +131,26 @@ static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from, 
     const side* other = &hs->sd[1 - k];
     if (other->meet_stamp[v] == hs->stamp && g + other->meet_d[v] < hs->best)
         hs->best = g + other->meet_d[v], hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_meet = v;
+    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    double rest = sqrt((vx - me->to->x) * (vx - me->to->x) + (vz - me->to->z) * (vz - me->to->z));
+    if (hs->lm_count) rest = fmax(rest, corner_alt_v(hs, k, v));
+    if (g + rest >= hs->best) return;
+    if (me->rq_count >= me->rq_cap) {
+        hs->out_of_nodes = true;
+        return;
+    }
+    ptl_heap_push(me->rq, &me->rq_count, g + rest, (float)g, v);
+}
+
+/* Side k's root v (turn_at) comes out first: the sweep from it. */
+static void sweep_root(hub_search* hs, int k, uint32_t v) {
+    ptl_query* q = hs->q;
+    const ptl_navmesh* nm = q->nm;
+    side* me = &hs->sd[k];
+    const double g = me->root_g[v];
+    const uint32_t from = me->root_par[v];
+    const double rx = from == PTL_NONE ? me->from->x : ptl_nm_vx(nm, from);
+    const double rz = from == PTL_NONE ? me->from->z : ptl_nm_vz(nm, from);
     ptl_qpoint p;
     memset(&p, 0, sizeof p);
     p.kind = PTL_QPOINT_VERTEX;
@@ -196,7 +224,7 @@ static void find_corner(hub_search* hs, int k, uint32_t slot, double rx, double 
                 hs->best = d + other->root_g[v], hs->best_hub = PTL_NONE, hs->best_side = 1 - k, hs->best_meet = v;
         }
         if (me->in_pocket && ptl_pocket_ends_in(&me->ends, l) && q->slots[slot].corner && ptl_vis_tangent(q, v, rx, rz))
-            turn_at(hs, k, v, d, root, rx, rz);
+            turn_at(hs, k, v, d, root);
         return;
     }
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
@@ -457,11 +485,13 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->touched = q->hub_touched[0], a->seen = q->hub_seen[0];
     a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
     a->root_g = q->hub_root_g[0], a->root_stamp = q->hub_root_stamp[0], a->root_par = q->hub_root_par[0];
+    a->rq = q->hub_rq[0], a->rq_cap = q->hub_rq_cap;
     a->meet_d = q->hub_meet_d[0], a->meet_stamp = q->hub_meet_stamp[0], a->meet_from = q->hub_meet_from[0];
     b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
     b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->touched = q->hub_touched[1], b->seen = q->hub_seen[1];
     b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
     b->root_g = q->hub_root_g[1], b->root_stamp = q->hub_root_stamp[1], b->root_par = q->hub_root_par[1];
+    b->rq = q->hub_rq[1], b->rq_cap = q->hub_rq_cap;
     b->meet_d = q->hub_meet_d[1], b->meet_stamp = q->hub_meet_stamp[1], b->meet_from = q->hub_meet_from[1];
     if (q->lm_count) {
         ptl_query_point_bounds(q, t, a->lo, a->hi);
@@ -472,9 +502,25 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     /* An end inside a pocket turns at the pocket's corners itself (no labels there). */
     a->in_pocket = b->in_pocket = false;
     if (nm->vert_lid) {
-        ptl_query_pocket_ends(q, s, s, &a->ends);
-        ptl_query_pocket_ends(q, t, t, &b->ends);
-        a->in_pocket = a->ends.lid_count > 0, b->in_pocket = b->ends.lid_count > 0;
+        for (int k = 0; k < 2; ++k) {
+            side* sd = &hs.sd[k];
+            ptl_query_pocket_ends(q, sd->from, sd->from, &sd->ends);
+            if (sd->ends.lid_count > 2 * PTL_POCKET_END_LIDS) {
+                sd->in_pocket = true;
+                continue;
+            }
+            /* An end in the cell next to its pocket's lid sees all of the lid (the cell is convex):
+               a path from it leaves the pocket straight, no turn inside. */
+            uint32_t kept = 0;
+            for (uint32_t i = 0; i < sd->ends.lid_count; ++i) {
+                uint32_t l = sd->ends.lids[i], inner = nm->lids[l].inner;
+                bool sees = false;
+                for (uint32_t c = 0; c < sd->from->cell_count && !sees; ++c) sees = sd->from->cells[c] == inner;
+                if (!sees) sd->ends.lids[kept++] = l;
+            }
+            sd->ends.lid_count = kept;
+            sd->in_pocket = kept > 0;
+        }
         if ((a->in_pocket || b->in_pocket) && !q->hub_root_g[0]) return PTL_ERR_INTERNAL;
     }
     q->node_count = 0;
@@ -483,18 +529,24 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     start_side(&hs, 1);
     /* Whatever is smallest next: an open node of either side or a corner waiting to be taken in. */
     while (!hs.out_of_nodes) {
-        double f[4] = {a->count ? a->heap[0].f : INFINITY, b->count ? b->heap[0].f : INFINITY,
-                       a->pend_count ? a->pend[0].f : INFINITY, b->pend_count ? b->pend[0].f : INFINITY};
+        double f[6] = {a->count ? a->heap[0].f : INFINITY,       b->count ? b->heap[0].f : INFINITY,
+                       a->pend_count ? a->pend[0].f : INFINITY,  b->pend_count ? b->pend[0].f : INFINITY,
+                       a->rq_count ? a->rq[0].f : INFINITY,      b->rq_count ? b->rq[0].f : INFINITY};
         int m = 0;
-        for (int i = 1; i < 4; ++i)
+        for (int i = 1; i < 6; ++i)
             if (f[i] < f[m]) m = i;
         if (!(f[m] < hs.best)) break;
-        if (m < 2) expand_side(&hs, m, ptl_heap_pop(hs.sd[m].heap, &hs.sd[m].count));
-        else {
-            side* sd = &hs.sd[m - 2];
+        side* sd = &hs.sd[m & 1];
+        if (m < 2) {
+            expand_side(&hs, m, ptl_heap_pop(sd->heap, &sd->count));
+        } else if (m < 4) {
             float g = sd->pend[0].g;
             uint32_t c = ptl_heap_pop(sd->pend, &sd->pend_count);
             if (g == (float)sd->cd[c]) take_corner(&hs, m - 2, c); /* else a stale entry: found shorter since */
+        } else {
+            float g = sd->rq[0].g;
+            uint32_t v = ptl_heap_pop(sd->rq, &sd->rq_count);
+            if (g == (float)sd->root_g[v]) sweep_root(&hs, m - 4, v);
         }
     }
     res->nodes_expanded = hs.expansions;

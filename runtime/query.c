@@ -18,7 +18,7 @@ typedef struct sizes {
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
-    size_t hub_cd, hroot_g, hroot_u32;                 /* hub labels; roots with lids only */
+    size_t hub_cd, hroot_g, hroot_u32, hroot_q;        /* hub labels; roots with lids only */
 } sizes;
 
 static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv, bool hubs) {
@@ -57,6 +57,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     const size_t nr = hubs && nm->vert_lid ? (size_t)h->vert_count + 1 : 0;
     s.hroot_g = nr * sizeof(double);
     s.hroot_u32 = nr * sizeof(uint32_t);
+    s.hroot_q = nr ? (2 * nr + 1024) * sizeof(ptl_heap_item) : 0;
     s.heap2 = hubs ? (size_t)max_nodes * sizeof(ptl_heap_item) : 0;
     s.hub_chain = hubs ? ((size_t)h->vert_count + 2) * sizeof(uint32_t) : 0;
     return s;
@@ -109,6 +110,7 @@ void ptl_query_destroy(ptl_query* q) {
         ptl_mem_free(&a, q->hub_root_stamp[k], s.hroot_u32);
         ptl_mem_free(&a, q->hub_root_par[k], s.hroot_u32);
         ptl_mem_free(&a, q->hub_meet_d[k], s.hroot_g);
+        ptl_mem_free(&a, q->hub_rq[k], s.hroot_q);
         ptl_mem_free(&a, q->hub_meet_stamp[k], s.hroot_u32);
         ptl_mem_free(&a, q->hub_meet_from[k], s.hroot_u32);
     }
@@ -186,6 +188,7 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->use_hubs = nm->h->hub_count > 0 && !(desc && desc->ignore_hubs);
     q->use_pockets = (nm->pocket || nm->cell_lid) && !(desc && desc->ignore_pockets);
     q->hub_pend_cap = 4 * nm->h->hub_count + 1024;
+    q->hub_rq_cap = 2 * (nm->h->vert_count + 1) + 1024;
     sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
     q->nodes = ptl_mem_alloc(&a, s.nodes);
     q->heap = ptl_mem_alloc(&a, s.heap);
@@ -236,6 +239,8 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
                 q->hub_meet_d[k] = ptl_mem_alloc(&a, s.hroot_g);
                 q->hub_meet_stamp[k] = ptl_mem_calloc(&a, 1, s.hroot_u32);
                 q->hub_meet_from[k] = ptl_mem_alloc(&a, s.hroot_u32);
+                q->hub_rq[k] = ptl_mem_alloc(&a, s.hroot_q);
+                lm_ok = lm_ok && q->hub_rq[k];
                 lm_ok = lm_ok && q->hub_root_g[k] && q->hub_root_stamp[k] && q->hub_root_par[k] && q->hub_meet_d[k] &&
                         q->hub_meet_stamp[k] && q->hub_meet_from[k];
             }

@@ -167,6 +167,8 @@ struct ptl_query {
     double* hub_root_g[2];
     uint32_t* hub_root_stamp[2];
     uint32_t* hub_root_par[2];
+    ptl_heap_item* hub_rq[2];   /* hub_rq_cap each: roots waiting for their sweep */
+    uint32_t hub_rq_cap;
     double* hub_meet_d[2];      /* and the other end's pocket corners each side has seen */
     uint32_t* hub_meet_stamp[2];
     uint32_t* hub_meet_from[2];
