@@ -42,8 +42,6 @@ typedef struct side {
                            shortest |from a| + d(a, hub) so far, +inf: none */
     uint32_t* taken;    /* the corners taken in */
     uint32_t taken_count;
-    uint32_t* touched;  /* the hubs whose d is set, to put back +inf */
-    uint32_t touched_count;
     const ptl_qpoint* from; /* this side's end */
     const ptl_qpoint* to;   /* the other end */
     uint32_t target;        /* goal_stamp of the cells holding `to` */
@@ -262,12 +260,12 @@ static void take_corner(hub_search* hs, int k, uint32_t c) {
     /* Most of a query's time is this loop. */
     double best = hs->best;
     uint32_t best_hub = hs->best_hub;
+    /* Branch-free but for a new best: both sides' values of a hub share a cache line, and the hubs
+       this side sets are put back to +inf from the taken labels at the end. */
     for (uint32_t e = nm->hub_label_start[c], end = nm->hub_label_start[c + 1]; e < end; ++e) {
         uint32_t h = nm->hub_hub[e];
-        double val = d + nm->hub_dist[e];
-        if (!(val < mine[2 * h])) continue;
-        if (mine[2 * h] == INFINITY) me->touched[me->touched_count++] = h;
-        mine[2 * h] = val;
+        double val = d + nm->hub_dist[e], m = mine[2 * h];
+        mine[2 * h] = val < m ? val : m;
         double total = val + theirs[2 * h];
         if (total < best) best = total, best_hub = h;
     }
@@ -482,13 +480,13 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     side* a = &hs.sd[0];
     side* b = &hs.sd[1];
     a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
-    a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->touched = q->hub_touched[0], a->seen = q->hub_seen[0];
+    a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->seen = q->hub_seen[0];
     a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
     a->root_g = q->hub_root_g[0], a->root_stamp = q->hub_root_stamp[0], a->root_par = q->hub_root_par[0];
     a->rq = q->hub_rq[0], a->rq_cap = q->hub_rq_cap;
     a->meet_d = q->hub_meet_d[0], a->meet_stamp = q->hub_meet_stamp[0], a->meet_from = q->hub_meet_from[0];
     b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
-    b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->touched = q->hub_touched[1], b->seen = q->hub_seen[1];
+    b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->seen = q->hub_seen[1];
     b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
     b->root_g = q->hub_root_g[1], b->root_stamp = q->hub_root_stamp[1], b->root_par = q->hub_root_par[1];
     b->rq = q->hub_rq[1], b->rq_cap = q->hub_rq_cap;
@@ -552,8 +550,13 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     res->nodes_expanded = hs.expansions;
     uint32_t via[3] = {PTL_NONE, hs.best_hub, PTL_NONE}; /* a, the hub, b */
     if (hs.best_hub != PTL_NONE) via[0] = via_corner(&hs, 0, hs.best_hub), via[2] = via_corner(&hs, 1, hs.best_hub);
-    for (int k = 0; k < 2; ++k)
-        for (uint32_t i = 0; i < hs.sd[k].touched_count; ++i) hs.sd[k].d[2 * hs.sd[k].touched[i]] = INFINITY;
+    for (int k = 0; k < 2; ++k) { /* every hub of a taken label back to +inf */
+        const side* sd = &hs.sd[k];
+        for (uint32_t i = 0; i < sd->taken_count; ++i) {
+            uint32_t c = sd->taken[i];
+            for (uint32_t e = nm->hub_label_start[c]; e < nm->hub_label_start[c + 1]; ++e) sd->d[2 * nm->hub_hub[e]] = INFINITY;
+        }
+    }
     if (hs.out_of_nodes) return PTL_ERR_OUT_OF_NODES;
     if (!(hs.best < INFINITY)) return PTL_PARTIAL;
     /* The vertices: the start's roots, a, up to the hub, then from b up to the hub reversed, the

@@ -101,7 +101,6 @@ void ptl_query_destroy(ptl_query* q) {
     for (int k = 0; k < 2; ++k) {
         if (k == 0) ptl_mem_free(&a, q->hub_d[0], s.hub_d);
         ptl_mem_free(&a, q->hub_taken[k], s.hub_u32);
-        ptl_mem_free(&a, q->hub_touched[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_seen[k], s.hub_u32);
         ptl_mem_free(&a, q->hub_pend[k], s.hub_pend);
         ptl_mem_free(&a, q->hub_cd[k], s.hub_cd);
@@ -226,7 +225,6 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
             if (k == 0) q->hub_d[0] = ptl_mem_alloc(&a, s.hub_d);
             q->hub_d[k] = q->hub_d[0] ? q->hub_d[0] + k : NULL;
             q->hub_taken[k] = ptl_mem_alloc(&a, s.hub_u32);
-            q->hub_touched[k] = ptl_mem_alloc(&a, s.hub_u32);
             q->hub_seen[k] = ptl_mem_calloc(&a, 1, s.hub_u32);
             q->hub_pend[k] = ptl_mem_alloc(&a, s.hub_pend);
             q->hub_cd[k] = ptl_mem_alloc(&a, s.hub_cd);
@@ -244,7 +242,7 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
                 lm_ok = lm_ok && q->hub_root_g[k] && q->hub_root_stamp[k] && q->hub_root_par[k] && q->hub_meet_d[k] &&
                         q->hub_meet_stamp[k] && q->hub_meet_from[k];
             }
-            lm_ok = lm_ok && q->hub_d[k] && q->hub_taken[k] && q->hub_touched[k] && q->hub_seen[k] && q->hub_pend[k];
+            lm_ok = lm_ok && q->hub_d[k] && q->hub_taken[k] && q->hub_seen[k] && q->hub_pend[k];
             for (uint32_t i = 0; q->hub_d[k] && i < nm->h->hub_count; ++i) q->hub_d[k][2 * i] = INFINITY;
         }
         q->heap2 = ptl_mem_alloc(&a, s.heap2);

@@ -153,12 +153,11 @@ struct ptl_query {
 
     /* Hub labels (hubs.c; only when the navmesh has them and the desc does not ignore them): per
        hub and per side of the search (0: the start's, 1: the goal's) the best length from that end
-       to the hub through a corner it sees (+inf when none: a search lists the hubs it sets and puts
-       back +inf), the corners each side took in, and those it has found (stamped). */
+       to the hub through a corner it sees (+inf when none: a search puts back +inf for the hubs of
+       the labels it took in), the corners each side took in, and those it has found (stamped). */
     bool use_hubs;
     double* hub_d[2];        /* one block of 2 * hub_count, the sides interleaved: side k at [2 * hub + k] */
     uint32_t* hub_taken[2];  /* hub_count each */
-    uint32_t* hub_touched[2];/* hub_count each */
     uint32_t* hub_seen[2];   /* hub_count each */
     double* hub_cd[2];       /* hub_count each: the shortest length to the hub's corner found */
     uint32_t* hub_cfrom[2];  /* hub_count each: the root it was found from */
