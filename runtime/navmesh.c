@@ -439,6 +439,7 @@ void ptl_navmesh_get_info(const ptl_navmesh* nm, ptl_navmesh_info* out) {
     out->relax = h->relax;
     out->blob_size = h->total_size;
     out->landmark_count = h->landmark_count;
+    out->lid_count = h->lid_count;
     out->hub_count = h->hub_count;
     out->hub_entries = h->hub_entry_count;
     out->hub_bytes = h->hub_bytes;

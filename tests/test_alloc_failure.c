@@ -17,7 +17,7 @@ static ptl_status pipeline(const ptl_allocator* a, const char* map_text) {
     st = ptl_shape_from_grid(&g, a, &s, &err);
     ptl_grid_free(&g);
     if (st < 0) return st;
-    ptl_decompose_desc dd = {0.0, 0, a};
+    ptl_decompose_desc dd = {0.0, 0, a, true}; /* with pocket lids: their portals, the blob's lids */
     st = ptl_decompose(&s, &dd, &d, &err);
     if (st >= 0) {
         void* blob;

@@ -3,6 +3,7 @@
    the pockets give the lengths of searches that look everywhere (start and goal inside pockets,
    outside, in two different ones), and decompositions with the lids cut off first (--lids) do too.
    The shared scenarios with pockets and lids: tests/test_paths.c. */
+#include "../runtime/navmesh_format.h"
 #include "../runtime/navmesh_internal.h"
 #include "test_util.h"
 
@@ -161,5 +162,45 @@ Test(pockets, a_spiral_loads_and_its_paths_stay_exact, .timeout = 120) {
     ptl_navmesh* nm = bake(&g, true, false);
     compare_all_pairs(&g, nm, 613, "spiral");
     ptl_navmesh_destroy(nm);
+    ptl_grid_free(&g);
+}
+
+/* The lids section (a --lids bake): a lid naming a portal out of range, a cell not on its portal,
+   or the outer side of its portal (its "pocket" would then be the rest of the map, reaching other
+   lids) is refused at load, naming the lid. */
+Test(pockets, a_damaged_lids_section_is_refused_at_load) {
+    ptl_grid g;
+    ptl_error err;
+    cr_assert_geq(ptl_grid_parse(MAP, strlen(MAP), "pockets.map", NULL, &g, &err), 0, "%s", err.message);
+    ptl_shape s;
+    cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.lids = 1;
+    void* blob;
+    size_t size;
+    cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);
+    ptl_blob_header* h = blob;
+    cr_assert_geq(h->lid_count, 2, "the map of bays has lids");
+    for (int k = 0; k < 3; ++k) {
+        void* copy = malloc(size);
+        memcpy(copy, blob, size);
+        ptl_blob_header* c = copy;
+        ptl_blob_lid* lids = (ptl_blob_lid*)((char*)copy + c->off_lids);
+        const ptl_blob_portal* portals = (const ptl_blob_portal*)((const char*)copy + c->off_portals);
+        const ptl_blob_portal* p = &portals[lids[0].portal];
+        if (k == 0) lids[0].portal = c->portal_count;
+        if (k == 1) lids[0].inner = c->cell_count;
+        if (k == 2) lids[0].inner = p->cell[0] == lids[0].inner ? p->cell[1] : p->cell[0];
+        c->checksum = ptl_blob_checksum(copy, size);
+        ptl_navmesh* nm = NULL;
+        ptl_status st = ptl_navmesh_create(copy, size, NULL, &nm, &err);
+        cr_expect_eq(st, PTL_ERR_BAD_BLOB, "damage %d: loaded (%s)", k, ptl_status_name(st));
+        if (st >= 0) ptl_navmesh_destroy(nm);
+        else cr_expect(strstr(err.message, "lid"), "damage %d: %s", k, err.message);
+        free(copy);
+    }
+    ptl_blob_free(blob, size, NULL);
+    ptl_shape_free(&s);
     ptl_grid_free(&g);
 }

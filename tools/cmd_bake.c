@@ -331,8 +331,8 @@ int cli_info(int argc, char** argv) {
                (in.flags & PTL_NAVMESH_LATTICE_POINTS) ? "true" : "false");
         printf(",\"bmin\":[%g,%g,%g],\"bmax\":[%g,%g,%g]", in.bmin[0], in.bmin[1], in.bmin[2], in.bmax[0], in.bmax[1],
                in.bmax[2]);
-        printf(",\"landmarks\":%u,\"hubs\":%u,\"hub_entries\":%llu,\"hub_bytes\":%llu", in.landmark_count, in.hub_count,
-               (unsigned long long)in.hub_entries, (unsigned long long)in.hub_bytes);
+        printf(",\"landmarks\":%u,\"lids\":%u,\"hubs\":%u,\"hub_entries\":%llu,\"hub_bytes\":%llu", in.landmark_count,
+               in.lid_count, in.hub_count, (unsigned long long)in.hub_entries, (unsigned long long)in.hub_bytes);
         if (validate) printf(",\"valid\":%s", valid ? "true" : "false");
         printf("}\n");
     } else {

@@ -296,7 +296,8 @@ typedef struct ptl_bake_desc {
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
        landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
     int32_t landmarks;
-    /* 2D: decompose with pocket lids (ptl_decompose_desc.lids). [Limit: 0..1] 0: no */
+    /* 2D: decompose with pocket lids (ptl_decompose_desc.lids). [Limit: 0..1] 0: no, but yes with
+       hubs (their labels then cover only the corners outside pockets) */
     uint32_t lids;
     /* Hub labels (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph
        between them and a 2-hop labelling of its distances, so that exact path queries find the

@@ -118,6 +118,7 @@ typedef struct ptl_navmesh_info {
     uint64_t blob_size;       /* [Units: bytes] */
     uint64_t checksum;
     uint32_t landmark_count;  /* landmarks per vertex (ALT bounds of the exact search) */
+    uint32_t lid_count;       /* pocket lids (a 2D bake with ptl_decompose_desc.lids), 0: none */
     uint32_t hub_count;       /* corners with a hub label (ptl_bake_desc.hubs), 0: none */
     uint64_t hub_entries;     /* their label entries */
     uint64_t hub_bytes;       /* [Units: bytes] of the blob's hubs section */
