@@ -608,10 +608,11 @@ static void table_hubs(const char* data, targets* tg) {
     printf("## Hub labels\n\n");
     printf("Exact paths with hub labels (`portolan bake --hubs`: the taut visibility graph of the corners and a "
            "pruned landmark labelling of it, bake/hubs.c; queries find the corners start and goal see and meet on "
-           "the labels, runtime/hubs.c) against the interval search on the same navmesh (`--no-hubs`), with 4 "
-           "and 16 landmarks (16: the default with hubs), on the default decomposition and on one with the pockets "
-           "cut off first (`lids`: `--lids`, runtime/pockets.c). Both searches skip pockets that start and goal "
-           "are outside of. `hub ms`: the hub stage of the bake, its visibility sweeps on 2 "
+           "the labels, runtime/hubs.c) against the interval search on the same navmesh (`--no-hubs`), 16 "
+           "landmarks: labels on every corner of the default decomposition (ptl_bake_hubs on a default bake), and "
+           "the hub bake (`--hubs`), which cuts the pockets off first (`lids`, runtime/pockets.c) and labels only "
+           "the corners outside them. Both searches skip pockets that hold neither end. `hub ms`: the hub stage "
+           "of the bake, its visibility sweeps on 2 "
            "threads; `entries`: label entries per corner; `same`: scenarios where both give the same found flag "
            "and length (1e-9 relative). Times per query, both snaps included, all scenarios, warm.\n\n");
     printf("| map | cells | landmarks | corners | entries | hub ms | hubs MB | blob MB | interval median us | "
@@ -629,13 +630,14 @@ static void table_hubs(const char* data, targets* tg) {
         ptl_error err;
         ptl_query_set qs;
         if (!load_map_scen(data, maps[i], map, sizeof map, &g, &s, &qs)) continue;
-        const int32_t counts[] = {4, 16, 16};
-        for (int k = 0; k < 3; ++k) {
+        /* k 0: labels on every corner of the plain decomposition (ptl_bake_hubs on a default bake
+           with 16 landmarks); k 1: the hub bake (pockets cut off first, 16 landmarks). */
+        for (int k = 0; k < 2; ++k) {
+            const int32_t lm = 16;
             ptl_bake_desc bd;
             memset(&bd, 0, sizeof bd);
-            bd.landmarks = counts[k];
-            bd.lids = k == 2;
-            bd.hubs = 1;
+            bd.landmarks = lm;
+            bd.hubs = k == 1;
             bd.jobs = &jobs.sys;
             void* blob;
             size_t size;
@@ -646,6 +648,21 @@ static void table_hubs(const char* data, targets* tg) {
             if (ptl_bake_shape(&s, &bd, &blob, &size, &bs, &err) < 0) {
                 fprintf(stderr, "bench: %s: %s\n", map, err.message);
                 continue;
+            }
+            if (k == 0) {
+                void* with;
+                size_t with_size;
+                ptl_hub_stats hst;
+                double t0 = bench_now_ms();
+                if (ptl_bake_hubs(blob, size, &jobs.sys, NULL, &with, &with_size, &hst, &err) < 0) {
+                    fprintf(stderr, "bench: %s: %s\n", map, err.message);
+                    ptl_blob_free(blob, size, NULL);
+                    continue;
+                }
+                bs.ms_hubs = bench_now_ms() - t0;
+                bs.hubs = hst.hubs, bs.hub_entries = hst.entries, bs.hub_bytes = hst.bytes;
+                ptl_blob_free(blob, size, NULL);
+                blob = with, size = with_size;
             }
             ptl_navmesh_create(blob, size, NULL, &nm, &err);
             ptl_query_create(nm, &dh, &qh);
@@ -660,12 +677,12 @@ static void table_hubs(const char* data, targets* tg) {
             for (uint32_t j = 0; j < qs.count; ++j)
                 same += eh[j].found == ep[j].found && fabs(eh[j].length - ep[j].length) <= 1e-9 * (1 + ep[j].length);
             printf("| %s | %u%s | %d | %u | %.1f | %.0f | %.1f | %.1f | %.2f | %.2f | %.2f | %.2f | %.3f | %u of %u |\n",
-                   maps[i], bs.cells, bd.lids ? " (lids)" : "", counts[k], bs.hubs,
+                   maps[i], bs.cells, k == 1 ? " (lids)" : "", lm, bs.hubs,
                    bs.hubs ? (double)bs.hub_entries / bs.hubs : 0, bs.ms_hubs,
                    bs.hub_bytes / 1048576.0, size / 1048576.0, rp.median, rp.p99, rh.median, rh.p99,
                    ratio(rh.median, rp.median), same, qs.count);
             if (strstr(maps[i], "Aurora") && rh.median < tg->aurora_hubs_us)
-                tg->aurora_hubs_us = rh.median, tg->aurora_hub_mb = bs.hub_bytes / 1048576.0, tg->aurora_hubs_lids = bd.lids;
+                tg->aurora_hubs_us = rh.median, tg->aurora_hub_mb = bs.hub_bytes / 1048576.0, tg->aurora_hubs_lids = k == 1;
             free(eh);
             free(ep);
             ptl_query_destroy(qh);
