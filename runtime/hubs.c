@@ -52,18 +52,30 @@ typedef struct side {
     bool in_pocket;         /* the end is in a pocket (of the navmesh's lids) it must turn in: */
     ptl_pocket_ends ends;   /* those pockets (only the end's own, and not one whose lid it sees
                                whole from the cell next to the lid: no path turns inside that one) */
-    /* Roots inside the end's pocket (vertices), when it is in one: per vertex, stamped. */
-    double* root_g;
-    uint32_t* root_stamp;
+    /* Vertices of the ends' pockets this side has turned at (roots) or seen (meets): a small
+       stamped hash table (ptl_hub_vrec), PTL_HUB_VRECS entries. */
+    ptl_hub_vrec* vrec;
     ptl_heap_item* rq;      /* roots waiting for their sweep, keyed by a lower bound */
     uint32_t rq_count, rq_cap;
-    uint32_t* root_par;     /* the root it was turned at from (PTL_NONE: the end) */
-    /* Corners of the other end's pockets this side has seen (per vertex, stamped): the shortest
-       length to them and the root they were seen from, where the two sides meet without labels. */
-    double* meet_d;
-    uint32_t* meet_stamp;
-    uint32_t* meet_from;
 } side;
+
+/* Side's record of vertex v this search; create: make one when there is none (NULL when the table
+   is full: the search gives up, ptl_query_find_path falls back to the interval search). */
+static ptl_hub_vrec* vrec_get(ptl_hub_vrec* t, uint32_t v, uint32_t stamp, bool create) {
+    uint32_t i = (v * 2654435761u) & (PTL_HUB_VRECS - 1);
+    for (uint32_t n = 0; n < PTL_HUB_VRECS; ++n, i = (i + 1) & (PTL_HUB_VRECS - 1)) {
+        ptl_hub_vrec* r = &t[i];
+        if (r->stamp != stamp) {
+            if (!create) return NULL;
+            memset(r, 0, sizeof *r);
+            r->v = v, r->stamp = stamp;
+            r->root_par = r->meet_from = PTL_NONE;
+            return r;
+        }
+        if (r->v == v) return r;
+    }
+    return NULL;
+}
 
 typedef struct hub_search {
     ptl_query* q;
@@ -124,11 +136,16 @@ static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) 
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
-    if (me->root_stamp[v] == hs->stamp && !(g < me->root_g[v])) return;
-    me->root_stamp[v] = hs->stamp, me->root_g[v] = g, me->root_par[v] = from;
-    const side* other = &hs->sd[1 - k];
-    if (other->meet_stamp[v] == hs->stamp && g + other->meet_d[v] < hs->best)
-        hs->best = g + other->meet_d[v], hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_meet = v;
+    ptl_hub_vrec* r = vrec_get(me->vrec, v, hs->stamp, true);
+    if (!r) {
+        hs->out_of_nodes = true;
+        return;
+    }
+    if (r->has_root && !(g < r->root_g)) return;
+    r->has_root = 1, r->root_g = g, r->root_par = from;
+    const ptl_hub_vrec* o = vrec_get(hs->sd[1 - k].vrec, v, hs->stamp, false);
+    if (o && o->has_meet && g + o->meet_d < hs->best)
+        hs->best = g + o->meet_d, hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_meet = v;
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
     double rest = sqrt((vx - me->to->x) * (vx - me->to->x) + (vz - me->to->z) * (vz - me->to->z));
     if (hs->lm_count) rest = fmax(rest, corner_alt_v(hs, k, v));
@@ -145,8 +162,9 @@ static void sweep_root(hub_search* hs, int k, uint32_t v) {
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
-    const double g = me->root_g[v];
-    const uint32_t from = me->root_par[v];
+    const ptl_hub_vrec* r = vrec_get(me->vrec, v, hs->stamp, false);
+    const double g = r->root_g;
+    const uint32_t from = r->root_par;
     const double rx = from == PTL_NONE ? me->from->x : ptl_nm_vx(nm, from);
     const double rz = from == PTL_NONE ? me->from->z : ptl_nm_vz(nm, from);
     ptl_qpoint p;
@@ -215,11 +233,18 @@ static void find_corner(hub_search* hs, int k, uint32_t slot, double rx, double 
         if (l == PTL_NONE) return;
         double dx = ptl_nm_vx(nm, v) - rx, dz = ptl_nm_vz(nm, v) - rz, d = g + sqrt(dx * dx + dz * dz);
         side* other = &hs->sd[1 - k];
-        if (other->in_pocket && ptl_pocket_ends_in(&other->ends, l) &&
-            (me->meet_stamp[v] != hs->stamp || d < me->meet_d[v])) {
-            me->meet_stamp[v] = hs->stamp, me->meet_d[v] = d, me->meet_from[v] = root;
-            if (other->root_stamp[v] == hs->stamp && d + other->root_g[v] < hs->best)
-                hs->best = d + other->root_g[v], hs->best_hub = PTL_NONE, hs->best_side = 1 - k, hs->best_meet = v;
+        if (other->in_pocket && ptl_pocket_ends_in(&other->ends, l)) {
+            ptl_hub_vrec* r = vrec_get(me->vrec, v, hs->stamp, true);
+            if (!r) {
+                hs->out_of_nodes = true;
+                return;
+            }
+            if (!r->has_meet || d < r->meet_d) {
+                r->has_meet = 1, r->meet_d = d, r->meet_from = root;
+                const ptl_hub_vrec* o = vrec_get(other->vrec, v, hs->stamp, false);
+                if (o && o->has_root && d + o->root_g < hs->best)
+                    hs->best = d + o->root_g, hs->best_hub = PTL_NONE, hs->best_side = 1 - k, hs->best_meet = v;
+            }
         }
         if (me->in_pocket && ptl_pocket_ends_in(&me->ends, l) && q->slots[slot].corner && ptl_vis_tangent(q, v, rx, rz))
             turn_at(hs, k, v, d, root);
@@ -442,9 +467,12 @@ static void write_back(const ptl_navmesh* nm, const uint32_t* chain, uint32_t le
 static bool roots(const hub_search* hs, int k, uint32_t r, uint32_t* chain, uint32_t* len, uint32_t cap) {
     const side* me = &hs->sd[k];
     uint32_t first = *len;
-    for (uint32_t v = r, steps = 0; v != PTL_NONE; v = me->root_par[v], ++steps) {
+    for (uint32_t v = r, steps = 0; v != PTL_NONE; ++steps) {
         if (*len >= cap || steps > cap) return false;
         chain[(*len)++] = v;
+        const ptl_hub_vrec* rec = vrec_get(me->vrec, v, hs->stamp, false);
+        if (!rec || !rec->has_root) return false;
+        v = rec->root_par;
     }
     if (k == 0) /* collected from r back to the start: reverse */
         for (uint32_t i = first, j = *len ? *len - 1 : 0; i < j; ++i, --j) {
@@ -482,15 +510,11 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
     a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->seen = q->hub_seen[0];
     a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
-    a->root_g = q->hub_root_g[0], a->root_stamp = q->hub_root_stamp[0], a->root_par = q->hub_root_par[0];
-    a->rq = q->hub_rq[0], a->rq_cap = q->hub_rq_cap;
-    a->meet_d = q->hub_meet_d[0], a->meet_stamp = q->hub_meet_stamp[0], a->meet_from = q->hub_meet_from[0];
+    a->vrec = q->hub_vrec[0], a->rq = q->hub_rq[0], a->rq_cap = PTL_HUB_VRECS;
     b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
     b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->seen = q->hub_seen[1];
     b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
-    b->root_g = q->hub_root_g[1], b->root_stamp = q->hub_root_stamp[1], b->root_par = q->hub_root_par[1];
-    b->rq = q->hub_rq[1], b->rq_cap = q->hub_rq_cap;
-    b->meet_d = q->hub_meet_d[1], b->meet_stamp = q->hub_meet_stamp[1], b->meet_from = q->hub_meet_from[1];
+    b->vrec = q->hub_vrec[1], b->rq = q->hub_rq[1], b->rq_cap = PTL_HUB_VRECS;
     if (q->lm_count) {
         ptl_query_point_bounds(q, t, a->lo, a->hi);
         ptl_query_point_bounds(q, s, b->lo, b->hi);
@@ -519,7 +543,7 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             sd->ends.lid_count = kept;
             sd->in_pocket = kept > 0;
         }
-        if ((a->in_pocket || b->in_pocket) && !q->hub_root_g[0]) return PTL_ERR_INTERNAL;
+        if ((a->in_pocket || b->in_pocket) && !q->hub_vrec[0]) return PTL_ERR_INTERNAL;
     }
     q->node_count = 0;
     q->free_head = PTL_NONE;
@@ -544,7 +568,8 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
         } else {
             float g = sd->rq[0].g;
             uint32_t v = ptl_heap_pop(sd->rq, &sd->rq_count);
-            if (g == (float)sd->root_g[v]) sweep_root(&hs, m - 4, v);
+            const ptl_hub_vrec* r = vrec_get(sd->vrec, v, hs.stamp, false);
+            if (r && g == (float)r->root_g) sweep_root(&hs, m - 4, v);
         }
     }
     res->nodes_expanded = hs.expansions;
@@ -567,7 +592,10 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     if (via[1] == PTL_NONE && hs.best_meet != PTL_NONE) {
         /* Side K's root v, seen by the other side from its root r. */
         const int K = hs.best_side;
-        const uint32_t v = hs.best_meet, r = hs.sd[1 - K].meet_from[v];
+        const uint32_t v = hs.best_meet;
+        const ptl_hub_vrec* rec = vrec_get(hs.sd[1 - K].vrec, v, hs.stamp, false);
+        if (!rec) return PTL_ERR_INTERNAL;
+        const uint32_t r = rec->meet_from;
         if (K == 1) {
             if (!roots(&hs, 0, r, chain, &len, cap) || !roots(&hs, 1, v, chain, &len, cap)) return PTL_ERR_INTERNAL;
         } else {

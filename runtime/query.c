@@ -18,7 +18,7 @@ typedef struct sizes {
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
-    size_t hub_cd, hroot_g, hroot_u32, hroot_q;        /* hub labels; roots with lids only */
+    size_t hub_cd, hub_vrec, hub_rq;                   /* hub labels; roots with lids only */
 } sizes;
 
 static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv, bool hubs) {
@@ -54,10 +54,9 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.hub_u32 = nh * sizeof(uint32_t);
     s.hub_pend = (4 * nh + 1024) * sizeof(ptl_heap_item); /* found again shorter through roots: 4x */
     s.hub_cd = nh * sizeof(double);
-    const size_t nr = hubs && nm->vert_lid ? (size_t)h->vert_count + 1 : 0;
-    s.hroot_g = nr * sizeof(double);
-    s.hroot_u32 = nr * sizeof(uint32_t);
-    s.hroot_q = nr ? (2 * nr + 1024) * sizeof(ptl_heap_item) : 0;
+    const bool roots = hubs && nm->vert_lid;
+    s.hub_vrec = roots ? PTL_HUB_VRECS * sizeof(ptl_hub_vrec) : 0;
+    s.hub_rq = roots ? PTL_HUB_VRECS * sizeof(ptl_heap_item) : 0;
     s.heap2 = hubs ? (size_t)max_nodes * sizeof(ptl_heap_item) : 0;
     s.hub_chain = hubs ? ((size_t)h->vert_count + 2) * sizeof(uint32_t) : 0;
     return s;
@@ -105,13 +104,8 @@ void ptl_query_destroy(ptl_query* q) {
         ptl_mem_free(&a, q->hub_pend[k], s.hub_pend);
         ptl_mem_free(&a, q->hub_cd[k], s.hub_cd);
         ptl_mem_free(&a, q->hub_cfrom[k], s.hub_u32);
-        ptl_mem_free(&a, q->hub_root_g[k], s.hroot_g);
-        ptl_mem_free(&a, q->hub_root_stamp[k], s.hroot_u32);
-        ptl_mem_free(&a, q->hub_root_par[k], s.hroot_u32);
-        ptl_mem_free(&a, q->hub_meet_d[k], s.hroot_g);
-        ptl_mem_free(&a, q->hub_rq[k], s.hroot_q);
-        ptl_mem_free(&a, q->hub_meet_stamp[k], s.hroot_u32);
-        ptl_mem_free(&a, q->hub_meet_from[k], s.hroot_u32);
+        ptl_mem_free(&a, q->hub_vrec[k], s.hub_vrec);
+        ptl_mem_free(&a, q->hub_rq[k], s.hub_rq);
     }
     ptl_mem_free(&a, q->heap2, s.heap2);
     ptl_mem_free(&a, q->hub_chain, s.hub_chain);
@@ -187,7 +181,6 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->use_hubs = nm->h->hub_count > 0 && !(desc && desc->ignore_hubs);
     q->use_pockets = (nm->pocket || nm->cell_lid) && !(desc && desc->ignore_pockets);
     q->hub_pend_cap = 4 * nm->h->hub_count + 1024;
-    q->hub_rq_cap = 2 * (nm->h->vert_count + 1) + 1024;
     sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
     q->nodes = ptl_mem_alloc(&a, s.nodes);
     q->heap = ptl_mem_alloc(&a, s.heap);
@@ -230,17 +223,10 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
             q->hub_cd[k] = ptl_mem_alloc(&a, s.hub_cd);
             q->hub_cfrom[k] = ptl_mem_alloc(&a, s.hub_u32);
             lm_ok = lm_ok && q->hub_cd[k] && q->hub_cfrom[k];
-            if (s.hroot_g) {
-                q->hub_root_g[k] = ptl_mem_alloc(&a, s.hroot_g);
-                q->hub_root_stamp[k] = ptl_mem_calloc(&a, 1, s.hroot_u32);
-                q->hub_root_par[k] = ptl_mem_alloc(&a, s.hroot_u32);
-                q->hub_meet_d[k] = ptl_mem_alloc(&a, s.hroot_g);
-                q->hub_meet_stamp[k] = ptl_mem_calloc(&a, 1, s.hroot_u32);
-                q->hub_meet_from[k] = ptl_mem_alloc(&a, s.hroot_u32);
-                q->hub_rq[k] = ptl_mem_alloc(&a, s.hroot_q);
-                lm_ok = lm_ok && q->hub_rq[k];
-                lm_ok = lm_ok && q->hub_root_g[k] && q->hub_root_stamp[k] && q->hub_root_par[k] && q->hub_meet_d[k] &&
-                        q->hub_meet_stamp[k] && q->hub_meet_from[k];
+            if (s.hub_vrec) {
+                q->hub_vrec[k] = ptl_mem_calloc(&a, 1, s.hub_vrec);
+                q->hub_rq[k] = ptl_mem_alloc(&a, s.hub_rq);
+                lm_ok = lm_ok && q->hub_vrec[k] && q->hub_rq[k];
             }
             lm_ok = lm_ok && q->hub_d[k] && q->hub_taken[k] && q->hub_seen[k] && q->hub_pend[k];
             for (uint32_t i = 0; q->hub_d[k] && i < nm->h->hub_count; ++i) q->hub_d[k][2 * i] = INFINITY;
@@ -276,8 +262,7 @@ uint32_t ptl_query_next_stamp(ptl_query* q) {
         for (uint32_t c = 0; c < h->cell_count; ++c) q->cc[c].stamp = 0;
         for (int k = 0; q->use_hubs && k < 2; ++k) {
             memset(q->hub_seen[k], 0, (size_t)h->hub_count * sizeof(uint32_t));
-            if (q->hub_root_stamp[k]) memset(q->hub_root_stamp[k], 0, ((size_t)h->vert_count + 1) * sizeof(uint32_t));
-            if (q->hub_meet_stamp[k]) memset(q->hub_meet_stamp[k], 0, ((size_t)h->vert_count + 1) * sizeof(uint32_t));
+            if (q->hub_vrec[k]) memset(q->hub_vrec[k], 0, PTL_HUB_VRECS * sizeof(ptl_hub_vrec));
 
         }
         q->stamp = 0;

@@ -162,15 +162,10 @@ struct ptl_query {
     double* hub_cd[2];       /* hub_count each: the shortest length to the hub's corner found */
     uint32_t* hub_cfrom[2];  /* hub_count each: the root it was found from */
     uint32_t hub_pend_cap;   /* entries of each hub_pend */
-    /* Per vertex, per side, with lids only (nm->vert_lid): roots inside an end's pocket. */
-    double* hub_root_g[2];
-    uint32_t* hub_root_stamp[2];
-    uint32_t* hub_root_par[2];
-    ptl_heap_item* hub_rq[2];   /* hub_rq_cap each: roots waiting for their sweep */
-    uint32_t hub_rq_cap;
-    double* hub_meet_d[2];      /* and the other end's pocket corners each side has seen */
-    uint32_t* hub_meet_stamp[2];
-    uint32_t* hub_meet_from[2];
+    /* With lids only (nm->vert_lid), per side: the vertices of the ends' pockets a search turned at
+       or saw (a stamped hash table), and the roots waiting for their sweep; PTL_HUB_VRECS each. */
+    struct ptl_hub_vrec* hub_vrec[2];
+    ptl_heap_item* hub_rq[2];
     ptl_heap_item* heap2;             /* the goal side's open list, max_nodes */
     ptl_heap_item* hub_pend[2];       /* hub_pend_cap each: corners found, not yet taken in */
     uint32_t* hub_chain;              /* vert_count + 2: the vertices of one path */
@@ -218,6 +213,19 @@ void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo,
 uint32_t ptl_query_active_landmarks(uint32_t k, const double* alo, const double* ahi, const double* blo,
                                     const double* bhi, uint32_t max, uint32_t* out);
 #define PTL_ACTIVE_LANDMARKS 6u
+
+/* A vertex of an end's pocket in the hub search (hubs.c): a root it turned at, a corner of the
+   other end's pocket it saw, or both. */
+#define PTL_HUB_VRECS 4096u /* per side; a search that needs more falls back to the interval search */
+typedef struct ptl_hub_vrec {
+    uint32_t v, stamp;   /* the vertex; unset unless stamp is the search's */
+    double root_g;       /* [Units: wu] length to v as a root */
+    double meet_d;       /* [Units: wu] length to v seen (a corner of the other end's pocket) */
+    uint32_t root_par;   /* the root v was turned at from (PTL_NONE: the end) */
+    uint32_t meet_from;  /* the root v was seen from */
+    uint8_t has_root, has_meet;
+    uint8_t pad[6];
+} ptl_hub_vrec;
 
 /* The ends of a search from s to t for skipping pockets (search.c). */
 void ptl_query_pocket_ends(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_pocket_ends* out);

@@ -630,9 +630,14 @@ ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist) {
 
 /* ---- Entry point ---------------------------------------------------------------------------- */
 
-/* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched. */
+/* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched (and
+   when the hub search runs out of room). */
 static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
-    return q->use_hubs ? ptl_query_hub_path(q, s, t, res) : ptl_query_exact(q, s, t, res);
+    if (!q->use_hubs) return ptl_query_exact(q, s, t, res);
+    ptl_status st = ptl_query_hub_path(q, s, t, res);
+    /* The hub search's tables for the ends' pockets (or its pools) were too small: search. */
+    if (st == PTL_ERR_OUT_OF_NODES) st = ptl_query_exact(q, s, t, res);
+    return st;
 }
 
 static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
