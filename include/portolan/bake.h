@@ -227,10 +227,11 @@ typedef struct ptl_decompose_desc {
        irregular staircase, the inside of a U, each closed by a chord in free space that nothing
        else touches): their lids become portals before any notch is resolved, so cells follow them
        and searches, which never enter a pocket both ends are outside of, cross a corridor between
-       two staircases in a few wide cells instead of a sliver per step. More cells (sc1/Aurora
-       12,899 -> 19,829: the pockets' own), so the notch bound (cells <= notches + holes + pieces)
-       no longer holds; exact queries about twice as fast there (bench/RESULTS.md). Ignored with
-       relaxation. false: the plain ANavMG decomposition. */
+       two staircases in a few wide cells instead of a sliver per step. The lids are kept (never
+       dropped as dispensable) and recorded in the blob, so each pocket is exactly a set of cells.
+       More cells (sc1/Aurora 12,899 -> 21,414: the pockets' own), so the notch bound (cells <=
+       notches + holes + pieces) no longer holds; exact queries 4x faster there (bench/RESULTS.md).
+       Ignored with relaxation. false: the plain ANavMG decomposition. */
     bool lids;
 } ptl_decompose_desc;
 
@@ -302,9 +303,10 @@ typedef struct ptl_bake_desc {
     /* Hub labels (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph
        between them and a 2-hop labelling of its distances, so that exact path queries find the
        corners each end sees and read the distance between them off the labels instead of searching
-       (ptl_query_find_path uses them by itself when the navmesh has them). About 10x faster exact
-       queries on the Moving AI maps, for 12 bytes per label entry (Aurora, 1024 x 768: 19,869
-       hubs, 118 entries each on average, 28 MB) and seconds of bake time (bench/RESULTS.md).
+       (ptl_query_find_path uses them by itself when the navmesh has them). 2D bakes with hubs cut
+       the pockets off first (lids) and label only the corners outside them. 5 to 15x faster exact
+       queries on the Moving AI maps for 14 bytes per label entry (Aurora, 1024 x 768: 4,386
+       corners, 74 entries each, 4.6 MB, 0.2 s of bake; bench/RESULTS.md).
        [Limit: 0..1] 0: none; 1: build them. */
     uint32_t hubs;
     /* 3D: contour simplification, the largest distance a wall may move (Ramer-Douglas-Peucker).
