@@ -55,15 +55,18 @@ typedef struct side {
     /* Vertices of the ends' pockets this side has turned at (roots) or seen (meets): a small
        stamped hash table (ptl_hub_vrec), PTL_HUB_VRECS entries. */
     ptl_hub_vrec* vrec;
+    uint32_t vrec_cap;      /* a power of two */
     ptl_heap_item* rq;      /* roots waiting for their sweep, keyed by a lower bound */
     uint32_t rq_count, rq_cap;
 } side;
 
 /* Side's record of vertex v this search; create: make one when there is none (NULL when the table
    is full: the search gives up, ptl_query_find_path falls back to the interval search). */
-static ptl_hub_vrec* vrec_get(ptl_hub_vrec* t, uint32_t v, uint32_t stamp, bool create) {
-    uint32_t i = (v * 2654435761u) & (PTL_HUB_VRECS - 1);
-    for (uint32_t n = 0; n < PTL_HUB_VRECS; ++n, i = (i + 1) & (PTL_HUB_VRECS - 1)) {
+static ptl_hub_vrec* vrec_get(const side* sd, uint32_t v, uint32_t stamp, bool create) {
+    ptl_hub_vrec* t = sd->vrec;
+    const uint32_t mask = sd->vrec_cap - 1;
+    uint32_t i = (v * 2654435761u) & mask;
+    for (uint32_t n = 0; n <= mask; ++n, i = (i + 1) & mask) {
         ptl_hub_vrec* r = &t[i];
         if (r->stamp != stamp) {
             if (!create) return NULL;
@@ -136,14 +139,14 @@ static void turn_at(hub_search* hs, int k, uint32_t v, double g, uint32_t from) 
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
-    ptl_hub_vrec* r = vrec_get(me->vrec, v, hs->stamp, true);
+    ptl_hub_vrec* r = vrec_get(me, v, hs->stamp, true);
     if (!r) {
         hs->out_of_nodes = true;
         return;
     }
     if (r->has_root && !(g < r->root_g)) return;
     r->has_root = 1, r->root_g = g, r->root_par = from;
-    const ptl_hub_vrec* o = vrec_get(hs->sd[1 - k].vrec, v, hs->stamp, false);
+    const ptl_hub_vrec* o = vrec_get(&hs->sd[1 - k], v, hs->stamp, false);
     if (o && o->has_meet && g + o->meet_d < hs->best)
         hs->best = g + o->meet_d, hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_meet = v;
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
@@ -162,7 +165,7 @@ static void sweep_root(hub_search* hs, int k, uint32_t v) {
     ptl_query* q = hs->q;
     const ptl_navmesh* nm = q->nm;
     side* me = &hs->sd[k];
-    const ptl_hub_vrec* r = vrec_get(me->vrec, v, hs->stamp, false);
+    const ptl_hub_vrec* r = vrec_get(me, v, hs->stamp, false);
     const double g = r->root_g;
     const uint32_t from = r->root_par;
     const double rx = from == PTL_NONE ? me->from->x : ptl_nm_vx(nm, from);
@@ -234,14 +237,14 @@ static void find_corner(hub_search* hs, int k, uint32_t slot, double rx, double 
         double dx = ptl_nm_vx(nm, v) - rx, dz = ptl_nm_vz(nm, v) - rz, d = g + sqrt(dx * dx + dz * dz);
         side* other = &hs->sd[1 - k];
         if (other->in_pocket && ptl_pocket_ends_in(&other->ends, l)) {
-            ptl_hub_vrec* r = vrec_get(me->vrec, v, hs->stamp, true);
+            ptl_hub_vrec* r = vrec_get(me, v, hs->stamp, true);
             if (!r) {
                 hs->out_of_nodes = true;
                 return;
             }
             if (!r->has_meet || d < r->meet_d) {
                 r->has_meet = 1, r->meet_d = d, r->meet_from = root;
-                const ptl_hub_vrec* o = vrec_get(other->vrec, v, hs->stamp, false);
+                const ptl_hub_vrec* o = vrec_get(other, v, hs->stamp, false);
                 if (o && o->has_root && d + o->root_g < hs->best)
                     hs->best = d + o->root_g, hs->best_hub = PTL_NONE, hs->best_side = 1 - k, hs->best_meet = v;
             }
@@ -470,7 +473,7 @@ static bool roots(const hub_search* hs, int k, uint32_t r, uint32_t* chain, uint
     for (uint32_t v = r, steps = 0; v != PTL_NONE; ++steps) {
         if (*len >= cap || steps > cap) return false;
         chain[(*len)++] = v;
-        const ptl_hub_vrec* rec = vrec_get(me->vrec, v, hs->stamp, false);
+        const ptl_hub_vrec* rec = vrec_get(me, v, hs->stamp, false);
         if (!rec || !rec->has_root) return false;
         v = rec->root_par;
     }
@@ -510,11 +513,11 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
     a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->seen = q->hub_seen[0];
     a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
-    a->vrec = q->hub_vrec[0], a->rq = q->hub_rq[0], a->rq_cap = PTL_HUB_VRECS;
+    a->vrec = q->hub_vrec[0], a->rq = q->hub_rq[0], a->rq_cap = q->hub_vrec_cap, a->vrec_cap = q->hub_vrec_cap;
     b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
     b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->seen = q->hub_seen[1];
     b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
-    b->vrec = q->hub_vrec[1], b->rq = q->hub_rq[1], b->rq_cap = PTL_HUB_VRECS;
+    b->vrec = q->hub_vrec[1], b->rq = q->hub_rq[1], b->rq_cap = q->hub_vrec_cap, b->vrec_cap = q->hub_vrec_cap;
     if (q->lm_count) {
         ptl_query_point_bounds(q, t, a->lo, a->hi);
         ptl_query_point_bounds(q, s, b->lo, b->hi);
@@ -568,7 +571,7 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
         } else {
             float g = sd->rq[0].g;
             uint32_t v = ptl_heap_pop(sd->rq, &sd->rq_count);
-            const ptl_hub_vrec* r = vrec_get(sd->vrec, v, hs.stamp, false);
+            const ptl_hub_vrec* r = vrec_get(sd, v, hs.stamp, false);
             if (r && g == (float)r->root_g) sweep_root(&hs, m - 4, v);
         }
     }
@@ -593,7 +596,7 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
         /* Side K's root v, seen by the other side from its root r. */
         const int K = hs.best_side;
         const uint32_t v = hs.best_meet;
-        const ptl_hub_vrec* rec = vrec_get(hs.sd[1 - K].vrec, v, hs.stamp, false);
+        const ptl_hub_vrec* rec = vrec_get(&hs.sd[1 - K], v, hs.stamp, false);
         if (!rec) return PTL_ERR_INTERNAL;
         const uint32_t r = rec->meet_from;
         if (K == 1) {

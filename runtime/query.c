@@ -179,6 +179,7 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->max_nodes = max_nodes;
     q->max_cell_verts = max_cell_verts(nm);
     q->use_hubs = nm->h->hub_count > 0 && !(desc && desc->ignore_hubs);
+    q->hub_vrec_cap = PTL_HUB_VRECS;
     q->use_pockets = (nm->pocket || nm->cell_lid) && !(desc && desc->ignore_pockets);
     q->hub_pend_cap = 4 * nm->h->hub_count + 1024;
     sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
@@ -263,7 +264,6 @@ uint32_t ptl_query_next_stamp(ptl_query* q) {
         for (int k = 0; q->use_hubs && k < 2; ++k) {
             memset(q->hub_seen[k], 0, (size_t)h->hub_count * sizeof(uint32_t));
             if (q->hub_vrec[k]) memset(q->hub_vrec[k], 0, PTL_HUB_VRECS * sizeof(ptl_hub_vrec));
-
         }
         q->stamp = 0;
     }

@@ -163,9 +163,12 @@ struct ptl_query {
     uint32_t* hub_cfrom[2];  /* hub_count each: the root it was found from */
     uint32_t hub_pend_cap;   /* entries of each hub_pend */
     /* With lids only (nm->vert_lid), per side: the vertices of the ends' pockets a search turned at
-       or saw (a stamped hash table), and the roots waiting for their sweep; PTL_HUB_VRECS each. */
+       or saw (a stamped hash table), and the roots waiting for their sweep; hub_vrec_cap each
+       (PTL_HUB_VRECS; a power of two: tests lower it to make searches overflow). */
     struct ptl_hub_vrec* hub_vrec[2];
     ptl_heap_item* hub_rq[2];
+    uint32_t hub_vrec_cap;
+    uint32_t hub_fallbacks;           /* hub searches that ran out of room and fell back (search.c) */
     ptl_heap_item* heap2;             /* the goal side's open list, max_nodes */
     ptl_heap_item* hub_pend[2];       /* hub_pend_cap each: corners found, not yet taken in */
     uint32_t* hub_chain;              /* vert_count + 2: the vertices of one path */

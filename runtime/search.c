@@ -636,7 +636,10 @@ static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, 
     if (!q->use_hubs) return ptl_query_exact(q, s, t, res);
     ptl_status st = ptl_query_hub_path(q, s, t, res);
     /* The hub search's tables for the ends' pockets (or its pools) were too small: search. */
-    if (st == PTL_ERR_OUT_OF_NODES) st = ptl_query_exact(q, s, t, res);
+    if (st == PTL_ERR_OUT_OF_NODES) {
+        ++q->hub_fallbacks;
+        st = ptl_query_exact(q, s, t, res);
+    }
     return st;
 }
 

@@ -3,6 +3,7 @@
    whatever the thread count, a damaged section is refused at load, and a landmark rebake drops it
    cleanly. (Every scenario of the game maps with hub labels: tests/test_paths.c.) */
 #include "../runtime/navmesh_format.h"
+#include "../runtime/query_internal.h"
 #include "../tools/jobs.h"
 #include "test_util.h"
 
@@ -130,6 +131,51 @@ Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
         ptl_blob_free(blob, size, NULL);
         ptl_grid_free(&g);
     }
+}
+
+/* An end inside a pocket turns at the pocket's corners, which the hub search records in a small
+   table per side (PTL_HUB_VRECS); a search that needs more gives up and ptl_query_find_path answers
+   with the interval search. Shrunk tables make that happen on ordinary pairs: the answers must not
+   change, and the fallback must have run (and not with the tables at their size). */
+Test(hubs, a_search_whose_pocket_tables_overflow_falls_back_to_the_same_answers) {
+    const ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 200, 200, 7, 0};
+    void* blob;
+    size_t size;
+    ptl_grid g;
+    bake_grid(&gd, 1, NULL, &blob, &size, &g);
+    cr_assert_gt(((const ptl_blob_header*)blob)->lid_count, 0, "the hub bake cut no pocket");
+    ptl_navmesh* nm;
+    ptl_error err;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+    const uint32_t caps[] = {PTL_HUB_VRECS, 16, 2};
+    uint32_t fallbacks[3] = {0};
+    for (int k = 0; k < 3; ++k) {
+        pair_queries p = make_queries(nm);
+        p.hubs->hub_vrec_cap = caps[k];
+        uint32_t seed = 777u, pairs = 0, bad = 0, found = 0;
+        for (int i = 0; i < 4000 && pairs < 300; ++i) {
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t a = (seed >> 8) % (g.width * g.height);
+            seed = seed * 1664525u + 1013904223u;
+            uint32_t b = (seed >> 8) % (g.width * g.height);
+            if (!g.passable[a] || !g.passable[b]) continue;
+            float s[3] = {(float)(a % g.width) + 0.5f, 0, (float)(a / g.width) + 0.5f};
+            float t[3] = {(float)(b % g.width) + 0.25f, 0, (float)(b / g.width) + 0.75f};
+            ++pairs;
+            if (!agree(&p, s, t, &found)) ++bad;
+        }
+        fallbacks[k] = p.hubs->hub_fallbacks;
+        cr_expect_eq(bad, 0, "tables of %u: %u of %u pairs differ from the interval search", caps[k], bad, pairs);
+        cr_expect_gt(found, pairs / 2, "tables of %u: only %u of %u pairs found", caps[k], found, pairs);
+        free_queries(&p);
+    }
+    cr_expect_eq(fallbacks[0], 0, "%u searches fell back with tables of %u", fallbacks[0], PTL_HUB_VRECS);
+    cr_expect_gt(fallbacks[2], 0, "no search fell back with tables of 2");
+    cr_expect_leq(fallbacks[1], fallbacks[2], "more fallbacks with tables of 16 (%u) than of 2 (%u)", fallbacks[1],
+                  fallbacks[2]);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+    ptl_grid_free(&g);
 }
 
 /* 3D: layers, ramps and stairs, links. Pairs of cell centroids. */
