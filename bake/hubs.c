@@ -85,13 +85,7 @@ static ptl_status sweep_corner(ptl_query** qp, const ptl_allocator* a, sweep* s,
     const ptl_navmesh* nm = (*qp)->nm;
     uint32_t v = s->g->vert[c];
     ptl_qpoint p;
-    memset(&p, 0, sizeof p);
-    p.kind = PTL_QPOINT_VERTEX;
-    p.x = ptl_nm_vx(nm, v), p.z = ptl_nm_vz(nm, v), p.y = nm->verts[3 * v + 1];
-    p.vert = v;
-    p.cells = nm->vcell + nm->vcell_start[v];
-    p.cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
-    p.cell = p.cells[0];
+    ptl_query_vertex_point(nm, v, &p);
     for (;;) {
         s->q = *qp;
         s->self = c;

@@ -171,13 +171,7 @@ static void sweep_root(hub_search* hs, int k, uint32_t v) {
     const double rx = from == PTL_NONE ? me->from->x : ptl_nm_vx(nm, from);
     const double rz = from == PTL_NONE ? me->from->z : ptl_nm_vz(nm, from);
     ptl_qpoint p;
-    memset(&p, 0, sizeof p);
-    p.kind = PTL_QPOINT_VERTEX;
-    p.x = ptl_nm_vx(nm, v), p.z = ptl_nm_vz(nm, v), p.y = nm->verts[3 * v + 1];
-    p.vert = v;
-    p.cells = nm->vcell + nm->vcell_start[v];
-    p.cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
-    p.cell = p.cells[0];
+    ptl_query_vertex_point(nm, v, &p);
     /* The walls' side of the line root -> v (0: both walls on it, a straight corner: no side). */
     const double dx = p.x - rx, dz = p.z - rz;
     double side_sign = 0;

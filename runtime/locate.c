@@ -13,6 +13,7 @@
    within tolerance of the mesh keeps its coordinates (distance 0); a point farther away is moved
    to the nearest point, then to the vertex or onto the edge it lies on. */
 #include <math.h>
+#include <string.h>
 
 #include "query_internal.h"
 
@@ -334,4 +335,14 @@ ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[
     out->point[0] = (float)qp.x, out->point[1] = qp.y, out->point[2] = (float)qp.z;
     out->distance = qp.distance;
     return PTL_OK;
+}
+
+void ptl_query_vertex_point(const ptl_navmesh* nm, uint32_t v, ptl_qpoint* out) {
+    memset(out, 0, sizeof *out);
+    out->kind = PTL_QPOINT_VERTEX;
+    out->x = ptl_nm_vx(nm, v), out->z = ptl_nm_vz(nm, v), out->y = nm->verts[3 * v + 1];
+    out->vert = v;
+    out->cells = nm->vcell + nm->vcell_start[v];
+    out->cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
+    out->cell = out->cell_count ? out->cells[0] : PTL_NONE;
 }

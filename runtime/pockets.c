@@ -81,7 +81,7 @@ typedef struct builder {
     uint32_t* rep_start; /* per bucket of g: the rings whose first vertex lies in it (CSR) */
     uint32_t* reps;
     uint32_t* stack;   /* scratch, the largest ring + 1 */
-    uint32_t* todo;    /* scratch: pairs of ring positions still to process */
+    uint32_t* pending;    /* scratch: pairs of ring positions still to process */
     uint64_t budget;   /* steps left (scan steps, buckets and edges looked at): pathological outlines
                           (a long spiral whose every lid is blocked) stop here with fewer pockets */
 } builder;
@@ -173,11 +173,11 @@ static bool clean(builder* b, uint32_t r, uint32_t p, uint32_t q) {
 static void chain_pockets(builder* b, uint32_t r, uint32_t p0, uint32_t q0) {
     const uint32_t* ring = b->rings + b->rstart[r];
     const uint32_t n = b->rstart[r + 1] - b->rstart[r];
-    uint32_t* todo = b->todo;
-    uint32_t ntodo = 0;
-    todo[ntodo++] = p0, todo[ntodo++] = q0;
-    while (ntodo) {
-        uint32_t q = todo[--ntodo], p = todo[--ntodo];
+    uint32_t* pending = b->pending;
+    uint32_t npending = 0;
+    pending[npending++] = p0, pending[npending++] = q0;
+    while (npending) {
+        uint32_t q = pending[--npending], p = pending[--npending];
         if (q - p < 2) continue;
         uint32_t* st = b->stack;
         uint32_t k = 0;
@@ -209,8 +209,8 @@ static void chain_pockets(builder* b, uint32_t r, uint32_t p0, uint32_t q0) {
                     double o = -orient(vx(b, a), vz(b, a), vx(b, c), vz(b, c), vx(b, v), vz(b, v));
                     if (o > best) best = o, m = i;
                 }
-                todo[ntodo++] = s0, todo[ntodo++] = m;
-                todo[ntodo++] = m, todo[ntodo++] = s1;
+                pending[npending++] = s0, pending[npending++] = m;
+                pending[npending++] = m, pending[npending++] = s1;
             }
         }
     }
@@ -331,8 +331,8 @@ ptl_status ptl_pockets_find(uint32_t nv, const double* xz, uint32_t* next, const
     b.rstart = ptl_mem_alloc(a, vb + sizeof(uint32_t));
     b.stamp = ptl_mem_calloc(a, (size_t)nv + 1, sizeof(uint32_t));
     b.stack = ptl_mem_alloc(a, 2 * vb);
-    b.todo = ptl_mem_alloc(a, 8 * vb);
-    bool ok = b.ring_of && b.rings && b.rstart && b.stamp && b.stack && b.todo;
+    b.pending = ptl_mem_alloc(a, 8 * vb);
+    bool ok = b.ring_of && b.rings && b.rstart && b.stamp && b.stack && b.pending;
     bool usable = true;
     if (ok) {
         memset(b.ring_of, 0xff, vb);
@@ -349,7 +349,7 @@ ptl_status ptl_pockets_find(uint32_t nv, const double* xz, uint32_t* next, const
     ptl_mem_free(a, b.rstart, vb + sizeof(uint32_t));
     ptl_mem_free(a, b.stamp, ((size_t)nv + 1) * sizeof(uint32_t));
     ptl_mem_free(a, b.stack, 2 * vb);
-    ptl_mem_free(a, b.todo, 8 * vb);
+    ptl_mem_free(a, b.pending, 8 * vb);
     ptl_mem_free(a, b.rep_start, b.rep_start ? ((size_t)b.g.nx * b.g.nz + 2) * sizeof(uint32_t) : 0);
     ptl_mem_free(a, b.reps, b.reps ? ((size_t)b.ring_count + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(a, b.g.start, b.g.start ? ((size_t)b.g.nx * b.g.nz + 2) * sizeof(uint32_t) : 0);

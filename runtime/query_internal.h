@@ -201,6 +201,10 @@ uint32_t ptl_query_next_stamp(ptl_query* q);
    PTL_ERR_INVALID_ARG (non-finite or negative input). */
 ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float extents[3], ptl_qpoint* out);
 
+/* The query point at vertex v itself: kind PTL_QPOINT_VERTEX, the cells around v (the first as its
+   cell; cell_count 0 for a vertex no cell uses). */
+void ptl_query_vertex_point(const ptl_navmesh* nm, uint32_t v, ptl_qpoint* out);
+
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);
 

@@ -79,6 +79,29 @@ static bool agree(pair_queries* p, const float s[3], const float g[3], uint32_t*
     return pa[0] == pb[0] && pa[2] == pb[2] && ea[0] == eb[0] && ea[2] == eb[2];
 }
 
+/* Up to `want` pairs of lattice points of free cells of g, from a fixed sequence seeded with `seed`,
+   asked of both queries; counts the pairs, those that differ (reporting the first 3) and those found. */
+typedef struct pair_run {
+    uint32_t pairs, bad, found;
+} pair_run;
+
+static pair_run agree_on_grid(pair_queries* p, const ptl_grid* g, uint32_t seed, uint32_t want, const char* what) {
+    pair_run r = {0, 0, 0};
+    for (uint32_t k = 0; k < 4000 && r.pairs < want; ++k) {
+        seed = seed * 1664525u + 1013904223u;
+        uint32_t a = (seed >> 8) % (g->width * g->height);
+        seed = seed * 1664525u + 1013904223u;
+        uint32_t b = (seed >> 8) % (g->width * g->height);
+        if (!g->passable[a] || !g->passable[b]) continue;
+        float s[3] = {(float)(a % g->width) + 0.5f, 0, (float)(a / g->width) + 0.5f};
+        float t[3] = {(float)(b % g->width) + 0.25f, 0, (float)(b / g->width) + 0.75f};
+        ++r.pairs;
+        if (!agree(p, s, t, &r.found) && r.bad++ < 3)
+            cr_expect(0, "%s: (%g, %g) -> (%g, %g): hubs and interval search differ", what, s[0], s[2], t[0], t[2]);
+    }
+    return r;
+}
+
 /* With pocket lids (what a hub bake of a 2D input does), and without (labels on every corner of
    the plain decomposition, ptl_bake_hubs on a default blob: its pockets come from the walls). */
 Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
@@ -109,23 +132,12 @@ Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
         ptl_navmesh_get_info(nm, &in);
         cr_assert_gt(in.hub_count, 10, "map %zu: %u hubs", m, in.hub_count);
         pair_queries p = make_queries(nm);
-        /* Lattice points of free cells, from a fixed sequence: some pairs are unreachable (random
-           maps have closed pockets), and both searches must say so. */
-        uint32_t seed = 12345u + (uint32_t)m, pairs = 0, bad = 0, found = 0;
-        for (int k = 0; k < 4000 && pairs < 600; ++k) {
-            seed = seed * 1664525u + 1013904223u;
-            uint32_t a = (seed >> 8) % (g.width * g.height);
-            seed = seed * 1664525u + 1013904223u;
-            uint32_t b = (seed >> 8) % (g.width * g.height);
-            if (!g.passable[a] || !g.passable[b]) continue;
-            float s[3] = {(float)(a % g.width) + 0.5f, 0, (float)(a / g.width) + 0.5f};
-            float t[3] = {(float)(b % g.width) + 0.25f, 0, (float)(b / g.width) + 0.75f};
-            ++pairs;
-            if (!agree(&p, s, t, &found) && bad++ < 3)
-                cr_expect(0, "map %zu: (%g, %g) -> (%g, %g): hubs and interval search differ", m, s[0], s[2], t[0], t[2]);
-        }
-        cr_expect_eq(bad, 0, "map %zu: %u of %u pairs differ", m, bad, pairs);
-        cr_expect_gt(found, pairs / 2, "map %zu: only %u of %u pairs found", m, found, pairs);
+        /* Some pairs are unreachable (random maps have closed pockets), and both searches must say so. */
+        char what[32];
+        snprintf(what, sizeof what, "map %zu", m);
+        pair_run r = agree_on_grid(&p, &g, 12345u + (uint32_t)m, 600, what);
+        cr_expect_eq(r.bad, 0, "map %zu: %u of %u pairs differ", m, r.bad, r.pairs);
+        cr_expect_gt(r.found, r.pairs / 2, "map %zu: only %u of %u pairs found", m, r.found, r.pairs);
         free_queries(&p);
         ptl_navmesh_destroy(nm);
         ptl_blob_free(blob, size, NULL);
@@ -152,21 +164,12 @@ Test(hubs, a_search_whose_pocket_tables_overflow_falls_back_to_the_same_answers)
     for (int k = 0; k < 3; ++k) {
         pair_queries p = make_queries(nm);
         p.hubs->hub_vrec_cap = caps[k];
-        uint32_t seed = 777u, pairs = 0, bad = 0, found = 0;
-        for (int i = 0; i < 4000 && pairs < 300; ++i) {
-            seed = seed * 1664525u + 1013904223u;
-            uint32_t a = (seed >> 8) % (g.width * g.height);
-            seed = seed * 1664525u + 1013904223u;
-            uint32_t b = (seed >> 8) % (g.width * g.height);
-            if (!g.passable[a] || !g.passable[b]) continue;
-            float s[3] = {(float)(a % g.width) + 0.5f, 0, (float)(a / g.width) + 0.5f};
-            float t[3] = {(float)(b % g.width) + 0.25f, 0, (float)(b / g.width) + 0.75f};
-            ++pairs;
-            if (!agree(&p, s, t, &found)) ++bad;
-        }
+        char what[32];
+        snprintf(what, sizeof what, "tables of %u", caps[k]);
+        pair_run r = agree_on_grid(&p, &g, 777u, 300, what);
         fallbacks[k] = p.hubs->hub_fallbacks;
-        cr_expect_eq(bad, 0, "tables of %u: %u of %u pairs differ from the interval search", caps[k], bad, pairs);
-        cr_expect_gt(found, pairs / 2, "tables of %u: only %u of %u pairs found", caps[k], found, pairs);
+        cr_expect_eq(r.bad, 0, "tables of %u: %u of %u pairs differ from the interval search", caps[k], r.bad, r.pairs);
+        cr_expect_gt(r.found, r.pairs / 2, "tables of %u: only %u of %u pairs found", caps[k], r.found, r.pairs);
         free_queries(&p);
     }
     cr_expect_eq(fallbacks[0], 0, "%u searches fell back with tables of %u", fallbacks[0], PTL_HUB_VRECS);
