@@ -29,6 +29,95 @@ static uint32_t find_edge(const ptl_cpg_in* d, uint32_t cell, uint32_t a, uint32
     return PTL_NONE;
 }
 
+/* ---- Height grids in blocks (navmesh_format.h, ptl_blob_hblock) ------------------------------- */
+
+typedef struct hpack {
+    ptl_blob_grid* grids;          /* cell_count: the input's, `first` becoming a block index */
+    PTL_ARRAY(ptl_blob_hblock) blocks;
+    PTL_ARRAY(uint8_t) data;
+} hpack;
+
+/* Packs the 8 x 8 block (bx, bz) of the w x d floor grid at `h` (row-major). */
+static bool pack_block(const ptl_allocator* a, hpack* hp, const uint16_t* h, uint32_t w, uint32_t d, uint32_t bx,
+                       uint32_t bz) {
+    const uint32_t B = PTL_HEIGHT_BLOCK;
+    uint16_t v[PTL_HEIGHT_BLOCK * PTL_HEIGHT_BLOCK];
+    uint32_t lo = PTL_HEIGHT_NONE, hi = 0;
+    bool none = false;
+    for (uint32_t z = 0; z < B; ++z)
+        for (uint32_t x = 0; x < B; ++x) {
+            const uint32_t gx = bx * B + x, gz = bz * B + z;
+            const uint16_t f = gx < w && gz < d ? h[(size_t)gz * w + gx] : (uint16_t)PTL_HEIGHT_NONE;
+            v[z * B + x] = f;
+            if (f == PTL_HEIGHT_NONE) {
+                none = true;
+                continue;
+            }
+            lo = f < lo ? f : lo, hi = f > hi ? f : hi;
+        }
+    ptl_blob_hblock blk = {0, (uint16_t)lo, PTL_HBLOCK_FLAT, 0};
+    if (lo == PTL_HEIGHT_NONE || (lo == hi && !none)) return PTL_PUSH(a, hp->blocks, blk); /* nothing to store */
+    const uint32_t range = hi - lo;
+    blk.kind = range < 15 ? PTL_HBLOCK_U4 : range < 255 ? PTL_HBLOCK_U8 : PTL_HBLOCK_U16;
+    if (blk.kind == PTL_HBLOCK_U16 && (hp->data.count & 1) && !PTL_PUSH(a, hp->data, 0)) return false;
+    blk.data = hp->data.count;
+    const uint32_t n = ptl_hblock_bytes(blk.kind);
+    if (!PTL_RESERVE(a, hp->data, (uint64_t)hp->data.count + n)) return false;
+    uint8_t* out = hp->data.data + hp->data.count;
+    memset(out, 0, n);
+    for (uint32_t i = 0; i < B * B; ++i) {
+        const uint32_t f = v[i];
+        if (blk.kind == PTL_HBLOCK_U4) out[i / 2] |= (uint8_t)((f == PTL_HEIGHT_NONE ? 15u : f - lo) << (4 * (i & 1)));
+        else if (blk.kind == PTL_HBLOCK_U8) out[i] = (uint8_t)(f == PTL_HEIGHT_NONE ? 255u : f - lo);
+        else memcpy(out + 2 * i, &v[i], 2);
+    }
+    hp->data.count += n;
+    return PTL_PUSH(a, hp->blocks, blk);
+}
+
+/* Every cell's grid in blocks, in cell order (the packing depends only on the input); cells whose
+   grids start at the same entry (a layer's shared grid, layer_merge.c) share its blocks, found
+   through a hash map from that entry to the first block. */
+static bool pack_heights(const ptl_cpg_in* d, const ptl_allocator* a, hpack* hp) {
+    hp->grids = ptl_mem_alloc(a, (size_t)d->cell_count * sizeof *hp->grids);
+    uint32_t cap = 16;
+    while (cap < 2 * (uint64_t)d->cell_count) cap *= 2;
+    uint32_t* key = ptl_mem_alloc(a, (size_t)cap * 2 * sizeof *key); /* pairs (entry, block); UINT32_MAX: empty */
+    bool ok = hp->grids && key;
+    if (ok) {
+        memcpy(hp->grids, d->cell_grids, (size_t)d->cell_count * sizeof *hp->grids);
+        memset(key, 0xff, (size_t)cap * 2 * sizeof *key);
+    }
+    for (uint32_t c = 0; ok && c < d->cell_count; ++c) {
+        ptl_blob_grid* g = &hp->grids[c];
+        if (!g->w || !g->d) {
+            g->first = 0;
+            continue;
+        }
+        uint32_t slot = (g->first * 2654435761u) & (cap - 1);
+        while (key[2 * slot] != UINT32_MAX && key[2 * slot] != g->first) slot = (slot + 1) & (cap - 1);
+        if (key[2 * slot] == g->first) {
+            g->first = key[2 * slot + 1];
+            continue;
+        }
+        const uint16_t* h = d->heights + g->first;
+        key[2 * slot] = g->first, key[2 * slot + 1] = hp->blocks.count;
+        g->first = hp->blocks.count;
+        const uint32_t bw = (g->w + PTL_HEIGHT_BLOCK - 1) / PTL_HEIGHT_BLOCK;
+        const uint32_t bd = (g->d + PTL_HEIGHT_BLOCK - 1) / PTL_HEIGHT_BLOCK;
+        for (uint32_t bz = 0; ok && bz < bd; ++bz)
+            for (uint32_t bx = 0; ok && bx < bw; ++bx) ok = pack_block(a, hp, h, g->w, g->d, bx, bz);
+    }
+    ptl_mem_free(a, key, (size_t)cap * 2 * sizeof *key);
+    return ok;
+}
+
+static void hpack_free(const ptl_allocator* a, hpack* hp, uint32_t cell_count) {
+    ptl_mem_free(a, hp->grids, (size_t)cell_count * sizeof *hp->grids);
+    PTL_ARRAY_FREE(a, hp->blocks);
+    PTL_ARRAY_FREE(a, hp->data);
+}
+
 ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, const ptl_allocator* alloc,
                                   void** blob, size_t* size, ptl_error* err) {
     if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_decomposition: NULL argument");
@@ -92,6 +181,8 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     uint64_t items = 0;
+    hpack hp;
+    memset(&hp, 0, sizeof hp);
     for (uint32_t c = 0; c < d->cell_count; ++c) {
         double cx0 = DBL_MAX, cz0 = DBL_MAX, cx1 = -DBL_MAX, cz1 = -DBL_MAX;
         for (uint32_t i = d->cell_start[c]; i < d->cell_start[c + 1]; ++i) {
@@ -136,7 +227,6 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.tile_size = d->tile_size;
     hd.tiles_x = d->tile_size ? d->tiles_x : 1;
     hd.layer_count = d->layer_count ? d->layer_count : 1;
-    hd.height_count = d->height_count;
     hd.vox_cs = d->vox_cs, hd.vox_ch = d->vox_ch;
     memcpy(hd.vox_origin, d->vox_origin, sizeof hd.vox_origin);
     hd.grid_nx = nx;
@@ -157,8 +247,17 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     hd.off_grid_items = off, off = align8(off + items * 4);
     /* one grid per cell, or none at all when no cell has one */
     const uint32_t grid_count = d->height_count && d->cell_grids ? d->cell_count : 0;
+    if (grid_count && !pack_heights(d, &a, &hp)) {
+        hpack_free(&a, &hp, d->cell_count);
+        ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
+        ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory packing height grids");
+    }
+    hd.height_count = hp.blocks.count;
+    hd.height_bytes = hp.data.count;
     hd.off_cell_grids = off, off = align8(off + (uint64_t)grid_count * sizeof(ptl_blob_grid));
-    hd.off_heights = off, off = align8(off + (uint64_t)d->height_count * 2);
+    hd.off_heights = off;
+    off = align8(off + (uint64_t)hp.blocks.count * sizeof(ptl_blob_hblock) + hp.data.count);
     hd.link_count = d->link_count;
     hd.off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
     uint32_t lids = 0;
@@ -288,8 +387,11 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
         const ptl_decomp_portal* dp = &d->portals[p];
         if (dp->pocket == 1 || dp->pocket == 2) lid_out[k].portal = p, lid_out[k++].inner = dp->cell[dp->pocket - 1];
     }
-    if (grid_count) memcpy(b + hd.off_cell_grids, d->cell_grids, (size_t)grid_count * sizeof(ptl_blob_grid));
-    if (d->height_count) memcpy(b + hd.off_heights, d->heights, (size_t)d->height_count * 2);
+    if (grid_count) {
+        memcpy(b + hd.off_cell_grids, hp.grids, (size_t)grid_count * sizeof(ptl_blob_grid));
+        memcpy(b + hd.off_heights, hp.blocks.data, (size_t)hp.blocks.count * sizeof(ptl_blob_hblock));
+        memcpy(b + hd.off_heights + (size_t)hp.blocks.count * sizeof(ptl_blob_hblock), hp.data.data, hp.data.count);
+    }
     if (d->link_count) memcpy(b + hd.off_links, d->links, (size_t)d->link_count * sizeof(ptl_blob_link));
     uint32_t* goff = (uint32_t*)(b + hd.off_grid_offsets);
     uint32_t* gitems = (uint32_t*)(b + hd.off_grid_items);
@@ -303,6 +405,7 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
     *size = (size_t)off;
     b = NULL;
 done:
+    hpack_free(&a, &hp, d->cell_count);
     ptl_mem_free(&a, b, (size_t)off);
     ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));

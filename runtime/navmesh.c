@@ -69,7 +69,7 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
         !section_ok(h->off_grid_offsets, gcount, 4, &cur, size) ||
         !section_ok(h->off_grid_items, h->grid_item_count, 4, &cur, size) ||
         !section_ok(h->off_cell_grids, h->height_count ? h->cell_count : 0, sizeof(ptl_blob_grid), &cur, size) ||
-        !section_ok(h->off_heights, h->height_count, 2, &cur, size) ||
+        !section_ok(h->off_heights, (uint64_t)h->height_count * sizeof(ptl_blob_hblock) + h->height_bytes, 1, &cur, size) ||
         !section_ok(h->off_links, h->link_count, sizeof(ptl_blob_link), &cur, size) ||
         !section_ok(h->off_lids, h->lid_count, sizeof(ptl_blob_lid), &cur, size) ||
         !section_ok(h->off_landmarks, (uint64_t)h->vert_count * h->landmark_count, 4, &cur, size))
@@ -98,7 +98,8 @@ static void bind(ptl_navmesh* nm) {
     nm->grid_items = (const uint32_t*)(nm->blob + h->off_grid_items);
     nm->landmarks = h->landmark_count ? (const float*)(nm->blob + h->off_landmarks) : NULL;
     nm->cell_grids = h->height_count ? (const ptl_blob_grid*)(nm->blob + h->off_cell_grids) : NULL;
-    nm->heights = (const uint16_t*)(nm->blob + h->off_heights);
+    nm->hblocks = (const ptl_blob_hblock*)(nm->blob + h->off_heights);
+    nm->hdata = nm->blob + h->off_heights + (size_t)h->height_count * sizeof(ptl_blob_hblock);
     nm->links = (const ptl_blob_link*)(nm->blob + h->off_links);
     nm->lids = h->lid_count ? (const ptl_blob_lid*)(nm->blob + h->off_lids) : NULL;
     if (h->hub_count) {
@@ -228,9 +229,20 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
         if (nm->grid_offsets[i] > nm->grid_offsets[i + 1]) return bad(err, "point-location grid offsets decrease");
     for (uint32_t i = 0; i < h->grid_item_count; ++i)
         if (nm->grid_items[i] >= h->cell_count) return bad(err, "point-location grid names a cell out of range");
+    for (uint32_t i = 0; i < h->height_count; ++i) {
+        const ptl_blob_hblock* k = &nm->hblocks[i];
+        const uint32_t n = ptl_hblock_bytes(k->kind);
+        if (k->kind > PTL_HBLOCK_U16 || (uint64_t)k->data + n > h->height_bytes ||
+            (k->kind == PTL_HBLOCK_U16 && (k->data & 1))) {
+            snprintf(msg, sizeof msg, "height block %u is malformed (kind %u, data at %u of %u bytes)", i, k->kind,
+                     k->data, h->height_bytes);
+            return bad(err, msg);
+        }
+    }
     for (uint32_t c = 0; nm->cell_grids && c < h->cell_count; ++c) {
         const ptl_blob_grid* g = &nm->cell_grids[c];
-        uint64_t n = (uint64_t)g->w * g->d;
+        /* blocks of 8 x 8 columns covering w x d (none when either is 0: no grid) */
+        uint64_t n = !g->w || !g->d ? 0 : ((uint64_t)g->w + PTL_HEIGHT_BLOCK - 1) / PTL_HEIGHT_BLOCK * (((uint64_t)g->d + PTL_HEIGHT_BLOCK - 1) / PTL_HEIGHT_BLOCK);
         if ((n && !h->height_count) || (uint64_t)g->first + n > h->height_count ||
             (n && (c >= h->cell_count - h->link_count || !(h->vox_cs > 0)))) {
             snprintf(msg, sizeof msg,
@@ -493,6 +505,24 @@ uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
     return (uint32_t)(iz * h->grid_nx + ix);
 }
 
+uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
+    const uint32_t B = PTL_HEIGHT_BLOCK, bw = (g->w + B - 1) / B;
+    const ptl_blob_hblock* k = &nm->hblocks[g->first + (z / B) * bw + x / B];
+    const uint32_t i = (z % B) * B + x % B;
+    const uint8_t* p = nm->hdata + k->data;
+    uint32_t v;
+    switch (k->kind) {
+    case PTL_HBLOCK_FLAT: return k->base;
+    case PTL_HBLOCK_U4: v = (p[i / 2] >> (4 * (i & 1))) & 15u; return v == 15u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + v);
+    case PTL_HBLOCK_U8: return p[i] == 255u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + p[i]);
+    default: {
+        uint16_t w;
+        memcpy(&w, p + 2 * i, 2);
+        return w;
+    }
+    }
+}
+
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y) {
     const ptl_blob_header* h = nm->h;
     if (!nm->cell_grids) return false;
@@ -508,7 +538,7 @@ bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, fl
         for (int64_t dx = -1; dx <= 1; ++dx) {
             int64_t qx = cx + dx, qz = cz + dz;
             if (qx < 0 || qz < 0 || qx >= (int64_t)ly->w || qz >= (int64_t)ly->d) continue;
-            uint16_t v = nm->heights[ly->first + (size_t)qz * ly->w + (size_t)qx];
+            uint16_t v = ptl_nm_grid_floor(nm, ly, (uint32_t)qx, (uint32_t)qz);
             if (v == PTL_HEIGHT_NONE) continue;
             double ex = fx - ((double)qx + 0.5), ez = fz - ((double)qz + 0.5);
             double d2 = ex * ex + ez * ez;

@@ -3,7 +3,8 @@
 
    Layout (every section 8-byte aligned, in this order):
      header | verts (float x,y,z) | vert_flags (u8) | cells | cell_verts (u32) | cell_nbrs (u32) |
-     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | cell_grids | heights (u16) |
+     portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | cell_grids |
+     heights (height blocks, then the blocks' packed data) |
      links | lids (may be empty) | landmarks (float, landmark_count per vertex; may be empty) |
      hubs (may be empty)
    Links (runtime.h) are cells too: link i's cell is cell cell_count - link_count + i, so the link
@@ -18,6 +19,8 @@
    with the checksum field taken as zero. Version 2: the header's tiling fields and this checksum
    (version 1 hashed bytes). Version 3: height grids per cell (version 2 had one per layer, over the
    layer's bounding box). Version 4: the hub labels section (its fields at the header's end).
+   Version 5: the height grids are stored in blocks of 8 x 8 columns, each packed as 4-bit or 8-bit
+   offsets from the block's lowest floor when they fit (ptl_blob_hblock): a third of the size.
 
    Hubs (bake/hubs.c, runtime hubs.c): the corners of the walkable boundary where shortest paths
    turn, ranked (hub i is the i-th in the labelling order), each with a label, and their visibility
@@ -39,7 +42,7 @@
 #define PTL_BLOB_MAGIC1 'T'
 #define PTL_BLOB_MAGIC2 'L'
 #define PTL_BLOB_MAGIC3 'N'
-#define PTL_BLOB_VERSION 4u
+#define PTL_BLOB_VERSION 5u
 #define PTL_BLOB_ENDIAN 0x01020304u
 #define PTL_MAX_CELL_VERTS 65535u
 
@@ -78,7 +81,7 @@ typedef struct ptl_blob_header {
     uint64_t off_verts, off_vert_flags, off_cells, off_cell_verts, off_cell_nbrs, off_portals;
     uint64_t off_grid_offsets, off_grid_items, off_landmarks;
     uint64_t off_cell_grids, off_heights;
-    uint32_t height_count;   /* entries of the heights section */
+    uint32_t height_count;   /* height blocks (ptl_blob_hblock) at the start of the heights section */
     float vox_cs, vox_ch;    /* [Units: wu] voxel cell size and height of the height grids (0: none) */
     float vox_origin[3];     /* [Units: wu] world position of column 0, height 0 */
     uint32_t tile_size; /* [Units: voxel columns] of the bake's tiles, from vox_origin; 0: one tile */
@@ -92,7 +95,7 @@ typedef struct ptl_blob_header {
        space, each with the cell on the pocket's side; the pocket is the cells reached from it
        without crossing a lid. */
     uint32_t lid_count;
-    uint32_t pad2;
+    uint32_t height_bytes; /* packed height data after the height blocks, in the heights section */
     uint64_t off_lids;
 } ptl_blob_header;
 _Static_assert(sizeof(ptl_blob_header) == 304, "blob header layout");
@@ -135,10 +138,11 @@ typedef struct ptl_blob_link {
 _Static_assert(sizeof(ptl_blob_link) == 24, "blob link layout");
 
 /* A cell's height grid: its layer's floor heights over the voxel columns [x0, x0 + w) x [z0, z0 + d)
-   (from vox_origin: the cell's bounds in plan and one column around them), row-major from
-   heights[first]; PTL_HEIGHT_NONE where the layer has no floor. w = d = 0: no grid (heights from the
-   vertices). One per cell, link cells included (they never have one), when the heights section is
-   not empty; none at all when it is (every cell flat, or a 2D bake). */
+   (from vox_origin: the cell's bounds in plan and one column around them), PTL_HEIGHT_NONE where
+   the layer has no floor, stored as ceil(w / 8) x ceil(d / 8) blocks of 8 x 8 columns, row-major,
+   from height block `first` (cells sharing their layer's grid share its blocks). w = d = 0: no grid
+   (heights from the vertices). One per cell, link cells included (they never have one), when the
+   heights section is not empty; none at all when it is (every cell flat, or a 2D bake). */
 typedef struct ptl_blob_grid {
     int32_t x0, z0;
     uint32_t w, d;
@@ -146,6 +150,32 @@ typedef struct ptl_blob_grid {
     uint32_t pad;
 } ptl_blob_grid;
 _Static_assert(sizeof(ptl_blob_grid) == 24, "blob grid layout");
+#define PTL_HEIGHT_BLOCK 8u
+
+/* A block of 8 x 8 columns of a height grid (columns past the grid's edge count as no floor): its
+   64 floors, row-major, packed after `data` bytes of the height data as its kind says. Floors in
+   voxels over vox_origin[1]; a block's floors rarely span more than 14 voxels (a 45 degree slope
+   climbs 1.5 voxels per column at Recast's reference cell sizes), so most blocks take 32 bytes
+   instead of 128. */
+typedef struct ptl_blob_hblock {
+    uint32_t data;  /* byte offset into the height data (even for PTL_HBLOCK_U16) */
+    uint16_t base;  /* the lowest floor of the block (PTL_HEIGHT_NONE for a block with none) */
+    uint8_t kind;   /* ptl_hblock_kind */
+    uint8_t pad;
+} ptl_blob_hblock;
+_Static_assert(sizeof(ptl_blob_hblock) == 8, "blob height block layout");
+
+typedef enum ptl_hblock_kind {
+    PTL_HBLOCK_FLAT = 0, /* every column at `base` (or none: base PTL_HEIGHT_NONE); no data */
+    PTL_HBLOCK_U4 = 1,   /* 32 bytes: column i in byte i / 2 (low nibble for even i): base + v, 15: none */
+    PTL_HBLOCK_U8 = 2,   /* 64 bytes: base + v, 255: none */
+    PTL_HBLOCK_U16 = 3   /* 128 bytes: the floors as they are (PTL_HEIGHT_NONE: none) */
+} ptl_hblock_kind;
+
+/* Bytes of data of a block of this kind (kinds past PTL_HBLOCK_U16: none, a bad block). */
+static inline uint32_t ptl_hblock_bytes(uint32_t kind) {
+    return kind == PTL_HBLOCK_U4 ? 32u : kind == PTL_HBLOCK_U8 ? 64u : kind == PTL_HBLOCK_U16 ? 128u : 0u;
+}
 #define PTL_HEIGHT_NONE 0xffffu
 
 #define PTL_MAX_LANDMARKS 64u

@@ -23,7 +23,8 @@ struct ptl_navmesh {
     const uint32_t* grid_items;
     const float* landmarks;    /* landmark_count per vertex, or NULL */
     const ptl_blob_grid* cell_grids; /* one per cell; NULL when no cell has a grid (no heights) */
-    const uint16_t* heights;
+    const ptl_blob_hblock* hblocks; /* height_count blocks of the cells' grids */
+    const uint8_t* hdata;           /* their packed floors (height_bytes) */
     const ptl_blob_link* links;
     const ptl_blob_lid* lids;  /* lid_count, or NULL */
     /* Hub labels (navmesh_format.h; NULL when the blob has none). */
@@ -129,6 +130,8 @@ static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
 /* Height of cell c's floor at (x, z) from its height grid; false when the cell has none (a flat
    cell, a link cell, any cell of a 2D bake: its vertices give its heights, ptl_query_cell_y) or the
    grid has no floor there (within one column). */
+/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none. */
+uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z);
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y);
 
 /* Bucket of the point-location grid holding (x, z), clamped to the grid. */

@@ -1,4 +1,4 @@
-/* Heights inside cells (blob version 3, navmesh_format.h): a cell that is not flat carries the grid
+/* Heights inside cells (blob version 3, packed in blocks since version 5; navmesh_format.h): a cell that is not flat carries the grid
    of its layer's voxel floors around it, a flat one none (its vertices give its heights). Checked on
    the generated scenes (stairs, ramps, a bridge, terrain) and on real meshes: which cells carry a
    grid, that a grid covers its cell and has a floor wherever inside it one looks, that a flat
@@ -98,7 +98,7 @@ Test(heights, flat_cells_have_no_grid_the_others_one_covering_them_on_generated_
         size_t size;
         ptl_navmesh* nm = bake_mesh(&m, &blob, &size);
         grid_stats st = check_cells(nm, names[k]);
-        fprintf(stderr, "heights: %-8s %u flat cells without a grid, %u with one, %u links, %u height entries\n",
+        fprintf(stderr, "heights: %-8s %u flat cells without a grid, %u with one, %u links, %u height blocks\n",
                 names[k], st.flat, st.gridded, st.links, nm->h->height_count);
         /* floors are flat, stairs and ramps are not; terrain is all slopes */
         if (kinds[k] != PTL_SCENE_TERRAIN) cr_expect_gt(st.flat, 0, "%s: no flat cell", names[k]);
@@ -122,7 +122,7 @@ Test(heights, cells_and_their_grids_agree_on_every_shared_mesh, .timeout = 120) 
         size_t size;
         ptl_navmesh* nm = bake_mesh(&m, &blob, &size);
         grid_stats st = check_cells(nm, meshes[i]);
-        fprintf(stderr, "heights: %-18s %u flat, %u gridded, %u links, %u height entries, blob %zu bytes\n",
+        fprintf(stderr, "heights: %-18s %u flat, %u gridded, %u links, %u height blocks, blob %zu bytes\n",
                 meshes[i], st.flat, st.gridded, st.links, nm->h->height_count, size);
         ptl_navmesh_destroy(nm);
         ptl_blob_free(blob, size, NULL);
@@ -161,7 +161,7 @@ Test(heights, a_grid_outside_the_heights_or_on_a_cell_that_cannot_have_one_is_re
     cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
     cr_expect(strstr(err.message, "height grid"), "%s", err.message);
     grids[with] = keep;
-    grids[with].d = h->height_count; /* w x d entries cannot fit */
+    grids[with].d = PTL_HEIGHT_BLOCK * (h->height_count + 1); /* more blocks than there are */
     cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
     grids[with] = keep;
     cr_expect_eq(reload(blob, size, &err), PTL_OK, "%s", err.message);
@@ -187,4 +187,84 @@ Test(heights, a_grid_outside_the_heights_or_on_a_cell_that_cannot_have_one_is_re
     ptl_blob_free(blob, size, NULL);
     ptl_shape_free(&s);
     ptl_grid_free(&g);
+}
+
+/* The packing of height grids into blocks (navmesh_format.h, ptl_blob_hblock) gives back every
+   floor: two cells over grids that are not multiples of 8 columns, whose blocks need every kind
+   (one floor, none at all, offsets under 15, under 255, and more), a third cell sharing the first
+   one's grid; then a block whose data is moved past the end is refused. */
+#include "../bake/cpg_build.h"
+Test(heights, packed_grids_give_back_every_floor) {
+    /* three square cells side by side in x, counter-clockwise in x-z, sharing edges 1-2 and 4-5 */
+    const double xyz[] = {0, 0, 0, 3, 0, 0, 3, 0, 3, 0, 0, 3, 6, 0, 0, 6, 0, 3, 9, 0, 0, 9, 0, 3};
+    const uint32_t start[] = {0, 4, 8, 12};
+    const uint32_t cv[] = {0, 1, 2, 3, 1, 4, 5, 2, 4, 6, 7, 5};
+    const uint32_t cn[] = {PTL_NONE, 1, PTL_NONE, PTL_NONE, PTL_NONE, 2, PTL_NONE, 0, PTL_NONE, PTL_NONE, PTL_NONE, 1};
+    const ptl_decomp_portal portals[] = {{{1, 2}, {0, 1}, 0}, {{4, 5}, {1, 2}, 0}};
+    enum { W0 = 19, D0 = 13, W1 = 9, D1 = 17 };
+    uint16_t* heights = malloc((W0 * D0 + W1 * D1) * sizeof *heights);
+    for (uint32_t z = 0; z < D0; ++z)
+        for (uint32_t x = 0; x < W0; ++x) {
+            uint16_t v;
+            if (x < 8 && z < 8) v = 500;                                    /* one floor: no data */
+            else if (x >= 8 && x < 16 && z < 8) v = PTL_HEIGHT_NONE;          /* none at all */
+            else if (x < 8) v = (x + z) % 3 ? (uint16_t)(100 + x + z) : PTL_HEIGHT_NONE; /* < 15 apart, holes */
+            else if (x < 16) v = (uint16_t)(2000 + 17 * x + 3 * z);             /* < 255 apart */
+            else v = (uint16_t)(x * 3000 + z);                                  /* far apart, partial block */
+            heights[z * W0 + x] = v;
+        }
+    for (uint32_t i = 0; i < W1 * D1; ++i) heights[W0 * D0 + i] = (uint16_t)(i % 7 == 0 ? PTL_HEIGHT_NONE : 40000 + i % 200);
+    ptl_blob_grid grids[3] = {{0, 0, W0, D0, 0, 0}, {5, -3, W1, D1, W0 * D0, 0}, {0, 0, W0, D0, 0, 0}};
+    ptl_cpg_in in;
+    memset(&in, 0, sizeof in);
+    in.vert_count = 8;
+    in.xyz = xyz;
+    in.cell_count = 3;
+    in.cell_start = start;
+    in.cell_verts = cv;
+    in.cell_nbrs = cn;
+    in.portal_count = 2;
+    in.portals = portals;
+    in.cell_grids = grids;
+    in.height_count = W0 * D0 + W1 * D1;
+    in.heights = heights;
+    in.vox_cs = 0.3f, in.vox_ch = 0.2f;
+    void* blob;
+    size_t size;
+    ptl_error err;
+    cr_assert_eq(ptl_cpg_build(&in, NULL, &blob, &size, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+    uint32_t kinds[4] = {0, 0, 0, 0};
+    for (uint32_t i = 0; i < nm->h->height_count; ++i) kinds[nm->hblocks[i].kind]++;
+    cr_expect(kinds[PTL_HBLOCK_FLAT] >= 2 && kinds[PTL_HBLOCK_U4] >= 1 && kinds[PTL_HBLOCK_U8] >= 1 && kinds[PTL_HBLOCK_U16] >= 1,
+              "blocks by kind: %u flat, %u u4, %u u8, %u u16", kinds[0], kinds[1], kinds[2], kinds[3]);
+    /* 3 x 2 blocks for the first grid (shared by the third cell), 2 x 3 for the second */
+    cr_expect_eq(nm->h->height_count, 12u);
+    cr_expect_eq(nm->cell_grids[2].first, nm->cell_grids[0].first, "the shared grid was packed twice");
+    for (uint32_t c = 0; c < 3; ++c) {
+        const ptl_blob_grid* g = &nm->cell_grids[c];
+        const uint16_t* h = heights + grids[c].first;
+        cr_expect(g->x0 == grids[c].x0 && g->z0 == grids[c].z0 && g->w == grids[c].w && g->d == grids[c].d);
+        for (uint32_t z = 0; z < g->d; ++z)
+            for (uint32_t x = 0; x < g->w; ++x)
+                cr_expect_eq(ptl_nm_grid_floor(nm, g, x, z), h[z * g->w + x], "cell %u column (%u, %u)", c, x, z);
+    }
+    ptl_navmesh_destroy(nm);
+    /* a block's data past the end of the height data, or a kind that does not exist: refused */
+    ptl_blob_header* hd = blob;
+    ptl_blob_hblock* blocks = (ptl_blob_hblock*)((char*)blob + hd->off_heights);
+    uint32_t b = 0;
+    while (blocks[b].kind == PTL_HBLOCK_FLAT) ++b;
+    const ptl_blob_hblock keep = blocks[b];
+    blocks[b].data = hd->height_bytes - 8;
+    cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
+    cr_expect(strstr(err.message, "height block"), "%s", err.message);
+    blocks[b] = keep;
+    blocks[b].kind = 7;
+    cr_expect_eq(reload(blob, size, &err), PTL_ERR_BAD_BLOB);
+    blocks[b] = keep;
+    cr_expect_eq(reload(blob, size, &err), PTL_OK, "%s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    free(heights);
 }
