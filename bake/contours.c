@@ -536,7 +536,7 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
     for (int32_t z = li->z0; z <= li->z1; ++z) {
         for (int32_t x = li->x0; x <= li->x1; ++x) {
             uint32_t col = (uint32_t)(z * W + x);
-            for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s) {
+            for (uint32_t s = ptl_vx_col_begin(of, col), e = ptl_vx_col_end(of, col); s < e; ++s) {
                 if (of->spans[s].layer != layer) continue;
                 g.passable[(size_t)(z - li->z0) * out->w + (size_t)(x - li->x0)] = 1;
             }

@@ -93,7 +93,9 @@ static uint32_t new_layer(flood* f, uint32_t s) {
 
 /* Does root layer l have a span in column c? */
 static bool column_has(flood* f, uint32_t c, uint32_t l) {
-    for (uint32_t t = f->of->col_start[c]; t < f->of->col_start[c + 1]; ++t)
+    uint32_t b, e;
+    ptl_vx_col_range(f->of, c, &b, &e);
+    for (uint32_t t = b; t < e; ++t)
         if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
     return false;
 }
@@ -151,9 +153,10 @@ static bool links_agree(flood* f, uint32_t s, uint32_t l) {
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
-        uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
-        for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
-            if (t - of->col_start[nc] != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
+        uint32_t b, e;
+        ptl_vx_col_range(of, ptl_vx_ncol(of->p.width, c, d), &b, &e);
+        for (uint32_t t = b; t < e; ++t)
+            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
                 return false;
     }
     return true;
@@ -249,7 +252,7 @@ static uint32_t find_seed(const ptl_open_field* of, const float* pt) {
             int64_t x = cx + dx, z = cz + dz;
             if (x < 0 || z < 0 || x >= p->width || z >= p->depth) continue;
             uint32_t c = (uint32_t)(z * p->width + x);
-            for (uint32_t t = of->col_start[c]; t < of->col_start[c + 1]; ++t) {
+            for (uint32_t t = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); t < e; ++t) {
                 double fl = of->spans[t].floor;
                 if (hw < fl - p->walkable_climb || hw > fl + p->walkable_height) continue;
                 double score = fl <= hw ? hw - fl : p->walkable_height + (fl - hw);
@@ -322,9 +325,10 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
         li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
         li->floor_min = UINT16_MAX, li->floor_max = 0;
     }
+    uint32_t s = 0; /* spans are in column order: a column's first is the one after the last column's */
     for (int32_t z = 0, c = 0; z < of->p.depth; ++z)
         for (int32_t x = 0; x < of->p.width; ++x, ++c)
-            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
+            for (const uint32_t e = ptl_vx_col_end(of, (uint32_t)c); s < e; ++s) {
                 uint32_t l = dense[find(f, f->sp[s].layer)];
                 of->spans[s].layer = l;
                 if (l == PTL_VX_NONE) continue;

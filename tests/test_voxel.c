@@ -124,7 +124,7 @@ static uint32_t col_at(const ptl_vx_params* p, float x, float z) {
 static uint32_t open_at(const run* r, float x, float y, float z) {
     uint32_t c = col_at(&r->p, x, z), best = PTL_VX_NONE;
     float bd = 1e30f;
-    for (uint32_t s = r->of.col_start[c]; s < r->of.col_start[c + 1]; ++s) {
+    for (uint32_t s = ptl_vx_col_begin(&r->of, c); s < ptl_vx_col_end(&r->of, c); ++s) {
         float d = fabsf(r->p.bmin[1] + r->of.spans[s].floor * r->p.ch - y);
         if (d < bd) bd = d, best = s;
     }
@@ -139,11 +139,11 @@ static uint32_t spans_in(const ptl_heightfield* hf, uint32_t c) {
 static void check_invariants(const run* r) {
     const ptl_open_field* of = &r->of;
     const uint32_t cols = (uint32_t)r->p.width * (uint32_t)r->p.depth;
-    cr_assert_eq(of->col_start[cols], of->span_count);
+    cr_assert_eq(ptl_vx_col_begin(of, cols), of->span_count);
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
             cr_assert_eq(of->col_of[s], c);
-            cr_assert(s == of->col_start[c] || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
+            cr_assert(s == ptl_vx_col_begin(of, c) || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
             cr_assert(of->spans[s].ceil - of->spans[s].floor >= r->p.walkable_height, "clearance");
             for (int d = 0; d < 4; ++d) {
                 uint32_t t = ptl_vx_nbr(of, s, d);
@@ -184,7 +184,7 @@ static bool layers_overlap(const run* r, uint32_t a, uint32_t b) {
     const uint32_t cols = (uint32_t)r->p.width * (uint32_t)r->p.depth;
     for (uint32_t c = 0; c < cols; ++c) {
         bool ha = false, hb = false;
-        for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s)
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s)
             ha |= of->spans[s].layer == a, hb |= of->spans[s].layer == b;
         if (ha && hb) return true;
     }
@@ -421,7 +421,7 @@ Test(voxel, low_obstacle_on_a_walkable_span_becomes_walkable) {
     uint32_t s = open_at(&r, 3, 0.5f, 3);
     cr_assert_neq(s, PTL_VX_NONE);
     cr_expect_eq(r.of.spans[s].floor, 3);
-    cr_expect_eq(r.of.col_start[c + 1] - r.of.col_start[c], 1, "the floor under it has no clearance");
+    cr_expect_eq(ptl_vx_col_end(&r.of, c) - ptl_vx_col_begin(&r.of, c), 1, "the floor under it has no clearance");
     run_free(&r);
     mb_free(&b);
 }
@@ -776,8 +776,8 @@ Test(voxel, nav_test_bridges_and_the_floor_below_are_different_layers) {
     uint8_t* pair = calloc((size_t)nl * nl, 1);
     uint32_t overlapping = 0;
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = r.of.col_start[c]; s < r.of.col_start[c + 1]; ++s)
-            for (uint32_t t = s + 1; t < r.of.col_start[c + 1]; ++t) {
+        for (uint32_t s = ptl_vx_col_begin(&r.of, c); s < ptl_vx_col_end(&r.of, c); ++s)
+            for (uint32_t t = s + 1; t < ptl_vx_col_end(&r.of, c); ++t) {
                 uint32_t a = r.of.spans[s].layer, b = r.of.spans[t].layer;
                 if (a == PTL_VX_NONE || b == PTL_VX_NONE) continue; /* a dropped island */
                 cr_assert_neq(a, b, "one layer twice in column %u", c);
