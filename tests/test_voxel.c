@@ -722,6 +722,188 @@ Test(voxel, out_of_memory_at_every_allocation_fails_cleanly) {
     mb_free(&b);
 }
 
+/* ---- The open field's column index --------------------------------------------------------------*/
+
+/* Pushes the starts of columns whose span counts are count[0 .. cols) (then the end) into a
+   compact index; false when a push fails. */
+static bool push_counts(ptl_vx_col_index* x, const uint32_t* count, uint32_t cols, const ptl_allocator* a) {
+    uint32_t start = 0;
+    for (uint32_t c = 0; c < cols; ++c) {
+        if (!ptl_vx_col_index_push(x, start, a)) return false;
+        start += count[c];
+    }
+    return ptl_vx_col_index_push(x, start, a);
+}
+
+/* Does entry c of x read as the sum of count[0 .. c)? */
+static void expect_starts(const ptl_vx_col_index* x, const uint32_t* count, uint32_t entries, const char* what) {
+    uint32_t start = 0;
+    for (uint32_t c = 0; c < entries; ++c) {
+        cr_assert_eq(ptl_vx_col_index_at(x, c), start, "%s: column %u starts at %u, read %u", what, c, start,
+                     ptl_vx_col_index_at(x, c));
+        if (c + 1 < entries) start += count[c];
+    }
+}
+
+Test(voxel, column_index_reads_every_start_back_at_1_2_and_4_bytes) {
+    enum { N = 200 };
+    static uint32_t count[N];
+    const struct {
+        const char* what;
+        uint32_t cols, width;
+    } cases[] = {
+        {"sparse", N, 1},        {"20 floors a column", 100, 2}, {"a column of 70000", 64, 4},
+        {"300, then 70000", 64, 4}, {"whole blocks, 20 floors", 32, 2}, {"no column", 0, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        memset(count, 0, sizeof count);
+        for (uint32_t c = 0; c < cases[k].cols; ++c) {
+            if (k == 0) count[c] = c % 7 == 0 ? 3 : 0;
+            if (k == 1 || k == 4) count[c] = 20;
+            if (k == 2) count[c] = c == 5 ? 70000 : 1;
+            if (k == 3) count[c] = c == 3 ? 300 : c == 20 ? 70000 : 2;
+        }
+        tracking t = {0, -1, 0, 0};
+        ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+        ptl_vx_col_index x;
+        cr_assert_eq(ptl_vx_col_index_init(&x, cases[k].cols, 1, &a), PTL_OK);
+        cr_assert(push_counts(&x, count, cases[k].cols, &a), "%s", cases[k].what);
+        cr_expect_eq(x.width, cases[k].width, "%s: %u bytes a column, expected %u", cases[k].what, x.width,
+                     cases[k].width);
+        cr_expect_eq(x.filled, cases[k].cols + 1);
+        expect_starts(&x, count, cases[k].cols + 1, cases[k].what);
+        ptl_vx_col_index_free(&x, &a);
+        cr_expect(t.live_blocks == 0 && t.live_bytes == 0, "%s: %ld blocks, %lld bytes not given back (or given back "
+                  "with other sizes)", cases[k].what, t.live_blocks, t.live_bytes);
+        /* the plain index reads the same */
+        cr_assert_eq(ptl_vx_col_index_init(&x, cases[k].cols, 4, &a), PTL_OK);
+        cr_assert(push_counts(&x, count, cases[k].cols, &a));
+        cr_expect_eq(x.width, 4);
+        cr_expect_null(x.base);
+        expect_starts(&x, count, cases[k].cols + 1, cases[k].what);
+        ptl_vx_col_index_free(&x, &a);
+        cr_expect(t.live_blocks == 0 && t.live_bytes == 0);
+    }
+}
+
+Test(voxel, column_index_out_of_memory_while_widening_keeps_what_was_pushed) {
+    enum { N = 64 };
+    uint32_t count[N];
+    for (uint32_t c = 0; c < N; ++c) count[c] = c == 3 ? 300 : c == 20 ? 70000 : 2; /* widens twice */
+    bool succeeded = false;
+    for (long n = 0; n < 100 && !succeeded; ++n) {
+        tracking t = {0, n, 0, 0};
+        ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+        ptl_vx_col_index x;
+        if (ptl_vx_col_index_init(&x, N, 1, &a) < 0) {
+            cr_assert_null(x.off.any);
+            continue;
+        }
+        succeeded = push_counts(&x, count, N, &a);
+        expect_starts(&x, count, x.filled, "pushed before the failure");
+        ptl_vx_col_index_free(&x, &a);
+        cr_assert(t.live_blocks == 0 && t.live_bytes == 0, "failing at call %ld: %ld blocks, %lld bytes left", n,
+                  t.live_blocks, t.live_bytes);
+    }
+    cr_expect(succeeded);
+}
+
+/* Floors stacked every 2.5 m over an 8 x 8 m square: about 20 open spans in each column, so a
+   block of 16 columns holds more than 255 and the index needs 2 bytes a column. */
+static void stacked_scene(mesh_b* b, int floors) {
+    for (int i = 0; i < floors; ++i) mb_floor(b, 0, 0, 8, 8, 2.5f * (float)i, true);
+}
+
+/* The world's field of a tiled bake (tiles of 16 columns) against the one-piece field. */
+static void expect_tiled_field_is_one_piece(const ptl_trimesh* m, uint32_t width) {
+    ptl_bake_desc d = {.agent_radius = 0.3f};
+    run r;
+    run_stages(m, &d, NULL, 0, &r);
+    ptl_vx_tiling t;
+    ptl_error err;
+    cr_assert_eq(ptl_vx_tiling_init(&r.p, 16, &t, &err), PTL_OK);
+    cr_assert_gt(t.tiles_x * t.tiles_z, 1, "several tiles");
+    ptl_open_field of;
+    uint32_t solid;
+    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, &of, &solid, &err), PTL_OK, "%s", err.message);
+    cr_expect_eq(of.col_index.width, width, "%u bytes a column, expected %u", of.col_index.width, width);
+    cr_expect_eq(r.of.col_index.width, 4, "ptl_vx_build_open's index is plain");
+    const uint32_t cols = (uint32_t)r.p.width * (uint32_t)r.p.depth;
+    cr_assert_eq(of.span_count, r.of.span_count);
+    for (uint32_t c = 0; c <= cols; ++c)
+        cr_assert_eq(ptl_vx_col_index_at(&of.col_index, c), ptl_vx_col_index_at(&r.of.col_index, c), "column %u", c);
+    for (uint32_t s = 0; s < r.of.span_count; ++s) r.of.spans[s].layer = PTL_VX_NONE; /* as they were before layers */
+    cr_expect_eq(memcmp(of.spans, r.of.spans, (size_t)of.span_count * sizeof *of.spans), 0);
+    cr_expect_eq(memcmp(of.col_of, r.of.col_of, (size_t)of.span_count * sizeof *of.col_of), 0);
+    ptl_open_field_free(&of);
+    run_free(&r);
+}
+
+Test(voxel, tiled_world_field_has_a_compact_index_reading_as_the_one_piece_one) {
+    mesh_b b = {0};
+    bridge_scene(&b);
+    ptl_trimesh m = mb_mesh(&b);
+    expect_tiled_field_is_one_piece(&m, 1);
+    mb_free(&b);
+    stacked_scene(&b, 20);
+    m = mb_mesh(&b);
+    expect_tiled_field_is_one_piece(&m, 2);
+    mb_free(&b);
+}
+
+/* Tiled bakes (ptl_vx_tiles_bake, and ptl_vx_tiles_build + ptl_vx_tiles_assemble) with an
+   allocator failing at its n-th call; returns the status, everything freed. */
+static ptl_status tiled_once(const ptl_trimesh* m, const ptl_vx_params* p, const ptl_vx_tiling* t, bool assemble,
+                             const ptl_allocator* a) {
+    ptl_error err;
+    ptl_open_field of;
+    ptl_status st;
+    if (!assemble) {
+        uint32_t solid;
+        st = ptl_vx_tiles_bake(m, p, t, NULL, a, &of, &solid, &err);
+    } else {
+        const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
+        ptl_vx_tile* tiles = NULL;
+        uint32_t n = 0;
+        st = ptl_vx_tiles_build(m, p, t, all, NULL, a, &tiles, &n, &err);
+        if (st < 0) return st;
+        const ptl_vx_tile* list[64];
+        cr_assert_leq(n, 64);
+        for (uint32_t i = 0; i < n; ++i) list[i] = &tiles[n - 1 - i]; /* any order */
+        st = ptl_vx_tiles_assemble(p, t, list, n, a, &of, &err);
+        for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
+        a->free(tiles, (size_t)n * sizeof *tiles, a->user); /* the array came from a (ptl_vx_tiles_build) */
+    }
+    if (st >= 0) ptl_open_field_free(&of);
+    return st;
+}
+
+Test(voxel, tiled_assembly_out_of_memory_at_every_allocation_fails_cleanly) {
+    mesh_b b = {0};
+    stacked_scene(&b, 20); /* the index widens to 2 bytes on the way */
+    ptl_trimesh m = mb_mesh(&b);
+    ptl_bake_desc d = {.agent_radius = 0.3f};
+    ptl_vx_params p;
+    ptl_vx_tiling t;
+    ptl_error err;
+    cr_assert_eq(ptl_vx_params_resolve(&d, &m, &p, &err), PTL_OK);
+    cr_assert_eq(ptl_vx_tiling_init(&p, 16, &t, &err), PTL_OK);
+    for (int assemble = 0; assemble < 2; ++assemble) {
+        bool succeeded = false;
+        for (long n = 0; n < 100000 && !succeeded; ++n) {
+            tracking f = {0, n, 0, 0};
+            ptl_allocator a = {t_alloc, t_realloc, t_free, &f};
+            ptl_status st = tiled_once(&m, &p, &t, assemble, &a);
+            cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "failing at call %ld: %s", n, ptl_status_name(st));
+            succeeded = st == PTL_OK;
+            cr_assert(f.live_blocks == 0 && f.live_bytes == 0, "%s failing at call %ld: %ld blocks, %lld bytes left",
+                      assemble ? "assemble" : "tiles_bake", n, f.live_blocks, f.live_bytes);
+        }
+        cr_expect(succeeded);
+    }
+    mb_free(&b);
+}
+
 /* ---- Real meshes --------------------------------------------------------------------------------*/
 
 static void reference_desc(ptl_bake_desc* d) {
