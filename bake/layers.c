@@ -91,10 +91,10 @@ static uint32_t new_layer(flood* f, uint32_t s) {
     return l;
 }
 
-/* Does root layer l have a span in column c? */
-static bool column_has(flood* f, uint32_t c, uint32_t l) {
-    uint32_t b, e;
-    ptl_vx_col_range(f->of, c, &b, &e);
+/* Does root layer l have a span in column c, whose first span is b? `width`: the column index's
+   (ptl_vx_col_index_at_w; the flood's functions are compiled once per width). */
+static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
+    const uint32_t e = ptl_vx_col_index_at_w(&f->of->col_index, c + 1, width);
     for (uint32_t t = b; t < e; ++t)
         if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
     return false;
@@ -147,14 +147,15 @@ static void seen_add(flood* f, uint64_t k) {
    a stair whose step is linked to the flight above): its contours come from the columns it covers,
    and would let a path walk across. With this rule every layer boundary between two linked spans
    is a junction seen from both sides, and every other one a wall. */
-static bool links_agree(flood* f, uint32_t s, uint32_t l) {
+static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, uint32_t width) {
     const ptl_open_field* of = f->of;
+    const ptl_vx_col_index* ix = &of->col_index;
     const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = c % w, z = c / w;
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
-        uint32_t b, e;
-        ptl_vx_col_range(of, ptl_vx_ncol(of->p.width, c, d), &b, &e);
+        const uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
+        const uint32_t b = ptl_vx_col_index_at_w(ix, nc, width), e = ptl_vx_col_index_at_w(ix, nc + 1, width);
         for (uint32_t t = b; t < e; ++t)
             if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
                 return false;
@@ -171,11 +172,14 @@ static bool incompatible(flood* f, uint32_t a, uint32_t b) {
     uint64_t k = pair_key(a, b);
     if (seen_has(f, k)) return true;
     uint32_t small = f->ln.data[a].size <= f->ln.data[b].size ? a : b, big = small == a ? b : a;
-    for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s])
-        if (column_has(f, f->of->col_of[s], big) || !links_agree(f, s, big)) {
+    const ptl_vx_col_index* ix = &f->of->col_index;
+    for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s]) {
+        const uint32_t c = f->of->col_of[s];
+        if (column_has(f, c, ptl_vx_col_index_at(ix, c), big, ix->width) || !links_agree(f, s, big, ix->width)) {
             seen_add(f, k);
             return true;
         }
+    }
     return false;
 }
 
@@ -213,17 +217,20 @@ static inline uint32_t nth(const uint32_t* order, uint32_t i) {
     return order ? order[i] : i;
 }
 
-static bool flood_layers(flood* f, const uint32_t* order) {
+static PTL_VX_INLINE_ALWAYS bool flood_layers_w(flood* f, const uint32_t* order, uint32_t width) {
     const ptl_open_field* of = f->of;
+    const ptl_vx_col_index* ix = &of->col_index;
+    const int32_t w = of->p.width;
     for (uint32_t i = 0; i < of->span_count; ++i) {
         uint32_t s = nth(order, i);
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = ptl_vx_nbr(of, s, d);
-            if (t == PTL_VX_NONE) continue;
+            const uint32_t k = f->sp[s].con[d]; /* ptl_vx_nbr, at this width */
+            if (k == PTL_VX_NOCON) continue;
+            const uint32_t nc = ptl_vx_ncol(w, of->col_of[s], d), b = ptl_vx_col_index_at_w(ix, nc, width), t = b + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
-                if (!column_has(f, of->col_of[t], l) && links_agree(f, t, l)) join(f, t, l);
+                if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
             }
             uint32_t m = find(f, f->sp[t].layer);
@@ -231,6 +238,14 @@ static bool flood_layers(flood* f, const uint32_t* order) {
         }
     }
     return true;
+}
+
+static bool flood_layers(flood* f, const uint32_t* order) {
+    switch (f->of->col_index.width) {
+    case 1: return flood_layers_w(f, order, 1);
+    case 2: return flood_layers_w(f, order, 2);
+    default: return flood_layers_w(f, order, 4);
+    }
 }
 
 /* The open span a seed stands on: in the seed's column, or the nearest column within
@@ -325,10 +340,11 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
         li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
         li->floor_min = UINT16_MAX, li->floor_max = 0;
     }
+    const ptl_vx_col_index ix = of->col_index; /* a local copy: the stores below cannot change it */
     uint32_t s = 0; /* spans are in column order: a column's first is the one after the last column's */
     for (int32_t z = 0, c = 0; z < of->p.depth; ++z)
         for (int32_t x = 0; x < of->p.width; ++x, ++c)
-            for (const uint32_t e = ptl_vx_col_end(of, (uint32_t)c); s < e; ++s) {
+            for (const uint32_t e = ptl_vx_col_index_at(&ix, (uint32_t)c + 1); s < e; ++s) {
                 uint32_t l = dense[find(f, f->sp[s].layer)];
                 of->spans[s].layer = l;
                 if (l == PTL_VX_NONE) continue;
