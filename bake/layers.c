@@ -322,14 +322,17 @@ void ptl_layer_set_free(ptl_layer_set* ls) {
 }
 
 /* Dense ids in order of each kept layer's lowest span, written to the spans; fills `out`.
-   `dense` has an entry per layer id. */
-static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* keep, uint32_t* dense,
-                                ptl_layer_set* out, ptl_error* err) {
+   `dense` has an entry per layer id. A layer's lowest span in (floor, z, x) order is the one that
+   started the lowest of the layer ids merged into it: the flood visits the spans in that order and
+   starts a layer id at each span it reaches unlabelled, every span labelled before its visit comes
+   after the span that labels it, and ids are handed out in visiting order. So the kept roots are
+   numbered in order of their lowest id, with no second pass over the spans in flood order. */
+static ptl_status number_layers(flood* f, const uint8_t* keep, uint32_t* dense, ptl_layer_set* out, ptl_error* err) {
     ptl_open_field* of = f->of;
     uint32_t nl = 0;
     for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = PTL_VX_NONE;
-    for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t r = find(f, f->sp[nth(order, i)].layer);
+    for (uint32_t l = 0; l < f->ln.count; ++l) {
+        uint32_t r = find(f, l);
         if (keep[r] && dense[r] == PTL_VX_NONE) dense[r] = nl++;
     }
     out->layers = ptl_mem_calloc(f->a, nl ? nl : 1, sizeof *out->layers);
@@ -389,6 +392,8 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
     if ((!sorted && (!order || !sort_spans(of, &a, order))) || !f.next) goto oom;
     for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
     if (!flood_layers(&f, order)) goto oom;
+    if (order) ptl_mem_free(&a, order, sz * sizeof *order); /* not needed past the flood */
+    order = NULL;
     nl = f.ln.count ? f.ln.count : 1;
     keep = ptl_mem_alloc(&a, nl);
     dense = ptl_mem_alloc(&a, nl * sizeof *dense);
@@ -439,7 +444,7 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
             goto done;
         }
     }
-    st = number_layers(&f, order, keep, dense, out, err);
+    st = number_layers(&f, keep, dense, out, err);
     if (st >= 0) {
         uint32_t roots = 0;
         for (uint32_t l = 0; l < f.ln.count; ++l) roots += f.ln.data[l].parent == l;

@@ -174,6 +174,19 @@ static void check_invariants(const run* r) {
             if (t != PTL_VX_NONE) cr_assert_eq(of->spans[t].layer == PTL_VX_NONE, l == PTL_VX_NONE, "reach is closed");
         }
     }
+    /* layer ids in the order of each layer's lowest span (floor, then z, then x: within one floor,
+       the spans' memory order) */
+    uint32_t next_id = 0;
+    for (uint32_t fl = 0, left = of->span_count; left > 0; ++fl)
+        for (uint32_t s = 0; s < of->span_count; ++s) {
+            if (of->spans[s].floor != fl) continue;
+            --left;
+            uint32_t l = of->spans[s].layer;
+            if (l == PTL_VX_NONE || l < next_id) continue;
+            cr_assert_eq(l, next_id, "layer %u's lowest span (%u) comes before layer %u's", l, s, next_id);
+            ++next_id;
+        }
+    cr_assert_eq(next_id, nl);
     free(seen);
     free(count);
 }
