@@ -19,7 +19,8 @@
    few spans of c; "do A and B overlap" first compares bounding boxes, then walks the smaller
    layer's spans and scans their columns, and remembers the pairs found overlapping (a hash set:
    only a cache, it never decides an answer, and is never iterated). Merging appends the smaller
-   list to the larger. Sorting is a counting sort on the floor height. Work is O(n log n) in the
+   list to the larger. The visiting order comes a range of floors at a time from a counting sort on
+   the floor (flood_layers), into a buffer of about n / 8 spans. Work is O(n log n) in the
    spans apart from repeated overlap scans of pairs that do not overlap, which then merge.
 
    Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
@@ -199,30 +200,14 @@ static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
     return a;
 }
 
-/* Spans sorted by (floor, z, x): a counting sort on the floor over the spans in memory order
-   (columns z-major), which keeps the flood's accesses close together on large worlds. */
-static bool sort_spans(const ptl_open_field* of, const ptl_allocator* a, uint32_t* order) {
-    uint32_t* count = ptl_mem_calloc(a, (size_t)PTL_VX_MAX_HEIGHT + 2, sizeof *count);
-    if (!count) return false;
-    for (uint32_t s = 0; s < of->span_count; ++s) ++count[of->spans[s].floor + 1];
-    for (uint32_t h = 0; h <= PTL_VX_MAX_HEIGHT; ++h) count[h + 1] += count[h];
-    for (uint32_t s = 0; s < of->span_count; ++s) order[count[of->spans[s].floor]++] = s;
-    ptl_mem_free(a, count, ((size_t)PTL_VX_MAX_HEIGHT + 2) * sizeof *count);
-    return true;
-}
-
-/* The i-th span in (floor, z, x) order: order[i], or i when the spans are in that order already
-   (order NULL: a world whose floors do not decrease in memory order, such as a flat one). */
-static inline uint32_t nth(const uint32_t* order, uint32_t i) {
-    return order ? order[i] : i;
-}
-
-static PTL_VX_INLINE_ALWAYS bool flood_layers_w(flood* f, const uint32_t* order, uint32_t width) {
+/* Visits the spans list[0 .. count) in turn (list NULL: spans 0 .. count - 1), `width` being the
+   column index's (compiled once per width, see ptl_vx_col_index_at_w). */
+static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, uint32_t count, uint32_t width) {
     const ptl_open_field* of = f->of;
     const ptl_vx_col_index* ix = &of->col_index;
     const int32_t w = of->p.width;
-    for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t s = nth(order, i);
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t s = list ? list[i] : i;
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
@@ -240,12 +225,61 @@ static PTL_VX_INLINE_ALWAYS bool flood_layers_w(flood* f, const uint32_t* order,
     return true;
 }
 
-static bool flood_layers(flood* f, const uint32_t* order) {
+static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
     switch (f->of->col_index.width) {
-    case 1: return flood_layers_w(f, order, 1);
-    case 2: return flood_layers_w(f, order, 2);
-    default: return flood_layers_w(f, order, 4);
+    case 1: return flood_spans_w(f, list, count, 1);
+    case 2: return flood_spans_w(f, list, count, 2);
+    default: return flood_spans_w(f, list, count, 4);
     }
+}
+
+/* The flood visits the spans in (floor, z, x) order. Within one floor that is memory order (a
+   column has at most one span at a given floor, and columns are z-major), so the spans of a range
+   of floors come in that order from a counting sort on the floor over the spans in memory order,
+   which keeps the flood's accesses close together on large worlds. The order is never held whole
+   (4 bytes a span, the largest array of the flood after the field's): the floors are cut into
+   ranges of at most `cap` spans, about an eighth of the field, each gathered into one buffer by a
+   pass over the spans' floors and flooded in turn; a floor holding more than `cap` spans is a range
+   of its own, gathered and flooded a buffer at a time. */
+#define PTL_VX_FLOOD_BATCH_MIN 4096u /* [Units: spans] the smallest buffer (unless the field is smaller) */
+
+static bool flood_layers(flood* f, bool sorted) {
+    const ptl_open_field* of = f->of;
+    const ptl_open_span* sp = of->spans;
+    const uint32_t n = of->span_count;
+    if (sorted) return flood_spans(f, NULL, n); /* memory order is flood order (a flat world) */
+    const uint32_t nh = PTL_VX_MAX_HEIGHT + 1;
+    const uint32_t cap = n / 8 > PTL_VX_FLOOD_BATCH_MIN ? n / 8 : n < PTL_VX_FLOOD_BATCH_MIN ? n : PTL_VX_FLOOD_BATCH_MIN;
+    uint32_t* count = ptl_mem_calloc(f->a, nh, sizeof *count); /* spans per floor */
+    uint32_t* batch = ptl_mem_alloc(f->a, (size_t)cap * sizeof *batch);
+    bool ok = count && batch;
+    for (uint32_t s = 0; ok && s < n; ++s) ++count[sp[s].floor];
+    for (uint32_t h = 0, h1; ok && h < nh; h = h1) {
+        /* floors [h, h1): as many as fit the buffer, at least one */
+        uint32_t total = count[h];
+        for (h1 = h + 1; h1 < nh && (uint64_t)total + count[h1] <= cap; ++h1) total += count[h1];
+        if (total <= cap) {
+            uint32_t at = 0; /* count[g] becomes floor g's next place in the buffer */
+            for (uint32_t g = h; g < h1; ++g) {
+                const uint32_t c = count[g];
+                count[g] = at, at += c;
+            }
+            for (uint32_t s = 0, left = total; left > 0; ++s) /* (stops at the range's last span) */
+                if ((uint32_t)sp[s].floor - h < h1 - h) batch[count[sp[s].floor]++] = s, --left;
+            ok = flood_spans(f, batch, total);
+            continue;
+        }
+        for (uint32_t s = 0, left = total; ok && left > 0;) { /* floor h alone, cap spans at a time */
+            uint32_t k = 0;
+            for (; k < cap && s < n; ++s)
+                if (sp[s].floor == h) batch[k++] = s;
+            ok = flood_spans(f, batch, k);
+            left -= k;
+        }
+    }
+    ptl_mem_free(f->a, count, (size_t)nh * sizeof *count);
+    ptl_mem_free(f->a, batch, (size_t)cap * sizeof *batch);
+    return ok;
 }
 
 /* The open span a seed stands on: in the seed's column, or the nearest column within
@@ -379,21 +413,19 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
     memset(&f, 0, sizeof f);
     f.of = of, f.a = &a;
     const size_t sz = n ? n : 1;
-    /* The flood's order: memory order when it is (floor, z, x) order already, else sorted. */
+    /* The flood's order: memory order when it is (floor, z, x) order already, else gathered a
+       range of floors at a time (flood_layers). */
     bool sorted = true;
     for (uint32_t s = 1; s < n && sorted; ++s) sorted = of->spans[s].floor >= of->spans[s - 1].floor;
-    uint32_t* order = sorted ? NULL : ptl_mem_alloc(&a, sz * sizeof *order);
     uint8_t* keep = NULL;
     uint32_t* dense = NULL;
     size_t nl = 0;
     f.sp = of->spans;
     f.next = ptl_mem_alloc(&a, sz * sizeof *f.next);
     ptl_status st = PTL_OK;
-    if ((!sorted && (!order || !sort_spans(of, &a, order))) || !f.next) goto oom;
+    if (!f.next) goto oom;
     for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
-    if (!flood_layers(&f, order)) goto oom;
-    if (order) ptl_mem_free(&a, order, sz * sizeof *order); /* not needed past the flood */
-    order = NULL;
+    if (!flood_layers(&f, sorted)) goto oom;
     nl = f.ln.count ? f.ln.count : 1;
     keep = ptl_mem_alloc(&a, nl);
     dense = ptl_mem_alloc(&a, nl * sizeof *dense);
@@ -454,7 +486,6 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
 done:
-    if (order) ptl_mem_free(&a, order, sz * sizeof *order);
     ptl_mem_free(&a, f.next, sz * sizeof *f.next);
     PTL_ARRAY_FREE(&a, f.ln);
     ptl_mem_free(&a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);

@@ -572,6 +572,40 @@ Test(voxel, bridge_over_floor_makes_layers_that_do_not_share_columns) {
     mb_free(&b);
 }
 
+/* The flood takes its spans a range of floors at a time (layers.c, flood_layers), in buffers of
+   max(n / 8, 4096) spans: a ground of about 17,000 columns is one floor visited in pieces, and the
+   platforms stacked above it and the bridge's ramps make ranges of several floors. */
+Test(voxel, layer_flood_in_floor_ranges_and_pieces_keeps_every_invariant) {
+    mesh_b b = {0};
+    mb_floor(&b, -30, -30, 10, 10, 0, true);
+    for (int i = 1; i <= 12; ++i) mb_floor(&b, -28, -28, -20, -20, 2.5f * (float)i, true);
+    for (int i = 0; i < 3; ++i) mb_box(&b, -18 + 4 * (float)i, 0, -10, -16 + 4 * (float)i, 3 + (float)i, -8, true);
+    bridge_scene(&b);
+    ptl_trimesh m = mb_mesh(&b);
+    run r;
+    run_stages(&m, NULL, NULL, 0, &r);
+    cr_assert_gt(r.of.span_count, 2 * 4096, "%u open spans", r.of.span_count);
+    bool sorted = true;
+    for (uint32_t s = 1; s < r.of.span_count; ++s) sorted = sorted && r.of.spans[s].floor >= r.of.spans[s - 1].floor;
+    cr_assert(!sorted, "floors out of memory order: the flood gathers them");
+    uint32_t* per_floor = calloc(PTL_VX_MAX_HEIGHT + 1, sizeof *per_floor), most = 0, floors = 0;
+    for (uint32_t s = 0; s < r.of.span_count; ++s) floors += per_floor[r.of.spans[s].floor]++ == 0;
+    for (uint32_t h = 0; h <= PTL_VX_MAX_HEIGHT; ++h) most = per_floor[h] > most ? per_floor[h] : most;
+    free(per_floor);
+    const uint32_t cap = r.of.span_count / 8 > 4096 ? r.of.span_count / 8 : 4096;
+    cr_assert_gt(most, cap, "a floor of %u spans, more than a buffer of %u", most, cap);
+    cr_assert_gt(floors, 12, "%u floors", floors);
+    uint32_t deck = open_at(&r, 6, 3, 2), under = open_at(&r, 6, 0, 2);
+    cr_assert(deck != PTL_VX_NONE && under != PTL_VX_NONE);
+    cr_expect_neq(r.of.spans[deck].layer, r.of.spans[under].layer, "deck and floor below are different layers");
+    uint32_t low = open_at(&r, -24, 2.5f, -24), high = open_at(&r, -24, 30, -24);
+    cr_assert(low != PTL_VX_NONE && high != PTL_VX_NONE && low != high);
+    cr_expect_neq(r.of.spans[low].layer, r.of.spans[high].layer, "stacked platforms are layers of their own");
+    check_invariants(&r); /* layer ids in the order of their lowest spans, one span per layer per column */
+    run_free(&r);
+    mb_free(&b);
+}
+
 Test(voxel, erosion_by_radius_removes_two_columns_along_walls) {
     /* floor 0..6 (20 columns of 0.3), walls 0.2 m thick inside the edge columns (off the grid
        lines): 18 x 18 walkable columns; radius 0.6 = 2 columns removes 2 rings: 14 x 14 */
