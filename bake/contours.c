@@ -532,15 +532,18 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
     g.width = out->w, g.height = out->d;
     g.passable = ptl_mem_calloc(&a, cells + 1, 1);
     if (!g.passable) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "contours: out of memory");
+    /* Row by row over the layer's box: a column's spans end where the next column's begin, so
+       one look into the column index per column (local copies: the stores into the grid would
+       otherwise reload them every column). */
     const int32_t W = of->p.width;
+    const ptl_vx_col_index ix = of->col_index;
+    const ptl_open_span* sp = of->spans;
     for (int32_t z = li->z0; z <= li->z1; ++z) {
-        for (int32_t x = li->x0; x <= li->x1; ++x) {
-            uint32_t col = (uint32_t)(z * W + x);
-            for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s) {
-                if (of->spans[s].layer != layer) continue;
-                g.passable[(size_t)(z - li->z0) * out->w + (size_t)(x - li->x0)] = 1;
-            }
-        }
+        uint8_t* row = g.passable + (size_t)(z - li->z0) * out->w;
+        uint32_t col = (uint32_t)(z * W + li->x0), s = ptl_vx_col_index_at(&ix, col);
+        for (uint32_t u = 0; u < out->w; ++u, ++col)
+            for (const uint32_t e = ptl_vx_col_index_at(&ix, col + 1); s < e; ++s)
+                if (sp[s].layer == layer) row[u] = 1;
     }
     ptl_shape raw;
     ptl_status st = ptl_shape_from_grid(&g, &a, &raw, err);

@@ -22,7 +22,7 @@ typedef struct ptl_layer_contour {
 static inline uint32_t ptl_contour_span(const ptl_open_field* of, const ptl_layer_contour* c, int64_t u, int64_t v) {
     if (u < 0 || v < 0 || u >= (int64_t)c->w || v >= (int64_t)c->d) return PTL_VX_NONE;
     const uint32_t col = (uint32_t)(c->z0 + v) * (uint32_t)of->p.width + (uint32_t)(c->x0 + u);
-    for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s)
+    for (uint32_t s = ptl_vx_col_begin(of, col), e = ptl_vx_col_end(of, col); s < e; ++s)
         if (of->spans[s].layer == c->layer) return s;
     return PTL_VX_NONE;
 }

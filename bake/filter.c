@@ -81,8 +81,7 @@ static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4
 void ptl_open_field_free(ptl_open_field* of) {
     if (!of) return;
     if (of->alloc.free) {
-        size_t cols = (size_t)of->p.width * (size_t)of->p.depth;
-        ptl_mem_free(&of->alloc, of->col_start, (cols + 1) * sizeof *of->col_start);
+        ptl_vx_col_index_free(&of->col_index, &of->alloc);
         ptl_mem_free(&of->alloc, of->spans, (size_t)of->span_cap * sizeof *of->spans);
         ptl_mem_free(&of->alloc, of->col_of, (size_t)of->span_cap * sizeof *of->col_of);
         ptl_mem_free(&of->alloc, of->gaps, (size_t)of->gap_count * sizeof *of->gaps);
@@ -134,8 +133,9 @@ static uint32_t first_link(const ptl_open_span* sp, const ptl_open_span* a, uint
    the other column it can link to, and the link is kept when that one's first is it in return. */
 static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, int h, int climb) {
     ptl_open_span* sp = of->spans;
-    const uint32_t a0 = of->col_start[ca], a1 = of->col_start[ca + 1];
-    const uint32_t b0 = of->col_start[cb], b1 = of->col_start[cb + 1];
+    const uint32_t* cs = of->col_index.off.u32;
+    const uint32_t a0 = cs[ca], a1 = cs[ca + 1];
+    const uint32_t b0 = cs[cb], b1 = cs[cb + 1];
     if (a1 - a0 == 1 && b1 - b0 == 1) { /* the common case: one floor on each side */
         if (can_link(&sp[a0], &sp[b0], h, climb)) sp[a0].con[d] = 0, sp[b0].con[(d + 2) & 3] = 0;
         return;
@@ -154,11 +154,12 @@ static void link_spans(ptl_open_field* of) {
     const ptl_vx_params* p = &of->p;
     const int h = p->walkable_height, climb = p->walkable_climb;
     const uint32_t w = (uint32_t)p->width;
+    const uint32_t* cs = of->col_index.off.u32;
     for (uint32_t s = 0; s < of->span_count; ++s) memset(of->spans[s].con, PTL_VX_NOCON, sizeof of->spans[s].con);
     for (int z = 0; z < p->depth; ++z)
         for (int x = 0; x < p->width; ++x) {
             uint32_t c = (uint32_t)z * w + (uint32_t)x;
-            if (of->col_start[c] == of->col_start[c + 1]) continue;
+            if (cs[c] == cs[c + 1]) continue;
             if (x + 1 < p->width) link_columns(of, c, c + 1, 2, h, climb);
             if (z + 1 < p->depth) link_columns(of, c, c + w, 1, h, climb);
         }
@@ -179,7 +180,7 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
         dist[s] = inner ? 0xffff : 0;
     }
     const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
-    const uint32_t* cs = of->col_start;
+    const uint32_t* cs = of->col_index.off.u32;
     const uint32_t w = (uint32_t)p->width;
     /* A neighbour's neighbour is looked up in the column it lies in (known from the directions). */
 #define NBR(col, s, d) (sp[s].con[d] == PTL_VX_NOCON ? PTL_VX_NONE : cs[(col) + off[d]] + sp[s].con[d])
@@ -231,13 +232,14 @@ static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map)
     uint32_t k = 0;
     for (uint32_t s = 0; s < n; ++s) map[s] = gone[s] ? PTL_VX_NONE : k++;
     /* Links: a removed neighbour is no link; a kept one moves down its column by the removed spans
-       before it there (the old col_start still holds). */
+       before it there (the old index still holds). */
+    uint32_t* cs = of->col_index.off.u32;
     for (uint32_t s = 0; s < n; ++s) {
         if (gone[s]) continue;
         ptl_open_span* o = &of->spans[s];
         for (int d = 0; d < 4; ++d) {
             if (o->con[d] == PTL_VX_NOCON) continue;
-            uint32_t first = of->col_start[ptl_vx_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
+            uint32_t first = cs[ptl_vx_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
             if (gone[t]) {
                 o->con[d] = PTL_VX_NOCON;
                 continue;
@@ -252,12 +254,12 @@ static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map)
         of->spans[map[s]] = of->spans[s];
         of->col_of[map[s]] = of->col_of[s];
     }
-    /* col_start from the (sorted) column of each kept span */
+    /* the index from the (sorted) column of each kept span */
     const uint32_t cols = (uint32_t)of->p.width * (uint32_t)of->p.depth;
     uint32_t c = 0;
     for (uint32_t s = 0; s < k; ++s)
-        while (c <= of->col_of[s]) of->col_start[c++] = s;
-    while (c <= cols) of->col_start[c++] = k;
+        while (c <= of->col_of[s]) cs[c++] = s;
+    while (c <= cols) cs[c++] = k;
     of->span_count = k;
 }
 
@@ -278,12 +280,13 @@ static int find_gap(const ptl_heightfield* hf, const ptl_open_field* of, uint32_
     const int h = p->walkable_height, climb = p->walkable_climb, side = p->walkable_radius + 1;
     const ptl_open_span* a = &of->spans[s];
     const int kmax = mini(2 * side + p->max_void + 1, 127); /* cols (k - 1) fits the 7 bits contours.h gives it */
+    const uint32_t* cs = of->col_index.off.u32;
     for (int k = 1; k <= kmax; ++k) {
         int cx = x + k * DX[d], cz = z + k * DZ[d];
         if (cx < 0 || cz < 0 || cx >= p->width || cz >= p->depth) return 0;
         uint32_t c = (uint32_t)cz * (uint32_t)p->width + (uint32_t)cx;
         uint32_t t = PTL_VX_NONE;
-        for (uint32_t i = of->col_start[c]; i < of->col_start[c + 1] && t == PTL_VX_NONE; ++i) {
+        for (uint32_t i = cs[c]; i < cs[c + 1] && t == PTL_VX_NONE; ++i) {
             const ptl_open_span* b = &of->spans[i];
             int df = (int)b->floor - (int)a->floor;
             if (df >= -climb && df <= climb && mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) >= h) t = i;
@@ -302,7 +305,7 @@ static int find_gap(const ptl_heightfield* hf, const ptl_open_field* of, uint32_
                 if (smax > hi && smin < hi + h) return 0;
                 if (smax >= lo && smax <= hi) ground = true;
             }
-            for (uint32_t i = of->col_start[g]; i < of->col_start[g + 1]; ++i)
+            for (uint32_t i = cs[g]; i < cs[g + 1]; ++i)
                 if ((int)of->spans[i].floor >= lo && (int)of->spans[i].floor <= hi + climb) return 0;
             if (ground) {
                 if (state == 1) state = 2;
@@ -346,7 +349,7 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
     for (int z = 0; z < p->depth; ++z)
         for (int x = 0; x < p->width; ++x) {
             uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
-            for (uint32_t s = of->col_start[col]; s < of->col_start[col + 1]; ++s)
+            for (uint32_t s = of->col_index.off.u32[col]; s < of->col_index.off.u32[col + 1]; ++s)
                 for (int d = 0; d < 4; ++d) {
                     if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
                     uint32_t t;
@@ -396,8 +399,11 @@ ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* all
     ptl_status st = PTL_OK;
     out->p = *p;
     out->alloc = a;
-    out->col_start = ptl_mem_alloc(&a, (cols + 1) * sizeof *out->col_start);
-    if (!walk || !out->col_start) goto oom;
+    /* A plain index (ptl_vx_col_index width 4): this field is a tile's window (tiles.c), or a
+       whole world kept with its heightfield (a debug bake), which is larger still; the stages
+       below read it directly. */
+    if (!walk || ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 4, &a) < 0) goto oom;
+    uint32_t* cs = out->col_index.off.u32;
     filter_flags(hf, walk);
 
     for (uint32_t i = 0; i < ns; ++i) n += walk[i] != 0;
@@ -412,7 +418,7 @@ ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* all
     out->span_count = out->span_cap = n;
     uint32_t k = 0;
     for (size_t c = 0; c < cols; ++c) {
-        out->col_start[c] = k;
+        cs[c] = k;
         uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
         for (uint32_t i = b; i < e; ++i) {
             if (!walk[i]) continue;
@@ -426,7 +432,8 @@ ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* all
             out->spans[k++] = o;
         }
     }
-    out->col_start[cols] = k;
+    cs[cols] = k;
+    out->col_index.filled = (uint32_t)cols + 1;
     link_spans(out);
 
     if (p->walkable_radius > 0 && n > 0) {

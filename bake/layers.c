@@ -19,7 +19,8 @@
    few spans of c; "do A and B overlap" first compares bounding boxes, then walks the smaller
    layer's spans and scans their columns, and remembers the pairs found overlapping (a hash set:
    only a cache, it never decides an answer, and is never iterated). Merging appends the smaller
-   list to the larger. Sorting is a counting sort on the floor height. Work is O(n log n) in the
+   list to the larger. The visiting order comes a range of floors at a time from a counting sort on
+   the floor (flood_layers), into a buffer of about n / 8 spans. Work is O(n log n) in the
    spans apart from repeated overlap scans of pairs that do not overlap, which then merge.
 
    Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
@@ -91,9 +92,11 @@ static uint32_t new_layer(flood* f, uint32_t s) {
     return l;
 }
 
-/* Does root layer l have a span in column c? */
-static bool column_has(flood* f, uint32_t c, uint32_t l) {
-    for (uint32_t t = f->of->col_start[c]; t < f->of->col_start[c + 1]; ++t)
+/* Does root layer l have a span in column c, whose first span is b? `width`: the column index's
+   (ptl_vx_col_index_at_w; the flood's functions are compiled once per width). */
+static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
+    const uint32_t e = ptl_vx_col_index_at_w(&f->of->col_index, c + 1, width);
+    for (uint32_t t = b; t < e; ++t)
         if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
     return false;
 }
@@ -145,15 +148,17 @@ static void seen_add(flood* f, uint64_t k) {
    a stair whose step is linked to the flight above): its contours come from the columns it covers,
    and would let a path walk across. With this rule every layer boundary between two linked spans
    is a junction seen from both sides, and every other one a wall. */
-static bool links_agree(flood* f, uint32_t s, uint32_t l) {
+static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, uint32_t width) {
     const ptl_open_field* of = f->of;
+    const ptl_vx_col_index* ix = &of->col_index;
     const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = c % w, z = c / w;
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
-        uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
-        for (uint32_t t = of->col_start[nc]; t < of->col_start[nc + 1]; ++t)
-            if (t - of->col_start[nc] != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
+        const uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
+        const uint32_t b = ptl_vx_col_index_at_w(ix, nc, width), e = ptl_vx_col_index_at_w(ix, nc + 1, width);
+        for (uint32_t t = b; t < e; ++t)
+            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
                 return false;
     }
     return true;
@@ -168,11 +173,14 @@ static bool incompatible(flood* f, uint32_t a, uint32_t b) {
     uint64_t k = pair_key(a, b);
     if (seen_has(f, k)) return true;
     uint32_t small = f->ln.data[a].size <= f->ln.data[b].size ? a : b, big = small == a ? b : a;
-    for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s])
-        if (column_has(f, f->of->col_of[s], big) || !links_agree(f, s, big)) {
+    const ptl_vx_col_index* ix = &f->of->col_index;
+    for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s]) {
+        const uint32_t c = f->of->col_of[s];
+        if (column_has(f, c, ptl_vx_col_index_at(ix, c), big, ix->width) || !links_agree(f, s, big, ix->width)) {
             seen_add(f, k);
             return true;
         }
+    }
     return false;
 }
 
@@ -192,35 +200,22 @@ static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
     return a;
 }
 
-/* Spans sorted by (floor, z, x): a counting sort on the floor over the spans in memory order
-   (columns z-major), which keeps the flood's accesses close together on large worlds. */
-static bool sort_spans(const ptl_open_field* of, const ptl_allocator* a, uint32_t* order) {
-    uint32_t* count = ptl_mem_calloc(a, (size_t)PTL_VX_MAX_HEIGHT + 2, sizeof *count);
-    if (!count) return false;
-    for (uint32_t s = 0; s < of->span_count; ++s) ++count[of->spans[s].floor + 1];
-    for (uint32_t h = 0; h <= PTL_VX_MAX_HEIGHT; ++h) count[h + 1] += count[h];
-    for (uint32_t s = 0; s < of->span_count; ++s) order[count[of->spans[s].floor]++] = s;
-    ptl_mem_free(a, count, ((size_t)PTL_VX_MAX_HEIGHT + 2) * sizeof *count);
-    return true;
-}
-
-/* The i-th span in (floor, z, x) order: order[i], or i when the spans are in that order already
-   (order NULL: a world whose floors do not decrease in memory order, such as a flat one). */
-static inline uint32_t nth(const uint32_t* order, uint32_t i) {
-    return order ? order[i] : i;
-}
-
-static bool flood_layers(flood* f, const uint32_t* order) {
+/* Visits the spans list[0 .. count) in turn (list NULL: spans 0 .. count - 1), `width` being the
+   column index's (compiled once per width, see ptl_vx_col_index_at_w). */
+static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, uint32_t count, uint32_t width) {
     const ptl_open_field* of = f->of;
-    for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t s = nth(order, i);
+    const ptl_vx_col_index* ix = &of->col_index;
+    const int32_t w = of->p.width;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t s = list ? list[i] : i;
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = ptl_vx_nbr(of, s, d);
-            if (t == PTL_VX_NONE) continue;
+            const uint32_t k = f->sp[s].con[d]; /* ptl_vx_nbr, at this width */
+            if (k == PTL_VX_NOCON) continue;
+            const uint32_t nc = ptl_vx_ncol(w, of->col_of[s], d), b = ptl_vx_col_index_at_w(ix, nc, width), t = b + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
-                if (!column_has(f, of->col_of[t], l) && links_agree(f, t, l)) join(f, t, l);
+                if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
             }
             uint32_t m = find(f, f->sp[t].layer);
@@ -228,6 +223,63 @@ static bool flood_layers(flood* f, const uint32_t* order) {
         }
     }
     return true;
+}
+
+static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
+    switch (f->of->col_index.width) {
+    case 1: return flood_spans_w(f, list, count, 1);
+    case 2: return flood_spans_w(f, list, count, 2);
+    default: return flood_spans_w(f, list, count, 4);
+    }
+}
+
+/* The flood visits the spans in (floor, z, x) order. Within one floor that is memory order (a
+   column has at most one span at a given floor, and columns are z-major), so the spans of a range
+   of floors come in that order from a counting sort on the floor over the spans in memory order,
+   which keeps the flood's accesses close together on large worlds. The order is never held whole
+   (4 bytes a span, the largest array of the flood after the field's): the floors are cut into
+   ranges of at most `cap` spans, about an eighth of the field, each gathered into one buffer by a
+   pass over the spans' floors and flooded in turn; a floor holding more than `cap` spans is a range
+   of its own, gathered and flooded a buffer at a time. */
+#define PTL_VX_FLOOD_BATCH_MIN 4096u /* [Units: spans] the smallest buffer (unless the field is smaller) */
+
+static bool flood_layers(flood* f, bool sorted) {
+    const ptl_open_field* of = f->of;
+    const ptl_open_span* sp = of->spans;
+    const uint32_t n = of->span_count;
+    if (sorted) return flood_spans(f, NULL, n); /* memory order is flood order (a flat world) */
+    const uint32_t nh = PTL_VX_MAX_HEIGHT + 1;
+    const uint32_t cap = n / 8 > PTL_VX_FLOOD_BATCH_MIN ? n / 8 : n < PTL_VX_FLOOD_BATCH_MIN ? n : PTL_VX_FLOOD_BATCH_MIN;
+    uint32_t* count = ptl_mem_calloc(f->a, nh, sizeof *count); /* spans per floor */
+    uint32_t* batch = ptl_mem_alloc(f->a, (size_t)cap * sizeof *batch);
+    bool ok = count && batch;
+    for (uint32_t s = 0; ok && s < n; ++s) ++count[sp[s].floor];
+    for (uint32_t h = 0, h1; ok && h < nh; h = h1) {
+        /* floors [h, h1): as many as fit the buffer, at least one */
+        uint32_t total = count[h];
+        for (h1 = h + 1; h1 < nh && (uint64_t)total + count[h1] <= cap; ++h1) total += count[h1];
+        if (total <= cap) {
+            uint32_t at = 0; /* count[g] becomes floor g's next place in the buffer */
+            for (uint32_t g = h; g < h1; ++g) {
+                const uint32_t c = count[g];
+                count[g] = at, at += c;
+            }
+            for (uint32_t s = 0, left = total; left > 0; ++s) /* (stops at the range's last span) */
+                if ((uint32_t)sp[s].floor - h < h1 - h) batch[count[sp[s].floor]++] = s, --left;
+            ok = flood_spans(f, batch, total);
+            continue;
+        }
+        for (uint32_t s = 0, left = total; ok && left > 0;) { /* floor h alone, cap spans at a time */
+            uint32_t k = 0;
+            for (; k < cap && s < n; ++s)
+                if (sp[s].floor == h) batch[k++] = s;
+            ok = flood_spans(f, batch, k);
+            left -= k;
+        }
+    }
+    ptl_mem_free(f->a, count, (size_t)nh * sizeof *count);
+    ptl_mem_free(f->a, batch, (size_t)cap * sizeof *batch);
+    return ok;
 }
 
 /* The open span a seed stands on: in the seed's column, or the nearest column within
@@ -249,7 +301,7 @@ static uint32_t find_seed(const ptl_open_field* of, const float* pt) {
             int64_t x = cx + dx, z = cz + dz;
             if (x < 0 || z < 0 || x >= p->width || z >= p->depth) continue;
             uint32_t c = (uint32_t)(z * p->width + x);
-            for (uint32_t t = of->col_start[c]; t < of->col_start[c + 1]; ++t) {
+            for (uint32_t t = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); t < e; ++t) {
                 double fl = of->spans[t].floor;
                 if (hw < fl - p->walkable_climb || hw > fl + p->walkable_height) continue;
                 double score = fl <= hw ? hw - fl : p->walkable_height + (fl - hw);
@@ -304,14 +356,17 @@ void ptl_layer_set_free(ptl_layer_set* ls) {
 }
 
 /* Dense ids in order of each kept layer's lowest span, written to the spans; fills `out`.
-   `dense` has an entry per layer id. */
-static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* keep, uint32_t* dense,
-                                ptl_layer_set* out, ptl_error* err) {
+   `dense` has an entry per layer id. A layer's lowest span in (floor, z, x) order is the one that
+   started the lowest of the layer ids merged into it: the flood visits the spans in that order and
+   starts a layer id at each span it reaches unlabelled, every span labelled before its visit comes
+   after the span that labels it, and ids are handed out in visiting order. So the kept roots are
+   numbered in order of their lowest id, with no second pass over the spans in flood order. */
+static ptl_status number_layers(flood* f, const uint8_t* keep, uint32_t* dense, ptl_layer_set* out, ptl_error* err) {
     ptl_open_field* of = f->of;
     uint32_t nl = 0;
     for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = PTL_VX_NONE;
-    for (uint32_t i = 0; i < of->span_count; ++i) {
-        uint32_t r = find(f, f->sp[nth(order, i)].layer);
+    for (uint32_t l = 0; l < f->ln.count; ++l) {
+        uint32_t r = find(f, l);
         if (keep[r] && dense[r] == PTL_VX_NONE) dense[r] = nl++;
     }
     out->layers = ptl_mem_calloc(f->a, nl ? nl : 1, sizeof *out->layers);
@@ -322,9 +377,11 @@ static ptl_status number_layers(flood* f, const uint32_t* order, const uint8_t* 
         li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
         li->floor_min = UINT16_MAX, li->floor_max = 0;
     }
+    const ptl_vx_col_index ix = of->col_index; /* a local copy: the stores below cannot change it */
+    uint32_t s = 0; /* spans are in column order: a column's first is the one after the last column's */
     for (int32_t z = 0, c = 0; z < of->p.depth; ++z)
         for (int32_t x = 0; x < of->p.width; ++x, ++c)
-            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
+            for (const uint32_t e = ptl_vx_col_index_at(&ix, (uint32_t)c + 1); s < e; ++s) {
                 uint32_t l = dense[find(f, f->sp[s].layer)];
                 of->spans[s].layer = l;
                 if (l == PTL_VX_NONE) continue;
@@ -356,19 +413,19 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
     memset(&f, 0, sizeof f);
     f.of = of, f.a = &a;
     const size_t sz = n ? n : 1;
-    /* The flood's order: memory order when it is (floor, z, x) order already, else sorted. */
+    /* The flood's order: memory order when it is (floor, z, x) order already, else gathered a
+       range of floors at a time (flood_layers). */
     bool sorted = true;
     for (uint32_t s = 1; s < n && sorted; ++s) sorted = of->spans[s].floor >= of->spans[s - 1].floor;
-    uint32_t* order = sorted ? NULL : ptl_mem_alloc(&a, sz * sizeof *order);
     uint8_t* keep = NULL;
     uint32_t* dense = NULL;
     size_t nl = 0;
     f.sp = of->spans;
     f.next = ptl_mem_alloc(&a, sz * sizeof *f.next);
     ptl_status st = PTL_OK;
-    if ((!sorted && (!order || !sort_spans(of, &a, order))) || !f.next) goto oom;
+    if (!f.next) goto oom;
     for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
-    if (!flood_layers(&f, order)) goto oom;
+    if (!flood_layers(&f, sorted)) goto oom;
     nl = f.ln.count ? f.ln.count : 1;
     keep = ptl_mem_alloc(&a, nl);
     dense = ptl_mem_alloc(&a, nl * sizeof *dense);
@@ -419,7 +476,7 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
             goto done;
         }
     }
-    st = number_layers(&f, order, keep, dense, out, err);
+    st = number_layers(&f, keep, dense, out, err);
     if (st >= 0) {
         uint32_t roots = 0;
         for (uint32_t l = 0; l < f.ln.count; ++l) roots += f.ln.data[l].parent == l;
@@ -429,7 +486,6 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
 done:
-    if (order) ptl_mem_free(&a, order, sz * sizeof *order);
     ptl_mem_free(&a, f.next, sz * sizeof *f.next);
     PTL_ARRAY_FREE(&a, f.ln);
     ptl_mem_free(&a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);

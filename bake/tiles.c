@@ -78,7 +78,7 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
             t->col_start[(size_t)z * t->w + x] = n;
-            n += of->col_start[c + 1] - of->col_start[c];
+            n += ptl_vx_col_end(of, c) - ptl_vx_col_begin(of, c);
             t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
         }
     t->col_start[cols] = n;
@@ -89,7 +89,8 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
     for (int32_t z = 0; z < t->d; ++z)
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
-            for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) t->spans[i++] = of->spans[s];
+            for (uint32_t s = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); s < e; ++s)
+                t->spans[i++] = of->spans[s];
         }
     /* Gaps leaving a kept span: span as the tile's index, other as its index in its column. */
     uint32_t ng = 0;
@@ -106,8 +107,8 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
             int k = gp->cols + 1;
             uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
             ptl_vx_gap o = *gp;
-            o.span = t->col_start[(size_t)z * t->w + x] + (gp->span - of->col_start[c]);
-            o.other = gp->other - of->col_start[oc];
+            o.span = t->col_start[(size_t)z * t->w + x] + (gp->span - ptl_vx_col_begin(of, c));
+            o.other = gp->other - ptl_vx_col_begin(of, oc);
             t->gaps[t->gap_count++] = o;
         }
         if (pass == 0 && ng) {
@@ -348,46 +349,67 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
     const uint32_t W = (uint32_t)world->world_width, D = (uint32_t)world->world_depth;
     const size_t cols = (size_t)W * D;
     const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
-    /* every tile exactly once */
-    uint8_t* seen = ptl_mem_calloc(&a, ntiles, 1);
-    if (!seen) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    const int32_t T = t->tile_size;
+    /* every tile exactly once, in its place, with well-formed columns; `at` finds a world
+       column's tile when the column index is built in the world's column order */
+    const ptl_vx_tile** at = ptl_mem_calloc(&a, ntiles, sizeof *at);
+    if (!at) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     ptl_status st = PTL_OK;
+    uint64_t total = 0, gaps = 0;
     for (uint32_t i = 0; i < count && st >= 0; ++i) {
         const ptl_vx_tile* tl = tiles[i];
-        if (tl->tx < 0 || tl->tz < 0 || tl->tx >= t->tiles_x || tl->tz >= t->tiles_z)
+        const uint32_t k = (uint32_t)tl->tz * (uint32_t)t->tiles_x + (uint32_t)tl->tx;
+        if (tl->tx < 0 || tl->tz < 0 || tl->tx >= t->tiles_x || tl->tz >= t->tiles_z) {
             st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is outside the %d x %d tiles", tl->tx, tl->tz,
                                t->tiles_x, t->tiles_z);
-        else if (seen[(uint32_t)tl->tz * (uint32_t)t->tiles_x + (uint32_t)tl->tx]++)
+            break;
+        }
+        if (at[k]) {
             st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is given twice", tl->tx, tl->tz);
+            break;
+        }
+        at[k] = tl;
+        const int32_t x0 = tl->tx * T, z0 = tl->tz * T;
+        if (tl->x0 != x0 || tl->z0 != z0 || tl->w != (x0 + T <= (int32_t)W ? T : (int32_t)W - x0) ||
+            tl->d != (z0 + T <= (int32_t)D ? T : (int32_t)D - z0)) {
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is out of place", tl->tx, tl->tz);
+            break;
+        }
+        const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+        bool ok = tl->col_start[0] == 0 && tl->col_start[ncols] == tl->span_count;
+        for (uint32_t c = 0; c < ncols && ok; ++c) ok = tl->col_start[c] <= tl->col_start[c + 1];
+        if (!ok) st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is malformed", tl->tx, tl->tz);
+        total += tl->span_count;
+        gaps += tl->gap_count;
     }
     for (uint32_t k = 0; k < ntiles && st >= 0; ++k)
-        if (!seen[k])
+        if (!at[k])
             st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%u, %u) is missing (%u of %u tiles given)",
                                k % (uint32_t)t->tiles_x, k / (uint32_t)t->tiles_x, count, ntiles);
-    ptl_mem_free(&a, seen, ntiles);
-    if (st < 0) return st;
+    if (st >= 0 && (total >= PTL_VX_NONE || gaps >= PTL_VX_NONE))
+        st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: %llu open spans, more than 2^32", (unsigned long long)total);
+    if (st < 0) {
+        ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
+        return st;
+    }
 
     out->p = *world;
     out->p.ox = out->p.oz = 0, out->p.width = (int32_t)W, out->p.depth = (int32_t)D, out->p.border = 0;
     out->alloc = a;
-    out->col_start = ptl_mem_calloc(&a, cols + 1, sizeof *out->col_start);
-    if (!out->col_start) goto oom;
-    uint64_t total = 0, gaps = 0;
-    for (uint32_t i = 0; i < count; ++i) {
-        const ptl_vx_tile* tl = tiles[i];
-        for (int32_t z = 0; z < tl->d; ++z)
-            for (int32_t x = 0; x < tl->w; ++x) {
-                size_t k = (size_t)z * tl->w + x;
-                out->col_start[(size_t)(tl->z0 + z) * W + (size_t)(tl->x0 + x) + 1] = tl->col_start[k + 1] - tl->col_start[k];
+    /* The column index in the world's column order, each column's spans from its tile. */
+    bool ok = ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) >= 0;
+    uint32_t placed = 0;
+    for (uint32_t gz = 0; gz < D && ok; ++gz)
+        for (int32_t tx = 0; tx < t->tiles_x && ok; ++tx) {
+            const ptl_vx_tile* tl = at[gz / (uint32_t)T * (uint32_t)t->tiles_x + (uint32_t)tx];
+            const uint32_t* cs = tl->col_start + (gz - (uint32_t)tl->z0) * (uint32_t)tl->w;
+            for (int32_t x = 0; x < tl->w && ok; ++x) {
+                ok = ptl_vx_col_index_push(&out->col_index, placed, &a);
+                placed += cs[x + 1] - cs[x];
             }
-        total += tl->span_count;
-        gaps += tl->gap_count;
-    }
-    if (total >= PTL_VX_NONE || gaps >= PTL_VX_NONE) {
-        ptl_open_field_free(out);
-        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: %llu open spans, more than 2^32", (unsigned long long)total);
-    }
-    for (size_t c = 0; c < cols; ++c) out->col_start[c + 1] += out->col_start[c];
+        }
+    ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
+    if (!ok || !ptl_vx_col_index_push(&out->col_index, placed, &a)) goto oom;
     out->spans = ptl_mem_alloc(&a, (size_t)total * sizeof *out->spans);
     out->col_of = ptl_mem_alloc(&a, (size_t)total * sizeof *out->col_of);
     if (!out->spans || !out->col_of) {
@@ -406,21 +428,18 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
     for (uint32_t i = 0; i < count && st >= 0; ++i) {
         const ptl_vx_tile* tl = tiles[i];
         const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
-        if (tl->col_start[0] != 0 || tl->col_start[ncols] != tl->span_count) {
-            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is malformed", tl->tx, tl->tz);
-            break;
-        }
         for (uint32_t k = 0; k < ncols && st >= 0; ++k) {
             uint32_t gx = (uint32_t)tl->x0 + k % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + k / (uint32_t)tl->w;
-            size_t c = (size_t)gz * W + gx;
-            uint32_t base = out->col_start[c];
+            uint32_t c = gz * W + gx;
+            uint32_t base = ptl_vx_col_begin(out, c);
             for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
                 ptl_open_span o = tl->spans[j];
                 for (int d = 0; d < 4; ++d) {
                     if (o.con[d] == PTL_VX_NOCON) continue;
                     int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
-                    size_t nc = (size_t)nz * W + (size_t)nx;
-                    if (nx < 0 || nz < 0 || nx >= W || nz >= D || o.con[d] >= out->col_start[nc + 1] - out->col_start[nc]) {
+                    uint32_t nc = (uint32_t)(nz * W + nx);
+                    if (nx < 0 || nz < 0 || nx >= W || nz >= D ||
+                        o.con[d] >= ptl_vx_col_end(out, nc) - ptl_vx_col_begin(out, nc)) {
                         st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
                                            "bake: tile (%d, %d) links column (%u, %u) to a span its neighbour lacks",
                                            tl->tx, tl->tz, gx, gz);
@@ -428,7 +447,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
                     }
                 }
                 out->spans[base + (j - tl->col_start[k])] = o;
-                out->col_of[base + (j - tl->col_start[k])] = (uint32_t)c;
+                out->col_of[base + (j - tl->col_start[k])] = c;
             }
         }
         for (uint32_t g = 0; g < tl->gap_count && st >= 0; ++g) {
@@ -447,14 +466,15 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             uint32_t gx = (uint32_t)tl->x0 + lo % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + lo / (uint32_t)tl->w;
             int kk = gp->cols + 1;
             int64_t ox = (int64_t)gx + kk * DX[gp->dir], oz = (int64_t)gz + kk * DZ[gp->dir];
-            size_t oc = (size_t)oz * W + (size_t)ox;
-            if (ox < 0 || oz < 0 || ox >= W || oz >= D || gp->other >= out->col_start[oc + 1] - out->col_start[oc]) {
+            uint32_t oc = (uint32_t)(oz * W + ox);
+            if (ox < 0 || oz < 0 || ox >= W || oz >= D ||
+                gp->other >= ptl_vx_col_end(out, oc) - ptl_vx_col_begin(out, oc)) {
                 st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
                 break;
             }
             ptl_vx_gap o = *gp;
-            o.span = out->col_start[(size_t)gz * W + gx] + (gp->span - tl->col_start[lo]);
-            o.other = out->col_start[oc] + gp->other;
+            o.span = ptl_vx_col_begin(out, gz * W + gx) + (gp->span - tl->col_start[lo]);
+            o.other = ptl_vx_col_begin(out, oc) + gp->other;
             out->gaps[gk++] = o;
         }
     }
@@ -476,7 +496,7 @@ oom:
    world's field plus one row of tiles. */
 /* The world's open field being assembled from tile rows, in row order (ptl_vx_tiles_bake). */
 typedef struct assembly {
-    ptl_open_field* out; /* col_start filled as rows arrive */
+    ptl_open_field* out; /* its column index pushed as rows arrive */
     const ptl_allocator* a;
     uint32_t W;          /* world columns along x */
     PTL_ARRAY(ptl_open_span) spans;
@@ -520,7 +540,8 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
             for (int32_t x = 0; x < tl->w; ++x) {
                 uint32_t k = (uint32_t)z * (uint32_t)tl->w + (uint32_t)x;
                 size_t c = (size_t)(z0 + z) * W + (size_t)(tl->x0 + x);
-                as->out->col_start[c] = as->spans.count;
+                if (!ptl_vx_col_index_push(&as->out->col_index, as->spans.count, a))
+                    return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
                 for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
                     as->spans.data[as->spans.count++] = tl->spans[j];
                     as->col_of.data[as->col_of.count++] = (uint32_t)c;
@@ -540,7 +561,7 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
                 else hi = mid;
             }
             size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
-            o.span = as->out->col_start[c] + (o.span - tl->col_start[lo]);
+            o.span = ptl_vx_col_begin(as->out, (uint32_t)c) + (o.span - tl->col_start[lo]);
             if (!PTL_PUSH(a, as->gaps, o)) return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
         }
     }
@@ -587,8 +608,10 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     out->p = *world;
     out->p.ox = out->p.oz = 0, out->p.width = (int32_t)W, out->p.depth = (int32_t)D, out->p.border = 0;
     out->alloc = a;
-    out->col_start = ptl_mem_calloc(&a, cols + 1, sizeof *out->col_start);
-    if (!out->col_start) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%zu columns)", cols);
+    /* The compact index (voxel.h), pushed in the world's column order as the rows arrive: no
+       array of a uint32 per column is ever allocated. */
+    if (ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) < 0)
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%zu columns)", cols);
     assembly as;
     memset(&as, 0, sizeof as);
     as.out = out, as.a = &a, as.W = W;
@@ -653,13 +676,16 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     const uint64_t total = spans.count;
     free_bins(&b, &a);
     if (st >= 0) {
-        out->col_start[cols] = (uint32_t)total;
+        if (!ptl_vx_col_index_push(&out->col_index, (uint32_t)total, &a))
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
+    }
+    if (st >= 0) {
         /* Gaps' far ends: from indices inside their columns to the world's. */
         for (uint32_t g = 0; g < gaps.count; ++g) {
             ptl_vx_gap* gp = &gaps.data[g];
             uint32_t c = col_of.data[gp->span], x = c % W, z = c / W, k = gp->cols + 1u;
             uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
-            gp->other += out->col_start[oc];
+            gp->other += ptl_vx_col_begin(out, oc);
         }
         if (!ptl_sort(gaps.data, gaps.count, sizeof *gaps.data, cmp_gap, &a))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");

@@ -124,7 +124,7 @@ static uint32_t col_at(const ptl_vx_params* p, float x, float z) {
 static uint32_t open_at(const run* r, float x, float y, float z) {
     uint32_t c = col_at(&r->p, x, z), best = PTL_VX_NONE;
     float bd = 1e30f;
-    for (uint32_t s = r->of.col_start[c]; s < r->of.col_start[c + 1]; ++s) {
+    for (uint32_t s = ptl_vx_col_begin(&r->of, c); s < ptl_vx_col_end(&r->of, c); ++s) {
         float d = fabsf(r->p.bmin[1] + r->of.spans[s].floor * r->p.ch - y);
         if (d < bd) bd = d, best = s;
     }
@@ -139,11 +139,11 @@ static uint32_t spans_in(const ptl_heightfield* hf, uint32_t c) {
 static void check_invariants(const run* r) {
     const ptl_open_field* of = &r->of;
     const uint32_t cols = (uint32_t)r->p.width * (uint32_t)r->p.depth;
-    cr_assert_eq(of->col_start[cols], of->span_count);
+    cr_assert_eq(ptl_vx_col_begin(of, cols), of->span_count);
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s) {
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
             cr_assert_eq(of->col_of[s], c);
-            cr_assert(s == of->col_start[c] || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
+            cr_assert(s == ptl_vx_col_begin(of, c) || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
             cr_assert(of->spans[s].ceil - of->spans[s].floor >= r->p.walkable_height, "clearance");
             for (int d = 0; d < 4; ++d) {
                 uint32_t t = ptl_vx_nbr(of, s, d);
@@ -174,6 +174,19 @@ static void check_invariants(const run* r) {
             if (t != PTL_VX_NONE) cr_assert_eq(of->spans[t].layer == PTL_VX_NONE, l == PTL_VX_NONE, "reach is closed");
         }
     }
+    /* layer ids in the order of each layer's lowest span (floor, then z, then x: within one floor,
+       the spans' memory order) */
+    uint32_t next_id = 0;
+    for (uint32_t fl = 0, left = of->span_count; left > 0; ++fl)
+        for (uint32_t s = 0; s < of->span_count; ++s) {
+            if (of->spans[s].floor != fl) continue;
+            --left;
+            uint32_t l = of->spans[s].layer;
+            if (l == PTL_VX_NONE || l < next_id) continue;
+            cr_assert_eq(l, next_id, "layer %u's lowest span (%u) comes before layer %u's", l, s, next_id);
+            ++next_id;
+        }
+    cr_assert_eq(next_id, nl);
     free(seen);
     free(count);
 }
@@ -184,7 +197,7 @@ static bool layers_overlap(const run* r, uint32_t a, uint32_t b) {
     const uint32_t cols = (uint32_t)r->p.width * (uint32_t)r->p.depth;
     for (uint32_t c = 0; c < cols; ++c) {
         bool ha = false, hb = false;
-        for (uint32_t s = of->col_start[c]; s < of->col_start[c + 1]; ++s)
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s)
             ha |= of->spans[s].layer == a, hb |= of->spans[s].layer == b;
         if (ha && hb) return true;
     }
@@ -421,7 +434,7 @@ Test(voxel, low_obstacle_on_a_walkable_span_becomes_walkable) {
     uint32_t s = open_at(&r, 3, 0.5f, 3);
     cr_assert_neq(s, PTL_VX_NONE);
     cr_expect_eq(r.of.spans[s].floor, 3);
-    cr_expect_eq(r.of.col_start[c + 1] - r.of.col_start[c], 1, "the floor under it has no clearance");
+    cr_expect_eq(ptl_vx_col_end(&r.of, c) - ptl_vx_col_begin(&r.of, c), 1, "the floor under it has no clearance");
     run_free(&r);
     mb_free(&b);
 }
@@ -555,6 +568,40 @@ Test(voxel, bridge_over_floor_makes_layers_that_do_not_share_columns) {
     cr_expect_geq(r.ls.layer_count, 2);
     cr_expect(layers_overlap(&r, ld, lu), "they overlap in plan, which is why they are two layers");
     check_invariants(&r); /* and no layer has two spans in one column */
+    run_free(&r);
+    mb_free(&b);
+}
+
+/* The flood takes its spans a range of floors at a time (layers.c, flood_layers), in buffers of
+   max(n / 8, 4096) spans: a ground of about 17,000 columns is one floor visited in pieces, and the
+   platforms stacked above it and the bridge's ramps make ranges of several floors. */
+Test(voxel, layer_flood_in_floor_ranges_and_pieces_keeps_every_invariant) {
+    mesh_b b = {0};
+    mb_floor(&b, -30, -30, 10, 10, 0, true);
+    for (int i = 1; i <= 12; ++i) mb_floor(&b, -28, -28, -20, -20, 2.5f * (float)i, true);
+    for (int i = 0; i < 3; ++i) mb_box(&b, -18 + 4 * (float)i, 0, -10, -16 + 4 * (float)i, 3 + (float)i, -8, true);
+    bridge_scene(&b);
+    ptl_trimesh m = mb_mesh(&b);
+    run r;
+    run_stages(&m, NULL, NULL, 0, &r);
+    cr_assert_gt(r.of.span_count, 2 * 4096, "%u open spans", r.of.span_count);
+    bool sorted = true;
+    for (uint32_t s = 1; s < r.of.span_count; ++s) sorted = sorted && r.of.spans[s].floor >= r.of.spans[s - 1].floor;
+    cr_assert(!sorted, "floors out of memory order: the flood gathers them");
+    uint32_t* per_floor = calloc(PTL_VX_MAX_HEIGHT + 1, sizeof *per_floor), most = 0, floors = 0;
+    for (uint32_t s = 0; s < r.of.span_count; ++s) floors += per_floor[r.of.spans[s].floor]++ == 0;
+    for (uint32_t h = 0; h <= PTL_VX_MAX_HEIGHT; ++h) most = per_floor[h] > most ? per_floor[h] : most;
+    free(per_floor);
+    const uint32_t cap = r.of.span_count / 8 > 4096 ? r.of.span_count / 8 : 4096;
+    cr_assert_gt(most, cap, "a floor of %u spans, more than a buffer of %u", most, cap);
+    cr_assert_gt(floors, 12, "%u floors", floors);
+    uint32_t deck = open_at(&r, 6, 3, 2), under = open_at(&r, 6, 0, 2);
+    cr_assert(deck != PTL_VX_NONE && under != PTL_VX_NONE);
+    cr_expect_neq(r.of.spans[deck].layer, r.of.spans[under].layer, "deck and floor below are different layers");
+    uint32_t low = open_at(&r, -24, 2.5f, -24), high = open_at(&r, -24, 30, -24);
+    cr_assert(low != PTL_VX_NONE && high != PTL_VX_NONE && low != high);
+    cr_expect_neq(r.of.spans[low].layer, r.of.spans[high].layer, "stacked platforms are layers of their own");
+    check_invariants(&r); /* layer ids in the order of their lowest spans, one span per layer per column */
     run_free(&r);
     mb_free(&b);
 }
@@ -722,6 +769,188 @@ Test(voxel, out_of_memory_at_every_allocation_fails_cleanly) {
     mb_free(&b);
 }
 
+/* ---- The open field's column index --------------------------------------------------------------*/
+
+/* Pushes the starts of columns whose span counts are count[0 .. cols) (then the end) into a
+   compact index; false when a push fails. */
+static bool push_counts(ptl_vx_col_index* x, const uint32_t* count, uint32_t cols, const ptl_allocator* a) {
+    uint32_t start = 0;
+    for (uint32_t c = 0; c < cols; ++c) {
+        if (!ptl_vx_col_index_push(x, start, a)) return false;
+        start += count[c];
+    }
+    return ptl_vx_col_index_push(x, start, a);
+}
+
+/* Does entry c of x read as the sum of count[0 .. c)? */
+static void expect_starts(const ptl_vx_col_index* x, const uint32_t* count, uint32_t entries, const char* what) {
+    uint32_t start = 0;
+    for (uint32_t c = 0; c < entries; ++c) {
+        cr_assert_eq(ptl_vx_col_index_at(x, c), start, "%s: column %u starts at %u, read %u", what, c, start,
+                     ptl_vx_col_index_at(x, c));
+        if (c + 1 < entries) start += count[c];
+    }
+}
+
+Test(voxel, column_index_reads_every_start_back_at_1_2_and_4_bytes) {
+    enum { N = 200 };
+    static uint32_t count[N];
+    const struct {
+        const char* what;
+        uint32_t cols, width;
+    } cases[] = {
+        {"sparse", N, 1},        {"20 floors a column", 100, 2}, {"a column of 70000", 64, 4},
+        {"300, then 70000", 64, 4}, {"whole blocks, 20 floors", 32, 2}, {"no column", 0, 1},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; ++k) {
+        memset(count, 0, sizeof count);
+        for (uint32_t c = 0; c < cases[k].cols; ++c) {
+            if (k == 0) count[c] = c % 7 == 0 ? 3 : 0;
+            if (k == 1 || k == 4) count[c] = 20;
+            if (k == 2) count[c] = c == 5 ? 70000 : 1;
+            if (k == 3) count[c] = c == 3 ? 300 : c == 20 ? 70000 : 2;
+        }
+        tracking t = {0, -1, 0, 0};
+        ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+        ptl_vx_col_index x;
+        cr_assert_eq(ptl_vx_col_index_init(&x, cases[k].cols, 1, &a), PTL_OK);
+        cr_assert(push_counts(&x, count, cases[k].cols, &a), "%s", cases[k].what);
+        cr_expect_eq(x.width, cases[k].width, "%s: %u bytes a column, expected %u", cases[k].what, x.width,
+                     cases[k].width);
+        cr_expect_eq(x.filled, cases[k].cols + 1);
+        expect_starts(&x, count, cases[k].cols + 1, cases[k].what);
+        ptl_vx_col_index_free(&x, &a);
+        cr_expect(t.live_blocks == 0 && t.live_bytes == 0, "%s: %ld blocks, %lld bytes not given back (or given back "
+                  "with other sizes)", cases[k].what, t.live_blocks, t.live_bytes);
+        /* the plain index reads the same */
+        cr_assert_eq(ptl_vx_col_index_init(&x, cases[k].cols, 4, &a), PTL_OK);
+        cr_assert(push_counts(&x, count, cases[k].cols, &a));
+        cr_expect_eq(x.width, 4);
+        cr_expect_null(x.base);
+        expect_starts(&x, count, cases[k].cols + 1, cases[k].what);
+        ptl_vx_col_index_free(&x, &a);
+        cr_expect(t.live_blocks == 0 && t.live_bytes == 0);
+    }
+}
+
+Test(voxel, column_index_out_of_memory_while_widening_keeps_what_was_pushed) {
+    enum { N = 64 };
+    uint32_t count[N];
+    for (uint32_t c = 0; c < N; ++c) count[c] = c == 3 ? 300 : c == 20 ? 70000 : 2; /* widens twice */
+    bool succeeded = false;
+    for (long n = 0; n < 100 && !succeeded; ++n) {
+        tracking t = {0, n, 0, 0};
+        ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+        ptl_vx_col_index x;
+        if (ptl_vx_col_index_init(&x, N, 1, &a) < 0) {
+            cr_assert_null(x.off.any);
+            continue;
+        }
+        succeeded = push_counts(&x, count, N, &a);
+        expect_starts(&x, count, x.filled, "pushed before the failure");
+        ptl_vx_col_index_free(&x, &a);
+        cr_assert(t.live_blocks == 0 && t.live_bytes == 0, "failing at call %ld: %ld blocks, %lld bytes left", n,
+                  t.live_blocks, t.live_bytes);
+    }
+    cr_expect(succeeded);
+}
+
+/* Floors stacked every 2.5 m over an 8 x 8 m square: about 20 open spans in each column, so a
+   block of 16 columns holds more than 255 and the index needs 2 bytes a column. */
+static void stacked_scene(mesh_b* b, int floors) {
+    for (int i = 0; i < floors; ++i) mb_floor(b, 0, 0, 8, 8, 2.5f * (float)i, true);
+}
+
+/* The world's field of a tiled bake (tiles of 16 columns) against the one-piece field. */
+static void expect_tiled_field_is_one_piece(const ptl_trimesh* m, uint32_t width) {
+    ptl_bake_desc d = {.agent_radius = 0.3f};
+    run r;
+    run_stages(m, &d, NULL, 0, &r);
+    ptl_vx_tiling t;
+    ptl_error err;
+    cr_assert_eq(ptl_vx_tiling_init(&r.p, 16, &t, &err), PTL_OK);
+    cr_assert_gt(t.tiles_x * t.tiles_z, 1, "several tiles");
+    ptl_open_field of;
+    uint32_t solid;
+    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, &of, &solid, &err), PTL_OK, "%s", err.message);
+    cr_expect_eq(of.col_index.width, width, "%u bytes a column, expected %u", of.col_index.width, width);
+    cr_expect_eq(r.of.col_index.width, 4, "ptl_vx_build_open's index is plain");
+    const uint32_t cols = (uint32_t)r.p.width * (uint32_t)r.p.depth;
+    cr_assert_eq(of.span_count, r.of.span_count);
+    for (uint32_t c = 0; c <= cols; ++c)
+        cr_assert_eq(ptl_vx_col_index_at(&of.col_index, c), ptl_vx_col_index_at(&r.of.col_index, c), "column %u", c);
+    for (uint32_t s = 0; s < r.of.span_count; ++s) r.of.spans[s].layer = PTL_VX_NONE; /* as they were before layers */
+    cr_expect_eq(memcmp(of.spans, r.of.spans, (size_t)of.span_count * sizeof *of.spans), 0);
+    cr_expect_eq(memcmp(of.col_of, r.of.col_of, (size_t)of.span_count * sizeof *of.col_of), 0);
+    ptl_open_field_free(&of);
+    run_free(&r);
+}
+
+Test(voxel, tiled_world_field_has_a_compact_index_reading_as_the_one_piece_one) {
+    mesh_b b = {0};
+    bridge_scene(&b);
+    ptl_trimesh m = mb_mesh(&b);
+    expect_tiled_field_is_one_piece(&m, 1);
+    mb_free(&b);
+    stacked_scene(&b, 20);
+    m = mb_mesh(&b);
+    expect_tiled_field_is_one_piece(&m, 2);
+    mb_free(&b);
+}
+
+/* Tiled bakes (ptl_vx_tiles_bake, and ptl_vx_tiles_build + ptl_vx_tiles_assemble) with an
+   allocator failing at its n-th call; returns the status, everything freed. */
+static ptl_status tiled_once(const ptl_trimesh* m, const ptl_vx_params* p, const ptl_vx_tiling* t, bool assemble,
+                             const ptl_allocator* a) {
+    ptl_error err;
+    ptl_open_field of;
+    ptl_status st;
+    if (!assemble) {
+        uint32_t solid;
+        st = ptl_vx_tiles_bake(m, p, t, NULL, a, &of, &solid, &err);
+    } else {
+        const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
+        ptl_vx_tile* tiles = NULL;
+        uint32_t n = 0;
+        st = ptl_vx_tiles_build(m, p, t, all, NULL, a, &tiles, &n, &err);
+        if (st < 0) return st;
+        const ptl_vx_tile* list[64];
+        cr_assert_leq(n, 64);
+        for (uint32_t i = 0; i < n; ++i) list[i] = &tiles[n - 1 - i]; /* any order */
+        st = ptl_vx_tiles_assemble(p, t, list, n, a, &of, &err);
+        for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
+        a->free(tiles, (size_t)n * sizeof *tiles, a->user); /* the array came from a (ptl_vx_tiles_build) */
+    }
+    if (st >= 0) ptl_open_field_free(&of);
+    return st;
+}
+
+Test(voxel, tiled_assembly_out_of_memory_at_every_allocation_fails_cleanly) {
+    mesh_b b = {0};
+    stacked_scene(&b, 20); /* the index widens to 2 bytes on the way */
+    ptl_trimesh m = mb_mesh(&b);
+    ptl_bake_desc d = {.agent_radius = 0.3f};
+    ptl_vx_params p;
+    ptl_vx_tiling t;
+    ptl_error err;
+    cr_assert_eq(ptl_vx_params_resolve(&d, &m, &p, &err), PTL_OK);
+    cr_assert_eq(ptl_vx_tiling_init(&p, 16, &t, &err), PTL_OK);
+    for (int assemble = 0; assemble < 2; ++assemble) {
+        bool succeeded = false;
+        for (long n = 0; n < 100000 && !succeeded; ++n) {
+            tracking f = {0, n, 0, 0};
+            ptl_allocator a = {t_alloc, t_realloc, t_free, &f};
+            ptl_status st = tiled_once(&m, &p, &t, assemble, &a);
+            cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "failing at call %ld: %s", n, ptl_status_name(st));
+            succeeded = st == PTL_OK;
+            cr_assert(f.live_blocks == 0 && f.live_bytes == 0, "%s failing at call %ld: %ld blocks, %lld bytes left",
+                      assemble ? "assemble" : "tiles_bake", n, f.live_blocks, f.live_bytes);
+        }
+        cr_expect(succeeded);
+    }
+    mb_free(&b);
+}
+
 /* ---- Real meshes --------------------------------------------------------------------------------*/
 
 static void reference_desc(ptl_bake_desc* d) {
@@ -776,8 +1005,8 @@ Test(voxel, nav_test_bridges_and_the_floor_below_are_different_layers) {
     uint8_t* pair = calloc((size_t)nl * nl, 1);
     uint32_t overlapping = 0;
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = r.of.col_start[c]; s < r.of.col_start[c + 1]; ++s)
-            for (uint32_t t = s + 1; t < r.of.col_start[c + 1]; ++t) {
+        for (uint32_t s = ptl_vx_col_begin(&r.of, c); s < ptl_vx_col_end(&r.of, c); ++s)
+            for (uint32_t t = s + 1; t < ptl_vx_col_end(&r.of, c); ++t) {
                 uint32_t a = r.of.spans[s].layer, b = r.of.spans[t].layer;
                 if (a == PTL_VX_NONE || b == PTL_VX_NONE) continue; /* a dropped island */
                 cr_assert_neq(a, b, "one layer twice in column %u", c);
