@@ -65,7 +65,7 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
     ptl_error* lerr = NULL;
     uint32_t nl = 0;
     double t = ptl_bake3d_now_ms();
-    ptl_status st = ptl_vx_build_layers(of, d.seeds, d.seed_count, &a, &ls, err);
+    ptl_status st = ptl_vx_build_layers_jobs(of, d.seeds, d.seed_count, d.jobs, &a, &ls, err);
     bs->ms_layers = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_open(d.debug, of, ls.layer_count, err), t = ptl_bake3d_now_ms();
     if (st >= 0 && ls.layer_count == 0)

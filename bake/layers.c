@@ -8,20 +8,30 @@
    when a linked neighbour is in another layer, the two layers merge if their column sets do not
    overlap. Beyond the thesis, a span joins a layer (and two layers merge) only if every pair of its
    spans standing side by side is linked (links_agree): contours are traced from the columns a
-   layer covers, so an unlinked pair inside one layer would become walkable. Ramps and stairs climb into the layer of the floor they start from; a bridge meets the
-   floor below in plan and stays a layer of its own; a spiral ramp is cut where it would come back
+   layer covers, so an unlinked pair inside one layer would become walkable. Ramps and stairs climb
+   into the layer of the floor they start from; a bridge meets the floor below in plan and stays a layer of its own; a spiral ramp is cut where it would come back
    over itself. Each link is looked at after both its spans have a layer (when the later one is
    visited), and a failed merge stays failed (layers only grow), so at the end every linked pair of
    different layers overlaps in plan.
+
+   Blocks: the flood runs in blocks of PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns fixed in the
+   field's grid, each on its own (as jobs; the links leaving a block are not followed), and the
+   block-layers are then stitched across block borders by the same rules (layer_stitch.c), the
+   way Saupin et al. 2014 (§4.1.4, §4.3) stitch the regions of tiles. The layers then depend
+   neither on the threads nor on how the bake is tiled (the tiles assemble the same field), the
+   stage runs in parallel, and a bake streamed tile by tile can flood its blocks inside the tiles
+   (bench/NOTES.md). They are not the one flood's over the whole field where its choices depended
+   on the order in which it reached a block: on Recast's meshes only nav_test changes (19 layers,
+   119 cells -> 18 layers, 107 cells; tests/test_voxel.c checks the rules on every layer set).
 
    Bookkeeping: layers are a union-find over layer ids with, per root, its span count, its spans as
    a linked list and its bounding box in columns. "Does layer L have a span in column c" scans the
    few spans of c; "do A and B overlap" first compares bounding boxes, then walks the smaller
    layer's spans and scans their columns, and remembers the pairs found overlapping (a hash set:
    only a cache, it never decides an answer, and is never iterated). Merging appends the smaller
-   list to the larger. The visiting order comes a range of floors at a time from a counting sort on
-   the floor (flood_layers), into a buffer of about n / 8 spans. Work is O(n log n) in the
-   spans apart from repeated overlap scans of pairs that do not overlap, which then merge.
+   list to the larger. The visiting order of a block is a counting sort on the floor over its spans.
+   Work is O(n log n) in the spans apart from repeated overlap scans of pairs that do not overlap,
+   which then merge.
 
    Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
    the seeds through links and gap links (filter.c rule 7) are flooded; since every layer is
@@ -233,55 +243,6 @@ static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
     }
 }
 
-/* The flood visits the spans in (floor, z, x) order. Within one floor that is memory order (a
-   column has at most one span at a given floor, and columns are z-major), so the spans of a range
-   of floors come in that order from a counting sort on the floor over the spans in memory order,
-   which keeps the flood's accesses close together on large worlds. The order is never held whole
-   (4 bytes a span, the largest array of the flood after the field's): the floors are cut into
-   ranges of at most `cap` spans, about an eighth of the field, each gathered into one buffer by a
-   pass over the spans' floors and flooded in turn; a floor holding more than `cap` spans is a range
-   of its own, gathered and flooded a buffer at a time. */
-#define PTL_VX_FLOOD_BATCH_MIN 4096u /* [Units: spans] the smallest buffer (unless the field is smaller) */
-
-static bool flood_layers(flood* f, bool sorted) {
-    const ptl_open_field* of = f->of;
-    const ptl_open_span* sp = of->spans;
-    const uint32_t n = of->span_count;
-    if (sorted) return flood_spans(f, NULL, n); /* memory order is flood order (a flat world) */
-    const uint32_t nh = PTL_VX_MAX_HEIGHT + 1;
-    const uint32_t cap = n / 8 > PTL_VX_FLOOD_BATCH_MIN ? n / 8 : n < PTL_VX_FLOOD_BATCH_MIN ? n : PTL_VX_FLOOD_BATCH_MIN;
-    uint32_t* count = ptl_mem_calloc(f->a, nh, sizeof *count); /* spans per floor */
-    uint32_t* batch = ptl_mem_alloc(f->a, (size_t)cap * sizeof *batch);
-    bool ok = count && batch;
-    for (uint32_t s = 0; ok && s < n; ++s) ++count[sp[s].floor];
-    for (uint32_t h = 0, h1; ok && h < nh; h = h1) {
-        /* floors [h, h1): as many as fit the buffer, at least one */
-        uint32_t total = count[h];
-        for (h1 = h + 1; h1 < nh && (uint64_t)total + count[h1] <= cap; ++h1) total += count[h1];
-        if (total <= cap) {
-            uint32_t at = 0; /* count[g] becomes floor g's next place in the buffer */
-            for (uint32_t g = h; g < h1; ++g) {
-                const uint32_t c = count[g];
-                count[g] = at, at += c;
-            }
-            for (uint32_t s = 0, left = total; left > 0; ++s) /* (stops at the range's last span) */
-                if ((uint32_t)sp[s].floor - h < h1 - h) batch[count[sp[s].floor]++] = s, --left;
-            ok = flood_spans(f, batch, total);
-            continue;
-        }
-        for (uint32_t s = 0, left = total; ok && left > 0;) { /* floor h alone, cap spans at a time */
-            uint32_t k = 0;
-            for (; k < cap && s < n; ++s)
-                if (sp[s].floor == h) batch[k++] = s;
-            ok = flood_spans(f, batch, k);
-            left -= k;
-        }
-    }
-    ptl_mem_free(f->a, count, (size_t)nh * sizeof *count);
-    ptl_mem_free(f->a, batch, (size_t)cap * sizeof *batch);
-    return ok;
-}
-
 /* The open span a seed stands on: in the seed's column, or the nearest column within
    walkable_radius + 1 (the erosion may have pulled the floor away from a seed near a wall), among
    the floors from walkable_climb above the seed to walkable_height below it. Preferred: the nearest
@@ -398,76 +359,50 @@ static ptl_status number_layers(flood* f, const uint8_t* keep, uint32_t* dense, 
     return PTL_OK;
 }
 
-ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
-                               ptl_layer_set* out, ptl_error* err) {
-    if (!of || !out || (seed_count && !seeds))
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_layers: NULL argument");
-    memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < 3 * seed_count; ++i)
-        if (!isfinite(seeds[i]))
-            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "layers: seed %u is not finite", i / 3);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
-    out->alloc = a;
+/* Islands, seeds and dense numbering (the end of ptl_vx_build_layers, after the stitch):
+   the spans carry layer ids of f's union-find, ids in order of their lowest span. f->next, when
+   set, has a span's room and serves as the seeds' queue. */
+static ptl_status finish_layers(flood* f, const float* seeds, uint32_t seed_count, ptl_layer_set* out, ptl_error* err) {
+    ptl_open_field* of = f->of;
+    const ptl_allocator* a = f->a;
     const uint32_t n = of->span_count;
-    flood f;
-    memset(&f, 0, sizeof f);
-    f.of = of, f.a = &a;
     const size_t sz = n ? n : 1;
-    /* The flood's order: memory order when it is (floor, z, x) order already, else gathered a
-       range of floors at a time (flood_layers). */
-    bool sorted = true;
-    for (uint32_t s = 1; s < n && sorted; ++s) sorted = of->spans[s].floor >= of->spans[s - 1].floor;
-    uint8_t* keep = NULL;
-    uint32_t* dense = NULL;
-    size_t nl = 0;
-    f.sp = of->spans;
-    f.next = ptl_mem_alloc(&a, sz * sizeof *f.next);
+    const size_t nl = f->ln.count ? f->ln.count : 1;
     ptl_status st = PTL_OK;
-    if (!f.next) goto oom;
-    for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
-    if (!flood_layers(&f, sorted)) goto oom;
-    nl = f.ln.count ? f.ln.count : 1;
-    keep = ptl_mem_alloc(&a, nl);
-    dense = ptl_mem_alloc(&a, nl * sizeof *dense);
-    if (!keep || !dense) goto oom;
+    uint8_t* keep = ptl_mem_alloc(a, nl);
+    uint32_t* dense = ptl_mem_alloc(a, nl * sizeof *dense);
+    uint32_t* queue = f->next ? f->next : seed_count ? ptl_mem_alloc(a, sz * sizeof *queue) : NULL;
+    if (!keep || !dense || (seed_count && !queue)) goto oom;
     memset(keep, 1, nl);
     /* Small islands: layers linked to no other and under min_island spans (their roots' `dense`
        entry is borrowed as a "linked" flag until the numbering below). */
-    uint8_t* island = NULL;
     if (of->p.min_island > 0) {
-        island = ptl_mem_calloc(&a, nl, 1);
-        if (!island) goto oom;
-        for (uint32_t l = 0; l < f.ln.count; ++l) dense[l] = 0;
+        for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = 0;
         for (uint32_t s = 0; s < n; ++s) {
-            uint32_t r = find(&f, f.sp[s].layer);
-            if (f.ln.data[r].size >= (uint32_t)of->p.min_island) continue; /* no island whatever its links */
+            uint32_t r = find(f, f->sp[s].layer);
+            if (f->ln.data[r].size >= (uint32_t)of->p.min_island) continue; /* no island whatever its links */
             for (int d = 0; d < 4; ++d) {
                 uint32_t t = ptl_vx_nbr(of, s, d);
-                if (t != PTL_VX_NONE && find(&f, f.sp[t].layer) != r) dense[r] = 1;
+                if (t != PTL_VX_NONE && find(f, f->sp[t].layer) != r) dense[r] = 1;
             }
         }
         for (uint32_t g = 0; g < of->gap_count; ++g) { /* a gap link joins its layers too */
-            uint32_t r = find(&f, f.sp[of->gaps[g].span].layer), q = find(&f, f.sp[of->gaps[g].other].layer);
+            uint32_t r = find(f, f->sp[of->gaps[g].span].layer), q = find(f, f->sp[of->gaps[g].other].layer);
             if (r != q) dense[r] = dense[q] = 1;
         }
-        for (uint32_t l = 0; l < f.ln.count; ++l)
-            island[l] = find(&f, l) == l && !dense[l] && f.ln.data[l].size < (uint32_t)of->p.min_island;
-    }
-    if (island) {
-        for (uint32_t l = 0; l < f.ln.count; ++l) {
-            if (!island[l]) continue;
-            keep[l] = 0;
-            out->dropped_islands++;
-        }
-        ptl_mem_free(&a, island, nl);
+        for (uint32_t l = 0; l < f->ln.count; ++l)
+            if (find(f, l) == l && !dense[l] && f->ln.data[l].size < (uint32_t)of->p.min_island) {
+                keep[l] = 0;
+                out->dropped_islands++;
+            }
     }
     if (seed_count) {
         memset(keep, 0, nl);
         /* the layer lists are not needed any more: `next` becomes the flood's queue */
-        uint8_t* mark = ptl_mem_alloc(&a, sz);
+        uint8_t* mark = ptl_mem_alloc(a, sz);
         if (!mark) goto oom;
-        out->seeds_found = reach(&f, seeds, seed_count, f.next, mark, keep);
-        ptl_mem_free(&a, mark, sz);
+        out->seeds_found = reach(f, seeds, seed_count, queue, mark, keep);
+        ptl_mem_free(a, mark, sz);
         if (out->seeds_found == 0) {
             st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
                                "layers: none of the %u seeds lies on walkable space (the first is at %g, %g, %g; a "
@@ -476,23 +411,332 @@ ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t 
             goto done;
         }
     }
-    st = number_layers(&f, keep, dense, out, err);
+    st = number_layers(f, keep, dense, out, err);
     if (st >= 0) {
         uint32_t roots = 0;
-        for (uint32_t l = 0; l < f.ln.count; ++l) roots += f.ln.data[l].parent == l;
+        for (uint32_t l = 0; l < f->ln.count; ++l) roots += f->ln.data[l].parent == l;
         out->dropped_layers = roots - out->layer_count;
     }
     goto done;
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
 done:
-    ptl_mem_free(&a, f.next, sz * sizeof *f.next);
-    PTL_ARRAY_FREE(&a, f.ln);
-    ptl_mem_free(&a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);
-    ptl_mem_free(&a, keep, nl);
-    ptl_mem_free(&a, dense, nl * sizeof *dense);
+    if (queue && queue != f->next) ptl_mem_free(a, queue, sz * sizeof *queue);
+    ptl_mem_free(a, keep, nl);
+    ptl_mem_free(a, dense, nl * sizeof *dense);
+    return st;
+}
+
+/* ---- Blocks ------------------------------------------------------------------------------------ */
+
+/* What the flood of one block leaves: its spans labelled with block-layer ids 0 .. layer_count - 1
+   (in the field's spans), and the pairs of them that may never be one layer. */
+typedef struct block_out {
+    uint32_t layer_count;
+    uint64_t* lowest; /* per block-layer: its lowest span, floor << 32 | the span's index in the field */
+    uint32_t lowest_cap;
+    uint64_t* conflicts; /* a << 32 | b, a < b, sorted, no repeats */
+    uint32_t conflict_count, conflict_cap;
+    ptl_status st;
+} block_out;
+
+typedef struct block_jobs {
+    ptl_open_field* of;
+    const ptl_allocator* a;
+    uint32_t nbx; /* blocks along x */
+    block_out* out;
+    const uint32_t* base; /* per block: its first block-layer's id over the field (relabel_block) */
+} block_jobs;
+
+/* Block b's spans' block-layers to ids over the field (its rows are ranges of the field's spans). */
+static void relabel_block(void* data, uint32_t b) {
+    block_jobs* j = data;
+    ptl_open_field* of = j->of;
+    const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
+    const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B, base = j->base[b];
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t c = (z0 + z) * W + x0, e = ptl_vx_col_begin(of, c + w);
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < e; ++s) of->spans[s].layer += base;
+    }
+}
+
+static uint64_t conflict_key(uint32_t a, uint32_t b) { return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a; }
+
+/* The conflicts of a block's field whose spans carry block-layers: two spans in one column, or
+   side by side inside the block and not linked (the pairs links_agree refuses). */
+static bool block_conflicts(const ptl_open_field* bf, const ptl_allocator* a, block_out* o) {
+    ptl_pair_set set; /* the same pairs come back column after column: kept once as they come */
+    memset(&set, 0, sizeof set);
+    const uint32_t w = (uint32_t)bf->p.width, d = (uint32_t)bf->p.depth;
+    const uint32_t* cs = bf->col_index.off.u32;
+    const ptl_open_span* sp = bf->spans;
+    for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = z * w + x, b = cs[c], e = cs[c + 1];
+            for (uint32_t i = b; i < e; ++i) {
+                for (uint32_t j = i + 1; j < e; ++j)
+                    if (!ptl_pair_set_add(&set, conflict_key(sp[i].layer, sp[j].layer), a)) goto oom;
+                for (int dir = 1; dir <= 2; ++dir) { /* +z, +x */
+                    const uint32_t nx = x + (dir == 2), nz = z + (dir == 1);
+                    if (nx >= w || nz >= d) continue;
+                    const uint32_t nc = nz * w + nx;
+                    for (uint32_t k = cs[nc]; k < cs[nc + 1]; ++k)
+                        if (sp[i].con[dir] != k - cs[nc] && !ptl_pair_set_add(&set, conflict_key(sp[i].layer, sp[k].layer), a))
+                            goto oom;
+                }
+            }
+        }
+    if (!ptl_pair_set_sorted(&set, a, &o->conflicts, &o->conflict_count)) goto oom;
+    o->conflict_cap = set.cap;
+    return true;
+oom:
+    ptl_pair_set_free(&set, a);
+    return false;
+}
+
+/* Floods block b on its own: its columns copied into a field of their own, the links leaving the
+   block cut, the ordered flood run there (the rules above, within the block), and the block-layers
+   (ids in order of creation, so in order of their lowest span) written back to the field's spans,
+   which no other block touches. */
+static void flood_block(void* data, uint32_t b) {
+    block_jobs* j = data;
+    ptl_open_field* of = j->of;
+    const ptl_allocator* a = j->a;
+    block_out* o = &j->out[b];
+    const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
+    const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B;
+    /* A row of the block is a run of consecutive columns, so its spans are one range of the field's. */
+    uint32_t n = 0;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t c = (z0 + z) * W + x0;
+        n += ptl_vx_col_begin(of, c + w) - ptl_vx_col_begin(of, c);
+    }
+    o->st = PTL_OK;
+    if (n == 0) return;
+    ptl_open_field bf;
+    memset(&bf, 0, sizeof bf);
+    bf.p = of->p;
+    bf.p.width = (int32_t)w, bf.p.depth = (int32_t)d;
+    bf.alloc = *a;
+    uint32_t* cs = ptl_mem_alloc(a, ((size_t)w * d + 1) * sizeof *cs);
+    uint32_t* map = ptl_mem_alloc(a, (size_t)n * sizeof *map); /* block span -> field span */
+    bf.spans = ptl_mem_alloc(a, (size_t)n * sizeof *bf.spans);
+    bf.col_of = ptl_mem_alloc(a, (size_t)n * sizeof *bf.col_of);
+    flood f;
+    memset(&f, 0, sizeof f);
+    f.of = &bf, f.a = a, f.sp = bf.spans;
+    f.next = ptl_mem_alloc(a, (size_t)n * sizeof *f.next);
+    uint32_t* dense = NULL;
+    size_t nl = 0;
+    bool ok = cs && map && bf.spans && bf.col_of && f.next;
+    if (ok) {
+        uint32_t k = 0;
+        for (uint32_t z = 0; z < d; ++z) {
+            const uint32_t c0 = (z0 + z) * W + x0;
+            if (ptl_vx_col_begin(of, c0 + w) == ptl_vx_col_begin(of, c0)) { /* an empty row */
+                for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = k;
+                continue;
+            }
+            for (uint32_t x = 0; x < w; ++x) {
+                const uint32_t c = c0 + x, e = ptl_vx_col_end(of, c);
+                cs[z * w + x] = k;
+                for (uint32_t s = ptl_vx_col_begin(of, c); s < e; ++s, ++k) {
+                    ptl_open_span sp = of->spans[s];
+                    if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
+                    if (z + 1 == d) sp.con[1] = PTL_VX_NOCON;
+                    if (x + 1 == w) sp.con[2] = PTL_VX_NOCON;
+                    if (z == 0) sp.con[3] = PTL_VX_NOCON;
+                    sp.layer = PTL_VX_NONE;
+                    bf.spans[k] = sp, bf.col_of[k] = z * w + x, map[k] = s;
+                }
+            }
+        }
+        cs[(size_t)w * d] = n;
+        bf.col_index.off.u32 = cs, bf.col_index.cols = w * d, bf.col_index.width = 4, bf.col_index.filled = w * d + 1;
+        bf.span_count = bf.span_cap = n;
+        /* The flood's (floor, z, x) order: a counting sort over the block's own floors. */
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t h = bf.spans[i].floor;
+            lo = h < lo ? h : lo, hi = h > hi ? h : hi;
+        }
+        const size_t nh = (size_t)(hi - lo) + 2;
+        uint32_t* count = ptl_mem_calloc(a, nh, sizeof *count);
+        uint32_t* order = ptl_mem_alloc(a, (size_t)n * sizeof *order);
+        ok = count && order;
+        if (ok) {
+            for (uint32_t i = 0; i < n; ++i) ++count[bf.spans[i].floor - lo + 1];
+            for (size_t h = 1; h < nh; ++h) count[h] += count[h - 1];
+            for (uint32_t i = 0; i < n; ++i) order[count[bf.spans[i].floor - lo]++] = i;
+            ok = flood_spans(&f, order, n);
+        }
+        if (ok) { /* ids in order of creation; a layer's lowest span is the first visited */
+            nl = f.ln.count;
+            dense = ptl_mem_alloc(a, (nl ? nl : 1) * sizeof *dense);
+            o->lowest = ptl_mem_alloc(a, (nl ? nl : 1) * sizeof *o->lowest);
+            o->lowest_cap = o->lowest ? (nl ? (uint32_t)nl : 1) : 0;
+            ok = dense && o->lowest;
+        }
+        if (ok) {
+            uint32_t k = 0;
+            for (uint32_t l = 0; l < nl; ++l) dense[l] = find(&f, l) == l ? k++ : PTL_VX_NONE;
+            o->layer_count = k;
+            for (uint32_t l = 0; l < k; ++l) o->lowest[l] = UINT64_MAX;
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint32_t sp = order[i], l = dense[find(&f, bf.spans[sp].layer)];
+                if (o->lowest[l] == UINT64_MAX) o->lowest[l] = (uint64_t)bf.spans[sp].floor << 32 | map[sp];
+            }
+        }
+        ptl_mem_free(a, count, nh * sizeof *count);
+        ptl_mem_free(a, order, (size_t)n * sizeof *order);
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < n; ++i) {
+            bf.spans[i].layer = dense[find(&f, bf.spans[i].layer)];
+            of->spans[map[i]].layer = bf.spans[i].layer;
+        }
+        ok = block_conflicts(&bf, a, o);
+    }
+    if (!ok) o->st = PTL_ERR_NO_MEMORY;
+    ptl_mem_free(a, dense, (nl ? nl : 1) * sizeof *dense);
+    ptl_mem_free(a, f.next, (size_t)n * sizeof *f.next);
+    PTL_ARRAY_FREE(a, f.ln);
+    ptl_mem_free(a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);
+    ptl_mem_free(a, cs, ((size_t)w * d + 1) * sizeof *cs);
+    ptl_mem_free(a, map, (size_t)n * sizeof *map);
+    ptl_mem_free(a, bf.spans, (size_t)n * sizeof *bf.spans);
+    ptl_mem_free(a, bf.col_of, (size_t)n * sizeof *bf.col_of);
+}
+
+static int cmp_key(const void* x, const void* y) {
+    const uint64_t a = ((const uint64_t*)x)[0], b = ((const uint64_t*)y)[0];
+    return a < b ? -1 : a > b;
+}
+
+/* Layers from stitched block-layers: the spans carry ids below n, ids with the same root[id] are
+   one layer, lowest[id] is the id's lowest span (floor << 32 | index). Renumbers the roots in order
+   of their lowest span (floor, then memory order: z, x), so that the numbering of finish_layers (by
+   lowest id) follows the lowest spans as the flood's does, then finishes. */
+static ptl_status finish_stitched(ptl_open_field* of, const uint32_t* root, const uint64_t* lowest, uint32_t n,
+                                 const float* seeds, uint32_t seed_count, const ptl_allocator* a, ptl_layer_set* out,
+                                 ptl_error* err) {
+    const uint32_t ns = of->span_count;
+    flood f;
+    memset(&f, 0, sizeof f);
+    f.of = of, f.a = a, f.sp = of->spans;
+    ptl_status st = PTL_OK;
+    uint64_t* key = ptl_mem_alloc(a, ((size_t)n + 1) * 2 * sizeof *key); /* pairs (lowest span key, root) */
+    uint32_t* id = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof *id);
+    if (!key || !id) goto oom;
+    for (uint32_t l = 0; l < n; ++l) key[2 * l] = UINT64_MAX, key[2 * l + 1] = l;
+    for (uint32_t l = 0; l < n; ++l)
+        if (lowest[l] < key[2 * root[l]]) key[2 * root[l]] = lowest[l];
+    uint32_t roots = 0;
+    for (uint32_t l = 0; l < n; ++l)
+        if (key[2 * l] != UINT64_MAX) key[2 * roots] = key[2 * l], key[2 * roots + 1] = l, ++roots;
+    if (!ptl_sort(key, roots, 2 * sizeof *key, cmp_key, a)) goto oom;
+    for (uint32_t i = 0; i < roots; ++i) id[key[2 * i + 1]] = i;
+    if (!PTL_RESERVE(a, f.ln, (uint64_t)roots + 1)) goto oom;
+    for (uint32_t i = 0; i < roots; ++i) {
+        lnode nd = {i, 0, PTL_VX_NONE, PTL_VX_NONE, {0, 0, 0, 0}};
+        f.ln.data[f.ln.count++] = nd;
+    }
+    for (uint32_t s = 0; s < ns; ++s) {
+        const uint32_t l = id[root[of->spans[s].layer]];
+        of->spans[s].layer = l;
+        f.ln.data[l].size++;
+    }
+    st = finish_layers(&f, seeds, seed_count, out, err);
+    goto done;
+oom:
+    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u block-layers)", n);
+done:
+    ptl_mem_free(a, key, ((size_t)n + 1) * 2 * sizeof *key);
+    ptl_mem_free(a, id, ((size_t)n + 1) * sizeof *id);
+    PTL_ARRAY_FREE(a, f.ln);
+    return st;
+}
+
+ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
+                               ptl_layer_set* out, ptl_error* err) {
+    return ptl_vx_build_layers_jobs(of, seeds, seed_count, NULL, alloc, out, err);
+}
+
+ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
+                                    const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_set* out,
+                                    ptl_error* err) {
+    if (!of || !out || (seed_count && !seeds))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_layers: NULL argument");
+    memset(out, 0, sizeof *out);
+    for (uint32_t i = 0; i < 3 * seed_count; ++i)
+        if (!isfinite(seeds[i]))
+            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "layers: seed %u is not finite", i / 3);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    out->alloc = a;
+    const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t nbx = (W + B - 1) / B, nbz = (D + B - 1) / B, nb = nbx * nbz;
+    ptl_status st = PTL_OK;
+    uint64_t total = 0;
+    uint32_t* base = ptl_mem_alloc(&a, ((size_t)nb + 1) * sizeof *base);
+    block_out* bo = ptl_mem_calloc(&a, nb ? nb : 1, sizeof *bo);
+    PTL_ARRAY(uint64_t) conf = {0};
+    uint32_t* root = NULL;
+    uint64_t* lowest = NULL;
+    if (!base || !bo) goto oom;
+    /* 1. Each block floods its own columns (as jobs: they write disjoint spans). */
+    block_jobs bj = {of, &a, nbx, bo, base};
+    if (jobs && jobs->run && nb > 1) jobs->run(jobs->user, flood_block, &bj, nb);
+    else
+        for (uint32_t b = 0; b < nb; ++b) flood_block(&bj, b);
+    for (uint32_t b = 0; b < nb; ++b) {
+        if (bo[b].st < 0) goto oom;
+        base[b] = (uint32_t)total;
+        total += bo[b].layer_count;
+        if (total >= PTL_VX_NONE) {
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "layers: more than 2^32 block-layers");
+            goto done;
+        }
+    }
+    /* 2. Block-layer ids over the field, in block order; the blocks' conflicts with them. */
+    if (jobs && jobs->run && nb > 1) jobs->run(jobs->user, relabel_block, &bj, nb);
+    else
+        for (uint32_t b = 0; b < nb; ++b) relabel_block(&bj, b);
+    for (uint32_t b = 0; b < nb; ++b) {
+        if (!PTL_RESERVE(&a, conf, (uint64_t)conf.count + bo[b].conflict_count)) goto oom;
+        for (uint32_t i = 0; i < bo[b].conflict_count; ++i) {
+            const uint64_t k = bo[b].conflicts[i];
+            conf.data[conf.count++] = ((uint64_t)base[b] + (k >> 32)) << 32 | (base[b] + (uint32_t)k);
+        }
+        ptl_mem_free(&a, bo[b].conflicts, (size_t)bo[b].conflict_cap * sizeof *bo[b].conflicts);
+        bo[b].conflicts = NULL, bo[b].conflict_cap = 0;
+    }
+    /* 3. Stitched across block borders (layer_stitch.c), then islands, seeds and numbering. */
+    root = ptl_mem_alloc(&a, ((size_t)total + 1) * sizeof *root);
+    if (!root) goto oom;
+    st = ptl_vx_stitch(of, B, (uint32_t)total, conf.data, conf.count, &a, root, err);
+    PTL_ARRAY_FREE(&a, conf);
+    lowest = st >= 0 ? ptl_mem_alloc(&a, ((size_t)total + 1) * sizeof *lowest) : NULL;
+    if (st >= 0 && !lowest) goto oom;
+    for (uint32_t b = 0; st >= 0 && b < nb; ++b)
+        if (bo[b].layer_count) memcpy(lowest + base[b], bo[b].lowest, (size_t)bo[b].layer_count * sizeof *lowest);
+    if (st >= 0) st = finish_stitched(of, root, lowest, (uint32_t)total, seeds, seed_count, &a, out, err);
+    goto done;
+oom:
+    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", of->span_count);
+done:
+    for (uint32_t b = 0; bo && b < nb; ++b) {
+        ptl_mem_free(&a, bo[b].conflicts, (size_t)bo[b].conflict_cap * sizeof *bo[b].conflicts);
+        ptl_mem_free(&a, bo[b].lowest, (size_t)bo[b].lowest_cap * sizeof *bo[b].lowest);
+    }
+    ptl_mem_free(&a, lowest, ((size_t)total + 1) * sizeof *lowest);
+    ptl_mem_free(&a, bo, (size_t)(nb ? nb : 1) * sizeof *bo);
+    ptl_mem_free(&a, base, ((size_t)nb + 1) * sizeof *base);
+    ptl_mem_free(&a, root, ((size_t)total + 1) * sizeof *root);
+    PTL_ARRAY_FREE(&a, conf);
     if (st < 0) {
-        for (uint32_t s = 0; s < n; ++s) of->spans[s].layer = PTL_VX_NONE;
+        for (uint32_t s = 0; s < of->span_count; ++s) of->spans[s].layer = PTL_VX_NONE;
         ptl_layer_set_free(out);
     } else {
         ptl_error_ok(err);

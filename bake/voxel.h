@@ -240,6 +240,31 @@ void ptl_open_field_free(ptl_open_field* of);
    ignored, and PTL_ERR_BAD_INPUT is returned when no seed stands on anything. */
 ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
                                ptl_layer_set* out, ptl_error* err);
+/* The same, the blocks flooded as jobs of `jobs` (NULL: in turn). The flood runs in blocks of
+   PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns of the field, each on its own, and their
+   block-layers are stitched across block borders by the same rules (layer_stitch.c), so the layers
+   are the same whatever the threads or the bake's tiling; they differ from one flood over the whole
+   field only where its choices depend on the order in which it reaches a block. */
+#define PTL_VX_LAYER_BLOCK 32u
+ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
+                                    const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_set* out,
+                                    ptl_error* err);
+/* layer_stitch.c: a set of pairs (a << 32 | b), open addressing; zero-initialised is empty.
+   ptl_pair_set_sorted sorts the keys in place at the start of the slots (*out, *count; still
+   owned by the set). False: out of memory (the set is unchanged). */
+typedef struct ptl_pair_set {
+    uint64_t* slot; /* UINT64_MAX: empty */
+    uint32_t cap, count;
+} ptl_pair_set;
+bool ptl_pair_set_has(const ptl_pair_set* s, uint64_t k);
+bool ptl_pair_set_add(ptl_pair_set* s, uint64_t k, const ptl_allocator* a);
+bool ptl_pair_set_sorted(ptl_pair_set* s, const ptl_allocator* a, uint64_t** out, uint32_t* count);
+void ptl_pair_set_free(ptl_pair_set* s, const ptl_allocator* a);
+/* layer_stitch.c: the roots (root[id], n entries) of the field's block-layers (the spans' `layer`,
+   below n; blocks of `block` columns) once stitched across block borders, given the pairs that
+   conflict inside the blocks (a << 32 | b, a < b). */
+ptl_status ptl_vx_stitch(const ptl_open_field* of, uint32_t block, uint32_t n, const uint64_t* conflicts,
+                         uint32_t conflict_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err);
 void ptl_layer_set_free(ptl_layer_set* ls);
 
 /* ---- tiles.c: the voxel stages in tiles ----------------------------------------------------------*/

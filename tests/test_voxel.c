@@ -174,6 +174,41 @@ static void check_invariants(const run* r) {
             if (t != PTL_VX_NONE) cr_assert_eq(of->spans[t].layer == PTL_VX_NONE, l == PTL_VX_NONE, "reach is closed");
         }
     }
+    /* The flood's rules hold across block borders too (layers.c floods blocks, layer_stitch.c
+       stitches them): no two spans of one layer stand side by side unlinked; and every linked
+       pair of different layers may not be one layer (they share a column, or two of their spans
+       stand side by side unlinked), so no union was missed. */
+    const uint32_t W = (uint32_t)r->p.width, D = (uint32_t)r->p.depth;
+    uint8_t* conflict = calloc((size_t)(nl ? nl : 1) * (nl ? nl : 1), 1);
+    uint8_t* linked = calloc((size_t)(nl ? nl : 1) * (nl ? nl : 1), 1);
+    for (uint32_t c = 0; c < cols; ++c)
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
+            const uint32_t l = of->spans[s].layer;
+            if (l == PTL_VX_NONE) continue;
+            for (uint32_t t = s + 1; t < ptl_vx_col_end(of, c); ++t)
+                if (of->spans[t].layer != PTL_VX_NONE)
+                    conflict[(size_t)l * nl + of->spans[t].layer] = conflict[(size_t)of->spans[t].layer * nl + l] = 1;
+            const uint32_t x = c % W, z = c / W;
+            const bool in[4] = {x > 0, z + 1 < D, x + 1 < W, z > 0};
+            for (int d = 0; d < 4; ++d) {
+                if (!in[d]) continue;
+                const uint32_t nc = ptl_vx_ncol(r->p.width, c, d), b = ptl_vx_col_begin(of, nc);
+                for (uint32_t t = b; t < ptl_vx_col_end(of, nc); ++t) {
+                    const uint32_t m = of->spans[t].layer;
+                    if (m == PTL_VX_NONE) continue;
+                    if (of->spans[s].con[d] == t - b) {
+                        if (m != l) linked[(size_t)l * nl + m] = 1;
+                        continue;
+                    }
+                    cr_assert_neq(m, l, "layer %u holds spans %u and %u side by side, unlinked", l, s, t);
+                    conflict[(size_t)l * nl + m] = conflict[(size_t)m * nl + l] = 1;
+                }
+            }
+        }
+    for (size_t k = 0; k < (size_t)nl * nl; ++k)
+        cr_assert(!linked[k] || conflict[k], "layers %zu and %zu are linked and could be one", k / nl, k % nl);
+    free(conflict);
+    free(linked);
     /* layer ids in the order of each layer's lowest span (floor, then z, then x: within one floor,
        the spans' memory order) */
     uint32_t next_id = 0;
