@@ -98,6 +98,7 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     for (uint32_t i = 0; i < of->span_count; ++i) bs->walkable_spans += of->spans[i].layer != PTL_VX_NONE;
+    ptl_open_field_free(of); /* nothing below reads it; the peak of a large bake is the field */
     if (st >= 0 && d.landmarks > 0) {
         void* with = NULL;
         size_t with_size = 0;

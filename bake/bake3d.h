@@ -10,7 +10,9 @@ ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err);
 
 /* Layers, contours, decomposition, merge and landmarks on `of`. `d` is resolved; `pair_slack` is
    the one the decomposition uses; `bs` holds the voxel stages' numbers and gets the rest; `t0`
-   (now_ms clock) is when the bake began. Frees nothing of `of`. */
+   (now_ms clock) is when the bake began. Frees `of`'s arrays (ptl_open_field_free) as soon as the
+   merge no longer needs them, before the landmarks and hubs: the field is the largest thing the
+   bake holds. */
 ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* d, double pair_slack, const ptl_vx_tiling* tiling,
                              double t0, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err);
 
