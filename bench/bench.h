@@ -25,6 +25,9 @@
 int bench2d_run(const char* data, bool quick);
 int bench3d_run(const char* data, bool quick);
 int bench_tiles_run(const char* data, bool quick);
+/* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
+   peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
+int bench_tiles_rss_child(const char* who, const char* path);
 int bench_reference_run(const char* data, const char* out_dir);
 
 /* ---- measure.c: clocks, medians, the machine line, a peak-tracking allocator --------------------*/

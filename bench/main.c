@@ -8,7 +8,9 @@ static int usage(void) {
     fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [reference] [--quick] [--data DIR] [--out DIR]\n"
                     "  2d, 3d, tiles  benchmark tables (Markdown on stdout); default: all three\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
-                    "             (default tests/data/detour)\n");
+                    "             (default tests/data/detour)\n"
+                    "usage: portolan-bench rss portolan|recast FILE.obj\n"
+                    "  load and bake FILE tiled in this process, print its peak resident set (KiB)\n");
     return 2;
 }
 
@@ -16,6 +18,8 @@ int main(int argc, char** argv) {
     const char* data = "../shared/data";
     const char* out_dir = "tests/data/detour";
     bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false;
+    if (argc == 4 && !strcmp(argv[1], "rss") && (!strcmp(argv[2], "portolan") || !strcmp(argv[2], "recast")))
+        return bench_tiles_rss_child(argv[2], argv[3]);
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_dir = argv[++i];
