@@ -182,7 +182,8 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     if (st >= 0 && (d.tile_size || !d.debug)) {
         /* Tiles: voxelize and filter each as a job, then assemble their columns (tiles.c). */
         st = ptl_vx_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
-        if (st >= 0) st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, &of, &bs.spans, err);
+        /* the spans keep their ceilings only for a debug capture (it draws the openings) */
+        if (st >= 0) st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, d.debug != NULL, &of, &bs.spans, err);
         t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
         bs.ms_filter = 0; /* the filters run inside the tiles */
     } else if (st >= 0) {

@@ -335,6 +335,11 @@ ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, 
     return st;
 }
 
+/* A span of a field without col_of keeps its column in ceil and pad (voxel.h, ptl_vx_span_col). */
+static void set_span_col(ptl_open_span* o, uint32_t c) {
+    o->ceil = (uint16_t)(c & 0xffffu), o->pad = (uint16_t)(c >> 16);
+}
+
 /* Gaps by (span, dir), for ptl_sort (stable, allocator-backed). */
 static int cmp_gap(const void* pa, const void* pb) {
     const ptl_vx_gap *x = pa, *y = pb;
@@ -410,14 +415,8 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
         }
     ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
     if (!ok || !ptl_vx_col_index_push(&out->col_index, placed, &a)) goto oom;
-    out->spans = ptl_mem_alloc(&a, (size_t)total * sizeof *out->spans);
-    out->col_of = ptl_mem_alloc(&a, (size_t)total * sizeof *out->col_of);
-    if (!out->spans || !out->col_of) {
-        ptl_mem_free(&a, out->spans, (size_t)total * sizeof *out->spans);
-        ptl_mem_free(&a, out->col_of, (size_t)total * sizeof *out->col_of);
-        out->spans = NULL, out->col_of = NULL;
-        goto oom;
-    }
+    out->spans = ptl_mem_alloc(&a, (size_t)total * sizeof *out->spans); /* columns in the spans: no col_of */
+    if (!out->spans) goto oom;
     out->span_count = out->span_cap = (uint32_t)total;
     if (gaps) {
         out->gaps = ptl_mem_alloc(&a, (size_t)gaps * sizeof *out->gaps);
@@ -446,8 +445,8 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
                         break;
                     }
                 }
+                set_span_col(&o, c);
                 out->spans[base + (j - tl->col_start[k])] = o;
-                out->col_of[base + (j - tl->col_start[k])] = c;
             }
         }
         for (uint32_t g = 0; g < tl->gap_count && st >= 0; ++g) {
@@ -502,6 +501,8 @@ typedef struct assembly {
     PTL_ARRAY(ptl_open_span) spans;
     PTL_ARRAY(uint32_t) col_of;
     PTL_ARRAY(ptl_vx_gap) gaps; /* other: index inside its column until the end */
+    PTL_ARRAY(uint32_t) gap_col; /* per gap: its span's column (the spans may not keep it) */
+    bool keep_ceil;      /* col_of kept and the spans' ceilings with it; else columns in the spans */
     uint32_t solid_spans;
     ptl_status st;
     ptl_error err;
@@ -531,7 +532,8 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
         return ptl_error_set(&as->err, PTL_ERR_BAD_INPUT, "bake: more than 2^32 open spans (%llu)",
                              (unsigned long long)(total + row_spans));
     if (!grow_exact(a, (void**)&as->spans.data, &as->spans.cap, total + row_spans, sizeof *as->spans.data) ||
-        !grow_exact(a, (void**)&as->col_of.data, &as->col_of.cap, total + row_spans, sizeof *as->col_of.data))
+        (as->keep_ceil &&
+         !grow_exact(a, (void**)&as->col_of.data, &as->col_of.cap, total + row_spans, sizeof *as->col_of.data)))
         return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (%llu open spans)",
                              (unsigned long long)(total + row_spans));
     for (int32_t z = 0; z < d; ++z)
@@ -543,8 +545,10 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
                 if (!ptl_vx_col_index_push(&as->out->col_index, as->spans.count, a))
                     return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
                 for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
-                    as->spans.data[as->spans.count++] = tl->spans[j];
-                    as->col_of.data[as->col_of.count++] = (uint32_t)c;
+                    ptl_open_span o = tl->spans[j];
+                    if (as->keep_ceil) as->col_of.data[as->col_of.count++] = (uint32_t)c;
+                    else set_span_col(&o, (uint32_t)c);
+                    as->spans.data[as->spans.count++] = o;
                 }
             }
         }
@@ -562,7 +566,8 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
             }
             size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
             o.span = ptl_vx_col_begin(as->out, (uint32_t)c) + (o.span - tl->col_start[lo]);
-            if (!PTL_PUSH(a, as->gaps, o)) return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+            if (!PTL_PUSH(a, as->gaps, o) || !PTL_PUSH(a, as->gap_col, (uint32_t)c))
+                return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
         }
     }
     return PTL_OK;
@@ -598,8 +603,8 @@ static void free_tiles(ptl_vx_tile* tiles, uint32_t n, const ptl_allocator* a) {
 }
 
 ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
-                             const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_open_field* out,
-                             uint32_t* solid_spans, ptl_error* err) {
+                             const ptl_job_system* jobs, const ptl_allocator* alloc, bool keep_ceil,
+                             ptl_open_field* out, uint32_t* solid_spans, ptl_error* err) {
     memset(out, 0, sizeof *out);
     *solid_spans = 0;
     ptl_allocator a = ptl_allocator_resolve(alloc);
@@ -614,7 +619,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%zu columns)", cols);
     assembly as;
     memset(&as, 0, sizeof as);
-    as.out = out, as.a = &a, as.W = W;
+    as.out = out, as.a = &a, as.W = W, as.keep_ceil = keep_ceil;
     ptl_status st = PTL_OK;
     const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
     bins b; /* the triangles binned once for every tile */
@@ -683,13 +688,14 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
         /* Gaps' far ends: from indices inside their columns to the world's. */
         for (uint32_t g = 0; g < gaps.count; ++g) {
             ptl_vx_gap* gp = &gaps.data[g];
-            uint32_t c = col_of.data[gp->span], x = c % W, z = c / W, k = gp->cols + 1u;
+            uint32_t c = as.gap_col.data[g], x = c % W, z = c / W, k = gp->cols + 1u;
             uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
             gp->other += ptl_vx_col_begin(out, oc);
         }
         if (!ptl_sort(gaps.data, gaps.count, sizeof *gaps.data, cmp_gap, &a))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
+    PTL_ARRAY_FREE(&a, as.gap_col);
     if (st < 0) {
         PTL_ARRAY_FREE(&a, spans);
         PTL_ARRAY_FREE(&a, col_of);
@@ -700,7 +706,10 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     /* Hand the arrays over (both grew through the same sizes, so they have the same capacity, which
        becomes span_cap), shrunk to their size when the allocator can. */
     uint32_t cap = spans.cap;
-    if (spans.count && spans.count < cap) {
+    if (!keep_ceil && spans.count && spans.count < cap) { /* no col_of to keep in step */
+        void* ns = ptl_mem_realloc(&a, spans.data, (size_t)cap * sizeof *spans.data, (size_t)spans.count * sizeof *spans.data);
+        if (ns) spans.data = ns, cap = spans.count;
+    } else if (spans.count && spans.count < cap) {
         void* ns = ptl_mem_realloc(&a, spans.data, (size_t)cap * sizeof *spans.data, (size_t)spans.count * sizeof *spans.data);
         void* nc = ns ? ptl_mem_realloc(&a, col_of.data, (size_t)cap * sizeof *col_of.data,
                                         (size_t)spans.count * sizeof *col_of.data)

@@ -65,7 +65,10 @@ typedef struct ptl_heightfield {
    walkable_climb and the opening shared by both is at least walkable_height tall. */
 typedef struct ptl_open_span {
     uint16_t floor;   /* [Units: voxels] the walkable surface's height */
-    uint16_t ceil;    /* [Units: voxels] bottom of the next solid span above (PTL_VX_MAX_HEIGHT: open sky) */
+    uint16_t ceil;    /* [Units: voxels] bottom of the next solid span above (PTL_VX_MAX_HEIGHT: open sky);
+                         in a field without col_of (assembled from tiles, ptl_vx_tiles_bake), ceil and
+                         pad hold the span's column instead (ptl_vx_span_col): nothing reads the
+                         ceiling once the filters are done, and the world's field saves 4 bytes a span */
     uint16_t tag;
     /* The connected span in each neighbour column, as its index inside that column (Recast's
        compact span does the same), or PTL_VX_NOCON; ptl_vx_nbr gives the span's index. A link to a
@@ -162,7 +165,7 @@ typedef struct ptl_open_field {
                                    plain for the fields of ptl_vx_build_open */
     ptl_open_span* spans;
     uint32_t span_count;
-    uint32_t* col_of;    /* span_count: the column index of each span */
+    uint32_t* col_of;    /* span_count: the column index of each span; NULL: in the spans (ptl_vx_span_col) */
     uint32_t span_cap;   /* entries allocated in spans and col_of (>= span_count: erosion compacts in place) */
     ptl_vx_gap* gaps;    /* sorted by (span, dir) */
     uint32_t gap_count;
@@ -182,10 +185,14 @@ static inline uint32_t ptl_vx_col_begin(const ptl_open_field* of, uint32_t c) {
 static inline uint32_t ptl_vx_col_end(const ptl_open_field* of, uint32_t c) {
     return ptl_vx_col_index_at(&of->col_index, c + 1);
 }
+/* The column of open span s. */
+static inline uint32_t ptl_vx_span_col(const ptl_open_field* of, uint32_t s) {
+    return of->col_of ? of->col_of[s] : (uint32_t)of->spans[s].ceil | (uint32_t)of->spans[s].pad << 16;
+}
 /* The index of open span s's linked neighbour in direction d, or PTL_VX_NONE. */
 static inline uint32_t ptl_vx_nbr(const ptl_open_field* of, uint32_t s, int d) {
     uint32_t k = of->spans[s].con[d];
-    return k == PTL_VX_NOCON ? PTL_VX_NONE : ptl_vx_col_begin(of, ptl_vx_ncol(of->p.width, of->col_of[s], d)) + k;
+    return k == PTL_VX_NOCON ? PTL_VX_NONE : ptl_vx_col_begin(of, ptl_vx_ncol(of->p.width, ptl_vx_span_col(of, s), d)) + k;
 }
 
 /* A layer: connected open spans (4-neighbours, climbable steps), at most one per column. */
@@ -311,11 +318,14 @@ void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a);
 /* Every tile of the world, a row of tiles at a time (the row's tiles as jobs), appended to the
    world's open field as each row finishes: ptl_vx_tiles_build + ptl_vx_tiles_assemble with one row of
    tiles alive at a time. `solid_spans` gets the heightfield spans of all columns (stats). */
+/* keep_ceil: keep the spans' ceilings and a col_of array (a debug capture draws the openings);
+   else the columns go into the spans (ptl_vx_span_col), 4 bytes a span less. */
 ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
-                             const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_open_field* out,
-                             uint32_t* solid_spans, ptl_error* err);
+                             const ptl_job_system* jobs, const ptl_allocator* alloc, bool keep_ceil,
+                             ptl_open_field* out, uint32_t* solid_spans, ptl_error* err);
 /* The world's open field from every tile's columns, each tile given once in any order (tiles from
-   several ptl_vx_tiles_build calls, or read back from parts); checks that they fit together. */
+   several ptl_vx_tiles_build calls, or read back from parts); checks that they fit together. The
+   spans hold their columns (no col_of, as ptl_vx_tiles_bake without keep_ceil). */
 ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                  uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err);
 

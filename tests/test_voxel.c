@@ -142,7 +142,7 @@ static void check_invariants(const run* r) {
     cr_assert_eq(ptl_vx_col_begin(of, cols), of->span_count);
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
-            cr_assert_eq(of->col_of[s], c);
+            cr_assert_eq(ptl_vx_span_col(of, s), c);
             cr_assert(s == ptl_vx_col_begin(of, c) || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
             cr_assert(of->spans[s].ceil - of->spans[s].floor >= r->p.walkable_height, "clearance");
             for (int d = 0; d < 4; ++d) {
@@ -160,8 +160,8 @@ static void check_invariants(const run* r) {
         memset(seen, 0, cols * sizeof(uint32_t));
         for (uint32_t s = 0; s < of->span_count; ++s)
             if (of->spans[s].layer == l) {
-                cr_assert_eq(seen[of->col_of[s]], 0, "layer %u covers column %u twice", l, of->col_of[s]);
-                seen[of->col_of[s]] = 1;
+                cr_assert_eq(seen[ptl_vx_span_col(of, s)], 0, "layer %u covers column %u twice", l, ptl_vx_span_col(of, s));
+                seen[ptl_vx_span_col(of, s)] = 1;
                 ++count[l];
             }
         cr_assert_eq(count[l], r->ls.layers[l].span_count);
@@ -513,7 +513,7 @@ Test(voxel, box_on_floor_removes_the_floor_under_it_and_its_top_needs_walkable_a
         run_stages(&m, NULL, NULL, 0, &r);
         uint32_t on_box = 0;
         for (uint32_t s = 0; s < r.of.span_count; ++s) {
-            uint32_t c = r.of.col_of[s];
+            uint32_t c = ptl_vx_span_col(&r.of, s);
             int x = (int)(c % (uint32_t)r.p.width), z = (int)(c / (uint32_t)r.p.width);
             bool inside = x >= 6 && x <= 13 && z >= 6 && z <= 13;
             if (inside) {
@@ -907,7 +907,7 @@ static void expect_tiled_field_is_one_piece(const ptl_trimesh* m, uint32_t width
     cr_assert_gt(t.tiles_x * t.tiles_z, 1, "several tiles");
     ptl_open_field of;
     uint32_t solid;
-    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, &of, &solid, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, true, &of, &solid, &err), PTL_OK, "%s", err.message);
     cr_expect_eq(of.col_index.width, width, "%u bytes a column, expected %u", of.col_index.width, width);
     cr_expect_eq(r.of.col_index.width, 4, "ptl_vx_build_open's index is plain");
     const uint32_t cols = (uint32_t)r.p.width * (uint32_t)r.p.depth;
@@ -917,6 +917,19 @@ static void expect_tiled_field_is_one_piece(const ptl_trimesh* m, uint32_t width
     for (uint32_t s = 0; s < r.of.span_count; ++s) r.of.spans[s].layer = PTL_VX_NONE; /* as they were before layers */
     cr_expect_eq(memcmp(of.spans, r.of.spans, (size_t)of.span_count * sizeof *of.spans), 0);
     cr_expect_eq(memcmp(of.col_of, r.of.col_of, (size_t)of.span_count * sizeof *of.col_of), 0);
+    ptl_open_field_free(&of);
+    /* Without the ceilings (the bake's default), the spans hold their columns: the same field but
+       for ceil and pad, no col_of. */
+    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, false, &of, &solid, &err), PTL_OK, "%s", err.message);
+    cr_expect_null(of.col_of);
+    cr_assert_eq(of.span_count, r.of.span_count);
+    for (uint32_t s = 0; s < of.span_count; ++s) {
+        cr_assert_eq(ptl_vx_span_col(&of, s), r.of.col_of[s], "span %u's column", s);
+        ptl_open_span x = of.spans[s], y = r.of.spans[s];
+        x.ceil = y.ceil, x.pad = y.pad;
+        cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "span %u", s);
+        for (int d = 0; d < 4; ++d) cr_assert_eq(ptl_vx_nbr(&of, s, d), ptl_vx_nbr(&r.of, s, d), "span %u", s);
+    }
     ptl_open_field_free(&of);
     run_free(&r);
 }
@@ -942,7 +955,7 @@ static ptl_status tiled_once(const ptl_trimesh* m, const ptl_vx_params* p, const
     ptl_status st;
     if (!assemble) {
         uint32_t solid;
-        st = ptl_vx_tiles_bake(m, p, t, NULL, a, &of, &solid, &err);
+        st = ptl_vx_tiles_bake(m, p, t, NULL, a, false, &of, &solid, &err);
     } else {
         const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
         ptl_vx_tile* tiles = NULL;
