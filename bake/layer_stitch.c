@@ -20,8 +20,6 @@
 #include "../runtime/error.h"
 #include "voxel.h"
 
-static uint64_t pair_key(uint32_t a, uint32_t b) { return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a; }
-
 static int cmp_u64(const void* x, const void* y) {
     uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;
     return a < b ? -1 : a > b;
@@ -111,7 +109,7 @@ void ptl_pair_set_free(ptl_pair_set* s, const ptl_allocator* a) {
 /* Unites roots ra and rb unless a member of one conflicts with the other (scanning the side with
    fewer conflicts); the larger component (then the lower id) stays the root. */
 static void unite(stitch* s, uint32_t ra, uint32_t rb) {
-    const uint64_t k = pair_key(ra, rb);
+    const uint64_t k = ptl_pair_key(ra, rb);
     if (ptl_pair_set_has(&s->refused, k)) return;
     const uint32_t scan = s->degree[ra] <= s->degree[rb] ? ra : rb, other = scan == ra ? rb : ra;
     for (uint32_t m = scan; m != PTL_VX_NONE; m = s->next[m])
@@ -171,7 +169,7 @@ ptl_status ptl_vx_stitch(const ptl_open_field* of, uint32_t block, uint32_t n, c
                             } else if (!PTL_PUSH(&a, cand, c)) {
                                 goto oom;
                             }
-                        } else if (!ptl_pair_set_add(&cset, pair_key(la, lb), &a)) {
+                        } else if (!ptl_pair_set_add(&cset, ptl_pair_key(la, lb), &a)) {
                             goto oom;
                         }
                     }

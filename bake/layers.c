@@ -58,8 +58,7 @@ typedef struct flood {
                             necessarily a root; PTL_VX_NONE: none yet) until number_layers */
     uint32_t* next;      /* span -> next span of its layer's list */
     PTL_ARRAY(lnode) ln; /* layer id -> node */
-    uint64_t* seen;      /* overlapping pairs (min << 32 | max), UINT64_MAX: empty slot */
-    uint32_t seen_cap, seen_count;
+    ptl_pair_set seen;   /* root pairs found incompatible (a cache: a failed insert only forgets) */
     const ptl_allocator* a;
 } flood;
 
@@ -111,47 +110,6 @@ static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, ui
     return false;
 }
 
-static uint64_t pair_key(uint32_t a, uint32_t b) {
-    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
-}
-
-static uint32_t slot_of(uint64_t k, uint32_t cap) {
-    k ^= k >> 33;
-    k *= 0xff51afd7ed558ccdull;
-    k ^= k >> 33;
-    return (uint32_t)k & (cap - 1);
-}
-
-static bool seen_has(const flood* f, uint64_t k) {
-    if (!f->seen_cap) return false;
-    for (uint32_t i = slot_of(k, f->seen_cap);; i = (i + 1) & (f->seen_cap - 1)) {
-        if (f->seen[i] == k) return true;
-        if (f->seen[i] == UINT64_MAX) return false;
-    }
-}
-
-/* Remembers an overlapping pair; a failed allocation only forgets (the cache is optional). */
-static void seen_add(flood* f, uint64_t k) {
-    if (2 * (f->seen_count + 1) > f->seen_cap) {
-        uint32_t cap = f->seen_cap ? 2 * f->seen_cap : 256;
-        uint64_t* t = ptl_mem_alloc(f->a, (size_t)cap * sizeof *t);
-        if (!t) return;
-        memset(t, 0xff, (size_t)cap * sizeof *t);
-        for (uint32_t i = 0; i < f->seen_cap; ++i) {
-            if (f->seen[i] == UINT64_MAX) continue;
-            uint32_t j = slot_of(f->seen[i], cap);
-            while (t[j] != UINT64_MAX) j = (j + 1) & (cap - 1);
-            t[j] = f->seen[i];
-        }
-        ptl_mem_free(f->a, f->seen, (size_t)f->seen_cap * sizeof *f->seen);
-        f->seen = t, f->seen_cap = cap;
-    }
-    uint32_t j = slot_of(k, f->seen_cap);
-    while (f->seen[j] != UINT64_MAX) j = (j + 1) & (f->seen_cap - 1);
-    f->seen[j] = k;
-    ++f->seen_count;
-}
-
 /* Column offsets of the neighbour directions (0: -x, 1: +z, 2: +x, 3: -z). */
 /* Is span s linked to every span root layer l has in s's neighbouring columns? A layer must never
    hold two side-by-side spans that are not linked (a ledge higher than the climb, or the floor under
@@ -180,14 +138,14 @@ static bool incompatible(flood* f, uint32_t a, uint32_t b) {
     const int32_t *ba = f->ln.data[a].box, *bb = f->ln.data[b].box;
     /* Boxes apart by more than a column: neither shared columns nor side-by-side spans. */
     if (ba[0] > bb[2] + 1 || bb[0] > ba[2] + 1 || ba[1] > bb[3] + 1 || bb[1] > ba[3] + 1) return false;
-    uint64_t k = pair_key(a, b);
-    if (seen_has(f, k)) return true;
+    uint64_t k = ptl_pair_key(a, b);
+    if (ptl_pair_set_has(&f->seen, k)) return true;
     uint32_t small = f->ln.data[a].size <= f->ln.data[b].size ? a : b, big = small == a ? b : a;
     const ptl_vx_col_index* ix = &f->of->col_index;
     for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s]) {
         const uint32_t c = f->of->col_of[s];
         if (column_has(f, c, ptl_vx_col_index_at(ix, c), big, ix->width) || !links_agree(f, s, big, ix->width)) {
-            seen_add(f, k);
+            (void)ptl_pair_set_add(&f->seen, k, f->a);
             return true;
         }
     }
@@ -461,8 +419,6 @@ static void relabel_block(void* data, uint32_t b) {
     }
 }
 
-static uint64_t conflict_key(uint32_t a, uint32_t b) { return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a; }
-
 /* The conflicts of a block's field whose spans carry block-layers: two spans in one column, or
    side by side inside the block and not linked (the pairs links_agree refuses). */
 static bool block_conflicts(const ptl_open_field* bf, const ptl_allocator* a, block_out* o) {
@@ -476,13 +432,13 @@ static bool block_conflicts(const ptl_open_field* bf, const ptl_allocator* a, bl
             const uint32_t c = z * w + x, b = cs[c], e = cs[c + 1];
             for (uint32_t i = b; i < e; ++i) {
                 for (uint32_t j = i + 1; j < e; ++j)
-                    if (!ptl_pair_set_add(&set, conflict_key(sp[i].layer, sp[j].layer), a)) goto oom;
+                    if (!ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[j].layer), a)) goto oom;
                 for (int dir = 1; dir <= 2; ++dir) { /* +z, +x */
                     const uint32_t nx = x + (dir == 2), nz = z + (dir == 1);
                     if (nx >= w || nz >= d) continue;
                     const uint32_t nc = nz * w + nx;
                     for (uint32_t k = cs[nc]; k < cs[nc + 1]; ++k)
-                        if (sp[i].con[dir] != k - cs[nc] && !ptl_pair_set_add(&set, conflict_key(sp[i].layer, sp[k].layer), a))
+                        if (sp[i].con[dir] != k - cs[nc] && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a))
                             goto oom;
                 }
             }
@@ -603,7 +559,7 @@ static void flood_block(void* data, uint32_t b) {
     ptl_mem_free(a, dense, (nl ? nl : 1) * sizeof *dense);
     ptl_mem_free(a, f.next, (size_t)n * sizeof *f.next);
     PTL_ARRAY_FREE(a, f.ln);
-    ptl_mem_free(a, f.seen, (size_t)f.seen_cap * sizeof *f.seen);
+    ptl_pair_set_free(&f.seen, a);
     ptl_mem_free(a, cs, ((size_t)w * d + 1) * sizeof *cs);
     ptl_mem_free(a, map, (size_t)n * sizeof *map);
     ptl_mem_free(a, bf.spans, (size_t)n * sizeof *bf.spans);

@@ -259,6 +259,9 @@ ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint
 /* layer_stitch.c: a set of pairs (a << 32 | b), open addressing; zero-initialised is empty.
    ptl_pair_set_sorted sorts the keys in place at the start of the slots (*out, *count; still
    owned by the set). False: out of memory (the set is unchanged). */
+static inline uint64_t ptl_pair_key(uint32_t a, uint32_t b) {
+    return a < b ? (uint64_t)a << 32 | b : (uint64_t)b << 32 | a;
+}
 typedef struct ptl_pair_set {
     uint64_t* slot; /* UINT64_MAX: empty */
     uint32_t cap, count;
