@@ -1090,3 +1090,56 @@ Test(voxel, walkable_area_is_within_3_percent_of_recast) {
         ptl_trimesh_free(&m);
     }
 }
+
+/* Layers across block borders (layers.c floods blocks of PTL_VX_LAYER_BLOCK columns, layer_stitch.c
+   stitches them): random scenes of overlapping platforms, ramps and boxes, 30 x 30 m at 0.3 m
+   columns (a hundred columns: several blocks each way), keep every rule of the flood
+   (check_invariants: one span of a layer per column, no unlinked neighbours in a layer, no two
+   linked layers that could be one, ids in order of their lowest spans), and the layers are the
+   same flooded in turn or as jobs on three threads (blocks in any order). */
+#include "../tools/jobs.h"
+Test(voxel, random_stacked_scenes_keep_the_layer_rules_across_block_borders, .timeout = 300) {
+    uint32_t seed = 20261124u, layered = 0;
+    ptl_thread_jobs j;
+    ptl_thread_jobs_init(&j, 3);
+    for (int scene = 0; scene < 12; ++scene) {
+        mesh_b b = {0};
+        mb_floor(&b, 0, 0, 30, 30, 0, true);
+        for (int k = 0; k < 14; ++k) {
+            float v[6];
+            for (int i = 0; i < 6; ++i) {
+                seed = seed * 1664525u + 1013904223u;
+                v[i] = (float)((seed >> 8) % 10000) / 10000.0f;
+            }
+            const float x0 = 28 * v[0], z0 = 28 * v[1], w = 2 + 14 * v[2], d = 2 + 14 * v[3];
+            const float x1 = x0 + w > 30 ? 30 : x0 + w, z1 = z0 + d > 30 ? 30 : z0 + d;
+            const float y = 0.6f + 6 * v[4];
+            switch (k % 3) {
+            case 0: mb_floor(&b, x0, z0, x1, z1, y, true); break;          /* a platform (a bridge) */
+            case 1: mb_ramp(&b, x0, z0, x1, z1, 0, y * v[5]); break;       /* a ramp up from the ground */
+            default: mb_box(&b, x0, 0, z0, x0 + 1 + 2 * v[5], 2.5f, z0 + 1 + 2 * v[5], true); break; /* a box */
+            }
+        }
+        ptl_trimesh m = mb_mesh(&b);
+        ptl_bake_desc desc = {.agent_radius = 0.3f};
+        run r;
+        run_stages(&m, &desc, NULL, 0, &r);
+        cr_assert_gt(r.p.width, 2 * (int32_t)PTL_VX_LAYER_BLOCK, "scene %d spans several blocks", scene);
+        check_invariants(&r);
+        layered += r.ls.layer_count >= 3;
+        /* the same layers from jobs */
+        uint32_t* first = malloc((size_t)r.of.span_count * sizeof *first + 1);
+        for (uint32_t s = 0; s < r.of.span_count; ++s) first[s] = r.of.spans[s].layer;
+        ptl_layer_set ls;
+        ptl_error err;
+        cr_assert_eq(ptl_vx_build_layers_jobs(&r.of, NULL, 0, &j.sys, NULL, &ls, &err), PTL_OK, "%s", err.message);
+        cr_expect_eq(ls.layer_count, r.ls.layer_count, "scene %d", scene);
+        for (uint32_t s = 0; s < r.of.span_count; ++s)
+            cr_assert_eq(r.of.spans[s].layer, first[s], "scene %d: span %u's layer on threads", scene, s);
+        ptl_layer_set_free(&ls);
+        free(first);
+        run_free(&r);
+        mb_free(&b);
+    }
+    cr_expect_geq(layered, 6u, "only %u of 12 scenes have 3 layers or more", layered);
+}
