@@ -595,6 +595,53 @@ static ptl_status finish(oreader* r, ptl_trimesh* out) {
     return PTL_OK;
 }
 
+/* Parses the whole lines of [text, end) (the last one ends the text or with a '\n' that does not
+   continue the statement), the line number carried on in r. */
+static ptl_status parse_lines(oreader* r, const char* text, const char* end, uint32_t* statements,
+                              uint32_t* last_line) {
+    r->p = text;
+    r->end = end;
+    ptl_status st = PTL_OK;
+    while (st >= 0) {
+        int k = skip_blanks(r);
+        if (k < 0) {
+            st = k;
+            break;
+        }
+        if (k > 0) {
+            const char* s;
+            size_t n;
+            if ((st = next_token(r, &s, &n)) < 0) break;
+            *last_line = r->line;
+            ++*statements;
+            if ((st = statement(r, s, n)) < 0) break;
+            /* every statement reader stops at the end of its statement */
+        }
+        if (r->p >= r->end) break;
+        r->p++; /* the '\n' */
+        r->line++;
+    }
+    return st;
+}
+
+/* After the last line: a mesh needs a face; the arrays become the mesh. */
+static ptl_status parse_done(oreader* r, uint32_t statements, uint32_t last_line, ptl_trimesh* out) {
+    if (r->tris.count == 0) {
+        if (statements == 0) return ptl_error_set(r->err, PTL_ERR_PARSE, "%s:1: empty file (no vertices and no faces)", r->name);
+        return ptl_error_set(r->err, PTL_ERR_PARSE, "%s:%u: no faces: %u vertices but not one triangle", r->name,
+                             last_line, r->verts.count / 3);
+    }
+    return finish(r, out);
+}
+
+static void reader_init(oreader* r, const char* name, const ptl_allocator* a, ptl_error* err) {
+    memset(r, 0, sizeof *r);
+    r->line = 1;
+    r->name = name;
+    r->err = err;
+    r->a = a;
+}
+
 ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc, ptl_trimesh* out,
                          ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_obj_parse: out is NULL");
@@ -603,59 +650,86 @@ ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const p
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_obj_parse: text is NULL");
     if (!name) name = "<obj>";
     oreader r;
-    memset(&r, 0, sizeof r);
-    r.p = text;
-    r.end = text + len;
-    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) r.p += 3; /* a UTF-8 byte order mark */
-    r.line = 1;
-    r.name = name;
-    r.err = err;
-    r.a = &out->alloc;
-    ptl_status st = PTL_OK;
+    reader_init(&r, name, &out->alloc, err);
+    if (len >= 3 && !memcmp(text, "\xef\xbb\xbf", 3)) text += 3, len -= 3; /* a UTF-8 byte order mark */
     uint32_t statements = 0, last_line = 1;
-    while (st >= 0) {
-        int k = skip_blanks(&r);
-        if (k < 0) {
-            st = k;
-            break;
-        }
-        if (k > 0) {
-            const char* s;
-            size_t n;
-            if ((st = next_token(&r, &s, &n)) < 0) break;
-            last_line = r.line;
-            ++statements;
-            if ((st = statement(&r, s, n)) < 0) break;
-            /* every statement reader stops at the end of its statement */
-        }
-        if (r.p >= r.end) break;
-        r.p++; /* the '\n' */
-        r.line++;
-    }
-    if (st >= 0 && r.tris.count == 0) {
-        if (statements == 0)
-            st = ptl_error_set(err, PTL_ERR_PARSE, "%s:1: empty file (no vertices and no faces)", name);
-        else
-            st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: no faces: %u vertices but not one triangle", name,
-                               last_line, r.verts.count / 3);
-    }
-    if (st >= 0) st = finish(&r, out);
+    ptl_status st = parse_lines(&r, text, text + len, &statements, &last_line);
+    if (st >= 0) st = parse_done(&r, statements, last_line, out);
     reader_free(&r);
     if (st < 0) return st;
     return ptl_error_ok(err);
 }
+
+/* The end of the last whole line of buf[0 .. n): just past its '\n', one that does not continue a
+   statement (a backslash, optional CR, then LF); 0 when there is none. */
+static size_t last_line_end(const char* buf, size_t n) {
+    for (size_t i = n; i-- > 0;) {
+        if (buf[i] != '\n') continue;
+        size_t j = i;
+        if (j > 0 && buf[j - 1] == '\r') --j;
+        if (j > 0 && buf[j - 1] == '\\') continue; /* a continuation: the statement goes on */
+        return i + 1;
+    }
+    return 0;
+}
+
+/* Reads the file a chunk of whole lines at a time (PTL_OBJ_CHUNK bytes, more for a longer line), so
+   the text of a large level never sits in memory whole beside the mesh made from it. */
+#define PTL_OBJ_CHUNK ((size_t)1 << 20)
 
 ptl_status ptl_obj_load(const char* path, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_obj_load: out is NULL");
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
     out->alloc = a;
-    ptl_text_file f;
-    ptl_status st = ptl_text_read_file(path, &a, &f, err);
+    if (!path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "path is NULL");
+    FILE* f = fopen(path, "rb");
+    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    oreader r;
+    reader_init(&r, path, &a, err);
+    size_t cap = PTL_OBJ_CHUNK, have = 0;
+    char* buf = ptl_mem_alloc(&a, cap);
+    uint32_t statements = 0, last_line = 1;
+    bool eof = false, first = true;
+    ptl_status st = buf ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory reading the file", path);
+    while (st >= 0) {
+        if (!eof && have < cap) {
+            const size_t got = fread(buf + have, 1, cap - have, f);
+            have += got;
+            if (got == 0) {
+                if (ferror(f)) {
+                    st = ptl_error_set(err, PTL_ERR_IO, "%s: read error", path);
+                    break;
+                }
+                eof = true;
+            }
+        }
+        size_t cut = eof ? have : last_line_end(buf, have);
+        if (!eof && cut == 0) { /* no whole line yet */
+            if (have < cap) continue;
+            char* nb = cap * 2 > cap ? ptl_mem_realloc(&a, buf, cap, cap * 2) : NULL;
+            if (!nb) {
+                st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s:%u: out of memory (a line of more than %zu bytes)", path,
+                                   r.line, cap);
+                break;
+            }
+            buf = nb, cap *= 2;
+            continue;
+        }
+        size_t skip = 0;
+        if (first && cut >= 3 && !memcmp(buf, "\xef\xbb\xbf", 3)) skip = 3; /* a UTF-8 byte order mark */
+        first = false;
+        st = parse_lines(&r, buf + skip, buf + cut, &statements, &last_line);
+        memmove(buf, buf + cut, have - cut);
+        have -= cut;
+        if (eof && have == 0) break;
+    }
+    fclose(f);
+    ptl_mem_free(&a, buf, cap);
+    if (st >= 0) st = parse_done(&r, statements, last_line, out);
+    reader_free(&r);
     if (st < 0) return st;
-    st = ptl_obj_parse(f.data, f.size, path, &a, out, err);
-    ptl_text_file_free(&a, &f);
-    return st;
+    return ptl_error_ok(err);
 }
 
 void ptl_trimesh_free(ptl_trimesh* m) {

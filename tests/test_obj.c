@@ -926,3 +926,61 @@ Test(obj, save_reports_an_unwritable_path_and_a_bad_index) {
     m.tris[4] = 0;
     ptl_trimesh_free(&m);
 }
+
+/* ptl_obj_load reads the file a chunk of whole lines at a time (1 MiB): a 3 MiB file whose
+   statements run over line continuations, CRLF ends, comments ending in a backslash, tags and a
+   line longer than a chunk, placed all along so that chunk ends fall on every kind of line, loads
+   into the same mesh as ptl_obj_parse over the whole text, and the errors name the same line. */
+Test(obj, a_file_read_in_chunks_is_the_text_parsed_whole) {
+    const size_t target = 3u << 20;
+    size_t cap = target + 2 * (2u << 20), n = 0;
+    char* text = malloc(cap);
+    uint32_t nv = 0, seed = 7;
+    n += (size_t)sprintf(text + n, "\xef\xbb\xbf# a BOM first\n");
+    while (n < target) {
+        seed = seed * 1664525u + 1013904223u;
+        const uint32_t kind = (seed >> 8) % 9;
+        const float x = (float)((seed >> 4) % 1000) * 0.01f, z = (float)((seed >> 12) % 1000) * 0.01f;
+        if (kind == 0) n += (size_t)sprintf(text + n, "v %g \\\n 0.5 %g\n", x, z), ++nv;          /* a continuation */
+        else if (kind == 1) n += (size_t)sprintf(text + n, "v %g 0 %g\r\n", x, z), ++nv;          /* CRLF */
+        else if (kind == 2) n += (size_t)sprintf(text + n, "# a comment ending in a backslash \\\n");
+        else if (kind == 3) n += (size_t)sprintf(text + n, "g group%u\n", (seed >> 20) % 5);
+        else if (kind == 4 && nv >= 3) n += (size_t)sprintf(text + n, "f -1 -2 \\\r\n -3\n");     /* CRLF continuation */
+        else if (nv >= 3) n += (size_t)sprintf(text + n, "f %u %u %u\n", nv, nv - 1, nv - 2);
+        else n += (size_t)sprintf(text + n, "v %g 1 %g\n", x, z), ++nv;
+        if (n > target / 2 && n < target / 2 + 64) { /* one statement longer than a chunk */
+            n += (size_t)sprintf(text + n, "f %u %u %u", nv, nv - 1, nv - 2);
+            while (n < target / 2 + (1u << 20) + 4096) text[n++] = ' ';
+            text[n++] = '\n';
+        }
+    }
+    char path[64];
+    temp_path(path);
+    FILE* f = fopen(path, "wb");
+    cr_assert(f && fwrite(text, 1, n, f) == n);
+    fclose(f);
+    ptl_trimesh a, b;
+    ptl_error err;
+    cr_assert_eq(ptl_obj_parse(text, n, path, NULL, &a, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_obj_load(path, NULL, &b, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(a.vert_count, b.vert_count);
+    cr_assert_eq(a.tri_count, b.tri_count);
+    cr_assert_gt(a.tri_count, 50000u, "%u triangles", a.tri_count);
+    cr_expect_eq(memcmp(a.verts, b.verts, (size_t)a.vert_count * 3 * sizeof(float)), 0);
+    cr_expect_eq(memcmp(a.tris, b.tris, (size_t)a.tri_count * 3 * sizeof(uint32_t)), 0);
+    cr_expect_eq(memcmp(a.tri_tag, b.tri_tag, (size_t)a.tri_count * sizeof(uint16_t)), 0);
+    ptl_trimesh_free(&a);
+    ptl_trimesh_free(&b);
+    /* an error past the first chunks: the same message, line number included */
+    memcpy(text + n, "f 1 2 oops\n", 11);
+    n += 11;
+    f = fopen(path, "wb");
+    cr_assert(f && fwrite(text, 1, n, f) == n);
+    fclose(f);
+    ptl_error ea, eb;
+    cr_assert_eq(ptl_obj_parse(text, n, path, NULL, &a, &ea), PTL_ERR_PARSE);
+    cr_assert_eq(ptl_obj_load(path, NULL, &b, &eb), PTL_ERR_PARSE);
+    cr_expect_str_eq(ea.message, eb.message);
+    unlink(path);
+    free(text);
+}
