@@ -224,7 +224,7 @@ static long child_rss_kb(const char* who, const char* path) {
 /* Writes the scene to a temporary OBJ and measures both processes on it. */
 static void measure_processes(const ptl_trimesh* m, scene_run* r) {
     r->rss_ours_kb = r->rss_rc_kb = -1;
-    char path[] = "/tmp/portolan-bench-XXXXXX";
+    char path[] = "/tmp/portolan-bench-XXXXXX"; /* mkstemp's template: it replaces the six X with a unique name */
     int fd = mkstemp(path);
     if (fd < 0) return;
     close(fd);
