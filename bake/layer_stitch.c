@@ -27,15 +27,10 @@ static int cmp_u64(const void* x, const void* y) {
 
 /* ---- The world ------------------------------------------------------------------------------- */
 
-/* A link across a block border: the block-layers it would join, in the order it is taken. */
-typedef struct candidate {
-    uint64_t key; /* lower floor << 32 | lower span */
-    uint32_t a, b;
-} candidate;
-
-static int cmp_candidate(const void* x, const void* y) {
-    const candidate *a = x, *b = y;
-    return a->key < b->key ? -1 : a->key > b->key;
+int ptl_vx_candidate_cmp(const void* x, const void* y) {
+    const ptl_vx_candidate *a = x, *b = y;
+    if (a->key != b->key) return a->key < b->key ? -1 : 1;
+    return a->dir < b->dir ? -1 : a->dir > b->dir;
 }
 
 typedef struct stitch {
@@ -127,57 +122,13 @@ static void unite(stitch* s, uint32_t ra, uint32_t rb) {
     s->tail[r] = s->tail[q];
 }
 
-ptl_status ptl_vx_stitch(const ptl_open_field* of, uint32_t block, uint32_t n, const uint64_t* conflicts,
-                        uint32_t conflict_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err) {
+ptl_status ptl_vx_stitch(uint32_t n, const uint64_t* conf, uint32_t nconf, const ptl_vx_candidate* cand,
+                         uint32_t cand_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err) {
     ptl_allocator a = ptl_allocator_resolve(alloc);
-    const uint32_t W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
     stitch s;
     memset(&s, 0, sizeof s);
     s.a = &a;
-    ptl_pair_set cset; /* the conflicts: the blocks' and those across borders */
-    memset(&cset, 0, sizeof cset);
-    uint64_t* conf = NULL;
-    uint32_t nconf = 0;
-    PTL_ARRAY(candidate) cand = {0};
     ptl_status st = PTL_OK;
-    for (uint32_t i = 0; i < conflict_count; ++i)
-        if (!ptl_pair_set_add(&cset, conflicts[i], &a)) goto oom;
-    /* Across each border: the column pairs on either side (dir 2: the borders x = k B, dir 1:
-       z = k B). Along a border the same two block-layers meet column after column: a run of them
-       is kept once (its lowest key), which leaves a few candidates per border and floor. */
-    for (int dir = 1; dir <= 2; ++dir) {
-        const uint32_t lines = dir == 2 ? W : D, along = dir == 2 ? D : W;
-        for (uint32_t line = block; line < lines; line += block)
-            for (uint32_t u = 0; u < along; ++u) {
-                const uint32_t c0 = dir == 2 ? u * W + line - 1 : (line - 1) * W + u;
-                const uint32_t c1 = ptl_vx_ncol(of->p.width, c0, dir);
-                const uint32_t b0 = ptl_vx_col_begin(of, c0), e0 = ptl_vx_col_end(of, c0);
-                const uint32_t b1 = ptl_vx_col_begin(of, c1), e1 = ptl_vx_col_end(of, c1);
-                for (uint32_t p = b0; p < e0; ++p)
-                    for (uint32_t q = b1; q < e1; ++q) {
-                        const uint32_t la = of->spans[p].layer, lb = of->spans[q].layer;
-                        if (la >= n || lb >= n) {
-                            st = ptl_error_set(err, PTL_ERR_INTERNAL, "layers: an open span has no block-layer");
-                            goto done;
-                        }
-                        if (of->spans[p].con[dir] == q - b1) {
-                            const uint32_t f0 = of->spans[p].floor, f1 = of->spans[q].floor;
-                            candidate c = {(uint64_t)(f0 < f1 ? f0 : f1) << 32 | p, la, lb};
-                            candidate* last = cand.count ? &cand.data[cand.count - 1] : NULL;
-                            if (last && last->a == la && last->b == lb) {
-                                if (c.key < last->key) last->key = c.key;
-                            } else if (!PTL_PUSH(&a, cand, c)) {
-                                goto oom;
-                            }
-                        } else if (!ptl_pair_set_add(&cset, ptl_pair_key(la, lb), &a)) {
-                            goto oom;
-                        }
-                    }
-            }
-    }
-    if (!ptl_pair_set_sorted(&cset, &a, &conf, &nconf) ||
-        !ptl_sort(cand.data, cand.count, sizeof *cand.data, cmp_candidate, &a))
-        goto oom;
     const size_t nn = (size_t)n + 1;
     s.parent = root;
     s.members = ptl_mem_alloc(&a, nn * sizeof *s.members);
@@ -204,19 +155,20 @@ ptl_status ptl_vx_stitch(const ptl_open_field* of, uint32_t block, uint32_t n, c
     }
     for (uint32_t i = n; i > 0; --i) s.cstart[i] = s.cstart[i - 1];
     s.cstart[0] = 0;
-    ptl_pair_set_free(&cset, &a);
     for (uint32_t i = 0; i < n; ++i) s.parent[i] = i, s.members[i] = 1, s.next[i] = PTL_VX_NONE, s.tail[i] = i;
-    for (uint32_t i = 0; i < cand.count; ++i) {
-        const uint32_t ra = find(s.parent, cand.data[i].a), rb = find(s.parent, cand.data[i].b);
+    for (uint32_t i = 0; i < cand_count; ++i) {
+        if (cand[i].a >= n || cand[i].b >= n) {
+            st = ptl_error_set(err, PTL_ERR_INTERNAL, "layers: a candidate joins no block-layer");
+            goto done;
+        }
+        const uint32_t ra = find(s.parent, cand[i].a), rb = find(s.parent, cand[i].b);
         if (ra != rb) unite(&s, ra, rb);
     }
     for (uint32_t i = 0; i < n; ++i) s.parent[i] = find(s.parent, i);
     goto done;
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory stitching %u block-layers", n);
-done:
-    ptl_pair_set_free(&cset, &a);
-    PTL_ARRAY_FREE(&a, cand);
+done:;
     const size_t nf = (size_t)n + 1;
     ptl_mem_free(&a, s.members, nf * sizeof *s.members);
     ptl_mem_free(&a, s.next, nf * sizeof *s.next);

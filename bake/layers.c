@@ -201,213 +201,25 @@ static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
     }
 }
 
-/* The open span a seed stands on: in the seed's column, or the nearest column within
-   walkable_radius + 1 (the erosion may have pulled the floor away from a seed near a wall), among
-   the floors from walkable_climb above the seed to walkable_height below it. Preferred: the nearest
-   column, then the highest floor at or below the seed, then the lowest floor above it, then the
-   lower index. PTL_VX_NONE when there is none. */
-static uint32_t find_seed(const ptl_open_field* of, const float* pt) {
-    const ptl_vx_params* p = &of->p;
-    double fu = ((double)pt[0] - p->bmin[0]) / p->cs, fv = ((double)pt[2] - p->bmin[2]) / p->cs;
-    double hw = ((double)pt[1] - p->bmin[1]) / p->ch;
-    if (!(fu > -1e9 && fu < 1e9 && fv > -1e9 && fv < 1e9)) return PTL_VX_NONE;
-    int64_t cx = (int64_t)floor(fu), cz = (int64_t)floor(fv), r = p->walkable_radius + 1;
-    uint32_t best = PTL_VX_NONE;
-    int64_t best_d2 = 0;
-    double best_score = 0;
-    for (int64_t dz = -r; dz <= r; ++dz)
-        for (int64_t dx = -r; dx <= r; ++dx) {
-            int64_t x = cx + dx, z = cz + dz;
-            if (x < 0 || z < 0 || x >= p->width || z >= p->depth) continue;
-            uint32_t c = (uint32_t)(z * p->width + x);
-            for (uint32_t t = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); t < e; ++t) {
-                double fl = of->spans[t].floor;
-                if (hw < fl - p->walkable_climb || hw > fl + p->walkable_height) continue;
-                double score = fl <= hw ? hw - fl : p->walkable_height + (fl - hw);
-                int64_t d2 = dx * dx + dz * dz;
-                if (best == PTL_VX_NONE || d2 < best_d2 || (d2 == best_d2 && score < best_score) ||
-                    (d2 == best_d2 && score == best_score && t < best))
-                    best = t, best_d2 = d2, best_score = score;
-            }
-        }
-    return best;
-}
-
-/* Marks in `keep` (per layer id, by root) the layers connected to the seeds. `queue` and `mark`
-   have span_count entries. Returns the number of seeds that found a span. */
-static uint32_t reach(flood* f, const float* seeds, uint32_t seed_count, uint32_t* queue, uint8_t* mark,
-                      uint8_t* keep) {
-    const ptl_open_field* of = f->of;
-    uint32_t qn = 0, found = 0;
-    memset(mark, 0, of->span_count);
-    for (uint32_t i = 0; i < seed_count; ++i) {
-        uint32_t s = find_seed(of, seeds + 3 * (size_t)i);
-        if (s == PTL_VX_NONE) continue;
-        ++found;
-        if (!mark[s]) mark[s] = 1, queue[qn++] = s;
-    }
-    for (uint32_t q = 0; q < qn; ++q) {
-        uint32_t s = queue[q];
-        keep[find(f, f->sp[s].layer)] = 1;
-        for (int d = 0; d < 4; ++d) {
-            uint32_t t = ptl_vx_nbr(of, s, d);
-            if (t != PTL_VX_NONE && !mark[t]) mark[t] = 1, queue[qn++] = t;
-        }
-        /* and across gap links (filter.c rule 7; sorted by span) */
-        uint32_t lo = 0, hi = of->gap_count;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (of->gaps[mid].span < s) lo = mid + 1;
-            else hi = mid;
-        }
-        for (; lo < of->gap_count && of->gaps[lo].span == s; ++lo) {
-            uint32_t t = of->gaps[lo].other;
-            if (!mark[t]) mark[t] = 1, queue[qn++] = t;
-        }
-    }
-    return found;
-}
-
 void ptl_layer_set_free(ptl_layer_set* ls) {
     if (!ls) return;
     if (ls->alloc.free) ptl_mem_free(&ls->alloc, ls->layers, (size_t)ls->layer_count * sizeof *ls->layers);
     memset(ls, 0, sizeof *ls);
 }
 
-/* Dense ids in order of each kept layer's lowest span, written to the spans; fills `out`.
-   `dense` has an entry per layer id. A layer's lowest span in (floor, z, x) order is the one that
-   started the lowest of the layer ids merged into it: the flood visits the spans in that order and
-   starts a layer id at each span it reaches unlabelled, every span labelled before its visit comes
-   after the span that labels it, and ids are handed out in visiting order. So the kept roots are
-   numbered in order of their lowest id, with no second pass over the spans in flood order. */
-static ptl_status number_layers(flood* f, const uint8_t* keep, uint32_t* dense, ptl_layer_set* out, ptl_error* err) {
-    ptl_open_field* of = f->of;
-    uint32_t nl = 0;
-    for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = PTL_VX_NONE;
-    for (uint32_t l = 0; l < f->ln.count; ++l) {
-        uint32_t r = find(f, l);
-        if (keep[r] && dense[r] == PTL_VX_NONE) dense[r] = nl++;
-    }
-    out->layers = ptl_mem_calloc(f->a, nl ? nl : 1, sizeof *out->layers);
-    if (!out->layers) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory");
-    out->layer_count = nl;
-    for (uint32_t l = 0; l < nl; ++l) {
-        ptl_layer_info* li = &out->layers[l];
-        li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
-        li->floor_min = UINT16_MAX, li->floor_max = 0;
-    }
-    const ptl_vx_col_index ix = of->col_index; /* a local copy: the stores below cannot change it */
-    uint32_t s = 0; /* spans are in column order: a column's first is the one after the last column's */
-    for (int32_t z = 0, c = 0; z < of->p.depth; ++z)
-        for (int32_t x = 0; x < of->p.width; ++x, ++c)
-            for (const uint32_t e = ptl_vx_col_index_at(&ix, (uint32_t)c + 1); s < e; ++s) {
-                uint32_t l = dense[find(f, f->sp[s].layer)];
-                of->spans[s].layer = l;
-                if (l == PTL_VX_NONE) continue;
-                ptl_layer_info* li = &out->layers[l];
-                if (x < li->x0) li->x0 = x;
-                if (x > li->x1) li->x1 = x;
-                if (z < li->z0) li->z0 = z;
-                if (z > li->z1) li->z1 = z;
-                ++li->span_count;
-                uint16_t fl = of->spans[s].floor;
-                if (fl < li->floor_min) li->floor_min = fl;
-                if (fl > li->floor_max) li->floor_max = fl;
-            }
-    return PTL_OK;
-}
-
-/* Islands, seeds and dense numbering (the end of ptl_vx_build_layers, after the stitch):
-   the spans carry layer ids of f's union-find, ids in order of their lowest span. f->next, when
-   set, has a span's room and serves as the seeds' queue. */
-static ptl_status finish_layers(flood* f, const float* seeds, uint32_t seed_count, ptl_layer_set* out, ptl_error* err) {
-    ptl_open_field* of = f->of;
-    const ptl_allocator* a = f->a;
-    const uint32_t n = of->span_count;
-    const size_t sz = n ? n : 1;
-    const size_t nl = f->ln.count ? f->ln.count : 1;
-    ptl_status st = PTL_OK;
-    uint8_t* keep = ptl_mem_alloc(a, nl);
-    uint32_t* dense = ptl_mem_alloc(a, nl * sizeof *dense);
-    uint32_t* queue = f->next ? f->next : seed_count ? ptl_mem_alloc(a, sz * sizeof *queue) : NULL;
-    if (!keep || !dense || (seed_count && !queue)) goto oom;
-    memset(keep, 1, nl);
-    /* Small islands: layers linked to no other and under min_island spans (their roots' `dense`
-       entry is borrowed as a "linked" flag until the numbering below). */
-    if (of->p.min_island > 0) {
-        for (uint32_t l = 0; l < f->ln.count; ++l) dense[l] = 0;
-        for (uint32_t s = 0; s < n; ++s) {
-            uint32_t r = find(f, f->sp[s].layer);
-            if (f->ln.data[r].size >= (uint32_t)of->p.min_island) continue; /* no island whatever its links */
-            for (int d = 0; d < 4; ++d) {
-                uint32_t t = ptl_vx_nbr(of, s, d);
-                if (t != PTL_VX_NONE && find(f, f->sp[t].layer) != r) dense[r] = 1;
-            }
-        }
-        for (uint32_t g = 0; g < of->gap_count; ++g) { /* a gap link joins its layers too */
-            uint32_t r = find(f, f->sp[of->gaps[g].span].layer), q = find(f, f->sp[of->gaps[g].other].layer);
-            if (r != q) dense[r] = dense[q] = 1;
-        }
-        for (uint32_t l = 0; l < f->ln.count; ++l)
-            if (find(f, l) == l && !dense[l] && f->ln.data[l].size < (uint32_t)of->p.min_island) {
-                keep[l] = 0;
-                out->dropped_islands++;
-            }
-    }
-    if (seed_count) {
-        memset(keep, 0, nl);
-        /* the layer lists are not needed any more: `next` becomes the flood's queue */
-        uint8_t* mark = ptl_mem_alloc(a, sz);
-        if (!mark) goto oom;
-        out->seeds_found = reach(f, seeds, seed_count, queue, mark, keep);
-        ptl_mem_free(a, mark, sz);
-        if (out->seeds_found == 0) {
-            st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
-                               "layers: none of the %u seeds lies on walkable space (the first is at %g, %g, %g; a "
-                               "seed must be within the agent height above a floor, or the climb below it)",
-                               seed_count, (double)seeds[0], (double)seeds[1], (double)seeds[2]);
-            goto done;
-        }
-    }
-    st = number_layers(f, keep, dense, out, err);
-    if (st >= 0) {
-        uint32_t roots = 0;
-        for (uint32_t l = 0; l < f->ln.count; ++l) roots += f->ln.data[l].parent == l;
-        out->dropped_layers = roots - out->layer_count;
-    }
-    goto done;
-oom:
-    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", n);
-done:
-    if (queue && queue != f->next) ptl_mem_free(a, queue, sz * sizeof *queue);
-    ptl_mem_free(a, keep, nl);
-    ptl_mem_free(a, dense, nl * sizeof *dense);
-    return st;
-}
-
 /* ---- Blocks ------------------------------------------------------------------------------------ */
 
-/* What the flood of one block leaves: its spans labelled with block-layer ids 0 .. layer_count - 1
-   (in the field's spans), and the pairs of them that may never be one layer. */
-typedef struct block_out {
-    uint32_t layer_count;
-    uint64_t* lowest; /* per block-layer: its lowest span, floor << 32 | the span's index in the field */
-    uint32_t lowest_cap;
-    uint64_t* conflicts; /* a << 32 | b, a < b, sorted, no repeats */
-    uint32_t conflict_count, conflict_cap;
-    ptl_status st;
-} block_out;
+typedef ptl_vx_block_out block_out;
+typedef ptl_vx_block_jobs block_jobs;
 
-typedef struct block_jobs {
-    ptl_open_field* of;
-    const ptl_allocator* a;
-    uint32_t nbx; /* blocks along x */
-    block_out* out;
-    const uint32_t* base; /* per block: its first block-layer's id over the field (relabel_block) */
-} block_jobs;
+void ptl_vx_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a) {
+    ptl_mem_free(a, o->conflicts, (size_t)o->conflict_cap * sizeof *o->conflicts);
+    ptl_mem_free(a, o->lowest, (size_t)o->lowest_cap * sizeof *o->lowest);
+    o->conflicts = NULL, o->lowest = NULL, o->conflict_cap = o->lowest_cap = 0;
+}
 
 /* Block b's spans' block-layers to ids over the field (its rows are ranges of the field's spans). */
-static void relabel_block(void* data, uint32_t b) {
+void ptl_vx_relabel_block(void* data, uint32_t b) {
     block_jobs* j = data;
     ptl_open_field* of = j->of;
     const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
@@ -455,7 +267,7 @@ oom:
    block cut, the ordered flood run there (the rules above, within the block), and the block-layers
    (ids in order of creation, so in order of their lowest span) written back to the field's spans,
    which no other block touches. */
-static void flood_block(void* data, uint32_t b) {
+void ptl_vx_flood_block(void* data, uint32_t b) {
     block_jobs* j = data;
     ptl_open_field* of = j->of;
     const ptl_allocator* a = j->a;
@@ -566,136 +378,3 @@ static void flood_block(void* data, uint32_t b) {
     ptl_mem_free(a, bf.col_of, (size_t)n * sizeof *bf.col_of);
 }
 
-static int cmp_key(const void* x, const void* y) {
-    const uint64_t a = ((const uint64_t*)x)[0], b = ((const uint64_t*)y)[0];
-    return a < b ? -1 : a > b;
-}
-
-/* Layers from stitched block-layers: the spans carry ids below n, ids with the same root[id] are
-   one layer, lowest[id] is the id's lowest span (floor << 32 | index). Renumbers the roots in order
-   of their lowest span (floor, then memory order: z, x), so that the numbering of finish_layers (by
-   lowest id) follows the lowest spans as the flood's does, then finishes. */
-static ptl_status finish_stitched(ptl_open_field* of, const uint32_t* root, const uint64_t* lowest, uint32_t n,
-                                 const float* seeds, uint32_t seed_count, const ptl_allocator* a, ptl_layer_set* out,
-                                 ptl_error* err) {
-    const uint32_t ns = of->span_count;
-    flood f;
-    memset(&f, 0, sizeof f);
-    f.of = of, f.a = a, f.sp = of->spans;
-    ptl_status st = PTL_OK;
-    uint64_t* key = ptl_mem_alloc(a, ((size_t)n + 1) * 2 * sizeof *key); /* pairs (lowest span key, root) */
-    uint32_t* id = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof *id);
-    if (!key || !id) goto oom;
-    for (uint32_t l = 0; l < n; ++l) key[2 * l] = UINT64_MAX, key[2 * l + 1] = l;
-    for (uint32_t l = 0; l < n; ++l)
-        if (lowest[l] < key[2 * root[l]]) key[2 * root[l]] = lowest[l];
-    uint32_t roots = 0;
-    for (uint32_t l = 0; l < n; ++l)
-        if (key[2 * l] != UINT64_MAX) key[2 * roots] = key[2 * l], key[2 * roots + 1] = l, ++roots;
-    if (!ptl_sort(key, roots, 2 * sizeof *key, cmp_key, a)) goto oom;
-    for (uint32_t i = 0; i < roots; ++i) id[key[2 * i + 1]] = i;
-    if (!PTL_RESERVE(a, f.ln, (uint64_t)roots + 1)) goto oom;
-    for (uint32_t i = 0; i < roots; ++i) {
-        lnode nd = {i, 0, PTL_VX_NONE, PTL_VX_NONE, {0, 0, 0, 0}};
-        f.ln.data[f.ln.count++] = nd;
-    }
-    for (uint32_t s = 0; s < ns; ++s) {
-        const uint32_t l = id[root[of->spans[s].layer]];
-        of->spans[s].layer = l;
-        f.ln.data[l].size++;
-    }
-    st = finish_layers(&f, seeds, seed_count, out, err);
-    goto done;
-oom:
-    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u block-layers)", n);
-done:
-    ptl_mem_free(a, key, ((size_t)n + 1) * 2 * sizeof *key);
-    ptl_mem_free(a, id, ((size_t)n + 1) * sizeof *id);
-    PTL_ARRAY_FREE(a, f.ln);
-    return st;
-}
-
-ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
-                               ptl_layer_set* out, ptl_error* err) {
-    return ptl_vx_build_layers_jobs(of, seeds, seed_count, NULL, alloc, out, err);
-}
-
-ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
-                                    const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_set* out,
-                                    ptl_error* err) {
-    if (!of || !out || (seed_count && !seeds))
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_layers: NULL argument");
-    memset(out, 0, sizeof *out);
-    for (uint32_t i = 0; i < 3 * seed_count; ++i)
-        if (!isfinite(seeds[i]))
-            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "layers: seed %u is not finite", i / 3);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
-    out->alloc = a;
-    const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
-    const uint32_t nbx = (W + B - 1) / B, nbz = (D + B - 1) / B, nb = nbx * nbz;
-    ptl_status st = PTL_OK;
-    uint64_t total = 0;
-    uint32_t* base = ptl_mem_alloc(&a, ((size_t)nb + 1) * sizeof *base);
-    block_out* bo = ptl_mem_calloc(&a, nb ? nb : 1, sizeof *bo);
-    PTL_ARRAY(uint64_t) conf = {0};
-    uint32_t* root = NULL;
-    uint64_t* lowest = NULL;
-    if (!base || !bo) goto oom;
-    /* 1. Each block floods its own columns (as jobs: they write disjoint spans). */
-    block_jobs bj = {of, &a, nbx, bo, base};
-    if (jobs && jobs->run && nb > 1) jobs->run(jobs->user, flood_block, &bj, nb);
-    else
-        for (uint32_t b = 0; b < nb; ++b) flood_block(&bj, b);
-    for (uint32_t b = 0; b < nb; ++b) {
-        if (bo[b].st < 0) goto oom;
-        base[b] = (uint32_t)total;
-        total += bo[b].layer_count;
-        if (total >= PTL_VX_NONE) {
-            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "layers: more than 2^32 block-layers");
-            goto done;
-        }
-    }
-    /* 2. Block-layer ids over the field, in block order; the blocks' conflicts with them. */
-    if (jobs && jobs->run && nb > 1) jobs->run(jobs->user, relabel_block, &bj, nb);
-    else
-        for (uint32_t b = 0; b < nb; ++b) relabel_block(&bj, b);
-    for (uint32_t b = 0; b < nb; ++b) {
-        if (!PTL_RESERVE(&a, conf, (uint64_t)conf.count + bo[b].conflict_count)) goto oom;
-        for (uint32_t i = 0; i < bo[b].conflict_count; ++i) {
-            const uint64_t k = bo[b].conflicts[i];
-            conf.data[conf.count++] = ((uint64_t)base[b] + (k >> 32)) << 32 | (base[b] + (uint32_t)k);
-        }
-        ptl_mem_free(&a, bo[b].conflicts, (size_t)bo[b].conflict_cap * sizeof *bo[b].conflicts);
-        bo[b].conflicts = NULL, bo[b].conflict_cap = 0;
-    }
-    /* 3. Stitched across block borders (layer_stitch.c), then islands, seeds and numbering. */
-    root = ptl_mem_alloc(&a, ((size_t)total + 1) * sizeof *root);
-    if (!root) goto oom;
-    st = ptl_vx_stitch(of, B, (uint32_t)total, conf.data, conf.count, &a, root, err);
-    PTL_ARRAY_FREE(&a, conf);
-    lowest = st >= 0 ? ptl_mem_alloc(&a, ((size_t)total + 1) * sizeof *lowest) : NULL;
-    if (st >= 0 && !lowest) goto oom;
-    for (uint32_t b = 0; st >= 0 && b < nb; ++b)
-        if (bo[b].layer_count) memcpy(lowest + base[b], bo[b].lowest, (size_t)bo[b].layer_count * sizeof *lowest);
-    if (st >= 0) st = finish_stitched(of, root, lowest, (uint32_t)total, seeds, seed_count, &a, out, err);
-    goto done;
-oom:
-    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u spans)", of->span_count);
-done:
-    for (uint32_t b = 0; bo && b < nb; ++b) {
-        ptl_mem_free(&a, bo[b].conflicts, (size_t)bo[b].conflict_cap * sizeof *bo[b].conflicts);
-        ptl_mem_free(&a, bo[b].lowest, (size_t)bo[b].lowest_cap * sizeof *bo[b].lowest);
-    }
-    ptl_mem_free(&a, lowest, ((size_t)total + 1) * sizeof *lowest);
-    ptl_mem_free(&a, bo, (size_t)(nb ? nb : 1) * sizeof *bo);
-    ptl_mem_free(&a, base, ((size_t)nb + 1) * sizeof *base);
-    ptl_mem_free(&a, root, ((size_t)total + 1) * sizeof *root);
-    PTL_ARRAY_FREE(&a, conf);
-    if (st < 0) {
-        for (uint32_t s = 0; s < of->span_count; ++s) of->spans[s].layer = PTL_VX_NONE;
-        ptl_layer_set_free(out);
-    } else {
-        ptl_error_ok(err);
-    }
-    return st;
-}

@@ -270,11 +270,43 @@ bool ptl_pair_set_has(const ptl_pair_set* s, uint64_t k);
 bool ptl_pair_set_add(ptl_pair_set* s, uint64_t k, const ptl_allocator* a);
 bool ptl_pair_set_sorted(ptl_pair_set* s, const ptl_allocator* a, uint64_t** out, uint32_t* count);
 void ptl_pair_set_free(ptl_pair_set* s, const ptl_allocator* a);
-/* layer_stitch.c: the roots (root[id], n entries) of the field's block-layers (the spans' `layer`,
-   below n; blocks of `block` columns) once stitched across block borders, given the pairs that
-   conflict inside the blocks (a << 32 | b, a < b). */
-ptl_status ptl_vx_stitch(const ptl_open_field* of, uint32_t block, uint32_t n, const uint64_t* conflicts,
-                         uint32_t conflict_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err);
+/* A link across a block border, a candidate for the stitch: the block-layers it would join, taken
+   in order of (key, dir), key being its lower floor << 32 | its span on the -x or -z side (its index
+   in the world's order), dir 1 (a border z = k B) or 2 (x = k B). */
+typedef struct ptl_vx_candidate {
+    uint64_t key;
+    uint32_t a, b;
+    uint32_t dir;
+} ptl_vx_candidate;
+/* layer_stitch.c: the roots (root[id], n entries) of n block-layers once stitched: `conflicts`
+   (a << 32 | b, a < b, sorted, no repeats) may never be one layer, the candidates (sorted by key,
+   then dir) are taken in turn, each uniting its two components unless they conflict. */
+ptl_status ptl_vx_stitch(uint32_t n, const uint64_t* conflicts, uint32_t conflict_count, const ptl_vx_candidate* cand,
+                         uint32_t cand_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err);
+int ptl_vx_candidate_cmp(const void* x, const void* y);
+
+/* layers.c: the flood of one block of a band (layer_stream.c). What the flood of block b leaves:
+   its spans labelled with block-layer ids 0 .. layer_count - 1 (ptl_vx_relabel_block then adds
+   base[b]), and the pairs of them that may never be one layer. */
+typedef struct ptl_vx_block_out {
+    uint32_t layer_count;
+    uint64_t* lowest; /* per block-layer: its lowest span, floor << 32 | the span's index in the band */
+    uint32_t lowest_cap;
+    uint64_t* conflicts; /* a << 32 | b, a < b, sorted, no repeats */
+    uint32_t conflict_count, conflict_cap;
+    ptl_status st;
+} ptl_vx_block_out;
+typedef struct ptl_vx_block_jobs {
+    ptl_open_field* of; /* the band (or any field): blocks of PTL_VX_LAYER_BLOCK columns from its (0, 0) */
+    const ptl_allocator* a;
+    uint32_t nbx; /* blocks along x */
+    ptl_vx_block_out* out;
+    const uint32_t* base; /* per block: its first block-layer's id (ptl_vx_relabel_block) */
+} ptl_vx_block_jobs;
+/* Job functions over the blocks (index b: bz * nbx + bx). */
+void ptl_vx_flood_block(void* block_jobs, uint32_t b);
+void ptl_vx_relabel_block(void* block_jobs, uint32_t b);
+void ptl_vx_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a);
 void ptl_layer_set_free(ptl_layer_set* ls);
 
 /* ---- tiles.c: the voxel stages in tiles ----------------------------------------------------------*/
