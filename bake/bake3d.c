@@ -10,6 +10,7 @@
 #include "../runtime/error.h"
 #include "bake3d.h"
 #include "bake_debug.h"
+#include "layer_map.h"
 #include "layer_merge.h"
 
 double ptl_bake3d_now_ms(void) {
@@ -20,7 +21,7 @@ double ptl_bake3d_now_ms(void) {
 
 /* Contours and decompositions of the layers, as jobs (each layer on its own). */
 typedef struct layer_jobs {
-    const ptl_open_field* of;
+    const ptl_layer_map* map;
     const ptl_layer_set* ls;
     double max_error;
     const ptl_decompose_desc* dd;
@@ -33,7 +34,7 @@ typedef struct layer_jobs {
 
 static void contour_job(void* data, uint32_t l) {
     layer_jobs* j = data;
-    j->st[l] = ptl_contour_layer(j->of, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
+    j->st[l] = ptl_contour_layer(j->map, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
 }
 static void decompose_job(void* data, uint32_t l) {
     layer_jobs* j = data;
@@ -53,21 +54,19 @@ static ptl_status run_layers(const ptl_job_system* jobs, ptl_job_fn fn, layer_jo
     return PTL_OK;
 }
 
-ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double pair_slack, const ptl_vx_tiling* tiling,
-                             double t0, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_bake_desc* dp, double pair_slack,
+                             const ptl_vx_tiling* tiling, double t0, void** blob, size_t* size, ptl_bake_stats* bs,
+                             ptl_error* err) {
     const ptl_bake_desc d = *dp;
     ptl_allocator a = ptl_allocator_resolve(d.alloc);
-    ptl_layer_set ls;
-    memset(&ls, 0, sizeof ls);
+    const ptl_layer_set ls = *lsp;
     ptl_layer_contour* lc = NULL;
     ptl_decomposition* dc = NULL;
     ptl_status* lst = NULL;
     ptl_error* lerr = NULL;
     uint32_t nl = 0;
     double t = ptl_bake3d_now_ms();
-    ptl_status st = ptl_vx_build_layers_jobs(of, d.seeds, d.seed_count, d.jobs, &a, &ls, err);
-    bs->ms_layers = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
-    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_open(d.debug, of, ls.layer_count, err), t = ptl_bake3d_now_ms();
+    ptl_status st = PTL_OK;
     if (st >= 0 && ls.layer_count == 0)
         st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no walkable surface%s",
                            d.seed_count ? " reachable from the seeds" : " (check the agent height, climb and slope)");
@@ -80,10 +79,10 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
         if (!lc || !dc || !lst || !lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     ptl_decompose_desc dd = {d.relax, pair_slack, &a};
-    layer_jobs lj = {of, &ls, d.max_error > 0 ? d.max_error : 0, &dd, &a, lc, dc, lst, lerr};
+    layer_jobs lj = {map, &ls, d.max_error > 0 ? d.max_error : 0, &dd, &a, lc, dc, lst, lerr};
     if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
-    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, of, &ls, lc, nl, err), t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, map, &ls, lc, nl, err), t = ptl_bake3d_now_ms();
     if (st >= 0) st = run_layers(d.jobs, decompose_job, &lj, nl, err);
     for (uint32_t l = 0; l < nl && st >= 0; ++l) {
         bs->notches += dc[l].notches;
@@ -91,14 +90,14 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
         bs->holes += dc[l].holes;
     }
     bs->ms_decompose = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
-    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_decomps(d.debug, of, lc, dc, nl, err), t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_decomps(d.debug, map, lc, dc, nl, err), t = ptl_bake3d_now_ms();
     ptl_merge_stats ms;
     memset(&ms, 0, sizeof ms);
-    if (st >= 0) st = ptl_merge_layers(of, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
+    if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
-    for (uint32_t i = 0; i < of->span_count; ++i) bs->walkable_spans += of->spans[i].layer != PTL_VX_NONE;
-    ptl_open_field_free(of); /* nothing below reads it; the peak of a large bake is the field */
+    for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;
+    ptl_layer_map_free(map); /* nothing below reads it */
     if (st >= 0 && d.landmarks > 0) {
         void* with = NULL;
         size_t with_size = 0;
@@ -140,7 +139,8 @@ ptl_status ptl_bake3d_finish(ptl_open_field* of, const ptl_bake_desc* dp, double
     ptl_mem_free(&a, dc, (size_t)nl * sizeof *dc);
     ptl_mem_free(&a, lst, (size_t)nl * sizeof *lst);
     ptl_mem_free(&a, lerr, (size_t)nl * sizeof *lerr);
-    ptl_layer_set_free(&ls);
+    ptl_layer_set_free(lsp);
+    ptl_layer_map_free(map);
     return st;
 }
 
@@ -172,36 +172,62 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     bs.triangles = m->tri_count;
     ptl_open_field of;
     memset(&of, 0, sizeof of);
+    ptl_layer_set ls;
+    ptl_layer_map map;
+    memset(&ls, 0, sizeof ls);
+    memset(&map, 0, sizeof map);
     double t0 = ptl_bake3d_now_ms(), t;
     ptl_vx_params p;
     ptl_vx_tiling tiling;
     st = ptl_vx_params_resolve(&d, m, &p, err);
     /* The voxel stages run in tiles (tiles.c) unless the caller keeps the intermediates, which need
        the whole heightfield: with tile_size 0, tiles of PTL_VX_AUTO_TILE columns that bound their
-       memory (the result is the one-piece bake's, byte for byte, and records no tiling). */
-    if (st >= 0 && (d.tile_size || !d.debug)) {
-        /* Tiles: voxelize and filter each as a job, then assemble their columns (tiles.c). */
+       memory (the result is the one-piece bake's, byte for byte, and records no tiling). Without a
+       debug capture the tiles stream into the layers band by band (layer_map.h): no open field of
+       the whole world is ever held. */
+    if (st >= 0 && (d.tile_size || !d.debug))
         st = ptl_vx_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
-        /* the spans keep their ceilings only for a debug capture (it draws the openings) */
-        if (st >= 0) st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, d.debug != NULL, &of, &bs.spans, err);
-        t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+    if (st >= 0 && !d.debug) {
+        ptl_layer_stream* s = NULL;
+        st = ptl_lstream_create(&p, d.seeds, d.seed_count, d.jobs, &a, &s, err);
+        if (st >= 0) st = ptl_vx_tiles_stream(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, err);
+        t = ptl_bake3d_now_ms();
+        if (st >= 0) {
+            st = ptl_lstream_finish(s, &ls, &map, err);
+        } else {
+            ptl_lstream_destroy(s);
+        }
+        bs.ms_layers += ptl_bake3d_now_ms() - t;
+        bs.ms_voxelize = ptl_bake3d_now_ms() - t0 - bs.ms_layers;
         bs.ms_filter = 0; /* the filters run inside the tiles */
     } else if (st >= 0) {
-        ptl_heightfield hf;
-        memset(&hf, 0, sizeof hf);
-        st = ptl_vx_rasterize(m, NULL, 0, &p, &a, &hf, err);
-        t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
-        if (st >= 0 && d.debug) st = ptl_bake_debug_keep_heightfield(d.debug, &hf, err), t = ptl_bake3d_now_ms(); /* untimed */
-        if (st >= 0) st = ptl_vx_build_open(&hf, &a, &of, err);
-        bs.spans = hf.span_count;
-        ptl_heightfield_free(&hf);
-        bs.ms_filter = ptl_bake3d_now_ms() - t;
+        if (d.tile_size) {
+            /* Tiles assembled into the world's field, which the capture keeps (with the ceilings). */
+            st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, true, &of, &bs.spans, err);
+            t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+            bs.ms_filter = 0;
+        } else {
+            ptl_heightfield hf;
+            memset(&hf, 0, sizeof hf);
+            st = ptl_vx_rasterize(m, NULL, 0, &p, &a, &hf, err);
+            t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+            if (st >= 0) st = ptl_bake_debug_keep_heightfield(d.debug, &hf, err), t = ptl_bake3d_now_ms(); /* untimed */
+            if (st >= 0) st = ptl_vx_build_open(&hf, &a, &of, err);
+            bs.spans = hf.span_count;
+            ptl_heightfield_free(&hf);
+            bs.ms_filter = ptl_bake3d_now_ms() - t;
+        }
+        ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
+        t = ptl_bake3d_now_ms();
+        if (st >= 0) st = ptl_vx_layers_of_field(&of, d.seeds, d.seed_count, d.jobs, &a, &ls, &map, err);
+        bs.ms_layers = ptl_bake3d_now_ms() - t;
+        if (st >= 0) st = ptl_bake_debug_keep_open(d.debug, &of, ls.layer_count, err);
+        ptl_open_field_free(&of);
     }
-    ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
     const double pair_slack = d.pair_slack; /* resolved: PTL_PAIR_SLACK_DEFAULT unless asked */
-    if (st >= 0) st = ptl_bake3d_finish(&of, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
+    if (st >= 0) st = ptl_bake3d_finish(&map, &ls, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
+    else ptl_layer_set_free(&ls), ptl_layer_map_free(&map);
     if (st >= 0 && stats) *stats = bs;
-    ptl_open_field_free(&of);
     ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
     if (st >= 0) ptl_error_ok(err);
     return st;

@@ -180,7 +180,7 @@ ptl_status ptl_bake_debug_keep_open(ptl_bake_debug* d, const ptl_open_field* of,
 }
 
 /* A lattice point of layer contour c (or a 2D point when of is NULL) in world space. */
-static bool push_point(const ptl_allocator* a, f32_array* out, const ptl_open_field* of, const ptl_layer_contour* c,
+static bool push_point(const ptl_allocator* a, f32_array* out, const ptl_layer_map* of, const ptl_layer_contour* c,
                        double u, double v) {
     float x, y, z;
     if (of) {
@@ -204,7 +204,7 @@ static bool is_notch(const ptl_shape* s, uint32_t ring, uint32_t i) {
 
 /* Copies the rings of s (edge kinds from edge_to when given) into c. */
 static bool copy_contour(const ptl_allocator* a, dbg_contour* c, const ptl_shape* s, const uint32_t* edge_to,
-                         const ptl_open_field* of, const ptl_layer_contour* lc) {
+                         const ptl_layer_map* of, const ptl_layer_contour* lc) {
     if (!PTL_RESERVE(a, c->ring_start, s->ring_count + 1) || !PTL_RESERVE(a, c->flags, s->vert_count) ||
         !PTL_RESERVE(a, c->verts, (uint64_t)s->vert_count * 3))
         return false;
@@ -224,7 +224,7 @@ static bool copy_contour(const ptl_allocator* a, dbg_contour* c, const ptl_shape
     return true;
 }
 
-ptl_status ptl_bake_debug_keep_contours(ptl_bake_debug* d, const ptl_open_field* of, const ptl_layer_set* ls,
+ptl_status ptl_bake_debug_keep_contours(ptl_bake_debug* d, const ptl_layer_map* of, const ptl_layer_set* ls,
                                         const ptl_layer_contour* lc, uint32_t nl, ptl_error* err) {
     if (!d) return PTL_OK;
     const ptl_allocator* a = &d->alloc;
@@ -252,7 +252,7 @@ ptl_status ptl_bake_debug_keep_contours(ptl_bake_debug* d, const ptl_open_field*
 
 /* Copies decomposition dc of shape s into out (vertices through of/lc, or 2D when of is NULL). */
 static bool copy_decomp(const ptl_allocator* a, dbg_decomp* out, const ptl_shape* s, const ptl_decomposition* dc,
-                        const ptl_open_field* of, const ptl_layer_contour* lc) {
+                        const ptl_layer_map* of, const ptl_layer_contour* lc) {
     for (uint32_t v = 0; v < dc->vert_count; ++v)
         if (!push_point(a, &out->verts, of, lc, dc->xy[2 * v], dc->xy[2 * v + 1])) return false;
     uint32_t total = dc->cell_start[dc->cell_count];
@@ -283,7 +283,7 @@ static bool copy_decomp(const ptl_allocator* a, dbg_decomp* out, const ptl_shape
     return ok;
 }
 
-ptl_status ptl_bake_debug_keep_decomps(ptl_bake_debug* d, const ptl_open_field* of, const ptl_layer_contour* lc,
+ptl_status ptl_bake_debug_keep_decomps(ptl_bake_debug* d, const ptl_layer_map* of, const ptl_layer_contour* lc,
                                        const ptl_decomposition* dc, uint32_t nl, ptl_error* err) {
     if (!d) return PTL_OK;
     if (nl != d->layer_count) return ptl_error_set(err, PTL_ERR_INTERNAL, "bake debug: %u decompositions for %u layers",

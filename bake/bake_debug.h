@@ -20,10 +20,10 @@ ptl_status ptl_bake_debug_keep_open(ptl_bake_debug* dbg, const ptl_open_field* o
                                     ptl_error* err);
 /* After the contours: copies the simplified contours of the `nl` layers and traces the raw ones
    again (simplification off); marks PTL_BAKE_STAGE_CONTOURS done. */
-ptl_status ptl_bake_debug_keep_contours(ptl_bake_debug* dbg, const ptl_open_field* of, const ptl_layer_set* ls,
+ptl_status ptl_bake_debug_keep_contours(ptl_bake_debug* dbg, const ptl_layer_map* map, const ptl_layer_set* ls,
                                         const ptl_layer_contour* lc, uint32_t nl, ptl_error* err);
 /* After the decompositions (dc[l] decomposes lc[l].shape); marks PTL_BAKE_STAGE_DECOMPOSE done. */
-ptl_status ptl_bake_debug_keep_decomps(ptl_bake_debug* dbg, const ptl_open_field* of, const ptl_layer_contour* lc,
+ptl_status ptl_bake_debug_keep_decomps(ptl_bake_debug* dbg, const ptl_layer_map* map, const ptl_layer_contour* lc,
                                        const ptl_decomposition* dc, uint32_t nl, ptl_error* err);
 /* 2D bakes: the shape as layer 0's contours (raw = simplified) and its decomposition, at y = 0;
    marks PTL_BAKE_STAGE_DECOMPOSE done. */

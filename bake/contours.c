@@ -27,7 +27,7 @@ enum { DIR_NEG_X = 0, DIR_POS_Z = 1, DIR_POS_X = 2, DIR_NEG_Z = 3 };
 
 /* Kind of the unit edge from lattice point (u, v) one step along (du, dv): the layer across it, or
    PTL_NONE for a wall. Free space is on the left of the edge: that column is the layer's. */
-uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, int64_t u,
+uint32_t ptl_contour_edge_kind(const ptl_layer_map* m, const ptl_layer_contour* c, uint32_t layer, int64_t u,
                                int64_t v, int du, int dv) {
     int64_t lu, lv;
     int dir;
@@ -35,32 +35,15 @@ uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour
     else if (dv == 1) lu = u - 1, lv = v, dir = DIR_POS_X;
     else if (du == -1) lu = u - 1, lv = v - 1, dir = DIR_POS_Z;
     else lu = u, lv = v - 1, dir = DIR_NEG_X;
-    uint32_t s = ptl_contour_span(of, c, lu, lv);
-    if (s == PTL_VX_NONE) return PTL_NONE;
-    uint32_t n = ptl_vx_nbr(of, s, dir);
-    if (n == PTL_VX_NONE) {
-        /* A gap link (filter.c, rule 7)? */
-        uint32_t lo = 0, hi = of->gap_count;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            const ptl_vx_gap* g = &of->gaps[mid];
-            if (g->span < s || (g->span == s && g->dir < dir)) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo == of->gap_count || of->gaps[lo].span != s || of->gaps[lo].dir != dir) return PTL_NONE;
-        uint32_t other = of->spans[of->gaps[lo].other].layer;
-        if (other == PTL_VX_NONE || other >= (1u << 24)) return PTL_NONE;
-        return PTL_KIND_GAP | ((uint32_t)of->gaps[lo].cols << 24) | other;
-    }
-    uint32_t other = of->spans[n].layer;
-    return other == PTL_VX_NONE || other == layer ? PTL_NONE : other;
+    if (lu < 0 || lv < 0 || lu >= (int64_t)c->w || lv >= (int64_t)c->d) return PTL_NONE;
+    return ptl_lmap_edge_kind(m, layer, c->x0 + lu, c->z0 + lv, dir);
 }
 
 typedef PTL_ARRAY(double) f64_array;
 typedef PTL_ARRAY(uint32_t) u32_array;
 
 /* Step 2: rings with a vertex wherever the kind of edge changes. */
-static ptl_status split_kinds(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, const ptl_shape* raw,
+static ptl_status split_kinds(const ptl_layer_map* map, const ptl_layer_contour* c, uint32_t layer, const ptl_shape* raw,
                               const ptl_allocator* a, f64_array* xy, u32_array* rs, u32_array* kind) {
     for (uint32_t r = 0; r < raw->ring_count; ++r) {
         if (!PTL_PUSH(a, *rs, xy->count / 2)) return PTL_ERR_NO_MEMORY;
@@ -73,7 +56,7 @@ static ptl_status split_kinds(const ptl_open_field* of, const ptl_layer_contour*
             uint32_t prev = PTL_VX_NONE;
             for (int64_t k = 0; k < steps; ++k) {
                 int64_t u = (int64_t)p[0] + du * k, v = (int64_t)p[1] + dv * k;
-                uint32_t t = ptl_contour_edge_kind(of, c, layer, u, v, du, dv);
+                uint32_t t = ptl_contour_edge_kind(map, c, layer, u, v, du, dv);
                 if (k > 0 && t == prev) continue;
                 if (!PTL_PUSH(a, *xy, (double)u) || !PTL_PUSH(a, *xy, (double)v) || !PTL_PUSH(a, *kind, t))
                     return PTL_ERR_NO_MEMORY;
@@ -515,7 +498,7 @@ void ptl_layer_contour_free(ptl_layer_contour* c) {
     memset(c, 0, sizeof *c);
 }
 
-ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, uint32_t layer, double max_error,
+ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer, double max_error,
                              const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err) {
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
@@ -532,18 +515,15 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
     g.width = out->w, g.height = out->d;
     g.passable = ptl_mem_calloc(&a, cells + 1, 1);
     if (!g.passable) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "contours: out of memory");
-    /* Row by row over the layer's box: a column's spans end where the next column's begin, so
-       one look into the column index per column (local copies: the stores into the grid would
-       otherwise reload them every column). */
-    const int32_t W = of->p.width;
-    const ptl_vx_col_index ix = of->col_index;
-    const ptl_open_span* sp = of->spans;
-    for (int32_t z = li->z0; z <= li->z1; ++z) {
-        uint8_t* row = g.passable + (size_t)(z - li->z0) * out->w;
-        uint32_t col = (uint32_t)(z * W + li->x0), s = ptl_vx_col_index_at(&ix, col);
-        for (uint32_t u = 0; u < out->w; ++u, ++col)
-            for (const uint32_t e = ptl_vx_col_index_at(&ix, col + 1); s < e; ++s)
-                if (sp[s].layer == layer) row[u] = 1;
+    /* The layer's block-layers' columns (bitmaps of their blocks). */
+    for (uint32_t k = m->layer_first[layer]; k < m->layer_first[layer + 1]; ++k) {
+        const ptl_lmap_bl* r = &m->bl[m->layer_bls[k]];
+        const int64_t bx = (int64_t)(r->block % m->nbx) * PTL_LMAP_B - li->x0;
+        const int64_t bz = (int64_t)(r->block / m->nbx) * PTL_LMAP_B - li->z0;
+        for (uint32_t z = r->z0; z <= r->z1; ++z) {
+            uint8_t* row = g.passable + (size_t)(bz + z) * out->w;
+            for (uint32_t bits = r->bits[z]; bits; bits &= bits - 1) row[bx + __builtin_ctz(bits)] = 1;
+        }
     }
     ptl_shape raw;
     ptl_status st = ptl_shape_from_grid(&g, &a, &raw, err);
@@ -551,7 +531,7 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
     if (st < 0) return st;
     f64_array xy = {0};
     u32_array rs = {0}, kind = {0};
-    st = split_kinds(of, out, layer, &raw, &a, &xy, &rs, &kind);
+    st = split_kinds(m, out, layer, &raw, &a, &xy, &rs, &kind);
     ptl_shape_free(&raw);
     if (st == PTL_OK) st = simplify(&a, max_error, &xy, &rs, &kind);
     if (st == PTL_OK) {
@@ -582,26 +562,26 @@ ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, 
 
 /* Highest floor of the layer among the columns touching local point (u, v); the nearest of its
    columns within 3 when none touches (a simplified contour may pass just outside the columns). */
-double ptl_contour_height(const ptl_open_field* of, const ptl_layer_contour* c, double u, double v) {
+double ptl_contour_height(const ptl_layer_map* m, const ptl_layer_contour* c, double u, double v) {
     int64_t u0 = (int64_t)floor(u), v0 = (int64_t)floor(v);
     int64_t ua = u == (double)u0 ? u0 - 1 : u0, va = v == (double)v0 ? v0 - 1 : v0;
     int best = -1;
     for (int64_t z = va; z <= v0; ++z) {
         for (int64_t x = ua; x <= u0; ++x) {
-            uint32_t s = ptl_contour_span(of, c, x, z);
-            if (s != PTL_VX_NONE && of->spans[s].floor > best) best = of->spans[s].floor;
+            const int32_t f = ptl_contour_floor(m, c, x, z);
+            if (f > best) best = f;
         }
     }
     if (best < 0) {
         double bd = 1e30;
         for (int64_t z = v0 - 3; z <= v0 + 3; ++z) {
             for (int64_t x = u0 - 3; x <= u0 + 3; ++x) {
-                uint32_t s = ptl_contour_span(of, c, x, z);
-                if (s == PTL_VX_NONE) continue;
+                const int32_t f = ptl_contour_floor(m, c, x, z);
+                if (f < 0) continue;
                 double dx = (double)x + 0.5 - u, dz = (double)z + 0.5 - v, d2 = dx * dx + dz * dz;
-                if (d2 < bd) bd = d2, best = of->spans[s].floor;
+                if (d2 < bd) bd = d2, best = f;
             }
         }
     }
-    return of->p.bmin[1] + (double)(best < 0 ? 0 : best) * of->p.ch;
+    return m->p.bmin[1] + (double)(best < 0 ? 0 : best) * m->p.ch;
 }

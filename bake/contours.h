@@ -4,7 +4,7 @@
 #ifndef PTL_CONTOURS_H
 #define PTL_CONTOURS_H
 
-#include "voxel.h"
+#include "layer_map.h"
 
 typedef struct ptl_layer_contour {
     int32_t x0, z0;     /* the layer's first column */
@@ -12,19 +12,15 @@ typedef struct ptl_layer_contour {
     ptl_shape shape;    /* rings in local lattice units; collinear vertices appear where a wall turns
                            into a junction (they stay: the two kinds of edge must not merge) */
     uint32_t* edge_to;  /* per shape vertex: the layer across the edge leaving it, PTL_NONE for a wall */
-    uint32_t layer;     /* the layer (its open spans carry this id: ptl_contour_span finds them) */
+    uint32_t layer;     /* the layer (the map's id: ptl_contour_floor finds its columns) */
     ptl_allocator alloc;
 } ptl_layer_contour;
 
-/* The layer's open span in local column (u, v) of layer contour c, or PTL_VX_NONE (outside the
-   layer's columns, or no span of the layer there). A look into the column's few spans: the layers
-   keep no grid of their own, which would be as large as their bounding boxes. */
-static inline uint32_t ptl_contour_span(const ptl_open_field* of, const ptl_layer_contour* c, int64_t u, int64_t v) {
-    if (u < 0 || v < 0 || u >= (int64_t)c->w || v >= (int64_t)c->d) return PTL_VX_NONE;
-    const uint32_t col = (uint32_t)(c->z0 + v) * (uint32_t)of->p.width + (uint32_t)(c->x0 + u);
-    for (uint32_t s = ptl_vx_col_begin(of, col), e = ptl_vx_col_end(of, col); s < e; ++s)
-        if (of->spans[s].layer == c->layer) return s;
-    return PTL_VX_NONE;
+/* The floor (voxels) of the layer's span in local column (u, v) of layer contour c, or -1 (outside
+   the layer's columns, or no span of the layer there): a look into the layer map's block. */
+static inline int32_t ptl_contour_floor(const ptl_layer_map* m, const ptl_layer_contour* c, int64_t u, int64_t v) {
+    if (u < 0 || v < 0 || u >= (int64_t)c->w || v >= (int64_t)c->d) return -1;
+    return ptl_lmap_layer_floor(m, c->layer, c->x0 + u, c->z0 + v);
 }
 
 /* Traces layer `layer` (corner points, Saupin et al. 2014 §4.1-4.2, through the grid tracer of
@@ -33,7 +29,7 @@ static inline uint32_t ptl_contour_span(const ptl_open_field* of, const ptl_laye
    among the chords within that distance of the points they replace; Ramer-Douglas-Peucker splits a
    chord that is refused), never moving a junction, a pinch point or an end of a run, and never
    letting a simplified edge cross or touch another edge (a chord that would is split further). */
-ptl_status ptl_contour_layer(const ptl_open_field* of, const ptl_layer_set* ls, uint32_t layer, double max_error,
+ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer, double max_error,
                              const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err);
 void ptl_layer_contour_free(ptl_layer_contour* c);
 
@@ -46,12 +42,12 @@ void ptl_layer_contour_free(ptl_layer_contour* c);
 #define PTL_KIND_IS_GAP(k) ((k) != PTL_NONE && ((k) & PTL_KIND_GAP))
 #define PTL_KIND_GAP_COLS(k) (((k) >> 24) & 0x7fu)
 #define PTL_KIND_LAYER(k) ((k) & 0xffffffu)
-uint32_t ptl_contour_edge_kind(const ptl_open_field* of, const ptl_layer_contour* c, uint32_t layer, int64_t u,
+uint32_t ptl_contour_edge_kind(const ptl_layer_map* m, const ptl_layer_contour* c, uint32_t layer, int64_t u,
                                int64_t v, int du, int dv);
 
 /* World height (y) of local lattice point (u, v) of layer contour c: the highest floor among the
    layer's columns touching it, else the nearest of its columns within 3 (a simplified contour may
    pass just outside the columns). The merge and the debug capture use the same rule. */
-double ptl_contour_height(const ptl_open_field* of, const ptl_layer_contour* c, double u, double v);
+double ptl_contour_height(const ptl_layer_map* m, const ptl_layer_contour* c, double u, double v);
 
 #endif

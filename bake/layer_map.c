@@ -168,10 +168,10 @@ static void band_row_done(ptl_vx_band* b) {
     b->f.col_index.filled = b->f.col_index.cols + 1;
 }
 
-ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* tiles, uint32_t count, int32_t z) {
+ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles, uint32_t count, int32_t z) {
     uint64_t spans = 0;
     for (uint32_t i = 0; i < count; ++i) {
-        const ptl_vx_tile* t = &tiles[i];
+        const ptl_vx_tile* t = tiles[i];
         const uint32_t r = (uint32_t)(z - t->z0) * (uint32_t)t->w;
         spans += t->col_start[r + (uint32_t)t->w] - t->col_start[r];
     }
@@ -179,7 +179,7 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* tiles, uint3
     if (!band_room(b, spans, 0)) return PTL_ERR_NO_MEMORY;
     const uint32_t W = (uint32_t)b->f.p.width, row = (uint32_t)b->f.p.depth;
     for (uint32_t i = 0; i < count; ++i) {
-        const ptl_vx_tile* t = &tiles[i];
+        const ptl_vx_tile* t = tiles[i];
         const uint32_t r = (uint32_t)(z - t->z0) * (uint32_t)t->w;
         /* the tile's gaps of this row: spans [first, end) of the tile */
         const uint32_t first = t->col_start[r], end = t->col_start[r + (uint32_t)t->w];

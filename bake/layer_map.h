@@ -123,9 +123,19 @@ void ptl_vx_band_reset(ptl_vx_band* b, const ptl_vx_params* world, const ptl_all
 void ptl_vx_band_free(ptl_vx_band* b);
 /* Appends world row z to band b from the tiles covering it (x order). PTL_ERR_NO_MEMORY, or
    PTL_ERR_BAD_INPUT past 2^32 spans. */
-ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* tiles, uint32_t count, int32_t z);
+ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles, uint32_t count, int32_t z);
 /* Appends row z of a whole open field (spans in column order, gaps with far ends as span indices). */
 ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z);
+
+/* tiles.c: the voxel stages in tiles (a row of tiles at a time, as jobs) streamed into `s` band by
+   band; each row of tiles is freed once its rows are given, so no world-sized field ever exists.
+   `ms_layers` gets the time spent in the stream. */
+ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
+                               uint32_t* solid_spans, double* ms_layers, ptl_error* err);
+/* tiles.c: every tile of the world (from parts, in any order, each once) streamed into `s`. */
+ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                               uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err);
 
 /* The layers of a whole open field through the stream: its spans get their layers (PTL_VX_NONE:
    dropped), `ls` the layers and `map` (NULL: not wanted) the map. ptl_vx_build_layers is this. */

@@ -43,7 +43,7 @@ typedef struct jpoint {
 
 typedef struct merge {
     const ptl_allocator* a;
-    const ptl_open_field* of;
+    const ptl_layer_map* of; /* the layers' columns, floors and edges */
     const ptl_layer_contour* lc;
     const ptl_decomposition* dc;
     uint32_t layers;
@@ -190,7 +190,7 @@ static int cmp_piece(const void* pa, const void* pb) {
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
+ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
                             uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
                             void** blob, size_t* size, ptl_merge_stats* stats, ptl_error* err) {
     ptl_allocator al = ptl_allocator_resolve(alloc);
@@ -445,8 +445,10 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
         int64_t ux = (int64_t)floor((cx / n - of->p.bmin[0]) / of->p.cs) - lcl->x0;
         int64_t uz = (int64_t)floor((cz / n - of->p.bmin[2]) / of->p.cs) - lcl->z0;
         uint16_t tag = 0;
-        uint32_t s = ptl_contour_span(of, lcl, ux, uz);
-        if (s != PTL_VX_NONE) tag = of->spans[s].tag;
+        if (ux >= 0 && uz >= 0 && ux < (int64_t)lcl->w && uz < (int64_t)lcl->d) {
+            const uint32_t i = ptl_lmap_find(of, l, lcl->x0 + ux, lcl->z0 + uz);
+            if (i != PTL_VX_NONE) tag = ptl_lmap_tag(of, i, lcl->x0 + ux, lcl->z0 + uz);
+        }
         if (!PTL_PUSH(&al, ctag, tag)) goto oom;
     }
     for (uint32_t k = 0; k < links.count; ++k)
@@ -460,11 +462,11 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
     lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
     if (!lgrid) goto oom;
     for (uint32_t l = 0; l < layers; ++l) lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
-    for (uint32_t sp = 0; sp < of->span_count; ++sp) { /* a flat layer spares the scan of every cell's columns */
-        const uint32_t l = of->spans[sp].layer;
+    for (uint32_t i = 0; i < of->bl_count; ++i) { /* a flat layer spares the scan of every cell's columns */
+        const uint32_t l = of->bl[i].world;
         if (l >= layers) continue;
-        const int32_t f = of->spans[sp].floor, h = lgrid[l].flat;
-        lgrid[l].flat = h == -1 || h == f ? f : -2;
+        const int32_t f = of->bl[i].floor_min, h = lgrid[l].flat;
+        lgrid[l].flat = of->bl[i].floor_max == of->bl[i].floor_min && (h == -1 || h == f) ? f : -2;
     }
     for (uint32_t c = 0; c < ncell + links.count; ++c) { /* each cell's window, or none */
         ptl_blob_grid g = {0, 0, 0, 0, 0, 0};
@@ -490,9 +492,8 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             if (scan) h = -1;
             for (int64_t z = z0; scan && z <= z1 && h != -2; ++z)
                 for (int64_t x = x0; x <= x1 && h != -2; ++x) {
-                    uint32_t sp = ptl_contour_span(of, lcl, x, z);
-                    if (sp == PTL_VX_NONE) continue;
-                    int32_t f = of->spans[sp].floor;
+                    const int32_t f = ptl_contour_floor(of, lcl, x, z);
+                    if (f < 0) continue;
                     h = h == -1 || h == f ? f : -2;
                 }
             if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
@@ -523,8 +524,8 @@ ptl_status ptl_merge_layers(const ptl_open_field* of, const ptl_layer_contour* l
             if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
             for (uint32_t z = 0; z < g->d; ++z)
                 for (uint32_t x = 0; x < g->w; ++x) {
-                    uint32_t sp = ptl_contour_span(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
-                    heights.data[heights.count++] = sp == PTL_VX_NONE ? PTL_HEIGHT_NONE : of->spans[sp].floor;
+                    const int32_t f = ptl_contour_floor(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
+                    heights.data[heights.count++] = f < 0 ? PTL_HEIGHT_NONE : (uint16_t)f;
                 }
         }
         g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */

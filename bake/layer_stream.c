@@ -542,7 +542,7 @@ ptl_status ptl_lstream_finish(ptl_layer_stream* s, ptl_layer_set* ls, ptl_layer_
             else hi = mid;
         }
         if (lo == s->gaps.count || cmp_sgap(&s->gaps.data[lo], &k) != 0) {
-            st = ptl_error_set(err, PTL_ERR_INTERNAL, "layers: a gap link without its other end");
+            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "layers: a gap link without its other end (damaged tiles?)");
             goto done;
         }
         ptl_lmap_gap o = {r->a, s->gaps.data[lo].a, r->src_col, r->dir, r->cols, 0};

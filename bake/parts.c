@@ -274,15 +274,24 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
         at += h.tile_count;
     }
     if (st >= 0 && seeds) memcpy(seeds, (const uint8_t*)parts[0] + sizeof first, (size_t)first.config.seed_count * 12);
-    ptl_open_field of;
-    memset(&of, 0, sizeof of);
+    ptl_layer_set ls;
+    ptl_layer_map map;
+    memset(&ls, 0, sizeof ls);
+    memset(&map, 0, sizeof map);
     double t = ptl_bake3d_now_ms();
     bs.ms_voxelize = 0; /* done where the parts were baked */
-    if (st >= 0) st = ptl_vx_tiles_assemble(&first.config.world, &first.config.tiling, list, at, &a, &of, err);
-    bs.ms_filter = ptl_bake3d_now_ms() - t;
+    /* The tiles stream into the layers band by band (layer_map.h), as in the one-machine bake. */
+    ptl_layer_stream* ls_stream = NULL;
+    if (st >= 0)
+        st = ptl_lstream_create(&first.config.world, seeds, first.config.seed_count, jobs, &a, &ls_stream, err);
+    if (st >= 0) st = ptl_vx_stream_tiles(&first.config.world, &first.config.tiling, list, at, &a, ls_stream, err);
     for (uint32_t i = 0; i < at; ++i) ptl_vx_tile_free(&tiles[i], &a);
     ptl_mem_free(&a, tiles, ((size_t)ntiles + 1) * sizeof *tiles);
     ptl_mem_free(&a, list, ((size_t)ntiles + 1) * sizeof *list);
+    if (st >= 0) st = ptl_lstream_finish(ls_stream, &ls, &map, err);
+    else ptl_lstream_destroy(ls_stream);
+    bs.ms_filter = 0;
+    bs.ms_layers = ptl_bake3d_now_ms() - t;
     if (st >= 0) {
         ptl_bake_desc d;
         memset(&d, 0, sizeof d);
@@ -296,9 +305,11 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
         d.jobs = jobs;
         d.alloc = alloc;
         bs.triangles = first.config.tri_count;
-        st = ptl_bake3d_finish(&of, &d, first.config.pair_slack, &first.config.tiling, t0, blob, size, &bs, err);
+        st = ptl_bake3d_finish(&map, &ls, &d, first.config.pair_slack, &first.config.tiling, t0, blob, size, &bs, err);
+    } else {
+        ptl_layer_set_free(&ls);
+        ptl_layer_map_free(&map);
     }
-    ptl_open_field_free(&of);
     ptl_mem_free(&a, seeds, (size_t)first.config.seed_count * 12);
     if (st >= 0 && stats) *stats = bs;
     if (st >= 0) ptl_error_ok(err);

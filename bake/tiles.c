@@ -14,7 +14,7 @@
 
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
-#include "voxel.h"
+#include "layer_map.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};
@@ -347,18 +347,15 @@ static int cmp_gap(const void* pa, const void* pb) {
     return (x->dir > y->dir) - (x->dir < y->dir);
 }
 
-ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
-                                 uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
-    memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+/* Checks that every tile is given exactly once, in its place, with well-formed columns, and fills
+   at[tz * tiles_x + tx] with it (at: tiles_x * tiles_z entries); *total and *gaps get the spans and
+   gaps of them all. */
+static ptl_status place_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                              uint32_t count, const ptl_vx_tile** at, uint64_t* total_out, uint64_t* gaps_out,
+                              ptl_error* err) {
     const uint32_t W = (uint32_t)world->world_width, D = (uint32_t)world->world_depth;
-    const size_t cols = (size_t)W * D;
     const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
     const int32_t T = t->tile_size;
-    /* every tile exactly once, in its place, with well-formed columns; `at` finds a world
-       column's tile when the column index is built in the world's column order */
-    const ptl_vx_tile** at = ptl_mem_calloc(&a, ntiles, sizeof *at);
-    if (!at) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     ptl_status st = PTL_OK;
     uint64_t total = 0, gaps = 0;
     for (uint32_t i = 0; i < count && st >= 0; ++i) {
@@ -393,6 +390,24 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
                                k % (uint32_t)t->tiles_x, k / (uint32_t)t->tiles_x, count, ntiles);
     if (st >= 0 && (total >= PTL_VX_NONE || gaps >= PTL_VX_NONE))
         st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: %llu open spans, more than 2^32", (unsigned long long)total);
+    *total_out = total, *gaps_out = gaps;
+    return st;
+}
+
+ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                                 uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const uint32_t W = (uint32_t)world->world_width, D = (uint32_t)world->world_depth;
+    const size_t cols = (size_t)W * D;
+    const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
+    const int32_t T = t->tile_size;
+    /* every tile exactly once, in its place, with well-formed columns; `at` finds a world
+       column's tile when the column index is built in the world's column order */
+    const ptl_vx_tile** at = ptl_mem_calloc(&a, ntiles, sizeof *at);
+    if (!at) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    uint64_t total = 0, gaps = 0;
+    ptl_status st = place_tiles(world, t, tiles, count, at, &total, &gaps, err);
     if (st < 0) {
         ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
         return st;
@@ -739,4 +754,148 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
         PTL_ARRAY_FREE(&a, gaps);
     }
     return ptl_error_ok(err);
+}
+
+/* ---- Streaming the tiles into the layers (layer_map.h) ------------------------------------------ */
+
+double ptl_bake3d_now_ms(void);
+
+/* Gives the rows of one row of tiles (`rw` of them, x order) to the stream through `band`, handing
+   each full band (PTL_VX_LAYER_BLOCK rows, or the world's last rows) over. */
+static ptl_status stream_row(const ptl_vx_params* world, const ptl_vx_tile* const* row, uint32_t rw,
+                             ptl_vx_band* band, ptl_layer_stream* s, double* ms, ptl_error* err) {
+    for (int32_t z = row[0]->z0; z < row[0]->z0 + row[0]->d; ++z) {
+        ptl_status st = ptl_vx_band_add_tiles(band, row, rw, z);
+        if (st < 0)
+            return ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory (a band of the layers)"
+                                                                   : "bake: more than 2^32 open spans in a band");
+        if (band->f.p.depth == (int32_t)PTL_VX_LAYER_BLOCK || z + 1 == world->world_depth) {
+            const double t = ptl_bake3d_now_ms();
+            st = ptl_lstream_band(s, &band->f, err);
+            *ms += ptl_bake3d_now_ms() - t;
+            if (st < 0) return st;
+            ptl_vx_band_reset(band, &band->f.p, &band->f.alloc);
+        }
+    }
+    return PTL_OK;
+}
+
+static ptl_vx_params world_grid(const ptl_vx_params* world) {
+    ptl_vx_params p = *world;
+    p.ox = p.oz = 0, p.width = world->world_width, p.depth = world->world_depth, p.border = 0;
+    return p;
+}
+
+ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
+                               uint32_t* solid_spans, double* ms_layers, ptl_error* err) {
+    *solid_spans = 0;
+    *ms_layers = 0;
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const ptl_vx_params wp = world_grid(world);
+    ptl_vx_band band;
+    memset(&band, 0, sizeof band);
+    ptl_vx_band_reset(&band, &wp, &a);
+    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
+    const uint32_t rw = (uint32_t)t->tiles_x;
+    const ptl_vx_tile** row = ptl_mem_alloc(&a, (size_t)rw * sizeof *row);
+    bins b; /* the triangles binned once for every tile */
+    memset(&b, 0, sizeof b);
+    ptl_status st = row ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    if (st >= 0 && bin_triangles(m, world, t, all, jobs, &a, &b) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+    /* With a job system, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs; without one, a row
+       at a time, so that one row of tiles is alive. */
+    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
+    for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
+        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        ptl_vx_tile* tiles = NULL;
+        uint32_t n = 0;
+        st = run_tiles(m, world, t, range, all, &b, jobs, &a, &tiles, &n, err);
+        if (st < 0) break;
+        for (uint32_t i = 0; i < n; ++i) *solid_spans += tiles[i].solid_spans;
+        for (int32_t r = 0; r < tz1 - tz && st >= 0; ++r) {
+            for (uint32_t x = 0; x < rw; ++x) row[x] = &tiles[(size_t)r * rw + x];
+            st = stream_row(&wp, row, rw, &band, s, ms_layers, err);
+            for (uint32_t x = 0; x < rw; ++x) ptl_vx_tile_free(&tiles[(size_t)r * rw + x], &a);
+        }
+        free_tiles(tiles, n, &a);
+    }
+    free_bins(&b, &a);
+    ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
+    ptl_vx_band_free(&band);
+    return st;
+}
+
+/* Spans in world column (x, z) of the placed tiles `at`. */
+static uint32_t column_spans(const ptl_vx_tiling* t, const ptl_vx_tile* const* at, int64_t x, int64_t z) {
+    const uint32_t T = (uint32_t)t->tile_size;
+    const ptl_vx_tile* tl = at[(uint32_t)z / T * (uint32_t)t->tiles_x + (uint32_t)x / T];
+    const uint32_t k = ((uint32_t)z - (uint32_t)tl->z0) * (uint32_t)tl->w + ((uint32_t)x - (uint32_t)tl->x0);
+    return tl->col_start[k + 1] - tl->col_start[k];
+}
+
+/* Tiles read from parts (which a checksum does not make right): every link must reach a span of
+   its neighbour column inside the world, every gap a span (sorted by span, as tiles keep them), as
+   ptl_vx_tiles_assemble checks. The stream reads them without further checks. */
+static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* at,
+                              ptl_error* err) {
+    const int64_t W = world->world_width, D = world->world_depth;
+    const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
+    for (uint32_t i = 0; i < ntiles; ++i) {
+        const ptl_vx_tile* tl = at[i];
+        const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+        for (uint32_t k = 0; k < ncols; ++k) {
+            const int64_t gx = tl->x0 + (int64_t)(k % (uint32_t)tl->w), gz = tl->z0 + (int64_t)(k / (uint32_t)tl->w);
+            for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j)
+                for (int d = 0; d < 4; ++d) {
+                    const uint8_t c = tl->spans[j].con[d];
+                    if (c == PTL_VX_NOCON) continue;
+                    const int64_t nx = gx + DX[d], nz = gz + DZ[d];
+                    if (nx < 0 || nz < 0 || nx >= W || nz >= D || c >= column_spans(t, at, nx, nz))
+                        return ptl_error_set(err, PTL_ERR_BAD_INPUT,
+                                             "bake: tile (%d, %d) links column (%lld, %lld) to a span its neighbour lacks",
+                                             tl->tx, tl->tz, (long long)gx, (long long)gz);
+                }
+        }
+        for (uint32_t g = 0; g < tl->gap_count; ++g) {
+            const ptl_vx_gap* gp = &tl->gaps[g];
+            if (gp->span >= tl->span_count || gp->dir > 3 || (g > 0 && gp->span < tl->gaps[g - 1].span))
+                return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a malformed gap", tl->tx, tl->tz);
+            uint32_t lo = 0, hi = ncols;
+            while (hi - lo > 1) {
+                const uint32_t mid = lo + (hi - lo) / 2;
+                if (tl->col_start[mid] <= gp->span) lo = mid;
+                else hi = mid;
+            }
+            const int64_t kk = gp->cols + 1;
+            const int64_t ox = tl->x0 + (int64_t)(lo % (uint32_t)tl->w) + kk * DX[gp->dir];
+            const int64_t oz = tl->z0 + (int64_t)(lo / (uint32_t)tl->w) + kk * DZ[gp->dir];
+            if (ox < 0 || oz < 0 || ox >= W || oz >= D || gp->other >= column_spans(t, at, ox, oz))
+                return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
+        }
+    }
+    return PTL_OK;
+}
+
+ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                               uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
+    const ptl_vx_tile** list = ptl_mem_calloc(&a, ntiles, sizeof *list);
+    if (!list) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    uint64_t total = 0, gaps = 0;
+    ptl_status st = place_tiles(world, t, tiles, count, list, &total, &gaps, err);
+    if (st >= 0) st = check_links(world, t, list, err);
+    const ptl_vx_params wp = world_grid(world);
+    ptl_vx_band band;
+    memset(&band, 0, sizeof band);
+    ptl_vx_band_reset(&band, &wp, &a);
+    double ms = 0;
+    for (int32_t tz = 0; tz < t->tiles_z && st >= 0; ++tz)
+        st = stream_row(&wp, list + (size_t)tz * (uint32_t)t->tiles_x, (uint32_t)t->tiles_x, &band, s, &ms, err);
+    ptl_vx_band_free(&band);
+    ptl_mem_free(&a, list, (size_t)ntiles * sizeof *list);
+    return st;
 }
