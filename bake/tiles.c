@@ -157,7 +157,10 @@ typedef struct bin_job {
     uint32_t* at; /* chunks x tiles: the chunk's count, then its next slot, per tile */
     uint32_t* tris;
     int pass;
+    const int32_t* rows; /* NULL, or per BIN_CHUNK_TRIS triangles: the first and last tile row they meet */
 } bin_job;
+
+enum { BIN_CHUNK_TRIS = 16384, BIN_MAX_COUNTERS = 1 << 22 };
 
 static void bin_chunk(void* data, uint32_t chunk) {
     const bin_job* j = data;
@@ -167,6 +170,13 @@ static void bin_chunk(void* data, uint32_t chunk) {
     const uint32_t i0 = chunk * j->per_chunk;
     const uint32_t i1 = i0 + j->per_chunk < j->m->tri_count ? i0 + j->per_chunk : j->m->tri_count;
     for (uint32_t i = i0; i < i1; ++i) {
+        if (j->rows && i % BIN_CHUNK_TRIS == 0) { /* a run of triangles that meets none of the range's rows */
+            const int32_t* r = &j->rows[2 * (i / BIN_CHUNK_TRIS)];
+            if (r[1] < range[1] || r[0] >= range[3]) {
+                i += BIN_CHUNK_TRIS - 1;
+                continue;
+            }
+        }
         int32_t x0, z0, x1, z1;
         tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
         if (x0 < range[0]) x0 = range[0];
@@ -182,10 +192,9 @@ static void bin_chunk(void* data, uint32_t chunk) {
     }
 }
 
-enum { BIN_CHUNK_TRIS = 16384, BIN_MAX_COUNTERS = 1 << 22 };
-
-static ptl_status bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t,
-                                const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* a, bins* b) {
+static ptl_status bin_triangles_rows(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t,
+                                     const int32_t range[4], const int32_t* rows, const ptl_job_system* jobs,
+                                     const ptl_allocator* a, bins* b) {
     const int32_t rw = range[2] - range[0], rd = range[3] - range[1];
     b->tiles = (uint32_t)rw * (uint32_t)rd;
     b->start = ptl_mem_calloc(a, (size_t)b->tiles + 1, sizeof *b->start);
@@ -195,11 +204,14 @@ static ptl_status bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, co
     if (chunks < 1) chunks = 1;
     if ((uint64_t)chunks * b->tiles > BIN_MAX_COUNTERS) chunks = (uint32_t)(BIN_MAX_COUNTERS / b->tiles);
     if (chunks < 1) chunks = 1;
-    const uint32_t per_chunk = (uint32_t)(((uint64_t)m->tri_count + chunks - 1) / chunks);
+    uint32_t per_chunk = (uint32_t)(((uint64_t)m->tri_count + chunks - 1) / chunks);
+    if (rows) per_chunk = (per_chunk + BIN_CHUNK_TRIS - 1) / BIN_CHUNK_TRIS * BIN_CHUNK_TRIS; /* whole runs */
+    if (rows) chunks = (uint32_t)(((uint64_t)m->tri_count + per_chunk - 1) / per_chunk);
+    if (chunks < 1) chunks = 1;
     const size_t ncount = (size_t)chunks * b->tiles;
     uint32_t* at = ptl_mem_calloc(a, ncount, sizeof *at);
     if (!at) return PTL_ERR_NO_MEMORY;
-    bin_job j = {m, w, t, range, chunks, per_chunk, at, NULL, 0};
+    bin_job j = {m, w, t, range, chunks, per_chunk, at, NULL, 0, rows};
     ptl_status st = PTL_OK;
     for (int pass = 0; pass < 2 && st == PTL_OK; ++pass) {
         j.pass = pass, j.tris = b->tris;
@@ -229,6 +241,34 @@ static ptl_status bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, co
     }
     ptl_mem_free(a, at, ncount * sizeof *at);
     return st;
+}
+
+static ptl_status bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t,
+                                const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* a, bins* b) {
+    return bin_triangles_rows(m, w, t, range, NULL, jobs, a, b);
+}
+
+/* Per run of BIN_CHUNK_TRIS triangles, the first and last tile row its triangles meet: a row of
+   tiles is then binned without looking at the runs far from it (the triangles of a level are
+   mostly stored near each other, so most runs meet one or two rows). */
+typedef struct rows_job {
+    const ptl_trimesh* m;
+    const ptl_vx_params* w;
+    const ptl_vx_tiling* t;
+    int32_t* rows;
+} rows_job;
+
+static void rows_chunk(void* data, uint32_t chunk) {
+    const rows_job* j = data;
+    const uint32_t i0 = chunk * BIN_CHUNK_TRIS;
+    const uint32_t i1 = i0 + BIN_CHUNK_TRIS < j->m->tri_count ? i0 + BIN_CHUNK_TRIS : j->m->tri_count;
+    int32_t lo = INT32_MAX, hi = -1;
+    for (uint32_t i = i0; i < i1; ++i) {
+        int32_t x0, z0, x1, z1;
+        tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
+        lo = z0 < lo ? z0 : lo, hi = z1 > hi ? z1 : hi;
+    }
+    j->rows[2 * chunk] = lo, j->rows[2 * chunk + 1] = hi;
 }
 
 typedef struct tile_job {
@@ -796,14 +836,19 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     ptl_vx_band band;
     memset(&band, 0, sizeof band);
     ptl_vx_band_reset(&band, &wp, &a);
-    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
     const uint32_t rw = (uint32_t)t->tiles_x;
     const ptl_vx_tile** row = ptl_mem_alloc(&a, (size_t)rw * sizeof *row);
-    bins b; /* the triangles binned once for every tile */
+    bins b; /* the triangles of a batch of tile rows */
     memset(&b, 0, sizeof b);
-    ptl_status st = row ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    if (st >= 0 && bin_triangles(m, world, t, all, jobs, &a, &b) < 0)
-        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+    const uint32_t nruns = (m->tri_count + BIN_CHUNK_TRIS - 1) / BIN_CHUNK_TRIS;
+    int32_t* rows = ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows);
+    ptl_status st = row && rows ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    if (st >= 0) {
+        rows_job rj = {m, world, t, rows};
+        if (jobs && jobs->run && nruns > 1) jobs->run(jobs->user, rows_chunk, &rj, nruns);
+        else
+            for (uint32_t c = 0; c < nruns; ++c) rows_chunk(&rj, c);
+    }
     /* With a job system, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs; without one, a row
        at a time, so that one row of tiles is alive. */
     const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
@@ -812,7 +857,12 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
         ptl_vx_tile* tiles = NULL;
         uint32_t n = 0;
-        st = run_tiles(m, world, t, range, all, &b, jobs, &a, &tiles, &n, err);
+        free_bins(&b, &a);
+        if (bin_triangles_rows(m, world, t, range, rows, jobs, &a, &b) < 0) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+            break;
+        }
+        st = run_tiles(m, world, t, range, range, &b, jobs, &a, &tiles, &n, err);
         if (st < 0) break;
         for (uint32_t i = 0; i < n; ++i) *solid_spans += tiles[i].solid_spans;
         for (int32_t r = 0; r < tz1 - tz && st >= 0; ++r) {
@@ -823,6 +873,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
         free_tiles(tiles, n, &a);
     }
     free_bins(&b, &a);
+    ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
     ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
     ptl_vx_band_free(&band);
     return st;
