@@ -188,7 +188,7 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
             const uint32_t c = row * W + (uint32_t)(t->x0 + x);
             b->f.col_index.off.u32[c] = b->f.span_count;
             for (uint32_t j = t->col_start[r + (uint32_t)x]; j < t->col_start[r + (uint32_t)x + 1]; ++j) {
-                b->f.spans[b->f.span_count] = t->spans[j];
+                b->f.spans[b->f.span_count] = ptl_vx_open_of(&t->spans[j]);
                 b->f.col_of[b->f.span_count++] = c;
             }
         }

@@ -137,8 +137,7 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
             size_t n = ((size_t)t->w * (size_t)t->d + 1) * 4;
             memcpy(b + at, t->col_start, n), at += n;
             for (uint32_t s = 0; s < t->span_count; ++s) { /* padding zeroed: parts are compared by bytes */
-                ptl_open_span o = t->spans[s];
-                o.pad = 0;
+                ptl_open_span o = ptl_vx_open_of(&t->spans[s]); /* the part keeps the open span's layout */
                 memcpy(b + at, &o, sizeof o), at += sizeof o;
             }
             for (uint32_t g = 0; g < t->gap_count; ++g) {
@@ -190,10 +189,13 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
         t->spans = ptl_mem_alloc(a, (size_t)pt.span_count * sizeof *t->spans);
         if (!t->spans) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
         t->span_count = pt.span_count;
-        memcpy(t->spans, b + at, (size_t)pt.span_count * sizeof *t->spans), at += (uint64_t)pt.span_count * sizeof *t->spans;
-        for (uint32_t s = 0; s < t->span_count; ++s)
-            if (t->spans[s].layer != PTL_VX_NONE || t->spans[s].floor > t->spans[s].ceil)
+        for (uint32_t s = 0; s < t->span_count; ++s) {
+            ptl_open_span o;
+            memcpy(&o, b + at, sizeof o), at += sizeof o;
+            if (o.layer != PTL_VX_NONE || o.floor > o.ceil)
                 return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a malformed span", k, i);
+            t->spans[s] = ptl_vx_tspan_of(&o);
+        }
         if (pt.gap_count) {
             t->gaps = ptl_mem_alloc(a, (size_t)pt.gap_count * sizeof *t->gaps);
             if (!t->gaps) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");

@@ -90,7 +90,7 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
             for (uint32_t s = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); s < e; ++s)
-                t->spans[i++] = of->spans[s];
+                t->spans[i++] = ptl_vx_tspan_of(&of->spans[s]);
         }
     /* Gaps leaving a kept span: span as the tile's index, other as its index in its column. */
     uint32_t ng = 0;
@@ -487,7 +487,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             uint32_t c = gz * W + gx;
             uint32_t base = ptl_vx_col_begin(out, c);
             for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
-                ptl_open_span o = tl->spans[j];
+                ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
                 for (int d = 0; d < 4; ++d) {
                     if (o.con[d] == PTL_VX_NOCON) continue;
                     int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
@@ -600,7 +600,7 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
                 if (!ptl_vx_col_index_push(&as->out->col_index, as->spans.count, a))
                     return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
                 for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
-                    ptl_open_span o = tl->spans[j];
+                    ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
                     if (as->keep_ceil) as->col_of.data[as->col_of.count++] = (uint32_t)c;
                     else set_span_col(&o, (uint32_t)c);
                     as->spans.data[as->spans.count++] = o;

@@ -323,6 +323,23 @@ typedef struct ptl_vx_tiling {
     int32_t tiles_x, tiles_z;
 } ptl_vx_tiling;
 
+/* A tile's open span as the tile keeps it until its rows are streamed (tiles.c): the open span
+   without its layer (not flooded yet) and padding, 10 bytes instead of 16 (a row of tiles is alive
+   at a time, and on large worlds it is a good part of the bake's peak). */
+typedef struct ptl_vx_tspan {
+    uint16_t floor, ceil, tag;
+    uint8_t con[4];
+} ptl_vx_tspan;
+_Static_assert(sizeof(ptl_vx_tspan) == 10, "tile span layout");
+static inline ptl_vx_tspan ptl_vx_tspan_of(const ptl_open_span* o) {
+    ptl_vx_tspan t = {o->floor, o->ceil, o->tag, {o->con[0], o->con[1], o->con[2], o->con[3]}};
+    return t;
+}
+static inline ptl_open_span ptl_vx_open_of(const ptl_vx_tspan* t) {
+    ptl_open_span o = {t->floor, t->ceil, t->tag, {t->con[0], t->con[1], t->con[2], t->con[3]}, 0, PTL_VX_NONE};
+    return o;
+}
+
 /* One tile's own columns of the open field: world columns [x0, x0 + w) x [z0, z0 + d), spans in
    column order (z-major), each link nbr[k] as an index inside the neighbour column; gaps with span
    as an index into `spans` and other as an index inside its column (the span's column plus
@@ -331,7 +348,7 @@ typedef struct ptl_vx_tile {
     int32_t tx, tz;
     int32_t x0, z0, w, d;
     uint32_t* col_start; /* w * d + 1 */
-    ptl_open_span* spans;
+    ptl_vx_tspan* spans;
     uint32_t span_count;
     ptl_vx_gap* gaps;
     uint32_t gap_count;
