@@ -105,6 +105,8 @@ ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, ui
                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream** out,
                               ptl_error* err);
 void ptl_lstream_destroy(ptl_layer_stream* s);
+/* The jobs the next bands' blocks run as (NULL: in turn, as when the stream runs inside a job). */
+void ptl_lstream_set_jobs(ptl_layer_stream* s, const ptl_job_system* jobs);
 /* The next band: world rows [z0, z0 + band->p.depth) in full width, z0 the rows already given
    (a multiple of PTL_LMAP_B), depth PTL_LMAP_B unless it is the last band. `band` has a plain
    column index and col_of; its gaps have span as an index into its spans and other as an index

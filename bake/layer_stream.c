@@ -117,6 +117,8 @@ ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, ui
     return ptl_error_ok(err);
 }
 
+void ptl_lstream_set_jobs(ptl_layer_stream* s, const ptl_job_system* jobs) { s->jobs = jobs && jobs->run ? jobs : NULL; }
+
 void ptl_lstream_destroy(ptl_layer_stream* s) {
     if (!s) return;
     ptl_allocator a = s->a;

@@ -826,6 +826,34 @@ static ptl_vx_params world_grid(const ptl_vx_params* world) {
     return p;
 }
 
+/* One batch of ptl_vx_tiles_stream: job 0 streams the previous batch's rows of tiles (freeing each
+   row's tiles once given), jobs 1.. run this batch's tiles. */
+typedef struct stream_job {
+    tile_job tj;
+    ptl_vx_tile* prev; /* rows of rw tiles */
+    uint32_t prev_count, rw;
+    const ptl_vx_tile** row; /* rw pointers (scratch) */
+    const ptl_vx_params* wp;
+    ptl_vx_band* band;
+    ptl_layer_stream* s;
+    double ms;
+    ptl_status st;
+    ptl_error err;
+} stream_job;
+
+static void run_stream_batch(void* data, uint32_t index) {
+    stream_job* j = data;
+    if (index > 0) {
+        run_tile(&j->tj, index - 1);
+        return;
+    }
+    for (uint32_t r = 0; r < j->prev_count / j->rw; ++r) {
+        for (uint32_t x = 0; x < j->rw; ++x) j->row[x] = &j->prev[(size_t)r * j->rw + x];
+        if (j->st >= 0) j->st = stream_row(j->wp, j->row, j->rw, j->band, j->s, &j->ms, &j->err);
+        for (uint32_t x = 0; x < j->rw; ++x) ptl_vx_tile_free(&j->prev[(size_t)r * j->rw + x], j->tj.a);
+    }
+}
+
 ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
                                uint32_t* solid_spans, double* ms_layers, ptl_error* err) {
@@ -849,29 +877,68 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
         else
             for (uint32_t c = 0; c < nruns; ++c) rows_chunk(&rj, c);
     }
-    /* With a job system, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs; without one, a row
-       at a time, so that one row of tiles is alive. */
-    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
-    for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
+    /* Without a job system, a row of tiles at a time, streamed as soon as it is done, so that one
+       row of tiles is alive. With one, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs, and
+       job 0 of each batch streams the batch before (the stream then runs its blocks in turn: a job
+       may not start jobs), so the layers hide behind the tiles as the assembly of the world's field
+       did; the last batch is streamed with the jobs. */
+    const bool overlap = jobs && jobs->run;
+    const int32_t batch = overlap ? PTL_VX_BAND_ROWS : 1;
+    ptl_vx_tile* prev = NULL;
+    uint32_t prev_n = 0;
+    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += batch) {
         const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
-        ptl_vx_tile* tiles = NULL;
-        uint32_t n = 0;
+        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
+        ptl_vx_tile* tiles = n ? ptl_mem_calloc(&a, n, sizeof *tiles) : NULL;
+        ptl_error* errs = n ? ptl_mem_calloc(&a, n, sizeof *errs) : NULL;
         free_bins(&b, &a);
-        if (bin_triangles_rows(m, world, t, range, rows, jobs, &a, &b) < 0) {
+        if (n && (!tiles || !errs)) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else if (n && bin_triangles_rows(m, world, t, range, rows, jobs, &a, &b) < 0) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-            break;
+        } else {
+            stream_job sj = {{m, world, t, range, range, &b, &a, tiles, errs}, prev, prev_n, rw, row, &wp, &band, s,
+                             0, PTL_OK, {0}};
+            if (overlap && n) {
+                ptl_lstream_set_jobs(s, NULL);
+                jobs->run(jobs->user, run_stream_batch, &sj, n + 1);
+                ptl_lstream_set_jobs(s, jobs);
+            } else if (n) {
+                for (uint32_t i = 0; i < n; ++i) run_tile(&sj.tj, i);
+            } else {
+                run_stream_batch(&sj, 0); /* the last batch, its blocks as jobs */
+            }
+            *ms_layers += sj.ms;
+            /* the first failure in the bake's order: the earlier rows' stream, then the tiles' */
+            if (sj.st < 0) {
+                st = sj.st;
+                if (err) *err = sj.err;
+            }
+            for (uint32_t i = 0; i < n && st >= 0; ++i)
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
+                }
+            for (uint32_t i = 0; i < n && st >= 0; ++i) *solid_spans += tiles[i].solid_spans;
         }
-        st = run_tiles(m, world, t, range, range, &b, jobs, &a, &tiles, &n, err);
-        if (st < 0) break;
-        for (uint32_t i = 0; i < n; ++i) *solid_spans += tiles[i].solid_spans;
-        for (int32_t r = 0; r < tz1 - tz && st >= 0; ++r) {
-            for (uint32_t x = 0; x < rw; ++x) row[x] = &tiles[(size_t)r * rw + x];
-            st = stream_row(&wp, row, rw, &band, s, ms_layers, err);
-            for (uint32_t x = 0; x < rw; ++x) ptl_vx_tile_free(&tiles[(size_t)r * rw + x], &a);
+        ptl_mem_free(&a, errs, (size_t)n * sizeof *errs);
+        free_tiles(prev, prev_n, &a);
+        prev = tiles, prev_n = n;
+        if (!overlap && st >= 0 && n) { /* this row now */
+            stream_job sj = {{m, world, t, range, range, &b, &a, tiles, NULL}, prev, prev_n, rw, row, &wp, &band, s,
+                             0, PTL_OK, {0}};
+            run_stream_batch(&sj, 0);
+            *ms_layers += sj.ms;
+            if (sj.st < 0) {
+                st = sj.st;
+                if (err) *err = sj.err;
+            }
+            free_tiles(prev, prev_n, &a);
+            prev = NULL, prev_n = 0;
         }
-        free_tiles(tiles, n, &a);
     }
+    free_tiles(prev, prev_n, &a);
     free_bins(&b, &a);
     ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
     ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
