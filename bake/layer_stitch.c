@@ -11,9 +11,9 @@
    a member of one conflicts with a member of the other. Components only grow, so a refused pair of
    components stays refused (remembered, as in layers.c).
 
-   Blocks are fixed in the field's columns, so the layers do not depend on how the bake is tiled
-   (tiles.c assembles the same field whatever the tiling) nor on the threads; the next step (per-tile
-   layers and contours, bench/NOTES.md) floods the blocks inside the tiles' jobs. */
+   Blocks are fixed in the world's columns, so the layers do not depend on how the bake is tiled nor
+   on the threads. The pairs across borders are gathered band by band (layer_stream.c); this file
+   unites. */
 #include <string.h>
 
 #include "../runtime/alloc.h"

@@ -15,14 +15,14 @@
    different layers overlaps in plan.
 
    Blocks: the flood runs in blocks of PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns fixed in the
-   field's grid, each on its own (as jobs; the links leaving a block are not followed), and the
+   world's grid, each on its own (as jobs; the links leaving a block are not followed), and the
    block-layers are then stitched across block borders by the same rules (layer_stitch.c), the
-   way Saupin et al. 2014 (§4.1.4, §4.3) stitch the regions of tiles. The layers then depend
-   neither on the threads nor on how the bake is tiled (the tiles assemble the same field), the
-   stage runs in parallel, and a bake streamed tile by tile can flood its blocks inside the tiles
-   (bench/NOTES.md). They are not the one flood's over the whole field where its choices depended
-   on the order in which it reached a block: on Recast's meshes only nav_test changes (19 layers,
-   119 cells -> 18 layers, 107 cells; tests/test_voxel.c checks the rules on every layer set).
+   way Saupin et al. 2014 (§4.1.4, §4.3) stitch the regions of tiles. The blocks come a row at a
+   time (layer_stream.c: bands of the world's rows, as the rows of tiles finish), so the layers
+   depend neither on the threads nor on how the bake is tiled, and no open field of the whole world
+   is needed. They are not the one flood's over the whole field where its choices depended on the
+   order in which it reached a block: on Recast's meshes only nav_test changes (19 layers, 119 cells
+   -> 18 layers, 107 cells; tests/test_voxel.c checks the rules on every layer set).
 
    Bookkeeping: layers are a union-find over layer ids with, per root, its span count, its spans as
    a linked list and its bounding box in columns. "Does layer L have a span in column c" scans the
@@ -33,12 +33,8 @@
    Work is O(n log n) in the spans apart from repeated overlap scans of pairs that do not overlap,
    which then merge.
 
-   Reachability: each seed is matched to an open span (see find_seed), and the spans connected to
-   the seeds through links and gap links (filter.c rule 7) are flooded; since every layer is
-   connected, a layer is either wholly reached or not at all, and the others are dropped (layer
-   PTL_VX_NONE). A small island (min_island) is a layer linked to no other, by links or gap links.
-   Layer ids are then dense, numbered in the order of their lowest span (floor, z, x). */
-#include <math.h>
+   Reachability, islands and the numbering of the layers are done on the stitched block-layers
+   (layer_stream.c, the end of the stream). This file keeps the flood of one block. */
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -55,7 +51,7 @@ typedef struct lnode {
 typedef struct flood {
     ptl_open_field* of;
     ptl_open_span* sp;   /* the field's spans: their `layer` is the flood's label, a layer id (not
-                            necessarily a root; PTL_VX_NONE: none yet) until number_layers */
+                            necessarily a root; PTL_VX_NONE: none yet) */
     uint32_t* next;      /* span -> next span of its layer's list */
     PTL_ARRAY(lnode) ln; /* layer id -> node */
     ptl_pair_set seen;   /* root pairs found incompatible (a cache: a failed insert only forgets) */

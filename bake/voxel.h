@@ -239,7 +239,8 @@ void ptl_heightfield_free(ptl_heightfield* hf);
 ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err);
 void ptl_open_field_free(ptl_open_field* of);
 
-/* layers.c: ordered flooding into layers; with seeds (world points, NULL/0 for none), layers not
+/* Ordered flooding into layers (layers.c, through the band stream of layer_map.c/layer_stream.c,
+   which also gives the layer map the later stages read); with seeds (world points, NULL/0 for none), layers not
    reachable from a seed are dropped (their spans get PTL_VX_NONE). Layer ids are dense, 0.., in
    the order of each layer's lowest span (floor, then z, then x). A seed stands on the highest floor
    at most walkable_height below it (else the lowest at most walkable_climb above it) in its column
