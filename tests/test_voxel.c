@@ -5,7 +5,7 @@
    Recast's (numbers recorded from bench/peer_recast, see RECAST_SPANS). */
 #include "test_util.h"
 
-#include "../bake/voxel.h"
+#include "../bake/layer_map.h"
 
 /* ---- Building meshes by hand --------------------------------------------------------------------*/
 
@@ -1142,4 +1142,126 @@ Test(voxel, random_stacked_scenes_keep_the_layer_rules_across_block_borders, .ti
         mb_free(&b);
     }
     cr_expect_geq(layered, 6u, "only %u of 12 scenes have 3 layers or more", layered);
+}
+
+/* ---- The layer map (layer_map.h) ------------------------------------------------------------------
+   The later stages read the layers from the map the band stream leaves, not from an open field: it
+   must answer for every open span what the field answers (its layer, floor and tag; what lies
+   across each of its sides: nothing, another layer through a link, or a gap link). */
+
+#include "../bake/contours.h"
+
+static uint64_t map_junctions, map_gaps; /* sides checked that the map must find a layer across */
+
+static void check_map_against_field(const ptl_open_field* of, const ptl_layer_map* m, const char* name) {
+    const uint32_t W = (uint32_t)of->p.width;
+    uint64_t covered = 0;
+    for (uint32_t c = 0; c < W * (uint32_t)of->p.depth; ++c)
+        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
+            const ptl_open_span* sp = &of->spans[s];
+            const int64_t x = c % W, z = c / W;
+            cr_assert_eq(ptl_lmap_layer_at(m, x, z, sp->floor), sp->layer, "%s: span %u's layer", name, s);
+            if (sp->layer == PTL_VX_NONE) continue;
+            ++covered;
+            const uint32_t i = ptl_lmap_find(m, sp->layer, x, z);
+            cr_assert_neq(i, PTL_VX_NONE, "%s: layer %u misses column (%lld, %lld)", name, sp->layer, (long long)x, (long long)z);
+            cr_assert_eq(ptl_lmap_floor(m, i, x, z), sp->floor, "%s: span %u's floor", name, s);
+            cr_assert_eq(ptl_lmap_tag(m, i, x, z), sp->tag, "%s: span %u's tag", name, s);
+            for (int d = 0; d < 4; ++d) {
+                const int64_t nx = x + (d == 2) - (d == 0), nz = z + (d == 1) - (d == 3);
+                bool inside = false; /* the neighbour column holds this layer: no edge there */
+                if (nx >= 0 && nz >= 0 && nx < of->p.width && nz < of->p.depth) {
+                    const uint32_t nc = (uint32_t)nz * W + (uint32_t)nx;
+                    for (uint32_t t = ptl_vx_col_begin(of, nc); t < ptl_vx_col_end(of, nc); ++t)
+                        inside |= of->spans[t].layer == sp->layer;
+                }
+                if (inside) continue;
+                uint32_t want = PTL_NONE;
+                const uint32_t n = ptl_vx_nbr(of, s, d);
+                if (n != PTL_VX_NONE) {
+                    const uint32_t o = of->spans[n].layer;
+                    want = o == PTL_VX_NONE || o == sp->layer ? PTL_NONE : o;
+                } else {
+                    for (uint32_t g = 0; g < of->gap_count; ++g)
+                        if (of->gaps[g].span == s && of->gaps[g].dir == d && of->spans[of->gaps[g].other].layer != PTL_VX_NONE)
+                            want = PTL_KIND_GAP | (uint32_t)of->gaps[g].cols << 24 | of->spans[of->gaps[g].other].layer;
+                }
+                cr_assert_eq(ptl_lmap_edge_kind(m, sp->layer, x, z, d), want, "%s: span %u, side %d", name, s, d);
+                if (want != PTL_NONE) ++*(PTL_KIND_IS_GAP(want) ? &map_gaps : &map_junctions);
+            }
+        }
+    uint64_t in_map = 0;
+    for (uint32_t i = 0; i < m->bl_count; ++i) in_map += m->bl[i].world != PTL_VX_NONE ? m->bl[i].count : 0;
+    cr_assert_eq(in_map, covered, "%s: the map's block-layers hold every layered span once", name);
+    for (uint32_t l = 0; l < m->layer_count; ++l)
+        for (uint32_t k = m->layer_first[l]; k < m->layer_first[l + 1]; ++k)
+            cr_assert_eq(m->bl[m->layer_bls[k]].world, l, "%s: layer %u lists a block-layer of another", name, l);
+}
+
+static void map_scene(const ptl_trimesh* m, const ptl_bake_desc* d, const char* name) {
+    run r;
+    run_stages(m, d, NULL, 0, &r);
+    ptl_layer_set ls;
+    ptl_layer_map map;
+    ptl_error err;
+    cr_assert_eq(ptl_vx_layers_of_field(&r.of, NULL, 0, NULL, NULL, &ls, &map, &err), PTL_OK, "%s: %s", name, err.message);
+    cr_assert_eq(ls.layer_count, r.ls.layer_count, "%s: the same layers through the map", name);
+    check_map_against_field(&r.of, &map, name);
+    ptl_layer_map_free(&map);
+    ptl_layer_set_free(&ls);
+    run_free(&r);
+}
+
+Test(voxel, layer_map_answers_what_the_field_answers_on_stacked_scenes_and_gaps) {
+    uint32_t seed = 20261125u;
+    map_junctions = map_gaps = 0;
+    for (int scene = 0; scene < 6; ++scene) {
+        mesh_b b = {0};
+        mb_floor(&b, 0, 0, 30, 30, 0, true);
+        mb_floor(&b, 31, 0, 45, 30, 0, true); /* across a crack: gap links */
+        for (int k = 0; k < 14; ++k) {
+            float v[6];
+            for (int i = 0; i < 6; ++i) {
+                seed = seed * 1664525u + 1013904223u;
+                v[i] = (float)((seed >> 8) % 10000) / 10000.0f;
+            }
+            const float x0 = 28 * v[0], z0 = 28 * v[1], w = 2 + 14 * v[2], d = 2 + 14 * v[3];
+            const float x1 = x0 + w > 30 ? 30 : x0 + w, z1 = z0 + d > 30 ? 30 : z0 + d;
+            const float y = 0.6f + 6 * v[4];
+            switch (k % 3) {
+            case 0: mb_floor(&b, x0, z0, x1, z1, y, true); break;
+            case 1: mb_ramp(&b, x0, z0, x1, z1, 0, y * v[5]); break;
+            default: mb_box(&b, x0, 0, z0, x0 + 1 + 2 * v[5], 2.5f, z0 + 1 + 2 * v[5], true); break;
+            }
+        }
+        ptl_trimesh m = mb_mesh(&b);
+        ptl_bake_desc desc = {.agent_radius = 0.3f, .max_gap = 1.5f};
+        char name[32];
+        snprintf(name, sizeof name, "scene %d", scene);
+        map_scene(&m, &desc, name);
+        mb_free(&b);
+    }
+    cr_expect_gt(map_junctions, 0, "junctions between layers were checked");
+    cr_expect_gt(map_gaps, 0, "gap links were checked");
+    cr_log_info("layer map: %llu junction sides, %llu gap sides checked", (unsigned long long)map_junctions,
+                (unsigned long long)map_gaps);
+}
+
+Test(voxel, layer_map_answers_what_the_field_answers_on_every_shared_mesh, .timeout = 300) {
+    TEST_REQUIRE_DATA(data);
+    char dir[1024];
+    snprintf(dir, sizeof dir, "%s/meshes", data);
+    char** files = test_list_files(dir, ".obj");
+    ptl_bake_desc d;
+    reference_desc(&d);
+    int n = 0;
+    for (char** f = files; *f; ++f, ++n) {
+        ptl_trimesh m;
+        ptl_error err;
+        cr_assert_eq(ptl_obj_load(*f, NULL, &m, &err), PTL_OK, "%s: %s", *f, err.message);
+        map_scene(&m, &d, *f);
+        ptl_trimesh_free(&m);
+    }
+    cr_expect_geq(n, 10, "the shared meshes are there");
+    test_free_list(files);
 }
