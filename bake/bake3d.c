@@ -113,12 +113,16 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     if (st >= 0) {
         ptl_navmesh* nm;
         ptl_navmesh_desc nd = {&a};
-        if (ptl_navmesh_create(*blob, *size, &nd, &nm, NULL) >= 0) {
+        /* the walkable area comes from the navmesh (a failure here is the bake's: no stats that lie) */
+        st = ptl_navmesh_create(*blob, *size, &nd, &nm, err);
+        if (st >= 0) {
             ptl_navmesh_info in;
             ptl_navmesh_get_info(nm, &in);
             bs->walkable_area = in.walkable_area;
             ptl_navmesh_destroy(nm);
         }
+    }
+    if (st >= 0) {
         bs->vertices = ms.vertices, bs->cells = ms.cells, bs->portals = ms.portals;
         bs->junction_portals = ms.junction_portals;
         bs->links = ms.links;

@@ -5,6 +5,7 @@
 #include <portolan/runtime.h>
 
 #include "../tools/jobs.h"
+#include "failing_alloc.h"
 #include "mesh_builder.h"
 #include "test_util.h"
 
@@ -513,5 +514,65 @@ Test(tiles, parts_damaged_behind_a_valid_checksum_are_refused_or_merged, .timeou
     cr_expect_gt(refused, 0u);
     free(copy);
     ptl_blob_free(part, size, NULL);
+    free(b);
+}
+
+/* The streamed tiled bake (tiles -> bands -> layer map -> contours -> merge) and the merge of parts
+   fail cleanly at every allocation: PTL_ERR_NO_MEMORY, every byte given back, and the bake works
+   again after. A scene of 4 x 3 tiles of 16 columns (50 x 40 columns: two bands of the layer
+   stream), with a platform over the floor (two layers) and a crack the gap links step over. */
+Test(tiles, out_of_memory_at_every_allocation_of_a_streamed_bake_and_merge_fails_cleanly, .timeout = 300) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 13, 12, 0);
+    floor_quad(b, 13.4f, 0, 15, 12, 0);
+    box(b, 3, 0, 2, 4, 2.5f, 3);
+    floor_quad(b, 6, 6, 11, 11, 2.6f);
+    ptl_trimesh m = as_trimesh(b);
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    d.tile_size = 16, d.agent_radius = 0.3f, d.max_gap = 0.6f;
+    const uint32_t all[4] = {0, 0, 100, 100};
+    for (int what = 0; what < 2; ++what) { /* 0: the bake, 1: the merge of one part */
+        void* part = NULL;
+        size_t part_size = 0;
+        ptl_error err;
+        if (what == 1)
+            cr_assert_eq(ptl_bake_trimesh_part(&m, &d, all, &part, &part_size, NULL, &err), PTL_OK, "%s", err.message);
+        long total = 0;
+        for (long n = -1; n < total || n == -1; ++n) {
+            tracking t = {0, n == -1 ? 1L << 40 : n, 0, 0, 0, 0, 0, 0}; /* -1: a counting run that never fails */
+            ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+            ptl_bake_desc dd = d;
+            dd.alloc = &a;
+            void* blob = NULL;
+            size_t size = 0;
+            ptl_status st;
+            if (what == 0) {
+                st = ptl_bake_trimesh(&m, &dd, &blob, &size, NULL, &err);
+            } else {
+                const void* parts[1] = {part};
+                st = ptl_bake_merge_parts(parts, &part_size, 1, NULL, &a, &blob, &size, NULL, &err);
+            }
+            if (n == -1) {
+                cr_assert_eq(st, PTL_OK, "%s", err.message);
+                ptl_navmesh* nm;
+                cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+                ptl_navmesh_info in;
+                ptl_navmesh_get_info(nm, &in);
+                cr_assert_eq(in.tiles_x * in.tiles_z, 12u, "4 x 3 tiles");
+                ptl_navmesh_destroy(nm);
+                total = t.calls;
+                cr_assert_gt(total, 50, "the bake allocates");
+            } else {
+                cr_assert(st == PTL_ERR_NO_MEMORY, "%s: failing allocation %ld of %ld gave %s: %s", what ? "merge" : "bake",
+                          n, total, ptl_status_name(st), err.message);
+            }
+            if (blob) ptl_blob_free(blob, size, &a);
+            cr_assert(t.live_blocks == 0 && t.live_bytes == 0, "%s: failing allocation %ld: %ld blocks (%zu bytes) left",
+                      what ? "merge" : "bake", n, t.live_blocks, t.live_bytes);
+        }
+        cr_log_info("%s: %ld allocations, each failed once", what ? "merge" : "bake", total);
+        if (part) ptl_blob_free(part, part_size, NULL);
+    }
     free(b);
 }
