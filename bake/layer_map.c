@@ -173,7 +173,7 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
     for (uint32_t i = 0; i < count; ++i) {
         const ptl_vx_tile* t = tiles[i];
         const uint32_t r = (uint32_t)(z - t->z0) * (uint32_t)t->w;
-        spans += t->col_start[r + (uint32_t)t->w] - t->col_start[r];
+        spans += ptl_vx_tile_col(t, r + (uint32_t)t->w) - ptl_vx_tile_col(t, r);
     }
     if (b->f.span_count + spans >= PTL_VX_NONE) return PTL_ERR_BAD_INPUT;
     if (!band_room(b, spans, 0)) return PTL_ERR_NO_MEMORY;
@@ -182,12 +182,12 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
         const ptl_vx_tile* t = tiles[i];
         const uint32_t r = (uint32_t)(z - t->z0) * (uint32_t)t->w;
         /* the tile's gaps of this row: spans [first, end) of the tile */
-        const uint32_t first = t->col_start[r], end = t->col_start[r + (uint32_t)t->w];
+        const uint32_t first = ptl_vx_tile_col(t, r), end = ptl_vx_tile_col(t, r + (uint32_t)t->w);
         const uint32_t base = b->f.span_count;
         for (int32_t x = 0; x < t->w; ++x) {
             const uint32_t c = row * W + (uint32_t)(t->x0 + x);
             b->f.col_index.off.u32[c] = b->f.span_count;
-            for (uint32_t j = t->col_start[r + (uint32_t)x]; j < t->col_start[r + (uint32_t)x + 1]; ++j) {
+            for (uint32_t j = ptl_vx_tile_col(t, r + (uint32_t)x), je = ptl_vx_tile_col(t, r + (uint32_t)x + 1); j < je; ++j) {
                 b->f.spans[b->f.span_count] = ptl_vx_open_of(&t->spans[j]);
                 b->f.col_of[b->f.span_count++] = c;
             }

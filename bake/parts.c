@@ -135,7 +135,10 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
             part_tile pt = {t->tx, t->tz, t->x0, t->z0, t->w, t->d, t->span_count, t->gap_count, t->solid_spans, 0};
             memcpy(b + at, &pt, sizeof pt), at += sizeof pt;
             size_t n = ((size_t)t->w * (size_t)t->d + 1) * 4;
-            memcpy(b + at, t->col_start, n), at += n;
+            for (uint32_t k = 0; k < n / 4; ++k) { /* the part keeps a uint32 start per column */
+                const uint32_t v = ptl_vx_tile_col(t, k);
+                memcpy(b + at, &v, 4), at += 4;
+            }
             for (uint32_t s = 0; s < t->span_count; ++s) { /* padding zeroed: parts are compared by bytes */
                 ptl_open_span o = ptl_vx_open_of(&t->spans[s]); /* the part keeps the open span's layout */
                 memcpy(b + at, &o, sizeof o), at += sizeof o;
@@ -178,14 +181,17 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
         if (need > size - at) return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: truncated in tile %u", k, i);
         t->tx = pt.tx, t->tz = pt.tz, t->x0 = pt.x0, t->z0 = pt.z0, t->w = pt.w, t->d = pt.d;
         t->solid_spans = pt.solid_spans;
-        t->col_start = ptl_mem_alloc(a, (size_t)(cols + 1) * 4);
-        if (!t->col_start) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
-        memcpy(t->col_start, b + at, (size_t)(cols + 1) * 4), at += (cols + 1) * 4;
-        for (uint64_t c = 0; c < cols; ++c)
-            if (t->col_start[c] > t->col_start[c + 1])
+        if (ptl_vx_col_index_init(&t->cols, (uint32_t)cols, 1, a) < 0)
+            return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
+        uint32_t last = 0;
+        for (uint64_t c = 0; c <= cols; ++c) {
+            uint32_t v;
+            memcpy(&v, b + at, 4), at += 4;
+            if ((c == 0 && v != 0) || v < last || (c == cols && v != pt.span_count))
                 return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u's columns are malformed", k, i);
-        if (t->col_start[0] != 0 || t->col_start[cols] != pt.span_count)
-            return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u's columns are malformed", k, i);
+            if (!ptl_vx_col_index_push(&t->cols, v, a)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
+            last = v;
+        }
         t->spans = ptl_mem_alloc(a, (size_t)pt.span_count * sizeof *t->spans);
         if (!t->spans) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
         t->span_count = pt.span_count;

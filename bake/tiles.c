@@ -58,10 +58,10 @@ static void tile_window(const ptl_vx_params* world, const ptl_vx_tiling* t, int3
 
 void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a) {
     if (!t) return;
-    if (t->col_start) ptl_mem_free(a, t->col_start, ((size_t)t->w * (size_t)t->d + 1) * sizeof *t->col_start);
+    ptl_vx_col_index_free(&t->cols, a);
     ptl_mem_free(a, t->spans, (size_t)t->span_count * sizeof *t->spans);
     ptl_mem_free(a, t->gaps, (size_t)t->gap_count * sizeof *t->gaps);
-    t->col_start = NULL, t->spans = NULL, t->gaps = NULL;
+    t->spans = NULL, t->gaps = NULL;
     t->span_count = t->gap_count = 0;
 }
 
@@ -71,17 +71,16 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
     const ptl_vx_params* p = &of->p;
     const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
     const size_t cols = (size_t)t->w * (size_t)t->d;
-    t->col_start = ptl_mem_alloc(a, (cols + 1) * sizeof *t->col_start);
-    if (!t->col_start) return PTL_ERR_NO_MEMORY;
+    if (ptl_vx_col_index_init(&t->cols, (uint32_t)cols, 1, a) < 0) return PTL_ERR_NO_MEMORY;
     uint32_t n = 0;
     for (int32_t z = 0; z < t->d; ++z)
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
-            t->col_start[(size_t)z * t->w + x] = n;
+            if (!ptl_vx_col_index_push(&t->cols, n, a)) return PTL_ERR_NO_MEMORY;
             n += ptl_vx_col_end(of, c) - ptl_vx_col_begin(of, c);
             t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
         }
-    t->col_start[cols] = n;
+    if (!ptl_vx_col_index_push(&t->cols, n, a)) return PTL_ERR_NO_MEMORY;
     t->spans = ptl_mem_alloc(a, (size_t)n * sizeof *t->spans);
     if (!t->spans) return PTL_ERR_NO_MEMORY;
     t->span_count = n;
@@ -107,7 +106,7 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
             int k = gp->cols + 1;
             uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
             ptl_vx_gap o = *gp;
-            o.span = t->col_start[(size_t)z * t->w + x] + (gp->span - ptl_vx_col_begin(of, c));
+            o.span = ptl_vx_tile_col(t, (uint32_t)z * (uint32_t)t->w + (uint32_t)x) + (gp->span - ptl_vx_col_begin(of, c));
             o.other = gp->other - ptl_vx_col_begin(of, oc);
             t->gaps[t->gap_count++] = o;
         }
@@ -418,8 +417,9 @@ static ptl_status place_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t
             break;
         }
         const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
-        bool ok = tl->col_start[0] == 0 && tl->col_start[ncols] == tl->span_count;
-        for (uint32_t c = 0; c < ncols && ok; ++c) ok = tl->col_start[c] <= tl->col_start[c + 1];
+        bool ok = tl->cols.cols == ncols && tl->cols.filled == ncols + 1 && ptl_vx_tile_col(tl, 0) == 0 &&
+                  ptl_vx_tile_col(tl, ncols) == tl->span_count;
+        for (uint32_t c = 0; c < ncols && ok; ++c) ok = ptl_vx_tile_col(tl, c) <= ptl_vx_tile_col(tl, c + 1);
         if (!ok) st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is malformed", tl->tx, tl->tz);
         total += tl->span_count;
         gaps += tl->gap_count;
@@ -462,10 +462,10 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
     for (uint32_t gz = 0; gz < D && ok; ++gz)
         for (int32_t tx = 0; tx < t->tiles_x && ok; ++tx) {
             const ptl_vx_tile* tl = at[gz / (uint32_t)T * (uint32_t)t->tiles_x + (uint32_t)tx];
-            const uint32_t* cs = tl->col_start + (gz - (uint32_t)tl->z0) * (uint32_t)tl->w;
+            const uint32_t k0 = (gz - (uint32_t)tl->z0) * (uint32_t)tl->w;
             for (int32_t x = 0; x < tl->w && ok; ++x) {
                 ok = ptl_vx_col_index_push(&out->col_index, placed, &a);
-                placed += cs[x + 1] - cs[x];
+                placed += ptl_vx_tile_col(tl, k0 + (uint32_t)x + 1) - ptl_vx_tile_col(tl, k0 + (uint32_t)x);
             }
         }
     ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
@@ -486,7 +486,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             uint32_t gx = (uint32_t)tl->x0 + k % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + k / (uint32_t)tl->w;
             uint32_t c = gz * W + gx;
             uint32_t base = ptl_vx_col_begin(out, c);
-            for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
+            for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j) {
                 ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
                 for (int d = 0; d < 4; ++d) {
                     if (o.con[d] == PTL_VX_NOCON) continue;
@@ -501,7 +501,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
                     }
                 }
                 set_span_col(&o, c);
-                out->spans[base + (j - tl->col_start[k])] = o;
+                out->spans[base + (j - ptl_vx_tile_col(tl, k))] = o;
             }
         }
         for (uint32_t g = 0; g < tl->gap_count && st >= 0; ++g) {
@@ -514,7 +514,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             uint32_t lo = 0, hi = ncols;
             while (hi - lo > 1) {
                 uint32_t mid = lo + (hi - lo) / 2;
-                if (tl->col_start[mid] <= gp->span) lo = mid;
+                if (ptl_vx_tile_col(tl, mid) <= gp->span) lo = mid;
                 else hi = mid;
             }
             uint32_t gx = (uint32_t)tl->x0 + lo % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + lo / (uint32_t)tl->w;
@@ -527,7 +527,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
                 break;
             }
             ptl_vx_gap o = *gp;
-            o.span = ptl_vx_col_begin(out, gz * W + gx) + (gp->span - tl->col_start[lo]);
+            o.span = ptl_vx_col_begin(out, gz * W + gx) + (gp->span - ptl_vx_tile_col(tl, lo));
             o.other = ptl_vx_col_begin(out, oc) + gp->other;
             out->gaps[gk++] = o;
         }
@@ -599,7 +599,7 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
                 size_t c = (size_t)(z0 + z) * W + (size_t)(tl->x0 + x);
                 if (!ptl_vx_col_index_push(&as->out->col_index, as->spans.count, a))
                     return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
-                for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j) {
+                for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j) {
                     ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
                     if (as->keep_ceil) as->col_of.data[as->col_of.count++] = (uint32_t)c;
                     else set_span_col(&o, (uint32_t)c);
@@ -616,11 +616,11 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
             uint32_t lo = 0, hi = ncols;
             while (hi - lo > 1) {
                 uint32_t mid = lo + (hi - lo) / 2;
-                if (tl->col_start[mid] <= o.span) lo = mid;
+                if (ptl_vx_tile_col(tl, mid) <= o.span) lo = mid;
                 else hi = mid;
             }
             size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
-            o.span = ptl_vx_col_begin(as->out, (uint32_t)c) + (o.span - tl->col_start[lo]);
+            o.span = ptl_vx_col_begin(as->out, (uint32_t)c) + (o.span - ptl_vx_tile_col(tl, lo));
             if (!PTL_PUSH(a, as->gaps, o) || !PTL_PUSH(a, as->gap_col, (uint32_t)c))
                 return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
         }
@@ -951,7 +951,7 @@ static uint32_t column_spans(const ptl_vx_tiling* t, const ptl_vx_tile* const* a
     const uint32_t T = (uint32_t)t->tile_size;
     const ptl_vx_tile* tl = at[(uint32_t)z / T * (uint32_t)t->tiles_x + (uint32_t)x / T];
     const uint32_t k = ((uint32_t)z - (uint32_t)tl->z0) * (uint32_t)tl->w + ((uint32_t)x - (uint32_t)tl->x0);
-    return tl->col_start[k + 1] - tl->col_start[k];
+    return ptl_vx_tile_col(tl, k + 1) - ptl_vx_tile_col(tl, k);
 }
 
 /* Tiles read from parts (which a checksum does not make right): every link must reach a span of
@@ -966,7 +966,7 @@ static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t
         const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
         for (uint32_t k = 0; k < ncols; ++k) {
             const int64_t gx = tl->x0 + (int64_t)(k % (uint32_t)tl->w), gz = tl->z0 + (int64_t)(k / (uint32_t)tl->w);
-            for (uint32_t j = tl->col_start[k]; j < tl->col_start[k + 1]; ++j)
+            for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j)
                 for (int d = 0; d < 4; ++d) {
                     const uint8_t c = tl->spans[j].con[d];
                     if (c == PTL_VX_NOCON) continue;
@@ -984,7 +984,7 @@ static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t
             uint32_t lo = 0, hi = ncols;
             while (hi - lo > 1) {
                 const uint32_t mid = lo + (hi - lo) / 2;
-                if (tl->col_start[mid] <= gp->span) lo = mid;
+                if (ptl_vx_tile_col(tl, mid) <= gp->span) lo = mid;
                 else hi = mid;
             }
             const int64_t kk = gp->cols + 1;

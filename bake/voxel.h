@@ -348,7 +348,7 @@ static inline ptl_open_span ptl_vx_open_of(const ptl_vx_tspan* t) {
 typedef struct ptl_vx_tile {
     int32_t tx, tz;
     int32_t x0, z0, w, d;
-    uint32_t* col_start; /* w * d + 1 */
+    ptl_vx_col_index cols; /* w * d columns (compact: about 1.25 bytes a column); ptl_vx_tile_col */
     ptl_vx_tspan* spans;
     uint32_t span_count;
     ptl_vx_gap* gaps;
@@ -356,6 +356,8 @@ typedef struct ptl_vx_tile {
     uint32_t solid_spans; /* heightfield spans of its columns (for the stats) */
     ptl_status status;
 } ptl_vx_tile;
+/* The first span of tile t's column k (0 .. w * d; column w * d: the span count). */
+static inline uint32_t ptl_vx_tile_col(const ptl_vx_tile* t, uint32_t k) { return ptl_vx_col_index_at(&t->cols, k); }
 
 /* The border a tile needs so that its columns come out as in one piece: how far the filters look. */
 int32_t ptl_vx_tile_border(const ptl_vx_params* world);
