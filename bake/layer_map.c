@@ -17,6 +17,7 @@ void ptl_layer_map_free(ptl_layer_map* m) {
     }
     const ptl_allocator* a = &m->alloc;
     ptl_mem_free(a, m->block_first, (size_t)m->block_first_cap * sizeof *m->block_first);
+    ptl_mem_free(a, m->block_bls, (size_t)m->block_bls_cap * sizeof *m->block_bls);
     ptl_mem_free(a, m->bl, (size_t)m->bl_cap * sizeof *m->bl);
     ptl_mem_free(a, m->pool, m->pool_size);
     ptl_mem_free(a, m->links, (size_t)m->link_cap * sizeof *m->links);
@@ -95,9 +96,11 @@ uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_
     if (x < 0 || z < 0 || x >= m->p.width || z >= m->p.depth) return PTL_VX_NONE;
     const uint32_t b = (uint32_t)(z / PTL_LMAP_B) * m->nbx + (uint32_t)(x / PTL_LMAP_B);
     const uint32_t lx = (uint32_t)(x % PTL_LMAP_B), lz = (uint32_t)(z % PTL_LMAP_B);
-    for (uint32_t i = m->block_first[b], e = m->block_first[b + 1]; i < e; ++i)
+    for (uint32_t k = m->block_first[b], e = m->block_first[b + 1]; k < e; ++k) {
+        const uint32_t i = m->block_bls[k];
         if ((m->bl[i].bits[lz] >> lx & 1u) && m->bl[i].world != PTL_VX_NONE && ptl_lmap_floor(m, i, x, z) == floor)
             return m->bl[i].world;
+    }
     return PTL_VX_NONE;
 }
 

@@ -52,7 +52,8 @@ typedef struct ptl_lmap_gap {
 typedef struct ptl_layer_map {
     ptl_vx_params p;          /* the world's grid (ox = oz = 0, border 0) */
     uint32_t nbx, nbz;        /* blocks */
-    uint32_t* block_first;    /* nbx * nbz + 1: block b's block-layers are [block_first[b], block_first[b + 1]) */
+    uint32_t* block_first;    /* nbx * nbz + 1: block b's block-layers are block_bls[block_first[b] .. block_first[b + 1]) */
+    uint32_t* block_bls;
     ptl_lmap_bl* bl;
     uint32_t bl_count;
     uint8_t* pool;
@@ -64,7 +65,7 @@ typedef struct ptl_layer_map {
     uint32_t layer_count;
     uint32_t* layer_first;    /* layer_count + 1: layer l's block-layers are layer_bls[layer_first[l] ..] */
     uint32_t* layer_bls;
-    uint32_t bl_cap, block_first_cap, link_cap, gap_cap, layer_bls_cap; /* entries allocated */
+    uint32_t bl_cap, block_first_cap, block_bls_cap, link_cap, gap_cap, layer_bls_cap; /* entries allocated */
     ptl_allocator alloc;
 } ptl_layer_map;
 
@@ -75,8 +76,10 @@ static inline uint32_t ptl_lmap_find(const ptl_layer_map* m, uint32_t l, int64_t
     if (x < 0 || z < 0 || x >= m->p.width || z >= m->p.depth) return PTL_VX_NONE;
     const uint32_t b = (uint32_t)(z / PTL_LMAP_B) * m->nbx + (uint32_t)(x / PTL_LMAP_B);
     const uint32_t lx = (uint32_t)(x % PTL_LMAP_B), lz = (uint32_t)(z % PTL_LMAP_B);
-    for (uint32_t i = m->block_first[b], e = m->block_first[b + 1]; i < e; ++i)
+    for (uint32_t k = m->block_first[b], e = m->block_first[b + 1]; k < e; ++k) {
+        const uint32_t i = m->block_bls[k];
         if (m->bl[i].world == l && (m->bl[i].bits[lz] >> lx & 1u)) return i;
+    }
     return PTL_VX_NONE;
 }
 /* The floor (voxels) and tag of block-layer i's span in world column (x, z) (which it covers). */
@@ -107,6 +110,20 @@ ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, ui
 void ptl_lstream_destroy(ptl_layer_stream* s);
 /* The jobs the next bands' blocks run as (NULL: in turn, as when the stream runs inside a job). */
 void ptl_lstream_set_jobs(ptl_layer_stream* s, const ptl_job_system* jobs);
+/* The tile path, when the tiles' size is a multiple of PTL_LMAP_B: ptl_lstream_use_tiles once,
+   then each tile's own columns (a field of w x d columns whose column (0, 0) is world column (x0,
+   z0), plain index, col_of, gaps as in ptl_lstream_band) through ptl_lstream_tile, which only reads
+   the stream and may run in the tile's job, and the tiles' results through ptl_lstream_add_tile in
+   row-major order. ptl_lstream_tile gives PTL_ERR_NO_MEMORY or PTL_ERR_BAD_INPUT (2^32 block-layers)
+   without a message. */
+typedef struct ptl_tile_layers ptl_tile_layers;
+ptl_status ptl_lstream_use_tiles(ptl_layer_stream* s, uint32_t tile_size, uint32_t tiles_x, uint32_t tiles_z,
+                                 ptl_error* err);
+ptl_status ptl_lstream_tile(const ptl_layer_stream* s, ptl_open_field* tile, int32_t x0, int32_t z0,
+                            ptl_tile_layers** out);
+ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_error* err);
+void ptl_lstream_tile_free(ptl_tile_layers* t, const ptl_layer_stream* s);
+
 /* The next band: world rows [z0, z0 + band->p.depth) in full width, z0 the rows already given
    (a multiple of PTL_LMAP_B), depth PTL_LMAP_B unless it is the last band. `band` has a plain
    column index and col_of; its gaps have span as an index into its spans and other as an index
