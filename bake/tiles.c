@@ -826,6 +826,184 @@ static ptl_vx_params world_grid(const ptl_vx_params* world) {
     return p;
 }
 
+/* ---- The tile path: each tile floods its own blocks in its job (layer_map.h) ------------------- */
+
+/* The tile's own columns of the window's field as a field of their own (plain index, col_of; gaps'
+   far ends as indices inside their columns). */
+static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, const ptl_allocator* a, ptl_open_field* out) {
+    const ptl_vx_params* p = &of->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, cols = w * d;
+    memset(out, 0, sizeof *out);
+    out->p = *p;
+    out->p.width = (int32_t)w, out->p.depth = (int32_t)d, out->p.ox = t->x0, out->p.oz = t->z0, out->p.border = 0;
+    out->alloc = *a;
+    out->col_index.off.u32 = ptl_mem_alloc(a, ((size_t)cols + 1) * sizeof(uint32_t));
+    if (!out->col_index.off.u32) return PTL_ERR_NO_MEMORY;
+    out->col_index.width = 4, out->col_index.cols = cols, out->col_index.filled = cols + 1;
+    uint32_t n = 0;
+    for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
+            out->col_index.off.u32[z * w + x] = n;
+            n += ptl_vx_col_end(of, c) - ptl_vx_col_begin(of, c);
+        }
+    out->col_index.off.u32[cols] = n;
+    out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans + 1);
+    out->col_of = ptl_mem_alloc(a, (size_t)n * sizeof *out->col_of + 1);
+    out->span_count = out->span_cap = n;
+    if (!out->spans || !out->col_of) return PTL_ERR_NO_MEMORY;
+    uint32_t i = 0;
+    for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
+            for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
+                out->spans[i] = of->spans[sp];
+                out->spans[i].layer = PTL_VX_NONE;
+                out->col_of[i++] = z * w + x;
+            }
+        }
+    for (int pass = 0; pass < 2; ++pass) {
+        uint32_t ng = 0;
+        for (uint32_t g = 0; g < of->gap_count; ++g) {
+            const ptl_vx_gap* gp = &of->gaps[g];
+            const uint32_t c = of->col_of[gp->span];
+            const int32_t x = (int32_t)(c % (uint32_t)p->width) - lx0, z = (int32_t)(c / (uint32_t)p->width) - lz0;
+            if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
+            if (pass == 1) {
+                const int k = gp->cols + 1;
+                const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
+                ptl_vx_gap o = *gp;
+                o.span = out->col_index.off.u32[(uint32_t)z * w + (uint32_t)x] + (gp->span - ptl_vx_col_begin(of, c));
+                o.other = gp->other - ptl_vx_col_begin(of, oc);
+                out->gaps[ng] = o;
+            }
+            ++ng;
+        }
+        if (pass == 0) {
+            if (!ng) break;
+            out->gaps = ptl_mem_alloc(a, (size_t)ng * sizeof *out->gaps);
+            if (!out->gaps) return PTL_ERR_NO_MEMORY;
+        }
+        out->gap_count = ng;
+    }
+    return PTL_OK;
+}
+
+static void free_own_field(ptl_open_field* f, const ptl_allocator* a) {
+    ptl_mem_free(a, f->col_index.off.u32, ((size_t)f->col_index.cols + 1) * sizeof(uint32_t));
+    ptl_mem_free(a, f->spans, (size_t)f->span_cap * sizeof *f->spans + 1);
+    ptl_mem_free(a, f->col_of, (size_t)f->span_cap * sizeof *f->col_of + 1);
+    ptl_mem_free(a, f->gaps, (size_t)f->gap_count * sizeof *f->gaps);
+    memset(f, 0, sizeof *f);
+}
+
+typedef struct layers_job {
+    tile_job tj;
+    const ptl_layer_stream* s;
+    ptl_tile_layers** out;
+} layers_job;
+
+/* Voxelizes and filters tile `index` of the range like run_tile, then floods its blocks into
+   out[index] instead of keeping its columns. */
+static void run_tile_layers(void* data, uint32_t index) {
+    layers_job* j = data;
+    const int32_t rw = j->tj.range[2] - j->tj.range[0];
+    ptl_vx_tile* t = &j->tj.out[index];
+    ptl_error* err = &j->tj.errs[index];
+    memset(t, 0, sizeof *t);
+    j->out[index] = NULL;
+    t->tx = j->tj.range[0] + (int32_t)(index % (uint32_t)rw);
+    t->tz = j->tj.range[1] + (int32_t)(index / (uint32_t)rw);
+    const int32_t T = j->tj.t->tile_size;
+    t->x0 = t->tx * T, t->z0 = t->tz * T;
+    t->w = (t->x0 + T <= j->tj.world->world_width ? T : j->tj.world->world_width - t->x0);
+    t->d = (t->z0 + T <= j->tj.world->world_depth ? T : j->tj.world->world_depth - t->z0);
+    ptl_vx_params p;
+    tile_window(j->tj.world, j->tj.t, t->tx, t->tz, &p);
+    ptl_heightfield hf;
+    ptl_open_field of, own;
+    memset(&hf, 0, sizeof hf);
+    memset(&of, 0, sizeof of);
+    memset(&own, 0, sizeof own);
+    const uint32_t bi = (uint32_t)(t->tz - j->tj.brange[1]) * (uint32_t)(j->tj.brange[2] - j->tj.brange[0]) +
+                        (uint32_t)(t->tx - j->tj.brange[0]);
+    const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
+    const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
+    ptl_status st = ptl_vx_rasterize(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
+    if (st >= 0) st = ptl_vx_build_open(&hf, j->tj.a, &of, err);
+    if (st >= 0) { /* the heightfield spans of its own columns (stats) */
+        const int32_t lx0 = t->x0 - p.ox, lz0 = t->z0 - p.oz;
+        for (int32_t z = 0; z < t->d; ++z)
+            for (int32_t x = 0; x < t->w; ++x) {
+                const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p.width + (uint32_t)(lx0 + x);
+                t->solid_spans += hf.col_start[c + 1] - hf.col_start[c];
+            }
+    }
+    ptl_heightfield_free(&hf);
+    if (st >= 0 && own_field(&of, t, j->tj.a, &own) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
+    ptl_open_field_free(&of);
+    if (st >= 0) {
+        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, &j->out[index]);
+        if (st < 0)
+            st = ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory in the layers of tile (%d, %d)"
+                                                                : "bake: more than 2^32 block-layers in tile (%d, %d)",
+                               t->tx, t->tz);
+    }
+    free_own_field(&own, j->tj.a);
+    t->status = st < 0 ? st : PTL_OK;
+}
+
+/* ptl_vx_tiles_stream when the tiles hold whole blocks: the tiles of a batch of rows run as jobs,
+   each flooding its blocks; their results are added to the stream in row-major order. One tile's
+   fields at a time per thread, and each tile's few block-layers and edges until it is added. */
+static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                                     const ptl_job_system* jobs, const ptl_allocator* a, const int32_t* rows,
+                                     ptl_layer_stream* s, uint32_t* solid_spans, double* ms_layers, ptl_error* err) {
+    ptl_status st = ptl_lstream_use_tiles(s, (uint32_t)t->tile_size, (uint32_t)t->tiles_x, (uint32_t)t->tiles_z, err);
+    const uint32_t rw = (uint32_t)t->tiles_x;
+    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
+    bins b;
+    memset(&b, 0, sizeof b);
+    for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
+        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        const uint32_t n = (uint32_t)(tz1 - tz) * rw;
+        ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
+        ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
+        ptl_tile_layers** out = ptl_mem_calloc(a, n, sizeof *out);
+        free_bins(&b, a);
+        if (!tiles || !errs || !out) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else if (bin_triangles_rows(m, world, t, range, rows, jobs, a, &b) < 0) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+        } else {
+            layers_job lj = {{m, world, t, range, range, &b, a, tiles, errs}, s, out};
+            if (jobs && jobs->run) jobs->run(jobs->user, run_tile_layers, &lj, n);
+            else
+                for (uint32_t i = 0; i < n; ++i) run_tile_layers(&lj, i);
+            for (uint32_t i = 0; i < n && st >= 0; ++i) { /* in row-major order: the first failure is the bake's */
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
+                    break;
+                }
+                *solid_spans += tiles[i].solid_spans;
+                const double t0 = ptl_bake3d_now_ms();
+                st = ptl_lstream_add_tile(s, out[i], err);
+                *ms_layers += ptl_bake3d_now_ms() - t0;
+            }
+        }
+        for (uint32_t i = 0; out && i < n; ++i) ptl_lstream_tile_free(out[i], s);
+        ptl_mem_free(a, out, (size_t)n * sizeof *out);
+        ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
+        ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
+    }
+    free_bins(&b, a);
+    return st;
+}
+
 /* One batch of ptl_vx_tiles_stream: job 0 streams the previous batch's rows of tiles (freeing each
    row's tiles once given), jobs 1.. run this batch's tiles. */
 typedef struct stream_job {
@@ -876,6 +1054,13 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
         if (jobs && jobs->run && nruns > 1) jobs->run(jobs->user, rows_chunk, &rj, nruns);
         else
             for (uint32_t c = 0; c < nruns; ++c) rows_chunk(&rj, c);
+    }
+    if (st >= 0 && t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0) {
+        st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, err);
+        ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
+        ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
+        ptl_vx_band_free(&band);
+        return st;
     }
     /* Without a job system, a row of tiles at a time, streamed as soon as it is done, so that one
        row of tiles is alive. With one, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs, and
