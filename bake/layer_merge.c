@@ -509,6 +509,19 @@ ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc
         }
         if (!PTL_PUSH(&al, cgrids, g)) goto oom;
     }
+    { /* the heights' exact size first (the largest array of the merge on large worlds: no growth slack) */
+        uint64_t total = 0;
+        for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
+        for (uint32_t c = 0; c < ncell; ++c) {
+            const ptl_blob_grid* g = &cgrids.data[c];
+            if (!g->w) continue;
+            const uint32_t l = clayer.data[c];
+            if (lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
+            else if (lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lgrid[l].first = 0;
+        }
+        for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
+        if (!PTL_RESERVE(&al, heights, total)) goto oom;
+    }
     for (uint32_t c = 0; c < ncell; ++c) { /* the heights, in cell order */
         ptl_blob_grid* g = &cgrids.data[c];
         if (!g->w) continue;
