@@ -97,13 +97,16 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;
-    ptl_layer_map_free(map); /* nothing below reads it */
+    ptl_layer_map_free(map); /* nothing below reads it, nor the contours and decompositions */
+    for (uint32_t l = 0; l < nl; ++l) {
+        if (lc) ptl_layer_contour_free(&lc[l]);
+        if (dc) ptl_decomposition_free(&dc[l]);
+    }
     if (st >= 0 && d.landmarks > 0) {
         void* with = NULL;
         size_t with_size = 0;
-        st = ptl_bake_landmarks_jobs(*blob, *size, (uint32_t)d.landmarks, d.jobs, &a, &with, &with_size, err);
-        ptl_blob_free(*blob, *size, &a);
-        *blob = with;
+        st = ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d.landmarks, d.jobs, &a, &with, &with_size, err);
+        *blob = with; /* the blob without landmarks went with the navmesh of the landmark searches */
         *size = with_size;
         bs->landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
     }

@@ -16,6 +16,10 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* ls, const ptl_ba
                              const ptl_vx_tiling* tiling, double t0, void** blob, size_t* size, ptl_bake_stats* bs,
                              ptl_error* err);
 
+/* ptl_bake_landmarks_jobs consuming `blob` (it becomes the navmesh the distances are searched on,
+   no copy of it; freed whatever the outcome). */
+ptl_status ptl_bake_landmarks_adopt(void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
+                                    const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err);
 /* ptl_bake_landmarks with the pieces of walkable space as jobs (landmarks.c). */
 ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
                                    const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err);

@@ -104,18 +104,28 @@ ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, con
     return ptl_bake_landmarks_jobs(blob, size, count, NULL, alloc, out, out_size, err);
 }
 
-ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
-                                   const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err) {
-    if (!blob || !out || !out_size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_landmarks: NULL argument");
+/* With `adopt`, the blob becomes the navmesh's (no copy of it beside the output) and is freed here
+   whatever the outcome. */
+static ptl_status landmarks(const void* blob, size_t size, bool adopt, uint32_t count, const ptl_job_system* jobs,
+                            const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    if (!blob || !out || !out_size) {
+        if (adopt && blob) ptl_mem_free(&a, (void*)(uintptr_t)blob, size);
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_landmarks: NULL argument");
+    }
     *out = NULL;
     *out_size = 0;
-    if (count > PTL_MAX_LANDMARKS)
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "landmarks: %u is more than %u", count, PTL_MAX_LANDMARKS);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
     ptl_navmesh_desc nd = {&a};
     ptl_navmesh* nm = NULL;
-    ptl_status st = ptl_navmesh_create(blob, size, &nd, &nm, err);
-    if (st < 0) return st;
+    ptl_status st = count > PTL_MAX_LANDMARKS
+                        ? ptl_error_set(err, PTL_ERR_INVALID_ARG, "landmarks: %u is more than %u", count, PTL_MAX_LANDMARKS)
+                    : adopt ? ptl_nm_create_adopt((void*)(uintptr_t)blob, size, &a, &nm, err)
+                            : ptl_navmesh_create(blob, size, &nd, &nm, err);
+    if (st < 0) {
+        if (adopt) ptl_mem_free(&a, (void*)(uintptr_t)blob, size);
+        return st;
+    }
+    blob = nm->blob; /* the copy (or the blob itself) is read from here on */
     const ptl_blob_header* h = nm->h;
     const uint32_t nv = h->vert_count, np = nm->piece_count;
     uint32_t* piece = ptl_mem_alloc(&a, (size_t)nv * sizeof(uint32_t));
@@ -180,4 +190,14 @@ done:
     ptl_mem_free(&a, pverts, ((size_t)nv + 1) * sizeof(uint32_t));
     ptl_navmesh_destroy(nm);
     return st;
+}
+
+ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
+                                   const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err) {
+    return landmarks(blob, size, false, count, jobs, alloc, out, out_size, err);
+}
+
+ptl_status ptl_bake_landmarks_adopt(void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
+                                    const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err) {
+    return landmarks(blob, size, true, count, jobs, alloc, out, out_size, err);
 }

@@ -190,7 +190,7 @@ static int cmp_piece(const void* pa, const void* pb) {
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
+ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
                             uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
                             void** blob, size_t* size, ptl_merge_stats* stats, ptl_error* err) {
     ptl_allocator al = ptl_allocator_resolve(alloc);
@@ -577,6 +577,25 @@ ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc
         stats->junction_edges = je.count;
         stats->links = links.count;
     }
+    /* What the blob is built from is in `in`; the rest (the map, the vertices before their union, the
+       junctions' working arrays) goes first: the build is the bake's high point on large worlds. */
+    ptl_layer_map_free(of);
+    ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
+    remap = NULL;
+    PTL_ARRAY_FREE(&al, m.xyz);
+    PTL_ARRAY_FREE(&al, m.lat);
+    PTL_ARRAY_FREE(&al, m.parent);
+    ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, group_gap, ((size_t)je.count + 1) * sizeof(uint32_t));
+    group_of = group_gap = NULL;
+    PTL_ARRAY_FREE(&al, je);
+    PTL_ARRAY_FREE(&al, jp);
+    PTL_ARRAY_FREE(&al, jp_new);
+    PTL_ARRAY_FREE(&al, cuts);
+    PTL_ARRAY_FREE(&al, pieces);
+    PTL_ARRAY_FREE(&al, lverts);
+    PTL_ARRAY_FREE(&al, lnbrs);
+    PTL_ARRAY_FREE(&al, llayer);
     st = ptl_cpg_build(&in, &al, blob, size, err);
     goto done;
 oom:

@@ -327,8 +327,10 @@ static ptl_status build_vertex_cells(ptl_navmesh* nm) {
     return PTL_OK;
 }
 
-ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_desc* desc, ptl_navmesh** out,
-                              ptl_error* err) {
+/* ptl_navmesh_create, or with `adopt` the blob itself becomes the navmesh's (no copy; on failure the
+   caller keeps it). */
+static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_navmesh_desc* desc, ptl_navmesh** out,
+                         ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_create: out is NULL");
     *out = NULL;
     if (!blob) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_create: blob is NULL");
@@ -338,12 +340,12 @@ ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_d
     ptl_navmesh* nm = ptl_mem_calloc(&a, 1, sizeof *nm);
     if (!nm) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     nm->alloc = a;
-    nm->blob = ptl_mem_alloc(&a, size);
+    nm->blob = adopt ? (uint8_t*)(uintptr_t)blob : ptl_mem_alloc(&a, size);
     if (!nm->blob) {
         ptl_navmesh_destroy(nm);
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory (%zu bytes)", size);
     }
-    memcpy(nm->blob, blob, size);
+    if (!adopt) memcpy(nm->blob, blob, size);
     nm->size = size;
     bind(nm);
     s = check_topology(nm, err);
@@ -352,11 +354,22 @@ ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_d
     if (s >= 0) s = check_hubs(nm, err);
     if (s >= 0) s = ptl_nm_build_pockets(nm, err);
     if (s < 0) {
+        if (adopt) nm->blob = NULL, nm->size = 0; /* still the caller's */
         ptl_navmesh_destroy(nm);
         return s;
     }
     *out = nm;
     return ptl_error_ok(err);
+}
+
+ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_desc* desc, ptl_navmesh** out,
+                              ptl_error* err) {
+    return create(blob, size, false, desc, out, err);
+}
+
+ptl_status ptl_nm_create_adopt(void* blob, size_t size, const ptl_allocator* alloc, ptl_navmesh** out, ptl_error* err) {
+    ptl_navmesh_desc d = {alloc};
+    return create(blob, size, true, &d, out, err);
 }
 
 ptl_status ptl_navmesh_load_file(const char* path, const ptl_navmesh_desc* desc, ptl_navmesh** out, ptl_error* err) {

@@ -53,6 +53,10 @@ struct ptl_navmesh {
     uint32_t piece_count;
 };
 
+/* ptl_navmesh_create without the copy: the navmesh takes `blob` (`size` bytes from `alloc`, freed
+   with the navmesh); on failure the caller keeps it. For the bake's own stages (landmarks.c). */
+ptl_status ptl_nm_create_adopt(void* blob, size_t size, const ptl_allocator* alloc, ptl_navmesh** out, ptl_error* err);
+
 /* Derives the pockets (pockets.c): from the blob's lids when it has them (cell_lid, vert_lid;
    PTL_ERR_BAD_BLOB when a lid does not close its pocket), else from the walls of a 2D navmesh
    (pocket, cell_pocket, which may stay NULL). PTL_ERR_NO_MEMORY. */
