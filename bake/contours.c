@@ -577,7 +577,7 @@ static ptl_status trace_layer(const ptl_layer_map* m, const ptl_layer_info* li, 
         const ptl_lmap_bl* r = &m->bl[m->layer_bls[k]];
         const size_t b = (size_t)((int64_t)(r->block / m->nbx) - bz0) * t.nbw + (size_t)((int64_t)(r->block % m->nbx) - bx0);
         if (t.slot[b] == PTL_NONE) t.slot[b] = nslots++;
-        for (uint32_t z = 0; z < B; ++z) rows[(size_t)t.slot[b] * B + z] |= r->bits[z];
+        for (uint32_t z = r->z0; z <= r->z1; ++z) rows[(size_t)t.slot[b] * B + z] |= ptl_lmap_row(m, r, z);
     }
     const int64_t sx = li->x0 - bx0 * (int64_t)B, sy = li->z0 - bz0 * (int64_t)B;
     const int64_t H = (int64_t)t.nbd * B;

@@ -31,7 +31,7 @@ void ptl_layer_map_free(ptl_layer_map* m) {
 static uint32_t rank_of(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t lx, uint32_t lz) {
     uint16_t before;
     memcpy(&before, m->pool + r->data + 2 * lz, 2);
-    return before + (uint32_t)__builtin_popcount(r->bits[lz] & ((1u << lx) - 1u));
+    return before + (uint32_t)__builtin_popcount(ptl_lmap_row(m, r, lz) & ((1u << lx) - 1u));
 }
 
 uint16_t ptl_lmap_floor(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z) {
@@ -98,7 +98,7 @@ uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_
     const uint32_t lx = (uint32_t)(x % PTL_LMAP_B), lz = (uint32_t)(z % PTL_LMAP_B);
     for (uint32_t k = m->block_first[b], e = m->block_first[b + 1]; k < e; ++k) {
         const uint32_t i = m->block_bls[k];
-        if ((m->bl[i].bits[lz] >> lx & 1u) && m->bl[i].world != PTL_VX_NONE && ptl_lmap_floor(m, i, x, z) == floor)
+        if ((ptl_lmap_row(m, &m->bl[i], lz) >> lx & 1u) && m->bl[i].world != PTL_VX_NONE && ptl_lmap_floor(m, i, x, z) == floor)
             return m->bl[i].world;
     }
     return PTL_VX_NONE;

@@ -13,17 +13,20 @@
 #ifndef PTL_LAYER_MAP_H
 #define PTL_LAYER_MAP_H
 
+#include <string.h>
+
 #include "voxel.h"
 
 #define PTL_LMAP_B PTL_VX_LAYER_BLOCK
 
 /* A block-layer: the spans of one layer inside one block that the block's own flood connected. */
 typedef struct ptl_lmap_bl {
-    uint32_t bits[PTL_LMAP_B]; /* row z of the block: bit x set where the block-layer has a span */
     uint64_t lowest;           /* its lowest span: floor << 32 | the span's index in the world's order */
     uint32_t world;            /* its layer (PTL_VX_NONE: dropped, unreachable or an island) */
     uint32_t block;            /* its block: bz * nbx + bx */
     uint32_t count;            /* spans */
+    uint32_t rows;             /* offset in the pool of its rows z0 .. z1, a uint32 each: bit x of row
+                                  z set where it has a span in column (x, z) of the block */
     uint32_t data;             /* offset in the pool: uint16 rank[32] (spans before each row), then
                                   the floors, then the tags (when not flat / when mixed) */
     uint16_t floor_min, floor_max;
@@ -71,6 +74,14 @@ typedef struct ptl_layer_map {
 
 void ptl_layer_map_free(ptl_layer_map* m);
 
+/* Row lz (0 .. PTL_LMAP_B - 1) of block-layer r's bits. */
+static inline uint32_t ptl_lmap_row(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t lz) {
+    if (lz < r->z0 || lz > r->z1) return 0;
+    uint32_t v;
+    memcpy(&v, m->pool + r->rows + 4 * (lz - r->z0), 4);
+    return v;
+}
+
 /* Layer l's block-layer holding world column (x, z), or PTL_VX_NONE. */
 static inline uint32_t ptl_lmap_find(const ptl_layer_map* m, uint32_t l, int64_t x, int64_t z) {
     if (x < 0 || z < 0 || x >= m->p.width || z >= m->p.depth) return PTL_VX_NONE;
@@ -78,7 +89,7 @@ static inline uint32_t ptl_lmap_find(const ptl_layer_map* m, uint32_t l, int64_t
     const uint32_t lx = (uint32_t)(x % PTL_LMAP_B), lz = (uint32_t)(z % PTL_LMAP_B);
     for (uint32_t k = m->block_first[b], e = m->block_first[b + 1]; k < e; ++k) {
         const uint32_t i = m->block_bls[k];
-        if (m->bl[i].world == l && (m->bl[i].bits[lz] >> lx & 1u)) return i;
+        if (m->bl[i].world == l && (ptl_lmap_row(m, &m->bl[i], lz) >> lx & 1u)) return i;
     }
     return PTL_VX_NONE;
 }

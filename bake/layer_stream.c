@@ -260,7 +260,8 @@ static void map_block(void* data, uint32_t b) {
     const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
     const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B;
     uint32_t* at = ptl_mem_calloc(a, nl, sizeof *at); /* per block-layer: spans written so far */
-    if (!at || !PTL_RESERVE(a, o->bl, nl)) goto oom;
+    uint32_t* bits = ptl_mem_calloc(a, (size_t)nl * B, sizeof *bits); /* per block-layer: its rows */
+    if (!at || !bits || !PTL_RESERVE(a, o->bl, nl)) goto oom;
     for (uint32_t i = 0; i < nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
         memset(r, 0, sizeof *r);
@@ -280,7 +281,7 @@ static void map_block(void* data, uint32_t b) {
             for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
-                r->bits[z] |= 1u << x;
+                bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
                 if (r->count == 0) r->tag = os->tag;
                 else if (os->tag != r->tag) r->tags_mixed = 1;
                 r->count++;
@@ -292,9 +293,14 @@ static void map_block(void* data, uint32_t b) {
                 if (z > r->z1) r->z1 = (uint8_t)z;
             }
         }
-    /* The pool: ranks, floors as offsets, tags. */
+    /* The pool: rows, then ranks, floors as offsets, tags. */
     for (uint32_t i = 0; i < nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
+        const uint32_t nrows = (uint32_t)r->z1 - r->z0 + 1;
+        r->rows = o->pool.count;
+        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 4 * nrows)) goto oom;
+        memcpy(o->pool.data + o->pool.count, bits + (size_t)i * B + r->z0, 4 * (size_t)nrows);
+        o->pool.count += 4 * nrows;
         const uint32_t range = (uint32_t)r->floor_max - r->floor_min;
         r->fbits = range == 0 ? 0 : range < 16 ? 4 : range < 256 ? 8 : 16;
         if (!r->fbits && !r->tags_mixed) continue;
@@ -306,7 +312,7 @@ static void map_block(void* data, uint32_t b) {
         uint16_t rank = 0;
         for (uint32_t z = 0; z < B; ++z) {
             memcpy(q + 2 * z, &rank, 2);
-            rank = (uint16_t)(rank + __builtin_popcount(r->bits[z]));
+            rank = (uint16_t)(rank + __builtin_popcount(bits[(size_t)i * B + z]));
         }
         o->pool.count += 2 * B + fbytes + tbytes;
     }
@@ -350,9 +356,11 @@ static void map_block(void* data, uint32_t b) {
     if (!ptl_sort(o->links.data, o->links.count, sizeof *o->links.data, cmp_link_run, a)) goto oom;
     o->links.count = merge_runs(o->links.data, o->links.count);
     ptl_mem_free(a, at, nl * sizeof *at);
+    ptl_mem_free(a, bits, (size_t)nl * B * sizeof *bits);
     return;
 oom:
     ptl_mem_free(a, at, nl * sizeof *at);
+    ptl_mem_free(a, bits, (size_t)nl * B * sizeof *bits);
     o->st = PTL_ERR_NO_MEMORY;
 }
 
@@ -474,7 +482,7 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
             goto oom;
         for (uint32_t i = 0; i < mo[b].bl.count; ++i) {
             ptl_lmap_bl r = mo[b].bl.data[i];
-            r.data += pool0;
+            r.data += pool0, r.rows += pool0;
             c->bl.data[c->bl.count++] = r;
         }
         if (mo[b].pool.count) memcpy(c->pool.data + pool0, mo[b].pool.data, mo[b].pool.count);
@@ -648,7 +656,7 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
         goto oom;
     for (uint32_t i = 0; i < t->acc.bl.count; ++i) {
         ptl_lmap_bl r = t->acc.bl.data[i];
-        r.data += pool0;
+        r.data += pool0, r.rows += pool0;
         c->bl.data[c->bl.count++] = r;
     }
     if (t->acc.pool.count) memcpy(c->pool.data + pool0, t->acc.pool.data, t->acc.pool.count);
