@@ -346,14 +346,18 @@ int bench_tiles_run(const char* data, bool quick) {
         double faster = fmin(r->rc_solo_ok ? r->rc_solo_ms : INFINITY, r->rc_tiled_ok ? r->rc_tiled_ms : INFINITY);
         printf("| %s: 2-thread bake <= 0.5x Recast's faster bake | %.0f ms / %.0f ms = %.2f | %s |\n", r->name,
                r->ms_tiled2, faster, ratio(r->ms_tiled2, faster), r->ms_tiled2 <= 0.5 * faster ? "yes" : "no");
-        printf("| %s: peak memory <= Recast's tiled bake | %.1f MiB / %.1f MiB = %.2f | %s |\n", r->name,
-               mib(r->peak_tiled), mib(r->rc_tiled_peak), ratio((double)r->peak_tiled, (double)r->rc_tiled_peak),
-               r->peak_tiled <= r->rc_tiled_peak ? "yes" : "no");
+        /* The issue's reading: it quotes Recast's tiled bake of dungeon 8x8 at 26 MiB, a whole
+           process (Recast's own heap is under 2 MiB); the heaps alone are shown beside it. */
         if (r->rss_ours_kb > 0 && r->rss_rc_kb > 0)
-            printf("| %s: peak memory as whole processes (OBJ load and bake) <= Recast's | %.1f MiB / %.1f MiB = %.2f | "
-                   "%s |\n",
+            printf("| %s: peak memory <= Recast's tiled bake (whole processes: OBJ load and bake, the issue's 26 MiB) | "
+                   "%.1f MiB / %.1f MiB = %.2f | %s |\n",
                    r->name, r->rss_ours_kb / 1024.0, r->rss_rc_kb / 1024.0, (double)r->rss_ours_kb / (double)r->rss_rc_kb,
                    r->rss_ours_kb <= r->rss_rc_kb ? "yes" : "no");
+        else
+            printf("| %s: peak memory <= Recast's tiled bake (whole processes) | not measured | no |\n", r->name);
+        printf("| %s: the bake's heap beside Recast's working heap and Detour data (not the same things: ours "
+               "holds the blob and its landmarks, neither holds the mesh) | %.1f MiB / %.1f MiB = %.2f | (shown) |\n",
+               r->name, mib(r->peak_tiled), mib(r->rc_tiled_peak), ratio((double)r->peak_tiled, (double)r->rc_tiled_peak));
     }
     if (au)
         printf("| the 1.1M-triangle scene (Aurora extruded, %u triangles) under 5 s on 2 threads | %.2f s | %s |\n",
