@@ -163,6 +163,17 @@ static bool band_room(ptl_vx_band* b, uint64_t spans, uint64_t gaps) {
     return true;
 }
 
+/* The first of gaps[0 .. n) (sorted by span) whose span is `span` or later. */
+static uint32_t first_gap(const ptl_vx_gap* gaps, uint32_t n, uint32_t span) {
+    uint32_t lo = 0, hi = n;
+    while (lo < hi) {
+        const uint32_t mid = lo + (hi - lo) / 2;
+        if (gaps[mid].span < span) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+
 /* Closes the row just filled: the column index's end entry. */
 static void band_row_done(ptl_vx_band* b) {
     b->f.p.depth++;
@@ -195,13 +206,7 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
                 b->f.col_of[b->f.span_count++] = c;
             }
         }
-        uint32_t lo = 0, hi = t->gap_count;
-        while (lo < hi) {
-            const uint32_t mid = lo + (hi - lo) / 2;
-            if (t->gaps[mid].span < first) lo = mid + 1;
-            else hi = mid;
-        }
-        for (uint32_t g = lo; g < t->gap_count && t->gaps[g].span < end; ++g) {
+        for (uint32_t g = first_gap(t->gaps, t->gap_count, first); g < t->gap_count && t->gaps[g].span < end; ++g) {
             if (!band_room(b, 0, 1)) return PTL_ERR_NO_MEMORY;
             ptl_vx_gap o = t->gaps[g];
             o.span = base + (o.span - first);
@@ -225,13 +230,7 @@ ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32
     for (uint32_t s = first; s < end; ++s) b->f.col_of[base + s - first] = row * W + (ptl_vx_span_col(of, s) - c0);
     b->f.span_count += end - first;
     /* gaps (sorted by span): far ends from the field's indices to indices inside their columns */
-    uint32_t lo = 0, hi = of->gap_count;
-    while (lo < hi) {
-        const uint32_t mid = lo + (hi - lo) / 2;
-        if (of->gaps[mid].span < first) lo = mid + 1;
-        else hi = mid;
-    }
-    for (uint32_t g = lo; g < of->gap_count && of->gaps[g].span < end; ++g) {
+    for (uint32_t g = first_gap(of->gaps, of->gap_count, first); g < of->gap_count && of->gaps[g].span < end; ++g) {
         if (!band_room(b, 0, 1)) return PTL_ERR_NO_MEMORY;
         ptl_vx_gap o = of->gaps[g];
         const uint32_t c = ptl_vx_span_col(of, o.span), k = o.cols + 1u;

@@ -1098,28 +1098,35 @@ Test(voxel, walkable_area_is_within_3_percent_of_recast) {
    linked layers that could be one, ids in order of their lowest spans), and the layers are the
    same flooded in turn or as jobs on three threads (blocks in any order). */
 #include "../tools/jobs.h"
+
+/* A random scene of 30 x 30 m over several blocks: a floor, and 14 platforms (bridges), ramps up
+   from the ground and boxes; `seed` advances. */
+static void random_stacked_scene(mesh_b* b, uint32_t* seed) {
+    mb_floor(b, 0, 0, 30, 30, 0, true);
+    for (int k = 0; k < 14; ++k) {
+        float v[6];
+        for (int i = 0; i < 6; ++i) {
+            *seed = *seed * 1664525u + 1013904223u;
+            v[i] = (float)((*seed >> 8) % 10000) / 10000.0f;
+        }
+        const float x0 = 28 * v[0], z0 = 28 * v[1], w = 2 + 14 * v[2], d = 2 + 14 * v[3];
+        const float x1 = x0 + w > 30 ? 30 : x0 + w, z1 = z0 + d > 30 ? 30 : z0 + d;
+        const float y = 0.6f + 6 * v[4];
+        switch (k % 3) {
+        case 0: mb_floor(b, x0, z0, x1, z1, y, true); break;
+        case 1: mb_ramp(b, x0, z0, x1, z1, 0, y * v[5]); break;
+        default: mb_box(b, x0, 0, z0, x0 + 1 + 2 * v[5], 2.5f, z0 + 1 + 2 * v[5], true); break;
+        }
+    }
+}
+
 Test(voxel, random_stacked_scenes_keep_the_layer_rules_across_block_borders, .timeout = 300) {
     uint32_t seed = 20261124u, layered = 0;
     ptl_thread_jobs j;
     ptl_thread_jobs_init(&j, 3);
     for (int scene = 0; scene < 12; ++scene) {
         mesh_b b = {0};
-        mb_floor(&b, 0, 0, 30, 30, 0, true);
-        for (int k = 0; k < 14; ++k) {
-            float v[6];
-            for (int i = 0; i < 6; ++i) {
-                seed = seed * 1664525u + 1013904223u;
-                v[i] = (float)((seed >> 8) % 10000) / 10000.0f;
-            }
-            const float x0 = 28 * v[0], z0 = 28 * v[1], w = 2 + 14 * v[2], d = 2 + 14 * v[3];
-            const float x1 = x0 + w > 30 ? 30 : x0 + w, z1 = z0 + d > 30 ? 30 : z0 + d;
-            const float y = 0.6f + 6 * v[4];
-            switch (k % 3) {
-            case 0: mb_floor(&b, x0, z0, x1, z1, y, true); break;          /* a platform (a bridge) */
-            case 1: mb_ramp(&b, x0, z0, x1, z1, 0, y * v[5]); break;       /* a ramp up from the ground */
-            default: mb_box(&b, x0, 0, z0, x0 + 1 + 2 * v[5], 2.5f, z0 + 1 + 2 * v[5], true); break; /* a box */
-            }
-        }
+        random_stacked_scene(&b, &seed);
         ptl_trimesh m = mb_mesh(&b);
         ptl_bake_desc desc = {.agent_radius = 0.3f};
         run r;
@@ -1217,23 +1224,8 @@ Test(voxel, layer_map_answers_what_the_field_answers_on_stacked_scenes_and_gaps)
     map_junctions = map_gaps = 0;
     for (int scene = 0; scene < 6; ++scene) {
         mesh_b b = {0};
-        mb_floor(&b, 0, 0, 30, 30, 0, true);
-        mb_floor(&b, 31, 0, 45, 30, 0, true); /* across a crack: gap links */
-        for (int k = 0; k < 14; ++k) {
-            float v[6];
-            for (int i = 0; i < 6; ++i) {
-                seed = seed * 1664525u + 1013904223u;
-                v[i] = (float)((seed >> 8) % 10000) / 10000.0f;
-            }
-            const float x0 = 28 * v[0], z0 = 28 * v[1], w = 2 + 14 * v[2], d = 2 + 14 * v[3];
-            const float x1 = x0 + w > 30 ? 30 : x0 + w, z1 = z0 + d > 30 ? 30 : z0 + d;
-            const float y = 0.6f + 6 * v[4];
-            switch (k % 3) {
-            case 0: mb_floor(&b, x0, z0, x1, z1, y, true); break;
-            case 1: mb_ramp(&b, x0, z0, x1, z1, 0, y * v[5]); break;
-            default: mb_box(&b, x0, 0, z0, x0 + 1 + 2 * v[5], 2.5f, z0 + 1 + 2 * v[5], true); break;
-            }
-        }
+        mb_floor(&b, 31, 0, 45, 30, 0, true); /* across a crack from the scene: gap links */
+        random_stacked_scene(&b, &seed);
         ptl_trimesh m = mb_mesh(&b);
         ptl_bake_desc desc = {.agent_radius = 0.3f, .max_gap = 1.5f};
         char name[32];
