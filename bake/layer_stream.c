@@ -110,7 +110,7 @@ struct ptl_layer_stream {
 struct ptl_tile_layers {
     int32_t tx, tz;
     lacc acc;
-    strip edge[4]; /* its columns' edges: 0 left (x = 0), 1 top... see TILE_* */
+    strip edge[4]; /* the spans along its four sides (EDGE_*), for the borders with its neighbours */
     ptl_status st;
 };
 enum { EDGE_LEFT = 0, EDGE_FIRST_ROW = 1, EDGE_RIGHT = 2, EDGE_LAST_ROW = 3 };
@@ -636,9 +636,6 @@ ptl_status ptl_lstream_tile(const ptl_layer_stream* s, ptl_open_field* f, int32_
     return PTL_OK;
 }
 
-/* Adds `add` to id `id` unless it is PTL_VX_NONE. */
-static inline uint32_t shift_id(uint32_t id, uint32_t add) { return id + add; }
-
 ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_error* err) {
     const ptl_allocator* a = &s->a;
     lacc* c = &s->acc;
@@ -663,17 +660,17 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
     c->pool.count += t->acc.pool.count;
     for (uint32_t i = 0; i < t->acc.links.count; ++i) {
         ptl_lmap_link l = t->acc.links.data[i];
-        l.a = shift_id(l.a, off), l.b = shift_id(l.b, off);
+        l.a += off, l.b += off;
         c->links.data[c->links.count++] = l;
     }
     for (uint32_t i = 0; i < t->acc.gaps.count; ++i) {
         sgap g = t->acc.gaps.data[i];
-        g.a = shift_id(g.a, off);
+        g.a += off;
         c->gaps.data[c->gaps.count++] = g;
     }
     for (uint32_t i = 0; i < t->acc.cand.count; ++i) {
         ptl_vx_candidate k = t->acc.cand.data[i];
-        k.a = shift_id(k.a, off), k.b = shift_id(k.b, off);
+        k.a += off, k.b += off;
         c->cand.data[c->cand.count++] = k;
     }
     for (uint32_t i = 0; i < t->acc.conf.count; ++i) {
@@ -686,11 +683,11 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
         if (tb->found && (!sb->found || tb->d2 < sb->d2 || (tb->d2 == sb->d2 && tb->score < sb->score) ||
                           (tb->d2 == sb->d2 && tb->score == sb->score && tb->t < sb->t))) {
             *sb = *tb;
-            sb->bl = shift_id(tb->bl, off);
+            sb->bl = tb->bl + off;
         }
     }
     for (int e = 0; e < 4; ++e)
-        for (uint32_t i = 0; i < t->edge[e].sp.count; ++i) t->edge[e].sp.data[i].bl = shift_id(t->edge[e].sp.data[i].bl, off);
+        for (uint32_t i = 0; i < t->edge[e].sp.count; ++i) t->edge[e].sp.data[i].bl += off;
     /* The borders with the tile before in the row and the tile above. */
     if (tx > 0 && !pair_strips(c, a, &s->tile_right, &t->edge[EDGE_LEFT], 2)) goto oom;
     if (tz > 0 && !pair_strips(c, a, &s->tile_bottom[tx], &t->edge[EDGE_FIRST_ROW], 1)) goto oom;
