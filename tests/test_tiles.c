@@ -577,3 +577,52 @@ Test(tiles, out_of_memory_at_every_allocation_of_a_streamed_bake_and_merge_fails
     }
     free(b);
 }
+
+/* Seeds and islands through the tile path (each tile floods its own blocks, layer_map.h): a seed
+   standing on a tile corner (its search window spans four tiles), a platform nothing links to
+   (dropped with a seed, kept without) and a pillar whose top is smaller than min_island: the tiled
+   bakes (tiles of 32 and 64, threads or not) are the one-piece bake's. */
+Test(tiles, seeds_and_islands_across_tiles_match_one_piece) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 30, 24, 0);
+    box(b, 6, 0, 14, 20, 0.6f, 20);              /* a slab to step onto */
+    box(b, 20, 3, 4, 27, 3.2f, 11);             /* a platform, unreachable (3 m up, no ramp) */
+    box(b, 22.4f, 0, 16, 23.3f, 2.5f, 16.9f);  /* a pillar whose top is a small island */
+    ptl_trimesh m = as_trimesh(b);
+    ptl_thread_jobs j;
+    ptl_thread_jobs_init(&j, 3);
+    const float seed[3] = {9.6f, 0, 9.6f}; /* on the corner of tiles of 32 columns (0.3 m) */
+    uint32_t unseeded = 0;
+    for (int seeded = 0; seeded < 2; ++seeded) {
+        ptl_bake_desc d;
+        memset(&d, 0, sizeof d);
+        if (seeded) d.seeds = seed, d.seed_count = 1;
+        ptl_bake_debug* dbg = NULL;
+        cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
+        d.debug = dbg; /* the true one-piece bake: the whole field, through bands */
+        blob whole;
+        ptl_error err;
+        cr_assert_geq(ptl_bake_trimesh(&m, &d, &whole.data, &whole.size, &whole.st, &err), 0, "%s", err.message);
+        ptl_bake_debug_destroy(dbg);
+        d.debug = NULL;
+        if (!seeded) unseeded = whole.st.layers;
+        if (seeded) cr_expect_lt(whole.st.layers, unseeded, "the seed drops the platform (%u layers)", whole.st.layers);
+        else cr_expect_geq(whole.st.layers, 2u, "the floor with the slab, the platform (%u layers)", whole.st.layers);
+        cr_log_info("%s: %u layers, %u cells", seeded ? "seeded" : "unseeded", whole.st.layers, whole.st.cells);
+        const uint32_t sizes[] = {32, 64};
+        for (int k = 0; k < 4; ++k) {
+            d.tile_size = sizes[k % 2];
+            d.jobs = k < 2 ? NULL : &j.sys;
+            blob t;
+            cr_assert_geq(ptl_bake_trimesh(&m, &d, &t.data, &t.size, &t.st, &err), 0, "%s", err.message);
+            size_t at = 0;
+            cr_expect(same_but_tiling(whole.data, whole.size, t.data, t.size, &at),
+                      "%s, tiles of %u%s: differs from one piece at byte %zu", seeded ? "seeded" : "unseeded", d.tile_size,
+                      d.jobs ? ", threads" : "", at);
+            cr_expect_eq(t.st.layers, whole.st.layers);
+            ptl_blob_free(t.data, t.size, NULL);
+        }
+        ptl_blob_free(whole.data, whole.size, NULL);
+    }
+    free(b);
+}
