@@ -355,8 +355,10 @@ typedef struct ptl_bake_stats {
     uint64_t hub_entries, hub_bytes;
     /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
     /* Wall-clock stage times. The voxel stages run in tiles (tile_size): ms_voxelize covers the
-       tiles' voxelization, filters (run as jobs) and the assembly of their columns, and ms_filter is
-       0 (it is the filters' time only in a bake that keeps its intermediates, `debug`). */
+       tiles' voxelization and filters (run as jobs) and, when the tile size is a multiple of 32 (the
+       default's hidden tiles are), the layer flood of each tile's blocks, which runs in the tiles'
+       jobs; ms_layers is then the stitch of the tiles' layers. ms_filter is 0 (it is the filters'
+       time only in a bake that keeps its intermediates, `debug`). */
     double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
     double ms_hubs;
 } ptl_bake_stats;
