@@ -291,9 +291,22 @@ static void map_block(void* data, uint32_t b) {
                 if (x > r->x1) r->x1 = (uint8_t)x;
                 if (z < r->z0) r->z0 = (uint8_t)z;
                 if (z > r->z1) r->z1 = (uint8_t)z;
+                /* links to other block-layers inside the piece (those leaving it: the strips) */
+                for (int dir = 0; dir < 4; ++dir) {
+                    if (os->con[dir] == PTL_VX_NOCON) continue;
+                    const int64_t nx = (int64_t)(x0 + x) + DX[dir], nz = (int64_t)(z0 + z) + DZ[dir];
+                    if (nx < 0 || nz < 0 || nx >= (int64_t)W || nz >= (int64_t)D) continue;
+                    const uint32_t t = ptl_vx_col_begin(of, ptl_vx_ncol(of->p.width, c, dir)) + os->con[dir];
+                    if (of->spans[t].layer == os->layer) continue;
+                    const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
+                    ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,
+                                       (uint16_t)(line * B + place)};
+                    if (!PTL_PUSH(a, o->links, l)) goto oom;
+                }
             }
         }
     /* The pool: rows, then ranks, floors as offsets, tags. */
+    bool any_data = false;
     for (uint32_t i = 0; i < nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
         const uint32_t nrows = (uint32_t)r->z1 - r->z0 + 1;
@@ -304,6 +317,7 @@ static void map_block(void* data, uint32_t b) {
         const uint32_t range = (uint32_t)r->floor_max - r->floor_min;
         r->fbits = range == 0 ? 0 : range < 16 ? 4 : range < 256 ? 8 : 16;
         if (!r->fbits && !r->tags_mixed) continue;
+        any_data = true;
         const uint32_t fbytes = (r->count * r->fbits + 7) / 8, tbytes = r->tags_mixed ? 2 * r->count : 0;
         r->data = o->pool.count;
         if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 2 * B + fbytes + tbytes)) goto oom;
@@ -316,7 +330,7 @@ static void map_block(void* data, uint32_t b) {
         }
         o->pool.count += 2 * B + fbytes + tbytes;
     }
-    for (uint32_t z = 0; z < d; ++z)
+    for (uint32_t z = 0; z < d && any_data; ++z) /* the floors and tags of those that need them */
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = (z0 + z) * W + x0 + x;
             for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
@@ -331,26 +345,6 @@ static void map_block(void* data, uint32_t b) {
                 else if (r->fbits == 8) q[k] = (uint8_t)off;
                 else if (r->fbits == 16) memcpy(q + 2 * k, &(uint16_t){(uint16_t)off}, 2);
                 if (r->tags_mixed) memcpy(q + (r->count * r->fbits + 7) / 8 + 2 * k, &os->tag, 2);
-            }
-        }
-    /* Links to other block-layers inside the piece (those leaving it: the strips). */
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (z0 + z) * W + x0 + x;
-            for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
-                const ptl_open_span* os = &of->spans[sp];
-                for (int dir = 0; dir < 4; ++dir) {
-                    if (os->con[dir] == PTL_VX_NOCON) continue;
-                    const int64_t nx = (int64_t)(x0 + x) + DX[dir], nz = (int64_t)(z0 + z) + DZ[dir];
-                    if (nx < 0 || nz < 0 || nx >= (int64_t)W || nz >= (int64_t)D) continue;
-                    const uint32_t nc = ptl_vx_ncol(of->p.width, c, dir);
-                    const uint32_t t = ptl_vx_col_begin(of, nc) + os->con[dir];
-                    if (of->spans[t].layer == os->layer) continue;
-                    const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
-                    ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,
-                                       (uint16_t)(line * B + place)};
-                    if (!PTL_PUSH(a, o->links, l)) goto oom;
-                }
             }
         }
     if (!ptl_sort(o->links.data, o->links.count, sizeof *o->links.data, cmp_link_run, a)) goto oom;

@@ -159,7 +159,7 @@ typedef struct bin_job {
     const int32_t* rows; /* NULL, or per BIN_CHUNK_TRIS triangles: the first and last tile row they meet */
 } bin_job;
 
-enum { BIN_CHUNK_TRIS = 16384, BIN_MAX_COUNTERS = 1 << 22 };
+enum { BIN_CHUNK_TRIS = 16384, BIN_MAX_COUNTERS = 1 << 22, BIN_ONCE_RUNS = 4 };
 
 static void bin_chunk(void* data, uint32_t chunk) {
     const bin_job* j = data;
@@ -966,6 +966,10 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
     bins b;
     memset(&b, 0, sizeof b);
+    /* Without runs (a small mesh, see ptl_vx_tiles_stream), every tile's triangles are binned once. */
+    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
+    if (st >= 0 && !rows && bin_triangles(m, world, t, all, jobs, a, &b) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
     for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
         const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
@@ -973,13 +977,13 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
         ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
         ptl_tile_layers** out = ptl_mem_calloc(a, n, sizeof *out);
-        free_bins(&b, a);
+        if (rows) free_bins(&b, a);
         if (!tiles || !errs || !out) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        } else if (bin_triangles_rows(m, world, t, range, rows, jobs, a, &b) < 0) {
+        } else if (rows && bin_triangles_rows(m, world, t, range, rows, jobs, a, &b) < 0) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
         } else {
-            layers_job lj = {{m, world, t, range, range, &b, a, tiles, errs}, s, out};
+            layers_job lj = {{m, world, t, range, rows ? range : all, &b, a, tiles, errs}, s, out};
             if (jobs && jobs->run) jobs->run(jobs->user, run_tile_layers, &lj, n);
             else
                 for (uint32_t i = 0; i < n; ++i) run_tile_layers(&lj, i);
@@ -1046,10 +1050,14 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     const ptl_vx_tile** row = ptl_mem_alloc(&a, (size_t)rw * sizeof *row);
     bins b; /* the triangles of a batch of tile rows */
     memset(&b, 0, sizeof b);
+    /* Runs of triangles and the tile rows they meet, so that a batch of rows is binned without
+       looking at the rest; a mesh of a few runs is binned once for every tile instead (its bins are
+       small, and each batch would look at all of it). */
     const uint32_t nruns = (m->tri_count + BIN_CHUNK_TRIS - 1) / BIN_CHUNK_TRIS;
-    int32_t* rows = ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows);
-    ptl_status st = row && rows ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    if (st >= 0) {
+    const bool by_runs = nruns > BIN_ONCE_RUNS;
+    int32_t* rows = by_runs ? ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows) : NULL;
+    ptl_status st = row && (rows || !by_runs) ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    if (st >= 0 && by_runs) {
         rows_job rj = {m, world, t, rows};
         if (jobs && jobs->run && nruns > 1) jobs->run(jobs->user, rows_chunk, &rj, nruns);
         else
