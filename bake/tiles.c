@@ -4,10 +4,13 @@
    keeps its own columns. The border is as wide as the filters look: a column's open spans depend on
    the solid spans at most (gap scan + erosion radius + ledge + link) columns away, and the
    rasterizer cuts triangles in world columns (voxelize.c), so every kept column is exactly the one a
-   one-piece bake makes. Assembling the tiles' columns (ptl_vx_tiles_assemble) gives the one-piece
-   open field, byte for byte, whatever the tile size, order or thread count; the later stages run
-   on it, so the tiling leaves no vertex behind (the merge "without artificial vertices" of Saupin
-   §4.3 happens at the level of columns, where it is exact).
+   one-piece bake makes. Assembling the tiles' columns (ptl_vx_tiles_assemble) would give the
+   one-piece open field, byte for byte, whatever the tile size, order or thread count; the bake does
+   not assemble it (except for a debug capture, ptl_vx_tiles_bake): the tiles stream into the layer
+   stage (ptl_vx_tiles_stream, layer_map.h), each tile flooding its own blocks in its job when the
+   tile size is a multiple of the blocks', and every choice there is the whole field's, so the
+   tiling leaves no vertex behind (the merge "without artificial vertices" of Saupin §4.3 happens at
+   the level of columns and block-layers, where it is exact).
 
    A tile's job allocates only for its window: (tile_size + 2 border)^2 columns and their spans. */
 #include <string.h>
@@ -543,11 +546,11 @@ oom:
     return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory assembling tiles");
 }
 
-/* The one-machine tiled voxel stage, a row of tiles at a time: each row's tiles run as jobs, then
-   their columns are appended to the world's field (a row of tiles covers whole rows of columns, so
-   its spans follow the previous rows' in the world's order) and the tiles are freed. Links and gaps
-   into rows not placed yet stay as indices inside their columns until the end. Peak memory: the
-   world's field plus one row of tiles. */
+/* The world's open field from the tiles (for a debug capture, which draws it), a row of tiles at a
+   time: each row's tiles run as jobs, then their columns are appended to the world's field (a row
+   of tiles covers whole rows of columns, so its spans follow the previous rows' in the world's
+   order) and the tiles are freed. Links and gaps into rows not placed yet stay as indices inside
+   their columns until the end. Peak memory: the world's field plus one row of tiles. */
 /* The world's open field being assembled from tile rows, in row order (ptl_vx_tiles_bake). */
 typedef struct assembly {
     ptl_open_field* out; /* its column index pushed as rows arrive */

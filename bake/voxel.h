@@ -372,7 +372,9 @@ ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, 
 void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a);
 /* Every tile of the world, a row of tiles at a time (the row's tiles as jobs), appended to the
    world's open field as each row finishes: ptl_vx_tiles_build + ptl_vx_tiles_assemble with one row of
-   tiles alive at a time. `solid_spans` gets the heightfield spans of all columns (stats). */
+   tiles alive at a time. `solid_spans` gets the heightfield spans of all columns (stats). Only a
+   bake with a debug capture holds the world's field; the others stream the tiles into the layers
+   (ptl_vx_tiles_stream, layer_map.h). */
 /* keep_ceil: keep the spans' ceilings and a col_of array (a debug capture draws the openings);
    else the columns go into the spans (ptl_vx_span_col), 4 bytes a span less. */
 ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
