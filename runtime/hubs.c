@@ -128,6 +128,7 @@ static double corner_alt_v(const hub_search* hs, int k, uint32_t v) {
 static double corner_alt(const hub_search* hs, int k, uint32_t c) { return corner_alt_v(hs, k, hs->q->nm->hub_vert[c]); }
 
 static void push(hub_search* hs, int k, const ptl_snode* n);
+static void find_corner(hub_search* hs, int k, uint32_t slot, double rx, double rz, double g, uint32_t root);
 
 /* Roots inside an end's pocket. A taut path bends round the walls at a root v, so it goes on into
    the half-plane of the line from the previous root through v that holds the walls (Polyanya's
@@ -191,6 +192,12 @@ static void sweep_root(hub_search* hs, int k, uint32_t v) {
             double dx = me->to->x - p.x, dz = me->to->z - p.z, d = g + sqrt(dx * dx + dz * dz);
             if (d < hs->best) hs->best = d, hs->best_hub = PTL_NONE, hs->best_side = k, hs->best_root = v, hs->best_meet = PTL_NONE;
         }
+        /* The corners of the cells around v: v sees them, and no expansion reports them (an
+           expansion reports the vertices of the cell it enters, and one entered through an edge on
+           a line through v sees nothing). Without this, a root on a straight side of a sliver cell
+           missed the next corner along that side (hrt201n.map: a 16-unit detour). */
+        const ptl_blob_cell* cell = &nm->cells[p.cells[i]];
+        for (uint32_t j = 0; j < cell->vert_count; ++j) find_corner(hs, k, cell->first + j, p.x, p.z, g, v);
         uint32_t m = ptl_vis_start(q, &p, me->target, i);
         for (uint32_t j = 0; j < m; ++j) {
             ptl_snode* n = &q->succ[j];
