@@ -234,83 +234,129 @@ static bool cone_add(cone* c, ptl_v2 q, double tol) {
    longer than that gets a vertex every so many points there, on the line). */
 enum { CHORD_REACH = 1024 };
 
-/* The cheapest path through chain[0..clen) (positions in `chain`, first and last included) into
-   path[0..*np). Returns PTL_ERR_NO_MEMORY or PTL_OK. */
-static ptl_status min_chords(simp* s, const uint32_t* chain, uint32_t clen, double tol, uint32_t* path,
-                             uint32_t* np, double* cost) {
+/* Which chords are within tolerance, for a run of points pts[0..n): a chord from point i forward by
+   len points is when the cone swept forward from i holds the point it reaches (fwd) and the cone
+   swept back from that point holds i (bwd). A cyclic run (a closed ring) wraps around, so the
+   table serves every start. Bit (i, len) of each direction is bit off[i] + len - 1; a sweep stops
+   where its cone empties, so each point has a short run of bits. */
+typedef struct chord_table {
+    const uint32_t* pts;
+    uint32_t n;
+    bool cyclic;
+    uint64_t* foff; /* n + 1 */
+    uint64_t* boff; /* n + 1 */
+    PTL_ARRAY(uint8_t) fbits;
+    PTL_ARRAY(uint8_t) bbits;
+} chord_table;
+
+static void chord_table_free(const ptl_allocator* a, chord_table* t) {
+    ptl_mem_free(a, t->foff, ((size_t)t->n + 1) * sizeof(uint64_t));
+    ptl_mem_free(a, t->boff, ((size_t)t->n + 1) * sizeof(uint64_t));
+    PTL_ARRAY_FREE(a, t->fbits);
+    PTL_ARRAY_FREE(a, t->bbits);
+    memset(t, 0, sizeof *t);
+}
+
+static inline bool chord_bit(const uint64_t* off, const uint8_t* bits, uint32_t i, uint32_t len) {
+    const uint64_t bit = off[i] + len - 1;
+    return bit < off[i + 1] && (bits[bit / 8] >> (bit & 7) & 1);
+}
+
+/* One direction's sweeps (dir +1: forward, -1: backward). */
+static bool chord_sweeps(simp* s, chord_table* t, int dir, double tol, uint64_t* off, void* bits_array) {
+    PTL_ARRAY(uint8_t)* bits = bits_array;
+    const uint32_t n = t->n;
+    uint64_t nbits = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        off[i] = nbits;
+        /* the farthest a chord from i may reach */
+        uint32_t lmax = t->cyclic ? n - 1 : dir > 0 ? n - 1 - i : i;
+        if (lmax > CHORD_REACH) lmax = CHORD_REACH;
+        if (!PTL_RESERVE(s->a, *bits, nbits / 8 + lmax / 8 + 2)) return false;
+        cone c;
+        cone_init(&c, V(s, t->pts[i]));
+        for (uint32_t len = 1; len <= lmax; ++len) {
+            const uint32_t j = dir > 0 ? (i + len) % n : (i + n - len) % n;
+            const ptl_v2 q = V(s, t->pts[j]);
+            if ((nbits & 7) == 0) bits->data[nbits / 8] = 0;
+            if (cone_has(&c, q)) bits->data[nbits / 8] |= (uint8_t)(1u << (nbits & 7));
+            ++nbits;
+            if (!cone_add(&c, q, tol)) break;
+        }
+    }
+    off[n] = nbits;
+    return true;
+}
+
+static ptl_status chord_table_build(simp* s, const uint32_t* pts, uint32_t n, bool cyclic, double tol, chord_table* t) {
+    memset(t, 0, sizeof *t);
+    t->pts = pts, t->n = n, t->cyclic = cyclic;
+    t->foff = ptl_mem_alloc(s->a, ((size_t)n + 1) * sizeof(uint64_t));
+    t->boff = ptl_mem_alloc(s->a, ((size_t)n + 1) * sizeof(uint64_t));
+    if (!t->foff || !t->boff || !chord_sweeps(s, t, 1, tol, t->foff, &t->fbits) ||
+        !chord_sweeps(s, t, -1, tol, t->boff, &t->bbits)) {
+        chord_table_free(s->a, t);
+        return PTL_ERR_NO_MEMORY;
+    }
+    return PTL_OK;
+}
+
+/* The cheapest path over the table's chords from point `start` to the end of the run (a cyclic
+   run: around to `start` again), as positions from the start (0 .. last) in path[0..*np). Its cost
+   (*cost: vertices and area, see above). */
+static ptl_status min_chords(simp* s, const chord_table* t, uint32_t start, double tol, uint32_t* path, uint32_t* np,
+                             double* cost) {
     const ptl_allocator* a = s->a;
-    size_t n = clen;
-    uint64_t* foff = ptl_mem_alloc(a, (n + 1) * sizeof(uint64_t)); /* first bit of i's forward chords */
-    uint32_t* best = ptl_mem_alloc(a, n * 3 * sizeof(uint32_t));
-    double* area = ptl_mem_alloc(a, n * 2 * sizeof(double));
-    PTL_ARRAY(uint8_t) bits = {0};
+    const uint32_t n = t->n, last = t->cyclic ? n : n - 1 - start; /* positions 0 .. last */
+    const size_t np1 = (size_t)last + 1;
+    uint32_t* best = ptl_mem_alloc(a, np1 * 3 * sizeof(uint32_t));
+    double* area = ptl_mem_alloc(a, np1 * 2 * sizeof(double));
     ptl_status st = PTL_OK;
-    if (!foff || !best || !area) {
+    if (!best || !area) {
         st = PTL_ERR_NO_MEMORY;
         goto done;
     }
-    uint32_t* turns = best + n; /* notches on the best path to each point */
-    uint32_t* prev = turns + n;
-    double* pre = area + n; /* twice the area swept from chain[0] along the chain, for chord areas */
-    ptl_v2 o = V(s, chain[0]);
+    uint32_t* turns = best + np1; /* notches on the best path to each position */
+    uint32_t* prev = turns + np1;
+    double* pre = area + np1; /* twice the area swept from the start along the run, for chord areas */
+#define AT(p) (t->pts[((uint64_t)start + (p)) % n])
+    const ptl_v2 o = V(s, AT(0));
     const double area_weight = 0.125 / (tol * tol); /* per unit of twice the area: see above */
-    /* Forward: bit (i, j) says every point strictly between lies within tol of the ray i -> j. */
-    uint64_t nbits = 0;
-    for (uint32_t i = 0; i < clen; ++i) {
-        foff[i] = nbits;
-        cone c;
-        cone_init(&c, V(s, chain[i]));
-        if (!PTL_RESERVE(a, bits, nbits / 8 + CHORD_REACH / 8 + 2)) {
-            st = PTL_ERR_NO_MEMORY;
-            goto done;
-        }
-        for (uint32_t j = i + 1; j < clen && j - i <= CHORD_REACH; ++j) {
-            if ((nbits & 7) == 0) bits.data[nbits / 8] = 0;
-            if (cone_has(&c, V(s, chain[j]))) bits.data[nbits / 8] |= (uint8_t)(1u << (nbits & 7));
-            ++nbits;
-            if (!cone_add(&c, V(s, chain[j]), tol)) break;
-        }
-        pre[i] = i == 0 ? 0 : pre[i - 1] + v2_cross(v2_sub(V(s, chain[i - 1]), o), v2_sub(V(s, chain[i]), o));
-    }
-    foff[n] = nbits;
-    /* Backward, with the cheapest path: a chord i -> j is usable when seen so from j too. Its cost:
-       a notch at i if the turn there (from i's own best chord) is to the right, one vertex, and the
-       area between it and the points it replaces. */
+    pre[0] = 0;
+    for (uint32_t p = 1; p <= last; ++p) pre[p] = pre[p - 1] + v2_cross(v2_sub(V(s, AT(p - 1)), o), v2_sub(V(s, AT(p)), o));
+    /* A chord i -> j costs a notch at i if the turn there (from i's own best chord) is to the
+       right, one vertex, and the area between it and the points it replaces. */
     best[0] = 0, turns[0] = 0, prev[0] = PTL_NONE, area[0] = 0;
-    for (uint32_t j = 1; j < clen; ++j) {
+    for (uint32_t j = 1; j <= last; ++j) {
         best[j] = UINT32_MAX, turns[j] = UINT32_MAX, prev[j] = PTL_NONE, area[j] = INFINITY;
-        ptl_v2 pj = V(s, chain[j]);
-        cone c;
-        cone_init(&c, pj);
-        for (uint32_t i = j - 1;; --i) {
-            ptl_v2 pi = V(s, chain[i]);
-            uint64_t bit = foff[i] + (j - i - 1);
-            bool fwd = bit < foff[i + 1] && (bits.data[bit / 8] >> (bit & 7) & 1);
-            if (fwd && cone_has(&c, pi)) {
-                uint32_t t = turns[i] + (prev[i] != PTL_NONE && v2_orient(V(s, chain[prev[i]]), pi, pj) < 0);
-                uint32_t b = best[i] + 1;
-                double ar = area[i] + 1 + area_weight * fabs(pre[j] - pre[i] + v2_cross(v2_sub(pj, o), v2_sub(pi, o)));
-                if (t < turns[j] || (t == turns[j] && (ar < area[j] || (ar == area[j] && b < best[j]))))
-                    best[j] = b, turns[j] = t, prev[j] = i, area[j] = ar;
-            }
-            if (i == 0 || j - i >= CHORD_REACH || !cone_add(&c, pi, tol)) break;
+        const uint32_t rj = (uint32_t)(((uint64_t)start + j) % n);
+        const ptl_v2 pj = V(s, t->pts[rj]);
+        const uint32_t lmax = (uint32_t)(t->boff[rj + 1] - t->boff[rj]) < j ? (uint32_t)(t->boff[rj + 1] - t->boff[rj]) : j;
+        for (uint32_t len = 1; len <= lmax; ++len) {
+            const uint32_t i = j - len, ri = (uint32_t)(((uint64_t)start + i) % n);
+            if (!chord_bit(t->boff, t->bbits.data, rj, len) || !chord_bit(t->foff, t->fbits.data, ri, len)) continue;
+            const ptl_v2 pi = V(s, t->pts[ri]);
+            uint32_t tn = turns[i] + (prev[i] != PTL_NONE && v2_orient(V(s, AT(prev[i])), pi, pj) < 0);
+            uint32_t b = best[i] + 1;
+            double ar = area[i] + 1 + area_weight * fabs(pre[j] - pre[i] + v2_cross(v2_sub(pj, o), v2_sub(pi, o)));
+            if (tn < turns[j] || (tn == turns[j] && (ar < area[j] || (ar == area[j] && b < best[j]))))
+                best[j] = b, turns[j] = tn, prev[j] = i, area[j] = ar;
         }
     }
-    /* Adjacent points are always a chord, so every point is reached. */
+#undef AT
+    /* Adjacent points are always a chord, so every position is reached. */
     uint32_t k = 0;
-    for (uint32_t j = clen - 1; j != PTL_NONE; j = prev[j]) path[k++] = j;
+    for (uint32_t j = last; j != PTL_NONE; j = prev[j]) path[k++] = j;
     for (uint32_t x = 0; x < k / 2; ++x) {
-        uint32_t t = path[x];
+        uint32_t tmp = path[x];
         path[x] = path[k - 1 - x];
-        path[k - 1 - x] = t;
+        path[k - 1 - x] = tmp;
     }
     *np = k;
-    *cost = area[clen - 1];
+    *cost = area[last];
 done:
-    ptl_mem_free(a, foff, (n + 1) * sizeof(uint64_t));
-    ptl_mem_free(a, best, n * 3 * sizeof(uint32_t));
-    ptl_mem_free(a, area, n * 2 * sizeof(double));
-    PTL_ARRAY_FREE(a, bits);
+    ptl_mem_free(a, best, np1 * 3 * sizeof(uint32_t));
+    ptl_mem_free(a, area, np1 * 2 * sizeof(double));
     return st;
 }
 
@@ -360,9 +406,12 @@ static ptl_status apply_chords(simp* s, const uint32_t* chain, const uint32_t* p
 static ptl_status simplify_chain(simp* s, const uint32_t* chain, uint32_t clen, double tol, uint8_t* in_chain,
                                  uint32_t* seg_of, uint32_t* path) {
     if (clen < 3) return PTL_OK;
+    chord_table t;
     uint32_t np = 0;
     double cost;
-    ptl_status st = min_chords(s, chain, clen, tol, path, &np, &cost);
+    ptl_status st = chord_table_build(s, chain, clen, false, tol, &t);
+    if (st == PTL_OK) st = min_chords(s, &t, 0, tol, path, &np, &cost);
+    chord_table_free(s->a, &t);
     return st == PTL_OK ? apply_chords(s, chain, path, np, tol, in_chain, seg_of) : st;
 }
 
@@ -379,48 +428,42 @@ static ptl_status simplify_chain(simp* s, const uint32_t* chain, uint32_t clen, 
    when no plan keeps three vertices (the caller then fixes three, as before). */
 enum { RING_RESTARTS = 3 };
 
-static uint32_t closed_notches(const simp* s, const uint32_t* chain, const uint32_t* path, uint32_t np) {
-    uint32_t k = np - 1, notches = 0; /* path[np - 1] is the start again */
-    for (uint32_t i = 0; i < k; ++i) {
-        ptl_v2 a = V(s, chain[path[(i + k - 1) % k]]), b = V(s, chain[path[i]]), c = V(s, chain[path[(i + 1) % k]]);
-        notches += v2_orient(a, b, c) < 0;
-    }
-    return notches;
-}
-
 static ptl_status plan_closed_ring(simp* s, uint32_t b, uint32_t m, double tol, uint32_t* chain, uint32_t* path,
-                                   uint32_t* tmp_chain, uint32_t* tmp_path, uint32_t* out_np) {
-    uint32_t best_np = 0, best_notches = UINT32_MAX, starts[1 + RING_RESTARTS], ns = 1;
-    double best_cost = INFINITY;
-    starts[0] = b;
-    ptl_status st = PTL_OK;
-    for (uint32_t t = 0; t < ns && st == PTL_OK; ++t) {
-        uint32_t *c = t == 0 ? chain : tmp_chain, *p = t == 0 ? path : tmp_path, np = 0;
-        for (uint32_t i = 0; i <= m; ++i) c[i] = b + (starts[t] - b + i) % m;
-        double cost;
-        st = min_chords(s, c, m + 1, tol, p, &np, &cost);
-        if (st != PTL_OK) break;
-        if (t == 0 && np >= 4) { /* restarts at vertices spread along the first outline */
+                                   uint32_t* out_np) {
+    for (uint32_t i = 0; i < m; ++i) chain[i] = b + i;
+    chord_table t;
+    ptl_status st = chord_table_build(s, chain, m, true, tol, &t);
+    uint32_t best_start = 0, best_notches = UINT32_MAX, starts[1 + RING_RESTARTS], ns = 1, np = 0;
+    double best_cost = INFINITY, cost;
+    starts[0] = 0;
+    for (uint32_t k = 0; k < ns && st == PTL_OK; ++k) {
+        if ((st = min_chords(s, &t, starts[k], tol, path, &np, &cost)) != PTL_OK) break;
+        if (np < 4) continue; /* fewer than 3 vertices: the ring would collapse */
+        uint32_t notches = 0;
+        for (uint32_t i = 0; i + 1 < np; ++i) {
+            const uint32_t pv = path[i == 0 ? np - 2 : i - 1], nx = path[i + 1];
+            notches += v2_orient(V(s, chain[(starts[k] + pv) % m]), V(s, chain[(starts[k] + path[i]) % m]),
+                                 V(s, chain[(starts[k] + nx) % m])) < 0;
+        }
+        if (notches < best_notches || (notches == best_notches && cost < best_cost))
+            best_notches = notches, best_cost = cost, best_start = starts[k];
+        if (k == 0) { /* restarts at vertices spread along the first outline */
             for (uint32_t r = 1; r <= RING_RESTARTS; ++r) {
-                uint32_t v = c[p[(uint64_t)(np - 1) * r / (RING_RESTARTS + 1)]];
+                uint32_t v = path[(uint64_t)(np - 1) * r / (RING_RESTARTS + 1)];
                 bool seen = false;
                 for (uint32_t q = 0; q < ns; ++q) seen |= starts[q] == v;
                 if (!seen) starts[ns++] = v;
             }
         }
-        if (np < 4) continue; /* fewer than 3 vertices: the ring would collapse */
-        uint32_t notches = closed_notches(s, c, p, np);
-        if (notches < best_notches || (notches == best_notches && cost < best_cost)) {
-            if (t > 0) {
-                memcpy(chain, c, (size_t)(m + 1) * sizeof(uint32_t));
-                memcpy(path, p, (size_t)np * sizeof(uint32_t));
-            }
-            best_notches = notches, best_np = np, best_cost = cost;
-        } else if (t == 0) {
-            best_np = 0; /* unreachable: the first plan is always kept when valid */
-        }
     }
-    *out_np = best_np;
+    *out_np = 0;
+    if (st == PTL_OK && best_notches != UINT32_MAX) {
+        /* the winner again, its positions turned into chain positions from its start */
+        st = min_chords(s, &t, best_start, tol, path, &np, &cost);
+        for (uint32_t i = 0; i <= m && st == PTL_OK; ++i) chain[i] = b + (best_start + i) % m;
+        if (st == PTL_OK) *out_np = np;
+    }
+    chord_table_free(s->a, &t);
     return st;
 }
 
@@ -489,8 +532,6 @@ static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u3
     uint32_t* seg_of = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     uint32_t* chain = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     uint32_t* path = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
-    uint32_t* chain2 = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t)); /* plan_closed_ring's trials */
-    uint32_t* path2 = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     s.next = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     s.keep = ptl_mem_alloc(a, (size_t)n + 1);
     ptl_status st = PTL_OK;
@@ -499,7 +540,7 @@ static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u3
         x0 = fmin(x0, xy->data[2 * i]), x1 = fmax(x1, xy->data[2 * i]);
         y0 = fmin(y0, xy->data[2 * i + 1]), y1 = fmax(y1, xy->data[2 * i + 1]);
     }
-    if (!fixed || !in_chain || !seg_of || !chain || !path || !chain2 || !path2 || !s.next || !s.keep || !ptl_seggrid_init(&s.grid, a, x0, y0, x1, y1, n)) {
+    if (!fixed || !in_chain || !seg_of || !chain || !path || !s.next || !s.keep || !ptl_seggrid_init(&s.grid, a, x0, y0, x1, y1, n)) {
         st = PTL_ERR_NO_MEMORY;
         goto done;
     }
@@ -522,7 +563,7 @@ static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u3
             if (fixed[k]) start = k;
         if (start == PTL_NONE) {
             uint32_t np = 0;
-            st = plan_closed_ring(&s, b, m, tol, chain, path, chain2, path2, &np);
+            st = plan_closed_ring(&s, b, m, tol, chain, path, &np);
             if (st != PTL_OK) break;
             if (np >= 4) {
                 st = apply_chords(&s, chain, path, np, tol, in_chain, seg_of);
@@ -576,8 +617,6 @@ done:
     ptl_mem_free(a, seg_of, ((size_t)n + 1) * sizeof(uint32_t));
     ptl_mem_free(a, chain, ((size_t)n + 1) * sizeof(uint32_t));
     ptl_mem_free(a, path, ((size_t)n + 1) * sizeof(uint32_t));
-    ptl_mem_free(a, chain2, ((size_t)n + 1) * sizeof(uint32_t));
-    ptl_mem_free(a, path2, ((size_t)n + 1) * sizeof(uint32_t));
     ptl_mem_free(a, s.next, ((size_t)n + 1) * sizeof(uint32_t));
     ptl_mem_free(a, s.keep, (size_t)n + 1);
     return st;
