@@ -129,7 +129,10 @@ static bool split_wall(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
 static uint32_t sector_dirs(ptl_dc* d, uint32_t v, ptl_v2** dirs) {
     const ptl_dvert* x = &d->v.data[v];
     uint32_t n = x->portal_count + 2;
-    if (!PTL_RESERVE(&d->alloc, d->scratch_dirs, n)) return 0;
+    if (!PTL_RESERVE(&d->alloc, d->scratch_dirs, n)) {
+        d->oom = true; /* callers that cannot report it leave it to ptl_dc_run */
+        return 0;
+    }
     ptl_v2* out = d->scratch_dirs.data;
     uint32_t k = 0;
     out[k++] = v2_sub(P(d, x->next), x->p);
@@ -662,11 +665,11 @@ static int npair_cmp(const void* x, const void* y) {
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
-/* The squared reach of notch n (0: none): pair_reach of its closest element. */
+/* The squared reach of notch n (0: none): pair_reach of its closest element. -1: out of memory. */
 static double notch_reach2(ptl_dc* d, uint32_t n) {
     ptl_v2 u, w;
     bool oom;
-    if (!reflex_gap(d, n, &u, &w, &oom)) return 0;
+    if (!reflex_gap(d, n, &u, &w, &oom)) return oom ? -1 : 0;
     hit none;
     hit h = closest_element(d, n, v2_neg(w), v2_neg(u), 1.0, &none);
     if (h.seg == PTL_NONE) return 0;
@@ -681,7 +684,8 @@ static bool list_partners(ptl_dc* d, uint32_t n, const double* reach2_of, npair_
     ptl_v2 u, w;
     bool oom;
     const double reach2 = reach2_of[n], reach = sqrt(reach2);
-    if (!(reach2 > 0) || !reflex_gap(d, n, &u, &w, &oom)) return true;
+    if (!(reach2 > 0)) return true;
+    if (!reflex_gap(d, n, &u, &w, &oom)) return !oom;
     ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u), np = P(d, n);
     const ptl_seggrid* g = &d->grid;
     const uint32_t stamp = ++d->stamp_id;
@@ -718,7 +722,8 @@ static ptl_status pair_notches(ptl_dc* d, uint32_t n) {
     npair_array pairs = {0};
     double* reach2 = ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(double));
     ptl_status st = reach2 ? PTL_OK : PTL_ERR_NO_MEMORY;
-    for (uint32_t i = 0; i < n && st >= 0; ++i) reach2[i] = d->v.data[i].real ? notch_reach2(d, i) : 0;
+    for (uint32_t i = 0; i < n && st >= 0; ++i)
+        if ((reach2[i] = d->v.data[i].real ? notch_reach2(d, i) : 0) < 0) st = PTL_ERR_NO_MEMORY;
     for (uint32_t i = 0; i < n && st >= 0; ++i)
         if (d->v.data[i].real && !list_partners(d, i, reach2, &pairs)) st = PTL_ERR_NO_MEMORY;
     ptl_mem_free(&d->alloc, reach2, ((size_t)n + 1) * sizeof(double));
@@ -741,8 +746,8 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
         if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     }
     uint32_t n = s->vert_count; /* vertices added by splits are never notches */
-    if (d->notch_slack > 1 && (st = pair_notches(d, n)) < 0)
-        return ptl_error_set(err, st, "decompose: out of memory");
+    if (d->notch_slack > 1 && (st = pair_notches(d, n)) >= 0 && d->oom) st = PTL_ERR_NO_MEMORY;
+    if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     for (uint32_t i = 0; i < n; ++i) {
         if (!d->v.data[i].real) continue;
         st = resolve_notch(d, i, err);
@@ -765,7 +770,7 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
             if (st < 0) return st;
         }
     }
-    return PTL_OK;
+    return d->oom ? ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory") : PTL_OK;
 }
 
 /* ---- reading the cells off the planar graph ----------------------------------------------------*/

@@ -44,6 +44,7 @@ typedef struct ptl_dc {
     uint32_t notches, holes, outer_rings, split_points, dropped_portals;
     double notch_slack; /* >= 1: how much longer a notch-to-notch portal may be than the closest one */
     bool lids;          /* pocket lids first (ptl_decompose_desc.lids) */
+    bool oom;           /* scratch memory failed where no status could be returned (sector_dirs) */
 } ptl_dc;
 
 static inline ptl_v2 ptl_dc_pos(const ptl_dc* d, uint32_t v) { return d->v.data[v].p; }
