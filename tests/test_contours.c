@@ -56,6 +56,31 @@ static void check_layer(const char* name, uint32_t l, const ptl_dbg_contour* raw
     }
 }
 
+/* Bakes `m` at agent radius `radius` (defaults otherwise: Recast's reference parameters but the
+   radius) keeping the contours, and checks every layer's simplified rings against the raw ones.
+   The caller destroys *dbg and frees *blob (*size bytes). */
+static ptl_bake_debug* bake_checked(const char* name, const ptl_trimesh* m, float radius, void** blob, size_t* size) {
+    ptl_bake_debug* dbg;
+    cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    d.agent_radius = radius;
+    d.landmarks = -1; /* not needed here */
+    d.debug = dbg;
+    ptl_bake_desc used;
+    ptl_bake_desc_resolve(&d, &used);
+    ptl_error err;
+    cr_assert_eq(ptl_bake_trimesh(m, &d, blob, size, NULL, &err), PTL_OK, "%s: %s", name, err.message);
+    const double tol = (double)used.max_error * used.cell_size; /* max_error is in cells */
+    for (uint32_t l = 0; l < ptl_bake_debug_layer_count(dbg); ++l) {
+        ptl_dbg_contour raw, simp;
+        cr_assert_eq(ptl_bake_debug_get_contour(dbg, l, false, &raw), PTL_OK);
+        cr_assert_eq(ptl_bake_debug_get_contour(dbg, l, true, &simp), PTL_OK);
+        check_layer(name, l, &raw, &simp, tol);
+    }
+    return dbg;
+}
+
 Test(contours, simplified_walls_stay_within_the_tolerance_of_every_raw_corner_point, .timeout = 120) {
     TEST_REQUIRE_DATA(data);
     for (size_t m = 0; m < sizeof MESHES / sizeof MESHES[0]; ++m) {
@@ -64,25 +89,9 @@ Test(contours, simplified_walls_stay_within_the_tolerance_of_every_raw_corner_po
         ptl_trimesh tm;
         ptl_error err;
         cr_assert_eq(ptl_obj_load(path, NULL, &tm, &err), PTL_OK, "%s: %s", path, err.message);
-        ptl_bake_debug* dbg;
-        cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
-        ptl_bake_desc d;
-        memset(&d, 0, sizeof d);
-        d.agent_radius = 0.6f; /* Recast's reference parameters otherwise */
-        d.debug = dbg;
-        ptl_bake_desc used;
-        ptl_bake_desc_resolve(&d, &used);
         void* blob;
         size_t size;
-        ptl_bake_stats bs;
-        cr_assert_eq(ptl_bake_trimesh(&tm, &d, &blob, &size, &bs, &err), PTL_OK, "%s: %s", MESHES[m], err.message);
-        const double tol = (double)used.max_error * used.cell_size; /* max_error is in cells */
-        for (uint32_t l = 0; l < ptl_bake_debug_layer_count(dbg); ++l) {
-            ptl_dbg_contour raw, simp;
-            cr_assert_eq(ptl_bake_debug_get_contour(dbg, l, false, &raw), PTL_OK);
-            cr_assert_eq(ptl_bake_debug_get_contour(dbg, l, true, &simp), PTL_OK);
-            check_layer(MESHES[m], l, &raw, &simp, tol);
-        }
+        ptl_bake_debug* dbg = bake_checked(MESHES[m], &tm, 0.6f, &blob, &size);
         ptl_blob_free(blob, size, NULL);
         ptl_bake_debug_destroy(dbg);
         ptl_trimesh_free(&tm);
@@ -120,28 +129,16 @@ Test(contours, a_turned_box_leaves_a_hole_with_few_notches_at_every_angle, .time
             floor_quad(&b, 0, 0, 20, 20, 0);
             turned_box(&b, 10.13f, 9.87f, 2.5f, 1.5f, -0.5f, 2.5f, (float)deg * 3.14159265f / 180);
             ptl_trimesh m = as_trimesh(&b);
-            ptl_bake_debug* dbg;
-            cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
-            ptl_bake_desc d;
-            memset(&d, 0, sizeof d);
-            d.agent_radius = radii[k];
-            d.landmarks = -1;
-            d.debug = dbg;
-            ptl_bake_desc used;
-            ptl_bake_desc_resolve(&d, &used);
-            void* blob;
-            size_t size;
-            ptl_error err;
-            cr_assert_eq(ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err), PTL_OK, "%d degrees: %s", deg, err.message);
-            /* the floor: the layer with two rings (the box's top is a layer of its own) */
             char name[64];
             snprintf(name, sizeof name, "box turned %d degrees", deg);
-            ptl_dbg_contour raw, simp;
+            void* blob;
+            size_t size;
+            ptl_bake_debug* dbg = bake_checked(name, &m, radii[k], &blob, &size);
+            /* the floor: the layer with two rings (the box's top is a layer of its own) */
+            ptl_dbg_contour simp;
             uint32_t floor = PTL_NONE;
             for (uint32_t l = 0; l < ptl_bake_debug_layer_count(dbg); ++l) {
-                cr_assert_eq(ptl_bake_debug_get_contour(dbg, l, false, &raw), PTL_OK);
                 cr_assert_eq(ptl_bake_debug_get_contour(dbg, l, true, &simp), PTL_OK);
-                check_layer(name, l, &raw, &simp, (double)used.max_error * used.cell_size);
                 if (simp.ring_count == 2) floor = l;
             }
             cr_assert_neq(floor, PTL_NONE, "%s: no layer with a hole", name);
