@@ -294,10 +294,21 @@ static bool box_meets_cone(const ptl_seggrid* g, int64_t ix, int64_t iy, ptl_v2 
 
 static bool mutual_notch(ptl_dc* d, uint32_t v, ptl_v2 np);
 
+/* Two notches one portal may join (pair_notches), or a candidate for one (closest_element). */
+typedef struct npair {
+    uint32_t a, b; /* a < b */
+    float d2;      /* 12 bytes a pair: Aurora extruded lists 70k of them */
+} npair;
+typedef PTL_ARRAY(npair) npair_array;
+
 /* The closest element to notch n inside the cone (r1 -> r2 counter-clockwise, < pi). Also finds,
    in *mutual, the nearest vertex in the cone that is an unresolved notch whose own Area of Interest
-   contains n, up to `slack` times the closest distance: one portal to it resolves both notches. */
-static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double slack, hit* mutual) {
+   contains n, up to `slack` times the closest distance: one portal to it resolves both notches.
+   With `cand` (and slack > 1), instead of *mutual: every notch in the cone that starts a wall among
+   the elements walked (a = the notch, d2), a superset of those within pair_reach of the closest
+   element; NULL on out of memory is reported through d->oom. */
+static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double slack, hit* mutual,
+                           npair_array* cand) {
     const ptl_seggrid* g = &d->grid;
     ptl_v2 np = P(d, n);
     hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0};
@@ -326,6 +337,16 @@ static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double s
                     hit h;
                     if (closest_in_cone(d, seg, np, r1, r2, &h) && better(d, &h, &best)) best = h;
                     if (slack <= 1) continue;
+                    if (cand) {
+                        const ptl_dseg* sg = &d->s.data[seg];
+                        const uint32_t v = sg->a; /* each vertex once: it starts one wall */
+                        if (sg->kind != SEG_WALL || !d->v.data[v].real) continue;
+                        const ptl_v2 dq = v2_sub(P(d, v), np);
+                        if (v2_cross(r1, dq) < 0 || v2_cross(r2, dq) > 0) continue;
+                        npair c = {v, 0, (float)v2_len2(dq)};
+                        if (!PTL_PUSH(&d->alloc, *cand, c)) d->oom = true;
+                        continue;
+                    }
                     for (int e = 0; e < 2; ++e) {
                         uint32_t v = e ? d->s.data[seg].b : d->s.data[seg].a;
                         ptl_v2 q = P(d, v);
@@ -473,7 +494,7 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
         /* The Area of Interest of the gap: between the prolongations of its two sides. */
         ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u);
         hit mutual;
-        hit h = closest_element(d, n, r1, r2, d->notch_slack, &mutual);
+        hit h = closest_element(d, n, r1, r2, d->notch_slack, &mutual, NULL);
         ptl_v2 np = P(d, n);
         /* A notch-to-notch portal a little longer than the closest element closes two notches
            with one portal: fewer cells (the vertex-vertex case of thesis §4, widened). */
@@ -648,14 +669,9 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
    first, each while both notches are still open and see each other: a greedy matching. The
    remaining notches then go through resolve_notch. nav_test.obj 98 -> 97 cells, undulating.obj
    104 -> 100, orz900d.map 2,786 -> 2,671, Aurora.map 12,899 -> 12,222. The listing walks each
-   notch's reach a second time: orz900d's decomposition takes 26 ms instead of 16, Aurora's 140
-   instead of 68 (141,540 pairs listed; keeping only each notch's 4 nearest saved 15% of the time
-   for 68 more cells). */
-typedef struct npair {
-    uint32_t a, b; /* a < b */
-    float d2;      /* 12 bytes a pair: Aurora extruded lists 70k of them */
-} npair;
-typedef PTL_ARRAY(npair) npair_array;
+   notch's reach once more (the notch-by-notch pass walks it again for the notches left): orz900d's
+   decomposition takes 24 ms instead of 16, Aurora's 117 instead of 68 (70k pairs; keeping only
+   each notch's 4 nearest saved 15% of the time for 68 more cells). */
 
 
 static int npair_cmp(const void* x, const void* y) {
@@ -665,68 +681,45 @@ static int npair_cmp(const void* x, const void* y) {
     return p->b < q->b ? -1 : p->b > q->b;
 }
 
-/* The squared reach of notch n (0: none): pair_reach of its closest element. -1: out of memory. */
-static double notch_reach2(ptl_dc* d, uint32_t n) {
+/* Appends to *pairs every notch v within reach of notch n (pair_reach of n's closest element) that
+   would pair with it, once: a pair is listed by its lower notch, or by the higher when the lower's
+   reach falls short of it (the conditions are symmetric, only the reaches differ). Notches are
+   listed in increasing order, so reach2_of[v] is known for every v < n; n's is stored. One walk
+   around n finds both its closest element and its candidates. */
+static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array* cand, npair_array* pairs) {
     ptl_v2 u, w;
     bool oom;
-    if (!reflex_gap(d, n, &u, &w, &oom)) return oom ? -1 : 0;
-    hit none;
-    hit h = closest_element(d, n, v2_neg(w), v2_neg(u), 1.0, &none);
-    if (h.seg == PTL_NONE) return 0;
-    const double reach = pair_reach(h.d2, d->notch_slack, d->grid.cell);
-    return reach * reach;
-}
-
-/* Appends to *pairs every notch v in reach of notch n that would pair with it, once: a pair is
-   listed by its lower notch, or by the higher when the lower's reach falls short of it (the
-   conditions are symmetric, only the reaches differ). reach2[v]: notch_reach2 of every notch. */
-static bool list_partners(ptl_dc* d, uint32_t n, const double* reach2_of, npair_array* pairs) {
-    ptl_v2 u, w;
-    bool oom;
-    const double reach2 = reach2_of[n], reach = sqrt(reach2);
-    if (!(reach2 > 0)) return true;
+    reach2_of[n] = 0;
     if (!reflex_gap(d, n, &u, &w, &oom)) return !oom;
-    ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u), np = P(d, n);
-    const ptl_seggrid* g = &d->grid;
-    const uint32_t stamp = ++d->stamp_id;
-    const int64_t x0 = ptl_seggrid_ix(g, np.x - reach), x1 = ptl_seggrid_ix(g, np.x + reach);
-    const int64_t y0 = ptl_seggrid_iy(g, np.y - reach), y1 = ptl_seggrid_iy(g, np.y + reach);
-    for (int64_t y = y0; y <= y1; ++y) {
-        /* the bucket row's distance from the notch, for skipping buckets beyond reach */
-        const double by0 = g->y0 + (double)y * g->cell, dy = np.y < by0 ? by0 - np.y : fmax(0, np.y - by0 - g->cell);
-        for (int64_t x = x0; x <= x1; ++x) {
-            if (g->head[y * g->nx + x] == PTL_NONE) continue;
-            const double bx0 = g->x0 + (double)x * g->cell, dx = np.x < bx0 ? bx0 - np.x : fmax(0, np.x - bx0 - g->cell);
-            if (dx * dx + dy * dy > reach2 || !box_meets_cone(g, x, y, np, r1, r2)) continue;
-            for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
-                const uint32_t seg = g->nodes[i].seg;
-                if (d->stamp[seg] == stamp) continue;
-                d->stamp[seg] = stamp;
-                const ptl_dseg* sg = &d->s.data[seg];
-                if (!sg->alive || sg->kind != SEG_WALL) continue;
-                const uint32_t v = sg->a; /* each vertex once: it starts one wall */
-                if (v == n || !d->v.data[v].real) continue;
-                const ptl_v2 q = P(d, v);
-                const double d2 = v2_dist2(q, np);
-                if (d2 == 0 || d2 > reach2 || (v < n && d2 <= reach2_of[v]) || !in_cone(np, r1, r2, q)) continue;
-                if (!in_sector(d, n, v2_sub(q, np)) || !mutual_notch(d, v, np)) continue;
-                npair pr = {n < v ? n : v, n < v ? v : n, (float)d2};
-                if (!PTL_PUSH(&d->alloc, *pairs, pr)) return false;
-            }
-        }
+    const ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u), np = P(d, n);
+    hit none;
+    cand->count = 0;
+    hit h = closest_element(d, n, r1, r2, d->notch_slack, &none, cand);
+    if (h.seg == PTL_NONE || d->oom) return !d->oom;
+    const double reach = pair_reach(h.d2, d->notch_slack, d->grid.cell), reach2 = reach * reach;
+    reach2_of[n] = reach2;
+    for (uint32_t k = 0; k < cand->count; ++k) {
+        const uint32_t v = cand->data[k].a;
+        const ptl_v2 q = P(d, v);
+        const double d2 = v2_dist2(q, np);
+        if (v == n || d2 == 0 || d2 > reach2 || (v < n && d2 <= reach2_of[v])) continue;
+        if (!in_sector(d, n, v2_sub(q, np)) || !mutual_notch(d, v, np)) continue;
+        npair pr = {n < v ? n : v, n < v ? v : n, (float)d2};
+        if (!PTL_PUSH(&d->alloc, *pairs, pr)) return false;
     }
     return true;
 }
 
 static ptl_status pair_notches(ptl_dc* d, uint32_t n) {
-    npair_array pairs = {0};
+    npair_array pairs = {0}, cand = {0};
     double* reach2 = ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(double));
     ptl_status st = reach2 ? PTL_OK : PTL_ERR_NO_MEMORY;
-    for (uint32_t i = 0; i < n && st >= 0; ++i)
-        if ((reach2[i] = d->v.data[i].real ? notch_reach2(d, i) : 0) < 0) st = PTL_ERR_NO_MEMORY;
-    for (uint32_t i = 0; i < n && st >= 0; ++i)
-        if (d->v.data[i].real && !list_partners(d, i, reach2, &pairs)) st = PTL_ERR_NO_MEMORY;
+    for (uint32_t i = 0; i < n && st >= 0; ++i) {
+        reach2[i] = 0;
+        if (d->v.data[i].real && !list_partners(d, i, reach2, &cand, &pairs)) st = PTL_ERR_NO_MEMORY;
+    }
     ptl_mem_free(&d->alloc, reach2, ((size_t)n + 1) * sizeof(double));
+    PTL_ARRAY_FREE(&d->alloc, cand);
     if (st >= 0 && pairs.count > 1) qsort(pairs.data, pairs.count, sizeof(npair), npair_cmp);
     for (uint32_t k = 0; k < pairs.count && st >= 0; ++k) {
         const uint32_t a = pairs.data[k].a, b = pairs.data[k].b;
