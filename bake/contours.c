@@ -276,7 +276,7 @@ static bool chord_sweeps(simp* s, chord_table* t, int dir, double tol, uint64_t*
         cone c;
         cone_init(&c, V(s, t->pts[i]));
         for (uint32_t len = 1; len <= lmax; ++len) {
-            const uint32_t j = dir > 0 ? (i + len) % n : (i + n - len) % n;
+            const uint32_t j = dir > 0 ? (i + len >= n ? i + len - n : i + len) : (i >= len ? i - len : i + n - len);
             const ptl_v2 q = V(s, t->pts[j]);
             if ((nbits & 7) == 0) bits->data[nbits / 8] = 0;
             if (cone_has(&c, q)) bits->data[nbits / 8] |= (uint8_t)(1u << (nbits & 7));
@@ -297,6 +297,15 @@ static ptl_status chord_table_build(simp* s, const uint32_t* pts, uint32_t n, bo
         !chord_sweeps(s, t, -1, tol, t->boff, &t->bbits)) {
         chord_table_free(s->a, t);
         return PTL_ERR_NO_MEMORY;
+    }
+    /* Both directions folded into the backward bits: bit (j, len) then says the chord from
+       len points before j to j is usable, the one test the cheapest-path passes make. */
+    for (uint32_t j = 0; j < n; ++j) {
+        for (uint32_t len = 1; len <= t->boff[j + 1] - t->boff[j]; ++len) {
+            const uint64_t bit = t->boff[j] + len - 1;
+            const uint32_t i = j >= len ? j - len : j + n - len;
+            if (!chord_bit(t->foff, t->fbits.data, i, len)) t->bbits.data[bit / 8] &= (uint8_t)~(1u << (bit & 7));
+        }
     }
     return PTL_OK;
 }
@@ -319,7 +328,9 @@ static ptl_status min_chords(simp* s, const chord_table* t, uint32_t start, doub
     uint32_t* turns = best + np1; /* notches on the best path to each position */
     uint32_t* prev = turns + np1;
     double* pre = area + np1; /* twice the area swept from the start along the run, for chord areas */
-#define AT(p) (t->pts[((uint64_t)start + (p)) % n])
+    /* ring index of position p (p <= n, start < n): no division in the loops */
+#define RI(p) (start + (p) >= n ? start + (p) - n : start + (p))
+#define AT(p) (t->pts[RI(p)])
     const ptl_v2 o = V(s, AT(0));
     const double area_weight = 0.125 / (tol * tol); /* per unit of twice the area: see above */
     pre[0] = 0;
@@ -329,12 +340,12 @@ static ptl_status min_chords(simp* s, const chord_table* t, uint32_t start, doub
     best[0] = 0, turns[0] = 0, prev[0] = PTL_NONE, area[0] = 0;
     for (uint32_t j = 1; j <= last; ++j) {
         best[j] = UINT32_MAX, turns[j] = UINT32_MAX, prev[j] = PTL_NONE, area[j] = INFINITY;
-        const uint32_t rj = (uint32_t)(((uint64_t)start + j) % n);
+        const uint32_t rj = RI(j);
         const ptl_v2 pj = V(s, t->pts[rj]);
         const uint32_t lmax = (uint32_t)(t->boff[rj + 1] - t->boff[rj]) < j ? (uint32_t)(t->boff[rj + 1] - t->boff[rj]) : j;
         for (uint32_t len = 1; len <= lmax; ++len) {
-            const uint32_t i = j - len, ri = (uint32_t)(((uint64_t)start + i) % n);
-            if (!chord_bit(t->boff, t->bbits.data, rj, len) || !chord_bit(t->foff, t->fbits.data, ri, len)) continue;
+            const uint32_t i = j - len, ri = rj >= len ? rj - len : rj + n - len;
+            if (!chord_bit(t->boff, t->bbits.data, rj, len)) continue; /* both directions (chord_table_build) */
             const ptl_v2 pi = V(s, t->pts[ri]);
             uint32_t tn = turns[i] + (prev[i] != PTL_NONE && v2_orient(V(s, AT(prev[i])), pi, pj) < 0);
             uint32_t b = best[i] + 1;
@@ -344,6 +355,7 @@ static ptl_status min_chords(simp* s, const chord_table* t, uint32_t start, doub
         }
     }
 #undef AT
+#undef RI
     /* Adjacent points are always a chord, so every position is reached. */
     uint32_t k = 0;
     for (uint32_t j = last; j != PTL_NONE; j = prev[j]) path[k++] = j;
@@ -432,24 +444,32 @@ static ptl_status plan_closed_ring(simp* s, uint32_t b, uint32_t m, double tol, 
                                    uint32_t* out_np) {
     for (uint32_t i = 0; i < m; ++i) chain[i] = b + i;
     chord_table t;
-    ptl_status st = chord_table_build(s, chain, m, true, tol, &t);
+    uint32_t* trial = ptl_mem_alloc(s->a, ((size_t)m + 1) * sizeof(uint32_t)); /* path of each start */
+    ptl_status st = trial ? chord_table_build(s, chain, m, true, tol, &t) : PTL_ERR_NO_MEMORY;
+    if (st != PTL_OK) {
+        ptl_mem_free(s->a, trial, ((size_t)m + 1) * sizeof(uint32_t));
+        return st;
+    }
+    uint32_t best_np = 0;
     uint32_t best_start = 0, best_notches = UINT32_MAX, starts[1 + RING_RESTARTS], ns = 1, np = 0;
     double best_cost = INFINITY, cost;
     starts[0] = 0;
     for (uint32_t k = 0; k < ns && st == PTL_OK; ++k) {
-        if ((st = min_chords(s, &t, starts[k], tol, path, &np, &cost)) != PTL_OK) break;
+        if ((st = min_chords(s, &t, starts[k], tol, trial, &np, &cost)) != PTL_OK) break;
         if (np < 4) continue; /* fewer than 3 vertices: the ring would collapse */
         uint32_t notches = 0;
         for (uint32_t i = 0; i + 1 < np; ++i) {
-            const uint32_t pv = path[i == 0 ? np - 2 : i - 1], nx = path[i + 1];
-            notches += v2_orient(V(s, chain[(starts[k] + pv) % m]), V(s, chain[(starts[k] + path[i]) % m]),
+            const uint32_t pv = trial[i == 0 ? np - 2 : i - 1], nx = trial[i + 1];
+            notches += v2_orient(V(s, chain[(starts[k] + pv) % m]), V(s, chain[(starts[k] + trial[i]) % m]),
                                  V(s, chain[(starts[k] + nx) % m])) < 0;
         }
-        if (notches < best_notches || (notches == best_notches && cost < best_cost))
-            best_notches = notches, best_cost = cost, best_start = starts[k];
+        if (notches < best_notches || (notches == best_notches && cost < best_cost)) {
+            best_notches = notches, best_cost = cost, best_start = starts[k], best_np = np;
+            memcpy(path, trial, (size_t)np * sizeof(uint32_t));
+        }
         if (k == 0) { /* restarts at vertices spread along the first outline */
             for (uint32_t r = 1; r <= RING_RESTARTS; ++r) {
-                uint32_t v = path[(uint64_t)(np - 1) * r / (RING_RESTARTS + 1)];
+                uint32_t v = trial[(uint64_t)(np - 1) * r / (RING_RESTARTS + 1)];
                 bool seen = false;
                 for (uint32_t q = 0; q < ns; ++q) seen |= starts[q] == v;
                 if (!seen) starts[ns++] = v;
@@ -457,13 +477,12 @@ static ptl_status plan_closed_ring(simp* s, uint32_t b, uint32_t m, double tol, 
         }
     }
     *out_np = 0;
-    if (st == PTL_OK && best_notches != UINT32_MAX) {
-        /* the winner again, its positions turned into chain positions from its start */
-        st = min_chords(s, &t, best_start, tol, path, &np, &cost);
-        for (uint32_t i = 0; i <= m && st == PTL_OK; ++i) chain[i] = b + (best_start + i) % m;
-        if (st == PTL_OK) *out_np = np;
+    if (st == PTL_OK && best_notches != UINT32_MAX) { /* the chain from the winner's start */
+        for (uint32_t i = 0; i <= m; ++i) chain[i] = b + (best_start + i) % m;
+        *out_np = best_np;
     }
     chord_table_free(s->a, &t);
+    ptl_mem_free(s->a, trial, ((size_t)m + 1) * sizeof(uint32_t));
     return st;
 }
 
