@@ -216,11 +216,12 @@ typedef struct ptl_decompose_desc {
     /* A portal to a notch that is itself open and sees this one closes two notches at once (the
        vertex-vertex case of ANavMG §4). Such a portal is preferred when it is at most this many times
        longer than the closest element, and reaches at most a few segment spacings beyond it
-       (decompose.c): fewer cells, some of them thinner (the default: sc1/Aurora 14,714 -> 12,899
-       cells, dao/orz900d 3,015 -> 2,786, undulating.obj 143 -> 128; queries are as fast or
-       faster), at about twice the decomposition time. Ignored with relaxation (relax > 0), which
-       keeps the paper's rule. [Limit: 1..16] 0: PTL_PAIR_SLACK_DEFAULT; 1: the paper's rule, always
-       the closest element. */
+       (decompose.c); before the notch-by-notch pass, the pairs within that reach are matched
+       shortest first. Fewer cells, some of them thinner (the default against 1: sc1/Aurora
+       14,714 -> 12,222 cells, dao/orz900d 3,015 -> 2,671, undulating.obj 118 -> 100; queries are
+       as fast or faster), at three to four times the decomposition time (orz900d 6 -> 23 ms).
+       Ignored with relaxation (relax > 0), which keeps the paper's rule. [Limit: 1..16]
+       0: PTL_PAIR_SLACK_DEFAULT; 1: the paper's rule, always the closest element. */
     double pair_slack;
     const ptl_allocator* alloc; /* NULL: libc */
     /* Cut off the pockets of the walls first (runtime/pockets.c: bays between the steps of an
@@ -229,7 +230,7 @@ typedef struct ptl_decompose_desc {
        and searches, which never enter a pocket both ends are outside of, cross a corridor between
        two staircases in a few wide cells instead of a sliver per step. The lids are kept (never
        dropped as dispensable) and recorded in the blob, so each pocket is exactly a set of cells.
-       More cells (sc1/Aurora 12,899 -> 21,414: the pockets' own), so the notch bound (cells <=
+       More cells (sc1/Aurora 12,222 -> 21,191: the pockets' own), so the notch bound (cells <=
        notches + holes + pieces) no longer holds; exact queries 4x faster there (bench/RESULTS.md).
        Ignored with relaxation. false: the plain ANavMG decomposition. */
     bool lids;
