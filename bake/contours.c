@@ -9,7 +9,9 @@
       so that every edge has one kind.
    3. Wall runs are simplified with as few vertices as the tolerance allows (the min-# problem of
       Imai and Iri 1988; see min_chords), the tolerance in columns, Ramer-Douglas-Peucker (Douglas
-      and Peucker 1973) taking over where a chord of that solution is refused. Junctions, pinch points and the ends of runs stay where they are, so the layers on
+      and Peucker 1973) taking over where a chord of that solution is refused. A ring with nothing
+      fixed on it is simplified from the start that suits it best (plan_closed_ring). Junctions,
+      pinch points and the ends of runs stay where they are, so the layers on
       both sides of a junction keep identical vertices there and can be stitched (layer_merge.c). A
       chord replaces a piece of chain only if it crosses or touches no other edge and the pocket
       between them holds no vertex; otherwise the chain is split at its farthest point, down to its

@@ -25,10 +25,12 @@ static inline int32_t ptl_contour_floor(const ptl_layer_map* m, const ptl_layer_
 
 /* Traces layer `layer` (corner points, Saupin et al. 2014 §4.1-4.2, through the grid tracer of
    shape_grid.c, whose turning rule is the slash/antislash rule of §4.1.2), marks junction edges,
-   and simplifies the wall runs at `max_error` columns (the fewest notches, then vertices, then area
-   among the chords within that distance of the points they replace; Ramer-Douglas-Peucker splits a
-   chord that is refused), never moving a junction, a pinch point or an end of a run, and never
-   letting a simplified edge cross or touch another edge (a chord that would is split further). */
+   and simplifies the wall runs at `max_error` columns (the fewest notches, then the fewest vertices
+   with the area between chords and outline counted in, among the chords within that distance of
+   the points they replace; a closed ring from the start that gives it the fewest notches;
+   Ramer-Douglas-Peucker splits a chord that is refused), never moving a junction, a pinch point or
+   an end of a run, and never letting a simplified edge cross or touch another edge (a chord that
+   would is split further). */
 ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer, double max_error,
                              const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err);
 void ptl_layer_contour_free(ptl_layer_contour* c);
