@@ -665,14 +665,13 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
    nearest one in reach at the moment the notch comes up, so a notch often pairs with a partner that
    a shorter pair needed, or takes a portal to a wall that a later partner could have used. So before
    the notch-by-notch pass, every notch lists the notches in reach (the same reach: pair_reach of its
-   closest wall, see closest_element) that would pair with it, and the pairs are taken shortest
+   closest element, see closest_element) that would pair with it, and the pairs are taken shortest
    first, each while both notches are still open and see each other: a greedy matching. The
    remaining notches then go through resolve_notch. nav_test.obj 98 -> 97 cells, undulating.obj
    104 -> 100, orz900d.map 2,786 -> 2,671, Aurora.map 12,899 -> 12,222. The listing walks each
    notch's reach once more (the notch-by-notch pass walks it again for the notches left): orz900d's
    decomposition takes 24 ms instead of 16, Aurora's 117 instead of 68 (70k pairs; keeping only
    each notch's 4 nearest saved 15% of the time for 68 more cells). */
-
 
 static int npair_cmp(const void* x, const void* y) {
     const npair *p = x, *q = y;
