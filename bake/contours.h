@@ -9,8 +9,9 @@
 typedef struct ptl_layer_contour {
     int32_t x0, z0;     /* the layer's first column */
     uint32_t w, d;      /* columns covered */
-    ptl_shape shape;    /* rings in local lattice units; collinear vertices appear where a wall turns
-                           into a junction (they stay: the two kinds of edge must not merge) */
+    ptl_shape shape;    /* rings in local lattice units (lattice points, but for the corners of
+                           corner_run, always between two walls); collinear vertices appear where a
+                           wall turns into a junction (they stay: the two kinds of edge must not merge) */
     uint32_t* edge_to;  /* per shape vertex: the layer across the edge leaving it, PTL_NONE for a wall */
     uint32_t layer;     /* the layer (the map's id: ptl_contour_floor finds its columns) */
     ptl_allocator alloc;
@@ -30,7 +31,9 @@ static inline int32_t ptl_contour_floor(const ptl_layer_map* m, const ptl_layer_
    the points they replace; a closed ring from the start that gives it the fewest notches;
    Ramer-Douglas-Peucker splits a chord that is refused), never moving a junction, a pinch point or
    an end of a run, and never letting a simplified edge cross or touch another edge (a chord that
-   would is split further). */
+   would is split further). Last, a run of two or three vertices (a rounded corner) is replaced by
+   one point within the tolerance of the outline wherever that leaves fewer notches: the only
+   vertices that are not lattice points. */
 ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer, double max_error,
                              const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err);
 void ptl_layer_contour_free(ptl_layer_contour* c);

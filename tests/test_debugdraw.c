@@ -383,8 +383,13 @@ static void check_bake_drawings(const scene* s, rec* r) {
         }
     }
     /* what was kept hangs together: simplification keeps corner points (every simplified vertex is a
-       raw one, in plan); the decomposition's first vertices are the simplified contour's; a portal's
-       notch is one of the notches */
+       raw one, in plan, or a corner that replaced a run of them within the tolerance of the raw
+       outline: contours.c, corner_run); the decomposition's first vertices are the simplified
+       contour's; a portal's notch is one of the notches */
+    ptl_bake_desc used, none;
+    memset(&none, 0, sizeof none);
+    ptl_bake_desc_resolve(&none, &used);
+    const double tol = (double)used.max_error * used.cell_size * (1 + 1e-6) + 1e-4;
     for (uint32_t l = 0; l < nl; ++l) {
         ptl_dbg_contour raw, simp;
         ptl_dbg_decomp d;
@@ -393,10 +398,21 @@ static void check_bake_drawings(const scene* s, rec* r) {
         ptl_bake_debug_get_decomp(dbg, l, &d);
         for (uint32_t i = 0; i < simp.vert_count; ++i) {
             bool found = false;
-            for (uint32_t j = 0; j < raw.vert_count && !found; ++j)
-                found = simp.verts[3 * i] == raw.verts[3 * j] && simp.verts[3 * i + 2] == raw.verts[3 * j + 2];
-            cr_assert(found, "%s: layer %u: simplified vertex %u (%g, %g) is no raw corner point", s->name, l, i,
-                      (double)simp.verts[3 * i], (double)simp.verts[3 * i + 2]);
+            double near = INFINITY; /* distance to the raw outline */
+            for (uint32_t r = 0; r < raw.ring_count && !found; ++r) {
+                for (uint32_t j = raw.ring_start[r]; j < raw.ring_start[r + 1] && !found; ++j) {
+                    const float* a = &raw.verts[3 * j];
+                    const float* b = &raw.verts[3 * (j + 1 < raw.ring_start[r + 1] ? j + 1 : raw.ring_start[r])];
+                    found = simp.verts[3 * i] == a[0] && simp.verts[3 * i + 2] == a[2];
+                    const double ex = (double)b[0] - a[0], ez = (double)b[2] - a[2], l2 = ex * ex + ez * ez;
+                    const double px = (double)simp.verts[3 * i] - a[0], pz = (double)simp.verts[3 * i + 2] - a[2];
+                    double t = l2 > 0 ? (px * ex + pz * ez) / l2 : 0;
+                    t = t < 0 ? 0 : t > 1 ? 1 : t;
+                    near = fmin(near, hypot(px - t * ex, pz - t * ez));
+                }
+            }
+            cr_assert(found || near <= tol, "%s: layer %u: simplified vertex %u (%g, %g) is %g from the raw outline",
+                      s->name, l, i, (double)simp.verts[3 * i], (double)simp.verts[3 * i + 2], near);
         }
         cr_assert_geq(d.vert_count, simp.vert_count);
         for (uint32_t i = 0; i < simp.vert_count; ++i)

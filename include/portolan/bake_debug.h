@@ -119,7 +119,8 @@ typedef struct ptl_dbg_contour {
 } ptl_dbg_contour;
 
 /* simplified = false: the raw contour, every corner point of the voxel outline (Saupin et al. 2014
-   §4.1); true: after Ramer-Douglas-Peucker (the rings the decomposition gets).
+   §4.1); true: simplified (the rings the decomposition gets): chords between corner points within
+   the tolerance of the outline, and a corner off the lattice where one replaced a run of notches.
    PTL_ERR_INVALID_ARG for a layer >= ptl_bake_debug_layer_count. */
 ptl_status ptl_bake_debug_get_contour(const ptl_bake_debug* dbg, uint32_t layer, bool simplified, ptl_dbg_contour* out);
 
