@@ -581,6 +581,7 @@ typedef struct corner {
     uint8_t* fixed;   /* never moved or dropped; a moved vertex joins them */
     uint8_t* in_chain;
     uint32_t* seg_of;
+    uint8_t* tried;   /* per vertex: the runs from it were tried and nothing around it moved since */
     PTL_ARRAY(cone) cones; /* scratch */
     bool oom;
     /* the run under study */
@@ -714,7 +715,8 @@ static bool corner_run(corner* c, uint32_t pp, uint32_t p, const uint32_t* L, ui
     return true;
 }
 
-/* Replaces runs of ring [rb, rb + rm) until none can be (list: scratch of rm entries). */
+/* Replaces runs of ring [rb, rb + rm) until none can be (list: scratch of rm entries). A run is
+   tried again only when a vertex within two of it moved or went. */
 static ptl_status corner_ring(corner* c, uint32_t* list) {
     simp* s = c->s;
     uint32_t n = 0;
@@ -724,6 +726,8 @@ static ptl_status corner_ring(corner* c, uint32_t* list) {
     while (changed && n >= 5 && !c->oom) {
         changed = false;
         for (uint32_t i = 0; i < n && n >= 5 && !c->oom; ++i) {
+            if (c->tried[list[i]]) continue;
+            c->tried[list[i]] = 1;
             uint32_t run[CORNER_RUN], k = 0;
             while (k < CORNER_RUN && k + 4 <= n && !c->fixed[list[(i + k) % n]]) {
                 run[k] = list[(i + k) % n];
@@ -736,10 +740,15 @@ static ptl_status corner_ring(corner* c, uint32_t* list) {
                 if (!add_segment(s, p, run[0])) return PTL_ERR_NO_MEMORY;
                 c->seg_of[run[0]] = s->sa.count;
                 if (!add_segment(s, run[0], q)) return PTL_ERR_NO_MEMORY;
-                uint32_t w = 0;
-                for (uint32_t j = 0; j < n; ++j)
+                uint32_t w = 0, z = 0;
+                for (uint32_t j = 0; j < n; ++j) {
+                    if (list[j] == run[0]) z = w;
                     if (s->keep[list[j]]) list[w++] = list[j];
+                }
                 n = w;
+                /* to try again: the runs from z - 4 to z + 2, whose vertices (from two before to two
+                   after) include the moved one */
+                for (uint32_t d = 0; d <= CORNER_RUN + 3 && d < n; ++d) c->tried[list[(z + 2 + n - d) % n]] = 0;
                 changed = true;
                 break;
             }
@@ -818,12 +827,14 @@ static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u3
         } while (k != start && st == PTL_OK);
     }
     corner cr = {.s = &s, .xy = xy->data, .tol = tol, .tol2 = tol * tol, .fixed = fixed, .in_chain = in_chain,
-                 .seg_of = seg_of};
+                 .seg_of = seg_of, .tried = tol > 0 ? ptl_mem_calloc(a, (size_t)n + 1, 1) : NULL};
+    if (tol > 0 && !cr.tried && st == PTL_OK) st = PTL_ERR_NO_MEMORY;
     for (uint32_t r = 0; r < rings && st == PTL_OK && tol > 0; ++r) {
         cr.rb = rs->data[r], cr.rm = rs->data[r + 1] - rs->data[r];
         st = corner_ring(&cr, chain);
     }
     PTL_ARRAY_FREE(a, cr.cones);
+    ptl_mem_free(a, cr.tried, (size_t)n + 1);
     if (st == PTL_OK) {
         /* Compact the kept vertices. */
         uint32_t w = 0, rw = 0;
