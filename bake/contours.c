@@ -635,9 +635,10 @@ static bool corner_run(corner* c, uint32_t pp, uint32_t p, const uint32_t* L, ui
     simp* s = c->s;
     const uint32_t a = L[0], b = L[k - 1];
     const ptl_v2 vp = V(s, p), vq = V(s, q);
-    int old = notch3(V(s, pp), vp, V(s, a)) + notch3(V(s, b), vq, V(s, qq));
-    for (uint32_t i = 0; i < k; ++i) old += notch3(V(s, i ? L[i - 1] : p), V(s, L[i]), V(s, i + 1 < k ? L[i + 1] : q));
-    if (old == 0) return false;
+    int own = 0; /* the run's notches: none, nothing to gain (measured: no corner lost) */
+    for (uint32_t i = 0; i < k; ++i) own += notch3(V(s, i ? L[i - 1] : p), V(s, L[i]), V(s, i + 1 < k ? L[i + 1] : q));
+    if (own == 0) return false;
+    const int old = own + notch3(V(s, pp), vp, V(s, a)) + notch3(V(s, b), vq, V(s, qq));
     c->pp = pp, c->p = p, c->q = q, c->qq = qq, c->a = a, c->b = b;
     c->best_n = old, c->best_fit = INFINITY;
     { /* the sides as they are */
