@@ -485,7 +485,7 @@ static void table_targets(const mesh_run* runs, size_t n, const mesh_run* main3[
            worst_conn, conn_bad[0] ? "; below: " : "", conn_bad, conn_bad[0] ? "no" : "yes");
     printf("| mean length (plan) where both found <= Detour's, over all pairs | %.4fx; meshes above 1.001x: %s | %s |\n",
            ratio(all_ours, all_detour), len_bad[0] ? len_bad : "none", all_ours <= all_detour ? "yes" : "no");
-    printf("\nWhat lies behind each miss (notches for the cells) and the plan for 0.5x Recast's bake time: "
+    printf("\nWhat bounds the cells (the notches the outlines leave) and the plan for 0.5x Recast's bake time: "
            "bench/NOTES.md, sections \"Cells\" and \"Bake time\".\n\n");
 }
 
