@@ -629,6 +629,17 @@ static uint32_t cone_rays(const cone* k, ptl_v2 toward, ptl_v2* d) {
     return 3;
 }
 
+/* Is y a vertex of a live edge outside the chain (chord_ok lets a chord end on one: a new pinch)? */
+static bool on_vertex(simp* s, const uint8_t* in_chain, ptl_v2 y) {
+    const ptl_seggrid* g = &s->grid;
+    for (uint32_t i = g->head[ptl_seggrid_iy(g, y.y) * g->nx + ptl_seggrid_ix(g, y.x)]; i != PTL_NONE; i = g->nodes[i].next) {
+        const uint32_t seg = g->nodes[i].seg, e0 = s->sa.data[seg], e1 = s->sb.data[seg];
+        if (!s->alive.data[seg]) continue;
+        if ((!in_chain[e0] && v2_eq(V(s, e0), y)) || (!in_chain[e1] && v2_eq(V(s, e1), y))) return true;
+    }
+    return false;
+}
+
 /* Tries to replace the run L[0 .. k) between p = the vertex before L[0] and q (pp before p, qq
    after q) by one vertex. True when done: L[0] moves to Y, the others are dropped. */
 static bool corner_run(corner* c, uint32_t pp, uint32_t p, const uint32_t* L, uint32_t k, uint32_t q, uint32_t qq) {
@@ -703,7 +714,8 @@ static bool corner_run(corner* c, uint32_t pp, uint32_t p, const uint32_t* L, ui
     c1[k + 1] = y;
     for (uint32_t i = 0; i < k + 2; ++i) c->in_chain[c1[i]] = 1;
     c->in_chain[q] = 1;
-    const bool ok = chord_ok(s, c->in_chain, c1, k + 2) && chord_ok(s, c->in_chain, c2, 3);
+    const bool ok = !on_vertex(s, c->in_chain, c->best) && chord_ok(s, c->in_chain, c1, k + 2) &&
+                    chord_ok(s, c->in_chain, c2, 3);
     for (uint32_t i = 0; i < k + 2; ++i) c->in_chain[c1[i]] = 0;
     c->in_chain[q] = 0;
     if (!ok) return false;
