@@ -310,8 +310,10 @@ typedef struct ptl_bake_desc {
        corners, 74 entries each, 4.6 MB, 0.2 s of bake; bench/RESULTS.md).
        [Limit: 0..1] 0: none; 1: build them. */
     uint32_t hubs;
-    /* 3D: contour simplification, the largest distance a wall may move (Ramer-Douglas-Peucker).
-       Junctions between layers never move. [Units: cells] [Limit: >= 0] 0: 1.3; negative: none. */
+    /* 3D: contour simplification, the largest distance a wall may move: every corner point of the
+       voxel outline stays within it of the simplified walls, and the corners that replace a rounded
+       one (bake/contours.c) within it of the outline. Junctions between layers never move.
+       [Units: cells] [Limit: >= 0] 0: 1.3 (Recast's); negative: none. */
     float max_error;
     /* 3D: keep only what is reachable from these points (x, y, z each; ANavMG thesis §6.2.2.2);
        none: keep everything. */
