@@ -182,7 +182,7 @@ static void turned_box(mesh_builder* b, float cx, float cz, float hx, float hz, 
    start alone 201 and 282. The simplified rings also stay within the tolerance of every raw point. */
 Test(contours, a_turned_box_leaves_a_hole_with_few_notches_at_every_angle, .timeout = 120) {
     const float radii[2] = {0, 0.6f};
-    const uint32_t limit[2] = {186, 204}; /* measured 181 and 198 */
+    const uint32_t limit[2] = {186, 202}; /* measured 181 and 196 */
     for (int k = 0; k < 2; ++k) {
         uint32_t total = 0;
         for (int deg = 1; deg < 90; deg += 2) {
