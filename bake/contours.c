@@ -102,16 +102,18 @@ static bool add_segment(simp* s, uint32_t a, uint32_t b) {
 
 /* Does the chord from chain[0] to chain[clen-1] cross or touch any live segment other than those of
    the chain it replaces (both ends in the chain, marked by in_chain), or does the pocket between the
-   chord and the chain hold any vertex of another edge? */
-static bool chord_ok(simp* s, const uint8_t* in_chain, const uint32_t* chain, uint32_t clen) {
-    uint32_t a = chain[0], b = chain[clen - 1];
-    ptl_v2 pa = V(s, a), pb = V(s, b), ab = v2_sub(pb, pa);
+   chord and the chain hold any vertex of another edge? With `over`, the chain's point at position
+   `over_at` is *over instead of its vertex's (a corner not yet placed, corner_run). */
+static bool chord_ok(simp* s, const uint8_t* in_chain, const uint32_t* chain, uint32_t clen, const ptl_v2* over,
+                     uint32_t over_at) {
+#define CV(k) (over && (k) == over_at ? *over : V(s, chain[k]))
+    ptl_v2 pa = CV(0), pb = CV(clen - 1), ab = v2_sub(pb, pa);
     double len2 = v2_len2(ab);
     if (len2 == 0) return false;
     /* Bounds of the chain (the pocket lies inside them). */
     double x0 = pa.x, x1 = pa.x, y0 = pa.y, y1 = pa.y;
     for (uint32_t k = 0; k < clen; ++k) {
-        ptl_v2 p = V(s, chain[k]);
+        ptl_v2 p = CV(k);
         x0 = fmin(x0, p.x), x1 = fmax(x1, p.x), y0 = fmin(y0, p.y), y1 = fmax(y1, p.y);
     }
     const ptl_seggrid* g = &s->grid;
@@ -157,7 +159,7 @@ static bool chord_ok(simp* s, const uint8_t* in_chain, const uint32_t* chain, ui
                     if (t.x < x0 || t.x > x1 || t.y < y0 || t.y > y1) continue;
                     bool inside = false; /* the pocket: the chain, closed by the chord */
                     for (uint32_t k = 0; k < clen; ++k) {
-                        ptl_v2 u = V(s, chain[k]), w = V(s, chain[(k + 1) % clen]);
+                        ptl_v2 u = CV(k), w = CV((k + 1) % clen);
                         if ((u.y > t.y) != (w.y > t.y) && t.x < (w.x - u.x) * (t.y - u.y) / (w.y - u.y) + u.x)
                             inside = !inside;
                     }
@@ -166,6 +168,7 @@ static bool chord_ok(simp* s, const uint8_t* in_chain, const uint32_t* chain, ui
             }
         }
     }
+#undef CV
     return true;
 }
 
@@ -398,7 +401,7 @@ static ptl_status apply_chords(simp* s, const uint32_t* chain, const uint32_t* p
         }
         if (far <= tol) {
             for (uint32_t k = lo; k <= hi; ++k) in_chain[chain[k]] = 1;
-            bool ok = chord_ok(s, in_chain, chain + lo, hi - lo + 1);
+            bool ok = chord_ok(s, in_chain, chain + lo, hi - lo + 1, NULL, 0);
             for (uint32_t k = lo; k <= hi; ++k) in_chain[chain[k]] = 0;
             if (ok) {
                 for (uint32_t k = lo; k < hi; ++k) s->alive.data[seg_of[chain[k]]] = 0;
@@ -576,7 +579,7 @@ static inline int notch3(ptl_v2 a, ptl_v2 b, ptl_v2 c) { return v2_orient(a, b, 
 
 typedef struct corner {
     simp* s;
-    double* xy;       /* the vertices, writable; slot s->n is spare */
+    double* xy;       /* the vertices, writable */
     uint32_t rb, rm;  /* the ring: vertices rb .. rb + rm */
     double tol, tol2;
     uint8_t* fixed;   /* never moved or dropped; a moved vertex joins them */
@@ -706,18 +709,16 @@ static bool corner_run(corner* c, uint32_t pp, uint32_t p, const uint32_t* L, ui
     }
     if (c->best_n >= old) return false;
     /* The new edges must cross or touch nothing and gain no vertex: chord_ok on p .. b -> Y, then on
-       Y -> b -> q (Y in the spare slot). */
-    const uint32_t y = s->n;
-    c->xy[2 * y] = c->best.x, c->xy[2 * y + 1] = c->best.y;
-    uint32_t c1[CORNER_RUN + 2], c2[3] = {y, b, q};
+       Y -> b -> q (Y given as a point: it has no vertex yet). */
+    uint32_t c1[CORNER_RUN + 2], c2[3] = {b, b, q};
     c1[0] = p;
     for (uint32_t i = 0; i < k; ++i) c1[1 + i] = L[i];
-    c1[k + 1] = y;
-    for (uint32_t i = 0; i < k + 2; ++i) c->in_chain[c1[i]] = 1;
+    c1[k + 1] = b;
+    for (uint32_t i = 0; i < k + 1; ++i) c->in_chain[c1[i]] = 1;
     c->in_chain[q] = 1;
-    const bool ok = !on_vertex(s, c->in_chain, c->best) && chord_ok(s, c->in_chain, c1, k + 2) &&
-                    chord_ok(s, c->in_chain, c2, 3);
-    for (uint32_t i = 0; i < k + 2; ++i) c->in_chain[c1[i]] = 0;
+    const bool ok = !on_vertex(s, c->in_chain, c->best) && chord_ok(s, c->in_chain, c1, k + 2, &c->best, k + 1) &&
+                    chord_ok(s, c->in_chain, c2, 3, &c->best, 0);
+    for (uint32_t i = 0; i < k + 1; ++i) c->in_chain[c1[i]] = 0;
     c->in_chain[q] = 0;
     if (!ok) return false;
     s->alive.data[c->seg_of[p]] = 0;
@@ -773,7 +774,6 @@ static ptl_status corner_ring(corner* c, uint32_t* list) {
 
 static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u32_array* rs, u32_array* kind) {
     uint32_t n = xy->count / 2, rings = rs->count - 1;
-    if (!PTL_PUSH(a, *xy, 0.0) || !PTL_PUSH(a, *xy, 0.0)) return PTL_ERR_NO_MEMORY; /* corner_run's spare slot */
     simp s;
     memset(&s, 0, sizeof s);
     s.a = a;
@@ -841,14 +841,13 @@ static ptl_status simplify(const ptl_allocator* a, double tol, f64_array* xy, u3
         } while (k != start && st == PTL_OK);
     }
     corner cr = {.s = &s, .xy = xy->data, .tol = tol, .tol2 = tol * tol, .fixed = fixed, .in_chain = in_chain,
-                 .seg_of = seg_of, .tried = tol > 0 ? ptl_mem_calloc(a, (size_t)n + 1, 1) : NULL};
-    if (tol > 0 && !cr.tried && st == PTL_OK) st = PTL_ERR_NO_MEMORY;
+                 .seg_of = seg_of, .tried = (uint8_t*)path}; /* path is free now: no more memory at the peak */
+    memset(path, 0, (size_t)n + 1);
     for (uint32_t r = 0; r < rings && st == PTL_OK && tol > 0; ++r) {
         cr.rb = rs->data[r], cr.rm = rs->data[r + 1] - rs->data[r];
         st = corner_ring(&cr, chain);
     }
     PTL_ARRAY_FREE(a, cr.cones);
-    ptl_mem_free(a, cr.tried, (size_t)n + 1);
     if (st == PTL_OK) {
         /* Compact the kept vertices. */
         uint32_t w = 0, rw = 0;
