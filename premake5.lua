@@ -77,10 +77,20 @@ project "portolan"
     files { "tools/*.c", "tools/*.h" }
     links { "portolan_bake", "portolan_runtime", "pthread", "m" }
 
+-- The tests put Recast/Detour's answers beside ours where Debian's librecast-dev is installed
+-- (scripts/setup.sh installs it; without it those comparisons are skipped, loudly).
+local HAVE_RECAST = os.isfile("/usr/include/recastnavigation/Recast.h")
+
 project "portolan-tests"
     kind "ConsoleApp"
     files { "tests/*.c", "tests/*.h", "tools/jobs.c", "tools/jobs.h" }
     links { "portolan_debugdraw", "portolan_bake", "portolan_runtime", "criterion", "pthread", "m" }
+    if HAVE_RECAST then
+        defines { "PTL_HAVE_RECAST" }
+        files { "bench/peer_recast.cpp", "bench/peer_recast.h" }
+        includedirs { "/usr/include/recastnavigation" }
+        links { "DetourTileCache", "Detour", "Recast", "stdc++" }
+    end
 
 project "portolan-bench"
     kind "ConsoleApp"

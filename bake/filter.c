@@ -16,8 +16,14 @@
       step into them), a floor is a ledge, not walkable, when
       - a neighbour column lies outside the grid, or has an opening reaching down to nothing
         below it (a bottomless drop), or a floor more than walkable_climb below this one; or
-      - the neighbour floors within walkable_climb of this one (this one included) span more than
-        walkable_climb: a steep slope made of climbable steps.
+      - the neighbour floors within walkable_climb of this one (this one included) along one axis
+        (the two x neighbours, or the two z neighbours) span more than walkable_climb: a steep
+        slope made of climbable steps. Recast compares the four neighbours together; for a plane
+        both rules give the same range (2 cs |grad| max(|cos|, |sin|) of its direction), but
+        Recast's also calls a corner a slope: the side of a flight whose step behind is one voxel
+        down and whose floor beside is a climbable step up (a flight rising through an opening
+        next to the upper floor's slab, a landing beside the last steps). There the flight lost
+        its edge columns, and with the erosion whole rows of steps.
       Neighbour floors count whether walkable or not; only the geometry matters, so the order of
       2 and 3 does not matter.
    4. Open spans: every walkable floor left, floor = top of its solid span, ceil = bottom of the
@@ -62,7 +68,7 @@ static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4
     const ptl_vx_params* p = &hf->p;
     const int h = p->walkable_height, climb = p->walkable_climb;
     const ptl_vx_span* sp = hf->spans;
-    int amin = bot, amax = bot;
+    int amin[2] = {bot, bot}, amax[2] = {bot, bot}; /* per axis: d = 0, 2 (x) and d = 1, 3 (z) */
     for (int d = 0; d < 4; ++d) {
         const uint32_t nc = c + off[d];
         const uint32_t b = hf->col_start[nc], e = hf->col_start[nc + 1];
@@ -72,10 +78,10 @@ static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4
             int nbot = sp[i].smax, ntop = i + 1 < e ? sp[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
             if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
             if (nbot - bot < -climb) return true;
-            if (nbot - bot <= climb) amin = mini(amin, nbot), amax = maxi(amax, nbot);
+            if (nbot - bot <= climb) amin[d & 1] = mini(amin[d & 1], nbot), amax[d & 1] = maxi(amax[d & 1], nbot);
         }
     }
-    return amax - amin > climb;
+    return amax[0] - amin[0] > climb || amax[1] - amin[1] > climb;
 }
 
 void ptl_open_field_free(ptl_open_field* of) {

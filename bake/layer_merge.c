@@ -60,6 +60,80 @@ static uint32_t find(uint32_t* p, uint32_t x) {
     return x;
 }
 
+/* A cell's own floors for its height grid. A layer may hold floors far apart in height side by
+   side in plan with no link between them (the side of a flight and the ground beside it, with a
+   column of ledge between them), and contour simplification may move both walls into that column:
+   the window of columns around a cell then reaches floors that are not its surface, and a height
+   lookup near its wall read the ground beside a flight. So a cell's grid keeps a floor of its
+   layer only in a column whose square overlaps the cell (with some area): every point of the cell
+   lies in such a column, or in one with no floor whose 3 x 3 neighbours include such columns (the
+   runtime looks there, ptl_nm_cell_floor). `uv` is the cell in its layer's column coordinates,
+   counter-clockwise. */
+typedef struct cell_poly {
+    const double* uv; /* 2 per vertex */
+    uint32_t n;
+    bool foreign; /* a lookup in the cell could read a floor of its layer that is not its own */
+} cell_poly;
+
+/* Does the rectangle [x0, x1] x [z0, z1] overlap the cell with some area (separating axes: the
+   rectangle's sides, the cell's edges; touching is no overlap)? */
+static bool rect_meets(const cell_poly* cp, double x0, double z0, double x1, double z1) {
+    double ux0 = INFINITY, ux1 = -INFINITY, uz0 = INFINITY, uz1 = -INFINITY;
+    for (uint32_t i = 0; i < cp->n; ++i) {
+        ux0 = fmin(ux0, cp->uv[2 * i]), ux1 = fmax(ux1, cp->uv[2 * i]);
+        uz0 = fmin(uz0, cp->uv[2 * i + 1]), uz1 = fmax(uz1, cp->uv[2 * i + 1]);
+    }
+    if (ux1 <= x0 || ux0 >= x1 || uz1 <= z0 || uz0 >= z1) return false;
+    const double cx[4] = {x0, x1, x1, x0}, cz[4] = {z0, z0, z1, z1};
+    for (uint32_t i = 0; i < cp->n; ++i) {
+        const double* a = &cp->uv[2 * i];
+        const double* b = &cp->uv[2 * (i + 1 == cp->n ? 0 : i + 1)];
+        const double ex = b[0] - a[0], ez = b[1] - a[1];
+        if (ex == 0 && ez == 0) continue;
+        bool outside = true;
+        for (int k = 0; k < 4 && outside; ++k) outside = ex * (cz[k] - a[1]) - ez * (cx[k] - a[0]) <= 0;
+        if (outside) return false;
+    }
+    return true;
+}
+
+/* The floor of column (x, z) of layer `lcl` in the grid of the cell `cp`, or -1. */
+static int32_t cell_own_floor(const ptl_layer_map* of, const ptl_layer_contour* lcl, const cell_poly* cp, int64_t x,
+                              int64_t z) {
+    const int32_t f = ptl_contour_floor(of, lcl, x, z);
+    return f >= 0 && rect_meets(cp, (double)x, (double)z, (double)x + 1, (double)z + 1) ? f : -1;
+}
+
+/* Scans the window x0..x1, z0..z1 of cell `cp`: sets its `foreign` flag and returns its one own
+   floor height, or -2 for more than one, -1 for none. A floor of the layer that is not the cell's
+   makes the cell foreign when a lookup from the cell could read it (its 3 x 3 block overlaps the
+   cell) and no floor of the cell within two columns of it is within a climb of it: a floor across
+   a wall or a ledge, not the same ground running on past the cell's edge. A foreign cell never
+   shares its layer's grid. */
+static int32_t scan_cell(const ptl_layer_map* of, const ptl_layer_contour* lcl, cell_poly* cp, int64_t x0, int64_t z0,
+                         int64_t x1, int64_t z1) {
+    int32_t h = -1;
+    cp->foreign = false;
+    for (int64_t z = z0; z <= z1; ++z)
+        for (int64_t x = x0; x <= x1; ++x) {
+            const int32_t fe = ptl_contour_floor(of, lcl, x, z);
+            if (fe < 0) continue;
+            if (rect_meets(cp, (double)x, (double)z, (double)x + 1, (double)z + 1)) {
+                h = h == -1 || h == fe ? fe : -2;
+                continue;
+            }
+            if (cp->foreign || !rect_meets(cp, (double)x - 1, (double)z - 1, (double)x + 2, (double)z + 2)) continue;
+            bool near_own = false; /* a floor of the cell within a climb of it, two columns around */
+            for (int64_t nz = z - 2; nz <= z + 2 && !near_own; ++nz)
+                for (int64_t nx = x - 2; nx <= x + 2 && !near_own; ++nx) {
+                    const int32_t f = cell_own_floor(of, lcl, cp, nx, nz);
+                    near_own = f >= 0 && f - fe <= of->p.walkable_climb && fe - f <= of->p.walkable_climb;
+                }
+            cp->foreign = !near_own;
+        }
+    return h;
+}
+
 static double layer_height(const merge* m, uint32_t l, double u, double v) {
     return ptl_contour_height(m->of, &m->lc[l], u, v);
 }
@@ -230,6 +304,9 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
         uint32_t first;
         uint64_t cost;
     }* lgrid = NULL;
+    PTL_ARRAY(double) cuv = {0}; /* the cell in its layer's column coordinates (cell_poly) */
+    cell_poly* cpolys = NULL;    /* per cell: its polygon (into cuv), foreign flag */
+    size_t cpoly_n = 0;
     uint32_t nfinal = 0;
     m.voff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
     m.coff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
@@ -458,10 +535,26 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
        neighbours), except for a flat cell (one floor height over those columns, every vertex at
        it), whose vertices give every height exactly. Where a layer's cells' grids together would
        be larger than the layer's own (thin cells across slopes, whose bounds overlap), its cells
-       share that one instead: the same floors around every cell, at less cost. */
+       share that one instead: the same floors around every cell, at less cost; except a cell whose
+       lookups could read a floor of the layer that is not its own (cell_own_floor), which keeps
+       its own grid of its own floors. */
     lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
     if (!lgrid) goto oom;
-    for (uint32_t l = 0; l < layers; ++l) lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
+    for (uint32_t l = 0; l < layers; ++l)
+        lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
+    cpolys = ptl_mem_calloc(&al, (size_t)ncell + 1, sizeof *cpolys);
+    if (!cpolys) goto oom;
+    cpoly_n = (size_t)ncell + 1;
+    for (uint32_t c = 0; c < ncell; ++c) { /* the cells in their layers' column coordinates */
+        const ptl_layer_contour* lcl = &lc[clayer.data[c]];
+        for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1]; ++i) {
+            const double* q = &fxyz[3 * (size_t)cverts.data[i]];
+            if (!PTL_PUSH(&al, cuv, (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0)) goto oom;
+            if (!PTL_PUSH(&al, cuv, (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0)) goto oom;
+        }
+        cpolys[c].n = cstart.data[c + 1] - cstart.data[c];
+    }
+    for (uint32_t c = 0, k = 0; c < ncell; k += 2 * cpolys[c].n, ++c) cpolys[c].uv = cuv.data + k;
     for (uint32_t i = 0; i < of->bl_count; ++i) { /* a flat layer spares the scan of every cell's columns */
         const uint32_t l = of->bl[i].world;
         if (l >= layers) continue;
@@ -486,16 +579,13 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             if (z0 < 0) z0 = 0;
             if (x1 > (int64_t)lcl->w - 1) x1 = (int64_t)lcl->w - 1;
             if (z1 > (int64_t)lcl->d - 1) z1 = (int64_t)lcl->d - 1;
-            /* the one floor height there, -2: more than one (a flat or empty layer: its own) */
+            /* the one floor height of its own floors there, -2: more than one (a flat or empty
+               layer: its own) */
             int32_t h = lgrid[l].flat;
             const bool scan = h == -2;
-            if (scan) h = -1;
-            for (int64_t z = z0; scan && z <= z1 && h != -2; ++z)
-                for (int64_t x = x0; x <= x1 && h != -2; ++x) {
-                    const int32_t f = ptl_contour_floor(of, lcl, x, z);
-                    if (f < 0) continue;
-                    h = h == -1 || h == f ? f : -2;
-                }
+            if (scan) {
+                h = scan_cell(of, lcl, &cpolys[c], x0, z0, x1, z1);
+            }
             if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
                 const double y = of->p.bmin[1] + (double)h * of->p.ch;
                 for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1] && h >= 0; ++i)
@@ -516,7 +606,7 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             const ptl_blob_grid* g = &cgrids.data[c];
             if (!g->w) continue;
             const uint32_t l = clayer.data[c];
-            if (lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
+            if (cpolys[c].foreign || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
             else if (lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lgrid[l].first = 0;
         }
         for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
@@ -527,7 +617,7 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
         if (!g->w) continue;
         const uint32_t l = clayer.data[c];
         const ptl_layer_contour* lcl = &lc[l];
-        const bool shared = lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
+        const bool shared = !cpolys[c].foreign && lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
         if (shared) g->x0 = 0, g->z0 = 0, g->w = lcl->w, g->d = lcl->d;
         if (shared && lgrid[l].first != UINT32_MAX) {
             g->first = lgrid[l].first;
@@ -537,7 +627,8 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
             for (uint32_t z = 0; z < g->d; ++z)
                 for (uint32_t x = 0; x < g->w; ++x) {
-                    const int32_t f = ptl_contour_floor(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
+                    const int64_t gx = (int64_t)g->x0 + x, gz = (int64_t)g->z0 + z;
+                    const int32_t f = shared ? ptl_contour_floor(of, lcl, gx, gz) : cell_own_floor(of, lcl, &cpolys[c], gx, gz);
                     heights.data[heights.count++] = f < 0 ? PTL_HEIGHT_NONE : (uint16_t)f;
                 }
         }
@@ -615,6 +706,8 @@ done:
     ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
     ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
     ptl_mem_free(&al, lgrid, ((size_t)layers + 1) * sizeof *lgrid);
+    ptl_mem_free(&al, cpolys, cpoly_n * sizeof *cpolys);
+    PTL_ARRAY_FREE(&al, cuv);
     PTL_ARRAY_FREE(&al, m.xyz);
     PTL_ARRAY_FREE(&al, m.lat);
     PTL_ARRAY_FREE(&al, m.vlayer);

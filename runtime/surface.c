@@ -14,12 +14,17 @@
 enum { MAX_SAMPLES = 4096 };
 
 /* Where the segment from (px, pz) along (dx, dz) leaves cell c, as a parameter t >= t0; the edge it
-   leaves by in *edge (PTL_NONE when it stays inside up to t = 1). */
+   leaves by in *edge (PTL_NONE when it stays inside up to t = 1).
+   A cell's side may be several collinear edges (the vertices where its neighbours' portals end):
+   they all give the same t, so among the edges that give the least t (up to rounding) the one
+   whose span holds the exit point is taken, not the first listed. Taking the first sent a path
+   that left through a portal into the wall beside it, and its heights then came from whatever
+   cell of the layer lay under the rest of the segment (a floor under a landing). */
 static double exit_t(const ptl_navmesh* nm, uint32_t c, double px, double pz, double dx, double dz, double t0,
                      uint32_t* edge) {
     const ptl_blob_cell* cell = &nm->cells[c];
     const uint32_t* cv = nm->cell_verts + cell->first;
-    double best = INFINITY;
+    double best = INFINITY, best_out = INFINITY; /* best_out: how far outside its edge's span */
     *edge = PTL_NONE;
     for (uint32_t i = 0; i < cell->vert_count; ++i) {
         uint32_t a = cv[i], b = cv[i + 1 == cell->vert_count ? 0 : i + 1];
@@ -29,7 +34,11 @@ static double exit_t(const ptl_navmesh* nm, uint32_t c, double px, double pz, do
         if (ds >= 0) continue; /* moving inwards or along the edge */
         double t = s0 / -ds;
         if (t < t0) t = t0;
-        if (t < best) best = t, *edge = i;
+        /* how far the exit point lies outside the span of a->b, in units of the edge's length */
+        double el2 = ex * ex + ez * ez, u = el2 > 0 ? ((px + t * dx - ax) * ex + (pz + t * dz - az) * ez) / el2 : 0;
+        double out = u < 0 ? -u : u > 1 ? u - 1 : 0;
+        double tie = 1e-9 * (1 + fabs(t));
+        if (t < best - tie || (t <= best + tie && out < best_out)) best = t < best ? t : best, best_out = out, *edge = i;
     }
     return best;
 }

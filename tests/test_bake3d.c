@@ -398,8 +398,9 @@ Test(bake3d, every_shared_mesh_bakes_at_recast_reference_parameters_and_validate
 }
 
 /* Every mesh of the shared data (not only Recast's), at the library's defaults (radius 0: one mesh
-   for every agent size) and at settings that once broke a bake (fine cells, a steep slope limit,
-   no simplification, coarse simplification, links over wide gaps). */
+   for every agent size), at Recast's reference radius, and at settings that once broke a bake
+   (fine cells, a steep slope limit, no simplification, coarse simplification, links over wide
+   gaps). */
 Test(bake3d, every_shared_mesh_bakes_and_validates_at_default_and_varied_parameters, .timeout = 300) {
     TEST_REQUIRE_DATA(data);
     char dir[1024];
@@ -407,10 +408,10 @@ Test(bake3d, every_shared_mesh_bakes_and_validates_at_default_and_varied_paramet
     char** files = test_list_files(dir, ".obj");
     static const struct {
         const char* what;
-        float cs, slope, max_error, max_gap;
-    } SETS[] = {{"defaults", 0, 0, 0, 0},       {"cell 0.15, slope 60", 0.15f, 60, 0, 0},
-                {"max_error none", 0, 0, -1, 0}, {"max_error 3", 0, 0, 3, 0},
-                {"max_gap 0.9", 0, 0, 0, 0.9f}};
+        float cs, slope, max_error, max_gap, radius;
+    } SETS[] = {{"defaults", 0, 0, 0, 0, 0},       {"cell 0.15, slope 60", 0.15f, 60, 0, 0, 0},
+                {"max_error none", 0, 0, -1, 0, 0}, {"max_error 3", 0, 0, 3, 0, 0},
+                {"max_gap 0.9", 0, 0, 0, 0.9f, 0},  {"reference (radius 0.6)", 0, 0, 0, 0, 0.6f}};
     int baked = 0;
     for (char** f = files; *f; ++f) {
         ptl_trimesh m;
@@ -420,7 +421,7 @@ Test(bake3d, every_shared_mesh_bakes_and_validates_at_default_and_varied_paramet
             ptl_bake_desc d;
             memset(&d, 0, sizeof d);
             d.cell_size = SETS[k].cs, d.max_slope = SETS[k].slope, d.max_error = SETS[k].max_error;
-            d.max_gap = SETS[k].max_gap;
+            d.max_gap = SETS[k].max_gap, d.agent_radius = SETS[k].radius;
             char what[1200];
             snprintf(what, sizeof what, "%s (%s)", *f, SETS[k].what);
             ptl_navmesh* nm = bake(&m, &d, what);
@@ -431,7 +432,7 @@ Test(bake3d, every_shared_mesh_bakes_and_validates_at_default_and_varied_paramet
         }
         ptl_trimesh_free(&m);
     }
-    cr_expect_geq(baked, 5 * 13, "only %d bakes: meshes missing from %s", baked, dir);
+    cr_expect_geq(baked, 6 * 13, "only %d bakes: meshes missing from %s", baked, dir);
     test_free_list(files);
 }
 
