@@ -18,6 +18,7 @@
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
 #include "layer_map.h"
+#include "progress.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};
@@ -693,6 +694,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     const bool overlap = jobs && jobs->run;
     const int32_t band = overlap ? PTL_VX_BAND_ROWS : 1;
     for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += band) {
+        ptl_progress_at(t->progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
         const int32_t tz1 = tz + band < t->tiles_z ? tz + band : t->tiles_z;
         const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
@@ -974,6 +976,7 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     if (st >= 0 && !rows && bin_triangles(m, world, t, all, jobs, a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
     for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
+        ptl_progress_at(t->progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
         const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
         const uint32_t n = (uint32_t)(tz1 - tz) * rw;
@@ -1083,6 +1086,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     ptl_vx_tile* prev = NULL;
     uint32_t prev_n = 0;
     for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += batch) {
+        ptl_progress_at(t->progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
         const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
         const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;

@@ -68,7 +68,7 @@ int cli_merge(int argc, char** argv) {
             if (sscanf(err.message, "part %u: %n", &k, &used) == 1 && used > 0 && k < n)
                 rc = cli_error(EXIT_FAIL, "%s: %s", inputs[k], err.message + used);
             else
-                rc = cli_error(EXIT_FAIL, "merge: %s", err.message);
+                rc = cli_error(EXIT_FAIL, "%s", err.message); /* the library's message names its stage */
         }
     }
     for (uint32_t k = 0; parts && caps && k < n; ++k) ptl_mem_free(&heap, parts[k], caps[k]);
