@@ -23,7 +23,7 @@ static int load_shape(const char* input, ptl_shape* s) {
 typedef struct bake_opts {
     const char* input;
     const char* out;
-    bool json, gpu, quiet;
+    bool json, gpu, quiet, progress; /* progress: from the start, even with --json; quiet: never */
     ptl_bake_desc desc;
     unsigned threads, tile_size;
     bool part;
@@ -77,6 +77,7 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
         else if (is_bake && !strcmp(a, "--max-climb")) fslot = &o->desc.max_climb, hi = 1e4;
         else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope, hi = 90;
         else if (is_bake && !strcmp(a, "--quiet")) o->quiet = true;
+        else if (is_bake && !strcmp(a, "--progress")) o->progress = true;
         else if (is_bake && !strcmp(a, "--landmarks")) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || u > 64) return cli_error(EXIT_USAGE, "--landmarks needs an integer in 0..64");
@@ -143,7 +144,7 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
 /* Progress on stderr for a bake that runs past a second (ptl_bake_desc.progress): one line
    rewritten in place on a terminal, a line per stage elsewhere (logs, CI). */
 typedef struct cli_progress {
-    double t0, last_ms;
+    double t0, last_ms, after_ms;
     bool tty, shown;
     char stage[32];
     int pct;
@@ -154,7 +155,7 @@ static void show_progress(void* user, const char* stage, float fraction) {
     double now = cli_now_ms();
     bool done = !strcmp(stage, "done"), same = !strcmp(stage, p->stage);
     int pct = (int)(fraction * 100.0f);
-    if (!p->shown && (done || now - p->t0 < 1000)) return;
+    if (!p->shown && (done || now - p->t0 < p->after_ms)) return;
     if (p->tty) {
         if (!done && p->shown && same && (pct == p->pct || now - p->last_ms < 100)) return;
         fprintf(stderr, "\rportolan: bake: %-10s %3d%%%s", stage, pct, done ? "\n" : "");
@@ -219,8 +220,8 @@ int cli_bake(int argc, char** argv) {
     bool is3d = !strcmp(ext_of(o.input), ".obj");
     ptl_thread_jobs jobs;
     ptl_thread_jobs_init(&jobs, is3d || o.desc.hubs ? o.threads : 1);
-    cli_progress prog = {t0, 0, isatty(fileno(stderr)) != 0, false, "", -1};
-    if (!o.quiet && !o.json) o.desc.progress = show_progress, o.desc.progress_user = &prog;
+    cli_progress prog = {t0, 0, o.progress ? 0 : 1000, isatty(fileno(stderr)) != 0, false, "", -1};
+    if (!o.quiet && (!o.json || o.progress)) o.desc.progress = show_progress, o.desc.progress_user = &prog;
     if (o.part && !is3d) return cli_error(EXIT_USAGE, "--tiles applies to 3D (.obj) input");
     if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
     if (o.part) return bake_part(&o, &jobs, t0);

@@ -16,11 +16,13 @@ static const struct command_usage {
     const char* text;
 } USAGES[] = {
     {"bake",
-     "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--lids] [--hubs] [--quiet] [--json]\n"
+     "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--lids] [--hubs] [--quiet] [--progress]\n"
+     "       [--json]\n"
      "       INPUT: .obj (3D), .map, .poly or .mesh (2D); N: 0 none, default 4 (16 with --hubs)\n"
      "       --lids: 2D, pockets cut off first (more cells, faster searches)\n"
      "       --hubs: hub labels for exact paths in microseconds (bigger blob, seconds of bake)\n"
-     "       --quiet: no progress on stderr (a bake that runs past a second shows its stage and percentage)\n"
+     "       progress: a bake that runs past a second shows its stage and percentage on stderr (not with\n"
+     "       --json); --progress: from the start, even with --json; --quiet: never\n"
      "       3D: [--cell-size S] [--cell-height H] [--agent-height H] [--agent-radius R] [--max-climb C]\n"
      "           [--max-slope DEG] [--max-error CELLS] [--max-gap M] [--seed X,Y,Z]... [--tile-size CELLS]\n"
      "           [--threads N]   (--max-gap: widest crack a link steps over, default one cell; 0: no links)\n"
