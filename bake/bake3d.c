@@ -205,11 +205,10 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     ptl_bake_progress pg;
     ptl_progress_init(&pg, &d);
     ptl_progress_stage(&pg, "voxelize", 0, 0.6f);
-    tiling.progress = &pg;
     if (st >= 0 && !d.debug) {
         ptl_layer_stream* s = NULL;
         st = ptl_lstream_create(&p, d.seeds, d.seed_count, d.jobs, &a, &s, err);
-        if (st >= 0) st = ptl_vx_tiles_stream(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, err);
+        if (st >= 0) st = ptl_vx_tiles_stream(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, &pg, err);
         t = ptl_bake3d_now_ms();
         if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
         if (st >= 0) {

@@ -322,7 +322,6 @@ typedef struct ptl_vx_tiling {
     int32_t tile_size;       /* [Units: columns] */
     int32_t border;          /* [Units: columns] ptl_vx_tile_border */
     int32_t tiles_x, tiles_z;
-    const struct ptl_bake_progress* progress; /* rows of tiles done are reported here; NULL: none */
 } ptl_vx_tiling;
 
 /* A tile's open span as the tile keeps it until its rows are streamed (tiles.c): the open span

@@ -1,4 +1,5 @@
 /* `portolan bake`, `portolan decompose` and `portolan info`. */
+#include <errno.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -188,9 +189,11 @@ static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
     ptl_status st = ptl_bake_trimesh_part(&mesh, &o->desc, o->tiles, &part, &size, world, &err);
     ptl_trimesh_free(&mesh);
     if (st < 0) return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o->input, err.message);
+    errno = 0;
     bool ok = write_file(o->out, part, size);
+    int e = errno;
     ptl_blob_free(part, size, NULL);
-    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write", o->out);
+    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write%s%s", o->out, e ? ": " : "", e ? strerror(e) : "");
     unsigned x1 = o->tiles[2] < world[0] ? o->tiles[2] : world[0] - 1, z1 = o->tiles[3] < world[1] ? o->tiles[3] : world[1] - 1;
     unsigned n = o->tiles[0] <= x1 && o->tiles[1] <= z1 ? (x1 - o->tiles[0] + 1) * (z1 - o->tiles[1] + 1) : 0;
     double t = cli_now_ms() - t0;
@@ -250,11 +253,11 @@ int cli_bake(int argc, char** argv) {
         ptl_shape_free(&shape);
     }
     double t2 = cli_now_ms();
-    FILE* f = fopen(o.out, "wb");
-    bool ok = f && fwrite(blob, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = false;
+    errno = 0;
+    bool ok = write_file(o.out, blob, size);
+    int e = errno;
     ptl_blob_free(blob, size, NULL);
-    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write", o.out);
+    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write%s%s", o.out, e ? ": " : "", e ? strerror(e) : "");
     double t3 = cli_now_ms();
     if (o.json) {
         printf("{\"input\":");
