@@ -169,6 +169,11 @@ static void show_progress(void* user, const char* stage, float fraction) {
     snprintf(p->stage, sizeof p->stage, "%s", stage);
 }
 
+/* Ends a progress line left open on a terminal, so that an error message starts a line of its own. */
+static void end_progress(const cli_progress* p) {
+    if (p->tty && p->shown && strcmp(p->stage, "done") != 0) fputc('\n', stderr);
+}
+
 static bool write_file(const char* path, const void* data, size_t size) {
     FILE* f = fopen(path, "wb");
     bool ok = f && fwrite(data, 1, size, f) == size;
@@ -236,6 +241,7 @@ int cli_bake(int argc, char** argv) {
         t1 = cli_now_ms();
         ptl_status bst = ptl_bake_trimesh(&mesh, &o.desc, &blob, &size, &st, &err);
         ptl_trimesh_free(&mesh);
+        if (bst < 0) end_progress(&prog);
         if (bst < 0) return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o.input, err.message);
     } else {
         if (o.desc.seed_count) return cli_error(EXIT_USAGE, "--seed applies to 3D (.obj) input");
@@ -248,6 +254,7 @@ int cli_bake(int argc, char** argv) {
         t1 = cli_now_ms();
         if (ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err) < 0) {
             ptl_shape_free(&shape);
+            end_progress(&prog);
             return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o.input, err.message);
         }
         ptl_shape_free(&shape);
