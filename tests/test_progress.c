@@ -3,6 +3,7 @@
    reports change no byte of the blob. */
 #include <criterion/criterion.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <portolan/bake.h>
 #include <string.h>
 
