@@ -7,6 +7,7 @@
 #include "../runtime/error.h"
 #include "bake3d.h"
 #include "bake_debug.h"
+#include "progress.h"
 
 static double now_ms(void) {
     struct timespec ts;
@@ -54,6 +55,9 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     if (d.hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
     if (d.lids > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: lids must be 0 (none) or 1");
     double t0 = now_ms();
+    ptl_bake_progress pg;
+    ptl_progress_init(&pg, &d);
+    ptl_progress_stage(&pg, "decompose", 0, 0.5f);
     ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc, d.lids != 0};
     ptl_decomposition dc;
     ptl_status st = ptl_decompose(s, &dd, &dc, err);
@@ -64,10 +68,12 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         return st;
     }
     double t1 = now_ms();
+    ptl_progress_stage(&pg, "build", 0.5f, 0.6f);
     st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
     double t2 = now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     if (st >= 0 && d.landmarks > 0) {
+        ptl_progress_stage(&pg, "landmarks", 0.6f, 0.8f);
         void* with = NULL;
         size_t with_size = 0;
         st = ptl_bake_landmarks(*blob, *size, (uint32_t)d.landmarks, d.alloc, &with, &with_size, err);
@@ -78,6 +84,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     double t3 = now_ms();
     ptl_bake_stats hs;
     memset(&hs, 0, sizeof hs);
+    if (st >= 0 && d.hubs) ptl_progress_stage(&pg, "hubs", 0.8f, 0.99f);
     if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, &hs, err);
     double t4 = now_ms();
     if (st >= 0 && stats) {
@@ -109,6 +116,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         stats->landmarks = d.landmarks > 0 ? (uint32_t)d.landmarks : 0;
     }
     ptl_decomposition_free(&dc);
+    if (st >= 0) ptl_progress_stage(&pg, "done", 1, 1);
     ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
     return st;
 }

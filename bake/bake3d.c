@@ -12,6 +12,7 @@
 #include "bake_debug.h"
 #include "layer_map.h"
 #include "layer_merge.h"
+#include "progress.h"
 
 double ptl_bake3d_now_ms(void) {
     struct timespec ts;
@@ -67,6 +68,9 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     uint32_t nl = 0;
     double t = ptl_bake3d_now_ms();
     ptl_status st = PTL_OK;
+    ptl_bake_progress pg;
+    ptl_progress_init(&pg, &d);
+    ptl_progress_stage(&pg, "contours", 0.62f, 0.7f);
     if (st >= 0 && ls.layer_count == 0)
         st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no walkable surface%s",
                            d.seed_count ? " reachable from the seeds" : " (check the agent height, climb and slope)");
@@ -83,6 +87,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, map, &ls, lc, nl, err), t = ptl_bake3d_now_ms();
+    if (st >= 0) ptl_progress_stage(&pg, "decompose", 0.7f, 0.8f);
     if (st >= 0) st = run_layers(d.jobs, decompose_job, &lj, nl, err);
     for (uint32_t l = 0; l < nl && st >= 0; ++l) {
         bs->notches += dc[l].notches;
@@ -93,6 +98,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_decomps(d.debug, map, lc, dc, nl, err), t = ptl_bake3d_now_ms();
     ptl_merge_stats ms;
     memset(&ms, 0, sizeof ms);
+    if (st >= 0) ptl_progress_stage(&pg, "merge", 0.8f, 0.87f);
     if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
@@ -103,6 +109,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
         if (dc) ptl_decomposition_free(&dc[l]);
     }
     if (st >= 0 && d.landmarks > 0) {
+        ptl_progress_stage(&pg, "landmarks", 0.87f, 0.95f);
         void* with = NULL;
         size_t with_size = 0;
         st = ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d.landmarks, d.jobs, &a, &with, &with_size, err);
@@ -111,6 +118,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
         bs->landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
     }
     bs->ms_landmarks = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.hubs) ptl_progress_stage(&pg, "hubs", 0.95f, 0.99f);
     if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, bs, err);
     bs->ms_hubs = ptl_bake3d_now_ms() - t;
     if (st >= 0) {
@@ -194,11 +202,15 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
        the whole world is ever held. */
     if (st >= 0 && (d.tile_size || !d.debug))
         st = ptl_vx_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
+    ptl_bake_progress pg;
+    ptl_progress_init(&pg, &d);
+    ptl_progress_stage(&pg, "voxelize", 0, 0.6f);
     if (st >= 0 && !d.debug) {
         ptl_layer_stream* s = NULL;
         st = ptl_lstream_create(&p, d.seeds, d.seed_count, d.jobs, &a, &s, err);
-        if (st >= 0) st = ptl_vx_tiles_stream(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, err);
+        if (st >= 0) st = ptl_vx_tiles_stream(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, &pg, err);
         t = ptl_bake3d_now_ms();
+        if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
         if (st >= 0) {
             st = ptl_lstream_finish(s, &ls, &map, err);
         } else {
@@ -226,6 +238,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         }
         ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
         t = ptl_bake3d_now_ms();
+        if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
         if (st >= 0) st = ptl_vx_layers_of_field(&of, d.seeds, d.seed_count, d.jobs, &a, &ls, &map, err);
         bs.ms_layers = ptl_bake3d_now_ms() - t;
         if (st >= 0) st = ptl_bake_debug_keep_open(d.debug, &of, ls.layer_count, err);
@@ -235,6 +248,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     if (st >= 0) st = ptl_bake3d_finish(&map, &ls, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
     else ptl_layer_set_free(&ls), ptl_layer_map_free(&map);
     if (st >= 0 && stats) *stats = bs;
+    if (st >= 0) ptl_progress_stage(&pg, "done", 1, 1);
     ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
     if (st >= 0) ptl_error_ok(err);
     return st;

@@ -159,10 +159,13 @@ ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32
 
 /* tiles.c: the voxel stages in tiles (a row of tiles at a time, as jobs) streamed into `s` band by
    band; each row of tiles is freed once its rows are given, so no world-sized field ever exists.
-   `ms_layers` gets the time spent in the stream. */
+   `ms_layers` gets the time spent in the stream; the rows of tiles done go to `progress` (progress.h,
+   from the calling thread; NULL: none). */
+struct ptl_bake_progress;
 ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
-                               uint32_t* solid_spans, double* ms_layers, ptl_error* err);
+                               uint32_t* solid_spans, double* ms_layers, const struct ptl_bake_progress* progress,
+                               ptl_error* err);
 /* tiles.c: every tile of the world (from parts, in any order, each once) streamed into `s`. */
 ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err);

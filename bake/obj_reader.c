@@ -683,8 +683,10 @@ ptl_status ptl_obj_load(const char* path, const ptl_allocator* alloc, ptl_trimes
     ptl_allocator a = ptl_allocator_resolve(alloc);
     out->alloc = a;
     if (!path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "path is NULL");
-    FILE* f = fopen(path, "rb");
-    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
+    FILE* f;
+    /* streamed a chunk at a time, so no size limit; a directory or a device is refused */
+    ptl_status ost = ptl_file_open_read(path, UINT64_MAX, &f, NULL, err);
+    if (ost < 0) return ost;
     oreader r;
     reader_init(&r, path, &a, err);
     size_t cap = PTL_OBJ_CHUNK, have = 0;

@@ -15,6 +15,7 @@
 
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
+#include "../runtime/file_read.h"
 
 /* A file's bytes, allocated from `alloc`; `cap` is what to hand back to ptl_mem_free. */
 typedef struct ptl_text_file {
@@ -22,46 +23,12 @@ typedef struct ptl_text_file {
     size_t size, cap;
 } ptl_text_file;
 
-/* Reads all of `path`. Reads in chunks rather than trusting ftell, so pipes and special files work. */
+/* Reads all of `path` (at most PTL_TEXT_FILE_MAX bytes; a directory or a device is refused with a
+   message): file_read.c's rules, shared with the blob and OBJ readers. */
 static inline ptl_status ptl_text_read_file(const char* path, const ptl_allocator* a, ptl_text_file* out,
                                             ptl_error* err) {
     memset(out, 0, sizeof *out);
-    if (!path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "path is NULL");
-    FILE* f = fopen(path, "rb");
-    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open: %s", path, strerror(errno));
-    size_t cap = 0, size = 0;
-    char* data = NULL;
-    for (;;) {
-        if (size == cap) {
-            size_t ncap = cap ? cap * 2 : 65536;
-            if (ncap < cap) { /* size_t overflow: no file this large fits in memory anyway */
-                fclose(f);
-                ptl_mem_free(a, data, cap);
-                return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: file too large", path);
-            }
-            char* nd = ptl_mem_realloc(a, data, cap, ncap);
-            if (!nd) {
-                fclose(f);
-                ptl_mem_free(a, data, cap);
-                return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory reading the file", path);
-            }
-            data = nd;
-            cap = ncap;
-        }
-        size_t got = fread(data + size, 1, cap - size, f);
-        size += got;
-        if (got == 0) break;
-    }
-    bool failed = ferror(f) != 0;
-    fclose(f);
-    if (failed) {
-        ptl_mem_free(a, data, cap);
-        return ptl_error_set(err, PTL_ERR_IO, "%s: read error", path);
-    }
-    out->data = data;
-    out->size = size;
-    out->cap = cap;
-    return PTL_OK;
+    return ptl_file_read_all(path, PTL_TEXT_FILE_MAX, a, &out->data, &out->size, &out->cap, err);
 }
 
 static inline void ptl_text_file_free(const ptl_allocator* a, ptl_text_file* f) {

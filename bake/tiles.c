@@ -18,6 +18,7 @@
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
 #include "layer_map.h"
+#include "progress.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};
@@ -963,7 +964,8 @@ static void run_tile_layers(void* data, uint32_t index) {
    fields at a time per thread, and each tile's few block-layers and edges until it is added. */
 static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                      const ptl_job_system* jobs, const ptl_allocator* a, const int32_t* rows,
-                                     ptl_layer_stream* s, uint32_t* solid_spans, double* ms_layers, ptl_error* err) {
+                                     ptl_layer_stream* s, uint32_t* solid_spans, double* ms_layers,
+                                     const ptl_bake_progress* progress, ptl_error* err) {
     ptl_status st = ptl_lstream_use_tiles(s, (uint32_t)t->tile_size, (uint32_t)t->tiles_x, (uint32_t)t->tiles_z, err);
     const uint32_t rw = (uint32_t)t->tiles_x;
     const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
@@ -974,6 +976,7 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     if (st >= 0 && !rows && bin_triangles(m, world, t, all, jobs, a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
     for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
+        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
         const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
         const uint32_t n = (uint32_t)(tz1 - tz) * rw;
@@ -1041,7 +1044,8 @@ static void run_stream_batch(void* data, uint32_t index) {
 
 ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
-                               uint32_t* solid_spans, double* ms_layers, ptl_error* err) {
+                               uint32_t* solid_spans, double* ms_layers, const ptl_bake_progress* progress,
+                               ptl_error* err) {
     *solid_spans = 0;
     *ms_layers = 0;
     ptl_allocator a = ptl_allocator_resolve(alloc);
@@ -1067,7 +1071,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
             for (uint32_t c = 0; c < nruns; ++c) rows_chunk(&rj, c);
     }
     if (st >= 0 && t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0) {
-        st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, err);
+        st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
         ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
         ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
         ptl_vx_band_free(&band);
@@ -1083,6 +1087,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     ptl_vx_tile* prev = NULL;
     uint32_t prev_n = 0;
     for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += batch) {
+        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
         const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
         const int32_t range[4] = {0, tz, t->tiles_x, tz1};
         const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;

@@ -40,7 +40,10 @@ typedef struct demo_scene {
     ptl_bake_stats stats;
     ptl_error err;
     double bake_wall_ms;
-    ptl_bake_stage last_stage_printed;
+    /* the bake's progress callback (ptl_bake_desc.progress, on the bake thread) writes these two */
+    SDL_atomic_t progress_milli; /* fraction of the bake done, in thousandths */
+    void* progress_stage;  /* const char*: the stage's name (the library's string, never freed) */
+    const char* last_stage_printed;
     bool progress_shown;   /* the terminal's bar was printed for this bake */
 
     ptl_navmesh* nm;
@@ -66,13 +69,13 @@ typedef struct demo_scene {
 /* Loads `path` (.obj, .map, .poly, .mesh) or, when NULL, generates the built-in scene (the
    three-storey building of `portolan gen building --size 40 --storeys 3 --seed 1`). */
 bool demo_scene_load(demo_scene* s, const char* path);
-/* Starts the bake on a thread (progress: ptl_bake_debug_stage(s->dbg)). */
+/* Starts the bake on a thread (progress through the bake's progress callback). */
 bool demo_scene_bake_start(demo_scene* s);
 /* Called every frame: prints progress to the terminal, and when the bake has finished joins the
    thread and creates the navmesh and query. Returns true once, when the navmesh became ready. */
 bool demo_scene_poll(demo_scene* s);
 /* 0..1 progress of a running bake and the stage name. */
-float demo_scene_progress(const demo_scene* s, const char** stage);
+float demo_scene_progress(demo_scene* s, const char** stage);
 /* Runs the path query between start and goal (when both are set) and the corridor. */
 void demo_scene_update_path(demo_scene* s);
 /* A default start and goal: the built-in scene's street-to-top-floor pair, else two far-apart cells

@@ -282,17 +282,14 @@ static void draw_ui(app* a) {
 
     /* progress bar while baking */
     if (state == BAKE_RUNNING) {
-        float p = demo_scene_progress(s, NULL);
+        const char* stage;
+        float p = demo_scene_progress(s, &stage);
         float bw = (float)a->width * 0.5f, bx = ((float)a->width - bw) * 0.5f, by = (float)a->height * 0.5f;
         char line[128];
         demo_ui_rect(ui, bx - 10, by - 34, bw + 20, 70, PANEL);
         demo_ui_rect(ui, bx, by, bw, 20, DIM);
         demo_ui_rect(ui, bx, by, bw * p, 20, ACCENT);
-        /* the stage under way: the one after the last finished (2D bakes skip the voxel stages) */
-        int next = (int)ptl_bake_debug_stage(s->dbg) + 1;
-        snprintf(line, sizeof line, "baking: %s...  %d%%",
-                 next <= PTL_BAKE_STAGE_MERGE ? ptl_bake_stage_name((ptl_bake_stage)next) : "finishing (landmarks)",
-                 (int)lroundf(p * 100));
+        snprintf(line, sizeof line, "baking: %s...  %d%%", stage, (int)lroundf(p * 100));
         demo_ui_text(ui, bx, by - 26, line, TEXT);
     }
     demo_ui_flush(ui, a->width, a->height);

@@ -13,6 +13,17 @@ static bool ends_with(const char* s, const char* ext) {
     return l >= e && strcmp(s + l - e, ext) == 0;
 }
 
+/* The file name without its folders: what the panel and the screenshots show (a full path would
+   name the machine's folders in every published picture). */
+static const char* base_name(const char* path) {
+    const char* slash = strrchr(path, '/');
+#if defined(_WIN32)
+    const char* back = strrchr(path, '\\');
+    if (back && (!slash || back > slash)) slash = back;
+#endif
+    return slash && slash[1] ? slash + 1 : path;
+}
+
 bool demo_scene_load(demo_scene* s, const char* path) {
     memset(s, 0, sizeof *s);
     SDL_AtomicSet(&s->state, BAKE_IDLE);
@@ -32,13 +43,13 @@ bool demo_scene_load(demo_scene* s, const char* path) {
             return false;
         }
         s->is3d = true;
-        snprintf(s->name, sizeof s->name, "%s", path);
+        snprintf(s->name, sizeof s->name, "%s", base_name(path));
     } else if (ends_with(path, ".map") || ends_with(path, ".poly") || ends_with(path, ".mesh")) {
         if (ptl_shape_load(path, NULL, &s->shape, &err) < 0) {
             fprintf(stderr, "portolan-demo: %s\n", err.message);
             return false;
         }
-        snprintf(s->name, sizeof s->name, "%s", path);
+        snprintf(s->name, sizeof s->name, "%s", base_name(path));
     } else {
         fprintf(stderr, "portolan-demo: %s: expected .obj, .map, .poly or .mesh\n", path);
         return false;
@@ -76,6 +87,13 @@ bool demo_scene_load(demo_scene* s, const char* path) {
     return true;
 }
 
+/* ptl_bake_desc.progress: runs on the bake thread; the main thread reads the two atomics. */
+static void on_progress(void* user, const char* stage, float fraction) {
+    demo_scene* s = user;
+    SDL_AtomicSetPtr(&s->progress_stage, (void*)stage);
+    SDL_AtomicSet(&s->progress_milli, (int)lroundf(fraction * 1000.0f));
+}
+
 static int bake_thread(void* user) {
     demo_scene* s = user;
     Uint64 t0 = SDL_GetPerformanceCounter();
@@ -95,8 +113,12 @@ bool demo_scene_bake_start(demo_scene* s) {
     s->corridor_count = 0;
     memset(&s->path, 0, sizeof s->path);
     memset(&s->desc, 0, sizeof s->desc);
-    s->desc.debug = s->dbg;
-    s->last_stage_printed = PTL_BAKE_STAGE_NONE;
+    s->desc.debug = s->dbg; /* the stages' intermediates, for drawing */
+    s->desc.progress = on_progress;
+    s->desc.progress_user = s;
+    SDL_AtomicSet(&s->progress_milli, 0);
+    SDL_AtomicSetPtr(&s->progress_stage, NULL);
+    s->last_stage_printed = NULL;
     s->progress_shown = false;
     SDL_AtomicSet(&s->state, BAKE_RUNNING);
     printf("portolan-demo: baking %s\n", s->name);
@@ -110,27 +132,26 @@ bool demo_scene_bake_start(demo_scene* s) {
     return true;
 }
 
-float demo_scene_progress(const demo_scene* s, const char** stage) {
-    ptl_bake_stage st = ptl_bake_debug_stage(s->dbg);
-    if (stage) *stage = ptl_bake_stage_name(st);
-    return (float)st / (float)PTL_BAKE_STAGE_DONE;
+float demo_scene_progress(demo_scene* s, const char** stage) {
+    const char* name = SDL_AtomicGetPtr(&s->progress_stage);
+    if (stage) *stage = name ? name : "started";
+    return (float)SDL_AtomicGet(&s->progress_milli) / 1000.0f;
 }
 
 /* The terminal's progress bar: one line rewritten in place on a terminal, a line per stage elsewhere. */
 static void print_progress(demo_scene* s, bool final) {
     const char* name;
     float f = demo_scene_progress(s, &name);
-    ptl_bake_stage st = ptl_bake_debug_stage(s->dbg);
-    if (st == s->last_stage_printed && !final && s->progress_shown) return;
+    if (name == s->last_stage_printed && !final && s->progress_shown) return;
     s->progress_shown = true;
-    s->last_stage_printed = st;
+    s->last_stage_printed = name;
     char bar[33];
     int n = (int)lroundf(f * 32);
     for (int i = 0; i < 32; ++i) bar[i] = i < n ? '#' : '.';
     bar[32] = '\0';
     bool tty = isatty(fileno(stdout));
     printf("%sbake [%s] %3d%% %-10s%s", tty ? "\r" : "", bar, (int)lroundf(f * 100),
-           st == PTL_BAKE_STAGE_NONE ? "started" : name, tty && !final ? "" : "\n");
+           name, tty && !final ? "" : "\n");
     fflush(stdout);
 }
 

@@ -7,6 +7,7 @@
 
 #include "alloc.h"
 #include "error.h"
+#include "file_read.h"
 #include "navmesh_internal.h"
 
 #define KNOWN_FLAGS (PTL_NAVMESH_LATTICE_POINTS | PTL_NAVMESH_RELAXED)
@@ -375,35 +376,19 @@ ptl_status ptl_nm_create_adopt(void* blob, size_t size, const ptl_allocator* all
 ptl_status ptl_navmesh_load_file(const char* path, const ptl_navmesh_desc* desc, ptl_navmesh** out, ptl_error* err) {
     if (!out || !path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_load_file: NULL argument");
     *out = NULL;
-    FILE* f = fopen(path, "rb");
-    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open", path);
     ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
-    long len = -1;
-    if (fseek(f, 0, SEEK_END) == 0) len = ftell(f);
-    if (len < 0 || fseek(f, 0, SEEK_SET) != 0) {
-        fclose(f);
-        return ptl_error_set(err, PTL_ERR_IO, "%s: cannot read", path);
+    char* buf;
+    size_t len, cap;
+    ptl_status s = ptl_file_read_all(path, PTL_BLOB_FILE_MAX, &a, &buf, &len, &cap, err);
+    if (s < 0) return s;
+    s = ptl_navmesh_create(buf, len, desc, out, err);
+    if (s < 0 && err) {
+        char m[2 * sizeof err->message];
+        snprintf(m, sizeof m, "%s: %s", path, err->message);
+        m[sizeof err->message - 1] = '\0'; /* long paths truncate the message, never overflow */
+        memcpy(err->message, m, sizeof err->message);
     }
-    void* buf = ptl_mem_alloc(&a, (size_t)len);
-    if (!buf) {
-        fclose(f);
-        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory (%ld bytes)", path, len);
-    }
-    size_t got = fread(buf, 1, (size_t)len, f);
-    fclose(f);
-    ptl_status s;
-    if (got != (size_t)len) {
-        s = ptl_error_set(err, PTL_ERR_IO, "%s: short read", path);
-    } else {
-        s = ptl_navmesh_create(buf, (size_t)len, desc, out, err);
-        if (s < 0 && err) {
-            char m[2 * sizeof err->message];
-            snprintf(m, sizeof m, "%s: %s", path, err->message);
-            m[sizeof err->message - 1] = '\0'; /* long paths truncate the message, never overflow */
-            memcpy(err->message, m, sizeof err->message);
-        }
-    }
-    ptl_mem_free(&a, buf, (size_t)len);
+    ptl_mem_free(&a, buf, cap);
     return s;
 }
 

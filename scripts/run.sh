@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The main job: set up, build, then bake the built-in default scene (a generated three-storey
 # building with stairwells and a ramp), validate it, find a path from the street to the top floor,
-# and draw both as a top-view PNG (all storeys overlaid); the same for a generated 2D rooms map.
+# and draw both as top-view PNGs (all storeys, upper ones on top, and each storey alone: its height
+# band); the same for a generated 2D rooms map.
 # Then open the interactive demo (portolan-demo, SDL2 + OpenGL) on the built-in scene; with no display
 # it renders headless (SDL's offscreen driver over EGL, else Xvfb) and writes build/scene/demo.png.
 set -euo pipefail
@@ -15,12 +16,17 @@ mkdir -p "$out"
 "$bin" info "$out/building.ptl" --validate
 "$bin" path "$out/building.ptl" --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
 "$bin" draw "$out/building.ptl" -o "$out/building.png" --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
+for y in 0 3 6; do # the storeys' floors are 3 m apart
+    "$bin" draw "$out/building.ptl" -o "$out/building-storey$y.png" --band $((y - 1)),$((y + 2)) \
+        --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
+done
 # The 2D slice: a generated rooms-and-doors grid map.
 "$bin" gen grid --scene rooms --width 256 --height 256 --seed 1 -o "$out/rooms.map"
 "$bin" bake "$out/rooms.map" -o "$out/rooms.ptl"
 "$bin" path "$out/rooms.ptl" --from 3,0,3 --to 250,0,250
 "$bin" draw "$out/rooms.ptl" -o "$out/rooms.png" --from 3,0,3 --to 250,0,250
-echo "wrote $out/building.png and $out/rooms.png (cells filled, portals light, walls dark, the path in red)"
+echo "wrote $out/building.png, $out/building-storey{0,3,6}.png and $out/rooms.png (cells filled, portals light," \
+    "walls dark, the path in red from the green start to the blue goal)"
 
 # The demo on the built-in scene (the same generated building, baked again in the demo with every
 # stage kept for drawing).

@@ -157,6 +157,91 @@ expect 1 "$bin" info "$tmp/text.ptl" && grep -q 'magic' "$tmp/err" && ok || bad 
 : >"$tmp/empty.ptl"
 expect 1 "$bin" path "$tmp/empty.ptl" --from 1,0,1 --to 2,0,2
 
+# Help: every command's --help and -h print its usage on stdout and exit 0.
+for c in bake merge info path decompose draw gen; do
+    for h in --help -h; do
+        expect 0 "$bin" $c $h && grep -q "^usage: portolan $c" "$tmp/out" && ok || bad "$c $h: no usage on stdout"
+    done
+done
+expect 0 "$bin" bake "$tmp/rooms.map" --help && grep -q 'max-slope' "$tmp/out" && ok || bad "bake --help lacks --max-slope"
+# Every out-of-range number is a usage error naming its option.
+for opt in "--max-slope 200" "--max-slope -1" "--cell-size 0" "--cell-height -0.1" "--agent-height 1e9" \
+    "--agent-radius nan" "--max-climb inf" "--relax 1e300" "--landmarks 65" "--pair-slack 0.5" "--max-error 101"; do
+    # shellcheck disable=SC2086
+    expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" $opt && grep -q -- "${opt%% *}" "$tmp/err" && ok ||
+        bad "bake $opt: message does not name the option"
+done
+for opt in "--width 0" "--height 0" "--width 7" "--width 65537" "--height 99999999999"; do
+    # shellcheck disable=SC2086
+    expect 2 "$bin" gen grid $opt -o "$tmp/x.map" && grep -q -- "${opt%% *}" "$tmp/err" && ok || bad "gen grid $opt"
+done
+[ ! -e "$tmp/x.map" ] && ok || bad "gen grid wrote a map with an absurd size"
+expect 2 "$bin" gen building --storeys 65 -o "$tmp/x.obj"
+expect 2 "$bin" gen building --size 1e9 -o "$tmp/x.obj"
+expect 2 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/x.png" --size 99999
+expect 2 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 2,0,2 --extents -1,1,1
+# Directories and devices are not files: a message, exit 1, no absurd allocation.
+mkdir -p "$tmp/dir.ptl" "$tmp/dir.map" "$tmp/dir.obj"
+for cmd in "info $tmp/dir.ptl" "path $tmp/dir.ptl --from 1,0,1 --to 2,0,2" "draw $tmp/dir.ptl -o $tmp/x.png" \
+    "bake $tmp/dir.map -o $tmp/x.ptl" "bake $tmp/dir.obj -o $tmp/x.ptl" "decompose $tmp/dir.map" \
+    "merge $tmp/dir.ptl -o $tmp/x.ptl" "gen extrude $tmp/dir.map -o $tmp/x.obj" "info /dev/zero" \
+    "path $tmp/rooms.ptl --pairs $tmp --out $tmp/x.csv"; do
+    # shellcheck disable=SC2086
+    expect 1 "$bin" $cmd && grep -qE 'directory|not a regular file' "$tmp/err" && ! grep -q 'memory' "$tmp/err" && ok ||
+        { bad "$cmd: no 'directory' message"; sed 's/^/    /' "$tmp/err"; }
+done
+# One prefix per message: no "merge: merge:" or "FILE: FILE:".
+expect 1 "$bin" merge "$tmp/part0.ptl" "$tmp/part1.ptl" "$tmp/part1.ptl" -o "$tmp/x.ptl"
+for f in "$tmp"/err; do
+    grep -qE '(^|: )([^ :]+): \2: ' "$f" && bad "doubled prefix: $(cat "$f")" || ok
+done
+expect 1 "$bin" info "$tmp/trunc.ptl" && ! grep -qE '(^|: )([^ :]+): \2: ' "$tmp/err" && ok || bad "doubled prefix: $(cat "$tmp/err")"
+# Progress: a bake's stages on stderr once it runs past a second (--progress: from the start);
+# nothing with --quiet, nor with --json unless asked.
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --progress
+grep -qE '^portolan: bake: voxelize +[0-9]+%' "$tmp/err" && grep -q 'done 100%' "$tmp/err" && ok ||
+    bad "bake --progress: no stages on stderr: $(cat "$tmp/err")"
+expect 0 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --progress --json && json_has cells
+grep -qE '^portolan: bake: decompose +0%' "$tmp/err" && ok || bad "2D bake --progress: $(cat "$tmp/err")"
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --progress --quiet
+[ ! -s "$tmp/err" ] && ok || bad "bake --quiet wrote to stderr: $(head -2 "$tmp/err")"
+"$bin" gen building --size 64 --storeys 3 -o "$tmp/slow.obj" >/dev/null
+expect 0 "$bin" bake "$tmp/slow.obj" -o "$tmp/slow.ptl" --cell-size 0.08
+python3 - "$tmp/out" "$tmp/err" <<'PY' && ok || bad "bake past a second: no progress on stderr"
+import re, sys
+ms = float(re.search(r"([0-9.]+) ms$", open(sys.argv[1]).read().strip()).group(1))
+err = open(sys.argv[2]).read()
+assert (ms < 1000 or re.search(r"bake: [a-z]+ +[0-9]+%", err)) and (ms < 1000 or "done 100%" in err), err
+assert ms > 1100 or "%" not in err, "progress within the first second: " + err
+PY
+expect 0 "$bin" bake "$tmp/slow.obj" -o "$tmp/slow.ptl" --cell-size 0.08 --json && json_has cells
+[ ! -s "$tmp/err" ] && ok || bad "bake --json wrote progress to stderr: $(head -2 "$tmp/err")"
+# draw: one storey of a building (--layer, --band), start and goal marked.
+expect 0 "$bin" gen building --size 40 --storeys 3 --seed 1 -o "$tmp/bld.obj"
+expect 0 "$bin" bake "$tmp/bld.obj" -o "$tmp/bld.ptl" --quiet
+expect 0 "$bin" draw "$tmp/bld.ptl" -o "$tmp/all.png" --size 300 --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
+expect 0 "$bin" draw "$tmp/bld.ptl" -o "$tmp/top.png" --size 300 --band 5.5,7 --from 23.8,0.2,37.9 --to 34.5,6.2,20.2
+expect 0 "$bin" draw "$tmp/bld.ptl" -o "$tmp/l0.png" --size 300 --layer 0
+expect 2 "$bin" draw "$tmp/bld.ptl" -o "$tmp/x.png" --layer 99
+expect 2 "$bin" draw "$tmp/bld.ptl" -o "$tmp/x.png" --band 3,1
+expect 2 "$bin" draw "$tmp/bld.ptl" -o "$tmp/x.png" --band 1,2 --layer 0
+python3 - "$tmp/all.png" "$tmp/top.png" "$tmp/l0.png" <<'PY' && ok || bad "draw: markers missing or --band/--layer drew everything"
+import sys
+# the PNG decoder of demo_png_check.py (standard library only), without running its checks
+exec(open("tests/demo_png_check.py").read().split("\ndef main")[0])
+def pixels(p):
+    w, h, bpp, rows = read_png(p)
+    return {tuple(r[i:i + 3]) for r in rows for i in range(0, w * bpp, bpp)}, rows
+allpx, allrows = pixels(sys.argv[1])
+toppx, toprows = pixels(sys.argv[2])
+_, l0rows = pixels(sys.argv[3])
+for px in (allpx, toppx):
+    assert (40, 200, 60) in px and (40, 90, 230) in px, "no start or goal marker"
+assert allrows != toprows and allrows != l0rows, "a band or a layer drew the same picture as all storeys"
+PY
+for l in $(seq 0 9); do "$bin" draw "$tmp/bld.ptl" -o "$tmp/l.png" --size 64 --layer "$l" 2>/dev/null || break; done
+[ "$l" -ge 2 ] && ok || bad "draw --layer: fewer than 2 layers in a 3-storey building"
+
 # Malformed inputs: tests/data/bad/README.md lists "file<TAB>expected substring".
 list=tests/data/bad/README.md
 if [ -f "$list" ]; then

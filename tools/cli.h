@@ -16,6 +16,10 @@ int cli_error(int code, const char* fmt, ...)
 #endif
     ;
 
+/* cli_error(code, "<subject>: <message>"), where a message that already names its subject (a
+   library message that starts with the file name) is not prefixed twice. */
+int cli_error_about(int code, const char* subject, const char* message);
+
 double cli_now_ms(void);
 
 /* Parses a finite number / "X,Y,Z" / a non-negative integer; false on anything else. */

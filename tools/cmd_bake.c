@@ -1,5 +1,7 @@
 /* `portolan bake`, `portolan decompose` and `portolan info`. */
+#include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "jobs.h"
@@ -22,7 +24,7 @@ static int load_shape(const char* input, ptl_shape* s) {
 typedef struct bake_opts {
     const char* input;
     const char* out;
-    bool json, gpu;
+    bool json, gpu, quiet, progress; /* progress: from the start, even with --json; quiet: never */
     ptl_bake_desc desc;
     unsigned threads, tile_size;
     bool part;
@@ -38,7 +40,7 @@ static int parse_common(int argc, char** argv, int* i, bake_opts* o) {
     if (!strcmp(a, "--json")) return o->json = true, EXIT_OK;
     if (!strcmp(a, "--gpu")) return o->gpu = true, EXIT_OK;
     if (!strcmp(a, "--relax")) {
-        if (!cli_parse_double(v, &d) || d < 0) return cli_error(EXIT_USAGE, "--relax needs a number >= 0");
+        if (!cli_parse_double(v, &d) || d < 0 || d > 1e30) return cli_error(EXIT_USAGE, "--relax needs a number in 0..1e30");
         o->desc.relax = d;
         ++*i;
         return EXIT_OK;
@@ -63,16 +65,20 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
         if (r == 0) continue;
         double d;
         float* fslot = NULL;
+        double lo = 0, hi = 0; /* fslot's range; lo_open: lo itself is refused */
+        bool lo_open = false;
         if (is_bake && !strcmp(a, "-o")) {
             if (!v) return cli_error(EXIT_USAGE, "-o needs a file name");
             o->out = v;
             ++i;
-        } else if (is_bake && !strcmp(a, "--cell-size")) fslot = &o->desc.cell_size;
-        else if (is_bake && !strcmp(a, "--cell-height")) fslot = &o->desc.cell_height;
-        else if (is_bake && !strcmp(a, "--agent-height")) fslot = &o->desc.agent_height;
-        else if (is_bake && !strcmp(a, "--agent-radius")) fslot = &o->desc.agent_radius;
-        else if (is_bake && !strcmp(a, "--max-climb")) fslot = &o->desc.max_climb;
-        else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope;
+        } else if (is_bake && !strcmp(a, "--cell-size")) fslot = &o->desc.cell_size, lo_open = true, hi = 1e4;
+        else if (is_bake && !strcmp(a, "--cell-height")) fslot = &o->desc.cell_height, lo_open = true, hi = 1e4;
+        else if (is_bake && !strcmp(a, "--agent-height")) fslot = &o->desc.agent_height, hi = 1e4;
+        else if (is_bake && !strcmp(a, "--agent-radius")) fslot = &o->desc.agent_radius, hi = 1e4;
+        else if (is_bake && !strcmp(a, "--max-climb")) fslot = &o->desc.max_climb, hi = 1e4;
+        else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope, hi = 90;
+        else if (is_bake && !strcmp(a, "--quiet")) o->quiet = true;
+        else if (is_bake && !strcmp(a, "--progress")) o->progress = true;
         else if (is_bake && !strcmp(a, "--landmarks")) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || u > 64) return cli_error(EXIT_USAGE, "--landmarks needs an integer in 0..64");
@@ -123,7 +129,9 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
         }
         if (fslot) {
-            if (!cli_parse_double(v, &d) || d < 0) return cli_error(EXIT_USAGE, "%s needs a number >= 0", a);
+            if (!cli_parse_double(v, &d) || d < lo || (lo_open && d == lo) || d > hi)
+                return lo_open ? cli_error(EXIT_USAGE, "%s needs a number > %g and <= %g", a, lo, hi)
+                               : cli_error(EXIT_USAGE, "%s needs a number in %g..%g", a, lo, hi);
             *fslot = (float)d;
             ++i;
         }
@@ -132,6 +140,38 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
     if (is_bake && !o->out) return cli_error(EXIT_USAGE, "missing -o OUT.ptl");
     if (o->gpu) return cli_error(EXIT_FAIL, "--gpu: the OpenGL decomposition is not in this version");
     return EXIT_OK;
+}
+
+/* Progress on stderr for a bake that runs past a second (ptl_bake_desc.progress): one line
+   rewritten in place on a terminal, a line per stage elsewhere (logs, CI). */
+typedef struct cli_progress {
+    double t0, last_ms, after_ms;
+    bool tty, shown;
+    char stage[32];
+    int pct;
+} cli_progress;
+
+static void show_progress(void* user, const char* stage, float fraction) {
+    cli_progress* p = user;
+    double now = cli_now_ms();
+    bool done = !strcmp(stage, "done"), same = !strcmp(stage, p->stage);
+    int pct = (int)(fraction * 100.0f);
+    if (!p->shown && (done || now - p->t0 < p->after_ms)) return;
+    if (p->tty) {
+        if (!done && p->shown && same && (pct == p->pct || now - p->last_ms < 100)) return;
+        fprintf(stderr, "\rportolan: bake: %-10s %3d%%%s", stage, pct, done ? "\n" : "");
+    } else {
+        if (same && p->shown) return;
+        fprintf(stderr, "portolan: bake: %s %d%%\n", stage, pct);
+    }
+    fflush(stderr);
+    p->shown = true, p->pct = pct, p->last_ms = now;
+    snprintf(p->stage, sizeof p->stage, "%s", stage);
+}
+
+/* Ends a progress line left open on a terminal, so that an error message starts a line of its own. */
+static void end_progress(const cli_progress* p) {
+    if (p->tty && p->shown && strcmp(p->stage, "done") != 0) fputc('\n', stderr);
 }
 
 static bool write_file(const char* path, const void* data, size_t size) {
@@ -153,10 +193,12 @@ static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
     uint32_t world[2] = {0, 0};
     ptl_status st = ptl_bake_trimesh_part(&mesh, &o->desc, o->tiles, &part, &size, world, &err);
     ptl_trimesh_free(&mesh);
-    if (st < 0) return cli_error(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, "%s: %s", o->input, err.message);
+    if (st < 0) return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o->input, err.message);
+    errno = 0;
     bool ok = write_file(o->out, part, size);
+    int e = errno;
     ptl_blob_free(part, size, NULL);
-    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write", o->out);
+    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write%s%s", o->out, e ? ": " : "", e ? strerror(e) : "");
     unsigned x1 = o->tiles[2] < world[0] ? o->tiles[2] : world[0] - 1, z1 = o->tiles[3] < world[1] ? o->tiles[3] : world[1] - 1;
     unsigned n = o->tiles[0] <= x1 && o->tiles[1] <= z1 ? (x1 - o->tiles[0] + 1) * (z1 - o->tiles[1] + 1) : 0;
     double t = cli_now_ms() - t0;
@@ -186,6 +228,8 @@ int cli_bake(int argc, char** argv) {
     bool is3d = !strcmp(ext_of(o.input), ".obj");
     ptl_thread_jobs jobs;
     ptl_thread_jobs_init(&jobs, is3d || o.desc.hubs ? o.threads : 1);
+    cli_progress prog = {t0, 0, o.progress ? 0 : 1000, isatty(fileno(stderr)) != 0, false, "", -1};
+    if (!o.quiet && (!o.json || o.progress)) o.desc.progress = show_progress, o.desc.progress_user = &prog;
     if (o.part && !is3d) return cli_error(EXIT_USAGE, "--tiles applies to 3D (.obj) input");
     if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
     if (o.part) return bake_part(&o, &jobs, t0);
@@ -197,7 +241,8 @@ int cli_bake(int argc, char** argv) {
         t1 = cli_now_ms();
         ptl_status bst = ptl_bake_trimesh(&mesh, &o.desc, &blob, &size, &st, &err);
         ptl_trimesh_free(&mesh);
-        if (bst < 0) return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+        if (bst < 0) end_progress(&prog);
+        if (bst < 0) return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o.input, err.message);
     } else {
         if (o.desc.seed_count) return cli_error(EXIT_USAGE, "--seed applies to 3D (.obj) input");
         if (o.tile_size) return cli_error(EXIT_USAGE, "--tile-size applies to 3D (.obj) input");
@@ -209,16 +254,17 @@ int cli_bake(int argc, char** argv) {
         t1 = cli_now_ms();
         if (ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err) < 0) {
             ptl_shape_free(&shape);
-            return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+            end_progress(&prog);
+            return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o.input, err.message);
         }
         ptl_shape_free(&shape);
     }
     double t2 = cli_now_ms();
-    FILE* f = fopen(o.out, "wb");
-    bool ok = f && fwrite(blob, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = false;
+    errno = 0;
+    bool ok = write_file(o.out, blob, size);
+    int e = errno;
     ptl_blob_free(blob, size, NULL);
-    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write", o.out);
+    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write%s%s", o.out, e ? ": " : "", e ? strerror(e) : "");
     double t3 = cli_now_ms();
     if (o.json) {
         printf("{\"input\":");
@@ -277,7 +323,7 @@ int cli_decompose(int argc, char** argv) {
     ptl_status s = ptl_decompose(&shape, &dd, &dc, &err);
     double t1 = cli_now_ms();
     ptl_shape_free(&shape);
-    if (s < 0) return cli_error(EXIT_FAIL, "%s: %s", o.input, err.message);
+    if (s < 0) return cli_error_about(EXIT_FAIL, o.input, err.message);
     if (o.json) {
         printf("{\"vertices\":%u,\"notches\":%u,\"cells\":%u,\"portals\":%u,\"real_notches\":%u,\"holes\":%u,"
                "\"outer_rings\":%u,\"split_points\":%u,\"ms\":",
@@ -314,7 +360,7 @@ int cli_info(int argc, char** argv) {
     bool valid = true;
     if (validate && ptl_navmesh_validate(nm, &err) < 0) {
         valid = false;
-        code = cli_error(EXIT_FAIL, "%s: %s", path, err.message);
+        code = cli_error_about(EXIT_FAIL, path, err.message);
     }
     if (json) {
         printf("{\"file\":");

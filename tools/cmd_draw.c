@@ -1,5 +1,8 @@
 /* `portolan draw`: a top-view PNG of a navmesh (cells filled, portals light, walls dark) and,
-   optionally, a path: the quickest way to see a wrong cell or a path through a wall. */
+   optionally, a path with its start and goal marked: the quickest way to see a wrong cell or a path
+   through a wall. A multi-storey mesh seen from above overlays its storeys, so `--layer N` keeps
+   one layer of the bake and `--band Y0,Y1` the cells whose heights meet a band (one storey); cells
+   are filled from the lowest up, so without them the upper storeys are on top. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -84,12 +87,38 @@ static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv,
     }
 }
 
+/* A filled disc with a dark rim: the start and goal markers, visible on any cell colour. */
+static void marker(canvas* c, double wx, double wz, int radius, const unsigned char rgb[3]) {
+    const unsigned char rim[3] = {10, 10, 10}, halo[3] = {255, 255, 255};
+    double cx = (wx - c->x0) * c->scale, cy = (wz - c->z0) * c->scale;
+    for (int dy = -radius - 3; dy <= radius + 3; ++dy)
+        for (int dx = -radius - 3; dx <= radius + 3; ++dx) {
+            double r = sqrt((double)dx * dx + (double)dy * dy);
+            int x = (int)floor(cx) + dx, y = (int)floor(cy) + dy;
+            if (r <= radius - 2) put(c, x, y, rgb);
+            else if (r <= radius) put(c, x, y, rim);
+            else if (r <= radius + 2) put(c, x, y, halo);
+        }
+}
+
+/* A cell's height range and mean over its vertices. */
+typedef struct cell_height {
+    float lo, hi, mean;
+    uint32_t index;
+} cell_height;
+
+static int by_mean_height(const void* a, const void* b) {
+    const cell_height *x = a, *y = b;
+    if (x->mean != y->mean) return x->mean < y->mean ? -1 : 1;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
 int cli_draw(int argc, char** argv) {
     const char *nav = NULL, *out = NULL;
-    unsigned size = 1024;
+    unsigned size = 1024, layer = 0;
     float from[3], to[3];
-    bool has_from = false, has_to = false, has_window = false;
-    double win[4] = {0, 0, 0, 0};
+    bool has_from = false, has_to = false, has_window = false, has_layer = false, has_band = false;
+    double win[4] = {0, 0, 0, 0}, band[2] = {0, 0};
     for (int i = 0; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -113,6 +142,15 @@ int cli_draw(int argc, char** argv) {
                 !isfinite(win[2]) || !isfinite(win[3]))
                 return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1");
             has_window = true;
+        } else if (!strcmp(a, "--layer")) {
+            if (!cli_parse_uint(v, &layer)) return cli_error(EXIT_USAGE, "--layer needs a layer number (0, 1, ...)");
+            has_layer = true;
+        } else if (!strcmp(a, "--band")) {
+            char tail;
+            if (sscanf(v, "%lf,%lf%c", &band[0], &band[1], &tail) != 2 || !isfinite(band[0]) || !isfinite(band[1]) ||
+                !(band[0] <= band[1]))
+                return cli_error(EXIT_USAGE, "--band needs Y0,Y1 with Y0 <= Y1");
+            has_band = true;
         } else if (!strcmp(a, "--to")) {
             if (!cli_parse_vec3(v, to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
             has_to = true;
@@ -120,14 +158,53 @@ int cli_draw(int argc, char** argv) {
             return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         }
     }
-    if (!nav || !out) return cli_error(EXIT_USAGE, "usage: portolan draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]");
+    if (!nav) return cli_error(EXIT_USAGE, "missing NAV.ptl (portolan draw --help)");
+    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.png");
     if (has_from != has_to) return cli_error(EXIT_USAGE, "give both --from and --to");
+    if (has_layer && has_band) return cli_error(EXIT_USAGE, "give --layer or --band, not both");
     ptl_navmesh* nm;
     ptl_error err;
     if (ptl_navmesh_load_file(nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     ptl_navmesh_info in;
     ptl_navmesh_get_info(nm, &in);
-    /* The picture shows the mesh's bounds, or the --window rectangle of the x-z plane. */
+    if (has_layer && layer >= in.layer_count) {
+        ptl_navmesh_destroy(nm);
+        return cli_error(EXIT_USAGE, "--layer %u: %s has layers 0..%u", layer, nav, in.layer_count ? in.layer_count - 1 : 0);
+    }
+    /* Cells in the order they are filled (lowest first) and whether each is drawn. */
+    cell_height* order = malloc(((size_t)in.cell_count + 1) * sizeof *order);
+    bool* shown = malloc((size_t)in.cell_count + 1);
+    if (!order || !shown) {
+        free(order), free(shown);
+        ptl_navmesh_destroy(nm);
+        return cli_error(EXIT_FAIL, "out of memory");
+    }
+    double ylo = INFINITY, yhi = -INFINITY; /* heights of the shown cells */
+    uint32_t shown_count = 0;
+    for (uint32_t i = 0; i < in.cell_count; ++i) {
+        ptl_cell_view cv;
+        ptl_navmesh_get_cell(nm, i, &cv);
+        cell_height h = {INFINITY, -INFINITY, 0, i};
+        for (uint32_t k = 0; k < cv.vert_count; ++k) {
+            float y = ptl_navmesh_vert(nm, cv.verts[k])[1];
+            h.lo = fminf(h.lo, y), h.hi = fmaxf(h.hi, y), h.mean += y / (float)cv.vert_count;
+        }
+        order[i] = h;
+        shown[i] = has_layer ? cv.layer == layer : has_band ? h.hi >= band[0] && h.lo <= band[1] : true;
+        if (!shown[i]) continue;
+        shown_count++;
+        ylo = fmin(ylo, h.lo), yhi = fmax(yhi, h.hi);
+    }
+    qsort(order, in.cell_count, sizeof *order, by_mean_height);
+    if ((has_layer || has_band) && shown_count == 0)
+    {
+        if (has_layer) fprintf(stderr, "portolan: draw: layer %u has no cell\n", layer);
+        else fprintf(stderr, "portolan: draw: no cell meets the band %g..%g\n", band[0], band[1]);
+    }
+    /* a layer's path legs are dimmed outside its heights, like a band's */
+    if (has_layer && shown_count) band[0] = ylo, band[1] = yhi;
+    /* The picture shows the mesh's bounds (the same for every layer or band, so that pictures of two
+       storeys line up), or the --window rectangle of the x-z plane. */
     double bx0 = in.bmin[0], bz0 = in.bmin[2], bx1 = in.bmax[0], bz1 = in.bmax[2];
     if (has_window) bx0 = win[0], bz0 = win[1], bx1 = win[2], bz1 = win[3];
     double ww = fmax(bx1 - bx0, 1e-6), wh = fmax(bz1 - bz0, 1e-6);
@@ -139,11 +216,14 @@ int cli_draw(int argc, char** argv) {
     c.z0 = bz0 - 4 / c.scale;
     c.px = malloc((size_t)c.w * c.h * 3);
     if (!c.px) {
+        free(order), free(shown);
         ptl_navmesh_destroy(nm);
         return cli_error(EXIT_FAIL, "out of memory");
     }
     memset(c.px, 40, (size_t)c.w * c.h * 3);
-    for (uint32_t i = 0; i < in.cell_count; ++i) {
+    for (uint32_t j = 0; j < in.cell_count; ++j) {
+        uint32_t i = order[j].index;
+        if (!shown[i]) continue;
         ptl_cell_view cv;
         ptl_navmesh_get_cell(nm, i, &cv);
         uint32_t hsh = i * 2654435761u;
@@ -153,14 +233,17 @@ int cli_draw(int argc, char** argv) {
     }
     const unsigned char portal[3] = {235, 235, 220}, wall[3] = {10, 10, 10}, path_rgb[3] = {220, 30, 30};
     int thick = c.scale >= 6 ? 2 : 1;
-    for (uint32_t i = 0; i < in.cell_count; ++i) {
+    for (uint32_t j = 0; j < in.cell_count; ++j) {
+        uint32_t i = order[j].index;
+        if (!shown[i]) continue;
         ptl_cell_view cv;
         ptl_navmesh_get_cell(nm, i, &cv);
         for (uint32_t k = 0; k < cv.vert_count; ++k) {
             const float* a = ptl_navmesh_vert(nm, cv.verts[k]);
             const float* b = ptl_navmesh_vert(nm, cv.verts[(k + 1) % cv.vert_count]);
             bool is_wall = cv.neighbors[k] == PTL_NONE;
-            if (!is_wall && cv.neighbors[k] < i) continue;
+            /* each portal once; one to a cell not drawn is drawn from this side */
+            if (!is_wall && cv.neighbors[k] < i && shown[cv.neighbors[k]]) continue;
             line(&c, a[0], a[2], b[0], b[2], is_wall ? wall : portal, is_wall ? thick + 1 : 1);
         }
     }
@@ -178,15 +261,29 @@ int cli_draw(int argc, char** argv) {
             res.points = pts;
             res.point_capacity = 4096;
             ptl_query_find_path(q, &req, &res);
-            for (uint32_t k = 0; k + 1 < res.point_count; ++k)
-                line(&c, pts[3 * k], pts[3 * k + 2], pts[3 * k + 3], pts[3 * k + 5], path_rgb, thick + 2);
+            /* with --band or --layer, the legs outside it are drawn dim: they run on storeys not shown */
+            const unsigned char dim_rgb[3] = {120, 60, 60};
+            for (uint32_t k = 0; k + 1 < res.point_count; ++k) {
+                bool in_band = !(has_band || (has_layer && shown_count)) || (fmax(pts[3 * k + 1], pts[3 * k + 4]) >= band[0] &&
+                                             fmin(pts[3 * k + 1], pts[3 * k + 4]) <= band[1]);
+                line(&c, pts[3 * k], pts[3 * k + 2], pts[3 * k + 3], pts[3 * k + 5], in_band ? path_rgb : dim_rgb,
+                     in_band ? thick + 2 : thick);
+            }
             if (!res.found) fprintf(stderr, "portolan: draw: no path between the given points\n");
+            /* start and goal: where the path begins and ends (the snapped points), else as given */
+            const float* s0 = res.found && res.point_count ? &pts[0] : from;
+            const float* g0 = res.found && res.point_count ? &pts[3 * (res.point_count - 1)] : to;
+            int radius = (int)fmax(6, fmin(c.w, c.h) / 80);
+            const unsigned char start_rgb[3] = {40, 200, 60}, goal_rgb[3] = {40, 90, 230};
+            marker(&c, s0[0], s0[2], radius, start_rgb);
+            marker(&c, g0[0], g0[2], radius, goal_rgb);
             ptl_query_destroy(q);
         }
     }
     stbi_flip_vertically_on_write(1); /* z grows upwards in the picture, like the math plane */
     if (!stbi_write_png(out, c.w, c.h, 3, c.px, c.w * 3)) code = cli_error(EXIT_FAIL, "%s: cannot write", out);
     free(c.px);
+    free(order), free(shown);
     ptl_navmesh_destroy(nm);
     return code;
 }

@@ -29,6 +29,8 @@ static int gen_grid(int argc, char** argv) {
             else return cli_error(EXIT_USAGE, "--scene is rooms or random");
         } else if (!strcmp(a, "--width") || !strcmp(a, "--height") || !strcmp(a, "--seed")) {
             if (!cli_parse_uint(v, &u)) return cli_error(EXIT_USAGE, "%s needs a non-negative integer", a);
+            /* the generator's limits; 0 would silently mean its default size */
+            if (a[2] != 's' && (u < 8 || u > 65536)) return cli_error(EXIT_USAGE, "%s needs cells in 8..65536", a);
             if (a[2] == 'w') d.width = u;
             else if (a[2] == 'h') d.height = u;
             else d.seed = u;
@@ -42,7 +44,8 @@ static int gen_grid(int argc, char** argv) {
     if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.map");
     ptl_grid g;
     ptl_error err;
-    if (ptl_grid_generate(&d, NULL, &g, &err) < 0) return cli_error(EXIT_USAGE, "%s", err.message);
+    if (ptl_grid_generate(&d, NULL, &g, &err) < 0)
+        return cli_error(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, "%s", err.message);
     ptl_status s = ptl_grid_save(&g, out, &err);
     ptl_grid_free(&g);
     if (s < 0) return cli_error(EXIT_FAIL, "%s", err.message);
@@ -169,7 +172,7 @@ static int gen_copy(int argc, char** argv) {
     if (ptl_obj_load(in, NULL, &src, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     ptl_status s = ptl_trimesh_copies(&src, &d, NULL, &m, &err);
     ptl_trimesh_free(&src);
-    if (s < 0) return cli_error(EXIT_FAIL, "%s: %s", in, err.message);
+    if (s < 0) return cli_error_about(EXIT_FAIL, in, err.message);
     return save_generated(&m, out, json, t0);
 }
 
@@ -198,7 +201,7 @@ static int gen_extrude(int argc, char** argv) {
     if (ptl_grid_load(in, NULL, &g, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     ptl_status s = ptl_grid_extrude(&g, &d, NULL, &m, &err);
     ptl_grid_free(&g);
-    if (s < 0) return cli_error(EXIT_FAIL, "%s: %s", in, err.message);
+    if (s < 0) return cli_error_about(EXIT_FAIL, in, err.message);
     return save_generated(&m, out, json, t0);
 }
 

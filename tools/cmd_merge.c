@@ -1,30 +1,14 @@
 /* `portolan merge PART.ptl... -o OUT.ptl`: the navmesh of a bake spread over machines, from parts
    written by `portolan bake ... --tile-size N --tiles X0:X1,Z0:Z1` (ptl_bake_merge_parts): the same
    bytes a one-machine bake with that tile size writes. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/alloc.h"
+#include "../runtime/file_read.h"
 #include "cli.h"
 #include "jobs.h"
-
-/* Reads a whole file; NULL (with errno set by stdio) when it cannot. */
-static void* read_file(const char* path, size_t* size) {
-    FILE* f = fopen(path, "rb");
-    if (!f) return NULL;
-    void* data = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0) n = ftell(f);
-    if (n >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-        data = malloc(n > 0 ? (size_t)n : 1);
-        if (data && fread(data, 1, (size_t)n, f) != (size_t)n) {
-            free(data);
-            data = NULL;
-        }
-    }
-    fclose(f);
-    *size = n > 0 ? (size_t)n : 0;
-    return data;
-}
 
 int cli_merge(int argc, char** argv) {
     const char* out = NULL;
@@ -58,9 +42,15 @@ int cli_merge(int argc, char** argv) {
     size_t* sizes = calloc(n, sizeof *sizes);
     int rc = EXIT_OK;
     if (!parts || !sizes) rc = cli_error(EXIT_FAIL, "out of memory");
+    size_t* caps = calloc(n, sizeof *caps);
+    ptl_allocator heap = ptl_allocator_resolve(NULL);
+    if (!caps && rc == EXIT_OK) rc = cli_error(EXIT_FAIL, "out of memory");
     for (uint32_t k = 0; k < n && rc == EXIT_OK; ++k) {
-        parts[k] = read_file(inputs[k], &sizes[k]);
-        if (!parts[k]) rc = cli_error(EXIT_FAIL, "%s: cannot read", inputs[k]);
+        ptl_error err;
+        char* data;
+        if (ptl_file_read_all(inputs[k], PTL_BLOB_FILE_MAX, &heap, &data, &sizes[k], &caps[k], &err) < 0)
+            rc = cli_error(EXIT_FAIL, "%s", err.message);
+        parts[k] = data;
     }
     double t1 = cli_now_ms();
     void* blob = NULL;
@@ -79,18 +69,20 @@ int cli_merge(int argc, char** argv) {
             if (sscanf(err.message, "part %u: %n", &k, &used) == 1 && used > 0 && k < n)
                 rc = cli_error(EXIT_FAIL, "%s: %s", inputs[k], err.message + used);
             else
-                rc = cli_error(EXIT_FAIL, "merge: %s", err.message);
+                rc = cli_error(EXIT_FAIL, "%s", err.message); /* the library's message names its stage */
         }
     }
-    for (uint32_t k = 0; parts && k < n; ++k) free(parts[k]);
+    for (uint32_t k = 0; parts && caps && k < n; ++k) ptl_mem_free(&heap, parts[k], caps[k]);
     free(parts);
+    free(caps);
     free(sizes);
     double t2 = cli_now_ms();
     if (rc == EXIT_OK) {
+        errno = 0;
         FILE* f = fopen(out, "wb");
         bool ok = f && fwrite(blob, 1, size, f) == size;
         if (f && fclose(f) != 0) ok = false;
-        if (!ok) rc = cli_error(EXIT_FAIL, "%s: cannot write", out);
+        if (!ok) rc = cli_error(EXIT_FAIL, "%s: cannot write%s%s", out, errno ? ": " : "", errno ? strerror(errno) : "");
     }
     ptl_blob_free(blob, size, NULL);
     double t3 = cli_now_ms();

@@ -9,38 +9,66 @@
 
 #include "cli.h"
 
-static const char USAGE[] =
-    "usage: portolan <command> [options]\n"
-    "\n"
-    "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--lids] [--hubs] [--json]\n"
-    "       INPUT: .obj (3D), .map, .poly or .mesh (2D); N: 0 none, default 4 (16 with --hubs)\n"
-    "       --lids: 2D, pockets cut off first (more cells, faster searches)\n"
-    "       --hubs: hub labels for exact paths in microseconds (bigger blob, seconds of bake)\n"
-    "       3D: [--cell-size S] [--cell-height H] [--agent-height H] [--agent-radius R] [--max-climb C]\n"
-    "           [--max-slope DEG] [--max-error CELLS] [--max-gap M] [--seed X,Y,Z]... [--tile-size CELLS]\n"
-    "           [--threads N]   (--max-gap: widest crack a link steps over, default one cell; 0: no links)\n"
-    "       3D, one part of a bake spread over machines: --tile-size CELLS --tiles X0:X1,Z0:Z1 -o PART.ptl\n"
-    "           (tile columns X0..X1 and rows Z0..Z1, inclusive; ranges past the world are clamped)\n"
-    "  merge PART.ptl... -o OUT.ptl [--threads N] [--json]   the navmesh of parts holding every tile once\n"
-    "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"
-    "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
-    "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
-    "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs]\n"
-    "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"
-    "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]\n"
-    "                                                  top-view picture (and a path; --window: a part of x-z)\n"
-    "  gen grid [--scene rooms|random] [--width W] [--height H] [--seed N] [--density F] -o OUT.map\n"
-    "                                                  a generated 2D scene (the built-in default: rooms)\n"
-    "  gen building|bridge|terrain [--size S] [--storeys N] [--seed N] -o OUT.obj\n"
-    "                                                  a generated 3D scene (size: footprint side in m, default 40;\n"
-    "                                                  building 24..256, 1..64 storeys, default 3; bridge 24..4096;\n"
-    "                                                  terrain 8..1024)\n"
-    "  gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"
-    "                                                  K x K copies side by side in x-z (default: edge to edge)\n"
-    "  gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj\n"
-    "                                                  a floor quad per free cell, walls (default 2 m) around them\n"
-    "\n"
-    "Errors go to stderr; exit 0 on success, 1 on bad input or failure, 2 on bad usage.\n";
+/* Each command's usage, printed by `portolan COMMAND --help` (stdout, exit 0) and, all together, by
+   `portolan --help`. */
+static const struct command_usage {
+    const char* name;
+    const char* text;
+} USAGES[] = {
+    {"bake",
+     "  bake INPUT -o OUT.ptl [--relax D] [--pair-slack F] [--landmarks N] [--lids] [--hubs] [--quiet] [--progress]\n"
+     "       [--json]\n"
+     "       INPUT: .obj (3D), .map, .poly or .mesh (2D); N: 0 none, default 4 (16 with --hubs)\n"
+     "       --lids: 2D, pockets cut off first (more cells, faster searches)\n"
+     "       --hubs: hub labels for exact paths in microseconds (bigger blob, seconds of bake)\n"
+     "       progress: a bake that runs past a second shows its stage and percentage on stderr (not with\n"
+     "       --json); --progress: from the start, even with --json; --quiet: never\n"
+     "       3D: [--cell-size S] [--cell-height H] [--agent-height H] [--agent-radius R] [--max-climb C]\n"
+     "           [--max-slope DEG] [--max-error CELLS] [--max-gap M] [--seed X,Y,Z]... [--tile-size CELLS]\n"
+     "           [--threads N]   (--max-gap: widest crack a link steps over, default one cell; 0: no links)\n"
+     "       3D, one part of a bake spread over machines: --tile-size CELLS --tiles X0:X1,Z0:Z1 -o PART.ptl\n"
+     "           (tile columns X0..X1 and rows Z0..Z1, inclusive; ranges past the world are clamped)\n"},
+    {"merge", "  merge PART.ptl... -o OUT.ptl [--threads N] [--json]   the navmesh of parts holding every tile once\n"},
+    {"info", "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"},
+    {"path",
+     "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
+     "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
+     "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs]\n"},
+    {"decompose", "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"},
+    {"draw",
+     "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]\n"
+     "       [--layer N | --band Y0,Y1]\n"
+     "                                                  top-view picture (and a path, start and goal marked;\n"
+     "                                                  --window: a part of x-z; --layer: one storey, 0 the\n"
+     "                                                  lowest; --band: the cells whose heights meet Y0..Y1)\n"},
+    {"gen",
+     "  gen grid [--scene rooms|random] [--width W] [--height H] [--seed N] [--density F] -o OUT.map\n"
+     "                                                  a generated 2D scene (the built-in default: rooms;\n"
+     "                                                  width and height 8..65536, at most 2^28 cells)\n"
+     "  gen building|bridge|terrain [--size S] [--storeys N] [--seed N] -o OUT.obj\n"
+     "                                                  a generated 3D scene (size: footprint side in m, default 40;\n"
+     "                                                  building 24..256, 1..64 storeys, default 3; bridge 24..4096;\n"
+     "                                                  terrain 8..1024)\n"
+     "  gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"
+     "                                                  K x K copies side by side in x-z (default: edge to edge)\n"
+     "  gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj\n"
+     "                                                  a floor quad per free cell, walls (default 2 m) around them\n"},
+};
+
+static const char USAGE_TAIL[] = "\nErrors go to stderr; exit 0 on success, 1 on bad input or failure, 2 on bad usage.\n";
+
+static void print_usage(FILE* f, const char* only) {
+    if (!only) fputs("usage: portolan <command> [options]\n\n", f);
+    for (size_t k = 0; k < sizeof USAGES / sizeof USAGES[0]; ++k) {
+        if (!only) fputs(USAGES[k].text, f);
+        else if (!strcmp(only, USAGES[k].name)) fprintf(f, "usage: portolan %s", USAGES[k].text + 2);
+    }
+    fputs(USAGE_TAIL, f);
+}
+
+static bool is_help(const char* a) {
+    return !strcmp(a, "-h") || !strcmp(a, "--help");
+}
 
 int cli_error(int code, const char* fmt, ...) {
     va_list ap;
@@ -50,6 +78,12 @@ int cli_error(int code, const char* fmt, ...) {
     fputc('\n', stderr);
     va_end(ap);
     return code;
+}
+
+int cli_error_about(int code, const char* subject, const char* message) {
+    size_t n = strlen(subject);
+    if (!strncmp(message, subject, n) && message[n] == ':') return cli_error(code, "%s", message);
+    return cli_error(code, "%s: %s", subject, message);
 }
 
 double cli_now_ms(void) {
@@ -129,21 +163,29 @@ void cli_json_number(FILE* f, double v) {
 
 int main(int argc, char** argv) {
     if (argc < 2) {
-        fputs(USAGE, stderr);
+        print_usage(stderr, NULL);
         return cli_error(EXIT_USAGE, "missing command");
     }
     const char* cmd = argv[1];
-    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help") || !strcmp(cmd, "help")) {
-        fputs(USAGE, stdout);
+    if (is_help(cmd) || !strcmp(cmd, "help")) {
+        print_usage(stdout, NULL);
         return EXIT_OK;
     }
-    if (!strcmp(cmd, "bake")) return cli_bake(argc - 2, argv + 2);
-    if (!strcmp(cmd, "info")) return cli_info(argc - 2, argv + 2);
-    if (!strcmp(cmd, "merge")) return cli_merge(argc - 2, argv + 2);
-    if (!strcmp(cmd, "path")) return cli_path(argc - 2, argv + 2);
-    if (!strcmp(cmd, "decompose")) return cli_decompose(argc - 2, argv + 2);
-    if (!strcmp(cmd, "draw")) return cli_draw(argc - 2, argv + 2);
-    if (!strcmp(cmd, "gen")) return cli_gen(argc - 2, argv + 2);
-    fputs(USAGE, stderr);
+    static const struct {
+        const char* name;
+        int (*run)(int, char**);
+    } COMMANDS[] = {{"bake", cli_bake}, {"info", cli_info},       {"merge", cli_merge}, {"path", cli_path},
+                    {"decompose", cli_decompose}, {"draw", cli_draw}, {"gen", cli_gen}};
+    for (size_t k = 0; k < sizeof COMMANDS / sizeof COMMANDS[0]; ++k) {
+        if (strcmp(cmd, COMMANDS[k].name) != 0) continue;
+        /* `portolan CMD ... --help`: that command's usage, whatever else is on the line */
+        for (int i = 2; i < argc; ++i)
+            if (is_help(argv[i])) {
+                print_usage(stdout, cmd);
+                return EXIT_OK;
+            }
+        return COMMANDS[k].run(argc - 2, argv + 2);
+    }
+    print_usage(stderr, NULL);
     return cli_error(EXIT_USAGE, "unknown command '%s'", cmd);
 }

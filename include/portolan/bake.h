@@ -344,6 +344,13 @@ typedef struct ptl_bake_desc {
     /* Keep the intermediates of every stage (voxels, layers, contours, decomposition) in this
        caller-created object, for debug drawing (<portolan/bake_debug.h>). NULL: keep nothing. */
     struct ptl_bake_debug* debug;
+    /* Progress: progress(progress_user, stage, fraction) as the bake goes, with the stage running
+       ("voxelize", "layers", "contours", "decompose", "merge", "build", "landmarks", "hubs", then
+       "done" with 1) and the fraction of the whole bake done, in [0, 1], never decreasing. Called
+       only from the thread that called the bake (never from a job), so it needs no lock unless the
+       caller shares what it writes; a slow callback slows the bake. NULL: no reports. */
+    void (*progress)(void* user, const char* stage, float fraction);
+    void* progress_user;
 } ptl_bake_desc;
 
 /* Fills `out` with `desc` (or nothing) with every default resolved, so a caller sees what is used. */
