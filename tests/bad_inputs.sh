@@ -8,7 +8,8 @@
 # space. Inputs are generated here: tests/data/bad holds the reader-level files (test_readers.c and
 # cli_contract.sh check those), this script what only the whole program shows.
 #
-# Usage: tests/bad_inputs.sh path/to/portolan   (BAD_VMEM_KB, BAD_TIMEOUT_S override the limits)
+# Usage: tests/bad_inputs.sh path/to/portolan   (BAD_VMEM_KB, BAD_TIMEOUT_S override the limits;
+# BAD_VERBOSE=1 shows the message each passing case got)
 # Prints one line per case and ends with "N passed, N failed"; exits 1 on any failure. Cases named in
 # PENDING are expected to fail until the fix they wait for lands: they print "pend" and do not count
 # as failures; one that passes says so, and should then leave the list.
@@ -35,6 +36,9 @@ PENDING=(
     # CLI: every command's --help prints its usage and exits 0; the usage text comes after the
     # "portolan: " message, not before it
     unknown_command no_command
+    # CLI: an unknown option is "unknown option", not "--frobnicate needs a value"
+    unknown_option_of_path unknown_option_of_draw unknown_option_of_gen_grid unknown_option_of_gen_building
+    unknown_option_of_gen_copy unknown_option_of_gen_extrude
     help_bake help_info help_path help_merge help_decompose help_draw help_gen help_gen_grid
     help_gen_building help_gen_copy help_gen_extrude
     # CLI: a range error of an option is bad usage (2), as for the options the CLI checks itself
@@ -53,6 +57,7 @@ PENDING=(
     mesh_self_intersecting_polygon
     # 2D bake robustness: the bake never writes a mesh its own validation rejects
     poly_square_1e-100 poly_square_1e-300 poly_unit_square_at_1e8 mesh_overlapping_polygons
+    poly_near_collinear_and_coincident
     # runtime blob trust: a blob whose checksum is right but whose header or cells are inconsistent
     blob_grid_cell_1e-19 blob_bounds_1e20 blob_comb_cell_path blob_vox_cs_1e-19 blob_vox_origin_1e20
     # merge trusts a part's header: ptl_vx_tile_border overflows (signed) on its radius or gap (the
@@ -124,7 +129,7 @@ report() {
             pend=$((pend + 1))
         fi
     elif [ -z "$why" ]; then
-        echo "ok   $name"
+        echo "ok   $name${BAD_VERBOSE:+: exit $got; $(head -n 1 "$tmp/err" | cut -c1-160)}"
         pass=$((pass + 1))
     else
         echo "FAIL $name: $why"
@@ -311,6 +316,17 @@ t help_gen_copy 0 '--copies' -- "$bin" gen copy --help
 t help_gen_extrude 0 '--wall-height' -- "$bin" gen extrude --help
 t unknown_command 2 'unknown command' -- "$bin" frobnicate
 t no_command 2 'command' -- "$bin"
+for c in bake info path merge decompose draw "gen grid" "gen building" "gen copy $tmp/b.obj" "gen extrude $tmp/g.map"; do
+    words=(${c%% /*})
+    # shellcheck disable=SC2086
+    t "unknown_option_of_$(IFS=_; echo "${words[*]}")" 2 "unknown option '--frobnicate'" -- "$bin" $c --frobnicate
+done
+t bake_output_option_without_a_value 2 '-o' -- "$bin" bake "$tmp/g.map" -o
+t path_from_without_a_value 2 'from' -- "$bin" path "$tmp/g.ptl" --to 1,0,1 --from
+t draw_output_option_without_a_value 2 '-o' -- "$bin" draw "$tmp/g.ptl" -o
+t merge_output_option_without_a_value 2 '-o' -- "$bin" merge "$tmp/p0.ptl" -o
+t merge_without_output 2 '-o|OUT' -- "$bin" merge "$tmp/p0.ptl" "$tmp/p1.ptl"
+t bake_two_inputs 2 'unexpected argument' -- "$bin" bake "$tmp/g.map" "$tmp/g.map" -o "$out"
 
 # ---- Absurd option values: negative, zero, 1e30, nan for every numeric option -----------------------
 # absurd NAME-PREFIX OPTION-REGEX "V1=CODE V2=CODE..." CMD...: the option's value goes last.
@@ -430,7 +446,31 @@ t merge_part_directory 1 'dir\.ptl.*directory' -- "$bin" merge "$tmp/p0.ptl" "$t
 t merge_part_missing 1 'missing\.ptl' -- "$bin" merge "$tmp/p0.ptl" "$tmp/missing.ptl" -o "$out"
 t merge_output_dev_full 1 '/dev/full' -- "$bin" merge "$tmp/p0.ptl" "$tmp/p1.ptl" -o /dev/full
 
+# ---- Inputs of the wrong kind ------------------------------------------------------------------------
+t bake_a_navmesh 1 'extension' -- "$bin" bake "$tmp/g.ptl" -o "$out"
+t info_an_obj 1 'magic' -- "$bin" info "$tmp/b.obj"
+t path_on_a_map 1 'magic' -- "$bin" path "$tmp/g.map" --from 1,0,1 --to 2,0,2
+t draw_a_map 1 'magic' -- "$bin" draw "$tmp/g.map" -o "$tmp/out.png"
+t merge_a_map 1 'magic' -- "$bin" merge "$tmp/g.map" -o "$out"
+t decompose_an_obj 1 '2D' -- "$bin" decompose "$tmp/b.obj"
+t gen_extrude_an_obj 1 'b\.obj' -- "$bin" gen extrude "$tmp/b.obj" -o "$tmp/out.obj"
+t gen_copy_a_map 1 'g\.map' -- "$bin" gen copy "$tmp/g.map" --copies 2 -o "$tmp/out.obj"
+t path_pairs_is_a_navmesh 1 'g\.ptl' -- "$bin" path "$tmp/g.ptl" --pairs "$tmp/g.ptl"
+t path_scen_is_a_map 1 'g\.map' -- "$bin" path "$tmp/g.ptl" --scen "$tmp/g.map"
+
 # ---- Inputs: huge, far, tiny, NaN, shapes that break geometry --------------------------------------
+# Counts that announce far more than the file holds: refused before anything that size is allocated.
+printf 'poly\n1\n2000000000\n3 0 0 1 0 0 1\n' >"$tmp/many.poly"
+t poly_two_billion_polygons 1 'many\.poly' -- "$bin" bake "$tmp/many.poly" -o "$out"
+printf 'poly\n1\n1\n2000000000 0 0 1 0 0 1\n' >"$tmp/long.poly"
+t poly_polygon_of_two_billion_points 1 'long\.poly' -- "$bin" bake "$tmp/long.poly" -o "$out"
+printf 'mesh\n2\n2000000000 2000000000\n0 0 0\n' >"$tmp/many.mesh"
+t mesh_two_billion_vertices 1 'many\.mesh' -- "$bin" bake "$tmp/many.mesh" -o "$out"
+printf 'type octile\nheight 60000\nwidth 60000\nmap\n....\n' >"$tmp/big.map"
+t map_header_far_bigger_than_the_rows 1 'big\.map' -- "$bin" bake "$tmp/big.map" -o "$out"
+# One face with 100000 corners (a fan): bounded time and memory, then a valid mesh or a refusal.
+python3 -c 'import math; n=100000; print("\n".join("v %.6f 0 %.6f" % (50*math.cos(-2*math.pi*k/n), 50*math.sin(-2*math.pi*k/n)) for k in range(n))); print("f " + " ".join(str(k + 1) for k in range(n)))' >"$tmp/fan.obj"
+valid obj_face_of_100000_corners "$tmp/fan.obj"
 quad() { # quad X0 Z0 X1 Z1: a floor quad as OBJ, counter-clockwise seen from above
     printf 'v %s 0 %s\nv %s 0 %s\nv %s 0 %s\nv %s 0 %s\nf 1 4 3 2\n' "$1" "$2" "$3" "$2" "$3" "$4" "$1" "$4"
 }
@@ -466,7 +506,7 @@ valid poly_square_1e-300 "$tmp/tiny300.poly"
 printf 'poly\n1\n1\n4 100000000 100000000 100000001 100000000 100000001 100000001 100000000 100000001\n' >"$tmp/far.poly"
 valid poly_unit_square_at_1e8 "$tmp/far.poly"
 # Nearly collinear and nearly coincident vertices, as in polygon meshes exported from games.
-printf 'poly\n1\n1\n6 0 0 5 1e-12 10 0 10 10 0 10 1e-12 10.000000000001\n' >"$tmp/sliver.poly"
+printf 'poly\n1\n1\n7 0 0 5 1e-12 10 0 10 10 5 10.000000000001 0 10 1e-12 9.999999999999\n' >"$tmp/sliver.poly"
 valid poly_near_collinear_and_coincident "$tmp/sliver.poly"
 printf 'poly\n1\n2\n4 0 0 4 0 4 4 0 4\n4 4 4 8 4 8 8 4 8\n' >"$tmp/pinch.poly"
 valid poly_squares_touching_at_a_corner "$tmp/pinch.poly"
