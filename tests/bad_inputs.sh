@@ -22,10 +22,16 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 TIMEOUT_S=${BAD_TIMEOUT_S:-20}
 VMEM_KB=${BAD_VMEM_KB:-2000000}
+# Peak resident memory, where GNU time is there to measure it: every input here is a few KB (the
+# largest, 3 MB), so a case that needs more than RSS_KB has a stage that grows with something other
+# than the input.
+RSS_KB=${BAD_RSS_KB:-131072}
+measure=()
+[ -x /usr/bin/time ] && [ "$RSS_KB" -gt 0 ] && measure=(/usr/bin/time -o "$tmp/rss" -f %M)
 # A sanitizer build reserves terabytes of shadow address space: no address-space limit there (its
 # reports catch what the limit is for), and reports must go to stderr and stop the program.
 if grep -aq '__asan_init' "$bin"; then
-    VMEM_KB=0
+    VMEM_KB=0 measure=()
     export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
     export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
     [ -f tests/lsan.supp ] && export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
@@ -81,10 +87,14 @@ run() {
     { # the braces take bash's own "Segmentation fault" notice: the verdict line says it
         (
             [ "$VMEM_KB" -gt 0 ] && ulimit -v "$VMEM_KB"
-            exec timeout -k 5 "$TIMEOUT_S" "$@"
+            exec timeout -k 5 "$TIMEOUT_S" "${measure[@]}" "$@"
         ) >"$tmp/out" 2>"$tmp/err" </dev/null
         got=$?
     } 2>/dev/null
+    rss=0
+    [ ${#measure[@]} -gt 0 ] && rss=$(tail -n 1 "$tmp/rss" 2>/dev/null)
+    case $rss in '' | *[!0-9]*) rss=0 ;; esac
+    [ -n "${BAD_RSS_LOG:-}" ] && echo "$rss $*" >>"$BAD_RSS_LOG"
 }
 
 # judge CODE REGEX [CODE REGEX]...: sets why (empty when the run matches one of the outcomes).
@@ -101,6 +111,7 @@ judge() {
         return
     fi
     if [ "$got" -gt 128 ]; then why="killed by signal $((got - 128))"; return; fi
+    if [ "$rss" -gt "$RSS_KB" ]; then why="peak memory $((rss / 1024)) MB, more than $((RSS_KB / 1024)) MB"; return; fi
     local wants=""
     while [ $# -ge 2 ]; do
         local code=$1 re=$2
