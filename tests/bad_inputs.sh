@@ -4,12 +4,13 @@
 # inconsistent blobs and parts). Every case asserts the exit code of the contract (../shared/DESIGN.md:
 # 0 success, 1 bad input or failure, 2 bad usage), the first line of stderr ("portolan: " and a
 # distinctive part of the message; for exit 0, a pattern of stdout), and that nothing crashed (no
-# signal, no sanitizer report), ran past TIMEOUT_S seconds or needed more than VMEM_KB of address
-# space. Inputs are generated here: tests/data/bad holds the reader-level files (test_readers.c and
+# signal, no sanitizer report), ran past TIMEOUT_S seconds, or needed more than VMEM_KB of address
+# space or RSS_KB of memory. Inputs are generated here: tests/data/bad holds the reader-level files (test_readers.c and
 # cli_contract.sh check those), this script what only the whole program shows.
 #
-# Usage: tests/bad_inputs.sh path/to/portolan   (BAD_VMEM_KB, BAD_TIMEOUT_S override the limits;
-# BAD_VERBOSE=1 shows the message each passing case got)
+# Usage: tests/bad_inputs.sh path/to/portolan   (BAD_VMEM_KB, BAD_RSS_KB, BAD_TIMEOUT_S override the
+# limits; BAD_VERBOSE=1 shows the message each passing case got). An ASan+UBSan build of portolan
+# (premake config asan) works too and shows the overflows that the release build survives by luck.
 # Prints one line per case and ends with "N passed, N failed"; exits 1 on any failure. Cases named in
 # PENDING are expected to fail until the fix they wait for lands: they print "pend" and do not count
 # as failures; one that passes says so, and should then leave the list.
@@ -37,19 +38,19 @@ if grep -aq '__asan_init' "$bin"; then
     [ -f tests/lsan.supp ] && export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
 fi
 
-# Cases that fail on today's code because the fix is being made elsewhere; the reason follows each.
+# Cases that fail on today's code because their fix is made elsewhere, each group with its reason.
 PENDING=(
-    # CLI: every command's --help prints its usage and exits 0; the usage text comes after the
-    # "portolan: " message, not before it
+    # CLI: the "portolan: " message is the first line, the usage text after it (not before it)
     unknown_command no_command
-    # CLI: an unknown option is "unknown option", not "--frobnicate needs a value"
+    # CLI: an unknown option says so, not "--frobnicate needs a value"
     unknown_option_of_path unknown_option_of_draw unknown_option_of_gen_grid unknown_option_of_gen_building
     unknown_option_of_gen_copy unknown_option_of_gen_extrude
+    # CLI: every command's --help prints that command's usage and exits 0
     help_bake help_info help_path help_merge help_decompose help_draw help_gen help_gen_grid
     help_gen_building help_gen_copy help_gen_extrude
-    # CLI: a range error of an option is bad usage (2), as for the options the CLI checks itself
+    # CLI: a range error of an option is bad usage (2), as for the ranges the CLI checks itself
     bake_max_slope_200 bake_max_slope_1e30 bake_agent_height_1e30 bake_agent_radius_1e30 bake_max_climb_1e30
-    # CLI: gen grid --width 0 / --height 0 writes a map
+    # CLI: gen grid --width 0 / --height 0 write a map
     gen_grid_width_0 gen_grid_height_0
     # CLI: merge of a repeated part says "merge: merge:" and names no file
     merge_repeated_part
@@ -57,21 +58,26 @@ PENDING=(
     info_directory path_nav_directory bake_input_directory bake_obj_directory decompose_input_directory
     path_pairs_directory path_scen_directory gen_copy_input_directory gen_extrude_input_directory
     merge_part_directory
-    # 2D readers: a coordinate beyond float range is refused by the reader, naming it
+    # CLI, no fix in flight: an explicit 0 silently becomes the default (cell size, cell height, agent
+    # height, max slope); a 1e30 cell is taken (no walkable surface, or one voxel for the building)
+    bake_cell_size_0 bake_cell_size_1e30 bake_cell_height_0 bake_cell_height_1e30 bake_agent_height_0
+    bake_max_slope_0
+    # draw, no fix in flight: a 1e-30 m window crashes (SIGSEGV); a failed PNG write exits 0
+    draw_window_1e-30 draw_output_dev_full
+    # 2D readers: a coordinate beyond float range is refused by the reader, naming it (a heap
+    # overflow in ptl_cpg_build under ASan; "bad bounds" in release)
     poly_vertex_beyond_float mesh_vertex_beyond_float
     # 2D readers: a self-intersecting polygon is refused by the reader, naming it (not "notch ... sees nothing")
     mesh_self_intersecting_polygon
-    # 2D bake robustness: the bake never writes a mesh its own validation rejects
+    # 2D bake: never a mesh that its own validation rejects (tiny, far, overlapping, near-collinear);
+    # memory bounded by the input (a 1e-300 square takes 258 MB)
     poly_square_1e-100 poly_square_1e-300 poly_unit_square_at_1e8 mesh_overlapping_polygons
     poly_near_collinear_and_coincident
-    # runtime blob trust: a blob whose checksum is right but whose header or cells are inconsistent
+    # runtime: a blob whose checksum is right but whose header or cells are inconsistent is trusted
     blob_grid_cell_1e-19 blob_bounds_1e20 blob_comb_cell_path blob_vox_cs_1e-19 blob_vox_origin_1e20
     # merge trusts a part's header: ptl_vx_tile_border overflows (signed) on its radius or gap (the
     # release build passes by luck; an ASan+UBSan build of portolan shows it)
     part_radius_overflow part_max_void_overflow
-    # Not owned by a fix in flight (found by this catalogue; see the lead's report)
-    bake_cell_size_0 bake_cell_size_1e30 bake_cell_height_0 bake_cell_height_1e30 bake_agent_height_0
-    bake_max_slope_0 draw_window_1e-30 draw_output_dev_full
 )
 
 pass=0 fails=0 pend=0 stale=0 total=0
@@ -128,9 +134,12 @@ judge() {
     why="exit $got, want $wants; stderr: ${first:-<empty>}"
 }
 
+seen=" "
 report() {
     local name=$1
     total=$((total + 1))
+    case $seen in *" $name "*) echo "FAIL $name: two cases have this name"; fails=$((fails + 1)) ;; esac
+    seen="$seen$name "
     if is_pending "$name"; then
         if [ -z "$why" ]; then
             echo "ok   $name (pending, passes with this binary)"
@@ -504,6 +513,10 @@ valid map_one_free_cell "$tmp/one.map"
 python3 -c 'print("type octile\nheight 16\nwidth 16\nmap"); [print("".join(".@"[(x + y) % 2] for x in range(16))) for y in range(16)]' >"$tmp/checker.map"
 valid map_checkerboard_of_pinches "$tmp/checker.map"
 valid map_checkerboard_with_hubs "$tmp/checker.map" --hubs
+printf 'v 0 0 0\nv nan 0 0\nv 0 0 1\nf 1 2 3\n' >"$tmp/nan.obj"
+t obj_nan_vertex 1 'nan.*finite' -- "$bin" bake "$tmp/nan.obj" -o "$out"
+printf 'poly\n1\n1\n3 0 0 inf 0 0 1\n' >"$tmp/inf.poly"
+t poly_inf_vertex 1 'inf.*finite' -- "$bin" bake "$tmp/inf.poly" -o "$out"
 printf 'poly\n1\n1\n4 0 0 1e39 0 1e39 1 0 1\n' >"$tmp/p39.poly"
 t poly_vertex_beyond_float 1 '1e\+?39|float|range' -- "$bin" bake "$tmp/p39.poly" -o "$out"
 printf 'mesh\n2\n4 1\n0 0 1 0\n1e39 0 1 0\n1e39 1 1 0\n0 1 1 0\n4 0 1 2 3 -1 -1 -1 -1\n' >"$tmp/m39.mesh"
@@ -631,6 +644,8 @@ head -c $((psize / 2)) "$tmp/p1.ptl" >"$tmp/ptrunc.ptl"
 t merge_truncated_part 1 'ptrunc\.ptl.*(truncated|short|size)' -- "$bin" merge "$tmp/p0.ptl" "$tmp/ptrunc.ptl" -o "$out"
 blobpatch flip "$tmp/p1.ptl" "$tmp/pflip.ptl" $((psize / 2))
 t merge_part_flipped_byte 1 'pflip\.ptl.*checksum' -- "$bin" merge "$tmp/p0.ptl" "$tmp/pflip.ptl" -o "$out"
+blobpatch flip "$tmp/p1.ptl" "$tmp/phead.ptl" 60
+t merge_part_header_flipped_byte 1 'phead\.ptl.*checksum' -- "$bin" merge "$tmp/p0.ptl" "$tmp/phead.ptl" -o "$out"
 blobpatch part "$tmp/p1.ptl" "$tmp/pv.ptl" version=7
 t merge_part_version_7 1 'pv\.ptl.*version' -- "$bin" merge "$tmp/p0.ptl" "$tmp/pv.ptl" -o "$out"
 blobpatch part "$tmp/pall.ptl" "$tmp/prad.ptl" walkable_radius=0x7fffffff
@@ -650,6 +665,9 @@ t part_cell_size_nan 1 'pcs\.ptl' -- "$bin" merge "$tmp/pcs.ptl" -o "$out"
 blobpatch tile_w "$tmp/pall.ptl" "$tmp/ptw.ptl"
 t part_tile_width_huge 1 'ptw\.ptl' -- "$bin" merge "$tmp/ptw.ptl" -o "$out"
 
+for p in "${PENDING[@]}"; do
+    case $seen in *" $p "*) ;; *) echo "FAIL $p: named in PENDING, but no case has this name"; fails=$((fails + 1)) ;; esac
+done
 echo "$pend pending (listed in PENDING)$([ "$stale" -gt 0 ] && echo "; $stale listed there pass with this binary")"
 echo "$pass passed, $fails failed"
 [ "$fails" -eq 0 ]
