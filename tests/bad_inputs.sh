@@ -394,6 +394,8 @@ absurd bake_2d_landmarks 'landmarks' "-1=2 65=2 nan=2" "$bin" bake "$tmp/g.map" 
 t bake_seed_nan 2 'seed' -- "${bake3d[@]}" --seed nan,0,0
 t bake_seed_two_numbers 2 'seed' -- "${bake3d[@]}" --seed 1,2
 t bake_seed_1e30 1 'seed' -- "${bake3d[@]}" --seed 1e30,0,0
+t bake_seed_negative 1 'seed' -- "${bake3d[@]}" --seed -1,-1,-1
+t bake_tiles_1e30 2 'tiles' -- "${bake3d[@]}" --tile-size 16 --tiles 0:1e30,0:0
 t bake_tiles_negative 2 'tiles' -- "${bake3d[@]}" --tile-size 16 --tiles -1:0,0:0
 t bake_tiles_nan 2 'tiles' -- "${bake3d[@]}" --tile-size 16 --tiles nan
 t bake_tiles_reversed 2 'tiles' -- "${bake3d[@]}" --tile-size 16 --tiles 3:1,0:0
@@ -402,6 +404,7 @@ absurd decompose_pair_slack 'pair.slack' "-1=2 0=2 1e30=2 nan=2" "$bin" decompos
 path=("$bin" path "$tmp/g.ptl" --from 1,0,1 --to 20,0,20)
 absurd path_radius 'radius' "-1=2 0=0 1e30=1 nan=2" "${path[@]}" --radius
 absurd path_extents 'extents' "-1,0,0=2 0,0,0=0 1e30,1e30,1e30=0 nan,2,2=2" "${path[@]}" --extents
+t path_from_zero 0 '' -- "$bin" path "$tmp/g.ptl" --from 0,0,0 --to 20,0,20
 t path_from_1e30 0 'no path' -- "$bin" path "$tmp/g.ptl" --from 1e30,0,1e30 --to 20,0,20
 t path_from_minus_1e30 0 'no path' -- "$bin" path "$tmp/g.ptl" --from -1e30,-1e30,-1e30 --to 20,0,20
 t path_to_beyond_float 2 'to' -- "$bin" path "$tmp/g.ptl" --from 1,0,1 --to 4e38,0,0
@@ -416,6 +419,7 @@ t draw_window_nan 2 'window' -- "${draw[@]}" --window nan,0,1,1
 t draw_window_empty_area 2 'window' -- "${draw[@]}" --window 0,0,0,0
 # A window of 1e-30 m: drawn (exit 0) or refused as usage, never a crash.
 t draw_window_1e-30 0 '' 2 'window' -- "${draw[@]}" --window 0,0,1e-30,1e-30
+t draw_window_negative 0 '' -- "${draw[@]}" --window -10,-10,-5,-5
 t draw_window_1e30 0 '' -- "${draw[@]}" --window -1e30,-1e30,1e30,1e30
 t draw_from_1e30 0 '' -- "${draw[@]}" --from 1e30,0,1e30 --to 1,0,1
 t draw_from_nan 2 'from' -- "${draw[@]}" --from nan,0,0 --to 1,0,1
