@@ -9,7 +9,7 @@ LSAN_OPTIONS=suppressions=tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_e
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     build/bin/asan/portolan-tests --jobs "$(nproc 2>/dev/null || echo 2)"
 bash tests/cli_contract.sh build/bin/release/portolan
-# The bad-input catalogue: exit codes, messages, no crash, bounded time and memory on ~280 cases.
+# The bad-input catalogue: exit codes, messages, no crash, bounded time and memory on ~320 cases.
 bash tests/bad_inputs.sh build/bin/release/portolan
 # The demo headless (Xvfb and SDL's offscreen driver) on the built-in scene, dungeon.obj and a grid
 # map: fails when a screenshot is missing or blank.

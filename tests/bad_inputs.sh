@@ -29,6 +29,7 @@ VMEM_KB=${BAD_VMEM_KB:-2000000}
 RSS_KB=${BAD_RSS_KB:-131072}
 measure=()
 [ -x /usr/bin/time ] && [ "$RSS_KB" -gt 0 ] && measure=(/usr/bin/time -o "$tmp/rss" -f %M)
+[ -x /usr/bin/time ] || echo "note: no /usr/bin/time (Debian package time): peak memory is not measured"
 # A sanitizer build reserves terabytes of shadow address space: no address-space limit there (its
 # reports catch what the limit is for), and reports must go to stderr and stop the program.
 if grep -aq '__asan_init' "$bin"; then
