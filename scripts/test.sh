@@ -11,6 +11,8 @@ LSAN_OPTIONS=suppressions=tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_e
 bash tests/cli_contract.sh build/bin/release/portolan
 # Installed into a temporary prefix, used from outside the tree through pkg-config (C11 and C++17).
 bash tests/install_check.sh
+# The bad-input catalogue: exit codes, messages, no crash, bounded time and memory on ~320 cases.
+bash tests/bad_inputs.sh build/bin/release/portolan
 # The demo headless (Xvfb and SDL's offscreen driver) on the built-in scene, dungeon.obj and a grid
 # map: fails when a screenshot is missing or blank.
 bash tests/demo_headless.sh build/bin/release/portolan-demo build/bin/release/portolan
