@@ -75,63 +75,83 @@ typedef struct cell_poly {
     bool foreign; /* a lookup in the cell could read a floor of its layer that is not its own */
 } cell_poly;
 
-/* Does the rectangle [x0, x1] x [z0, z1] overlap the cell with some area (separating axes: the
-   rectangle's sides, the cell's edges; touching is no overlap)? */
-static bool rect_meets(const cell_poly* cp, double x0, double z0, double x1, double z1) {
-    double ux0 = INFINITY, ux1 = -INFINITY, uz0 = INFINITY, uz1 = -INFINITY;
-    for (uint32_t i = 0; i < cp->n; ++i) {
-        ux0 = fmin(ux0, cp->uv[2 * i]), ux1 = fmax(ux1, cp->uv[2 * i]);
-        uz0 = fmin(uz0, cp->uv[2 * i + 1]), uz1 = fmax(uz1, cp->uv[2 * i + 1]);
-    }
-    if (ux1 <= x0 || ux0 >= x1 || uz1 <= z0 || uz0 >= z1) return false;
-    const double cx[4] = {x0, x1, x1, x0}, cz[4] = {z0, z0, z1, z1};
+/* The x-range of the cell within the row of columns z (the strip z <= v <= z + 1): lo[0] < hi[0],
+   or lo[0] >= hi[0] when the cell does not cross the strip with some area. */
+static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
+    const double zs = (double)z, ze = (double)z + 1;
+    double vz0 = INFINITY, vz1 = -INFINITY;
+    for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
+    *lo = INFINITY, *hi = -INFINITY;
+    if (vz0 >= ze || vz1 <= zs) return;
     for (uint32_t i = 0; i < cp->n; ++i) {
         const double* a = &cp->uv[2 * i];
         const double* b = &cp->uv[2 * (i + 1 == cp->n ? 0 : i + 1)];
-        const double ex = b[0] - a[0], ez = b[1] - a[1];
-        if (ex == 0 && ez == 0) continue;
-        bool outside = true;
-        for (int k = 0; k < 4 && outside; ++k) outside = ex * (cz[k] - a[1]) - ez * (cx[k] - a[0]) <= 0;
-        if (outside) return false;
-    }
-    return true;
-}
-
-/* The floor of column (x, z) of layer `lcl` in the grid of the cell `cp`, or -1. */
-static int32_t cell_own_floor(const ptl_layer_map* of, const ptl_layer_contour* lcl, const cell_poly* cp, int64_t x,
-                              int64_t z) {
-    const int32_t f = ptl_contour_floor(of, lcl, x, z);
-    return f >= 0 && rect_meets(cp, (double)x, (double)z, (double)x + 1, (double)z + 1) ? f : -1;
-}
-
-/* Scans the window x0..x1, z0..z1 of cell `cp`: sets its `foreign` flag and returns its one own
-   floor height, or -2 for more than one, -1 for none. A floor of the layer that is not the cell's
-   makes the cell foreign when a lookup from the cell could read it (its 3 x 3 block overlaps the
-   cell) and no floor of the cell within two columns of it is within a climb of it: a floor across
-   a wall or a ledge, not the same ground running on past the cell's edge. A foreign cell never
-   shares its layer's grid. */
-static int32_t scan_cell(const ptl_layer_map* of, const ptl_layer_contour* lcl, cell_poly* cp, int64_t x0, int64_t z0,
-                         int64_t x1, int64_t z1) {
-    int32_t h = -1;
-    cp->foreign = false;
-    for (int64_t z = z0; z <= z1; ++z)
-        for (int64_t x = x0; x <= x1; ++x) {
-            const int32_t fe = ptl_contour_floor(of, lcl, x, z);
-            if (fe < 0) continue;
-            if (rect_meets(cp, (double)x, (double)z, (double)x + 1, (double)z + 1)) {
-                h = h == -1 || h == fe ? fe : -2;
-                continue;
+        if (a[1] >= zs && a[1] <= ze) *lo = fmin(*lo, a[0]), *hi = fmax(*hi, a[0]);
+        for (int k = 0; k < 2; ++k) { /* where the edge crosses the strip's lines */
+            const double zl = k ? ze : zs;
+            if ((a[1] < zl && b[1] > zl) || (a[1] > zl && b[1] < zl)) {
+                const double x = a[0] + (b[0] - a[0]) * (zl - a[1]) / (b[1] - a[1]);
+                *lo = fmin(*lo, x), *hi = fmax(*hi, x);
             }
-            if (cp->foreign || !rect_meets(cp, (double)x - 1, (double)z - 1, (double)x + 2, (double)z + 2)) continue;
+        }
+    }
+}
+
+/* Fills ov[(z - z0) * w + (x - x0)] for the window x0..x1, z0..z1: 1 where the column's square
+   overlaps the cell with some area. */
+static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov) {
+    const int64_t w = x1 - x0 + 1;
+    for (int64_t z = z0; z <= z1; ++z) {
+        double lo, hi;
+        cell_row(cp, z, &lo, &hi);
+        for (int64_t x = x0; x <= x1; ++x) ov[(z - z0) * w + (x - x0)] = lo < hi && lo < (double)x + 1 && hi > (double)x;
+    }
+}
+
+/* The one floor height of the columns of the window x0..x1, z0..z1 that overlap the cell (`ov`:
+   its cell_cover), -2 for more than one, -1 for none. */
+static int32_t cell_own_height(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0,
+                               int64_t x1, int64_t z1, const uint8_t* ov) {
+    const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
+    int32_t h = -1;
+    for (int64_t z = 0; z < d && h != -2; ++z)
+        for (int64_t x = 0; x < w && h != -2; ++x) {
+            if (!ov[z * w + x]) continue;
+            const int32_t f = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
+            if (f >= 0) h = h == -1 || h == f ? f : -2;
+        }
+    return h;
+}
+
+/* Could a height lookup from the cell read a floor of its layer that is not its own, in the window
+   x0..x1, z0..z1 (`ov`: its cell_cover)? A floor of a column that does not overlap the cell, next
+   to one that does (the runtime looks at the 3 x 3 columns around a point), with no floor of the
+   cell within two columns of it within a climb of it: a floor across a wall or a ledge, not the
+   same ground running on past the cell's edge. Such a cell never shares its layer's grid. */
+static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0, int64_t x1,
+                         int64_t z1, const uint8_t* ov) {
+    const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
+#define OV(x, z) ((x) >= 0 && (z) >= 0 && (x) < w && (z) < d && ov[(z) * w + (x)])
+    for (int64_t z = 0; z < d; ++z)
+        for (int64_t x = 0; x < w; ++x) {
+            if (ov[z * w + x]) continue;
+            bool read = false;
+            for (int64_t nz = z - 1; nz <= z + 1 && !read; ++nz)
+                for (int64_t nx = x - 1; nx <= x + 1 && !read; ++nx) read = OV(nx, nz);
+            if (!read) continue;
+            const int32_t fe = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
+            if (fe < 0) continue;
             bool near_own = false; /* a floor of the cell within a climb of it, two columns around */
             for (int64_t nz = z - 2; nz <= z + 2 && !near_own; ++nz)
                 for (int64_t nx = x - 2; nx <= x + 2 && !near_own; ++nx) {
-                    const int32_t f = cell_own_floor(of, lcl, cp, nx, nz);
+                    if (!OV(nx, nz)) continue;
+                    const int32_t f = ptl_contour_floor(of, lcl, x0 + nx, z0 + nz);
                     near_own = f >= 0 && f - fe <= of->p.walkable_climb && fe - f <= of->p.walkable_climb;
                 }
-            cp->foreign = !near_own;
+            if (!near_own) return true;
         }
-    return h;
+#undef OV
+    return false;
 }
 
 static double layer_height(const merge* m, uint32_t l, double u, double v) {
@@ -306,6 +326,7 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
     }* lgrid = NULL;
     PTL_ARRAY(double) cuv = {0}; /* the cell in its layer's column coordinates (cell_poly) */
     cell_poly* cpolys = NULL;    /* per cell: its polygon (into cuv), foreign flag */
+    PTL_ARRAY(uint8_t) colst = {0}; /* a cell's window: which columns it overlaps (cell_cover) */
     size_t cpoly_n = 0;
     uint32_t nfinal = 0;
     m.voff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
@@ -536,7 +557,7 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
        it), whose vertices give every height exactly. Where a layer's cells' grids together would
        be larger than the layer's own (thin cells across slopes, whose bounds overlap), its cells
        share that one instead: the same floors around every cell, at less cost; except a cell whose
-       lookups could read a floor of the layer that is not its own (cell_own_floor), which keeps
+       lookups could read a floor of the layer that is not its own (cell_foreign), which keeps
        its own grid of its own floors. */
     lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
     if (!lgrid) goto oom;
@@ -584,7 +605,13 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             int32_t h = lgrid[l].flat;
             const bool scan = h == -2;
             if (scan) {
-                h = scan_cell(of, lcl, &cpolys[c], x0, z0, x1, z1);
+                if (x0 <= x1 && z0 <= z1) {
+                    if (!PTL_RESERVE(&al, colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1))) goto oom;
+                    cell_cover(&cpolys[c], x0, z0, x1, z1, colst.data);
+                    h = cell_own_height(of, lcl, x0, z0, x1, z1, colst.data);
+                } else {
+                    h = -1;
+                }
             }
             if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
                 const double y = of->p.bmin[1] + (double)h * of->p.ch;
@@ -598,6 +625,15 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             }
         }
         if (!PTL_PUSH(&al, cgrids, g)) goto oom;
+    }
+    for (uint32_t c = 0; c < ncell; ++c) { /* which cells of the layers that share may not */
+        ptl_blob_grid* g = &cgrids.data[c];
+        const uint32_t l = clayer.data[c];
+        if (!g->w || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) continue;
+        if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
+        const int64_t x1 = (int64_t)g->x0 + g->w - 1, z1 = (int64_t)g->z0 + g->d - 1;
+        cell_cover(&cpolys[c], g->x0, g->z0, x1, z1, colst.data);
+        cpolys[c].foreign = cell_foreign(of, &lc[l], g->x0, g->z0, x1, z1, colst.data);
     }
     { /* the heights' exact size first (the largest array of the merge on large worlds: no growth slack) */
         uint64_t total = 0;
@@ -624,12 +660,15 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
         } else {
             g->first = heights.count;
             if (shared) lgrid[l].first = heights.count;
+            if (!shared) {
+                if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
+                cell_cover(&cpolys[c], g->x0, g->z0, (int64_t)g->x0 + g->w - 1, (int64_t)g->z0 + g->d - 1, colst.data);
+            }
             if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
             for (uint32_t z = 0; z < g->d; ++z)
                 for (uint32_t x = 0; x < g->w; ++x) {
-                    const int64_t gx = (int64_t)g->x0 + x, gz = (int64_t)g->z0 + z;
-                    const int32_t f = shared ? ptl_contour_floor(of, lcl, gx, gz) : cell_own_floor(of, lcl, &cpolys[c], gx, gz);
-                    heights.data[heights.count++] = f < 0 ? PTL_HEIGHT_NONE : (uint16_t)f;
+                    const int32_t f = ptl_contour_floor(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
+                    heights.data[heights.count++] = f < 0 || (!shared && !colst.data[z * g->w + x]) ? PTL_HEIGHT_NONE : (uint16_t)f;
                 }
         }
         g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */
@@ -708,6 +747,7 @@ done:
     ptl_mem_free(&al, lgrid, ((size_t)layers + 1) * sizeof *lgrid);
     ptl_mem_free(&al, cpolys, cpoly_n * sizeof *cpolys);
     PTL_ARRAY_FREE(&al, cuv);
+    PTL_ARRAY_FREE(&al, colst);
     PTL_ARRAY_FREE(&al, m.xyz);
     PTL_ARRAY_FREE(&al, m.lat);
     PTL_ARRAY_FREE(&al, m.vlayer);

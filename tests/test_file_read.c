@@ -2,6 +2,7 @@
    instead of sizing an allocation by what ftell says of it (2^63 - 1 for a directory on Linux). */
 #include <criterion/criterion.h>
 #include <portolan/bake.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
