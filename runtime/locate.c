@@ -291,7 +291,11 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         out->cells = nm->vcell + nm->vcell_start[v];
         out->cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
         out->cell = out->cells[0];
-        if (snapped) out->x = ptl_nm_vx(nm, v), out->z = ptl_nm_vz(nm, v), out->y = nm->verts[3 * v + 1];
+        /* The point is the vertex, snapped or not: the searches take a vertex point's cells and
+           label (hubs) from the vertex, so its coordinates must be the vertex's too. Kept within
+           the tolerance away, a path would start beside the corner it is said to start at (on a
+           wall, or just inside one) and the searches disagree about what it sees. */
+        out->x = ptl_nm_vx(nm, v), out->z = ptl_nm_vz(nm, v), out->y = nm->verts[3 * v + 1];
         return;
     }
     for (uint32_t i = 0; i < n; ++i) {
@@ -309,7 +313,9 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         out->pair[1] = cn[i];
         out->cells = out->pair;
         out->cell_count = cn[i] == PTL_NONE ? 1 : 2;
-        if (snapped) out->x = ax + t * ex, out->z = az + t * ez;
+        /* Likewise a point said to be on the edge is on its line: one within the tolerance beside
+           it moves onto it (a point exactly on it stays, unrounded). */
+        if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
         return;
     }
     out->kind = PTL_QPOINT_CELL;

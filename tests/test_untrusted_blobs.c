@@ -3,6 +3,7 @@
    relies on when it is inconsistent, naming the field; the merge refuses part settings out of
    range before computing with them; and queries on what create accepts, or with absurd query
    points and boxes, answer with a status and never read or write out of bounds (ASan, UBSan). */
+#include <float.h>
 #include <stddef.h>
 
 #include "../runtime/navmesh_format.h"
