@@ -163,13 +163,20 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     uint32_t b = ptl_nm_bucket(nm, x, z);
     best->cell = PTL_NONE;
     best->d2 = INFINITY;
+    bool best_holds = false;
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
         if (!cell_contains(nm, c, x, z, q->loc_eps)) continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
-        if (fabs(dy) > ey || dy * dy >= best->d2) continue;
+        if (fabs(dy) > ey) continue;
+        /* At equal height, a cell that holds the point exactly beats one that only comes within
+           the tolerance of it: the point belongs to the first, and its cell set (and pocket)
+           must say so. */
+        bool holds = cell_holds(nm, &nm->cells[c], x, z);
+        if (dy * dy > best->d2 || (dy * dy == best->d2 && (best_holds || !holds))) continue;
         best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
+        best_holds = holds;
     }
     return best->cell != PTL_NONE;
 }
@@ -316,6 +323,16 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         /* Likewise a point said to be on the edge is on its line: one within the tolerance beside
            it moves onto it (a point exactly on it stays, unrounded). */
         if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
+        return;
+    }
+    if (!snapped && !cell_holds(nm, c, x, z)) {
+        /* Within the tolerance of the cell near a corner, but neither inside it nor near enough to
+           an edge or a vertex to be put on it: put it on the cell's nearest point (on its
+           boundary) and sort that. */
+        const double all[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
+        candidate on = *cand;
+        nearest_in_box(nm, c, x, z, all, &on.x, &on.z);
+        classify(q, &on, true, out);
         return;
     }
     out->kind = PTL_QPOINT_CELL;
