@@ -9,9 +9,14 @@
      the point is (Polyanya's and GPPC's rule, DESIGN.md), falling back to the diagonal directions
      (-,+), (+,-), (-,-) when that grid cell is blocked; any other navmesh reports the point as
      ambiguous (not found).
+   A point is on the mesh when a cell's own polygon holds it; otherwise it moves to the nearest
+   point of the mesh inside the box (the box only limits the search: a box that merely touches a
+   cell at a vertex finds that vertex, a box that misses the mesh finds nothing).
    Tolerances are relative to the mesh's coordinate scale (query->loc_eps = 1e-6 x scale). A point
-   within tolerance of the mesh keeps its coordinates (distance 0); a point farther away is moved
-   to the nearest point, then to the vertex or onto the edge it lies on. */
+   inside a cell keeps its coordinates; a point within the tolerance of a vertex is put on the
+   vertex, one within the tolerance of an edge (and not of its ends) on the edge's line, snapped
+   or not, so that the point the searches use is where its kind says (the cells of a vertex, the
+   two sides of an edge, hub labels and pockets are read from the kind). */
 #include <math.h>
 #include <string.h>
 
