@@ -318,25 +318,35 @@ static ptl_status check_cell_shapes(const ptl_navmesh* nm, ptl_error* err) {
         }
         const ptl_blob_grid* g = nm->cell_grids ? &nm->cell_grids[c] : NULL;
         if (!g || !g->w || !g->d) continue;
-        /* A grid (a cell's window, or its whole layer's) lies over the navmesh's bounds, within
-           the columns a contour may be simplified by. */
+        /* A grid (a cell's window, or its whole layer's) lies over the navmesh's bounds in
+           columns, give or take their own size and a few columns (layers' grids may reach past
+           their simplified contours): a voxel size far too large puts every vertex in one
+           column, and a grid of many columns then reaches far past them. */
         const double lo_u = ((double)h->bmin[0] - h->vox_origin[0]) / h->vox_cs, hi_u = ((double)h->bmax[0] - h->vox_origin[0]) / h->vox_cs;
         const double lo_w = ((double)h->bmin[2] - h->vox_origin[2]) / h->vox_cs, hi_w = ((double)h->bmax[2] - h->vox_origin[2]) / h->vox_cs;
-        if (!(g->x0 >= lo_u - 3 && (double)g->x0 + g->w <= hi_u + 3 && g->z0 >= lo_w - 3 && (double)g->z0 + g->d <= hi_w + 3)) {
+        const double mu = 8 + (hi_u - lo_u), mw = 8 + (hi_w - lo_w);
+        if (!(g->x0 >= lo_u - mu && (double)g->x0 + g->w <= hi_u + mu && g->z0 >= lo_w - mw &&
+              (double)g->z0 + g->d <= hi_w + mw)) {
             snprintf(msg, sizeof msg,
                      "cell %u's height grid (columns %d + %u, %d + %u) reaches past the bounds: vox_cs %.9g or "
                      "vox_origin disagree with it",
                      c, g->x0, g->w, g->z0, g->d, h->vox_cs);
             return bad(err, msg);
         }
-        for (uint32_t k = 0; k < cell->vert_count; ++k) {
+        /* and it reaches the cell: a vertex of the cell lies on it, within two columns (the bake
+           puts every vertex there; one is enough to catch a voxel size or origin that does not
+           belong to the grids, which puts none anywhere near) */
+        bool reached = false;
+        for (uint32_t k = 0; k < cell->vert_count && !reached; ++k) {
             double u = (ptl_nm_vx(nm, cv[k]) - h->vox_origin[0]) / h->vox_cs - g->x0;
             double w = (ptl_nm_vz(nm, cv[k]) - h->vox_origin[2]) / h->vox_cs - g->z0;
-            if (u >= -2 && w >= -2 && u <= (double)g->w + 2 && w <= (double)g->d + 2) continue;
+            reached = u >= -2 && w >= -2 && u <= (double)g->w + 2 && w <= (double)g->d + 2;
+        }
+        if (!reached) {
             snprintf(msg, sizeof msg,
-                     "cell %u's height grid (columns %d + %u, %d + %u) is not around its vertex %u: "
-                     "vox_cs %.9g or vox_origin disagree with it",
-                     c, g->x0, g->w, g->z0, g->d, k, h->vox_cs);
+                     "cell %u's height grid (columns %d + %u, %d + %u) is nowhere near the cell: vox_cs %.9g or "
+                     "vox_origin disagree with it",
+                     c, g->x0, g->w, g->z0, g->d, h->vox_cs);
             return bad(err, msg);
         }
     }

@@ -34,6 +34,7 @@ uint32_t ptl_nm_cell_reflex(const ptl_navmesh* nm, uint32_t c, double tol) {
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t p = v[i == 0 ? n - 1 : i - 1], q = v[i], r = v[i + 1 == n ? 0 : i + 1];
         double o = orient(nm, p, q, r);
+        if (o >= 0) continue; /* the usual case, without a square root */
         double len = hypot(vx(nm, r) - vx(nm, p), vz(nm, r) - vz(nm, p));
         if (o >= -tol * (len + 1)) continue;
         double depth = len > 0 ? -o / len : 0;
