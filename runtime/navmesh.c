@@ -300,8 +300,8 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
 
 /* What the searches assume of each cell's shape: convex (within validation's tolerance, or the
    blob's relaxation), so that what a point sees of a cell is what lies between two rays; and a
-   height grid, where the cell has one, around the cell's vertices (within two columns: vox_cs
-   and vox_origin agree with the grids). Queries stay within their buffers on any cell: these are
+   height grid, where the cell has one, over the bounds and reaching the cell (vox_cs and
+   vox_origin agree with the grids). Queries stay within their buffers on any cell: these are
    for right answers. */
 static ptl_status check_cell_shapes(const ptl_navmesh* nm, ptl_error* err) {
     const ptl_blob_header* h = nm->h;
