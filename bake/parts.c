@@ -214,6 +214,30 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
     return PTL_OK;
 }
 
+/* The world's voxel parameters as ptl_vx_params_resolve makes them (vx_params.c), checked before
+   anything computes with them: each range is the one resolving enforces, so that tile borders,
+   windows and column counts stay far from integer overflow. NULL when they are, else the first
+   field out of range. */
+static const char* world_field_out_of_range(const ptl_vx_params* w) {
+    if (!(w->cs > 0) || !isfinite(w->cs)) return "cs";
+    if (!(w->ch > 0) || !isfinite(w->ch)) return "ch";
+    for (int k = 0; k < 3; ++k)
+        if (!isfinite(w->bmin[k]) || !isfinite(w->bmax[k]) || w->bmin[k] > w->bmax[k]) return "bmin/bmax";
+    if (w->world_width <= 0 || w->world_depth <= 0 ||
+        (uint64_t)w->world_width * (uint64_t)w->world_depth > (1u << 28)) /* vx_params.c MAX_COLUMNS */
+        return "world_width/world_depth";
+    if (w->width != w->world_width || w->depth != w->world_depth || w->ox || w->oz) return "width/depth/ox/oz";
+    if (w->heights < 1 || w->heights >= (int32_t)PTL_VX_MAX_HEIGHT) return "heights";
+    if (w->walkable_height < 1 || w->walkable_height > 60000) return "walkable_height";
+    if (w->walkable_climb < 0 || w->walkable_climb > 60000) return "walkable_climb";
+    if (w->walkable_radius < 0 || w->walkable_radius > 30000) return "walkable_radius";
+    if (w->max_void < 0 || w->max_void > 8) return "max_void";
+    if (w->min_island < 0) return "min_island";
+    if (!(w->walkable_slope_cos >= -1 && w->walkable_slope_cos <= 1)) return "walkable_slope_cos";
+    if (w->walkable_both_sides != 0 && w->walkable_both_sides != 1) return "walkable_both_sides";
+    return NULL;
+}
+
 /* Header checks of part k; `first` is part 0's header (NULL for part 0 itself). */
 static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const part_header* first, part_header* h,
                                ptl_error* err) {
@@ -233,12 +257,13 @@ static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const 
         return ptl_error_set(err, PTL_ERR_BAD_INPUT, "part %u: baked from another mesh or with other settings than part 0", k);
     const ptl_vx_tiling* tl = &h->config.tiling;
     const ptl_vx_params* w = &h->config.world;
-    if (tl->tile_size < (int32_t)PTL_TILE_MIN || tl->tile_size > (int32_t)PTL_TILE_MAX || w->world_width <= 0 ||
-        w->world_depth <= 0 || w->width != w->world_width || w->depth != w->world_depth || w->ox || w->oz ||
-        tl->tiles_x != (w->world_width + tl->tile_size - 1) / tl->tile_size ||
-        tl->tiles_z != (w->world_depth + tl->tile_size - 1) / tl->tile_size || tl->border != ptl_vx_tile_border(w) ||
-        !(w->cs > 0) || !(w->ch > 0) || !isfinite(w->cs) || !isfinite(w->ch))
-        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings", k);
+    const char* bad_field = world_field_out_of_range(w);
+    if (bad_field) return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (%s)", k, bad_field);
+    if (tl->tile_size < (int32_t)PTL_TILE_MIN || tl->tile_size > (int32_t)PTL_TILE_MAX)
+        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (tile_size)", k);
+    if (tl->tiles_x != (w->world_width + tl->tile_size - 1) / tl->tile_size ||
+        tl->tiles_z != (w->world_depth + tl->tile_size - 1) / tl->tile_size || tl->border != ptl_vx_tile_border(w))
+        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (tiles_x/tiles_z/border)", k);
     if (h->range[0] < 0 || h->range[1] < 0 || h->range[0] > h->range[2] || h->range[1] > h->range[3] ||
         h->range[2] > tl->tiles_x || h->range[3] > tl->tiles_z ||
         (uint64_t)h->tile_count != (uint64_t)(h->range[2] - h->range[0]) * (uint64_t)(h->range[3] - h->range[1]))

@@ -27,15 +27,18 @@ static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a +
 static int32_t clampi(int64_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : (int32_t)v; }
 
 int32_t ptl_vx_tile_border(const ptl_vx_params* p) {
-    const int32_t r = p->walkable_radius;
-    int32_t gap = 0;
+    /* In 64 bits and clamped: the parameters may come from a part's header (parts.c checks their
+       ranges, but this must not overflow whatever it is given). */
+    const int64_t r = p->walkable_radius;
+    int64_t gap = 0;
     if (p->max_void > 0) { /* filter.c find_gap's reach */
         gap = 2 * (r + 1) + p->max_void + 1;
         if (gap > 127) gap = 127;
     }
     /* the scan reaches `gap` columns, whose spans depend on erosion (r), links and ledges (1 each),
        plus one column of margin */
-    return gap + r + 3;
+    const int64_t b = gap + r + 3;
+    return b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : (int32_t)b;
 }
 
 ptl_status ptl_vx_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err) {

@@ -9,9 +9,14 @@
      the point is (Polyanya's and GPPC's rule, DESIGN.md), falling back to the diagonal directions
      (-,+), (+,-), (-,-) when that grid cell is blocked; any other navmesh reports the point as
      ambiguous (not found).
+   A point is on the mesh when a cell's own polygon holds it; otherwise it moves to the nearest
+   point of the mesh inside the box (the box only limits the search: a box that merely touches a
+   cell at a vertex finds that vertex, a box that misses the mesh finds nothing).
    Tolerances are relative to the mesh's coordinate scale (query->loc_eps = 1e-6 x scale). A point
-   within tolerance of the mesh keeps its coordinates (distance 0); a point farther away is moved
-   to the nearest point, then to the vertex or onto the edge it lies on. */
+   inside a cell keeps its coordinates; a point within the tolerance of a vertex is put on the
+   vertex, one within the tolerance of an edge (and not of its ends) on the edge's line, snapped
+   or not, so that the point the searches use is where its kind says (the cells of a vertex, the
+   two sides of an edge, hub labels and pockets are read from the kind). */
 #include <math.h>
 #include <string.h>
 
@@ -77,45 +82,71 @@ static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double
     return true;
 }
 
-/* Clips the convex polygon `in` (n points, x z pairs) to the half-plane sign * (p[axis] - bound) >= 0. */
-static uint32_t clip_half(const double* in, uint32_t n, double* out, int axis, double bound, double sign) {
-    uint32_t m = 0;
+/* Is (x, z) in the closed cell (exactly: every edge has it on its left or on its line)? A cell
+   that is not convex may answer no for some of its points: they are then snapped to its boundary,
+   a wrong answer but never an access outside the cell's own arrays. */
+static bool cell_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double x, double z) {
+    const uint32_t* cv = nm->cell_verts + c->first;
+    uint32_t n = c->vert_count;
+    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
     for (uint32_t i = 0; i < n; ++i) {
-        const double* a = in + 2 * i;
-        const double* b = in + 2 * (i + 1 == n ? 0 : i + 1);
-        double da = sign * (a[axis] - bound), db = sign * (b[axis] - bound);
-        if (da >= 0) out[2 * m] = a[0], out[2 * m + 1] = a[1], ++m;
-        if ((da >= 0) != (db >= 0)) {
-            double t = da / (da - db);
-            out[2 * m] = a[0] + t * (b[0] - a[0]);
-            out[2 * m + 1] = a[1] + t * (b[1] - a[1]);
-            out[2 * m + axis] = bound;
-            ++m;
-        }
+        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
+        if ((bx - ax) * (z - az) - (bz - az) * (x - ax) < 0) return false;
+        ax = bx, az = bz;
     }
-    return m;
+    return true;
 }
 
-/* Nearest point of the convex polygon (n points, counter-clockwise) to p; squared distance. */
-static double nearest_on_polygon(const double* poly, uint32_t n, double px, double pz, double* ox, double* oz) {
-    if (n == 0) return INFINITY;
-    bool inside = n >= 3;
-    double best = INFINITY;
-    for (uint32_t i = 0; i < n; ++i) {
-        const double* a = poly + 2 * i;
-        const double* b = poly + 2 * (i + 1 == n ? 0 : i + 1);
-        double ex = b[0] - a[0], ez = b[1] - a[1];
-        if (ex * (pz - a[1]) - ez * (px - a[0]) < 0) inside = false;
-        double len2 = ex * ex + ez * ez;
-        double t = len2 > 0 ? ((px - a[0]) * ex + (pz - a[1]) * ez) / len2 : 0;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        double cx = a[0] + t * ex, cz = a[1] + t * ez;
-        double d2 = (cx - px) * (cx - px) + (cz - pz) * (cz - pz);
-        if (d2 < best) best = d2, *ox = cx, *oz = cz;
+/* The part [t0, t1] of the segment a + t (b - a), t in [0, 1], inside the closed box
+   [x0, x1] x [z0, z1] (Liang and Barsky); false when none is. */
+static bool segment_in_box(double ax, double az, double ex, double ez, const double box[4], double* t0, double* t1) {
+    const double p[4] = {-ex, ex, -ez, ez};
+    const double r[4] = {ax - box[0], box[1] - ax, az - box[2], box[3] - az};
+    double lo = 0, hi = 1;
+    for (int k = 0; k < 4; ++k) {
+        if (p[k] == 0) {
+            if (r[k] < 0) return false;
+            continue;
+        }
+        double t = r[k] / p[k];
+        if (p[k] < 0) lo = t > lo ? t : lo;
+        else hi = t < hi ? t : hi;
     }
-    if (inside) {
+    *t0 = lo, *t1 = hi;
+    return lo <= hi;
+}
+
+/* Nearest point to p of the cell within the box (which is centred on p); squared distance, +inf
+   when the cell does not reach into the box. The point is p itself only when the cell's own polygon
+   holds it. Otherwise a nearest point lies on the cell's boundary inside the box (the segment from
+   p to any point of the cell in the box crosses that boundary inside the box), so the edges, each
+   cut to the box, are all that is searched: no clipped polygon is built, whatever the cell's shape. */
+static double nearest_in_box(const ptl_navmesh* nm, const ptl_blob_cell* c, double px, double pz, const double box[4],
+                             double* ox, double* oz) {
+    if (cell_holds(nm, c, px, pz)) {
         *ox = px, *oz = pz;
         return 0;
+    }
+    const uint32_t* cv = nm->cell_verts + c->first;
+    uint32_t n = c->vert_count;
+    double best = INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
+        double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a);
+        double ex = ptl_nm_vx(nm, b) - ax, ez = ptl_nm_vz(nm, b) - az;
+        double t0, t1;
+        if (!segment_in_box(ax, az, ex, ez, box, &t0, &t1)) continue;
+        double len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? ((px - ax) * ex + (pz - az) * ez) / len2 : t0;
+        t = t < t0 ? t0 : t > t1 ? t1 : t;
+        /* The ends of the edge exactly, not a + 1 * e rounded: a vertex on the box stays itself. */
+        double cx = t == 0 ? ax : t == 1 ? ptl_nm_vx(nm, b) : ax + t * ex;
+        double cz = t == 0 ? az : t == 1 ? ptl_nm_vz(nm, b) : az + t * ez;
+        /* A point cut at the box's side lies on it, not a rounding outside. */
+        cx = cx < box[0] ? box[0] : cx > box[1] ? box[1] : cx;
+        cz = cz < box[2] ? box[2] : cz > box[3] ? box[3] : cz;
+        double d2 = (cx - px) * (cx - px) + (cz - pz) * (cz - pz);
+        if (d2 < best) best = d2, *ox = cx, *oz = cz;
     }
     return best;
 }
@@ -137,13 +168,20 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     uint32_t b = ptl_nm_bucket(nm, x, z);
     best->cell = PTL_NONE;
     best->d2 = INFINITY;
+    bool best_holds = false;
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
         if (!cell_contains(nm, c, x, z, q->loc_eps)) continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
-        if (fabs(dy) > ey || dy * dy >= best->d2) continue;
+        if (fabs(dy) > ey) continue;
+        /* At equal height, a cell that holds the point exactly beats one that only comes within
+           the tolerance of it: the point belongs to the first, and its cell set (and pocket)
+           must say so. */
+        bool holds = cell_holds(nm, &nm->cells[c], x, z);
+        if (dy * dy > best->d2 || (dy * dy == best->d2 && (best_holds || !holds))) continue;
         best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
+        best_holds = holds;
     }
     return best->cell != PTL_NONE;
 }
@@ -162,8 +200,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
     uint32_t ix0 = (uint32_t)fmax(0, fmin(fx0, h->grid_nx - 1)), ix1 = (uint32_t)fmax(0, fmin(fx1, h->grid_nx - 1));
     uint32_t iz0 = (uint32_t)fmax(0, fmin(fz0, h->grid_nz - 1)), iz1 = (uint32_t)fmax(0, fmin(fz1, h->grid_nz - 1));
     uint32_t stamp = ptl_query_next_stamp(q);
-    double* in = q->clip;
-    double* out = q->clip + 2 * (q->max_cell_verts + 8);
+    const double box[4] = {x0, x1, z0, z1};
     best->cell = PTL_NONE;
     best->d2 = INFINITY;
     for (uint32_t iz = iz0; iz <= iz1; ++iz) {
@@ -173,18 +210,8 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 uint32_t c = nm->grid_items[i];
                 if (q->seen_stamp[c] == stamp) continue;
                 q->seen_stamp[c] = stamp;
-                const ptl_blob_cell* cell = &nm->cells[c];
-                for (uint32_t k = 0; k < cell->vert_count; ++k) {
-                    uint32_t v = nm->cell_verts[cell->first + k];
-                    in[2 * k] = ptl_nm_vx(nm, v), in[2 * k + 1] = ptl_nm_vz(nm, v);
-                }
-                uint32_t n = cell->vert_count;
-                n = clip_half(in, n, out, 0, x0, 1);
-                n = clip_half(out, n, in, 0, x1, -1);
-                n = clip_half(in, n, out, 1, z0, 1);
-                n = clip_half(out, n, in, 1, z1, -1);
                 double nx = 0, nz = 0;
-                double d2 = nearest_on_polygon(in, n, p[0], p[2], &nx, &nz);
+                double d2 = nearest_in_box(nm, &nm->cells[c], p[0], p[2], box, &nx, &nz);
                 if (!(d2 < best->d2)) continue;
                 float y = ptl_query_cell_y(nm, c, nx, nz);
                 double dy = (double)y - p[1];
@@ -276,7 +303,11 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         out->cells = nm->vcell + nm->vcell_start[v];
         out->cell_count = nm->vcell_start[v + 1] - nm->vcell_start[v];
         out->cell = out->cells[0];
-        if (snapped) out->x = ptl_nm_vx(nm, v), out->z = ptl_nm_vz(nm, v), out->y = nm->verts[3 * v + 1];
+        /* The point is the vertex, snapped or not: the searches take a vertex point's cells and
+           label (hubs) from the vertex, so its coordinates must be the vertex's too. Kept within
+           the tolerance away, a path would start beside the corner it is said to start at (on a
+           wall, or just inside one) and the searches disagree about what it sees. */
+        out->x = ptl_nm_vx(nm, v), out->z = ptl_nm_vz(nm, v), out->y = nm->verts[3 * v + 1];
         return;
     }
     for (uint32_t i = 0; i < n; ++i) {
@@ -294,7 +325,19 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         out->pair[1] = cn[i];
         out->cells = out->pair;
         out->cell_count = cn[i] == PTL_NONE ? 1 : 2;
-        if (snapped) out->x = ax + t * ex, out->z = az + t * ez;
+        /* Likewise a point said to be on the edge is on its line: one within the tolerance beside
+           it moves onto it (a point exactly on it stays, unrounded). */
+        if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
+        return;
+    }
+    if (!snapped && !cell_holds(nm, c, x, z)) {
+        /* Within the tolerance of the cell near a corner, but neither inside it nor near enough to
+           an edge or a vertex to be put on it: put it on the cell's nearest point (on its
+           boundary) and sort that. */
+        const double all[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
+        candidate on = *cand;
+        nearest_in_box(nm, c, x, z, all, &on.x, &on.z);
+        classify(q, &on, true, out);
         return;
     }
     out->kind = PTL_QPOINT_CELL;

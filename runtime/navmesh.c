@@ -57,6 +57,19 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
     if (!(h->grid_cell > 0) || !isfinite(h->grid_cell)) return bad(err, "bad point-location grid cell");
     for (int i = 0; i < 3; ++i)
         if (!isfinite(h->bmin[i]) || !isfinite(h->bmax[i]) || h->bmin[i] > h->bmax[i]) return bad(err, "bad bounds");
+    /* The point-location grid spans the bounds (the bake makes grid_nx * grid_cell exceed the
+       width; float rounding of the stored values may take back a few ulps): a point inside the
+       bounds then lies in its own bucket, not clamped into the last one. */
+    for (int i = 0; i < 3; i += 2) {
+        const double span = (double)h->bmax[i] - h->bmin[i];
+        const double cover = (double)(i ? h->grid_nz : h->grid_nx) * h->grid_cell;
+        if (cover < span - 1e-6 * (span + fmax(fabs(h->bmin[i]), fabs(h->bmax[i])))) {
+            return ptl_error_set(err, PTL_ERR_BAD_BLOB,
+                                 "navmesh blob: grid_cell %.9g x %s %u does not cover the bounds (%.9g to %.9g)",
+                                 h->grid_cell, i ? "grid_nz" : "grid_nx", i ? h->grid_nz : h->grid_nx, h->bmin[i],
+                                 h->bmax[i]);
+        }
+    }
     if (!isfinite(h->walkable_area) || h->walkable_area < 0 || !isfinite(h->relax) || h->relax < 0)
         return bad(err, "bad area or relaxation");
     uint64_t cur = sizeof(ptl_blob_header);
@@ -169,10 +182,22 @@ static ptl_status check_hubs(ptl_navmesh* nm, ptl_error* err) {
 static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
     const ptl_blob_header* h = nm->h;
     char msg[160];
+    float lo[3] = {INFINITY, INFINITY, INFINITY}, hi[3] = {-INFINITY, -INFINITY, -INFINITY};
     for (uint32_t v = 0; v < h->vert_count; ++v) {
         const float* p = nm->verts + 3 * v;
         if (!isfinite(p[0]) || !isfinite(p[1]) || !isfinite(p[2])) {
             snprintf(msg, sizeof msg, "vertex %u is not finite", v);
+            return bad(err, msg);
+        }
+        for (int k = 0; k < 3; ++k) lo[k] = fminf(lo[k], p[k]), hi[k] = fmaxf(hi[k], p[k]);
+    }
+    /* The bounds are the vertices' (the bake stores exactly their box): the queries' tolerances
+       scale with them and point location rejects points outside them, so looser bounds would
+       make every point "on" the mesh and tighter ones would lose cells. */
+    for (int k = 0; k < 3; ++k) {
+        if (h->bmin[k] != lo[k] || h->bmax[k] != hi[k]) {
+            snprintf(msg, sizeof msg, "bmin/bmax[%d] (%.9g to %.9g) are not the vertices' bounds (%.9g to %.9g)", k,
+                     h->bmin[k], h->bmax[k], lo[k], hi[k]);
             return bad(err, msg);
         }
     }
@@ -274,6 +299,61 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
     return PTL_OK;
 }
 
+/* What the searches assume of each cell's shape: convex (within validation's tolerance, or the
+   blob's relaxation), so that what a point sees of a cell is what lies between two rays; and a
+   height grid, where the cell has one, over the bounds and reaching the cell (vox_cs and
+   vox_origin agree with the grids). Queries stay within their buffers on any cell: these are
+   for right answers. */
+static ptl_status check_cell_shapes(const ptl_navmesh* nm, ptl_error* err) {
+    const ptl_blob_header* h = nm->h;
+    const double tol = ptl_nm_tolerance(nm);
+    char msg[200];
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        const uint32_t* cv = nm->cell_verts + cell->first;
+        uint32_t i = ptl_nm_cell_reflex(nm, c, tol);
+        if (i != PTL_NONE) {
+            snprintf(msg, sizeof msg, "cell %u is not convex at its vertex %u (%.9g, %.9g)", c, i, ptl_nm_vx(nm, cv[i]),
+                     ptl_nm_vz(nm, cv[i]));
+            return bad(err, msg);
+        }
+        const ptl_blob_grid* g = nm->cell_grids ? &nm->cell_grids[c] : NULL;
+        if (!g || !g->w || !g->d) continue;
+        /* A grid (a cell's window, or its whole layer's) lies over the navmesh's bounds in
+           columns, give or take their own size and a few columns (layers' grids may reach past
+           their simplified contours): a voxel size far too large puts every vertex in one
+           column, and a grid of many columns then reaches far past them. */
+        const double lo_u = ((double)h->bmin[0] - h->vox_origin[0]) / h->vox_cs, hi_u = ((double)h->bmax[0] - h->vox_origin[0]) / h->vox_cs;
+        const double lo_w = ((double)h->bmin[2] - h->vox_origin[2]) / h->vox_cs, hi_w = ((double)h->bmax[2] - h->vox_origin[2]) / h->vox_cs;
+        const double mu = 8 + (hi_u - lo_u), mw = 8 + (hi_w - lo_w);
+        if (!(g->x0 >= lo_u - mu && (double)g->x0 + g->w <= hi_u + mu && g->z0 >= lo_w - mw &&
+              (double)g->z0 + g->d <= hi_w + mw)) {
+            snprintf(msg, sizeof msg,
+                     "cell %u's height grid (columns %d + %u, %d + %u) reaches past the bounds: vox_cs %.9g or "
+                     "vox_origin disagree with it",
+                     c, g->x0, g->w, g->z0, g->d, h->vox_cs);
+            return bad(err, msg);
+        }
+        /* and it reaches the cell: a vertex of the cell lies on it, within two columns (the bake
+           puts every vertex there; one is enough to catch a voxel size or origin that does not
+           belong to the grids, which puts none anywhere near) */
+        bool reached = false;
+        for (uint32_t k = 0; k < cell->vert_count && !reached; ++k) {
+            double u = (ptl_nm_vx(nm, cv[k]) - h->vox_origin[0]) / h->vox_cs - g->x0;
+            double w = (ptl_nm_vz(nm, cv[k]) - h->vox_origin[2]) / h->vox_cs - g->z0;
+            reached = u >= -2 && w >= -2 && u <= (double)g->w + 2 && w <= (double)g->d + 2;
+        }
+        if (!reached) {
+            snprintf(msg, sizeof msg,
+                     "cell %u's height grid (columns %d + %u, %d + %u) is nowhere near the cell: vox_cs %.9g or "
+                     "vox_origin disagree with it",
+                     c, g->x0, g->w, g->z0, g->d, h->vox_cs);
+            return bad(err, msg);
+        }
+    }
+    return PTL_OK;
+}
+
 /* Pieces of walkable space: cells joined through portals (breadth-first over the neighbours). */
 static ptl_status build_pieces(ptl_navmesh* nm) {
     const ptl_blob_header* h = nm->h;
@@ -350,6 +430,7 @@ static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_na
     nm->size = size;
     bind(nm);
     s = check_topology(nm, err);
+    if (s >= 0) s = check_cell_shapes(nm, err);
     if (s >= 0 && (build_vertex_cells(nm) < 0 || build_pieces(nm) < 0))
         s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s >= 0) s = check_hubs(nm, err);
@@ -494,13 +575,17 @@ ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_po
     return PTL_OK;
 }
 
+/* floor(f) clamped to [0, n - 1], clamped as a double first: f may be huge, infinite or NaN. */
+static uint32_t clamp_index(double f, uint32_t n) {
+    if (!(f > 0)) return 0;
+    return f >= (double)n - 1 ? n - 1 : (uint32_t)f;
+}
+
 uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
     const ptl_blob_header* h = nm->h;
-    double fx = (x - h->bmin[0]) / h->grid_cell, fz = (z - h->bmin[2]) / h->grid_cell;
-    int64_t ix = fx < 0 ? 0 : (int64_t)fx, iz = fz < 0 ? 0 : (int64_t)fz;
-    if (ix >= h->grid_nx) ix = h->grid_nx - 1;
-    if (iz >= h->grid_nz) iz = h->grid_nz - 1;
-    return (uint32_t)(iz * h->grid_nx + ix);
+    uint32_t ix = clamp_index((x - h->bmin[0]) / h->grid_cell, h->grid_nx);
+    uint32_t iz = clamp_index((z - h->bmin[2]) / h->grid_cell, h->grid_nz);
+    return iz * h->grid_nx + ix;
 }
 
 uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
@@ -527,6 +612,8 @@ bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, fl
     const ptl_blob_grid* ly = &nm->cell_grids[c];
     if (!ly->w || !ly->d) return false;
     double fx = (x - h->vox_origin[0]) / h->vox_cs - ly->x0, fz = (z - h->vox_origin[2]) / h->vox_cs - ly->z0;
+    /* Beyond the grid and its one column around: no floor (and no integer conversion out of range). */
+    if (!(fx >= -2 && fz >= -2 && fx <= (double)ly->w + 2 && fz <= (double)ly->d + 2)) return false;
     int64_t cx = (int64_t)floor(fx), cz = (int64_t)floor(fz);
     /* The column holding the point, or the nearest of the layer's columns around it: a point on a
        column's border, or on a contour simplified by up to a column, still finds its floor. */

@@ -138,6 +138,13 @@ static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
 uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z);
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y);
 
+/* The geometric tolerance of validation (validate.c): 4e-7 of the largest coordinate magnitude of
+   the bounds, at least 1 (the blob stores float coordinates). */
+double ptl_nm_tolerance(const ptl_navmesh* nm);
+/* The first vertex (index in the cell) where cell c turns right by more than `tol` (or, in a
+   relaxed navmesh, by more than the relaxation): PTL_NONE for a convex cell (validate.c). */
+uint32_t ptl_nm_cell_reflex(const ptl_navmesh* nm, uint32_t c, double tol);
+
 /* Bucket of the point-location grid holding (x, z), clamped to the grid. */
 uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z);
 

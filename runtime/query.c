@@ -14,7 +14,7 @@
 #include "query_internal.h"
 
 typedef struct sizes {
-    size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints, clip;
+    size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
@@ -41,7 +41,6 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.cheap = (size_t)h->cell_count * sizeof(uint32_t);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
-    s.clip = (size_t)4 * (mcv + 8) * sizeof(double);
     bool lm = h->landmark_count > 0;
     s.lm_goal = lm ? (size_t)h->landmark_count * sizeof(double) : 0;
     s.alt_h = lm ? (size_t)h->vert_count * sizeof(double) : 0;
@@ -90,7 +89,6 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cheap, s.cheap);
     ptl_mem_free(&a, q->portals, s.portals);
     ptl_mem_free(&a, q->fpoints, s.fpoints);
-    ptl_mem_free(&a, q->clip, s.clip);
     ptl_mem_free(&a, q->lm_goal_lo, s.lm_goal);
     ptl_mem_free(&a, q->lm_goal_hi, s.lm_goal);
     ptl_mem_free(&a, q->alt_h, s.alt_h);
@@ -200,7 +198,6 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->cheap = ptl_mem_alloc(&a, s.cheap);
     q->portals = ptl_mem_alloc(&a, s.portals);
     q->fpoints = ptl_mem_alloc(&a, s.fpoints);
-    q->clip = ptl_mem_alloc(&a, s.clip);
     q->lm_count = nm->h->landmark_count;
     if (q->lm_count) {
         q->lm_goal_lo = ptl_mem_alloc(&a, s.lm_goal);
@@ -237,7 +234,7 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
-        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->portals || !q->fpoints || !q->clip ||
+        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->portals || !q->fpoints ||
         !build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;

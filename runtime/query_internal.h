@@ -187,9 +187,6 @@ struct ptl_query {
        (surface.c), so that paths follow the surface. NULL for 2D navmeshes. */
     float* corners;         /* 3 * (vert_count + 2) */
     struct profile* profile;
-
-    /* Point location: clipping a cell against the search box. */
-    double* clip;         /* 4 * (max_cell_verts + 8) */
 };
 
 /* A fresh generation for the stamped arrays (clears them once every 2^32 searches). */

@@ -19,24 +19,45 @@ static double orient(const ptl_navmesh* nm, uint32_t a, uint32_t b, uint32_t c) 
     return (vx(nm, b) - vx(nm, a)) * (vz(nm, c) - vz(nm, a)) - (vz(nm, b) - vz(nm, a)) * (vx(nm, c) - vx(nm, a));
 }
 
+double ptl_nm_tolerance(const ptl_navmesh* nm) {
+    /* Relative to the world's extent: the blob stores float coordinates. */
+    double ext = 1;
+    for (int i = 0; i < 3; ++i) ext = fmax(ext, fmax(fabs(nm->h->bmin[i]), fabs(nm->h->bmax[i])));
+    return ext * 4e-7;
+}
+
+uint32_t ptl_nm_cell_reflex(const ptl_navmesh* nm, uint32_t c, double tol) {
+    const double relax = nm->h->relax;
+    const ptl_blob_cell* cell = &nm->cells[c];
+    const uint32_t* v = nm->cell_verts + cell->first;
+    const uint32_t n = cell->vert_count;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t p = v[i == 0 ? n - 1 : i - 1], q = v[i], r = v[i + 1 == n ? 0 : i + 1];
+        double o = orient(nm, p, q, r);
+        if (o >= 0) continue; /* the usual case, without a square root */
+        double len = hypot(vx(nm, r) - vx(nm, p), vz(nm, r) - vz(nm, p));
+        if (o >= -tol * (len + 1)) continue;
+        double depth = len > 0 ? -o / len : 0;
+        if (relax > 0 && depth <= relax + tol) continue;
+        return i;
+    }
+    return PTL_NONE;
+}
+
 /* Cells are counter-clockwise with positive area, and convex: every turn is left or straight,
    or, in a relaxed mesh, a right turn whose vertex lies within `relax` of its neighbours' chord. */
 static ptl_status check_cells(const ptl_navmesh* nm, double tol, ptl_error* err) {
-    double relax = nm->h->relax;
     for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         const uint32_t* v = nm->cell_verts + cell->first;
         uint32_t n = cell->vert_count;
+        uint32_t i = ptl_nm_cell_reflex(nm, c, tol);
+        if (i != PTL_NONE)
+            return fail(err, "cell %u is not convex at its vertex %u (%.9g, %.9g)", c, i, vx(nm, v[i]), vz(nm, v[i]));
         double a2 = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t p = v[(i + n - 1) % n], q = v[i], r = v[(i + 1) % n];
+        for (uint32_t k = 0; k < n; ++k) {
+            uint32_t q = v[k], r = v[(k + 1) % n];
             a2 += vx(nm, q) * vz(nm, r) - vx(nm, r) * vz(nm, q);
-            double o = orient(nm, p, q, r);
-            double len = hypot(vx(nm, r) - vx(nm, p), vz(nm, r) - vz(nm, p));
-            if (o >= -tol * (len + 1)) continue;
-            double depth = len > 0 ? -o / len : 0;
-            if (relax > 0 && depth <= relax + tol) continue;
-            return fail(err, "cell %u is not convex at its vertex %u (%.9g, %.9g)", c, i, vx(nm, q), vz(nm, q));
         }
         if (!(a2 > 0)) return fail(err, "cell %u has no positive area (clockwise?) near (%.9g, %.9g)", c, vx(nm, v[0]),
                                    vz(nm, v[0]));
@@ -178,10 +199,7 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err) {
     if (!nm) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_validate: NULL navmesh");
     if (ptl_blob_checksum(nm->blob, nm->size) != nm->h->checksum)
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "navmesh blob: checksum mismatch (corrupted)");
-    /* Tolerance relative to the world's extent: the blob stores float coordinates. */
-    double ext = 1;
-    for (int i = 0; i < 3; ++i) ext = fmax(ext, fmax(fabs(nm->h->bmin[i]), fabs(nm->h->bmax[i])));
-    double tol = ext * 4e-7;
+    double tol = ptl_nm_tolerance(nm);
     ptl_status s = check_cells(nm, tol, err);
     if (s >= 0) s = check_boundary(nm, err);
     if (s >= 0) s = check_vertex_fans(nm, err);

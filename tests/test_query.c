@@ -495,7 +495,11 @@ Test(query, paths_never_shorter_than_straight_line_and_stay_inside, .timeout = 6
                 path_out o;
                 find(q, sx, sy, gx, gy, (ptl_path_mode)mode, &o);
                 cr_assert(o.res.found, "mode %d: (%g,%g)->(%g,%g) not found", mode, sx, sy, gx, gy);
-                cr_expect(o.res.length >= hypot(gx - sx, gy - sy) - 1e-9, "mode %d: shorter than the straight line", mode);
+                /* An end within the location tolerance (1e-6 of the scale) of a vertex or an edge is
+                   put on it, a move the float path points may not show: the bound is the straight
+                   line less the 1e-4 within which a complete path ends at its points. */
+                cr_expect(o.res.length >= hypot(gx - sx, gy - sy) - 2e-4, "mode %d: (%g,%g)->(%g,%g) shorter than the straight line",
+                          mode, sx, sy, gx, gy);
                 cr_expect(path_inside(&s, &o.res), "mode %d: (%g,%g)->(%g,%g) leaves the free space", mode, sx, sy, gx, gy);
                 cr_expect(fabs(path_sum(&o.res) - o.res.length) <= 1e-5 * (1 + o.res.length), "mode %d: length != sum", mode);
             }

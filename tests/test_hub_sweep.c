@@ -1,0 +1,118 @@
+/* Exact paths near lattice lines: on small generated maps, start and goal points on grid lines,
+   a fraction of a micrometre to a few hundred micrometres beside them (inside free space, inside
+   walls, near corners), and anywhere. Three answers must agree: the hub labels and the interval
+   search on a hub bake (with pocket lids), and the interval search on a plain bake (no lids, no
+   hubs). A point within the location tolerance of a corner or an edge is on it for every search
+   (runtime/locate.c); kept beside it, the searches disagreed about what it sees and which pocket
+   it is in (a goal reported unreachable, or paths a metre too long). */
+#include "test_util.h"
+
+typedef struct baked {
+    ptl_navmesh* nm;
+    ptl_query* q;
+} baked;
+
+static baked bake(const ptl_shape* s, uint32_t hubs, bool ignore_hubs) {
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = hubs;
+    void* blob;
+    size_t size;
+    ptl_error err;
+    cr_assert_geq(ptl_bake_shape(s, &bd, &blob, &size, NULL, &err), 0, "bake: %s", err.message);
+    baked b;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &b.nm, &err), 0, "load: %s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    ptl_query_desc qd = {.max_nodes = 1u << 18, .ignore_hubs = ignore_hubs};
+    cr_assert_eq(ptl_query_create(b.nm, &qd, &b.q), PTL_OK);
+    return b;
+}
+
+static void unbake(baked* b) {
+    ptl_query_destroy(b->q);
+    ptl_navmesh_destroy(b->nm);
+}
+
+typedef struct answer {
+    bool found;
+    double length;
+} answer;
+
+static answer ask(const baked* b, const float s[3], const float g[3]) {
+    static float pts[3 * 4096];
+    ptl_path_request req;
+    memset(&req, 0, sizeof req);
+    memcpy(req.start, s, sizeof req.start);
+    memcpy(req.goal, g, sizeof req.goal);
+    ptl_path_result res;
+    memset(&res, 0, sizeof res);
+    res.points = pts, res.point_capacity = 4096;
+    ptl_status st = ptl_query_find_path(b->q, &req, &res);
+    cr_assert(st == PTL_OK || st == PTL_PARTIAL || st == PTL_ERR_NOT_FOUND, "%s", ptl_status_name(st));
+    answer a = {res.found, res.found ? res.length : 0};
+    return a;
+}
+
+/* Is (x, z) in the free space: in a free cell's closed square? */
+static bool in_free_space(const ptl_grid* g, double x, double z) {
+    for (long cx = (long)floor(x) - 1; cx <= (long)floor(x); ++cx)
+        for (long cz = (long)floor(z) - 1; cz <= (long)floor(z); ++cz)
+            if (test_free(g, cx, cz) && x >= cx && x <= cx + 1 && z >= cz && z <= cz + 1) return true;
+    return false;
+}
+
+static uint32_t next(uint32_t* seed) {
+    *seed = *seed * 1664525u + 1013904223u;
+    return *seed >> 8;
+}
+
+/* A coordinate in [0, n]: a lattice value, beside one by a small offset, or anywhere. */
+static float coordinate(uint32_t* seed, uint32_t n) {
+    static const double offsets[] = {0, 1e-9, -1e-9, 1e-7, -1e-7, 1e-6, -1e-6, 3e-6, -3e-6, 1e-5, -1e-5, 3e-5, -3e-5,
+                                     1e-4, -1e-4, 0.5};
+    const uint32_t k = next(seed) % 20;
+    if (k >= 16) return (float)((double)(next(seed) % 100000) / 100000.0 * n);
+    return (float)((double)(next(seed) % (n + 1)) + offsets[k]);
+}
+
+Test(hub_sweep, hubs_and_interval_searches_agree_near_lattice_lines, .timeout = 300) {
+    const ptl_grid_gen_desc maps[] = {
+        {PTL_GRID_SCENE_RANDOM, 8, 8, 2, 0.3f},    {PTL_GRID_SCENE_RANDOM, 16, 16, 36, 0.3f},
+        {PTL_GRID_SCENE_RANDOM, 24, 24, 0, 0.3f},  {PTL_GRID_SCENE_RANDOM, 24, 24, 25, 0.2f},
+        {PTL_GRID_SCENE_RANDOM, 12, 16, 3, 0.4f},  {PTL_GRID_SCENE_RANDOM, 24, 12, 20, 0.1f},
+        {PTL_GRID_SCENE_ROOMS, 24, 24, 38, 0},     {PTL_GRID_SCENE_ROOMS, 16, 24, 22, 0},
+        {PTL_GRID_SCENE_ROOMS, 48, 40, 7, 0},      {PTL_GRID_SCENE_RANDOM, 48, 40, 11, 0.25f}};
+    uint32_t pairs = 0, found = 0, bad = 0;
+    for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
+        ptl_grid g;
+        ptl_shape s;
+        ptl_error err;
+        cr_assert_geq(ptl_grid_generate(&maps[m], NULL, &g, &err), 0, "%s", err.message);
+        cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
+        baked hub = bake(&s, 1, false), iv = bake(&s, 1, true), plain = bake(&s, 0, false);
+        uint32_t seed = 977u * (uint32_t)m + 1;
+        for (int k = 0; k < 500; ++k, ++pairs) {
+            float a[3] = {coordinate(&seed, g.width), 0, coordinate(&seed, g.height)};
+            float b[3] = {coordinate(&seed, g.width), 0, coordinate(&seed, g.height)};
+            answer h = ask(&hub, a, b), i = ask(&iv, a, b), p = ask(&plain, a, b);
+            found += h.found;
+            /* The same mesh: the same answer. Another decomposition of the same walls: the same up
+               to the location tolerance (1e-6 of the map's size) at each end, for ends in free
+               space (an end inside a wall may be as near to two pieces of free space, and each
+               decomposition may snap it to another). */
+            bool free_ends = in_free_space(&g, a[0], a[2]) && in_free_space(&g, b[0], b[2]);
+            bool same = h.found == i.found && fabs(h.length - i.length) <= 1e-6 * (1 + i.length) &&
+                        (!free_ends || (h.found == p.found && fabs(h.length - p.length) <= 1e-4));
+            if (!same && bad++ < 5)
+                cr_expect(0, "map %zu (%u x %u): (%.9g, %.9g) -> (%.9g, %.9g): hubs %d %.9f, interval %d %.9f, plain bake %d %.9f",
+                          m, g.width, g.height, a[0], a[2], b[0], b[2], h.found, h.length, i.found, i.length, p.found,
+                          p.length);
+        }
+        unbake(&hub), unbake(&iv), unbake(&plain);
+        ptl_shape_free(&s);
+        ptl_grid_free(&g);
+    }
+    cr_log_info("hub sweep: %u pairs, %u found, %u disagree", pairs, found, bad);
+    cr_expect_eq(bad, 0u, "%u of %u pairs disagree", bad, pairs);
+    cr_expect_gt(found, pairs / 3);
+}
