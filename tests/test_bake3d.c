@@ -204,38 +204,9 @@ static bool ray_down(geo* g, double x, double top, double z, double* hit) {
     return any;
 }
 
-/* Distance from p to the closest point of triangle t (3D), by projection into the plane and, when
-   that falls outside, the closest point of the three edges. */
-static double seg_dist3(const double* p, const float* a, const float* b) {
-    double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
-    double l2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
-    double t = l2 > 0 ? (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / l2 : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    double d[3] = {ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]};
-    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
-}
-
+/* Distance from p to triangle t of m (3D). */
 static double tri_dist3(const ptl_trimesh* m, uint32_t t, const double* p) {
-    const float *a = tv(m, t, 0), *b = tv(m, t, 1), *c = tv(m, t, 2);
-    double e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
-    double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    if (nl > 1e-12) {
-        double ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
-        double h = (ap[0] * n[0] + ap[1] * n[1] + ap[2] * n[2]) / nl;
-        double q[3] = {p[0] - h * n[0] / nl, p[1] - h * n[1] / nl, p[2] - h * n[2] / nl};
-        /* Inside when q is on the inner side of the three edges. */
-        const float* v[3] = {a, b, c};
-        bool inside = true;
-        for (int k = 0; k < 3 && inside; ++k) {
-            const float *u = v[k], *w = v[(k + 1) % 3];
-            double ed[3] = {w[0] - u[0], w[1] - u[1], w[2] - u[2]}, uq[3] = {q[0] - u[0], q[1] - u[1], q[2] - u[2]};
-            double cr[3] = {ed[1] * uq[2] - ed[2] * uq[1], ed[2] * uq[0] - ed[0] * uq[2], ed[0] * uq[1] - ed[1] * uq[0]};
-            inside = cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2] >= 0;
-        }
-        if (inside) return fabs(h);
-    }
-    return fmin(seg_dist3(p, a, b), fmin(seg_dist3(p, b, c), seg_dist3(p, c, a)));
+    return test_point_triangle_dist(p, tv(m, t, 0), tv(m, t, 1), tv(m, t, 2));
 }
 
 /* Distance from p to the nearest walkable input triangle (facing up within 45 degrees), looking

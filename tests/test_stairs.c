@@ -22,6 +22,7 @@
 #include <stdlib.h>
 
 #include "mesh_builder.h"
+#include "test_util.h"
 
 #ifdef PTL_HAVE_RECAST
 #include "../bench/peer_recast.h"
@@ -149,45 +150,12 @@ static void scene_switchback(stair_scene* s, float rise, float run, int n, float
 
 /* ---- Checks ----------------------------------------------------------------------------------------*/
 
-/* Distance from p to triangle abc (the closest point by regions of the triangle, from the
-   definition: the projection when it falls inside, else the closest point of the three edges). */
-static double seg_dist2(const double* p, const double* a, const double* b) {
-    double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
-    double l = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
-    double t = l > 0 ? (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / l : 0;
-    t = t < 0 ? 0 : t > 1 ? 1 : t;
-    double d[3] = {ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]};
-    return d[0] * d[0] + d[1] * d[1] + d[2] * d[2];
-}
-static double tri_dist(const double* p, const double* a, const double* b, const double* c) {
-    double u[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, v[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
-    double n[3] = {u[1] * v[2] - u[2] * v[1], u[2] * v[0] - u[0] * v[2], u[0] * v[1] - u[1] * v[0]};
-    double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
-    double best = fmin(seg_dist2(p, a, b), fmin(seg_dist2(p, b, c), seg_dist2(p, c, a)));
-    if (nl > 0) {
-        double h = ((p[0] - a[0]) * n[0] + (p[1] - a[1]) * n[1] + (p[2] - a[2]) * n[2]) / nl;
-        double q[3] = {p[0] - h * n[0] / nl, p[1] - h * n[1] / nl, p[2] - h * n[2] / nl};
-        /* q inside abc: the same side of each edge as the normal */
-        const double* t3[3] = {a, b, c};
-        bool inside = true;
-        for (int k = 0; k < 3; ++k) {
-            const double *e0 = t3[k], *e1 = t3[(k + 1) % 3];
-            double e[3] = {e1[0] - e0[0], e1[1] - e0[1], e1[2] - e0[2]}, w[3] = {q[0] - e0[0], q[1] - e0[1], q[2] - e0[2]};
-            double cr[3] = {e[1] * w[2] - e[2] * w[1], e[2] * w[0] - e[0] * w[2], e[0] * w[1] - e[1] * w[0]};
-            if (cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2] < 0) inside = false;
-        }
-        if (inside) best = fmin(best, h * h);
-    }
-    return sqrt(best);
-}
+/* Distance from p to the scene's triangles (brute force). */
 static double surface_dist(const mesh_builder* mb, const double* p) {
     double best = INFINITY;
-    for (uint32_t t = 0; t < mb->nt; ++t) {
-        double v[3][3];
-        for (int k = 0; k < 3; ++k)
-            for (int j = 0; j < 3; ++j) v[k][j] = mb->v[3 * mb->t[3 * t + k] + j];
-        best = fmin(best, tri_dist(p, v[0], v[1], v[2]));
-    }
+    for (uint32_t t = 0; t < mb->nt; ++t)
+        best = fmin(best, test_point_triangle_dist(p, &mb->v[3 * mb->t[3 * t]], &mb->v[3 * mb->t[3 * t + 1]],
+                                                   &mb->v[3 * mb->t[3 * t + 2]]));
     return best;
 }
 

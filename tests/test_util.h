@@ -175,4 +175,36 @@ static inline int test_segment_free(const ptl_grid* g, double ax, double ay, dou
     return 1;
 }
 
+
+/* Distance from p to the closest point of triangle abc in 3D: the projection into its plane when
+   that falls inside, else the closest point of its three edges (from the definition). */
+static inline double test_point_segment_dist(const double* p, const float* a, const float* b) {
+    double ab[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+    double l2 = ab[0] * ab[0] + ab[1] * ab[1] + ab[2] * ab[2];
+    double t = l2 > 0 ? (ap[0] * ab[0] + ap[1] * ab[1] + ap[2] * ab[2]) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    double d[3] = {ap[0] - t * ab[0], ap[1] - t * ab[1], ap[2] - t * ab[2]};
+    return sqrt(d[0] * d[0] + d[1] * d[1] + d[2] * d[2]);
+}
+static inline double test_point_triangle_dist(const double* p, const float* a, const float* b, const float* c) {
+    double e0[3] = {b[0] - a[0], b[1] - a[1], b[2] - a[2]}, e1[3] = {c[0] - a[0], c[1] - a[1], c[2] - a[2]};
+    double n[3] = {e0[1] * e1[2] - e0[2] * e1[1], e0[2] * e1[0] - e0[0] * e1[2], e0[0] * e1[1] - e0[1] * e1[0]};
+    double nl = sqrt(n[0] * n[0] + n[1] * n[1] + n[2] * n[2]);
+    if (nl > 1e-12) {
+        double ap[3] = {p[0] - a[0], p[1] - a[1], p[2] - a[2]};
+        double h = (ap[0] * n[0] + ap[1] * n[1] + ap[2] * n[2]) / nl;
+        double q[3] = {p[0] - h * n[0] / nl, p[1] - h * n[1] / nl, p[2] - h * n[2] / nl};
+        const float* v[3] = {a, b, c};
+        bool inside = true; /* q on the inner side of the three edges */
+        for (int k = 0; k < 3 && inside; ++k) {
+            const float *u = v[k], *w = v[(k + 1) % 3];
+            double ed[3] = {w[0] - u[0], w[1] - u[1], w[2] - u[2]}, uq[3] = {q[0] - u[0], q[1] - u[1], q[2] - u[2]};
+            double cr[3] = {ed[1] * uq[2] - ed[2] * uq[1], ed[2] * uq[0] - ed[0] * uq[2], ed[0] * uq[1] - ed[1] * uq[0]};
+            inside = cr[0] * n[0] + cr[1] * n[1] + cr[2] * n[2] >= 0;
+        }
+        if (inside) return fabs(h);
+    }
+    return fmin(test_point_segment_dist(p, a, b), fmin(test_point_segment_dist(p, b, c), test_point_segment_dist(p, c, a)));
+}
+
 #endif
