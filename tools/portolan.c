@@ -145,13 +145,16 @@ bool cli_is_one_of(const char* name, const char* const* names) {
 }
 
 int cli_file_close(FILE* f, const char* path) {
-    /* errno of the first failure: a failed buffered write sets the stream's error flag, the flush
-       at close reports the rest */
+    /* A buffered write that failed earlier left only the stream's error flag (its errno may be
+       gone); the flush of what is still buffered usually fails again and says why. */
     errno = 0;
     bool failed = ferror(f) != 0;
+    if (fflush(f) != 0) failed = true;
     int e = errno;
-    if (fflush(f) != 0 && !failed) failed = true, e = errno;
-    if (fclose(f) != 0 && !failed) failed = true, e = errno;
+    if (fclose(f) != 0) {
+        failed = true;
+        if (!e) e = errno;
+    }
     if (!failed) return EXIT_OK;
     return cli_error(EXIT_FAIL, "%s: cannot write%s%s", path, e ? ": " : "", e ? strerror(e) : "");
 }
