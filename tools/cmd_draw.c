@@ -164,7 +164,8 @@ int cli_draw(int argc, char** argv) {
             for (int k = 0; k < 4 && in_range; ++k) in_range = fabs(win[k]) <= FLT_MAX;
             if (!in_range || !(win[2] > win[0]) || !(win[3] > win[1]))
                 return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1 (finite, within float range)");
-            if (!(win[2] - win[0] >= WINDOW_MIN) || !(win[3] - win[1] >= WINDOW_MIN))
+            /* (a micrometre typed in decimals, 3 to 3.000001, is a little less in binary) */
+            if (!(win[2] - win[0] >= 0.999 * WINDOW_MIN) || !(win[3] - win[1] >= 0.999 * WINDOW_MIN))
                 return cli_error(EXIT_USAGE, "--window %s: X1 - X0 and Z1 - Z0 must be at least %g m", v, WINDOW_MIN);
             has_window = true;
         } else if (!strcmp(a, "--layer")) {
