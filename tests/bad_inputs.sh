@@ -41,21 +41,6 @@ fi
 
 # Cases that fail on today's code because their fix is made elsewhere, each group with its reason.
 PENDING=(
-    # CLI: every command's --help prints that command's usage and exits 0
-    help_bake help_info help_path help_merge help_decompose help_draw help_gen help_gen_grid
-    help_gen_building help_gen_copy help_gen_extrude
-    # CLI: a range error of an option is bad usage (2), as for the ranges the CLI checks itself; a
-    # cell size or height of 0 or 1e30 is one
-    bake_max_slope_200 bake_max_slope_1e30 bake_agent_height_1e30 bake_agent_radius_1e30 bake_max_climb_1e30
-    bake_cell_size_0 bake_cell_size_1e30 bake_cell_height_0 bake_cell_height_1e30
-    # CLI: gen grid --width 0 / --height 0 write a map
-    gen_grid_width_0 gen_grid_height_0
-    # CLI: merge of a repeated part says "merge: merge:"
-    merge_repeated_part
-    # CLI: a directory is not a file (info/path: "out of memory (9.2e18 bytes)", others "read error")
-    info_directory path_nav_directory bake_input_directory bake_obj_directory decompose_input_directory
-    path_pairs_directory path_scen_directory gen_copy_input_directory gen_extrude_input_directory
-    merge_part_directory
     # 2D readers: a coordinate beyond float range is refused by the reader, naming it (a heap
     # overflow in ptl_cpg_build under ASan; "bad bounds" in release)
     poly_vertex_beyond_float mesh_vertex_beyond_float
