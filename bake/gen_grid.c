@@ -108,6 +108,7 @@ ptl_status ptl_grid_save(const ptl_grid* g, const char* path, ptl_error* err) {
         for (uint32_t x = 0; x < g->width; ++x) fputc(g->passable[(size_t)y * g->width + x] ? '.' : '@', f);
         fputc('\n', f);
     }
-    if (fclose(f) != 0) return ptl_error_set(err, PTL_ERR_IO, "%s: write failed", path);
+    bool failed = ferror(f) != 0; /* a write that failed before the last flush */
+    if (fclose(f) != 0 || failed) return ptl_error_set(err, PTL_ERR_IO, "%s: write failed", path);
     return ptl_error_ok(err);
 }

@@ -41,30 +41,6 @@ fi
 
 # Cases that fail on today's code because their fix is made elsewhere, each group with its reason.
 PENDING=(
-    # CLI: every command's --help prints that command's usage and exits 0
-    help_bake help_info help_path help_merge help_decompose help_draw help_gen help_gen_grid
-    help_gen_building help_gen_copy help_gen_extrude
-    # CLI: a range error of an option is bad usage (2), as for the ranges the CLI checks itself; a
-    # cell size or height of 0 or 1e30 is one
-    bake_max_slope_200 bake_max_slope_1e30 bake_agent_height_1e30 bake_agent_radius_1e30 bake_max_climb_1e30
-    bake_cell_size_0 bake_cell_size_1e30 bake_cell_height_0 bake_cell_height_1e30
-    # CLI: gen grid --width 0 / --height 0 write a map
-    gen_grid_width_0 gen_grid_height_0
-    # CLI: merge of a repeated part says "merge: merge:"
-    merge_repeated_part
-    # CLI: a directory is not a file (info/path: "out of memory (9.2e18 bytes)", others "read error")
-    info_directory path_nav_directory bake_input_directory bake_obj_directory decompose_input_directory
-    path_pairs_directory path_scen_directory gen_copy_input_directory gen_extrude_input_directory
-    merge_part_directory
-    # CLI, no fix in flight: the "portolan: " message is the first line of stderr, the usage text
-    # after it; an unknown option says so (not "--frobnicate needs a value"); an explicit 0 for the
-    # agent height or the max slope is refused, not turned into the default (2 m, 45 degrees)
-    unknown_command no_command
-    unknown_option_of_path unknown_option_of_draw unknown_option_of_gen_grid unknown_option_of_gen_building
-    unknown_option_of_gen_copy unknown_option_of_gen_extrude
-    bake_agent_height_0 bake_max_slope_0
-    # draw, no fix in flight: a 1e-30 m window crashes (SIGSEGV); a failed PNG write exits 0
-    draw_window_1e-30 draw_output_dev_full
     # 2D readers: a coordinate beyond float range is refused by the reader, naming it (a heap
     # overflow in ptl_cpg_build under ASan; "bad bounds" in release)
     poly_vertex_beyond_float mesh_vertex_beyond_float
@@ -344,6 +320,8 @@ t help_gen_building 0 '--storeys' -- "$bin" gen building --help
 t help_gen_copy 0 '--copies' -- "$bin" gen copy --help
 t help_gen_extrude 0 '--wall-height' -- "$bin" gen extrude --help
 t unknown_command 2 'unknown command' -- "$bin" frobnicate
+t gen_grid_stray_word 2 "unexpected argument 'stray'" -- "$bin" gen grid stray -o "$tmp/out.map"
+t draw_unknown_option_last 2 "unknown option '--frobnicate'" -- "$bin" draw "$tmp/g.ptl" -o "$tmp/out.png" --frobnicate
 t no_command 2 'command' -- "$bin"
 for c in bake info path merge decompose draw "gen grid" "gen building" "gen copy $tmp/b.obj" "gen extrude $tmp/g.map"; do
     words=(${c%% /*})
@@ -420,6 +398,10 @@ t draw_window_nan 2 'window' -- "${draw[@]}" --window nan,0,1,1
 t draw_window_empty_area 2 'window' -- "${draw[@]}" --window 0,0,0,0
 # A window of 1e-30 m: drawn (exit 0) or refused as usage, never a crash.
 t draw_window_1e-30 0 '' 2 'window' -- "${draw[@]}" --window 0,0,1e-30,1e-30
+t draw_window_1e-6_far_points 0 '' -- "${draw[@]}" --window 0,0,1e-6,1e-6 --from 1e30,0,1e30 --to -1e30,0,-1e30
+t draw_window_beyond_float 2 'window' -- "${draw[@]}" --window 0,0,4e38,1
+t draw_window_float_range 0 '' -- "${draw[@]}" --window -3.4e38,-3.4e38,3.4e38,3.4e38 --from 1,0,1 --to 20,0,20
+t draw_window_1e300_apart 2 'window' -- "${draw[@]}" --window -1e300,0,1e300,1
 t draw_window_negative 0 '' -- "${draw[@]}" --window -10,-10,-5,-5
 t draw_window_1e30 0 '' -- "${draw[@]}" --window -1e30,-1e30,1e30,1e30
 t draw_from_1e30 0 '' -- "${draw[@]}" --from 1e30,0,1e30 --to 1,0,1
@@ -428,7 +410,8 @@ grid=("$bin" gen grid -o "$tmp/out.map")
 absurd gen_grid_width 'width' "-1=2 0=2 1e30=2 nan=2" "${grid[@]}" --width
 absurd gen_grid_height 'height' "-1=2 0=2 1e30=2 nan=2" "${grid[@]}" --height
 absurd gen_grid_seed 'seed' "-1=2 0=0 1e30=2 nan=2" "${grid[@]}" --seed
-absurd gen_grid_density 'density' "-1=2 0=0 1e30=2 nan=2" "${grid[@]}" --density
+# density 0 is the desc's default (0.25), which an explicit 0 must not silently become
+absurd gen_grid_density 'density' "-1=2 0=2 1e30=2 nan=2" "${grid[@]}" --density
 t gen_grid_too_many_cells 2 'size|cells|large' -- "${grid[@]}" --width 100000 --height 100000
 absurd gen_building_size 'size' "-1=2 0=2 1e30=2 nan=2" "$bin" gen building -o "$tmp/out.obj" --size
 absurd gen_building_storeys 'storeys' "-1=2 0=2 1e30=2 nan=2" "$bin" gen building -o "$tmp/out.obj" --storeys
@@ -478,6 +461,11 @@ t gen_building_output_under_a_file 1 'file/x\.obj' -- "$bin" gen building -o "$t
 t gen_copy_input_directory 1 'dir\.obj.*directory' -- "$bin" gen copy "$tmp/dir.obj" --copies 2 -o "$tmp/out.obj"
 t gen_extrude_input_directory 1 'dir\.map.*directory' -- "$bin" gen extrude "$tmp/dir.map" -o "$tmp/out.obj"
 t gen_copy_output_dev_full 1 '/dev/full' -- "$bin" gen copy "$tmp/b.obj" --copies 2 -o /dev/full
+t gen_building_output_dev_full 1 '/dev/full' -- "$bin" gen building -o /dev/full
+t gen_extrude_output_dev_full 1 '/dev/full' -- "$bin" gen extrude "$tmp/g.map" -o /dev/full
+# A result on stdout that cannot be written fails the command like an output file.
+t info_json_stdout_dev_full 1 'standard output' -- bash -c '"$0" info "$1" --json >/dev/full' "$bin" "$tmp/g.ptl"
+t bake_json_stdout_dev_full 1 'standard output' -- bash -c '"$0" bake "$1" -o "$2" --json >/dev/full' "$bin" "$tmp/g.map" "$out"
 t merge_part_directory 1 'dir\.ptl.*directory' -- "$bin" merge "$tmp/p0.ptl" "$tmp/dir.ptl" -o "$out"
 t merge_part_missing 1 'missing\.ptl' -- "$bin" merge "$tmp/p0.ptl" "$tmp/missing.ptl" -o "$out"
 t merge_output_dev_full 1 '/dev/full' -- "$bin" merge "$tmp/p0.ptl" "$tmp/p1.ptl" -o /dev/full

@@ -43,6 +43,18 @@ expect 2 "$bin" path x.ptl --from 1,2 --to 1,2,3
 expect 2 "$bin" path x.ptl --from nan,0,0 --to 1,2,3
 expect 2 "$bin" bake x.map -o y.ptl --relax -1
 expect 2 "$bin" info
+# The "portolan: " line is the first line of stderr (the usage, where printed, after it); an
+# unknown option is named as such whatever the command, even where every option takes a value.
+first_line() { # first_line REGEX: the first line of stderr matches
+    head -n 1 "$tmp/err" | grep -Eq "^portolan: .*$1" && ok || bad "first stderr line: $(head -n 1 "$tmp/err") (want /$1/)"
+}
+expect 2 "$bin" && first_line 'missing command'
+expect 2 "$bin" frobnicate && first_line "unknown command 'frobnicate'"
+for c in "bake x.map" "info x.ptl" "path x.ptl" "draw x.ptl" "merge x.ptl" "decompose x.map" "gen grid" \
+    "gen building" "gen copy x.obj" "gen extrude x.map"; do
+    # shellcheck disable=SC2086
+    expect 2 "$bin" $c --frobnicate && first_line "unknown option '--frobnicate'"
+done
 
 # A generated scene through every command.
 expect 0 "$bin" gen grid --scene rooms --width 96 --height 80 --seed 7 -o "$tmp/rooms.map"
@@ -82,6 +94,23 @@ expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crack0.ptl" --max-gap 0 --json &&
 expect 0 "$bin" path "$tmp/crack0.ptl" --from 1.5,2,2 --to 7,2,2 --json && grep -q '"found":false' "$tmp/out" && ok || bad "a path over the crack with --max-gap 0"
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap -1
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap nan
+# An explicit 0 is never silently the desc's default: --max-climb 0 climbs no step (0.4 m here, 0.9
+# by default), --extents 0,0,0 snaps nothing (2,4,2 by default); an agent height or a slope of 0
+# cannot be expressed and is refused, naming the option and its range.
+{ slab -1 9.5 1 0; slab 4 8 1.4 8; } >"$tmp/step.obj"
+expect 0 "$bin" bake "$tmp/step.obj" -o "$tmp/step.ptl"
+expect 0 "$bin" path "$tmp/step.ptl" --from 1,1,2 --to 6,1.4,2 --json && grep -q '"found":true' "$tmp/out" && ok || bad "no path up a 0.4 m step"
+expect 0 "$bin" bake "$tmp/step.obj" -o "$tmp/step0.ptl" --max-climb 0
+expect 0 "$bin" path "$tmp/step0.ptl" --from 1,1,2 --to 6,1.4,2 --json && grep -q '"found":false' "$tmp/out" && ok || bad "--max-climb 0 climbs a 0.4 m step"
+expect 2 "$bin" bake "$tmp/step.obj" -o "$tmp/x.ptl" --agent-height 0 && first_line 'agent-height.*> 0'
+expect 2 "$bin" bake "$tmp/step.obj" -o "$tmp/x.ptl" --max-slope 0 && first_line 'max-slope.*> 0 and <= 90'
+expect 2 "$bin" gen grid --scene random --density 0 -o "$tmp/x.map" && first_line 'density'
+expect 0 "$bin" path "$tmp/step.ptl" --from 1,1.5,2 --to 2,1,2 --json && grep -q '"found":true' "$tmp/out" && ok || bad "no snap at the default extents"
+expect 0 "$bin" path "$tmp/step.ptl" --from 1,1.5,2 --to 2,1,2 --extents 0,0,0 --json && grep -q '"found":false' "$tmp/out" && ok || bad "--extents 0,0,0 snapped a point 0.5 m above the floor"
+# draw: windows of a micrometre to float range are drawn, a narrower one is refused.
+expect 0 "$bin" draw "$tmp/step.ptl" -o "$tmp/w.png" --window 3,1,3.000001,1.000001 --from 1,1,2 --to 6,1.4,2
+expect 0 "$bin" draw "$tmp/step.ptl" -o "$tmp/w.png" --window -3e38,-3e38,3e38,3e38 --from 1,1,2 --to 6,1.4,2
+expect 2 "$bin" draw "$tmp/step.ptl" -o "$tmp/w.png" --window 0,0,1e-30,1e-30 && first_line 'window'
 # Tiles and threads: the same navmesh (byte for byte past the header) in tiles on 2 threads.
 expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crackt.ptl" --tile-size 16 --threads 2 --json
 grep -q '"threads":2' "$tmp/out" && grep -q '"tiles":3' "$tmp/out" && ok || bad "tiled bake JSON: $(cat "$tmp/out")"
@@ -102,6 +131,15 @@ expect 1 "$bin" merge "$tmp/crack.ptl" -o "$tmp/x.ptl" && grep -q "crack.ptl: ba
 expect 2 "$bin" merge "$tmp/part0.ptl"
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tiles 0:1,0:1
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --tile-size 16 --tiles 1:0,0:1
+
+# Output that cannot be written is a failure naming the file, for every kind of output.
+for c in "bake $tmp/rooms.map" "bake $tmp/step.obj" "draw $tmp/step.ptl" "gen grid" "gen building" "gen copy $tmp/step.obj --copies 2" \
+    "gen extrude $tmp/rooms.map" "merge $tmp/part0.ptl $tmp/part1.ptl"; do
+    # shellcheck disable=SC2086
+    expect 1 "$bin" $c -o /dev/full && first_line '/dev/full'
+done
+expect 1 "$bin" path "$tmp/step.ptl" --pairs "$tmp/pairs.csv" --out /dev/full && first_line '/dev/full'
+expect 1 bash -c '"$0" info "$1" --json >/dev/full' "$bin" "$tmp/step.ptl" && first_line 'standard output'
 
 # Scale scenes: gen copy (K x K copies of an OBJ) and gen extrude (a .map in 3D); counts from the inputs.
 expect 0 "$bin" gen building --size 24 --storeys 1 -o "$tmp/b.obj"

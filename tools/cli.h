@@ -27,6 +27,16 @@ bool cli_parse_double(const char* s, double* out);
 bool cli_parse_vec3(const char* s, float out[3]);
 bool cli_parse_uint(const char* s, unsigned* out);
 
+/* Whether `name` is one of the NULL-terminated `names`: an option parser asks this before it asks
+   for the option's value, so that a misspelt option is named as unknown, not as missing a value. */
+bool cli_is_one_of(const char* name, const char* const* names);
+
+/* Output files. Both return EXIT_OK, or EXIT_FAIL after a message that names `path`: a write that
+   fails at any step (open, a write, the flush at close, a full disk, /dev/full) is an error, never
+   a short file with exit 0. cli_file_close closes `f` (opened for `path`) in every case. */
+int cli_write_file(const char* path, const void* data, size_t size);
+int cli_file_close(FILE* f, const char* path);
+
 /* JSON string with escapes. */
 void cli_json_string(FILE* f, const char* s);
 /* A double as JSON (finite: %.17g trimmed to the shortest form that round-trips; else null). */

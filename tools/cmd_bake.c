@@ -1,5 +1,5 @@
 /* `portolan bake`, `portolan decompose` and `portolan info`. */
-#include <errno.h>
+#include <float.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -73,10 +73,13 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             ++i;
         } else if (is_bake && !strcmp(a, "--cell-size")) fslot = &o->desc.cell_size, lo_open = true, hi = 1e4;
         else if (is_bake && !strcmp(a, "--cell-height")) fslot = &o->desc.cell_height, lo_open = true, hi = 1e4;
-        else if (is_bake && !strcmp(a, "--agent-height")) fslot = &o->desc.agent_height, hi = 1e4;
+        /* The desc's 0 means "the default" (2 m, 45 degrees): an agent of no height or a slope of 0
+           degrees is not something the desc can express, so an explicit 0 is refused here rather
+           than turned into the default. */
+        else if (is_bake && !strcmp(a, "--agent-height")) fslot = &o->desc.agent_height, lo_open = true, hi = 1e4;
         else if (is_bake && !strcmp(a, "--agent-radius")) fslot = &o->desc.agent_radius, hi = 1e4;
         else if (is_bake && !strcmp(a, "--max-climb")) fslot = &o->desc.max_climb, hi = 1e4;
-        else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope, hi = 90;
+        else if (is_bake && !strcmp(a, "--max-slope")) fslot = &o->desc.max_slope, lo_open = true, hi = 90;
         else if (is_bake && !strcmp(a, "--quiet")) o->quiet = true;
         else if (is_bake && !strcmp(a, "--progress")) o->progress = true;
         else if (is_bake && !strcmp(a, "--landmarks")) {
@@ -133,6 +136,10 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
                 return lo_open ? cli_error(EXIT_USAGE, "%s needs a number > %g and <= %g", a, lo, hi)
                                : cli_error(EXIT_USAGE, "%s needs a number in %g..%g", a, lo, hi);
             *fslot = (float)d;
+            /* A climb of 0 is meaningful (no step up at all) but the desc reads 0 as its default
+               (0.9 m). Climbs are whole cell heights rounded down (vx_params.c), so the smallest
+               positive float is the desc's way to say "no climb" for any cell height. */
+            if (fslot == &o->desc.max_climb && d == 0) *fslot = FLT_TRUE_MIN;
             ++i;
         }
     }
@@ -174,13 +181,6 @@ static void end_progress(const cli_progress* p) {
     if (p->tty && p->shown && strcmp(p->stage, "done") != 0) fputc('\n', stderr);
 }
 
-static bool write_file(const char* path, const void* data, size_t size) {
-    FILE* f = fopen(path, "wb");
-    bool ok = f && fwrite(data, 1, size, f) == size;
-    if (f && fclose(f) != 0) ok = false;
-    return ok;
-}
-
 /* bake --tiles: one part of a bake spread over machines (ptl_bake_trimesh_part). */
 static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
     ptl_error err;
@@ -194,11 +194,9 @@ static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
     ptl_status st = ptl_bake_trimesh_part(&mesh, &o->desc, o->tiles, &part, &size, world, &err);
     ptl_trimesh_free(&mesh);
     if (st < 0) return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o->input, err.message);
-    errno = 0;
-    bool ok = write_file(o->out, part, size);
-    int e = errno;
+    int wr = cli_write_file(o->out, part, size);
     ptl_blob_free(part, size, NULL);
-    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write%s%s", o->out, e ? ": " : "", e ? strerror(e) : "");
+    if (wr != EXIT_OK) return wr;
     unsigned x1 = o->tiles[2] < world[0] ? o->tiles[2] : world[0] - 1, z1 = o->tiles[3] < world[1] ? o->tiles[3] : world[1] - 1;
     unsigned n = o->tiles[0] <= x1 && o->tiles[1] <= z1 ? (x1 - o->tiles[0] + 1) * (z1 - o->tiles[1] + 1) : 0;
     double t = cli_now_ms() - t0;
@@ -260,11 +258,9 @@ int cli_bake(int argc, char** argv) {
         ptl_shape_free(&shape);
     }
     double t2 = cli_now_ms();
-    errno = 0;
-    bool ok = write_file(o.out, blob, size);
-    int e = errno;
+    r = cli_write_file(o.out, blob, size);
     ptl_blob_free(blob, size, NULL);
-    if (!ok) return cli_error(EXIT_FAIL, "%s: cannot write%s%s", o.out, e ? ": " : "", e ? strerror(e) : "");
+    if (r != EXIT_OK) return r;
     double t3 = cli_now_ms();
     if (o.json) {
         printf("{\"input\":");

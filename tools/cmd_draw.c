@@ -3,6 +3,7 @@
    through a wall. A multi-storey mesh seen from above overlays its storeys, so `--layer N` keeps
    one layer of the bake and `--band Y0,Y1` the cells whose heights meet a band (one storey); cells
    are filled from the lowest up, so without them the upper storeys are on top. */
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,11 +22,24 @@
 #pragma GCC diagnostic pop
 #endif
 
+/* The narrowest --window side, in metres: a micrometre, already finer than float coordinates
+   a few metres from the origin (0.5 um apart at 4 m). */
+#define WINDOW_MIN 1e-6
+
 typedef struct canvas {
     int w, h;
     unsigned char* px; /* RGB */
     double x0, z0, scale; /* world -> pixel: (x - x0) * scale, (z - z0) * scale */
 } canvas;
+
+/* A pixel coordinate as an int clamped to [lo, hi]; NaN gives lo. Every double -> int conversion
+   of the rasterizer goes through here: an out-of-range conversion is undefined behaviour, and an
+   optimizer that may assume it away also drops the bounds checks that follow it. */
+static int clamp_px(double v, int lo, int hi) {
+    if (!(v >= lo)) return lo;
+    if (!(v <= hi)) return hi;
+    return (int)v;
+}
 
 static void put(canvas* c, int x, int y, const unsigned char rgb[3]) {
     if (x < 0 || y < 0 || x >= c->w || y >= c->h) return;
@@ -50,10 +64,12 @@ static void line(canvas* c, double ax, double az, double bx, double bz, const un
     }
     if (t0 > t1) return;
     x1 = x0 + t1 * dx, y1 = y0 + t1 * dy, x0 = x0 + t0 * dx, y0 = y0 + t0 * dy;
-    int steps = (int)ceil(fmax(fabs(x1 - x0), fabs(y1 - y0))) + 1;
+    /* clipped, the segment is at most the canvas's diagonal plus the margins long */
+    int steps = clamp_px(ceil(fmax(fabs(x1 - x0), fabs(y1 - y0))), 0, 2 * (c->w + c->h) + 4 * m) + 1;
     for (int i = 0; i <= steps; ++i) {
         double t = (double)i / steps;
-        int x = (int)floor(x0 + (x1 - x0) * t), y = (int)floor(y0 + (y1 - y0) * t);
+        int x = clamp_px(floor(x0 + (x1 - x0) * t), -m - 1, c->w + m);
+        int y = clamp_px(floor(y0 + (y1 - y0) * t), -m - 1, c->h + m);
         for (int dy = -thick / 2; dy <= thick / 2; ++dy)
             for (int dx = -thick / 2; dx <= thick / 2; ++dx) put(c, x + dx, y + dy, rgb);
     }
@@ -66,7 +82,7 @@ static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv,
         double y = (ptl_navmesh_vert(nm, cv->verts[i])[2] - c->z0) * c->scale;
         ymin = fmin(ymin, y), ymax = fmax(ymax, y);
     }
-    for (int y = (int)fmax(floor(ymin), 0); y <= (int)fmin(ceil(ymax), c->h - 1); ++y) {
+    for (int y = clamp_px(floor(ymin), 0, c->h), y1 = clamp_px(ceil(ymax), -1, c->h - 1); y <= y1; ++y) {
         double sy = y + 0.5, xs[64];
         int n = 0;
         for (uint32_t i = 0; i < cv->vert_count && n < 64; ++i) {
@@ -82,7 +98,8 @@ static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv,
                 double t = xs[j]; xs[j] = xs[j - 1]; xs[j - 1] = t;
             }
         for (int i = 0; i + 1 < n; i += 2)
-            for (int x = (int)fmax(ceil(xs[i] - 0.5), 0); x <= (int)fmin(floor(xs[i + 1] - 0.5), c->w - 1); ++x)
+            for (int x = clamp_px(ceil(xs[i] - 0.5), 0, c->w), x1 = clamp_px(floor(xs[i + 1] - 0.5), -1, c->w - 1);
+                 x <= x1; ++x)
                 put(c, x, y, rgb);
     }
 }
@@ -91,6 +108,8 @@ static void fill_cell(canvas* c, const ptl_navmesh* nm, const ptl_cell_view* cv,
 static void marker(canvas* c, double wx, double wz, int radius, const unsigned char rgb[3]) {
     const unsigned char rim[3] = {10, 10, 10}, halo[3] = {255, 255, 255};
     double cx = (wx - c->x0) * c->scale, cy = (wz - c->z0) * c->scale;
+    /* a point off the picture (a --from far outside a --window) leaves no mark */
+    if (!(cx >= -radius - 4 && cx <= c->w + radius + 4 && cy >= -radius - 4 && cy <= c->h + radius + 4)) return;
     for (int dy = -radius - 3; dy <= radius + 3; ++dy)
         for (int dx = -radius - 3; dx <= radius + 3; ++dx) {
             double r = sqrt((double)dx * dx + (double)dy * dy);
@@ -127,6 +146,8 @@ int cli_draw(int argc, char** argv) {
             nav = a;
             continue;
         }
+        static const char* const VALUED[] = {"-o", "--size", "--from", "--to", "--window", "--layer", "--band", NULL};
+        if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
         if (!strcmp(a, "-o")) out = v;
@@ -137,10 +158,15 @@ int cli_draw(int argc, char** argv) {
             has_from = true;
         } else if (!strcmp(a, "--window")) {
             char tail;
-            if (sscanf(v, "%lf,%lf,%lf,%lf%c", &win[0], &win[1], &win[2], &win[3], &tail) != 4 ||
-                !(win[2] > win[0]) || !(win[3] > win[1]) || !isfinite(win[0]) || !isfinite(win[1]) ||
-                !isfinite(win[2]) || !isfinite(win[3]))
-                return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1");
+            /* Coordinates within float range (a mesh has nothing beyond) and sides of at least
+               WINDOW_MIN keep every pixel coordinate (world * at most 16384 / WINDOW_MIN) finite. */
+            bool in_range = sscanf(v, "%lf,%lf,%lf,%lf%c", &win[0], &win[1], &win[2], &win[3], &tail) == 4;
+            for (int k = 0; k < 4 && in_range; ++k) in_range = fabs(win[k]) <= FLT_MAX;
+            if (!in_range || !(win[2] > win[0]) || !(win[3] > win[1]))
+                return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1 (finite, within float range)");
+            /* (a micrometre typed in decimals, 3 to 3.000001, is a little less in binary) */
+            if (!(win[2] - win[0] >= 0.999 * WINDOW_MIN) || !(win[3] - win[1] >= 0.999 * WINDOW_MIN))
+                return cli_error(EXIT_USAGE, "--window %s: X1 - X0 and Z1 - Z0 must be at least %g m", v, WINDOW_MIN);
             has_window = true;
         } else if (!strcmp(a, "--layer")) {
             if (!cli_parse_uint(v, &layer)) return cli_error(EXIT_USAGE, "--layer needs a layer number (0, 1, ...)");
@@ -154,8 +180,6 @@ int cli_draw(int argc, char** argv) {
         } else if (!strcmp(a, "--to")) {
             if (!cli_parse_vec3(v, to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
             has_to = true;
-        } else {
-            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         }
     }
     if (!nav) return cli_error(EXIT_USAGE, "missing NAV.ptl (portolan draw --help)");
@@ -207,13 +231,19 @@ int cli_draw(int argc, char** argv) {
        storeys line up), or the --window rectangle of the x-z plane. */
     double bx0 = in.bmin[0], bz0 = in.bmin[2], bx1 = in.bmax[0], bz1 = in.bmax[2];
     if (has_window) bx0 = win[0], bz0 = win[1], bx1 = win[2], bz1 = win[3];
-    double ww = fmax(bx1 - bx0, 1e-6), wh = fmax(bz1 - bz0, 1e-6);
+    double ww = fmax(bx1 - bx0, WINDOW_MIN), wh = fmax(bz1 - bz0, WINDOW_MIN);
     canvas c;
     c.scale = (size - 8) / fmax(ww, wh);
-    c.w = (int)ceil(ww * c.scale) + 8;
-    c.h = (int)ceil(wh * c.scale) + 8;
+    c.w = clamp_px(ceil(ww * c.scale), 1, (int)size) + 8;
+    c.h = clamp_px(ceil(wh * c.scale), 1, (int)size) + 8;
     c.x0 = bx0 - 4 / c.scale;
     c.z0 = bz0 - 4 / c.scale;
+    c.px = NULL;
+    if (!isfinite(c.scale) || !(c.scale > 0) || !isfinite(c.x0) || !isfinite(c.z0)) {
+        free(order), free(shown);
+        ptl_navmesh_destroy(nm);
+        return cli_error(EXIT_FAIL, "%s: bounds (%g, %g)..(%g, %g) cannot be drawn", nav, bx0, bz0, bx1, bz1);
+    }
     c.px = malloc((size_t)c.w * c.h * 3);
     if (!c.px) {
         free(order), free(shown);
@@ -281,7 +311,13 @@ int cli_draw(int argc, char** argv) {
         }
     }
     stbi_flip_vertically_on_write(1); /* z grows upwards in the picture, like the math plane */
-    if (!stbi_write_png(out, c.w, c.h, 3, c.px, c.w * 3)) code = cli_error(EXIT_FAIL, "%s: cannot write", out);
+    /* Encoded in memory and written here: stbi_write_png reports a failed open but not a failed
+       write (a full disk, /dev/full). */
+    int png_size = 0;
+    unsigned char* png = stbi_write_png_to_mem(c.px, c.w * 3, c.w, c.h, 3, &png_size);
+    int wr = png ? cli_write_file(out, png, (size_t)png_size) : cli_error(EXIT_FAIL, "%s: out of memory encoding the PNG", out);
+    if (code == EXIT_OK) code = wr;
+    STBIW_FREE(png);
     free(c.px);
     free(order), free(shown);
     ptl_navmesh_destroy(nm);

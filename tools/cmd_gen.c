@@ -11,14 +11,26 @@
     "       portolan gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"     \
     "       portolan gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj"
 
+/* Checks one option of a command whose options all take a value (`valued`, NULL-terminated): a
+   word that is no option, an unknown option and a missing value are usage errors, in that order,
+   so that a misspelt option is named as such. */
+static int option_value(const char* a, const char* v, const char* const* valued) {
+    if (a[0] != '-' || !a[1]) return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
+    if (!cli_is_one_of(a, valued)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+    if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+    return EXIT_OK;
+}
+
 static int gen_grid(int argc, char** argv) {
     ptl_grid_gen_desc d;
     memset(&d, 0, sizeof d);
     const char* out = NULL;
+    static const char* const VALUED[] = {"-o", "--scene", "--width", "--height", "--seed", "--density", NULL};
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        int r = option_value(a, v, VALUED);
+        if (r != EXIT_OK) return r;
         ++i;
         unsigned u;
         double f;
@@ -34,11 +46,11 @@ static int gen_grid(int argc, char** argv) {
             if (a[2] == 'w') d.width = u;
             else if (a[2] == 'h') d.height = u;
             else d.seed = u;
-        } else if (!strcmp(a, "--density")) {
-            if (!cli_parse_double(v, &f) || f < 0 || f > 0.9) return cli_error(EXIT_USAGE, "--density is 0..0.9");
-            d.density = (float)f;
         } else {
-            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+            /* the desc's 0 is its default (0.25): an explicit 0 cannot be expressed, so it is refused */
+            if (!cli_parse_double(v, &f) || !(f > 0) || f > 0.9)
+                return cli_error(EXIT_USAGE, "--density needs a fraction > 0 and <= 0.9 (default 0.25)");
+            d.density = (float)f;
         }
     }
     if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.map");
@@ -59,10 +71,12 @@ static int gen_scene(ptl_scene_kind kind, int argc, char** argv) {
     memset(&d, 0, sizeof d);
     d.kind = kind;
     const char* out = NULL;
+    static const char* const VALUED[] = {"-o", "--size", "--storeys", "--seed", NULL};
     for (int i = 1; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        int r = option_value(a, v, VALUED);
+        if (r != EXIT_OK) return r;
         ++i;
         unsigned u;
         double f;
@@ -79,8 +93,6 @@ static int gen_scene(ptl_scene_kind kind, int argc, char** argv) {
             } else {
                 d.seed = u;
             }
-        } else {
-            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         }
     }
     if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
@@ -116,8 +128,8 @@ static int save_generated(ptl_trimesh* m, const char* out, bool json, double t0)
 /* The command line of gen copy and gen extrude: IN first, then --json, -o OUT and options with a
    value, each of those handed to `opt` (EXIT_OK, or the usage error it reported). */
 typedef int (*gen_opt_fn)(void* desc, const char* name, const char* value);
-static int parse_scale(int argc, char** argv, const char* what, gen_opt_fn opt, void* desc, const char** in,
-                       const char** out, bool* json) {
+static int parse_scale(int argc, char** argv, const char* what, const char* const* valued, gen_opt_fn opt, void* desc,
+                       const char** in, const char** out, bool* json) {
     if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen %s: missing IN\n" GEN_USAGE, what);
     *in = argv[1], *out = NULL, *json = false;
     for (int i = 2; i < argc; ++i) {
@@ -127,7 +139,8 @@ static int parse_scale(int argc, char** argv, const char* what, gen_opt_fn opt, 
             continue;
         }
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        int r = option_value(a, v, valued);
+        if (r != EXIT_OK) return r;
         ++i;
         if (!strcmp(a, "-o")) *out = v;
         else if (opt(desc, a, v) != EXIT_OK) return EXIT_USAGE;
@@ -162,7 +175,8 @@ static int gen_copy(int argc, char** argv) {
     memset(&d, 0, sizeof d);
     const char *in = NULL, *out = NULL;
     bool json = false;
-    int r = parse_scale(argc, argv, "copy", copy_opt, &d, &in, &out, &json);
+    static const char* const VALUED[] = {"-o", "--copies", "--spacing", "--gap", NULL};
+    int r = parse_scale(argc, argv, "copy", VALUED, copy_opt, &d, &in, &out, &json);
     if (r != EXIT_OK) return r;
     if (!d.copies) return cli_error(EXIT_USAGE, "gen copy: missing --copies K");
     if (d.spacing > 0 && d.gap > 0) return cli_error(EXIT_USAGE, "--spacing and --gap exclude each other");
@@ -192,7 +206,8 @@ static int gen_extrude(int argc, char** argv) {
     memset(&d, 0, sizeof d);
     const char *in = NULL, *out = NULL;
     bool json = false;
-    int r = parse_scale(argc, argv, "extrude", extrude_opt, &d, &in, &out, &json);
+    static const char* const VALUED[] = {"-o", "--cell", "--wall-height", NULL};
+    int r = parse_scale(argc, argv, "extrude", VALUED, extrude_opt, &d, &in, &out, &json);
     if (r != EXIT_OK) return r;
     double t0 = cli_now_ms();
     ptl_grid g;

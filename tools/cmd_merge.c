@@ -1,7 +1,6 @@
 /* `portolan merge PART.ptl... -o OUT.ptl`: the navmesh of a bake spread over machines, from parts
    written by `portolan bake ... --tile-size N --tiles X0:X1,Z0:Z1` (ptl_bake_merge_parts): the same
    bytes a one-machine bake with that tile size writes. */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -77,13 +76,7 @@ int cli_merge(int argc, char** argv) {
     free(caps);
     free(sizes);
     double t2 = cli_now_ms();
-    if (rc == EXIT_OK) {
-        errno = 0;
-        FILE* f = fopen(out, "wb");
-        bool ok = f && fwrite(blob, 1, size, f) == size;
-        if (f && fclose(f) != 0) ok = false;
-        if (!ok) rc = cli_error(EXIT_FAIL, "%s: cannot write%s%s", out, errno ? ": " : "", errno ? strerror(errno) : "");
-    }
+    if (rc == EXIT_OK) rc = cli_write_file(out, blob, size);
     ptl_blob_free(blob, size, NULL);
     double t3 = cli_now_ms();
     if (rc == EXIT_OK) {

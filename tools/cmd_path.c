@@ -1,4 +1,6 @@
 /* `portolan path`: one query (--from/--to) or a batch (--pairs CSV, --scen Moving AI scenarios). */
+#include <errno.h>
+#include <float.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +35,9 @@ static int parse(int argc, char** argv, path_opts* o) {
             o->nav = a;
             continue;
         }
+        static const char* const VALUED[] = {"--from", "--to", "--extents", "--radius", "--mode",
+                                             "--pairs", "--scen", "--out", NULL};
+        if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
         if (!strcmp(a, "--from")) {
@@ -44,6 +49,10 @@ static int parse(int argc, char** argv, path_opts* o) {
         } else if (!strcmp(a, "--extents")) {
             if (!cli_parse_vec3(v, o->extents) || o->extents[0] < 0 || o->extents[1] < 0 || o->extents[2] < 0)
                 return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
+            /* All three 0 is the request's "default" (2, 4, 2); asked for here, it means no snapping:
+               the point must be on the mesh. A zero box in plan with the smallest positive float
+               of height is that (heights on the mesh are exact where the point is). */
+            if (o->extents[0] == 0 && o->extents[1] == 0 && o->extents[2] == 0) o->extents[1] = FLT_TRUE_MIN;
         } else if (!strcmp(a, "--radius")) {
             if (!cli_parse_double(v, &o->radius) || o->radius < 0) return cli_error(EXIT_USAGE, "--radius needs a number >= 0");
         } else if (!strcmp(a, "--mode")) {
@@ -56,8 +65,6 @@ static int parse(int argc, char** argv, path_opts* o) {
             o->scen = v;
         } else if (!strcmp(a, "--out")) {
             o->out = v;
-        } else {
-            return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         }
     }
     if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl");
@@ -143,10 +150,12 @@ static int batch(ptl_query* q, const path_opts* o) {
     if (ls < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     FILE* out = NULL;
     if (o->out) {
+        errno = 0;
         out = fopen(o->out, "w");
         if (!out) {
+            int e = errno;
             ptl_query_set_free(&qs);
-            return cli_error(EXIT_FAIL, "%s: cannot open for writing", o->out);
+            return cli_error(EXIT_FAIL, "%s: cannot open for writing%s%s", o->out, e ? ": " : "", e ? strerror(e) : "");
         }
         fprintf(out, "idx,found,complete,length,points,us\n");
     }
@@ -178,6 +187,9 @@ static int batch(ptl_query* q, const path_opts* o) {
             fprintf(out, ",%.3f\n", us);
         }
     }
+    /* the table is closed, and its write checked, before a summary says the batch succeeded */
+    if (out && code == EXIT_OK) code = cli_file_close(out, o->out);
+    else if (out) fclose(out);
     if (code == EXIT_OK) {
         qsort(times, qs.count, sizeof(double), cmp_double);
         double median = qs.count ? times[qs.count / 2] : 0;
@@ -200,7 +212,6 @@ static int batch(ptl_query* q, const path_opts* o) {
                    found, complete, found ? sum / found : 0, median, p99, mean);
         }
     }
-    if (out && fclose(out) != 0 && code == EXIT_OK) code = cli_error(EXIT_FAIL, "%s: write failed", o->out);
     free(times);
     free(buf);
     ptl_query_set_free(&qs);

@@ -138,6 +138,42 @@ bool cli_parse_uint(const char* s, unsigned* out) {
     return true;
 }
 
+bool cli_is_one_of(const char* name, const char* const* names) {
+    for (; *names; ++names)
+        if (!strcmp(name, *names)) return true;
+    return false;
+}
+
+int cli_file_close(FILE* f, const char* path) {
+    /* A buffered write that failed earlier left only the stream's error flag (its errno may be
+       gone); the flush of what is still buffered usually fails again and says why. */
+    errno = 0;
+    bool failed = ferror(f) != 0;
+    if (fflush(f) != 0) failed = true;
+    int e = errno;
+    if (fclose(f) != 0) {
+        failed = true;
+        if (!e) e = errno;
+    }
+    if (!failed) return EXIT_OK;
+    return cli_error(EXIT_FAIL, "%s: cannot write%s%s", path, e ? ": " : "", e ? strerror(e) : "");
+}
+
+int cli_write_file(const char* path, const void* data, size_t size) {
+    errno = 0;
+    FILE* f = fopen(path, "wb");
+    if (!f) {
+        int e = errno;
+        return cli_error(EXIT_FAIL, "%s: cannot write%s%s", path, e ? ": " : "", e ? strerror(e) : "");
+    }
+    if (fwrite(data, 1, size, f) != size) {
+        int e = errno;
+        fclose(f);
+        return cli_error(EXIT_FAIL, "%s: cannot write%s%s", path, e ? ": " : "", e ? strerror(e) : "");
+    }
+    return cli_file_close(f, path);
+}
+
 void cli_json_string(FILE* f, const char* s) {
     fputc('"', f);
     for (const unsigned char* p = (const unsigned char*)s; *p; ++p) {
@@ -161,15 +197,32 @@ void cli_json_number(FILE* f, double v) {
     fputs(buf, f);
 }
 
-int main(int argc, char** argv) {
-    if (argc < 2) {
-        print_usage(stderr, NULL);
-        return cli_error(EXIT_USAGE, "missing command");
+/* Runs a command; a result on stdout that could not be written (a full disk, a closed pipe, a
+   redirection to /dev/full) fails the command like a failed output file. */
+static int finish(int code) {
+    errno = 0;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        int r = cli_error(EXIT_FAIL, "standard output: cannot write%s%s", e ? ": " : "", e ? strerror(e) : "");
+        return code == EXIT_OK ? r : code;
     }
+    return code;
+}
+
+/* After the "portolan: " line of a usage error of the whole command line (it comes first: scripts
+   and the contract read the first line of stderr), the usage it refers to. */
+static int usage_after(int code) {
+    fputc('\n', stderr);
+    print_usage(stderr, NULL);
+    return code;
+}
+
+int main(int argc, char** argv) {
+    if (argc < 2) return usage_after(cli_error(EXIT_USAGE, "missing command"));
     const char* cmd = argv[1];
     if (is_help(cmd) || !strcmp(cmd, "help")) {
         print_usage(stdout, NULL);
-        return EXIT_OK;
+        return finish(EXIT_OK);
     }
     static const struct {
         const char* name;
@@ -182,10 +235,9 @@ int main(int argc, char** argv) {
         for (int i = 2; i < argc; ++i)
             if (is_help(argv[i])) {
                 print_usage(stdout, cmd);
-                return EXIT_OK;
+                return finish(EXIT_OK);
             }
-        return COMMANDS[k].run(argc - 2, argv + 2);
+        return finish(COMMANDS[k].run(argc - 2, argv + 2));
     }
-    print_usage(stderr, NULL);
-    return cli_error(EXIT_USAGE, "unknown command '%s'", cmd);
+    return usage_after(cli_error(EXIT_USAGE, "unknown command '%s'", cmd));
 }
