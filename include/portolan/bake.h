@@ -31,6 +31,11 @@
 extern "C" {
 #endif
 
+/* [Units: wu] The largest |coordinate| any bake accepts (2^62, about 4.6e18): the navmesh stores
+   floats, and squared distances between its points must stay finite in float too. Readers refuse
+   larger coordinates with PTL_ERR_PARSE naming the line; the bakes with PTL_ERR_BAD_INPUT. */
+#define PTL_BAKE_COORD_MAX 0x1p62
+
 /* ---- Grid maps (Moving AI .map) ----------------------------------------------------------------
    Cell (x, y) is the unit square [x, x+1] x [y, y+1]; row y of the file is y. Passable: '.', 'G',
    'S'; every other character is blocked. */
