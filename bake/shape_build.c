@@ -21,6 +21,18 @@ bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings) {
     return true;
 }
 
+double ptl_shape_snap(double* xy, uint32_t points) {
+    double m = 0;
+    for (size_t i = 0; i < 2 * (size_t)points; ++i) m = fmax(m, fabs(xy[i]));
+    int e = 0;
+    frexp(m, &e); /* m < 2^e */
+    double q = ldexp(1.0, e - 24);
+    if (!(q >= PTL_SHAPE_MIN_PRECISION)) q = PTL_SHAPE_MIN_PRECISION;
+    /* Division and multiplication by a power of two are exact; nearbyint rounds half to even. */
+    for (size_t i = 0; i < 2 * (size_t)points; ++i) xy[i] = nearbyint(xy[i] / q) * q + 0.0;
+    return q;
+}
+
 /* ---- Vertex identification: endpoints with identical coordinates are one vertex ---------------*/
 
 typedef struct endpoint {

@@ -33,6 +33,17 @@
    which must already be set (resolved). Other fields are left alone. False when out of memory. */
 bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings);
 
+/* The precision of the 2D readers (.poly, .mesh): every input coordinate is rounded to a multiple
+   of q = 2^(e - 24), where 2^e is the smallest power of two above the largest |coordinate|, and q is
+   at least 2^-24 wu (PTL_SHAPE_MIN_PRECISION). So every input vertex is exactly a float (what the
+   navmesh stores), and the orientation of any three of them, computed in doubles, is exact (25-bit
+   integers in units of q: products below 2^51). Returns q. */
+#define PTL_SHAPE_MIN_PRECISION 0x1p-24
+double ptl_shape_snap(double* xy, uint32_t points);
+/* The largest change of the input polygons' total area that the rounding may make (a fraction):
+   more means features too small for the float coordinates at their distance from the origin. */
+#define PTL_SHAPE_AREA_TOLERANCE 1e-3
+
 /* Chains `segs` into rings as described above and fills `out` (whose `alloc` must be set; the
    other fields are overwritten). Segments of zero length are ignored; a segment and its exact
    reverse cancel (free space on both sides is no boundary). `name` names the input in messages.
