@@ -148,8 +148,16 @@ static bool reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) {
     ptl_v2* dirs;
     uint32_t n = sector_dirs(d, v, &dirs);
     *oom = n == 0;
+    /* A portal that lands on the prolongation of a side (the edge of the Area of Interest) leaves
+       the two directions opposite up to the rounding of its far end, whose error grows with the
+       coordinates' magnitude, not with the directions' lengths (v2_reflex's own tolerance): a turn
+       that small is straight, not a gap still open. */
+    const ptl_v2 at = P(d, v);
+    const double slack = 0x1p-44 * fmax(fabs(at.x), fabs(at.y));
     for (uint32_t i = 0; i + 1 < n; ++i) {
-        if (v2_reflex(dirs[i], dirs[i + 1])) {
+        if (v2_reflex(dirs[i], dirs[i + 1]) &&
+            !(v2_dot(dirs[i], dirs[i + 1]) < 0 &&
+              -v2_cross(dirs[i], dirs[i + 1]) <= slack * (sqrt(v2_len2(dirs[i])) + sqrt(v2_len2(dirs[i + 1]))))) {
             *u = dirs[i];
             *w = dirs[i + 1];
             return true;

@@ -21,7 +21,11 @@
    (slash and antislash) are covered. Where several rings meet at a vertex, incoming and outgoing
    rays alternate around it and the rule pairs them one to one; when they do not alternate (bad
    input), a circular bracket matching still pairs every incoming segment with a distinct outgoing
-   one, and the shape validator reports the result. */
+   one, and the shape validator reports the result.
+
+   Where no other part of the boundary touches it, a vertex within `tol` of the chord between its
+   neighbours is merged too (pass the input's precision, ptl_shape_snap; 0: exactly collinear only,
+   and the 1e-12 radian turns). */
 #ifndef PTL_SHAPE_BUILD_H
 #define PTL_SHAPE_BUILD_H
 
@@ -49,6 +53,7 @@ double ptl_shape_snap(double* xy, uint32_t points);
    reverse cancel (free space on both sides is no boundary). `name` names the input in messages.
    PTL_ERR_BAD_INPUT when the boundary is open (a vertex with more segments in than out), when a
    segment is repeated in the same direction (overlapping free space), or when nothing is left. */
-ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, const char* name, ptl_shape* out, ptl_error* err);
+ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, double tol, const char* name, ptl_shape* out,
+                           ptl_error* err);
 
 #endif

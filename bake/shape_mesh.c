@@ -134,6 +134,7 @@ static const medge* find_edge(const edge_table* t, uint32_t u, uint32_t v) {
 typedef struct mesh_data {
     uint32_t nv, np;
     int version;         /* 2 or 3 */
+    double q;            /* the precision the vertices were rounded to (ptl_shape_snap) */
     uint8_t* trav;       /* np: 1 for a traversable polygon (always 1 in version 2) */
     double* xy;          /* 2 * nv */
     uint32_t* pstart;    /* np + 1 */
@@ -251,6 +252,7 @@ static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator*
     }
     for (uint32_t p = 0; p < m->np; ++p) area[p] = face_area2(m, p);
     const double q = ptl_shape_snap(m->xy, m->nv);
+    m->q = q;
     for (uint32_t v = 0; v < m->nv; ++v) keys[v] = (vkey){m->xy[2 * v], m->xy[2 * v + 1], v};
     if (!ptl_sort(keys, m->nv, sizeof *keys, cmp_vkey, a)) {
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
@@ -528,7 +530,7 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
     if ((st = check_overlaps(&m, name, &a, err)) < 0) goto done;
     /* The helper keeps pinch points apart: where two obstacles touch at a vertex, the two free
        regions on either side get their own copy of it (shape_build.h). */
-    st = ptl_shape_build(segs, nseg, name, out, err);
+    st = ptl_shape_build(segs, nseg, 2 * m.q, name, out, err);
     /* What the edge test cannot see (a polygon inside another, a vertex on another's edge) the
        shape's own check can: nothing that fails it reaches the decomposition. */
     ptl_error e;

@@ -36,6 +36,7 @@ typedef struct poly_data {
     PTL_ARRAY(double) xy;      /* all points, after dropping repeats */
     PTL_ARRAY(uint32_t) start; /* per polygon, into xy / 2; one more at the end */
     PTL_ARRAY(uint32_t) line;  /* per polygon: the line of its point count */
+    double q;                  /* the precision the points were rounded to (ptl_shape_snap) */
 } poly_data;
 
 static ptl_status poly_tok(ptl_text_tokens* t, const char* name, const char* what, const char** s, size_t* n,
@@ -137,6 +138,7 @@ static ptl_status snap_polys(poly_data* d, const char* name, const ptl_allocator
     uint32_t worst_p = 0;
     for (uint32_t p = 0; p < np; ++p) area[p] = poly_area2(d->xy.data, d->start.data[p], d->start.data[p + 1]);
     const double q = ptl_shape_snap(d->xy.data, d->xy.count / 2);
+    d->q = q;
     uint32_t k = 0;
     ptl_status st = PTL_OK;
     for (uint32_t p = 0; p < np && st >= 0; ++p) {
@@ -383,11 +385,17 @@ static bool snap_crossings(xor_ctx* c) {
             else if (p[i].exact && (!p[*b].exact || p[i].ref < p[*b].ref)) *b = i;
             else if (!p[i].exact && !p[*b].exact && pt_less(p[i].x, p[i].y, p[*b].x, p[*b].y)) *b = i;
         }
+        /* A cluster of crossings alone goes to the nearest point of the input's precision grid,
+           like every input vertex (snap_polys): then every vertex of the shape is exactly a float
+           and every orientation test of the decomposition on them is exact. Moving a crossing by
+           at most q / sqrt(2) may bring it onto another boundary that passes within q of it; the
+           shape's check after the build refuses that (poly_xor). */
+        const double q = c->d->q;
         for (uint32_t i = 0; i < n; ++i) {
             if (p[i].exact) continue;
             const snap_pt* r = &p[rep[uf_find(parent, i)]];
-            c->splits.data[p[i].ref].x = r->x;
-            c->splits.data[p[i].ref].y = r->y;
+            c->splits.data[p[i].ref].x = r->exact ? r->x : nearbyint(r->x / q) * q + 0.0;
+            c->splits.data[p[i].ref].y = r->exact ? r->y : nearbyint(r->y / q) * q + 0.0;
         }
     }
     ptl_mem_free(&c->a, p, (size_t)n * sizeof *p);
@@ -680,7 +688,19 @@ static ptl_status poly_xor(const poly_data* d, const char* name, ptl_shape* out,
     else if (!cut_pieces(&c, &raw) || !cancel_even(&c.a, &raw, &kept)) oom = true;
     else if (kept.count == 0) st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "%s: no free space (the polygons cancel out)", name);
     else if (!orient_pieces(kept.data, kept.count, &c.a)) oom = true;    /* step 3 */
-    else st = ptl_shape_build(kept.data, kept.count, name, out, err);  /* step 4 */
+    else st = ptl_shape_build(kept.data, kept.count, 2 * d->q, name, out, err);  /* step 4 */
+    if (st >= 0) {
+        /* Crossings rounded to the precision grid (snap_crossings) can touch a boundary that
+           passes within the precision of them: refused here, never handed to the decomposition. */
+        ptl_error e;
+        memset(&e, 0, sizeof e);
+        if ((st = ptl_shape_validate(out, &e)) < 0) {
+            st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_BAD_INPUT,
+                               "%s: the polygons' boundaries come within the input's precision (%g) of each other "
+                               "where they cross: %s", name, d->q, e.message);
+            ptl_shape_free(out);
+        }
+    }
     if (oom) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory computing the symmetric difference", name);
     ptl_mem_free(&c.a, c.edges, (size_t)c.ne * sizeof(ptl_bseg));
     ptl_mem_free(&c.a, c.poly_of, (size_t)c.ne * sizeof(uint32_t));
