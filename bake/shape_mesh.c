@@ -135,7 +135,8 @@ typedef struct mesh_data {
     uint32_t nv, np;
     int version;         /* 2 or 3 */
     double q;            /* the precision the vertices were rounded to (ptl_shape_snap) */
-    uint8_t* trav;       /* np: 1 for a traversable polygon (always 1 in version 2) */
+    uint8_t* trav;       /* np: 1 for a traversable polygon (always 1 in version 2), 0 for an obstacle,
+                            COLLAPSED for one that the rounding left with no area (snap_mesh) */
     double* xy;          /* 2 * nv */
     uint32_t* pstart;    /* np + 1 */
     uint32_t* pline;     /* np: line of each polygon's first token */
@@ -215,6 +216,8 @@ static ptl_status read_mesh(mreader* r, const ptl_allocator* a, mesh_data* m) {
     return PTL_OK;
 }
 
+enum { COLLAPSED = 2 };
+
 static double face_area2(const mesh_data* m, uint32_t p) {
     double a2 = 0;
     for (uint32_t i = m->pstart[p], e = m->pstart[p + 1]; i < e; ++i) {
@@ -238,9 +241,12 @@ static int cmp_vkey(const void* pa, const void* pb) {
 
 /* Rounds the vertices to the readers' precision (ptl_shape_snap), makes vertices at one point one
    vertex (the lowest id), and drops each polygon's zero-length edges (repeated points) with their
-   neighbour entries. A traversable polygon left with fewer than 3 vertices, or rounding that
-   changes the traversable polygons' area by more than PTL_SHAPE_AREA_TOLERANCE of it (features too
-   small for the float coordinates this far from the origin), is PTL_ERR_PARSE naming the polygon. */
+   neighbour entries. A polygon that the rounding leaves with no area (a sliver whose vertices
+   nearly coincide or were nearly collinear) is COLLAPSED: it adds nothing to the union, and the
+   edges of its neighbours along it become boundary candidates that ptl_shape_build cancels
+   against each other (they face each other across a line of no width). Rounding that changes the
+   traversable polygons' area by more than PTL_SHAPE_AREA_TOLERANCE of it (features too small for
+   the float coordinates this far from the origin) is PTL_ERR_PARSE naming the polygon. */
 static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator* a, ptl_error* err) {
     double* area = ptl_mem_alloc(a, ((size_t)m->np + 1) * sizeof(double));
     vkey* keys = ptl_mem_alloc(a, ((size_t)m->nv + 1) * sizeof(vkey));
@@ -263,7 +269,7 @@ static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator*
         canon[keys[i].id] = first; /* sorted by id within a point: the lowest comes first */
     }
     double total = 0, moved = 0, worst = -1;
-    uint32_t worst_p = 0, k = 0, b = 0;
+    uint32_t worst_p = 0, k = 0, b = 0, kept = 0, trav = 0;
     for (uint32_t p = 0; p < m->np; ++p) {
         const uint32_t e = m->pstart[p + 1], first = k; /* [b, e): the polygon's entries before compaction */
         m->pstart[p] = first;
@@ -278,19 +284,24 @@ static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator*
             memmove(m->pn.data + first, m->pn.data + first + 1, (size_t)(k - first - 1) * sizeof(uint32_t));
             --k;
         }
-        if (k - first < 3 && st >= 0)
-            st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u has fewer than 3 distinct vertices at the input's "
-                               "precision (%g)", name, m->pline[p], p, q);
         b = e;
-        if (!m->trav[p]) continue;
         m->pstart[p + 1] = k; /* for face_area2; the next polygon's start was read into b */
         const double a2 = k - first >= 3 ? face_area2(m, p) : 0;
+        /* (A polygon turned clockwise by the rounding is reported by check_polygons; an obstacle
+           of no area blocks nothing either.) */
+        if (a2 == 0) m->trav[p] = COLLAPSED;
+        if (!m->trav[p]) continue;
+        ++trav, kept += m->trav[p] == 1;
         total += fabs(area[p]);
         moved += fabs(a2 - area[p]);
         if (fabs(a2 - area[p]) > worst) worst = fabs(a2 - area[p]), worst_p = p;
     }
     m->pstart[m->np] = k;
     m->pv.count = m->pn.count = k;
+    if (st >= 0 && trav > 0 && kept == 0)
+        st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u and every other traversable one have no area at the "
+                           "input's precision (%g): too small for the navmesh's float coordinates", name, m->pline[worst_p],
+                           worst_p, q);
     if (st >= 0 && moved > PTL_SHAPE_AREA_TOLERANCE * total)
         st = ptl_error_set(err, PTL_ERR_PARSE,
                            "%s:%u: polygon %u is too small for the precision of coordinates this far from the origin "
@@ -313,6 +324,7 @@ done:
 typedef struct fedge {
     uint32_t poly, index; /* the polygon and the edge's index in it (edge i runs v[i] -> v[i+1]) */
     uint32_t u, v;
+    uint32_t one_sided;   /* 1: free space on its left only (a wall, or beside a collapsed polygon) */
 } fedge;
 
 static ptl_status edge_pair(const mesh_data* m, const char* name, const fedge* f, const fedge* g, const ptl_bseg* s,
@@ -332,6 +344,10 @@ static ptl_status edge_pair(const mesh_data* m, const char* name, const fedge* f
         double a0 = use_x ? fmin(s->ax, s->bx) : fmin(s->ay, s->by), a1 = use_x ? fmax(s->ax, s->bx) : fmax(s->ay, s->by);
         double b0 = use_x ? fmin(t->ax, t->bx) : fmin(t->ay, t->by), b1 = use_x ? fmax(t->ax, t->bx) : fmax(t->ay, t->by);
         if (!(fmin(a1, b1) > fmax(a0, b0))) return PTL_OK;
+        /* Two one-sided edges running opposite ways face each other: polygons on either side of a
+           line (across a collapsed sliver, or a T-junction), no overlap. */
+        if (f->one_sided && g->one_sided && (s->bx - s->ax) * (t->bx - t->ax) + (s->by - s->ay) * (t->by - t->ay) < 0)
+            return PTL_OK;
         what = "overlap";
         double lo = fmax(a0, b0);
         bool on_s = use_x ? (fmin(s->ax, s->bx) == lo) : (fmin(s->ay, s->by) == lo);
@@ -364,13 +380,14 @@ static ptl_status check_overlaps(const mesh_data* m, const char* name, const ptl
     ptl_status st = PTL_OK;
     bool ok = true;
     for (uint32_t p = 0; p < m->np && ok; ++p) {
-        if (!m->trav[p]) continue;
+        if (m->trav[p] != 1) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         for (uint32_t i = b; i < e && ok; ++i) {
             uint32_t u = m->pv.data[i], v = m->pv.data[i + 1 < e ? i + 1 : b];
             uint32_t nbr = m->pn.data[i + 1 < e ? i + 1 : b]; /* across v[i] -> v[i+1] */
-            if (nbr != PTL_NONE && m->trav[nbr] && u > v) continue; /* listed from the other side */
-            ok = PTL_PUSH(a, fe, ((fedge){p, i - b, u, v})) &&
+            bool two_sided = nbr != PTL_NONE && m->trav[nbr] == 1;
+            if (two_sided && u > v) continue; /* listed from the other side */
+            ok = PTL_PUSH(a, fe, ((fedge){p, i - b, u, v, two_sided ? 0u : 1u})) &&
                  PTL_PUSH(a, segs, ((ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]}));
         }
     }
@@ -393,6 +410,7 @@ static ptl_status check_overlaps(const mesh_data* m, const char* name, const ptl
    edges leaving each vertex into t->start[u + 2] on the way (for fill_edge_table). */
 static ptl_status check_polygons(const mesh_data* m, const char* name, edge_table* t, ptl_error* err) {
     for (uint32_t p = 0; p < m->np; ++p) {
+        if (m->trav[p] == COLLAPSED) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         double area2 = 0;
         for (uint32_t i = b; i < e; ++i) {
@@ -423,6 +441,7 @@ static ptl_status fill_edge_table(const mesh_data* m, const char* name, const pt
        after the fill it is u's end, i.e. start[u + 1] proper. */
     for (uint32_t u = 0; u < m->nv; ++u) t->start[u + 2] += t->start[u + 1];
     for (uint32_t p = 0; p < m->np; ++p) {
+        if (m->trav[p] == COLLAPSED) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         for (uint32_t i = b; i < e; ++i) {
             /* Version 2: p[i] is across the edge v[i-1] -> v[i]. */
@@ -448,9 +467,16 @@ static ptl_status fill_edge_table(const mesh_data* m, const char* name, const pt
 static ptl_status check_neighbours(const mesh_data* m, const char* name, const edge_table* t, ptl_bseg* segs,
                                    uint32_t* nb, ptl_error* err) {
     for (uint32_t p = 0; p < m->np; ++p) {
+        if (m->trav[p] == COLLAPSED) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         for (uint32_t i = b; i < e; ++i) {
             uint32_t u = m->pv.data[i > b ? i - 1 : e - 1], v = m->pv.data[i], nbr = m->pn.data[i];
+            if (nbr != PTL_NONE && m->trav[nbr] == COLLAPSED) {
+                /* Across a polygon of no area: a boundary candidate, cancelled by the neighbour on
+                   the polygon's far side (ptl_shape_build), if there is one. */
+                if (m->trav[p]) segs[(*nb)++] = (ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]};
+                continue;
+            }
             const medge* y = find_edge(t, v, u);
             if (nbr == PTL_NONE) {
                 if (y && y->nbr == PTL_NONE)
@@ -541,6 +567,7 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
                            "overlap): %s", name, e.message);
         ptl_shape_free(out);
     }
+    if (st >= 0) out->precision = m.q;
 done:
     ptl_mem_free(&a, segs, ((size_t)ne + 1) * sizeof(ptl_bseg));
     ptl_mem_free(&a, m.xy, ((size_t)m.nv + 1) * 2 * sizeof(double));

@@ -153,7 +153,9 @@ static ptl_status snap_polys(poly_data* d, const char* name, const ptl_allocator
                d->xy.data[2 * k - 1] == d->xy.data[2 * first + 1])
             --k;
         const double a2 = k - first >= 3 ? poly_area2(d->xy.data, first, k) : 0;
-        if (k - first < 3 || a2 == 0)
+        /* (A polygon of no area in the input too, a symmetric bowtie, is left to the
+           self-intersection test, which names its edges.) */
+        if ((k - first < 3 || (a2 == 0 && area[p] != 0)) && st >= 0)
             st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u has %s at the input's precision (%g)", name,
                                d->line.data[p], p, k - first < 3 ? "fewer than 3 distinct points" : "no area", q);
         total += fabs(area[p]);
@@ -701,6 +703,7 @@ static ptl_status poly_xor(const poly_data* d, const char* name, ptl_shape* out,
             ptl_shape_free(out);
         }
     }
+    if (st >= 0) out->precision = d->q;
     if (oom) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory computing the symmetric difference", name);
     ptl_mem_free(&c.a, c.edges, (size_t)c.ne * sizeof(ptl_bseg));
     ptl_mem_free(&c.a, c.poly_of, (size_t)c.ne * sizeof(uint32_t));
