@@ -293,7 +293,7 @@ static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator*
         if (!m->trav[p]) continue;
         ++trav, kept += m->trav[p] == 1;
         total += fabs(area[p]);
-        moved += fabs(a2 - area[p]);
+        moved += a2 - area[p]; /* signed: a shared edge moves both its polygons, the union not */
         if (fabs(a2 - area[p]) > worst) worst = fabs(a2 - area[p]), worst_p = p;
     }
     m->pstart[m->np] = k;
@@ -302,11 +302,11 @@ static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator*
         st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u and every other traversable one have no area at the "
                            "input's precision (%g): too small for the navmesh's float coordinates", name, m->pline[worst_p],
                            worst_p, q);
-    if (st >= 0 && moved > PTL_SHAPE_AREA_TOLERANCE * total)
+    if (st >= 0 && fabs(moved) > PTL_SHAPE_AREA_TOLERANCE * total)
         st = ptl_error_set(err, PTL_ERR_PARSE,
                            "%s:%u: polygon %u is too small for the precision of coordinates this far from the origin "
                            "(%g): rounding changes the polygons' area by %.3g%% (move the input nearer the origin)",
-                           name, m->pline[worst_p], worst_p, q, total > 0 ? 100 * moved / total : 100.0);
+                           name, m->pline[worst_p], worst_p, q, total > 0 ? 100 * fabs(moved) / total : 100.0);
 done:
     ptl_mem_free(a, area, ((size_t)m->np + 1) * sizeof(double));
     ptl_mem_free(a, keys, ((size_t)m->nv + 1) * sizeof(vkey));

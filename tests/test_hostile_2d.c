@@ -3,16 +3,22 @@
    polygons, bowties, wrong orientation, repeated points), damaged copies of a shared mesh, and
    every 2D file of the shared data. Each either fails with a clear negative status whose message
    names the polygon, or bakes into a navmesh that ptl_navmesh_validate accepts and whose walkable
-   area is the input's within AREA_TOLERANCE. */
+   area is the input's within what the readers' documented rounding allows (precision_of). */
 #include <float.h>
 #include <stdarg.h>
 #include <time.h>
 
 #include "test_util.h"
 
-/* Relative: the readers round coordinates to 2^-24 of the largest one (bake.h), which moves the
-   area by about that much; a wrong cell or a lost piece moves it by far more. */
-#define AREA_TOLERANCE 1e-5
+/* The readers round coordinates to a grid of q = 2^(e - 24), 2^e the smallest power of two above
+   the largest |coordinate| (bake.h), and drop bumps within 2 q of their chord: the boundary moves
+   by at most 2 q, the area by at most 2 q per unit of perimeter. A wrong cell or a lost piece
+   moves it by far more. */
+static double precision_of(double max_abs) {
+    int e = 0;
+    frexp(max_abs, &e);
+    return fmax(ldexp(1, e - 24), 0x1p-24);
+}
 
 /* ---- Text building and a deterministic generator -------------------------------------------------*/
 
@@ -46,6 +52,21 @@ typedef struct pts {
     double xy[2 * 512];
     int n;
 } pts;
+
+static double perimeter(const pts* p) {
+    double l = 0;
+    for (int i = 0; i < p->n; ++i) {
+        int j = (i + 1) % p->n;
+        l += hypot(p->xy[2 * j] - p->xy[2 * i], p->xy[2 * j + 1] - p->xy[2 * i + 1]);
+    }
+    return l;
+}
+
+static double max_abs(const pts* p) {
+    double m = 0;
+    for (int i = 0; i < 2 * p->n; ++i) m = fmax(m, fabs(p->xy[i]));
+    return m;
+}
 
 static double ring_area(const pts* p) {
     double a2 = 0;
@@ -100,8 +121,8 @@ static void put_fan_mesh(text* t, const pts* p, double cx, double cy) {
     int n = p->n;
     put(t, "mesh\n2\n%d %d\n%.17g %.17g 0\n", n + 1, n, cx, cy);
     for (int i = 0; i < n; ++i) put(t, "%.17g %.17g 0\n", p->xy[2 * i], p->xy[2 * i + 1]);
-    for (int i = 0; i < n; ++i) /* neighbours across (c -> a), (a -> b), (b -> c) */
-        put(t, "3 0 %d %d %d -1 %d\n", 1 + i, 1 + (i + 1) % n, (i + n - 1) % n, (i + 1) % n);
+    for (int i = 0; i < n; ++i) /* neighbours across (c -> a), (a -> b), (b -> c): i + 1, i - 1, none */
+        put(t, "3 0 %d %d %d %d -1\n", 1 + i, 1 + (i + 1) % n, (i + 1) % n, (i + n - 1) % n);
 }
 
 /* ---- The property every case must have ----------------------------------------------------------*/
@@ -109,9 +130,10 @@ static void put_fan_mesh(text* t, const pts* p, double cx, double cy) {
 typedef enum outcome { BAKED, REFUSED } outcome;
 
 /* Parses and bakes `s` (a .poly when `poly`, else a .mesh). A failure must be a clear negative
-   status (not PTL_ERR_INTERNAL) naming a polygon, or, when the input reaches the bake, naming the
-   problem; a success must validate, and its walkable area must be `area` (when > 0). */
-static outcome check_case(const char* what, const text* s, bool poly, double area) {
+   status (PTL_ERR_PARSE or PTL_ERR_BAD_INPUT, never PTL_ERR_INTERNAL) naming the input and a
+   polygon or a line; a success must validate, and its walkable area must be `area` within `tol`
+   (when area > 0). */
+static outcome check_case(const char* what, const text* s, bool poly, double area, double tol) {
     ptl_shape sh;
     ptl_error err;
     memset(&err, 0, sizeof err);
@@ -120,8 +142,12 @@ static outcome check_case(const char* what, const text* s, bool poly, double are
     if (st < 0) {
         cr_assert(st == PTL_ERR_PARSE || st == PTL_ERR_BAD_INPUT, "%s: status %s (%s)", what, ptl_status_name(st),
                   err.message);
-        cr_assert(strstr(err.message, "polygon") && strstr(err.message, what), "%s: unclear message '%s'", what,
-                  err.message);
+        const size_t k = strlen(what);
+        bool line = !strncmp(err.message, what, k) && err.message[k] == ':' && err.message[k + 1] >= '0' &&
+                    err.message[k + 1] <= '9';
+        cr_assert(strstr(err.message, what) && (line || strstr(err.message, "polygon")), "%s: unclear message '%s'",
+                  what, err.message);
+        if (getenv("PTL_TEST_VERBOSE")) fprintf(stderr, "refused: %s\n", err.message);
         return REFUSED;
     }
     cr_assert_eq(ptl_shape_validate(&sh, &err), PTL_OK, "%s: the reader's shape is invalid: %s", what, err.message);
@@ -137,8 +163,8 @@ static outcome check_case(const char* what, const text* s, bool poly, double are
     ptl_navmesh_info info;
     ptl_navmesh_get_info(nm, &info);
     if (area > 0)
-        cr_assert(fabs(info.walkable_area - area) <= AREA_TOLERANCE * area, "%s: walkable area %.12g, input %.12g", what,
-                  info.walkable_area, area);
+        cr_assert(fabs(info.walkable_area - area) <= tol + 1e-9 * area, "%s: walkable area %.12g, input %.12g (tolerance %g)",
+                  what, info.walkable_area, area, tol);
     ptl_navmesh_destroy(nm);
     ptl_blob_free(blob, size, NULL);
     return BAKED;
@@ -146,7 +172,7 @@ static outcome check_case(const char* what, const text* s, bool poly, double are
 
 /* ---- Generated hard cases --------------------------------------------------------------------------*/
 
-static const double scales[] = {1, 1e-3, 1e3, 1e15};
+static const double scales[] = {1, 1e-3, 1e3, 1e12};
 static const double offsets[] = {0, 1e4, -3.3e5};
 
 Test(hostile_2d, near_degenerate_poly_shapes_bake_valid_meshes_of_the_right_area_or_are_refused_by_name) {
@@ -156,26 +182,29 @@ Test(hostile_2d, near_degenerate_poly_shapes_bake_valid_meshes_of_the_right_area
         double scale = scales[it % 4], offset = offsets[(it / 4) % 3] * scale;
         pts outer, hole;
         star(&outer, 5 + (int)(rnd() * 40), 0, 0, 10, (it & 1) ? 0.4 : 1.2, true);
-        double area = ring_area(&outer) * scale * scale;
+        double area = ring_area(&outer) * scale * scale, per = perimeter(&outer) * scale, big = 0;
         text t = {0};
         /* Holes well inside the outer ring's inner radius (10 * (1 - 1.2 / 2) = 4), apart. */
         int holes = (int)(rnd() * 3);
         put(&t, "poly\n1\n%d\n", 1 + holes);
         transform(&outer, scale, offset);
+        big = max_abs(&outer);
         put_poly_ring(&t, &outer, (it & 2) != 0); /* either orientation: .poly takes both */
         for (int h = 0; h < holes; ++h) {
             star(&hole, 3 + (int)(rnd() * 8), h ? 1.5 : -1.5, 0.5, 0.8, 0.5, (it & 4) != 0);
             area -= ring_area(&hole) * scale * scale;
+            per += perimeter(&hole) * scale;
             transform(&hole, scale, offset);
+            big = fmax(big, max_abs(&hole));
             put_poly_ring(&t, &hole, false);
         }
         char what[64];
         snprintf(what, sizeof what, "case%d.poly", it);
-        baked += check_case(what, &t, true, area) == BAKED;
+        baked += check_case(what, &t, true, area, 2 * precision_of(big) * per) == BAKED;
         free(t.s);
     }
-    /* These scales and offsets are well inside what floats resolve: most must bake. */
-    cr_assert_geq(baked, 200, "only %d of 240 cases baked", baked);
+    /* These scales and offsets are well inside what floats resolve: nearly all must bake. */
+    cr_assert_geq(baked, 230, "only %d of 240 cases baked", baked);
 }
 
 Test(hostile_2d, near_degenerate_mesh_fans_bake_valid_meshes_of_the_right_area_or_are_refused_by_name) {
@@ -185,16 +214,16 @@ Test(hostile_2d, near_degenerate_mesh_fans_bake_valid_meshes_of_the_right_area_o
         double scale = scales[it % 4], offset = offsets[(it / 4) % 3] * scale;
         pts ring;
         star(&ring, 5 + (int)(rnd() * 40), 0, 0, 10, (it & 1) ? 0.4 : 1.2, true);
-        double area = ring_area(&ring) * scale * scale;
+        double area = ring_area(&ring) * scale * scale, per = perimeter(&ring) * scale;
         transform(&ring, scale, offset);
         text t = {0};
         put_fan_mesh(&t, &ring, offset, offset);
         char what[64];
         snprintf(what, sizeof what, "case%d.mesh", it);
-        baked += check_case(what, &t, false, area) == BAKED;
+        baked += check_case(what, &t, false, area, 2 * precision_of(max_abs(&ring)) * per) == BAKED;
         free(t.s);
     }
-    cr_assert_geq(baked, 200, "only %d of 240 cases baked", baked);
+    cr_assert_geq(baked, 230, "only %d of 240 cases baked", baked);
 }
 
 /* Too small or too far from the origin for the navmesh's floats: refused, the polygon named. */
@@ -217,7 +246,7 @@ Test(hostile_2d, tiny_and_far_offset_polygons_are_refused_by_name) {
             }
             char what[64];
             snprintf(what, sizeof what, "tiny%zu.%s", c, kind ? "mesh" : "poly");
-            cr_assert_eq(check_case(what, &t, kind == 0, 0), REFUSED, "%s: scale %g offset %g baked", what,
+            cr_assert_eq(check_case(what, &t, kind == 0, 0, 0), REFUSED, "%s: scale %g offset %g baked", what,
                          cases[c].scale, cases[c].offset);
             free(t.s);
         }
@@ -230,14 +259,14 @@ Test(hostile_2d, large_polygons_far_from_the_origin_bake) {
         rng_state = 777 + c;
         pts ring;
         star(&ring, 20, 0, 0, 10, 0.8, true);
-        double area = ring_area(&ring) * cases[c][0] * cases[c][0];
+        double area = ring_area(&ring) * cases[c][0] * cases[c][0], per = perimeter(&ring) * cases[c][0];
         transform(&ring, cases[c][0], cases[c][1]);
         text t = {0};
         put(&t, "poly\n1\n1\n");
         put_poly_ring(&t, &ring, false);
         char what[64];
         snprintf(what, sizeof what, "far%zu.poly", c);
-        cr_assert_eq(check_case(what, &t, true, area), BAKED);
+        cr_assert_eq(check_case(what, &t, true, area, 2 * precision_of(max_abs(&ring)) * per), BAKED);
         free(t.s);
     }
 }
@@ -278,21 +307,21 @@ Test(hostile_2d, overlapping_mesh_polygons_are_refused_naming_both) {
 
 Test(hostile_2d, bowties_and_clockwise_polygons_are_refused_naming_the_polygon) {
     /* A bowtie with unequal lobes: positive area, so only the crossing gives it away. */
-    expect_refused("bowtie.mesh", "mesh\n2\n4 1\n0 0 0\n4 4 0\n4 0 0\n0 1 0\n4 0 1 2 3 -1 -1 -1 -1\n", false,
+    expect_refused("bowtie.mesh", "mesh\n2\n4 1\n0 1 0\n4 0 0\n4 4 0\n0 0 0\n4 0 1 2 3 -1 -1 -1 -1\n", false,
                    "polygon 0 is self-intersecting: its edges");
-    expect_refused("bowtie.poly", "poly\n1\n1\n4 0 0 4 4 4 0 0 1\n", true, "polygon 0 is self-intersecting: its edges");
+    expect_refused("bowtie.poly", "poly\n1\n1\n4 0 1 4 0 4 4 0 0\n", true, "polygon 0 is self-intersecting: its edges");
     expect_refused("cw.mesh", "mesh\n2\n3 1\n0 0 0\n0 1 0\n1 0 0\n3 0 1 2 -1 -1 -1\n", false, "polygon 0 is clockwise");
 }
 
 Test(hostile_2d, repeated_points_are_dropped) {
     text t = {0};
     put(&t, "poly\n1\n1\n7 0 0 0 0 4 0 4 0 4 4 0 4 0 0\n");
-    cr_assert_eq(check_case("repeat.poly", &t, true, 16), BAKED);
+    cr_assert_eq(check_case("repeat.poly", &t, true, 16, 0), BAKED);
     free(t.s);
     t = (text){0};
     /* Vertex 4 repeats vertex 1's position: one vertex after the rounding, its zero-length edge gone. */
     put(&t, "mesh\n2\n5 1\n0 0 0\n4 0 0\n4 4 0\n0 4 0\n4 0 0\n5 0 1 4 2 3 -1 -1 -1 -1 -1\n");
-    cr_assert_eq(check_case("repeat.mesh", &t, false, 16), BAKED);
+    cr_assert_eq(check_case("repeat.mesh", &t, false, 16, 0), BAKED);
     free(t.s);
 }
 
@@ -304,7 +333,7 @@ Test(hostile_2d, a_mesh_sliver_that_the_rounding_collapses_is_dropped) {
     text t = {0};
     put(&t, "mesh\n2\n5 3\n0 0 0\n4 0 0\n4 4 0\n0 4 0\n2 %.17g 0\n", 4 - 1e-12);
     put(&t, "4 0 1 2 4 2 -1 -1 1\n3 4 2 3 2 0 -1\n3 0 4 3 -1 0 1\n");
-    cr_assert_eq(check_case("sliver.mesh", &t, false, 16), BAKED);
+    cr_assert_eq(check_case("sliver.mesh", &t, false, 16, 0), BAKED);
     free(t.s);
 }
 
@@ -363,7 +392,9 @@ Test(hostile_2d, damaged_copies_of_arena_merged_bake_valid_meshes_or_are_refused
     int done = 0, refused = 0;
     for (int v = 0; v < 60 && *p; ++v) {
         char* end = strchr(p, '\n');
-        for (char* c = p; c < end && c < p + 6; ++c) { /* the digits of x and y */
+        char* second = strchr(p, ' ');
+        char* stop = second ? strchr(second + 1, ' ') : NULL; /* x and y: the first two tokens */
+        for (char* c = p; stop && c < stop; ++c) {
             if (*c < '0' || *c > '9') continue;
             char keep = *c;
             *c = (char)('0' + (keep - '0' + 3) % 10);
@@ -373,7 +404,7 @@ Test(hostile_2d, damaged_copies_of_arena_merged_bake_valid_meshes_or_are_refused
             char what[64];
             snprintf(what, sizeof what, "arena-merged-v%d-%ld.mesh", v, (long)(c - p));
             double t0 = now_s();
-            refused += check_case(what, &t, false, 0) == REFUSED;
+            refused += check_case(what, &t, false, 0, 0) == REFUSED;
             cr_assert_lt(now_s() - t0, 5.0, "%s took %.1f s", what, now_s() - t0); /* ASan: about 10x slower */
             free(t.s);
             ++done;

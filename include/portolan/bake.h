@@ -322,7 +322,9 @@ typedef struct ptl_bake_desc {
     /* Landmarks per piece of walkable space whose exact distances to every vertex go into the blob
        (4 bytes per vertex each) to speed up exact searches (ALT bounds; bake/landmarks.c).
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
-       landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
+       landmarks add little on the Moving AI maps. Each landmark's distance search may use up to 16
+       nodes per cell edge of the navmesh (at most 2^24): a piece whose search outgrows that gets
+       fewer landmarks, never a failure. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
     int32_t landmarks;
     /* 2D: decompose with pocket lids (ptl_decompose_desc.lids). [Limit: 0..1] 0: no, but yes with
        hubs (their labels then cover only the corners outside pockets) */
@@ -411,7 +413,9 @@ typedef struct ptl_hub_stats {
    the caller's thread. Deterministic. `stats` may be NULL. */
 ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_job_system* jobs, const ptl_allocator* alloc,
                          void** out, size_t* out_size, ptl_hub_stats* stats, ptl_error* err);
-/* Decompose + build (+ landmarks, + hubs). `stats` may be NULL. */
+/* Decompose + build (+ landmarks, + hubs). `stats` may be NULL. Both bakes check the navmesh they
+   built with ptl_navmesh_validate before adding landmarks and hubs, and never hand out one that it
+   rejects: PTL_ERR_INTERNAL naming the first violation instead (a bug; please report the input). */
 ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** blob, size_t* size,
                           ptl_bake_stats* stats, ptl_error* err);
 /* The 3D bake: voxelize, filter, layers, contours, decomposition per layer, merge (+ landmarks). */
