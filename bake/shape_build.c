@@ -28,9 +28,15 @@ double ptl_shape_snap(double* xy, uint32_t points) {
     frexp(m, &e); /* m < 2^e */
     double q = ldexp(1.0, e - 24);
     if (!(q >= PTL_SHAPE_MIN_PRECISION)) q = PTL_SHAPE_MIN_PRECISION;
-    /* Division and multiplication by a power of two are exact; nearbyint rounds half to even. */
-    for (size_t i = 0; i < 2 * (size_t)points; ++i) xy[i] = nearbyint(xy[i] / q) * q + 0.0;
+    for (size_t i = 0; i < 2 * (size_t)points; ++i) xy[i] = ptl_shape_round(xy[i]);
     return q;
+}
+
+double ptl_shape_round(double x) {
+    /* The float first (what the navmesh stores), then a multiple of the finest precision, which
+       changes only values below 0.5 (above, float steps are multiples of it already). Scaling by
+       a power of two is exact; nearbyint rounds half to even. */
+    return nearbyint((double)(float)x / PTL_SHAPE_MIN_PRECISION) * PTL_SHAPE_MIN_PRECISION + 0.0;
 }
 
 /* ---- Vertex identification: endpoints with identical coordinates are one vertex ---------------*/

@@ -37,13 +37,16 @@
    which must already be set (resolved). Other fields are left alone. False when out of memory. */
 bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings);
 
-/* The precision of the 2D readers (.poly, .mesh): every input coordinate is rounded to a multiple
-   of q = 2^(e - 24), where 2^e is the smallest power of two above the largest |coordinate|, and q is
-   at least 2^-24 wu (PTL_SHAPE_MIN_PRECISION). So every input vertex is exactly a float (what the
-   navmesh stores), and the orientation of any three of them, computed in doubles, is exact (25-bit
-   integers in units of q: products below 2^51). Returns q. */
+/* The precision of the 2D readers (.poly, .mesh): every input coordinate is rounded to the nearest
+   float (what the navmesh stores, so that the decomposition works on the very vertices the blob
+   will hold) and to a multiple of PTL_SHAPE_MIN_PRECISION (2^-24 wu; only coordinates below 0.5
+   change). Returns q = 2^(e - 24), where 2^e is the smallest power of two above the largest
+   |coordinate|, at least PTL_SHAPE_MIN_PRECISION: the float resolution at the input's largest
+   coordinate, the scale of the readers' tolerances (collinear runs, touching features). */
 #define PTL_SHAPE_MIN_PRECISION 0x1p-24
 double ptl_shape_snap(double* xy, uint32_t points);
+/* One coordinate rounded as ptl_shape_snap does. */
+double ptl_shape_round(double x);
 /* The largest change of the input polygons' total area that the rounding may make (a fraction):
    more means features too small for the float coordinates at their distance from the origin. */
 #define PTL_SHAPE_AREA_TOLERANCE 1e-3

@@ -387,17 +387,15 @@ static bool snap_crossings(xor_ctx* c) {
             else if (p[i].exact && (!p[*b].exact || p[i].ref < p[*b].ref)) *b = i;
             else if (!p[i].exact && !p[*b].exact && pt_less(p[i].x, p[i].y, p[*b].x, p[*b].y)) *b = i;
         }
-        /* A cluster of crossings alone goes to the nearest point of the input's precision grid,
-           like every input vertex (snap_polys): then every vertex of the shape is exactly a float
-           and every orientation test of the decomposition on them is exact. Moving a crossing by
-           at most q / sqrt(2) may bring it onto another boundary that passes within q of it; the
-           shape's check after the build refuses that (poly_xor). */
-        const double q = c->d->q;
+        /* A cluster of crossings alone is rounded like every input vertex (snap_polys,
+           ptl_shape_round): then every vertex of the shape is exactly what the navmesh stores.
+           Moving a crossing by a rounding step may bring it onto another boundary that passes
+           that close; the shape's check after the build refuses that (poly_xor). */
         for (uint32_t i = 0; i < n; ++i) {
             if (p[i].exact) continue;
             const snap_pt* r = &p[rep[uf_find(parent, i)]];
-            c->splits.data[p[i].ref].x = r->exact ? r->x : nearbyint(r->x / q) * q + 0.0;
-            c->splits.data[p[i].ref].y = r->exact ? r->y : nearbyint(r->y / q) * q + 0.0;
+            c->splits.data[p[i].ref].x = r->exact ? r->x : ptl_shape_round(r->x);
+            c->splits.data[p[i].ref].y = r->exact ? r->y : ptl_shape_round(r->y);
         }
     }
     ptl_mem_free(&c->a, p, (size_t)n * sizeof *p);

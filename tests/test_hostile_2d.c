@@ -10,10 +10,10 @@
 
 #include "test_util.h"
 
-/* The readers round coordinates to a grid of q = 2^(e - 24), 2^e the smallest power of two above
-   the largest |coordinate| (bake.h), and drop bumps within 2 q of their chord: the boundary moves
-   by at most 2 q, the area by at most 2 q per unit of perimeter. A wrong cell or a lost piece
-   moves it by far more. */
+/* The readers round coordinates to floats (steps of at most q = 2^(e - 24), 2^e the smallest power
+   of two above the largest |coordinate|, bake.h) and drop bumps within 2 q of their chord: the
+   boundary moves by at most 2 q, the area by at most 2 q per unit of perimeter. A wrong cell or a
+   lost piece moves it by far more. */
 static double precision_of(double max_abs) {
     int e = 0;
     frexp(max_abs, &e);

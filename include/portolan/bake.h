@@ -81,9 +81,9 @@ typedef struct ptl_shape {
     uint32_t* ring_start; /* ring_count + 1 entries: ring r is vertices [ring_start[r], ring_start[r+1]) */
     uint32_t flags;       /* PTL_NAVMESH_* flags the shape implies (LATTICE_POINTS for grids) */
     ptl_allocator alloc;
-    /* [Units: wu] The grid the reader rounded the coordinates to (.poly, .mesh: see their readers);
-       0: exact coordinates (grids, shapes made by the caller). The decomposition takes features
-       within twice this of each other as touching (pocket lids, bake/decompose.c). */
+    /* [Units: wu] The precision of the reader's rounding (.poly, .mesh: see their readers); 0: exact
+       coordinates (grids, shapes made by the caller). The decomposition takes features within
+       twice this of each other as touching (pocket lids, bake/decompose.c). */
     double precision;
 } ptl_shape;
 
@@ -95,20 +95,22 @@ typedef struct ptl_shape_stats {
 } ptl_shape_stats;
 
 ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
-/* Both 2D polygon readers (.poly, .mesh) round every coordinate to a multiple of the precision
-   q = 2^(e - 24), where 2^e is the smallest power of two above the largest |coordinate| (and q is at
-   least 2^-24 wu): the float resolution at the input's largest coordinate, so that every vertex is
-   exactly what the navmesh stores and every orientation test on vertices is exact. Points that the
-   rounding makes coincide are merged (repeated points dropped), and a vertex within 2 q of the chord
-   between its neighbours is dropped where nothing else touches it (collinear runs). Rounding that
-   changes the polygons' total area by more than 0.1% (features too small for floats this far from
-   the origin: a 10-unit polygon at 1e8, anything at 1e-30) is PTL_ERR_PARSE naming the polygon, as
-   is a coordinate beyond PTL_BAKE_COORD_MAX. q is kept in ptl_shape.precision.
+/* Both 2D polygon readers (.poly, .mesh) round every coordinate to the nearest float (what the
+   navmesh stores, so that the decomposition works on the very vertices the blob will hold) and to
+   a multiple of 2^-24 wu (only coordinates below 0.5 change). Their tolerances scale with the
+   precision q = 2^(e - 24), where 2^e is the smallest power of two above the largest |coordinate|
+   (at least 2^-24): the float resolution at the input's largest coordinate, kept in
+   ptl_shape.precision. Points that the rounding makes coincide are merged (repeated points
+   dropped), and a vertex within 2 q of the chord between its neighbours is dropped where nothing
+   else touches it (collinear runs). Rounding that changes the polygons' total area by more than
+   0.1% (features too small for floats this far from the origin: a 10-unit polygon at 1e8,
+   anything at 1e-30) is PTL_ERR_PARSE naming the polygon, as is a coordinate beyond
+   PTL_BAKE_COORD_MAX.
 
    Polyanya poly v1: the symmetric difference of all polygons (either orientation). A
    self-intersecting polygon (naming it and its two edges), a polygon with fewer than 3 distinct
-   points or a non-finite coordinate is PTL_ERR_PARSE. Crossings between polygons are rounded to the
-   precision too; where that brings a boundary within the precision of another one, PTL_ERR_BAD_INPUT. */
+   points or a non-finite coordinate is PTL_ERR_PARSE. Crossings between polygons are rounded like
+   the vertices; where that brings a boundary onto another one, PTL_ERR_BAD_INPUT. */
 ptl_status ptl_poly_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
 ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
                           ptl_shape* out, ptl_error* err);
