@@ -319,7 +319,7 @@ done:
    overlap (a conforming mesh, as Polyanya's are). Two edges that cross, or that run along each
    other with a common stretch without being the same edge, mean overlapping or self-intersecting
    polygons, which are refused naming both. Each undirected edge is tested once, through a uniform
-   grid (shape_seg_index.h); on snapped coordinates every orientation below is exact. */
+   grid (shape_seg_index.h), on the rounded coordinates the blob will hold. */
 
 typedef struct fedge {
     uint32_t poly, index; /* the polygon and the edge's index in it (edge i runs v[i] -> v[i+1]) */
