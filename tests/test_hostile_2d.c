@@ -469,3 +469,44 @@ Test(hostile_2d, every_2d_file_of_the_shared_data_bakes_a_mesh_that_validates, .
     }
     cr_assert_geq(baked, 20, "only %d files baked", baked);
 }
+
+/* ---- Memory bounded by the input -----------------------------------------------------------------*/
+
+typedef struct counting {
+    size_t now, peak;
+} counting;
+static void* count_alloc(size_t n, void* u) {
+    counting* c = u;
+    c->now += n, c->peak = c->now > c->peak ? c->now : c->peak;
+    return malloc(n);
+}
+static void* count_realloc(void* p, size_t o, size_t n, void* u) {
+    counting* c = u;
+    c->now += n - o, c->peak = c->now > c->peak ? c->now : c->peak;
+    return realloc(p, n);
+}
+static void count_free(void* p, size_t n, void* u) {
+    counting* c = u;
+    c->now -= p ? n : 0;
+    free(p);
+}
+
+/* A square of side 1e-300 handed straight to the bake (no reader to refuse it) once sized the
+   decomposition's grid from an area that underflowed to 0: 268 MB. Now a few kilobytes, and a
+   refusal rather than a navmesh (its floats are all 0). */
+Test(hostile_2d, a_tiny_shape_handed_to_the_bake_takes_memory_in_proportion_to_its_size) {
+    double xy[] = {0, 0, 1e-300, 0, 1e-300, 1e-300, 0, 1e-300};
+    uint32_t rs[] = {0, 4};
+    counting c = {0, 0};
+    ptl_allocator al = {count_alloc, count_realloc, count_free, &c};
+    ptl_shape s = {4, xy, 1, rs, 0, al, 0};
+    ptl_bake_desc d = {.alloc = &al};
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_error err;
+    ptl_status st = ptl_bake_shape(&s, &d, &blob, &size, NULL, &err);
+    cr_assert_lt(st, 0, "a navmesh of a square that floats cannot hold");
+    cr_assert_null(blob);
+    cr_assert_lt(c.peak, (size_t)1 << 20, "peak %zu bytes", c.peak);
+    cr_assert_eq(c.now, 0, "%zu bytes not freed", c.now);
+}
