@@ -7,6 +7,7 @@
 #include "../runtime/error.h"
 #include "bake3d.h"
 #include "bake_debug.h"
+#include "cpg_build.h"
 #include "progress.h"
 
 static double now_ms(void) {
@@ -70,6 +71,12 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     double t1 = now_ms();
     ptl_progress_stage(&pg, "build", 0.5f, 0.6f);
     st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
+    /* Never hand out a navmesh that its own validation rejects; checked before the landmark
+       searches, which assume a valid mesh. */
+    if (st >= 0 && (st = ptl_bake_check_blob(*blob, *size, d.alloc, err)) < 0) {
+        ptl_blob_free(*blob, *size, d.alloc);
+        *blob = NULL, *size = 0;
+    }
     double t2 = now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     if (st >= 0 && d.landmarks > 0) {

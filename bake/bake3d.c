@@ -9,6 +9,7 @@
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
 #include "bake3d.h"
+#include "cpg_build.h"
 #include "bake_debug.h"
 #include "layer_map.h"
 #include "layer_merge.h"
@@ -100,6 +101,9 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     memset(&ms, 0, sizeof ms);
     if (st >= 0) ptl_progress_stage(&pg, "merge", 0.8f, 0.87f);
     if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
+    /* Never hand out a navmesh that its own validation rejects (the blob is freed below on
+       failure); checked before the landmark searches, which assume a valid mesh. */
+    if (st >= 0) st = ptl_bake_check_blob(*blob, *size, &a, err);
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;

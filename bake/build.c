@@ -11,6 +11,7 @@
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
 #include "../runtime/navmesh_format.h"
+#include "../runtime/navmesh_internal.h"
 #include "cpg_build.h"
 #include "geom2.h"
 
@@ -19,6 +20,13 @@ static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc) {
     ptl_allocator a = ptl_allocator_resolve(alloc);
     ptl_mem_free(&a, blob, size);
+}
+
+/* floor(f) clamped to the buckets 0..n-1 before the conversion (NaN: 0). */
+static int64_t bucket_index(double f, uint32_t n) {
+    f = floor(f);
+    if (!(f > 0)) return 0;
+    return f >= (double)n ? (int64_t)n - 1 : (int64_t)f;
 }
 
 /* Edge index of `cell` which runs a -> b. */
@@ -157,20 +165,32 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
         if (d->cell_start[c + 1] - d->cell_start[c] > PTL_MAX_CELL_VERTS)
             return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: cell %u has more than %u vertices", c, PTL_MAX_CELL_VERTS);
 
-    /* Bounds and the point-location grid: about two cells per bucket. */
+    /* Bounds and the point-location grid: about two cells per bucket. Every coordinate must survive
+       the conversion to the blob's floats, and every bucket index below is clamped in double before
+       it becomes an integer, so that no input can index past the grid. */
     double x0 = DBL_MAX, z0 = DBL_MAX, x1 = -DBL_MAX, z1 = -DBL_MAX;
     double y0 = DBL_MAX, y1 = -DBL_MAX;
     for (uint32_t v = 0; v < d->vert_count; ++v) {
-        x0 = fmin(x0, d->xyz[3 * v]), x1 = fmax(x1, d->xyz[3 * v]);
-        y0 = fmin(y0, d->xyz[3 * v + 1]), y1 = fmax(y1, d->xyz[3 * v + 1]);
-        z0 = fmin(z0, d->xyz[3 * v + 2]), z1 = fmax(z1, d->xyz[3 * v + 2]);
+        const double* p = &d->xyz[3 * v];
+        if (!(fabs(p[0]) <= PTL_BAKE_COORD_MAX && fabs(p[1]) <= PTL_BAKE_COORD_MAX && fabs(p[2]) <= PTL_BAKE_COORD_MAX))
+            return ptl_error_set(err, PTL_ERR_BAD_INPUT,
+                                 "bake: vertex %u (%g, %g, %g) is not finite or beyond +-%g, more than the navmesh's "
+                                 "float coordinates hold", v, p[0], p[1], p[2], PTL_BAKE_COORD_MAX);
+        x0 = fmin(x0, p[0]), x1 = fmax(x1, p[0]);
+        y0 = fmin(y0, p[1]), y1 = fmax(y1, p[1]);
+        z0 = fmin(z0, p[2]), z1 = fmax(z1, p[2]);
     }
     double w = fmax(x1 - x0, 1e-6), h = fmax(z1 - z0, 1e-6);
     double cell = sqrt(w * h / (d->cell_count / 2.0 + 1));
     if (cell < w / 4096) cell = w / 4096;
     if (cell < h / 4096) cell = h / 4096;
-    uint32_t nx = (uint32_t)(w / cell) + 1, nz = (uint32_t)(h / cell) + 1;
+    /* At most 4097 buckets a side; the sizes are checked before they become integers. */
+    const double fnx = floor(w / cell) + 1, fnz = floor(h / cell) + 1;
     float cellf = (float)cell;
+    if (!(cellf > 0 && cellf <= FLT_MAX && fnx >= 1 && fnx <= 4097 && fnz >= 1 && fnz <= 4097))
+        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no point-location grid fits the bounds (%g, %g)-(%g, %g)",
+                             x0, z0, x1, z1);
+    const uint32_t nx = (uint32_t)fnx, nz = (uint32_t)fnz;
     /* Buckets are computed with the float values stored in the blob, exactly as the runtime will. */
     float bx0 = (float)x0, bz0 = (float)z0;
     uint32_t* counts = ptl_mem_calloc(&a, (size_t)nx * nz + 1, sizeof(uint32_t));
@@ -190,15 +210,13 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
             float fx = (float)d->xyz[3 * v], fz = (float)d->xyz[3 * v + 2];
             cx0 = fmin(cx0, fx), cx1 = fmax(cx1, fx), cz0 = fmin(cz0, fz), cz1 = fmax(cz1, fz);
         }
-        int64_t ix0 = (int64_t)floor((cx0 - bx0) / cellf), ix1 = (int64_t)floor((cx1 - bx0) / cellf);
-        int64_t iz0 = (int64_t)floor((cz0 - bz0) / cellf), iz1 = (int64_t)floor((cz1 - bz0) / cellf);
+        const double fx0 = (cx0 - bx0) / cellf, fx1 = (cx1 - bx0) / cellf;
+        const double fz0 = (cz0 - bz0) / cellf, fz1 = (cz1 - bz0) / cellf;
+        int64_t ix0 = bucket_index(fx0, nx), ix1 = bucket_index(fx1, nx);
+        int64_t iz0 = bucket_index(fz0, nz), iz1 = bucket_index(fz1, nz);
         /* A point on a bucket border may be looked up in either bucket: widen by one where it touches. */
-        if (ix0 > 0 && (cx0 - bx0) / cellf == (double)ix0) --ix0;
-        if (iz0 > 0 && (cz0 - bz0) / cellf == (double)iz0) --iz0;
-        if (ix0 < 0) ix0 = 0;
-        if (iz0 < 0) iz0 = 0;
-        if (ix1 >= nx) ix1 = nx - 1;
-        if (iz1 >= nz) iz1 = nz - 1;
+        if (ix0 > 0 && fx0 == (double)ix0) --ix0;
+        if (iz0 > 0 && fz0 == (double)iz0) --iz0;
         range[4 * c] = (uint32_t)ix0, range[4 * c + 1] = (uint32_t)ix1;
         range[4 * c + 2] = (uint32_t)iz0, range[4 * c + 3] = (uint32_t)iz1;
         for (int64_t z = iz0; z <= iz1; ++z)
@@ -411,4 +429,23 @@ done:
     ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
     if (st >= 0) ptl_error_ok(err);
     return st;
+}
+
+ptl_status ptl_bake_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_navmesh* nm = NULL;
+    ptl_error e;
+    memset(&e, 0, sizeof e);
+    /* Adopted, not copied: the check costs no second blob; the blob is handed back below. */
+    ptl_status st = ptl_nm_create_adopt(blob, size, &a, &nm, &e);
+    if (st >= 0) {
+        st = ptl_navmesh_validate(nm, &e);
+        nm->blob = NULL, nm->size = 0; /* still the caller's */
+        ptl_navmesh_destroy(nm);
+    }
+    if (st == PTL_ERR_NO_MEMORY) return ptl_error_set(err, st, "bake: out of memory checking the navmesh");
+    if (st < 0)
+        return ptl_error_set(err, PTL_ERR_INTERNAL, "bake: the baked navmesh fails its own check (no navmesh written): %s",
+                             e.message);
+    return ptl_error_ok(err);
 }

@@ -148,8 +148,16 @@ static bool reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) {
     ptl_v2* dirs;
     uint32_t n = sector_dirs(d, v, &dirs);
     *oom = n == 0;
+    /* A portal that lands on the prolongation of a side (the edge of the Area of Interest) leaves
+       the two directions opposite up to the rounding of its far end, whose error grows with the
+       coordinates' magnitude, not with the directions' lengths (v2_reflex's own tolerance): a turn
+       that small is straight, not a gap still open. */
+    const ptl_v2 at = P(d, v);
+    const double slack = 0x1p-44 * fmax(fabs(at.x), fabs(at.y));
     for (uint32_t i = 0; i + 1 < n; ++i) {
-        if (v2_reflex(dirs[i], dirs[i + 1])) {
+        if (v2_reflex(dirs[i], dirs[i + 1]) &&
+            !(v2_dot(dirs[i], dirs[i + 1]) < 0 &&
+              -v2_cross(dirs[i], dirs[i + 1]) <= slack * (sqrt(v2_len2(dirs[i])) + sqrt(v2_len2(dirs[i + 1]))))) {
             *u = dirs[i];
             *w = dirs[i + 1];
             return true;
@@ -639,6 +647,24 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
     if (st >= 0) {
         for (uint32_t i = 0; i < n; ++i) next[i] = d->v.data[i].next;
         st = ptl_pockets_find(n, s->xy, next, &d->alloc, lid);
+    }
+    /* A lid that passes within twice the input's rounding (ptl_shape.precision) of a vertex under
+       it only seems to close a pocket: the wall there was straight in intent, and the sliver
+       between lid and wall would be a cell of no area. Such a lid is not drawn (the vertices under
+       it are in no pocket); the vertices under a lid follow each other along their ring. */
+    const double tol = 2 * s->precision;
+    for (uint32_t i = 0; st >= 0 && tol > 0 && i < n; ++i) {
+        uint32_t a = lid[2 * i], b = lid[2 * i + 1], prev = d->v.data[i].prev;
+        if (a == PTL_NONE || (prev != a && lid[2 * prev] == a && lid[2 * prev + 1] == b)) continue;
+        ptl_v2 pa = P(d, a), pb = P(d, b);
+        double len = sqrt(v2_dist2(pa, pb));
+        bool touches = false;
+        uint32_t v = i;
+        for (; v != b && lid[2 * v] == a && lid[2 * v + 1] == b; v = d->v.data[v].next)
+            touches = touches || fabs(v2_cross(v2_sub(pb, pa), v2_sub(P(d, v), pa))) <= tol * len;
+        if (!touches) continue;
+        for (v = i; v != b && lid[2 * v] == a && lid[2 * v + 1] == b; v = d->v.data[v].next)
+            lid[2 * v] = lid[2 * v + 1] = PTL_NONE;
     }
     /* One portal per lid: the vertices under a lid follow each other along their ring. The pocket
        lies right of a -> b (walls have free space on their left, and the outline under the lid

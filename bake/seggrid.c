@@ -15,7 +15,9 @@ bool ptl_seggrid_init(ptl_seggrid* g, const ptl_allocator* a, double x0, double 
     if (!(h > 0)) h = 1;
     double n = expected < 16 ? 16 : (double)expected;
     if (n > (double)(1u << 22)) n = (double)(1u << 22); /* at most 4M buckets */
-    double cell = sqrt(w * h / n);
+    /* sqrt(w * h / n), without w * h underflowing to 0 for tiny extents (which would give every
+       side its 8192 buckets: 268 MB for a 1e-300 square) or overflowing for huge ones. */
+    double cell = sqrt(w / n) * sqrt(h);
     /* Never so thin that one side gets more than 4096 buckets per million segments. */
     if (cell < w / 8192) cell = w / 8192;
     if (cell < h / 8192) cell = h / 8192;

@@ -21,6 +21,24 @@ bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings) {
     return true;
 }
 
+double ptl_shape_snap(double* xy, uint32_t points) {
+    double m = 0;
+    for (size_t i = 0; i < 2 * (size_t)points; ++i) m = fmax(m, fabs(xy[i]));
+    int e = 0;
+    frexp(m, &e); /* m < 2^e */
+    double q = ldexp(1.0, e - 24);
+    if (!(q >= PTL_SHAPE_MIN_PRECISION)) q = PTL_SHAPE_MIN_PRECISION;
+    for (size_t i = 0; i < 2 * (size_t)points; ++i) xy[i] = ptl_shape_round(xy[i]);
+    return q;
+}
+
+double ptl_shape_round(double x) {
+    /* The float first (what the navmesh stores), then a multiple of the finest precision, which
+       changes only values below 0.5 (above, float steps are multiples of it already). Scaling by
+       a power of two is exact; nearbyint rounds half to even. */
+    return nearbyint((double)(float)x / PTL_SHAPE_MIN_PRECISION) * PTL_SHAPE_MIN_PRECISION + 0.0;
+}
+
 /* ---- Vertex identification: endpoints with identical coordinates are one vertex ---------------*/
 
 typedef struct endpoint {
@@ -104,13 +122,18 @@ static bool match_rays(const ptl_allocator* a, ray* rays, uint32_t n, uint32_t* 
    which help nobody and make every later orientation test a coin toss. The caller only allows it
    where no other part of the boundary touches v, so moving the boundary by 1e-12 of an edge
    length cannot make it cross anything that was touching. */
-static bool straight(const double* xy, uint32_t p, uint32_t v, uint32_t n, bool loose) {
+static bool straight(const double* xy, uint32_t p, uint32_t v, uint32_t n, bool loose, double tol) {
     double ux = xy[2 * v] - xy[2 * p], uy = xy[2 * v + 1] - xy[2 * p + 1];
     double wx = xy[2 * n] - xy[2 * v], wy = xy[2 * n + 1] - xy[2 * v + 1];
     if (ux * wx + uy * wy <= 0) return false;
     double c = ptl_orient2(xy[2 * p], xy[2 * p + 1], xy[2 * v], xy[2 * v + 1], xy[2 * n], xy[2 * n + 1]);
     if (c == 0) return true;
-    return loose && fabs(c) <= 0x1p-40 * sqrt((ux * ux + uy * uy) * (wx * wx + wy * wy));
+    if (!loose) return false;
+    /* Within `tol` of the chord p -> n: a bump no larger than the input's precision (the rounding
+       of a run that was collinear in intent), whose notch would have an area of interest too thin
+       for any portal to land in it robustly. */
+    if (fabs(c) <= tol * hypot(ux + wx, uy + wy)) return true;
+    return fabs(c) <= 0x1p-40 * sqrt((ux * ux + uy * uy) * (wx * wx + wy * wy));
 }
 
 typedef PTL_ARRAY(uint32_t) u32_array;
@@ -125,7 +148,7 @@ typedef PTL_ARRAY(uint32_t) u32_array;
    through a shared point leaves another ring touching that edge, and nudging the edge by a
    rounding error could move it to the wrong side of that point. gone[i] bit 1 marks removal;
    bit 2 marks that the edge from i to its current successor spans a removed shared vertex. */
-static uint32_t merge_collinear(const double* xy, const uint32_t* out_start, uint32_t* r, uint32_t n, uint32_t* prv,
+static uint32_t merge_collinear(const double* xy, double tol, const uint32_t* out_start, uint32_t* r, uint32_t n, uint32_t* prv,
                                 uint32_t* nxt, uint8_t* gone, uint32_t* work) {
     if (n < 3) return n;
     uint32_t top = 0;
@@ -141,7 +164,7 @@ static uint32_t merge_collinear(const double* xy, const uint32_t* out_start, uin
         if (gone[i] & 1u) continue;
         bool shared = out_start[r[i] + 1] - out_start[r[i]] > 1;
         bool loose = !shared && !(gone[i] & 2u) && !(gone[prv[i]] & 2u);
-        if (!straight(xy, r[prv[i]], r[i], r[nxt[i]], loose)) continue;
+        if (!straight(xy, r[prv[i]], r[i], r[nxt[i]], loose, tol)) continue;
         uint32_t p = prv[i], q = nxt[i];
         gone[p] |= (uint8_t)((gone[i] & 2u) | (shared ? 2u : 0u));
         gone[i] |= 1u;
@@ -166,6 +189,7 @@ typedef struct build_work {
     const char* name;
     ptl_error* err;
     uint32_t count;     /* input segments */
+    double tol;         /* [Units: wu] nearly straight vertices within this of their chord go */
     uint32_t m, nv;     /* kept segments, vertices */
     size_t max_deg;     /* largest out-degree of a vertex */
     uint32_t* keep;     /* count: input index of each kept segment */
@@ -358,7 +382,7 @@ static ptl_status walk_rings(build_work* w) {
             if (!PTL_PUSH(&w->a, w->tmp, EU(w, k))) return oom(w);
             k = w->next[k];
         } while (k != k0);
-        uint32_t n = merge_collinear(w->vxy, w->out_start, w->tmp.data, w->tmp.count, w->prv, w->nxt, w->gone, w->work);
+        uint32_t n = merge_collinear(w->vxy, w->tol, w->out_start, w->tmp.data, w->tmp.count, w->prv, w->nxt, w->gone, w->work);
         if (n < 3) continue; /* nothing but a straight line: no area */
         if (!PTL_PUSH(&w->a, w->ring_starts, w->ring_verts.count)) return oom(w);
         if (!PTL_RESERVE(&w->a, w->ring_verts, (uint64_t)w->ring_verts.count + n)) return oom(w);
@@ -405,7 +429,8 @@ static void free_work(build_work* w) {
     PTL_ARRAY_FREE(a, w->tmp);
 }
 
-ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, const char* name, ptl_shape* out, ptl_error* err) {
+ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, double tol, const char* name, ptl_shape* out,
+                           ptl_error* err) {
     ptl_allocator a = out->alloc;
     if (!a.alloc) a = ptl_allocator_resolve(NULL);
     memset(out, 0, sizeof *out);
@@ -417,6 +442,7 @@ ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, const char* nam
     w.name = name ? name : "<shape>";
     w.err = err;
     w.count = count;
+    w.tol = tol > 0 ? tol : 0;
     ptl_status st;
     if ((st = keep_segments(&w, segs)) >= 0 && (st = identify_vertices(&w, segs)) >= 0 &&
         (st = cancel_reverse_pairs(&w)) >= 0 && (st = build_adjacency(&w)) >= 0 && (st = pair_successors(&w)) >= 0 &&

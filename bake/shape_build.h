@@ -21,7 +21,11 @@
    (slash and antislash) are covered. Where several rings meet at a vertex, incoming and outgoing
    rays alternate around it and the rule pairs them one to one; when they do not alternate (bad
    input), a circular bracket matching still pairs every incoming segment with a distinct outgoing
-   one, and the shape validator reports the result. */
+   one, and the shape validator reports the result.
+
+   Where no other part of the boundary touches it, a vertex within `tol` of the chord between its
+   neighbours is merged too (pass the input's precision, ptl_shape_snap; 0: exactly collinear only,
+   and the 1e-12 radian turns). */
 #ifndef PTL_SHAPE_BUILD_H
 #define PTL_SHAPE_BUILD_H
 
@@ -33,11 +37,26 @@
    which must already be set (resolved). Other fields are left alone. False when out of memory. */
 bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings);
 
+/* The precision of the 2D readers (.poly, .mesh): every input coordinate is rounded to the nearest
+   float (what the navmesh stores, so that the decomposition works on the very vertices the blob
+   will hold) and to a multiple of PTL_SHAPE_MIN_PRECISION (2^-24 wu; only coordinates below 0.5
+   change). Returns q = 2^(e - 24), where 2^e is the smallest power of two above the largest
+   |coordinate|, at least PTL_SHAPE_MIN_PRECISION: the float resolution at the input's largest
+   coordinate, the scale of the readers' tolerances (collinear runs, touching features). */
+#define PTL_SHAPE_MIN_PRECISION 0x1p-24
+double ptl_shape_snap(double* xy, uint32_t points);
+/* One coordinate rounded as ptl_shape_snap does. */
+double ptl_shape_round(double x);
+/* The largest change of the input polygons' total area that the rounding may make (a fraction):
+   more means features too small for the float coordinates at their distance from the origin. */
+#define PTL_SHAPE_AREA_TOLERANCE 1e-3
+
 /* Chains `segs` into rings as described above and fills `out` (whose `alloc` must be set; the
    other fields are overwritten). Segments of zero length are ignored; a segment and its exact
    reverse cancel (free space on both sides is no boundary). `name` names the input in messages.
    PTL_ERR_BAD_INPUT when the boundary is open (a vertex with more segments in than out), when a
    segment is repeated in the same direction (overlapping free space), or when nothing is left. */
-ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, const char* name, ptl_shape* out, ptl_error* err);
+ptl_status ptl_shape_build(const ptl_bseg* segs, uint32_t count, double tol, const char* name, ptl_shape* out,
+                           ptl_error* err);
 
 #endif

@@ -20,6 +20,7 @@
    range-checked and otherwise ignored, as Polyanya itself mostly does. */
 #include <portolan/bake.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -69,6 +70,17 @@ static ptl_status next_num(mreader* r, const char* what, double* out) {
         return ptl_error_set(r->err, PTL_ERR_PARSE, "%s:%u: %s '%s' is not a number", r->name, r->t.line, what,
                              ptl_text_show(show, s, n));
     return PTL_OK;
+}
+
+/* A coordinate the navmesh's floats can hold (PTL_BAKE_COORD_MAX). */
+static ptl_status next_coord(mreader* r, const char* what, double* out) {
+    ptl_status st = next_num(r, what, out);
+    if (st >= 0 && fabs(*out) > PTL_BAKE_COORD_MAX)
+        return ptl_error_set(r->err, PTL_ERR_PARSE,
+                             "%s:%u: %s %g is beyond +-%g (PTL_BAKE_COORD_MAX), more than the navmesh's float "
+                             "coordinates hold", r->name, r->t.line, what, *out, PTL_BAKE_COORD_MAX);
+    *out += 0.0; /* -0.0 and 0.0 are one coordinate */
+    return st;
 }
 
 /* A count read from the file, bounded by what a file of this size could hold so that a corrupt
@@ -122,7 +134,9 @@ static const medge* find_edge(const edge_table* t, uint32_t u, uint32_t v) {
 typedef struct mesh_data {
     uint32_t nv, np;
     int version;         /* 2 or 3 */
-    uint8_t* trav;       /* np: 1 for a traversable polygon (always 1 in version 2) */
+    double q;            /* the precision the vertices were rounded to (ptl_shape_snap) */
+    uint8_t* trav;       /* np: 1 for a traversable polygon (always 1 in version 2), 0 for an obstacle,
+                            COLLAPSED for one that the rounding left with no area (snap_mesh) */
     double* xy;          /* 2 * nv */
     uint32_t* pstart;    /* np + 1 */
     uint32_t* pline;     /* np: line of each polygon's first token */
@@ -160,8 +174,8 @@ static ptl_status read_mesh(mreader* r, const ptl_allocator* a, mesh_data* m) {
         return ptl_error_set(r->err, PTL_ERR_NO_MEMORY, "%s: out of memory", r->name);
     for (uint32_t i = 0; i < m->nv; ++i) {
         int64_t k;
-        if ((st = next_num(r, "vertex x", &m->xy[2 * i])) < 0) return st;
-        if ((st = next_num(r, "vertex y", &m->xy[2 * i + 1])) < 0) return st;
+        if ((st = next_coord(r, "vertex x", &m->xy[2 * i])) < 0) return st;
+        if ((st = next_coord(r, "vertex y", &m->xy[2 * i + 1])) < 0) return st;
         if (v3) continue; /* version 3 vertices are just coordinates */
         if ((st = next_count(r, "vertex neighbour count", &k)) < 0) return st;
         for (int64_t j = 0; j < k; ++j)
@@ -202,10 +216,201 @@ static ptl_status read_mesh(mreader* r, const ptl_allocator* a, mesh_data* m) {
     return PTL_OK;
 }
 
+enum { COLLAPSED = 2 };
+
+static double face_area2(const mesh_data* m, uint32_t p) {
+    double a2 = 0;
+    for (uint32_t i = m->pstart[p], e = m->pstart[p + 1]; i < e; ++i) {
+        uint32_t u = m->pv.data[i > m->pstart[p] ? i - 1 : e - 1], v = m->pv.data[i];
+        a2 += m->xy[2 * u] * m->xy[2 * v + 1] - m->xy[2 * v] * m->xy[2 * u + 1];
+    }
+    return a2;
+}
+
+typedef struct vkey {
+    double x, y;
+    uint32_t id;
+} vkey;
+
+static int cmp_vkey(const void* pa, const void* pb) {
+    const vkey *a = pa, *b = pb;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return (a->id > b->id) - (a->id < b->id);
+}
+
+/* Rounds the vertices to the readers' precision (ptl_shape_snap), makes vertices at one point one
+   vertex (the lowest id), and drops each polygon's zero-length edges (repeated points) with their
+   neighbour entries. A polygon that the rounding leaves with no area (a sliver whose vertices
+   nearly coincide or were nearly collinear) is COLLAPSED: it adds nothing to the union, and the
+   edges of its neighbours along it become boundary candidates that ptl_shape_build cancels
+   against each other (they face each other across a line of no width). Rounding that changes the
+   traversable polygons' area by more than PTL_SHAPE_AREA_TOLERANCE of it (features too small for
+   the float coordinates this far from the origin) is PTL_ERR_PARSE naming the polygon. */
+static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator* a, ptl_error* err) {
+    double* area = ptl_mem_alloc(a, ((size_t)m->np + 1) * sizeof(double));
+    vkey* keys = ptl_mem_alloc(a, ((size_t)m->nv + 1) * sizeof(vkey));
+    uint32_t* canon = ptl_mem_alloc(a, ((size_t)m->nv + 1) * sizeof(uint32_t));
+    ptl_status st = PTL_OK;
+    if (!area || !keys || !canon) {
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
+        goto done;
+    }
+    for (uint32_t p = 0; p < m->np; ++p) area[p] = face_area2(m, p);
+    const double q = ptl_shape_snap(m->xy, m->nv);
+    m->q = q;
+    for (uint32_t v = 0; v < m->nv; ++v) keys[v] = (vkey){m->xy[2 * v], m->xy[2 * v + 1], v};
+    if (!ptl_sort(keys, m->nv, sizeof *keys, cmp_vkey, a)) {
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
+        goto done;
+    }
+    for (uint32_t i = 0, first = 0; i < m->nv; ++i) {
+        if (i == 0 || keys[i].x != keys[i - 1].x || keys[i].y != keys[i - 1].y) first = keys[i].id;
+        canon[keys[i].id] = first; /* sorted by id within a point: the lowest comes first */
+    }
+    double total = 0, moved = 0, worst = -1;
+    uint32_t worst_p = 0, k = 0, b = 0, kept = 0, trav = 0;
+    for (uint32_t p = 0; p < m->np; ++p) {
+        const uint32_t e = m->pstart[p + 1], first = k; /* [b, e): the polygon's entries before compaction */
+        m->pstart[p] = first;
+        for (uint32_t i = b; i < e; ++i) {
+            const uint32_t v = canon[m->pv.data[i]];
+            if (k > first && m->pv.data[k - 1] == v) continue; /* entry i is the edge v[i-1] -> v[i] */
+            m->pv.data[k] = v, m->pn.data[k] = m->pn.data[i], ++k;
+        }
+        /* The closing edge: an entry equal to the last kept one is a zero-length edge too. */
+        while (k > first + 1 && m->pv.data[first] == m->pv.data[k - 1]) {
+            memmove(m->pv.data + first, m->pv.data + first + 1, (size_t)(k - first - 1) * sizeof(uint32_t));
+            memmove(m->pn.data + first, m->pn.data + first + 1, (size_t)(k - first - 1) * sizeof(uint32_t));
+            --k;
+        }
+        b = e;
+        m->pstart[p + 1] = k; /* for face_area2; the next polygon's start was read into b */
+        const double a2 = k - first >= 3 ? face_area2(m, p) : 0;
+        /* (A polygon turned clockwise by the rounding is reported by check_polygons; an obstacle
+           of no area blocks nothing either.) */
+        if (a2 == 0) m->trav[p] = COLLAPSED;
+        if (!m->trav[p]) continue;
+        ++trav, kept += m->trav[p] == 1;
+        total += fabs(area[p]);
+        moved += a2 - area[p]; /* signed: a shared edge moves both its polygons, the union not */
+        if (fabs(a2 - area[p]) > worst) worst = fabs(a2 - area[p]), worst_p = p;
+    }
+    m->pstart[m->np] = k;
+    m->pv.count = m->pn.count = k;
+    if (st >= 0 && trav > 0 && kept == 0)
+        st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u and every other traversable one have no area at the "
+                           "input's precision (%g): too small for the navmesh's float coordinates", name, m->pline[worst_p],
+                           worst_p, q);
+    if (st >= 0 && fabs(moved) > PTL_SHAPE_AREA_TOLERANCE * total)
+        st = ptl_error_set(err, PTL_ERR_PARSE,
+                           "%s:%u: polygon %u is too small for the precision of coordinates this far from the origin "
+                           "(%g): rounding changes the polygons' area by %.3g%% (move the input nearer the origin)",
+                           name, m->pline[worst_p], worst_p, q, total > 0 ? 100 * fabs(moved) / total : 100.0);
+done:
+    ptl_mem_free(a, area, ((size_t)m->np + 1) * sizeof(double));
+    ptl_mem_free(a, keys, ((size_t)m->nv + 1) * sizeof(vkey));
+    ptl_mem_free(a, canon, ((size_t)m->nv + 1) * sizeof(uint32_t));
+    return st;
+}
+
+/* ---- Overlap: no two edges of the traversable polygons cross ------------------------------------
+   Free space is the union of the traversable polygons, taken here as a set of polygons that do not
+   overlap (a conforming mesh, as Polyanya's are). Two edges that cross, or that run along each
+   other with a common stretch without being the same edge, mean overlapping or self-intersecting
+   polygons, which are refused naming both. Each undirected edge is tested once, through a uniform
+   grid (shape_seg_index.h), on the rounded coordinates the blob will hold. */
+
+typedef struct fedge {
+    uint32_t poly, index; /* the polygon and the edge's index in it (edge i runs v[i] -> v[i+1]) */
+    uint32_t u, v;
+    uint32_t one_sided;   /* 1: free space on its left only (a wall, or beside a collapsed polygon) */
+} fedge;
+
+static ptl_status edge_pair(const mesh_data* m, const char* name, const fedge* f, const fedge* g, const ptl_bseg* s,
+                            const ptl_bseg* t, ptl_error* err) {
+    if ((f->u == g->u && f->v == g->v) || (f->u == g->v && f->v == g->u)) return PTL_OK; /* one edge, two sides */
+    if (fmax(s->ax, s->bx) < fmin(t->ax, t->bx) || fmax(t->ax, t->bx) < fmin(s->ax, s->bx) ||
+        fmax(s->ay, s->by) < fmin(t->ay, t->by) || fmax(t->ay, t->by) < fmin(s->ay, s->by))
+        return PTL_OK;
+    double o1 = ptl_orient2(s->ax, s->ay, s->bx, s->by, t->ax, t->ay);
+    double o2 = ptl_orient2(s->ax, s->ay, s->bx, s->by, t->bx, t->by);
+    double o3 = ptl_orient2(t->ax, t->ay, t->bx, t->by, s->ax, s->ay);
+    double o4 = ptl_orient2(t->ax, t->ay, t->bx, t->by, s->bx, s->by);
+    const char* what = NULL;
+    double x = 0, y = 0;
+    if (o1 == 0 && o2 == 0) {
+        bool use_x = s->ax != s->bx;
+        double a0 = use_x ? fmin(s->ax, s->bx) : fmin(s->ay, s->by), a1 = use_x ? fmax(s->ax, s->bx) : fmax(s->ay, s->by);
+        double b0 = use_x ? fmin(t->ax, t->bx) : fmin(t->ay, t->by), b1 = use_x ? fmax(t->ax, t->bx) : fmax(t->ay, t->by);
+        if (!(fmin(a1, b1) > fmax(a0, b0))) return PTL_OK;
+        /* Two one-sided edges running opposite ways face each other: polygons on either side of a
+           line (across a collapsed sliver, or a T-junction), no overlap. */
+        if (f->one_sided && g->one_sided && (s->bx - s->ax) * (t->bx - t->ax) + (s->by - s->ay) * (t->by - t->ay) < 0)
+            return PTL_OK;
+        what = "overlap";
+        double lo = fmax(a0, b0);
+        bool on_s = use_x ? (fmin(s->ax, s->bx) == lo) : (fmin(s->ay, s->by) == lo);
+        const ptl_bseg* w = on_s ? s : t;
+        bool a_lo = use_x ? w->ax == lo : w->ay == lo;
+        x = a_lo ? w->ax : w->bx, y = a_lo ? w->ay : w->by;
+    } else if (((o1 > 0 && o2 < 0) || (o1 < 0 && o2 > 0)) && ((o3 > 0 && o4 < 0) || (o3 < 0 && o4 > 0))) {
+        what = "cross";
+        double u = o3 / (o3 - o4);
+        x = s->ax + (s->bx - s->ax) * u, y = s->ay + (s->by - s->ay) * u;
+    } else {
+        return PTL_OK;
+    }
+    const fedge *lo = f->poly <= g->poly ? f : g, *hi = f->poly <= g->poly ? g : f;
+    if (lo->poly == hi->poly)
+        return ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u is self-intersecting: its edges %u and %u %s at "
+                             "(%.9g, %.9g)", name, m->pline[lo->poly], lo->poly, lo->index < hi->index ? lo->index : hi->index,
+                             lo->index < hi->index ? hi->index : lo->index, what, x, y);
+    return ptl_error_set(err, PTL_ERR_PARSE,
+                         "%s:%u: polygons %u and %u overlap: edge %u of polygon %u and edge %u of polygon %u %s at "
+                         "(%.9g, %.9g) (free space is the union of polygons that must not overlap)",
+                         name, m->pline[hi->poly], lo->poly, hi->poly, lo->index, lo->poly, hi->index, hi->poly, what, x, y);
+}
+
+static ptl_status check_overlaps(const mesh_data* m, const char* name, const ptl_allocator* a, ptl_error* err) {
+    PTL_ARRAY(fedge) fe = {0};
+    PTL_ARRAY(ptl_bseg) segs = {0};
+    ptl_seg_index g;
+    memset(&g, 0, sizeof g);
+    ptl_status st = PTL_OK;
+    bool ok = true;
+    for (uint32_t p = 0; p < m->np && ok; ++p) {
+        if (m->trav[p] != 1) continue;
+        uint32_t b = m->pstart[p], e = m->pstart[p + 1];
+        for (uint32_t i = b; i < e && ok; ++i) {
+            uint32_t u = m->pv.data[i], v = m->pv.data[i + 1 < e ? i + 1 : b];
+            uint32_t nbr = m->pn.data[i + 1 < e ? i + 1 : b]; /* across v[i] -> v[i+1] */
+            bool two_sided = nbr != PTL_NONE && m->trav[nbr] == 1;
+            if (two_sided && u > v) continue; /* listed from the other side */
+            ok = PTL_PUSH(a, fe, ((fedge){p, i - b, u, v, two_sided ? 0u : 1u})) &&
+                 PTL_PUSH(a, segs, ((ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]}));
+        }
+    }
+    if (ok) ok = ptl_seg_index_build(&g, a, segs.data, segs.count);
+    if (!ok) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory checking the polygons for overlaps", name);
+    /* The first violation in bucket order; any will do, each names its polygons. */
+    for (size_t b = 0; ok && st >= 0 && b < (size_t)g.nx * g.ny; ++b)
+        for (uint32_t k = g.start[b]; st >= 0 && k < g.start[b + 1]; ++k)
+            for (uint32_t l = k + 1; st >= 0 && l < g.start[b + 1]; ++l) {
+                uint32_t i = g.items[k], j = g.items[l];
+                st = edge_pair(m, name, &fe.data[i], &fe.data[j], &segs.data[i], &segs.data[j], err);
+            }
+    ptl_seg_index_free(&g);
+    PTL_ARRAY_FREE(a, fe);
+    PTL_ARRAY_FREE(a, segs);
+    return st;
+}
+
 /* Every polygon: no vertex twice in a row, not its own neighbour, counter-clockwise. Counts the
    edges leaving each vertex into t->start[u + 2] on the way (for fill_edge_table). */
 static ptl_status check_polygons(const mesh_data* m, const char* name, edge_table* t, ptl_error* err) {
     for (uint32_t p = 0; p < m->np; ++p) {
+        if (m->trav[p] == COLLAPSED) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         double area2 = 0;
         for (uint32_t i = b; i < e; ++i) {
@@ -236,6 +441,7 @@ static ptl_status fill_edge_table(const mesh_data* m, const char* name, const pt
        after the fill it is u's end, i.e. start[u + 1] proper. */
     for (uint32_t u = 0; u < m->nv; ++u) t->start[u + 2] += t->start[u + 1];
     for (uint32_t p = 0; p < m->np; ++p) {
+        if (m->trav[p] == COLLAPSED) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         for (uint32_t i = b; i < e; ++i) {
             /* Version 2: p[i] is across the edge v[i-1] -> v[i]. */
@@ -261,9 +467,16 @@ static ptl_status fill_edge_table(const mesh_data* m, const char* name, const pt
 static ptl_status check_neighbours(const mesh_data* m, const char* name, const edge_table* t, ptl_bseg* segs,
                                    uint32_t* nb, ptl_error* err) {
     for (uint32_t p = 0; p < m->np; ++p) {
+        if (m->trav[p] == COLLAPSED) continue;
         uint32_t b = m->pstart[p], e = m->pstart[p + 1];
         for (uint32_t i = b; i < e; ++i) {
             uint32_t u = m->pv.data[i > b ? i - 1 : e - 1], v = m->pv.data[i], nbr = m->pn.data[i];
+            if (nbr != PTL_NONE && m->trav[nbr] == COLLAPSED) {
+                /* Across a polygon of no area: a boundary candidate, cancelled by the neighbour on
+                   the polygon's far side (ptl_shape_build), if there is one. */
+                if (m->trav[p]) segs[(*nb)++] = (ptl_bseg){m->xy[2 * u], m->xy[2 * u + 1], m->xy[2 * v], m->xy[2 * v + 1]};
+                continue;
+            }
             const medge* y = find_edge(t, v, u);
             if (nbr == PTL_NONE) {
                 if (y && y->nbr == PTL_NONE)
@@ -337,11 +550,24 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
     uint32_t nseg = 0, ne = 0;
     ptl_status st = read_mesh(&r, &a, &m);
     if (st < 0) goto done;
+    if ((st = snap_mesh(&m, name, &a, err)) < 0) goto done;
     ne = m.pv.count;
     if ((st = check_mesh(&m, name, &a, &segs, &nseg, err)) < 0) goto done;
+    if ((st = check_overlaps(&m, name, &a, err)) < 0) goto done;
     /* The helper keeps pinch points apart: where two obstacles touch at a vertex, the two free
        regions on either side get their own copy of it (shape_build.h). */
-    st = ptl_shape_build(segs, nseg, name, out, err);
+    st = ptl_shape_build(segs, nseg, 2 * m.q, name, out, err);
+    /* What the edge test cannot see (a polygon inside another, a vertex on another's edge) the
+       shape's own check can: nothing that fails it reaches the decomposition. */
+    ptl_error e;
+    memset(&e, 0, sizeof e);
+    if (st >= 0 && (st = ptl_shape_validate(out, &e)) < 0) {
+        st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_PARSE,
+                           "%s: the polygons overlap or nest (free space is the union of polygons that must not "
+                           "overlap): %s", name, e.message);
+        ptl_shape_free(out);
+    }
+    if (st >= 0) out->precision = m.q;
 done:
     ptl_mem_free(&a, segs, ((size_t)ne + 1) * sizeof(ptl_bseg));
     ptl_mem_free(&a, m.xy, ((size_t)m.nv + 1) * 2 * sizeof(double));

@@ -22,6 +22,7 @@
       the collinear runs that splitting created and keeps pinch points apart. */
 #include <portolan/bake.h>
 
+#include <math.h>
 #include <string.h>
 
 #include "../runtime/alloc.h"
@@ -35,6 +36,7 @@ typedef struct poly_data {
     PTL_ARRAY(double) xy;      /* all points, after dropping repeats */
     PTL_ARRAY(uint32_t) start; /* per polygon, into xy / 2; one more at the end */
     PTL_ARRAY(uint32_t) line;  /* per polygon: the line of its point count */
+    double q;                  /* the precision the points were rounded to (ptl_shape_snap) */
 } poly_data;
 
 static ptl_status poly_tok(ptl_text_tokens* t, const char* name, const char* what, const char** s, size_t* n,
@@ -82,7 +84,6 @@ static ptl_status read_poly(ptl_text_tokens* t, const char* name, size_t len, co
                                  (long long)p, ptl_text_show(show, s, n));
         if (!PTL_PUSH(a, d->start, d->xy.count / 2) || !PTL_PUSH(a, d->line, line))
             return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
-        uint32_t first = d->xy.count / 2;
         for (int64_t i = 0; i < m; ++i) {
             double xy[2];
             for (int c = 0; c < 2; ++c) {
@@ -97,29 +98,79 @@ static ptl_status read_poly(ptl_text_tokens* t, const char* name, size_t len, co
                 if (r != PTL_NUM_OK)
                     return ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %lld: %s '%s' is not a number", name,
                                          t->line, (long long)p, c ? "y" : "x", ptl_text_show(show, s, n));
+                if (fabs(xy[c]) > PTL_BAKE_COORD_MAX)
+                    return ptl_error_set(err, PTL_ERR_PARSE,
+                                         "%s:%u: polygon %lld: %s '%s' is beyond +-%g (PTL_BAKE_COORD_MAX), more than "
+                                         "the navmesh's float coordinates hold", name, t->line, (long long)p,
+                                         c ? "y" : "x", ptl_text_show(show, s, n), PTL_BAKE_COORD_MAX);
                 xy[c] += 0.0; /* -0.0 and 0.0 are one coordinate */
             }
-            /* Drop a point equal to the one before (also a closing copy of the first point). */
-            uint32_t k = d->xy.count / 2;
-            if (k > first && d->xy.data[2 * k - 2] == xy[0] && d->xy.data[2 * k - 1] == xy[1]) continue;
             if (!PTL_PUSH(a, d->xy, xy[0]) || !PTL_PUSH(a, d->xy, xy[1]))
                 return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
         }
-        uint32_t k = d->xy.count / 2;
-        while (k > first + 1 && d->xy.data[2 * k - 2] == d->xy.data[2 * first] &&
-               d->xy.data[2 * k - 1] == d->xy.data[2 * first + 1]) {
-            d->xy.count -= 2;
-            --k;
-        }
-        if (k - first < 3)
-            return ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %lld has fewer than 3 distinct points", name, line,
-                                 (long long)p);
     }
     if (!PTL_PUSH(a, d->start, d->xy.count / 2)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
     if (ptl_text_next_token(t, &s, &n))
         return ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: trailing data '%s' after the %lld polygons the header announces",
                              name, t->line, ptl_text_show(show, s, n), (long long)count);
     return PTL_OK;
+}
+
+static double poly_area2(const double* xy, uint32_t b, uint32_t e) {
+    double a2 = 0;
+    for (uint32_t i = b; i < e; ++i) {
+        uint32_t j = i + 1 < e ? i + 1 : b;
+        a2 += xy[2 * i] * xy[2 * j + 1] - xy[2 * j] * xy[2 * i + 1];
+    }
+    return a2;
+}
+
+/* Rounds every point to the readers' precision (ptl_shape_snap), then drops the points equal to the
+   one before (a closing copy of the first point too, and points the rounding made coincide). A
+   polygon left with fewer than 3 points or no area, or rounding that changes the polygons' area by
+   more than PTL_SHAPE_AREA_TOLERANCE of it (features too small for the float coordinates at this
+   distance from the origin), is PTL_ERR_PARSE naming the polygon. */
+static ptl_status snap_polys(poly_data* d, const char* name, const ptl_allocator* a, ptl_error* err) {
+    const uint32_t np = d->start.count - 1;
+    double* area = ptl_mem_alloc(a, ((size_t)np + 1) * sizeof(double));
+    if (!area) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory", name);
+    double total = 0, moved = 0, worst = -1;
+    uint32_t worst_p = 0;
+    for (uint32_t p = 0; p < np; ++p) area[p] = poly_area2(d->xy.data, d->start.data[p], d->start.data[p + 1]);
+    const double q = ptl_shape_snap(d->xy.data, d->xy.count / 2);
+    d->q = q;
+    uint32_t k = 0;
+    ptl_status st = PTL_OK;
+    for (uint32_t p = 0; p < np && st >= 0; ++p) {
+        const uint32_t b = d->start.data[p], e = d->start.data[p + 1], first = k;
+        d->start.data[p] = first;
+        for (uint32_t i = b; i < e; ++i) {
+            const double x = d->xy.data[2 * i], y = d->xy.data[2 * i + 1];
+            if (k > first && d->xy.data[2 * k - 2] == x && d->xy.data[2 * k - 1] == y) continue;
+            d->xy.data[2 * k] = x, d->xy.data[2 * k + 1] = y, ++k;
+        }
+        while (k > first + 1 && d->xy.data[2 * k - 2] == d->xy.data[2 * first] &&
+               d->xy.data[2 * k - 1] == d->xy.data[2 * first + 1])
+            --k;
+        const double a2 = k - first >= 3 ? poly_area2(d->xy.data, first, k) : 0;
+        /* (A polygon of no area in the input too, a symmetric bowtie, is left to the
+           self-intersection test, which names its edges.) */
+        if ((k - first < 3 || (a2 == 0 && area[p] != 0)) && st >= 0)
+            st = ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: polygon %u has %s at the input's precision (%g)", name,
+                               d->line.data[p], p, k - first < 3 ? "fewer than 3 distinct points" : "no area", q);
+        total += fabs(area[p]);
+        moved += fabs(a2 - area[p]);
+        if (fabs(a2 - area[p]) > worst) worst = fabs(a2 - area[p]), worst_p = p;
+    }
+    d->start.data[np] = k;
+    d->xy.count = 2 * k;
+    if (st >= 0 && moved > PTL_SHAPE_AREA_TOLERANCE * total)
+        st = ptl_error_set(err, PTL_ERR_PARSE,
+                           "%s:%u: polygon %u is too small for the precision of coordinates this far from the origin "
+                           "(%g): rounding changes the polygons' area by %.3g%% (move the input nearer the origin)",
+                           name, d->line.data[worst_p], worst_p, q, 100 * moved / total);
+    ptl_mem_free(a, area, ((size_t)np + 1) * sizeof(double));
+    return st;
 }
 
 /* ---- Step 1: splitting -------------------------------------------------------------------------*/
@@ -336,11 +387,15 @@ static bool snap_crossings(xor_ctx* c) {
             else if (p[i].exact && (!p[*b].exact || p[i].ref < p[*b].ref)) *b = i;
             else if (!p[i].exact && !p[*b].exact && pt_less(p[i].x, p[i].y, p[*b].x, p[*b].y)) *b = i;
         }
+        /* A cluster of crossings alone is rounded like every input vertex (snap_polys,
+           ptl_shape_round): then every vertex of the shape is exactly what the navmesh stores.
+           Moving a crossing by a rounding step may bring it onto another boundary that passes
+           that close; the shape's check after the build refuses that (poly_xor). */
         for (uint32_t i = 0; i < n; ++i) {
             if (p[i].exact) continue;
             const snap_pt* r = &p[rep[uf_find(parent, i)]];
-            c->splits.data[p[i].ref].x = r->x;
-            c->splits.data[p[i].ref].y = r->y;
+            c->splits.data[p[i].ref].x = r->exact ? r->x : ptl_shape_round(r->x);
+            c->splits.data[p[i].ref].y = r->exact ? r->y : ptl_shape_round(r->y);
         }
     }
     ptl_mem_free(&c->a, p, (size_t)n * sizeof *p);
@@ -633,7 +688,20 @@ static ptl_status poly_xor(const poly_data* d, const char* name, ptl_shape* out,
     else if (!cut_pieces(&c, &raw) || !cancel_even(&c.a, &raw, &kept)) oom = true;
     else if (kept.count == 0) st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "%s: no free space (the polygons cancel out)", name);
     else if (!orient_pieces(kept.data, kept.count, &c.a)) oom = true;    /* step 3 */
-    else st = ptl_shape_build(kept.data, kept.count, name, out, err);  /* step 4 */
+    else st = ptl_shape_build(kept.data, kept.count, 2 * d->q, name, out, err);  /* step 4 */
+    if (st >= 0) {
+        /* Crossings rounded to the precision grid (snap_crossings) can touch a boundary that
+           passes within the precision of them: refused here, never handed to the decomposition. */
+        ptl_error e;
+        memset(&e, 0, sizeof e);
+        if ((st = ptl_shape_validate(out, &e)) < 0) {
+            st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_BAD_INPUT,
+                               "%s: the polygons' boundaries come within the input's precision (%g) of each other "
+                               "where they cross: %s", name, d->q, e.message);
+            ptl_shape_free(out);
+        }
+    }
+    if (st >= 0) out->precision = d->q;
     if (oom) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory computing the symmetric difference", name);
     ptl_mem_free(&c.a, c.edges, (size_t)c.ne * sizeof(ptl_bseg));
     ptl_mem_free(&c.a, c.poly_of, (size_t)c.ne * sizeof(uint32_t));
@@ -655,6 +723,7 @@ ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const 
     poly_data d;
     memset(&d, 0, sizeof d);
     ptl_status st = read_poly(&t, name, len, &a, &d, err);
+    if (st >= 0) st = snap_polys(&d, name, &a, err);
     if (st >= 0) st = poly_xor(&d, name, out, err);
     PTL_ARRAY_FREE(&a, d.xy);
     PTL_ARRAY_FREE(&a, d.start);

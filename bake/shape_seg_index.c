@@ -52,7 +52,7 @@ bool ptl_seg_index_build(ptl_seg_index* g, const ptl_allocator* a, const ptl_bse
     double w = xmax - xmin, h = ymax - ymin;
     double n = count < 1 ? 1 : (double)count;
     if (n > (double)(1u << 22)) n = (double)(1u << 22); /* at most ~4M buckets */
-    double cell = sqrt(w * h / n);
+    double cell = sqrt(w / n) * sqrt(h); /* sqrt(w * h / n) without underflow or overflow */
     /* A thin box must not get more buckets along its long side than there are segments. */
     if (cell < w / n) cell = w / n;
     if (cell < h / n) cell = h / n;

@@ -521,7 +521,9 @@ Test(mesh, mesh_free_space_area_equals_sum_of_polygon_areas_on_all_meshes) {
         ptl_shape_stats st;
         ptl_shape_get_stats(&s, &st);
         double want = mesh_polygon_area(meshes.names[i]);
-        cr_assert(fabs(st.area - want) <= 1e-9 * fmax(1, want), "%s: area %.12g, polygons sum to %.12g",
+        /* The reader rounds coordinates to floats (bake.h): the area moves by about 2^-24 of
+           it at most. */
+        cr_assert(fabs(st.area - want) <= 1e-6 * fmax(1, want), "%s: area %.12g, polygons sum to %.12g",
                   meshes.names[i], st.area, want);
         cr_assert_eq(s.flags, 0u);
         ptl_shape_free(&s);
@@ -572,7 +574,8 @@ Test(mesh, mesh_rotated_copies_have_the_same_corners) {
     }
     for (int i = 1; i < 3; ++i) {
         cr_assert_eq(st[i].notches, st[0].notches);
-        cr_assert(fabs(st[i].area - st[0].area) < 1e-9);
+        /* equal up to the readers' rounding to floats (bake.h) */
+        cr_assert(fabs(st[i].area - st[0].area) < 1e-6 * st[0].area);
     }
 }
 

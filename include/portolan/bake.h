@@ -31,6 +31,11 @@
 extern "C" {
 #endif
 
+/* [Units: wu] The largest |coordinate| any bake accepts (2^62, about 4.6e18): the navmesh stores
+   floats, and squared distances between its points must stay finite in float too. Readers refuse
+   larger coordinates with PTL_ERR_PARSE naming the line; the bakes with PTL_ERR_BAD_INPUT. */
+#define PTL_BAKE_COORD_MAX 0x1p62
+
 /* ---- Grid maps (Moving AI .map) ----------------------------------------------------------------
    Cell (x, y) is the unit square [x, x+1] x [y, y+1]; row y of the file is y. Passable: '.', 'G',
    'S'; every other character is blocked. */
@@ -76,6 +81,10 @@ typedef struct ptl_shape {
     uint32_t* ring_start; /* ring_count + 1 entries: ring r is vertices [ring_start[r], ring_start[r+1]) */
     uint32_t flags;       /* PTL_NAVMESH_* flags the shape implies (LATTICE_POINTS for grids) */
     ptl_allocator alloc;
+    /* [Units: wu] The precision of the reader's rounding (.poly, .mesh: see their readers); 0: exact
+       coordinates (grids, shapes made by the caller). The decomposition takes features within
+       twice this of each other as touching (pocket lids, bake/decompose.c). */
+    double precision;
 } ptl_shape;
 
 typedef struct ptl_shape_stats {
@@ -86,12 +95,31 @@ typedef struct ptl_shape_stats {
 } ptl_shape_stats;
 
 ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
-/* Polyanya poly v1: the symmetric difference of all polygons. A self-intersecting polygon, a
-   polygon with fewer than 3 distinct points or a non-finite coordinate is PTL_ERR_PARSE. */
+/* Both 2D polygon readers (.poly, .mesh) round every coordinate to the nearest float (what the
+   navmesh stores, so that the decomposition works on the very vertices the blob will hold) and to
+   a multiple of 2^-24 wu (only coordinates below 0.5 change). Their tolerances scale with the
+   precision q = 2^(e - 24), where 2^e is the smallest power of two above the largest |coordinate|
+   (at least 2^-24): the float resolution at the input's largest coordinate, kept in
+   ptl_shape.precision. Points that the rounding makes coincide are merged (repeated points
+   dropped), and a vertex within 2 q of the chord between its neighbours is dropped where nothing
+   else touches it (collinear runs). Rounding that changes the polygons' total area by more than
+   0.1% (features too small for floats this far from the origin: a 10-unit polygon at 1e8,
+   anything at 1e-30) is PTL_ERR_PARSE naming the polygon, as is a coordinate beyond
+   PTL_BAKE_COORD_MAX.
+
+   Polyanya poly v1: the symmetric difference of all polygons (either orientation). A
+   self-intersecting polygon (naming it and its two edges), a polygon with fewer than 3 distinct
+   points or a non-finite coordinate is PTL_ERR_PARSE. Crossings between polygons are rounded like
+   the vertices; where that brings a boundary onto another one, PTL_ERR_BAD_INPUT. */
 ptl_status ptl_poly_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
 ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
                           ptl_shape* out, ptl_error* err);
-/* Polyanya mesh v2 and v3: the union of the traversable polygons. */
+/* Polyanya mesh v2 and v3: the union of the traversable polygons, which must not overlap (as in a
+   conforming navigation mesh). PTL_ERR_PARSE naming the polygons (and edges) for: a polygon listed
+   clockwise (not turned round: the neighbour lists would no longer match its edges), a
+   self-intersecting polygon (a bowtie), two polygons whose edges cross or overlap, a polygon inside
+   another, asymmetric neighbours. Repeated points are dropped; a polygon that the rounding leaves
+   with no area (a sliver) is dropped, its neighbours meeting across the line it leaves. */
 ptl_status ptl_mesh2d_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
 ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
                             ptl_shape* out, ptl_error* err);
@@ -296,7 +324,9 @@ typedef struct ptl_bake_desc {
     /* Landmarks per piece of walkable space whose exact distances to every vertex go into the blob
        (4 bytes per vertex each) to speed up exact searches (ALT bounds; bake/landmarks.c).
        Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
-       landmarks add little on the Moving AI maps. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
+       landmarks add little on the Moving AI maps. Each landmark's distance search may use up to 16
+       nodes per cell edge of the navmesh (at most 2^24): a piece whose search outgrows that gets
+       fewer landmarks, never a failure. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
     int32_t landmarks;
     /* 2D: decompose with pocket lids (ptl_decompose_desc.lids). [Limit: 0..1] 0: no, but yes with
        hubs (their labels then cover only the corners outside pockets) */
@@ -392,7 +422,9 @@ typedef struct ptl_hub_stats {
    the caller's thread. Deterministic. `stats` may be NULL. */
 ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_job_system* jobs, const ptl_allocator* alloc,
                          void** out, size_t* out_size, ptl_hub_stats* stats, ptl_error* err);
-/* Decompose + build (+ landmarks, + hubs). `stats` may be NULL. */
+/* Decompose + build (+ landmarks, + hubs). `stats` may be NULL. Both bakes check the navmesh they
+   built with ptl_navmesh_validate before adding landmarks and hubs, and never hand out one that it
+   rejects: PTL_ERR_INTERNAL naming the first violation instead (a bug; please report the input). */
 ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** blob, size_t* size,
                           ptl_bake_stats* stats, ptl_error* err);
 /* The 3D bake: voxelize, filter, layers, contours, decomposition per layer, merge (+ landmarks). */
