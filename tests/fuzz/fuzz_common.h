@@ -41,6 +41,18 @@ static inline void fuzz_fix_size_and_checksum(uint8_t* b, size_t size) {
     memcpy(b + offsetof(ptl_blob_header, checksum), &sum, 8);
 }
 
+/* With FUZZ_DUMP=FILE in the environment, the pipeline targets write the input they decoded as a
+   file the command line reads (a .map, a .poly), to reproduce a finding with `portolan`. */
+static inline void fuzz_dump(const char* text, size_t len) {
+    const char* path = getenv("FUZZ_DUMP");
+    if (!path) return;
+    FILE* f = fopen(path, "wb");
+    if (f) {
+        fwrite(text, 1, len, f);
+        fclose(f);
+    }
+}
+
 /* splitmix64: query points and choices derived from the input, the same on every run. */
 static inline uint64_t fuzz_next(uint64_t* s) {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);

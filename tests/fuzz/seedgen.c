@@ -95,6 +95,24 @@ static void write_trimesh_seeds(const ptl_trimesh* m, const char* name) {
     free(cat);
 }
 
+/* fuzz_pipeline_poly's encoding of polygons given in eighths: count - 1, then per polygon n - 3
+   and x, y, jitter (0x88: none) per vertex. */
+static void write_poly_seeds(void) {
+    static const uint8_t square_hole[] = {1, 1, 0, 0, 0x88, 160, 0, 0x88, 160, 160, 0x88, 0, 160, 0x88,
+                                          1, 40, 40, 0x88, 40, 100, 0x88, 100, 100, 0x88, 100, 40, 0x88};
+    static const uint8_t comb[] = {0, 5, 0, 0, 0x88, 200, 0, 0x88, 200, 80, 0x88, 150, 80, 0x88, 150, 20, 0x88,
+                                   100, 80, 0x88, 50, 20, 0x88, 0, 80, 0x88};
+    static const uint8_t overlap[] = {2, 1, 0, 0, 0x88, 120, 0, 0x88, 120, 120, 0x88, 0, 120, 0x88,
+                                      0, 60, 60, 0x89, 200, 60, 0x88, 60, 200, 0x98,
+                                      0, 10, 10, 0x88, 30, 10, 0x88, 10, 30, 0x77};
+    static const uint8_t pinch[] = {1, 1, 0, 0, 0x88, 80, 0, 0x88, 80, 80, 0x88, 0, 80, 0x88,
+                                    1, 80, 80, 0x88, 160, 80, 0x88, 160, 160, 0x88, 80, 160, 0x88, 8, 8, 150, 150};
+    write_file("pipeline_poly", "square_hole", square_hole, sizeof square_hole);
+    write_file("pipeline_poly", "comb", comb, sizeof comb);
+    write_file("pipeline_poly", "overlap", overlap, sizeof overlap);
+    write_file("pipeline_poly", "pinch", pinch, sizeof pinch);
+}
+
 int main(int argc, char** argv) {
     if (argc < 2) {
         fprintf(stderr, "usage: seedgen OUT_DIR [DATA_DIR]\n");
@@ -106,6 +124,7 @@ int main(int argc, char** argv) {
         return 1;
     }
     ptl_error err;
+    write_poly_seeds();
     static const struct { ptl_grid_scene scene; uint32_t w, h, seed; float density; } gens[] = {
         {PTL_GRID_SCENE_RANDOM, 8, 8, 1, 0.25f},  {PTL_GRID_SCENE_RANDOM, 16, 16, 2, 0.25f},
         {PTL_GRID_SCENE_RANDOM, 32, 32, 3, 0.3f}, {PTL_GRID_SCENE_RANDOM, 32, 20, 4, 0.1f},
