@@ -64,7 +64,7 @@ for t in "${targets[@]}"; do
     done
     distinct=$(cut -f1 "$camp/$t.sigs" | sort -u | grep -c . || true)
     files=$(find "$corpus" -type f | wc -l)
-    kb=$(du -sk "$corpus" | cut -f1)
+    kb=$(du -sk --apparent-size "$corpus" | cut -f1)
     echo "| $t | $secs | $jobs | ${execs:-?} | $((crash + oom + tmo)) ($crash/$oom/$tmo) | $distinct | $files | $kb |" >>"$camp/table.md"
     sort -t'	' -k1,1 -u "$camp/$t.sigs" | while IFS='	' read -r sig f; do
         echo "- $t: $sig — \`$f\`" >>"$camp/findings.md"

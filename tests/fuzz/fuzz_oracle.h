@@ -52,8 +52,8 @@ static inline void fuzz_check_answer(const fuzz_answer* a, const float s[2], con
         for (int k = 0; k <= samples; ++k) {
             double t = (double)k / samples, x = u[0] + t * (v[0] - u[0]), z = u[2] + t * (v[2] - u[2]);
             if (!inside(space, x, z, FUZZ_WALL_EPS))
-                fuzz_fail("%s: path (%g,%g)->(%g,%g) mode %d: segment %u (%g,%g)-(%g,%g) enters a wall at (%g,%g)", what,
-                          s[0], s[1], g[0], g[1], (int)a->status, i, u[0], u[2], v[0], v[2], x, z);
+                fuzz_fail("%s: path (%g,%g)->(%g,%g): segment %u (%g,%g)-(%g,%g) enters a wall at (%g,%g)", what, s[0],
+                          s[1], g[0], g[1], i, u[0], u[2], v[0], v[2], x, z);
         }
     }
     double tol = 1e-4 * (1.0 + r->length);
@@ -83,6 +83,12 @@ static inline void fuzz_compare(const fuzz_answer* a, const fuzz_answer* b, bool
         fuzz_fail("%s: (%g,%g)->(%g,%g): %s found=%d, the other %s found=%d", what, s[0], s[1], g[0], g[1],
                   ptl_status_name(a->status), fa, ptl_status_name(b->status), fb);
     if (!fa) return;
+    /* A point off the mesh may have several nearest points (a tie), and two meshes of the same
+       free space may pick different ones: then the paths answer different questions. */
+    if (a->res.point_count && b->res.point_count) {
+        const float *pa = a->pts, *pb = b->pts, *ea = pa + 3 * (a->res.point_count - 1), *eb = pb + 3 * (b->res.point_count - 1);
+        if (hypot(pa[0] - pb[0], pa[2] - pb[2]) > 1e-5 || hypot(ea[0] - eb[0], ea[2] - eb[2]) > 1e-5) return;
+    }
     double la = a->res.length, lb = b->res.length, tol = 1e-4 * (la > 1 ? la : 1);
     if (equal ? fabs(la - lb) > tol : lb < la - tol)
         fuzz_fail("%s: (%g,%g)->(%g,%g): lengths %.9g and %.9g", what, s[0], s[1], g[0], g[1], la, lb);

@@ -13,7 +13,7 @@ fuzz=build/fuzz
 mkdir -p "$fuzz"
 
 command -v clang-14 >/dev/null || command -v clang >/dev/null || { echo "fuzz: clang is missing (apt-get install -y clang-14 libclang-rt-14-dev)"; exit 1; }
-make -s -f tests/fuzz/Makefile -j"${FUZZ_MAKE_JOBS:-2}" >"$fuzz/build.log" 2>&1 || { cat "$fuzz/build.log"; echo "fuzz: build failed"; exit 1; }
+make -s -f tests/fuzz/Makefile -j"${FUZZ_MAKE_JOBS:-2}" >"$fuzz/build.log" 2>&1 || { cat "$fuzz/build.log"; echo "fuzz: build failed (clang and libFuzzer's runtime: apt-get install -y clang-14 libclang-rt-14-dev)"; exit 1; }
 bash tests/fuzz/seeds.sh "$fuzz/seeds" || exit 1
 
 if [ $# -gt 0 ]; then targets=("$@"); else

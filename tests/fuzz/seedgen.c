@@ -127,7 +127,7 @@ int main(int argc, char** argv) {
     write_poly_seeds();
     static const struct { ptl_grid_scene scene; uint32_t w, h, seed; float density; } gens[] = {
         {PTL_GRID_SCENE_RANDOM, 8, 8, 1, 0.25f},  {PTL_GRID_SCENE_RANDOM, 16, 16, 2, 0.25f},
-        {PTL_GRID_SCENE_RANDOM, 32, 32, 3, 0.3f}, {PTL_GRID_SCENE_RANDOM, 32, 20, 4, 0.1f},
+        {PTL_GRID_SCENE_RANDOM, 32, 32, 3, 0.05f}, {PTL_GRID_SCENE_RANDOM, 32, 20, 4, 0.1f},
         {PTL_GRID_SCENE_ROOMS, 32, 32, 5, 0},     {PTL_GRID_SCENE_ROOMS, 24, 16, 6, 0},
     };
     for (size_t i = 0; i < sizeof gens / sizeof gens[0]; ++i) {
