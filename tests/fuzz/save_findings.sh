@@ -30,6 +30,7 @@ for t in "${targets[@]}"; do
     sort -t'	' -k1,1 -u "$camp/$t.sigs" | while IFS='	' read -r sig f; do
         [ -f "$f" ] || continue
         want=$(sig_of "$bin" "$f")
+        [ -n "$want" ] || { echo "save: $t: $f no longer gives a finding"; continue; }
         # Skip a finding already saved (same signature on a saved input).
         dup=
         for old in "$regress/$t"/*; do
@@ -39,7 +40,10 @@ for t in "${targets[@]}"; do
         name=$(echo "$want" | sed -E 's/^(fuzz oracle|SUMMARY): //; s/[^A-Za-z0-9]+/-/g; s/^-+//' | cut -c1-60 | sed 's/-*$//')
         name="$name-$(echo "$want" | sha1sum | cut -c1-6)"
         out=$regress/$t/$name
-        "$bin" "${limits[@]}" -minimize_crash=1 -max_total_time="$secs" -exact_artifact_path="$out.min" "$f" >/dev/null 2>&1
+        # libFuzzer's minimisation goes round until nothing shrinks; its best input so far is in
+        # $out.min when the time is up.
+        timeout -k 5 -s INT "$((secs + 5))" "$bin" "${limits[@]}" -minimize_crash=1 -max_total_time="$secs" \
+            -exact_artifact_path="$out.min" "$f" >/dev/null 2>&1
         if [ -f "$out.min" ] && [ "$(sig_of "$bin" "$out.min")" = "$want" ]; then mv "$out.min" "$out"; else rm -f "$out.min"; cp "$f" "$out"; fi
         echo "$t/$name" >>"$regress/PENDING"
         echo "save: $t: $out ($(stat -c %s "$out") bytes): $want"
