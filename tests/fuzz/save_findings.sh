@@ -37,7 +37,8 @@ for t in "${targets[@]}"; do
             [ -f "$old" ] && [ "$(sig_of "$bin" "$old")" = "$want" ] && dup=$old && break
         done
         [ -n "$dup" ] && { echo "save: $t: already saved as $dup"; continue; }
-        name=$(echo "$want" | sed -E 's/^(fuzz oracle|SUMMARY): //; s/[^A-Za-z0-9]+/-/g; s/^-+//' | cut -c1-60 | sed 's/-*$//')
+        name=$(echo "$want" | sed -E 's/^(fuzz oracle|SUMMARY): //; s/UndefinedBehaviorSanitizer: undefined-behavior/ubsan/;
+            s/AddressSanitizer/asan/; s/[^A-Za-z0-9]+/-/g; s/(^|-)(N-)+/\1/g; s/^-+//' | cut -c1-60 | sed 's/-*$//')
         name="$name-$(echo "$want" | sha1sum | cut -c1-6)"
         out=$regress/$t/$name
         # libFuzzer's minimisation goes round until nothing shrinks; its best input so far is in
