@@ -15,9 +15,9 @@ touch "$regress/PENDING"
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 limits=(-rss_limit_mb=2048 -timeout=10)
-sig_of() { # the first oracle line or sanitizer summary of a replay, numbers dropped
+sig_of() { # the first oracle line (numbers dropped) or sanitizer summary (file and line kept) of a replay
     "$1" "${limits[@]}" "$2" 2>&1 | grep -m1 -E 'fuzz oracle:|^SUMMARY:|ERROR: libFuzzer' |
-        sed -E 's#/[^ ]*/(runtime|bake|tests)/#\1/#g; s/0x[0-9a-f]+//g; s/[-+]?[0-9][0-9.e+-]*/N/g'
+        sed -E 's#/[^ ]*/(runtime|bake|tests)/#\1/#g; s/0x[0-9a-f]+//g; /^fuzz oracle/ s/[-+]?[0-9][0-9.e+-]*/N/g'
 }
 if [ $# -gt 0 ]; then targets=("$@"); else
     targets=()
