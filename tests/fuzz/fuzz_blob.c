@@ -1,0 +1,66 @@
+/* The navmesh loader (ptl_navmesh_create) on any bytes, then, for what it accepts, the deep
+   validation and a few queries: locate, exact and corridor paths between points derived from the
+   input (cell centroids, vertices, points in and around the bounds). ptl_navmesh_create promises to
+   check everything a query relies on, so no query on an accepted blob may misbehave whatever
+   ptl_navmesh_validate says of it. The size and checksum fields are fixed up first (fuzz_common.h),
+   so that mutations reach the checks after them. */
+#include "fuzz_common.h"
+
+static void query_point(const ptl_navmesh* nm, const ptl_navmesh_info* info, uint64_t* rng, float p[3]) {
+    uint64_t pick = fuzz_next(rng) % 4;
+    if (pick == 0 && ptl_navmesh_cell_centroid(nm, (uint32_t)(fuzz_next(rng) % info->cell_count), p) == PTL_OK) return;
+    if (pick == 1) {
+        const float* v = ptl_navmesh_vert(nm, (uint32_t)(fuzz_next(rng) % info->vert_count));
+        if (v) {
+            memcpy(p, v, sizeof(float) * 3);
+            return;
+        }
+    }
+    /* In and around the bounds (a quarter of their size beyond each side). */
+    for (int k = 0; k < 3; ++k) {
+        double lo = info->bmin[k], hi = info->bmax[k], pad = (hi - lo) * 0.25 + 1.0;
+        p[k] = (float)(lo - pad + fuzz_unit(rng) * (hi - lo + 2 * pad));
+        if (!isfinite(p[k])) p[k] = info->bmin[k];
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    uint8_t* b = malloc(size ? size : 1);
+    if (!b) return 0;
+    memcpy(b, data, size);
+    fuzz_fix_size_and_checksum(b, size);
+    ptl_navmesh* nm = NULL;
+    ptl_error err = {0};
+    if (ptl_navmesh_create(b, size, NULL, &nm, &err) < 0) {
+        free(b);
+        return 0;
+    }
+    (void)ptl_navmesh_validate(nm, &err);
+    ptl_navmesh_info info;
+    ptl_navmesh_get_info(nm, &info);
+    for (uint32_t c = 0; c < info.cell_count && c < 64; ++c) {
+        ptl_cell_view cv;
+        if (ptl_navmesh_get_cell(nm, c, &cv) < 0) fuzz_fail("blob: cell %u of %u has no view", c, info.cell_count);
+    }
+    ptl_query* q = NULL;
+    ptl_query_desc qd = {.max_nodes = 4096};
+    if (ptl_query_create(nm, &qd, &q) == PTL_OK) {
+        uint64_t rng = ptl_hash64(PTL_HASH_BASIS, data, size);
+        float pts[3 * 64];
+        for (int i = 0; i < 4; ++i) {
+            ptl_path_request req = {.mode = (i & 1) ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT};
+            query_point(nm, &info, &rng, req.start);
+            query_point(nm, &info, &rng, req.goal);
+            ptl_location loc;
+            (void)ptl_query_locate(q, req.start, NULL, &loc);
+            ptl_path_result res = {.points = pts, .point_capacity = 64};
+            ptl_status st = ptl_query_find_path(q, &req, &res);
+            if (st >= 0 && res.found && !(res.length >= 0)) fuzz_fail("blob: path of length %g", res.length);
+            if (res.point_count > res.point_capacity) fuzz_fail("blob: %u points written into 64", res.point_count);
+        }
+        ptl_query_destroy(q);
+    }
+    ptl_navmesh_destroy(nm);
+    free(b);
+    return 0;
+}

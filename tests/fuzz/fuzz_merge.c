@@ -1,0 +1,37 @@
+/* The merge of a tiled bake's parts (ptl_bake_merge_parts, bake/parts.c). The input is parts laid
+   end to end, as seedgen writes them: each part's length is its header's total_size (clamped to
+   what is left), and each part's size and checksum are fixed up (fuzz_common.h) so that mutations
+   reach the checks after them. What the merge accepts must be a blob that validates. */
+#include "fuzz_common.h"
+
+#define FUZZ_MAX_PARTS 8
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    /* Each part in a buffer of its own, aligned as a caller's would be. */
+    uint8_t* parts[FUZZ_MAX_PARTS];
+    size_t sizes[FUZZ_MAX_PARTS];
+    uint32_t count = 0;
+    size_t at = 0;
+    while (at < size && count < FUZZ_MAX_PARTS) {
+        size_t left = size - at, len = left;
+        if (left >= 24) {
+            uint64_t total;
+            memcpy(&total, data + at + 16, 8);
+            if (total >= 24 && total < left) len = (size_t)total;
+        }
+        if (!(parts[count] = malloc(len))) break;
+        memcpy(parts[count], data + at, len);
+        fuzz_fix_size_and_checksum(parts[count], len);
+        sizes[count++] = len;
+        at += len;
+    }
+    void* blob = NULL;
+    size_t bsize = 0;
+    ptl_error err = {0};
+    if (count && ptl_bake_merge_parts((const void* const*)parts, sizes, count, NULL, NULL, &blob, &bsize, NULL, &err) >= 0) {
+        fuzz_check_blob_valid(blob, bsize, "merge");
+        ptl_blob_free(blob, bsize, NULL);
+    }
+    for (uint32_t i = 0; i < count; ++i) free(parts[i]);
+    return 0;
+}

@@ -1,0 +1,11 @@
+/* Polyanya poly v1 reader (ptl_poly_parse), then a bake of small shapes (fuzz_shape_bake.h). */
+#include "fuzz_shape_bake.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
+    ptl_shape s;
+    ptl_error err = {0};
+    if (ptl_poly_parse((const char*)data, size, "fuzz.poly", NULL, &s, &err) < 0) return 0;
+    fuzz_shape_check_and_bake(&s, "poly");
+    ptl_shape_free(&s);
+    return 0;
+}
