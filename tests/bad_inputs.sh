@@ -39,24 +39,9 @@ if grep -aq '__asan_init' "$bin"; then
     [ -f tests/lsan.supp ] && export LSAN_OPTIONS=${LSAN_OPTIONS:-suppressions=$PWD/tests/lsan.supp}
 fi
 
-# Cases that fail on today's code because their fix is made elsewhere, each group with its reason.
-PENDING=(
-    # 2D readers: a coordinate beyond float range is refused by the reader, naming it (a heap
-    # overflow in ptl_cpg_build under ASan; "bad bounds" in release)
-    poly_vertex_beyond_float mesh_vertex_beyond_float
-    # 2D readers: a self-intersecting polygon is refused by the reader, naming it (not "notch ... sees nothing")
-    mesh_self_intersecting_polygon
-    # bake: never a mesh that its own validation rejects (tiny, far, overlapping, near-collinear
-    # polygons; --relax 1e30 on the building leaves a cell of no area); memory bounded by the input
-    # (a 1e-300 square takes 258 MB)
-    poly_square_1e-100 poly_square_1e-300 poly_unit_square_at_1e8 mesh_overlapping_polygons
-    poly_near_collinear_and_coincident bake_relax_1e30
-    # runtime: a blob whose checksum is right but whose header or cells are inconsistent is trusted
-    blob_grid_cell_1e-19 blob_bounds_1e20 blob_comb_cell_path blob_vox_cs_1e-19 blob_vox_origin_1e20
-    # merge trusts a part's header: ptl_vx_tile_border overflows (signed) on its radius or gap (the
-    # release build passes by luck; an ASan+UBSan build of portolan shows it)
-    part_radius_overflow part_max_void_overflow
-)
+# Cases that fail on today's code because their fix is made elsewhere, each group with its reason
+# (none: every fix has landed; a case added before its fix goes here with the reason).
+PENDING=()
 
 pass=0 fails=0 pend=0 stale=0 total=0
 is_pending() {
