@@ -188,9 +188,9 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
 
 /* Does a beat b as the nearest point? Nearer by more than the tolerance wins; within it the points
    tie (a point off the mesh can be as near to two pieces of it, such as a point on a wall between
-   two rooms), and the least (x, z, y) wins. Without that rule the winner was the first cell of the
-   buckets' order, which two decompositions of the same walls (with and without hub labels, say)
-   do not share: the same query snapped to different places and got different answers. */
+   two rooms), and the least (x, z, y) wins. The first cell in the buckets' order would not do: two
+   decompositions of the same walls (with and without hub labels, say) order their cells
+   differently, and the same query would snap to different places and get different answers. */
 static bool nearer(const candidate* a, const candidate* b, double eps) {
     if (b->cell == PTL_NONE) return true;
     double da = sqrt(a->d2), db = sqrt(b->d2);
