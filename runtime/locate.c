@@ -186,6 +186,22 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     return best->cell != PTL_NONE;
 }
 
+/* Does a beat b as the nearest point? Nearer by more than the tolerance wins; within it the points
+   tie (a point off the mesh can be as near to two pieces of it, such as a point on a wall between
+   two rooms), and the least (x, z, y) wins. The first cell in the buckets' order would not do: two
+   decompositions of the same walls (with and without hub labels, say) order their cells
+   differently, and the same query would snap to different places and get different answers. */
+static bool nearer(const candidate* a, const candidate* b, double eps) {
+    if (b->cell == PTL_NONE) return true;
+    double da = sqrt(a->d2), db = sqrt(b->d2);
+    if (da < db - eps) return true;
+    if (da > db + eps) return false;
+    if (a->x != b->x) return a->x < b->x;
+    if (a->z != b->z) return a->z < b->z;
+    if (a->y != b->y) return a->y < b->y;
+    return a->d2 < b->d2;
+}
+
 /* Slow path: the nearest point of (mesh within the box) over every cell of the buckets the box overlaps. */
 static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], candidate* best) {
     const ptl_navmesh* nm = q->nm;
@@ -203,6 +219,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
     const double box[4] = {x0, x1, z0, z1};
     best->cell = PTL_NONE;
     best->d2 = INFINITY;
+    double reach2 = INFINITY; /* squared plan distance past which no cell can win or tie */
     for (uint32_t iz = iz0; iz <= iz1; ++iz) {
         for (uint32_t ix = ix0; ix <= ix1; ++ix) {
             uint32_t b = iz * h->grid_nx + ix;
@@ -212,11 +229,15 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 q->seen_stamp[c] = stamp;
                 double nx = 0, nz = 0;
                 double d2 = nearest_in_box(nm, &nm->cells[c], p[0], p[2], box, &nx, &nz);
-                if (!(d2 < best->d2)) continue;
+                if (!(d2 < INFINITY && d2 <= reach2)) continue;
                 float y = ptl_query_cell_y(nm, c, nx, nz);
                 double dy = (double)y - p[1];
-                if (fabs(dy) > ext[1] || d2 + dy * dy >= best->d2) continue;
-                best->cell = c, best->x = nx, best->z = nz, best->y = y, best->d2 = d2 + dy * dy;
+                if (fabs(dy) > ext[1]) continue;
+                candidate cand = {c, nx, nz, d2 + dy * dy, y};
+                if (!nearer(&cand, best, q->loc_eps)) continue;
+                *best = cand;
+                reach2 = sqrt(best->d2) + q->loc_eps;
+                reach2 *= reach2;
             }
         }
     }
