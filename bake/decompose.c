@@ -670,12 +670,17 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
     }
     /* One portal per lid: the vertices under a lid follow each other along their ring. The pocket
        lies right of a -> b (walls have free space on their left, and the outline under the lid
-       bends away from it); the portal keeps that side (pad[0]) and is never dropped. */
+       bends away from it); the portal keeps that side (pad[0]) and is never dropped. A lid must
+       leave both its ends into their free sectors: where a thin spike folds the outline back past
+       the vertex the pocket scan starts from, a chord of the outline's hull can run outside free
+       space, and a portal there would bound no cell. */
     for (uint32_t i = 0; st >= 0 && i < n; ++i) {
         uint32_t a = lid[2 * i], b = lid[2 * i + 1];
         if (a == PTL_NONE) continue;
         uint32_t prev = d->v.data[i].prev, seg;
         if (prev == a || lid[2 * prev] != a || lid[2 * prev + 1] != b) { /* the first vertex under it */
+            const ptl_v2 ab = v2_sub(P(d, b), P(d, a));
+            if (!in_sector(d, a, ab) || !in_sector(d, b, v2_neg(ab))) continue;
             if (!add_seg(d, a, b, SEG_PORTAL, &seg) || !link_portal(d, a, seg) || !link_portal(d, b, seg))
                 st = PTL_ERR_NO_MEMORY;
             else
