@@ -244,9 +244,8 @@ static void crossing_point(const ptl_bseg* s0, const ptl_bseg* t0, double* x, do
 /* Tests edges e < f. False only when out of memory. */
 static bool test_pair(xor_ctx* c, uint32_t e, uint32_t f) {
     const ptl_bseg *s = &c->edges[e], *t = &c->edges[f];
-    const double tol = 2 * c->d->q;
-    if (fmax(s->ax, s->bx) + tol < fmin(t->ax, t->bx) || fmax(t->ax, t->bx) + tol < fmin(s->ax, s->bx) ||
-        fmax(s->ay, s->by) + tol < fmin(t->ay, t->by) || fmax(t->ay, t->by) + tol < fmin(s->ay, s->by))
+    if (fmax(s->ax, s->bx) < fmin(t->ax, t->bx) || fmax(t->ax, t->bx) < fmin(s->ax, s->bx) ||
+        fmax(s->ay, s->by) < fmin(t->ay, t->by) || fmax(t->ay, t->by) < fmin(s->ay, s->by))
         return true;
     uint32_t p = c->poly_of[e], q = c->poly_of[f];
     bool same = p == q;
@@ -287,24 +286,11 @@ static bool test_pair(xor_ctx* c, uint32_t e, uint32_t f) {
         }
         return add_split(c, e, x, y, true) && add_split(c, f, x, y, true);
     }
-    /* An endpoint strictly inside the other edge: split that edge there. An endpoint of another
-       polygon within 2 q of the edge (the input's precision, bake.h) touches it too: left apart, the
-       two boundaries would bound a sliver thinner than the floats of the blob can tell from a line,
-       and the decomposition a cell of no area inside it. The edge bends through the endpoint, a
-       move within the precision. */
-    const double ls = tol * hypot(s->bx - s->ax, s->by - s->ay), lt = tol * hypot(t->bx - t->ax, t->by - t->ay);
-    if ((o1 == 0 || (!same && fabs(o1) <= ls)) && ptl_between_open(s->ax, s->ay, s->bx, s->by, t->ax, t->ay) &&
-        !add_split(c, e, t->ax, t->ay, false))
-        return false;
-    if ((o2 == 0 || (!same && fabs(o2) <= ls)) && ptl_between_open(s->ax, s->ay, s->bx, s->by, t->bx, t->by) &&
-        !add_split(c, e, t->bx, t->by, false))
-        return false;
-    if ((o3 == 0 || (!same && fabs(o3) <= lt)) && ptl_between_open(t->ax, t->ay, t->bx, t->by, s->ax, s->ay) &&
-        !add_split(c, f, s->ax, s->ay, false))
-        return false;
-    if ((o4 == 0 || (!same && fabs(o4) <= lt)) && ptl_between_open(t->ax, t->ay, t->bx, t->by, s->bx, s->by) &&
-        !add_split(c, f, s->bx, s->by, false))
-        return false;
+    /* An endpoint strictly inside the other edge: split that edge there. */
+    if (o1 == 0 && ptl_between_open(s->ax, s->ay, s->bx, s->by, t->ax, t->ay) && !add_split(c, e, t->ax, t->ay, false)) return false;
+    if (o2 == 0 && ptl_between_open(s->ax, s->ay, s->bx, s->by, t->bx, t->by) && !add_split(c, e, t->bx, t->by, false)) return false;
+    if (o3 == 0 && ptl_between_open(t->ax, t->ay, t->bx, t->by, s->ax, s->ay) && !add_split(c, f, s->ax, s->ay, false)) return false;
+    if (o4 == 0 && ptl_between_open(t->ax, t->ay, t->bx, t->by, s->bx, s->by) && !add_split(c, f, s->bx, s->by, false)) return false;
     return true;
 }
 

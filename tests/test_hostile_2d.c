@@ -364,19 +364,6 @@ Test(hostile_2d, a_notch_closed_by_a_split_point_on_a_far_reaching_wall_bakes) {
     free(t.s);
 }
 
-/* A vertex of one polygon 1e-11 from an edge of another (the precision is 1.9e-6): the sliver
-   between them is thinner than floats tell from a line. The reader takes the vertex as touching
-   the edge, so no cell of no area reaches the blob. */
-Test(hostile_2d, a_vertex_within_the_precision_of_another_polygons_edge_touches_it) {
-    text t = {0};
-    put(&t, "poly\n1\n2\n4 -8e-05 2e-05 17.00002 0.12507 19.99993 16.99992 5 16.99994\n"
-            "3 0.12502 7e-05 19.99992 16.99992 5 16.99994\n");
-    cr_assert_eq(check_case("touch.poly", &t, true, 0, 0), BAKED);
-    ptl_bake_desc desc = {.hubs = 1};
-    cr_assert_eq(check_case_with("touch.poly", &t, true, 0, 0, &desc), BAKED);
-    free(t.s);
-}
-
 /* A thin spike folds the outline back past the vertex where the pocket scan starts: the hull chord
    from there runs outside free space. With hubs (pocket lids drawn first) the bake must not draw
    it as a portal. */
