@@ -151,9 +151,10 @@ static bool reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) {
     /* A portal that lands on the prolongation of a side (the edge of the Area of Interest) leaves
        the two directions opposite up to the rounding of its far end, whose error grows with the
        coordinates' magnitude, not with the directions' lengths (v2_reflex's own tolerance): a turn
-       that small is straight, not a gap still open. */
-    const ptl_v2 at = P(d, v);
-    const double slack = 0x1p-44 * fmax(fabs(at.x), fabs(at.y));
+       that small is straight, not a gap still open. The far end is a point interpolated on a wall,
+       so its error follows the wall's end points, which may lie much farther out than v: the
+       shape's extent bounds them. */
+    const double slack = 0x1p-44 * d->extent;
     for (uint32_t i = 0; i + 1 < n; ++i) {
         if (v2_reflex(dirs[i], dirs[i + 1]) &&
             !(v2_dot(dirs[i], dirs[i + 1]) < 0 &&
@@ -611,6 +612,7 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
         v->real = v->notch;
         d->notches += v->notch;
     }
+    d->extent = fmax(fmax(fabs(x0), fabs(y0)), fmax(fabs(x1), fabs(y1)));
     if (!link_twins(d) || !ptl_seggrid_init(&d->grid, &d->alloc, x0, y0, x1, y1, n))
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
     for (uint32_t i = 0; i < n; ++i) {
@@ -668,12 +670,17 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
     }
     /* One portal per lid: the vertices under a lid follow each other along their ring. The pocket
        lies right of a -> b (walls have free space on their left, and the outline under the lid
-       bends away from it); the portal keeps that side (pad[0]) and is never dropped. */
+       bends away from it); the portal keeps that side (pad[0]) and is never dropped. A lid must
+       leave both its ends into their free sectors: where a thin spike folds the outline back past
+       the vertex the pocket scan starts from, a chord of the outline's hull can run outside free
+       space, and a portal there would bound no cell. */
     for (uint32_t i = 0; st >= 0 && i < n; ++i) {
         uint32_t a = lid[2 * i], b = lid[2 * i + 1];
         if (a == PTL_NONE) continue;
         uint32_t prev = d->v.data[i].prev, seg;
         if (prev == a || lid[2 * prev] != a || lid[2 * prev + 1] != b) { /* the first vertex under it */
+            const ptl_v2 ab = v2_sub(P(d, b), P(d, a));
+            if (!in_sector(d, a, ab) || !in_sector(d, b, v2_neg(ab))) continue;
             if (!add_seg(d, a, b, SEG_PORTAL, &seg) || !link_portal(d, a, seg) || !link_portal(d, b, seg))
                 st = PTL_ERR_NO_MEMORY;
             else

@@ -133,7 +133,8 @@ typedef enum outcome { BAKED, REFUSED } outcome;
    status (PTL_ERR_PARSE or PTL_ERR_BAD_INPUT, never PTL_ERR_INTERNAL) naming the input and a
    polygon or a line; a success must validate, and its walkable area must be `area` within `tol`
    (when area > 0). */
-static outcome check_case(const char* what, const text* s, bool poly, double area, double tol) {
+static outcome check_case_with(const char* what, const text* s, bool poly, double area, double tol,
+                               const ptl_bake_desc* desc) {
     ptl_shape sh;
     ptl_error err;
     memset(&err, 0, sizeof err);
@@ -154,7 +155,7 @@ static outcome check_case(const char* what, const text* s, bool poly, double are
     void* blob = NULL;
     size_t size = 0;
     ptl_bake_stats stats;
-    st = ptl_bake_shape(&sh, NULL, &blob, &size, &stats, &err);
+    st = ptl_bake_shape(&sh, desc, &blob, &size, &stats, &err);
     ptl_shape_free(&sh);
     cr_assert_geq(st, 0, "%s: bake failed (%s): %s", what, ptl_status_name(st), err.message);
     ptl_navmesh* nm = NULL;
@@ -168,6 +169,10 @@ static outcome check_case(const char* what, const text* s, bool poly, double are
     ptl_navmesh_destroy(nm);
     ptl_blob_free(blob, size, NULL);
     return BAKED;
+}
+
+static outcome check_case(const char* what, const text* s, bool poly, double area, double tol) {
+    return check_case_with(what, s, poly, area, tol, NULL);
 }
 
 /* ---- Generated hard cases --------------------------------------------------------------------------*/
@@ -335,6 +340,46 @@ Test(hostile_2d, a_mesh_sliver_that_the_rounding_collapses_is_dropped) {
     put(&t, "4 0 1 2 4 2 -1 -1 1\n3 4 2 3 2 0 -1\n3 0 4 3 -1 0 1\n");
     cr_assert_eq(check_case("sliver.mesh", &t, false, 16, 0), BAKED);
     free(t.s);
+}
+
+/* A notch whose Area of Interest reaches a wall that runs far out (69999, 7777777) gets a portal
+   to a point split on that wall, along the prolongation of one of its sides: that point's rounding
+   follows the wall's far end, not the notch, and the gap left must still count as closed. */
+Test(hostile_2d, a_notch_closed_by_a_split_point_on_a_far_reaching_wall_bakes) {
+    static const char* const cases[] = {
+        "poly\n1\n1\n5 5 .6 3 5 69999 6 6 6 .6 6",
+        "poly\n1\n2\n4  010 07777777 0 101 0 0 10\n4 3 1 3  33 6 06 3\n",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        text t = {0};
+        put(&t, "%s", cases[i]);
+        cr_assert_eq(check_case("far_wall.poly", &t, true, 0, 0), BAKED);
+        free(t.s);
+    }
+    /* Features of a few hundred units beside a coordinate of 1.2e11 (precision 8192): baked or
+       refused by name, never an internal error. */
+    text t = {0};
+    put(&t, "poly\n1\n2\n5 0 0 010 3\n3  11\n\r 2 483 0 1 4\n4 121454836483 11033\n3 0 3 1 5\n");
+    check_case("far_wall.poly", &t, true, 0, 0);
+    free(t.s);
+}
+
+/* A thin spike folds the outline back past the vertex where the pocket scan starts: the hull chord
+   from there runs outside free space. With hubs (pocket lids drawn first) the bake must not draw
+   it as a portal. */
+Test(hostile_2d, a_thin_spike_gets_no_pocket_lid_outside_free_space) {
+    static const char* const cases[] = {
+        "poly\n1\n2\n4 0 0 10 0 10 10 16.99992 -8e-05\n3 16.99992 0.12497 9.99992 17.00002 9.99992 16.99992\n",
+        "poly\n1\n1\n4 -1e-05 -7e-05 -8e-05 -8e-05 5.87492 -3e-05 13.99992 18.99992\n",
+    };
+    ptl_bake_desc desc = {.hubs = 1};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        text t = {0};
+        put(&t, "%s", cases[i]);
+        cr_assert_eq(check_case_with("spike.poly", &t, true, 0, 0, &desc), BAKED);
+        cr_assert_eq(check_case("spike.poly", &t, true, 0, 0), BAKED);
+        free(t.s);
+    }
 }
 
 /* ---- ptl_bake_decomposition on coordinates the blob cannot hold -------------------------------------*/
