@@ -28,6 +28,9 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_ma
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=0
 
+# Finding classes known and not fixed yet (tests/fuzz/OPEN): reported, not failed.
+open=tests/fuzz/OPEN
+
 # Regression inputs: each must run clean, except the pending ones (one "target/file" per line).
 pending=tests/fuzz/regress/PENDING
 skipped=0
@@ -62,7 +65,11 @@ for t in "${targets[@]}"; do
     "$bin" "${opts[@]}" "$corpus" "$fuzz/seeds/$t" >"$log" 2>&1
     rc=$?
     runs=$(grep -m1 'stat::number_of_executed_units' "$log" | awk '{print $2}')
-    if [ $rc -ne 0 ]; then
+    first=$(grep -m1 -E '^SUMMARY|fuzz oracle|ERROR: libFuzzer' "$log")
+    if [ $rc -ne 0 ] && [ -n "$first" ] && [ -f "$open" ] && grep -qE -f <(grep -vE '^(#|$)' "$open") <<<"$first"; then
+        echo "fuzz: $t: known open finding after ${runs:-?} runs (tests/fuzz/OPEN), log $log"
+        echo "    $first"
+    elif [ $rc -ne 0 ]; then
         failed=1
         echo "fuzz: $t: FINDING after ${runs:-?} runs (exit $rc), log $log"
         grep -m1 -E '^SUMMARY|fuzz oracle|ERROR: libFuzzer' "$log" | sed 's/^/    /'
