@@ -242,7 +242,9 @@ typedef struct ptl_location {
 /* Nearest point of the mesh (the part of it inside the box of half-extents `extents` around p;
    NULL or all zero: 2, 4, 2, Detour's usual value) and a cell holding it. A point inside a cell,
    within 1e-6 of the mesh's coordinate scale, is its own nearest point (distance 0, up to the
-   height). PTL_ERR_NOT_FOUND when no cell is in the box; PTL_ERR_INVALID_ARG for a non-finite
+   height); one within that of a vertex or an edge is put on it. A point equally near (within that
+   tolerance) to several points of the mesh snaps to the one with the least x, then z, then y, so
+   every bake of the same walls snaps it to the same place. PTL_ERR_NOT_FOUND when no cell is in the box; PTL_ERR_INVALID_ARG for a non-finite
    point or a negative extent. */
 ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[3], ptl_location* out);
 
