@@ -72,8 +72,19 @@ static uint32_t find(uint32_t* p, uint32_t x) {
 typedef struct cell_poly {
     const double* uv; /* 2 per vertex */
     uint32_t n;
-    bool foreign; /* a lookup in the cell could read a floor of its layer that is not its own */
 } cell_poly;
+
+/* The cell whose vertices are verts[first..end) (into xyz) in layer `lcl`'s column coordinates,
+   written into `buf` (2 per vertex): made when needed, never kept for every cell at once. */
+static cell_poly cell_poly_at(const ptl_layer_map* of, const ptl_layer_contour* lcl, const double* xyz,
+                              const uint32_t* verts, uint32_t first, uint32_t end, double* buf) {
+    for (uint32_t i = first; i < end; ++i) {
+        const double* q = &xyz[3 * (size_t)verts[i]];
+        buf[2 * (i - first)] = (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0;
+        buf[2 * (i - first) + 1] = (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0;
+    }
+    return (cell_poly){buf, end - first};
+}
 
 /* The x-range of the cell within the row of columns z (the strip z <= v <= z + 1): lo[0] < hi[0],
    or lo[0] >= hi[0] when the cell does not cross the strip with some area. */
@@ -324,8 +335,8 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
         uint32_t first;
         uint64_t cost;
     }* lgrid = NULL;
-    PTL_ARRAY(double) cuv = {0}; /* the cell in its layer's column coordinates (cell_poly) */
-    cell_poly* cpolys = NULL;    /* per cell: its polygon (into cuv), foreign flag */
+    PTL_ARRAY(double) cuv = {0}; /* one cell in its layer's column coordinates (cell_poly_at) */
+    uint8_t* cforeign = NULL;    /* per cell: a lookup in it could read a floor that is not its own */
     PTL_ARRAY(uint8_t) colst = {0}; /* a cell's window: which columns it overlaps (cell_cover) */
     size_t cpoly_n = 0;
     uint32_t nfinal = 0;
@@ -563,19 +574,9 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
     if (!lgrid) goto oom;
     for (uint32_t l = 0; l < layers; ++l)
         lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
-    cpolys = ptl_mem_calloc(&al, (size_t)ncell + 1, sizeof *cpolys);
-    if (!cpolys) goto oom;
+    cforeign = ptl_mem_calloc(&al, (size_t)ncell + 1, 1);
+    if (!cforeign) goto oom;
     cpoly_n = (size_t)ncell + 1;
-    for (uint32_t c = 0; c < ncell; ++c) { /* the cells in their layers' column coordinates */
-        const ptl_layer_contour* lcl = &lc[clayer.data[c]];
-        for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1]; ++i) {
-            const double* q = &fxyz[3 * (size_t)cverts.data[i]];
-            if (!PTL_PUSH(&al, cuv, (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0)) goto oom;
-            if (!PTL_PUSH(&al, cuv, (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0)) goto oom;
-        }
-        cpolys[c].n = cstart.data[c + 1] - cstart.data[c];
-    }
-    for (uint32_t c = 0, k = 0; c < ncell; k += 2 * cpolys[c].n, ++c) cpolys[c].uv = cuv.data + k;
     for (uint32_t i = 0; i < of->bl_count; ++i) { /* a flat layer spares the scan of every cell's columns */
         const uint32_t l = of->bl[i].world;
         if (l >= layers) continue;
@@ -607,7 +608,9 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             if (scan) {
                 if (x0 <= x1 && z0 <= z1) {
                     if (!PTL_RESERVE(&al, colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1))) goto oom;
-                    cell_cover(&cpolys[c], x0, z0, x1, z1, colst.data);
+                    if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
+                    const cell_poly cp = cell_poly_at(of, lcl, fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
+                    cell_cover(&cp, x0, z0, x1, z1, colst.data);
                     h = cell_own_height(of, lcl, x0, z0, x1, z1, colst.data);
                 } else {
                     h = -1;
@@ -632,8 +635,10 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
         if (!g->w || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) continue;
         if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
         const int64_t x1 = (int64_t)g->x0 + g->w - 1, z1 = (int64_t)g->z0 + g->d - 1;
-        cell_cover(&cpolys[c], g->x0, g->z0, x1, z1, colst.data);
-        cpolys[c].foreign = cell_foreign(of, &lc[l], g->x0, g->z0, x1, z1, colst.data);
+        if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
+        const cell_poly cp = cell_poly_at(of, &lc[l], fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
+        cell_cover(&cp, g->x0, g->z0, x1, z1, colst.data);
+        cforeign[c] = cell_foreign(of, &lc[l], g->x0, g->z0, x1, z1, colst.data);
     }
     { /* the heights' exact size first (the largest array of the merge on large worlds: no growth slack) */
         uint64_t total = 0;
@@ -642,7 +647,7 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             const ptl_blob_grid* g = &cgrids.data[c];
             if (!g->w) continue;
             const uint32_t l = clayer.data[c];
-            if (cpolys[c].foreign || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
+            if (cforeign[c] || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
             else if (lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lgrid[l].first = 0;
         }
         for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
@@ -653,7 +658,7 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
         if (!g->w) continue;
         const uint32_t l = clayer.data[c];
         const ptl_layer_contour* lcl = &lc[l];
-        const bool shared = !cpolys[c].foreign && lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
+        const bool shared = !cforeign[c] && lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
         if (shared) g->x0 = 0, g->z0 = 0, g->w = lcl->w, g->d = lcl->d;
         if (shared && lgrid[l].first != UINT32_MAX) {
             g->first = lgrid[l].first;
@@ -662,7 +667,9 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             if (shared) lgrid[l].first = heights.count;
             if (!shared) {
                 if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
-                cell_cover(&cpolys[c], g->x0, g->z0, (int64_t)g->x0 + g->w - 1, (int64_t)g->z0 + g->d - 1, colst.data);
+                if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
+                const cell_poly cp = cell_poly_at(of, lcl, fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
+                cell_cover(&cp, g->x0, g->z0, (int64_t)g->x0 + g->w - 1, (int64_t)g->z0 + g->d - 1, colst.data);
             }
             if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
             for (uint32_t z = 0; z < g->d; ++z)
@@ -745,7 +752,7 @@ done:
     ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
     ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
     ptl_mem_free(&al, lgrid, ((size_t)layers + 1) * sizeof *lgrid);
-    ptl_mem_free(&al, cpolys, cpoly_n * sizeof *cpolys);
+    ptl_mem_free(&al, cforeign, cpoly_n);
     PTL_ARRAY_FREE(&al, cuv);
     PTL_ARRAY_FREE(&al, colst);
     PTL_ARRAY_FREE(&al, m.xyz);
