@@ -20,7 +20,7 @@ typedef enum pin_bake {
     PIN_3D_REFERENCE, /* portolan bake IN.obj --agent-radius 0.6 (explicitly every reference value) */
     PIN_3D_TILED_1,   /* portolan bake IN.obj --agent-radius 0.6 --tile-size 64 --threads 1 */
     PIN_3D_TILED_2,   /* ... --threads 2 */
-    PIN_3D_PARTS,     /* three parts of --tile-size 64 (--tiles), merged on 2 threads */
+    PIN_3D_PARTS,     /* three parts of --tile-size 64 (--tiles), baked and merged on 2 threads */
     PIN_2D_DEFAULT,   /* portolan bake IN.map|.mesh */
     PIN_2D_LIDS,      /* ... --lids */
     PIN_2D_HUBS,      /* ... --hubs */
@@ -32,7 +32,7 @@ static const char* const bake_names[] = {
     [PIN_3D_REFERENCE] = "reference (cell 0.3, cell height 0.2, agent height 2, radius 0.6, climb 0.9, slope 45)",
     [PIN_3D_TILED_1] = "reference, --tile-size 64 --threads 1",
     [PIN_3D_TILED_2] = "reference, --tile-size 64 --threads 2",
-    [PIN_3D_PARTS] = "reference, --tile-size 64 in parts --tiles 2:3,0:2 / 0:1,0:5 / 2:99,3:99, merged on 2 threads",
+    [PIN_3D_PARTS] = "reference, --tile-size 64, parts --tiles 2:3,0:2 / 0:1,0:5 / 2:99,3:99 on 2 threads, merged",
     [PIN_2D_DEFAULT] = "default (portolan bake IN)",
     [PIN_2D_LIDS] = "--lids",
     [PIN_2D_HUBS] = "--hubs",
@@ -52,7 +52,8 @@ typedef struct pin {
     uint32_t cells;
 } pin;
 
-/* What the code bakes today (the truth pinned). */
+/* What the code bakes today (the truth pinned).
+     input under ../shared/data            bake              checksum                bytes  cells */
 static const pin pins[] = {
     {"meshes/bridge.obj",                  PIN_3D_DEFAULT,   0x351b25e5300c4b23,    1944,     1},
     {"meshes/bridge.obj",                  PIN_3D_REFERENCE, 0x6bd3af22542b9740,    1952,     1},
@@ -115,7 +116,6 @@ typedef struct baked {
 } baked;
 
 static void bake_desc(pin_bake b, ptl_bake_desc* d) {
-    memset(d, 0, sizeof *d);
     if (b == PIN_3D_DEFAULT || b >= PIN_2D_DEFAULT) {
         *d = (ptl_bake_desc){.lids = b == PIN_2D_LIDS, .hubs = b == PIN_2D_HUBS || b == PIN_2D_HUBS_2};
         return;
