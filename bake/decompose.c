@@ -26,7 +26,14 @@
    convex is removed, merging its two cells (the "dispensable portals" of §4.3 at zero tolerance,
    Hertel and Mehlhorn's rule): strictly convex cells, fewer of them (undulating.obj: 155 -> 143).
    Cells are then read off the planar graph of walls and portals (faces to the left of half-edges).
-   Convexity relaxation (§4.3) is in relax.c. */
+   Convexity relaxation (§4.3) is in relax.c.
+
+   A rounded input (ptl_shape.precision q > 0: the 2D readers round to floats, what the blob
+   stores) has collinear corners off their lines by the rounding (a rotated grid). Features within
+   2 q are one: such a turn is straight (no notch), a corner that close outside a cone side is in
+   the cone, a split point that close to a wall's end is that end, a gap that close to straight is
+   closed; cells are then convex within 2 q, inside validation's tolerance. The readers refuse a
+   vertex within 4 q of an edge (ptl_shape_validate), so nothing else is that close. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -153,8 +160,9 @@ static bool reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) {
        coordinates' magnitude, not with the directions' lengths (v2_reflex's own tolerance): a turn
        that small is straight, not a gap still open. The far end is a point interpolated on a wall,
        so its error follows the wall's end points, which may lie much farther out than v: the
-       shape's extent bounds them. */
-    const double slack = 0x1p-44 * d->extent;
+       shape's extent bounds them. A rounded input (ptl_shape.precision) also has portals ending
+       at a vertex within its tolerance of the side (closest_in_cone): straight within that too. */
+    const double slack = fmax(0x1p-44 * d->extent, d->tol);
     for (uint32_t i = 0; i + 1 < n; ++i) {
         if (v2_reflex(dirs[i], dirs[i + 1]) &&
             !(v2_dot(dirs[i], dirs[i + 1]) < 0 &&
@@ -205,6 +213,7 @@ typedef struct hit {
     ptl_v2 p;
     double d2;
     int end; /* 0: interior, 1: at seg.a, 2: at seg.b */
+    ptl_v2 raw; /* a wall point taken as the end within the input's tolerance: the point itself; else NaN */
 } hit;
 
 /* Clips t in [*t0, *t1] to c + t k >= 0. */
@@ -221,10 +230,36 @@ static void clip(double c, double k, double* t0, double* t1) {
     }
 }
 
+/* For a rounded input (tol > 0): the nearer end of segment `seg` that lies outside the closed cone
+   by at most the tolerance, as a hit on that end. */
+static bool end_near_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, hit* out) {
+    if (!(d->tol > 0)) return false;
+    const ptl_dseg* s = &d->s.data[seg];
+    const double w1 = d->tol * sqrt(v2_len2(r1)), w2 = d->tol * sqrt(v2_len2(r2));
+    out->seg = PTL_NONE;
+    out->d2 = DBL_MAX;
+    for (int e = 0; e < 2; ++e) {
+        const ptl_v2 q = P(d, e ? s->b : s->a), dq = v2_sub(q, n);
+        const double c1 = v2_cross(r1, dq), c2 = -v2_cross(r2, dq), d2 = v2_len2(dq);
+        if (c1 >= 0 && c2 >= 0) continue; /* inside: the clip finds it */
+        /* outside one side, within the tolerance of that side's ray (not behind the apex: a thin
+           cone's two widened sides also meet behind it) */
+        const bool near1 = c1 < 0 && c1 >= -w1 && c2 >= 0 && v2_dot(r1, dq) > 0;
+        const bool near2 = c2 < 0 && c2 >= -w2 && c1 >= 0 && v2_dot(r2, dq) > 0;
+        if (!(near1 || near2) || d2 == 0 || d2 >= out->d2) continue;
+        out->seg = seg;
+        out->p = q;
+        out->d2 = d2;
+        out->end = e ? 2 : 1;
+        out->raw = v2(NAN, NAN);
+    }
+    return out->seg != PTL_NONE;
+}
+
 /* Closest point to n of segment s clipped to the closed cone {q : r1 x (q-n) >= 0, r2 x (q-n) <= 0}
    (the five-candidate rule of thesis §4, computed directly). Axis-aligned cases are snapped so that
    grid inputs give exact lattice points. */
-static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, hit* out) {
+static bool clipped_closest(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, hit* out) {
     const ptl_dseg* s = &d->s.data[seg];
     ptl_v2 a = P(d, s->a), b = P(d, s->b), dv = v2_sub(b, a), an = v2_sub(a, n);
     double t0 = 0, t1 = 1;
@@ -236,6 +271,7 @@ static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
     double tp = v2_dot(v2_sub(n, a), dv) / v2_len2(dv), t = tp;
     ptl_v2 ray = v2(0, 0);
     bool on_ray = false;
+    out->raw = v2(NAN, NAN);
     if (t <= t0) {
         t = t0;
         if (t0 > 0) on_ray = true, ray = lo_r2 ? r2 : r1;
@@ -264,11 +300,28 @@ static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
         }
         if (v2_eq(p, a)) out->end = 1;
         else if (v2_eq(p, b)) out->end = 2;
+        /* A point within the input's tolerance of an end is that end: the blob stores floats, and a
+           split point that rounds onto (or next to) a vertex leaves a cell of no area between them. */
+        else if (d->tol > 0 && s->kind == SEG_WALL && v2_dist2(p, a) <= d->tol * d->tol) out->raw = p, p = a, out->end = 1;
+        else if (d->tol > 0 && s->kind == SEG_WALL && v2_dist2(p, b) <= d->tol * d->tol) out->raw = p, p = b, out->end = 2;
     }
     out->seg = seg;
     out->p = p;
     out->d2 = v2_dist2(p, n);
     return out->d2 > 0;
+}
+
+/* The closest element point of segment `seg` in the cone of notch n; for a rounded input, an end
+   within the tolerance outside a side is in the cone (a rotated grid's collinear corners: a wall
+   along a side is in or out by the rounding of its ends, and the corner is what closes the notch). */
+static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, hit* out) {
+    bool found = clipped_closest(d, seg, n, r1, r2, out);
+    hit e;
+    if (end_near_cone(d, seg, n, r1, r2, &e) && (!found || e.d2 < out->d2)) {
+        *out = e;
+        found = true;
+    }
+    return found;
 }
 
 static bool touches(const ptl_dc* d, uint32_t seg, ptl_v2 q) {
@@ -289,9 +342,9 @@ static bool better(const ptl_dc* d, const hit* h, const hit* best) {
 }
 
 /* Could any point of the bucket box lie in the cone? (Conservative.) */
-static bool box_meets_cone(const ptl_seggrid* g, int64_t ix, int64_t iy, ptl_v2 n, ptl_v2 r1, ptl_v2 r2) {
-    double x0 = g->x0 + (double)ix * g->cell - n.x, y0 = g->y0 + (double)iy * g->cell - n.y;
-    double x1 = x0 + g->cell, y1 = y0 + g->cell;
+static bool box_meets_cone(const ptl_seggrid* g, int64_t ix, int64_t iy, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, double tol) {
+    double x0 = g->x0 + (double)ix * g->cell - n.x - tol, y0 = g->y0 + (double)iy * g->cell - n.y - tol;
+    double x1 = x0 + g->cell + 2 * tol, y1 = y0 + g->cell + 2 * tol;
     ptl_v2 c[4] = {{x0, y0}, {x1, y0}, {x0, y1}, {x1, y1}};
     bool in1 = false, in2 = false;
     for (int i = 0; i < 4; ++i) {
@@ -320,8 +373,9 @@ static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double s
                            npair_array* cand) {
     const ptl_seggrid* g = &d->grid;
     ptl_v2 np = P(d, n);
-    hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0};
+    hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0, {NAN, NAN}};
     mutual->seg = PTL_NONE;
+    mutual->raw = v2(NAN, NAN);
     mutual->d2 = DBL_MAX;
     uint32_t stamp = ++d->stamp_id;
     int64_t cx = ptl_seggrid_ix(g, np.x), cy = ptl_seggrid_iy(g, np.y);
@@ -337,7 +391,7 @@ static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double s
             int64_t step = edge_row ? 1 : 2 * k;
             for (int64_t x = cx - k; x <= cx + k; x += step ? step : 1) {
                 if (x < 0 || x >= g->nx || g->head[y * g->nx + x] == PTL_NONE) continue;
-                if (!box_meets_cone(g, x, y, np, r1, r2)) continue;
+                if (!box_meets_cone(g, x, y, np, r1, r2, d->tol)) continue;
                 for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
                     uint32_t seg = g->nodes[i].seg;
                     if (d->stamp[seg] == stamp) continue;
@@ -414,14 +468,15 @@ static bool visible(ptl_dc* d, ptl_v2 p, ptl_v2 q) {
    smallest angle from the ray n -> c (ties: the nearest). Returns PTL_NONE when there is none. */
 static uint32_t hiding_vertex(ptl_dc* d, uint32_t n, ptl_v2 c, uint32_t e, ptl_v2 u, ptl_v2 w) {
     const ptl_seggrid* g = &d->grid;
-    ptl_v2 np = P(d, n), ep = P(d, e), dc = v2_sub(c, np);
+    ptl_v2 np = P(d, n), ep = P(d, e);
     double sign = v2_orient(np, c, ep) > 0 ? 1 : -1;
     double gap_end = v2_angle_key(u, w);
     uint32_t stamp = ++d->stamp_id;
     int64_t x0 = ptl_seggrid_ix(g, fmin(np.x, fmin(c.x, ep.x))), x1 = ptl_seggrid_ix(g, fmax(np.x, fmax(c.x, ep.x)));
     int64_t y0 = ptl_seggrid_iy(g, fmin(np.y, fmin(c.y, ep.y))), y1 = ptl_seggrid_iy(g, fmax(np.y, fmax(c.y, ep.y)));
     uint32_t best = PTL_NONE;
-    double best_ang = DBL_MAX, best_d2 = DBL_MAX;
+    ptl_v2 best_dq = v2(0, 0);
+    double best_d2 = DBL_MAX;
     for (int64_t y = y0; y <= y1; ++y) {
         for (int64_t x = x0; x <= x1; ++x) {
             for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
@@ -439,11 +494,14 @@ static uint32_t hiding_vertex(ptl_dc* d, uint32_t n, ptl_v2 c, uint32_t e, ptl_v
                     ptl_v2 dq = v2_sub(q, np);
                     double k = v2_angle_key(u, dq);
                     if (!(k > 0 && k < gap_end)) continue;
-                    double ang = atan2(fabs(v2_cross(dc, dq)), v2_dot(dc, dq));
-                    double d2 = v2_len2(dq);
-                    if (ang < best_ang || (ang == best_ang && d2 < best_d2)) {
+                    /* Every candidate lies on e's side of the ray n -> c, less than pi from it:
+                       a smaller angle is a turn towards the ray, an exact sign (no atan2, whose
+                       rounding differs between collinear vertices and then picks a far one that a
+                       nearer one on the same line hides). */
+                    double d2 = v2_len2(dq), o = best == PTL_NONE ? -1 : sign * v2_cross(best_dq, dq);
+                    if (o < 0 || (o == 0 && d2 < best_d2)) {
                         best = ends[j];
-                        best_ang = ang;
+                        best_dq = dq;
                         best_d2 = d2;
                     }
                 }
@@ -517,12 +575,16 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
         const ptl_dseg* s = &d->s.data[h.seg];
         ptl_status st;
         if (h.end != 0) {
-            uint32_t v = facing_copy(d, h.end == 1 ? s->a : s->b, np);
-            if (v == PTL_NONE) {
+            uint32_t v = facing_copy(d, h.end == 1 ? s->a : s->b, np), q;
+            if (v == PTL_NONE && !isnan(h.raw.x)) {
+                /* The end the point was taken as does not face the notch: split at the point. */
+                st = split_wall(d, h.seg, h.raw, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
+            } else if (v == PTL_NONE) {
                 return ptl_error_set(err, PTL_ERR_INTERNAL,
                                      "decompose: notch %u at (%.9g, %.9g): closest vertex does not face it", n, np.x, np.y);
+            } else {
+                st = add_portal(d, n, v) ? PTL_OK : PTL_ERR_NO_MEMORY;
             }
-            st = add_portal(d, n, v) ? PTL_OK : PTL_ERR_NO_MEMORY;
         } else if (s->kind == SEG_WALL) {
             uint32_t q;
             st = split_wall(d, h.seg, h.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
@@ -606,9 +668,15 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
         if (area2 > 0) d->outer_rings++;
         else d->holes++;
     }
+    d->tol = s->precision > 0 ? 2 * s->precision : 0;
     for (uint32_t i = 0; i < n; ++i) {
         ptl_dvert* v = &d->v.data[i];
-        v->notch = v2_orient(P(d, v->prev), v->p, P(d, v->next)) < 0;
+        /* A turn within the input's tolerance of straight is straight (the readers keep such a
+           vertex only where another ring touches it): its Area of Interest would be a sliver
+           along the wall, whose closest element is a point within rounding of the next vertex. */
+        const ptl_v2 pv = P(d, v->prev), nv = P(d, v->next);
+        const double o = v2_orient(pv, v->p, nv);
+        v->notch = o < 0 && !(-o <= d->tol * sqrt(v2_dist2(pv, nv)));
         v->real = v->notch;
         d->notches += v->notch;
     }
@@ -762,6 +830,40 @@ static ptl_status pair_notches(ptl_dc* d, uint32_t n) {
     return st;
 }
 
+/* A vertex exactly inside a wall of another part of the boundary (a corner touching a straight
+   side from its blocked side: ptl_shape_validate allows it) splits that wall there, so that the
+   touch is a pinch like any other (two vertices at one position, twins): the wall's side then
+   has a vertex of its own at the point, which faces the free space on its side, and the notch at
+   the corner no longer sees past the wall through the point. */
+static bool split_touched_walls(ptl_dc* d, uint32_t n) {
+    const ptl_seggrid* g = &d->grid;
+    for (uint32_t v = 0; v < n; ++v) {
+        const ptl_v2 p = P(d, v);
+        uint32_t touched = PTL_NONE;
+        const int64_t cx = ptl_seggrid_ix(g, p.x), cy = ptl_seggrid_iy(g, p.y);
+        for (int64_t y = cy - 1; y <= cy + 1 && touched == PTL_NONE; ++y)
+            for (int64_t x = cx - 1; x <= cx + 1 && touched == PTL_NONE; ++x) {
+                if (x < 0 || y < 0 || x >= g->nx || y >= g->ny) continue;
+                for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
+                    const ptl_dseg* sg = &d->s.data[g->nodes[i].seg];
+                    if (!sg->alive || sg->kind != SEG_WALL) continue;
+                    const ptl_v2 a = P(d, sg->a), b = P(d, sg->b);
+                    if (v2_eq(a, p) || v2_eq(b, p) || v2_orient(a, b, p) != 0) continue;
+                    if (v2_dot(v2_sub(p, a), v2_sub(b, a)) > 0 && v2_dot(v2_sub(p, b), v2_sub(a, b)) > 0) {
+                        touched = g->nodes[i].seg;
+                        break;
+                    }
+                }
+            }
+        if (touched == PTL_NONE) continue;
+        uint32_t id;
+        if (!split_wall(d, touched, p, &id)) return false;
+        d->v.data[id].twin = d->v.data[v].twin;
+        d->v.data[v].twin = id;
+    }
+    return true;
+}
+
 ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* err) {
     ptl_status st = setup(d, s, err);
     if (st < 0) return st;
@@ -771,6 +873,7 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
         if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     }
     uint32_t n = s->vert_count; /* vertices added by splits are never notches */
+    if (!split_touched_walls(d, n)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
     if (d->notch_slack > 1 && (st = pair_notches(d, n)) >= 0 && d->oom) st = PTL_ERR_NO_MEMORY;
     if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     for (uint32_t i = 0; i < n; ++i) {

@@ -43,6 +43,8 @@ typedef struct ptl_dc {
     uint32_t stamp_cap, stamp_id;
     uint32_t notches, holes, outer_rings, split_points, dropped_portals;
     double extent;      /* [Units: wu] the largest |coordinate| of the shape */
+    double tol;         /* [Units: wu] twice the input's precision (ptl_shape.precision): features this
+                           close are one (a notch this near its neighbours' chord is straight) */
     double notch_slack; /* >= 1: how much longer a notch-to-notch portal may be than the closest one */
     bool lids;          /* pocket lids first (ptl_decompose_desc.lids) */
     bool oom;           /* scratch memory failed where no status could be returned (sector_dirs) */

@@ -169,6 +169,51 @@ static ptl_status check_pair(const vctx* c, uint32_t i, uint32_t j) {
     return PTL_OK;
 }
 
+/* Distance from (px, py) to segment q. */
+static double seg_dist(const ptl_bseg* q, double px, double py) {
+    double dx = q->bx - q->ax, dy = q->by - q->ay, l2 = dx * dx + dy * dy;
+    double t = l2 > 0 ? ((px - q->ax) * dx + (py - q->ay) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(q->ax + t * dx - px, q->ay + t * dy - py);
+}
+
+/* A rounded input (precision q > 0): no vertex within 4 q of an edge it does not end, unless it
+   lies exactly on it (a touch, check_touch). Closer than that, the navmesh's float coordinates
+   cannot tell which side of the edge the vertex is on, and the decomposition, which takes features
+   within 2 q as touching (decompose.c), would see the vertex on both. */
+static ptl_status check_clearance(const vctx* c, uint32_t* stamp) {
+    const ptl_shape* s = c->s;
+    const double tol = 4 * s->precision;
+    const ptl_seg_index* g = &c->grid;
+    for (uint32_t v = 0; v < s->vert_count; ++v) {
+        const double x = X(c, v), y = Y(c, v);
+        const uint32_t c0 = ptl_seg_index_col(g, x - tol), c1 = ptl_seg_index_col(g, x + tol);
+        const uint32_t r0 = ptl_seg_index_row(g, y - tol), r1 = ptl_seg_index_row(g, y + tol);
+        for (uint32_t row = r0; row <= r1; ++row)
+            for (uint32_t col = c0; col <= c1; ++col) {
+                const size_t b = (size_t)row * g->nx + col;
+                for (uint32_t k = g->start[b]; k < g->start[b + 1]; ++k) {
+                    const uint32_t e = g->items[k];
+                    if (stamp[e] == v + 1) continue;
+                    stamp[e] = v + 1;
+                    const ptl_bseg* q = &c->segs[e];
+                    if ((q->ax == x && q->ay == y) || (q->bx == x && q->by == y)) continue;
+                    if (seg_dist(q, x, y) > tol) continue;
+                    if (ptl_orient2(q->ax, q->ay, q->bx, q->by, x, y) == 0 &&
+                        ptl_between_open(q->ax, q->ay, q->bx, q->by, x, y))
+                        continue;
+                    uint32_t f = vnext(c, e);
+                    return ptl_error_set(c->err, PTL_ERR_BAD_INPUT,
+                                         "shape: ring %u vertex %u (%.9g, %.9g) lies within %g (4 times the input's "
+                                         "precision) of ring %u edge %u (%.9g, %.9g)-(%.9g, %.9g) without touching it",
+                                         c->ring_of[v], vlocal(c, v), x, y, tol, c->ring_of[e], vlocal(c, e),
+                                         X(c, e), Y(c, e), X(c, f), Y(c, f));
+                }
+            }
+    }
+    return PTL_OK;
+}
+
 /* Counter-clockwise angle of d from ref as a monotone key in [0, 4) (no trigonometry). */
 static double angle_key(double rx, double ry, double dx, double dy) {
     double x = rx * dx + ry * dy, y = rx * dy - ry * dx;
@@ -353,6 +398,7 @@ ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err) {
     stamp = ptl_mem_calloc(&a, n, sizeof(uint32_t));
     if (!stamp) goto oom;
     if ((st = check_orientation(&c, stamp)) < 0) goto done;
+
     st = ptl_error_ok(err);
     goto done;
 oom:
@@ -362,6 +408,38 @@ done:
     ptl_mem_free(&a, c.ring_of, n * sizeof(uint32_t));
     ptl_mem_free(&a, c.segs, n * sizeof(ptl_bseg));
     ptl_mem_free(&a, pins, n * sizeof(pin));
+    ptl_mem_free(&a, stamp, n * sizeof(uint32_t));
+    if (st >= 0 && s->precision > 0) st = ptl_shape_check_clearance(s, err);
+    return st;
+}
+
+ptl_status ptl_shape_check_clearance(const ptl_shape* s, ptl_error* err) {
+    if (!(s->precision > 0) || s->vert_count == 0) return ptl_error_ok(err);
+    ptl_allocator a = ptl_allocator_resolve(&s->alloc);
+    const size_t n = s->vert_count;
+    vctx c;
+    memset(&c, 0, sizeof c);
+    c.s = s;
+    c.err = err;
+    ptl_status st;
+    c.ring_of = ptl_mem_alloc(&a, n * sizeof(uint32_t));
+    c.segs = ptl_mem_alloc(&a, n * sizeof(ptl_bseg));
+    uint32_t* stamp = ptl_mem_calloc(&a, n, sizeof(uint32_t));
+    if (c.ring_of && c.segs && stamp) {
+        for (uint32_t r = 0; r < s->ring_count; ++r)
+            for (uint32_t v = s->ring_start[r]; v < s->ring_start[r + 1]; ++v) c.ring_of[v] = r;
+        for (uint32_t v = 0; v < s->vert_count; ++v) {
+            uint32_t nx = vnext(&c, v);
+            c.segs[v] = (ptl_bseg){X(&c, v), Y(&c, v), X(&c, nx), Y(&c, nx)};
+        }
+    }
+    if (!c.ring_of || !c.segs || !stamp || !ptl_seg_index_build(&c.grid, &a, c.segs, s->vert_count))
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "shape: out of memory validating %u vertices", s->vert_count);
+    else if ((st = check_clearance(&c, stamp)) >= 0)
+        st = ptl_error_ok(err);
+    ptl_seg_index_free(&c.grid);
+    ptl_mem_free(&a, c.ring_of, n * sizeof(uint32_t));
+    ptl_mem_free(&a, c.segs, n * sizeof(ptl_bseg));
     ptl_mem_free(&a, stamp, n * sizeof(uint32_t));
     return st;
 }

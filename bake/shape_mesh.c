@@ -567,7 +567,14 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
                            "overlap): %s", name, e.message);
         ptl_shape_free(out);
     }
-    if (st >= 0) out->precision = m.q;
+    if (st >= 0) {
+        out->precision = m.q;
+        if ((st = ptl_shape_check_clearance(out, &e)) < 0) {
+            st = ptl_error_set(err, st, "%s: the polygons' boundaries come too near each other for the input's precision: %s",
+                               name, e.message);
+            ptl_shape_free(out);
+        }
+    }
 done:
     ptl_mem_free(&a, segs, ((size_t)ne + 1) * sizeof(ptl_bseg));
     ptl_mem_free(&a, m.xy, ((size_t)m.nv + 1) * 2 * sizeof(double));

@@ -701,7 +701,16 @@ static ptl_status poly_xor(const poly_data* d, const char* name, ptl_shape* out,
             ptl_shape_free(out);
         }
     }
-    if (st >= 0) out->precision = d->q;
+    if (st >= 0) {
+        out->precision = d->q;
+        ptl_error e;
+        memset(&e, 0, sizeof e);
+        if ((st = ptl_shape_check_clearance(out, &e)) < 0) {
+            st = ptl_error_set(err, st, "%s: the polygons' boundaries come too near each other for the input's precision: %s",
+                               name, e.message);
+            ptl_shape_free(out);
+        }
+    }
     if (oom) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "%s: out of memory computing the symmetric difference", name);
     ptl_mem_free(&c.a, c.edges, (size_t)c.ne * sizeof(ptl_bseg));
     ptl_mem_free(&c.a, c.poly_of, (size_t)c.ne * sizeof(uint32_t));

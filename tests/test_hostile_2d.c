@@ -346,22 +346,23 @@ Test(hostile_2d, a_mesh_sliver_that_the_rounding_collapses_is_dropped) {
    to a point split on that wall, along the prolongation of one of its sides: that point's rounding
    follows the wall's far end, not the notch, and the gap left must still count as closed. */
 Test(hostile_2d, a_notch_closed_by_a_split_point_on_a_far_reaching_wall_bakes) {
-    static const char* const cases[] = {
-        "poly\n1\n1\n5 5 .6 3 5 69999 6 6 6 .6 6",
+    text t = {0};
+    put(&t, "%s", "poly\n1\n1\n5 5 .6 3 5 69999 6 6 6 .6 6");
+    cr_assert_eq(check_case("far_wall.poly", &t, true, 0, 0), BAKED);
+    free(t.s);
+    /* Features of a few units beside a coordinate of 7.8e6 (precision 0.5), or of a few hundred
+       beside 1.2e11 (precision 8192): baked or refused by name (a vertex within 4 times the
+       precision of an edge), never an internal error. */
+    static const char* const near_limit[] = {
         "poly\n1\n2\n4  010 07777777 0 101 0 0 10\n4 3 1 3  33 6 06 3\n",
+        "poly\n1\n2\n5 0 0 010 3\n3  11\n\r 2 483 0 1 4\n4 121454836483 11033\n3 0 3 1 5\n",
     };
-    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        text t = {0};
-        put(&t, "%s", cases[i]);
-        cr_assert_eq(check_case("far_wall.poly", &t, true, 0, 0), BAKED);
+    for (size_t i = 0; i < sizeof near_limit / sizeof near_limit[0]; ++i) {
+        t = (text){0};
+        put(&t, "%s", near_limit[i]);
+        check_case("far_wall.poly", &t, true, 0, 0);
         free(t.s);
     }
-    /* Features of a few hundred units beside a coordinate of 1.2e11 (precision 8192): baked or
-       refused by name, never an internal error. */
-    text t = {0};
-    put(&t, "poly\n1\n2\n5 0 0 010 3\n3  11\n\r 2 483 0 1 4\n4 121454836483 11033\n3 0 3 1 5\n");
-    check_case("far_wall.poly", &t, true, 0, 0);
-    free(t.s);
 }
 
 /* A thin spike folds the outline back past the vertex where the pocket scan starts: the hull chord
@@ -554,4 +555,113 @@ Test(hostile_2d, a_tiny_shape_handed_to_the_bake_takes_memory_in_proportion_to_i
     cr_assert_null(blob);
     cr_assert_lt(c.peak, (size_t)1 << 20, "peak %zu bytes", c.peak);
     cr_assert_eq(c.now, 0, "%zu bytes not freed", c.now);
+}
+
+/* ---- Rotated grids: collinear corners that the rounding moves off their lines ----------------*/
+
+/* A .mesh of the unit squares of a w x h grid that `rnd` leaves free (3 in 4), rotated by `angle`,
+   scaled and moved. Rotated, the corners along each grid line are collinear only up to the
+   float rounding: notches nearly straight, walls along the sides of a notch's Area of Interest,
+   split points within rounding of a corner. */
+static int put_rotated_grid(text* t, int w, int h, double angle, double scale, double offset) {
+    int id[12 * 12], n = 0;
+    for (int i = 0; i < w * h; ++i) id[i] = rnd() < 0.75 ? n++ : -1;
+    if (n == 0) id[0] = n++;
+    const double c = cos(angle), s = sin(angle);
+    put(t, "mesh\n2\n%d %d\n", (w + 1) * (h + 1), n);
+    for (int y = 0; y <= h; ++y)
+        for (int x = 0; x <= w; ++x)
+            put(t, "%.17g %.17g 1 -1\n", (x * c - y * s) * scale + offset, (x * s + y * c) * scale + offset);
+#define NB(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h ? -1 : id[(y) * w + (x)])
+    for (int y = 0; y < h; ++y)
+        for (int x = 0; x < w; ++x) {
+            if (id[y * w + x] < 0) continue;
+            int v = y * (w + 1) + x;
+            /* version 2: p[i] is across v[i-1] -> v[i] (left, bottom, right, top) */
+            put(t, "4 %d %d %d %d %d %d %d %d\n", v, v + 1, v + w + 2, v + w + 1, NB(x - 1, y), NB(x, y - 1),
+                NB(x + 1, y), NB(x, y + 1));
+        }
+#undef NB
+    return n;
+}
+
+Test(hostile_2d, rotated_grids_of_squares_bake_valid_meshes_of_the_right_area_with_and_without_lids, .timeout = 300) {
+    rng_state = 0x853c49e6748fea9bull;
+    static const double angles[] = {0.7853981633974483, 0.5235987755982988, 1.0471975511965976, 0.4636476090008061,
+                                    0.6435011087932844, 2.0};
+    static const double gscales[] = {1, 1e-3, 1e3, 0.7071067811865476};
+    static const double goffsets[] = {0, 1e4, -3.3e3};
+    int baked = 0, cases = 0;
+    for (int it = 0; it < 400; ++it) {
+        const int w = 2 + (int)(rnd() * 11), h = 2 + (int)(rnd() * 11);
+        const double angle = angles[it % 6], scale = gscales[(it / 6) % 4], offset = goffsets[(it / 24) % 3];
+        text t = {0};
+        int squares = put_rotated_grid(&t, w, h, angle, scale, offset);
+        /* the squares' corners are at most this far from the origin */
+        double big = fabs(offset) + scale * hypot(w, h), per = 4.0 * squares * scale;
+        char what[64];
+        for (int lids = 0; lids < 2; ++lids) {
+            snprintf(what, sizeof what, "rotated%d%s.mesh", it, lids ? "-lids" : "");
+            ptl_bake_desc d = {.lids = (bool)lids};
+            baked += check_case_with(what, &t, false, squares * scale * scale, 2 * precision_of(big) * per, &d) == BAKED;
+            ++cases;
+        }
+        free(t.s);
+    }
+    /* Only squares of 1e-3 at 1e4 come near the float resolution there (2^-10): the rest bake. */
+    cr_assert_geq(baked, cases * 8 / 10, "only %d of %d rotated grids baked", baked, cases);
+}
+
+/* The decomposition cannot tell which side of an edge a vertex this near it is on: refused. */
+Test(hostile_2d, a_vertex_within_the_precision_of_another_polygons_edge_is_refused_by_name) {
+    /* a unit square and, right of it, a triangle whose tip is 5e-7 from the square's right side */
+    static const char mesh[] = "mesh\n2\n7 2\n"
+                               "0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\n"
+                               "1.0000005 0.5 1 1\n2 0 1 1\n2 1 1 1\n"
+                               "4 0 1 2 3 -1 -1 -1 -1\n3 4 5 6 -1 -1 -1\n";
+    text t = {(char*)mesh, sizeof mesh - 1, sizeof mesh};
+    cr_assert_eq(check_case("near.mesh", &t, false, 0, 0), REFUSED);
+    ptl_shape sh;
+    ptl_error err = {0};
+    cr_assert_eq(ptl_mesh2d_parse(mesh, sizeof mesh - 1, "near.mesh", NULL, &sh, &err), PTL_ERR_BAD_INPUT);
+    cr_assert(strstr(err.message, "too near each other") && strstr(err.message, "(1, 0)-(1, 1)"), "%s", err.message);
+}
+
+/* A staircase of single blocked cells whose pocket lid runs from the map's edge through the
+   staircase's inner corners, all on one line: the notch beside it closes with a portal to the
+   nearest of those corners, never to one that a nearer corner on the same line hides. */
+Test(hostile_2d, a_grid_pocket_lid_along_a_line_of_corners_bakes_with_lids) {
+    static const char map[] = "type octile\nheight 19\nwidth 31\nmap\n"
+                              "@..@.@.@@@@.....@@@@....@@@@@@@\n"
+                              "@@@@@@@@@@@@@@@@@@@@@@@@@.@....\n"
+                              "...@.......@.......@.......@...\n"
+                              "....@.......@.......@.......@..\n"
+                              ".....@.......@..............@.@\n"
+                              "......@.@.@...@.......@.......@\n"
+                              ".......@.......@.......@.......\n"
+                              "@.......@.......@.......@......\n"
+                              ".@.......@.......@.......@.....\n"
+                              "..@.......@......@@@@@@@@.@..@@\n"
+                              "@.........@@@@@@@@@@@@@@@@@@@@@\n"
+                              "@@@@@@@@@@@@@@....@............\n"
+                              "...............................\n...............................\n"
+                              "...............................\n...............................\n"
+                              "...............................\n...............................\n"
+                              "...............................\n";
+    ptl_grid g;
+    ptl_error err = {0};
+    cr_assert_eq(ptl_grid_parse(map, sizeof map - 1, "stairs.map", NULL, &g, &err), PTL_OK, "%s", err.message);
+    ptl_shape sh;
+    cr_assert_eq(ptl_shape_from_grid(&g, NULL, &sh, &err), PTL_OK, "%s", err.message);
+    ptl_bake_desc d = {.lids = true};
+    void* blob = NULL;
+    size_t size = 0;
+    cr_assert_eq(ptl_bake_shape(&sh, &d, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm = NULL;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_navmesh_validate(nm, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+    ptl_shape_free(&sh);
+    ptl_grid_free(&g);
 }

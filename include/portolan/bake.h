@@ -83,7 +83,8 @@ typedef struct ptl_shape {
     ptl_allocator alloc;
     /* [Units: wu] The precision of the reader's rounding (.poly, .mesh: see their readers); 0: exact
        coordinates (grids, shapes made by the caller). The decomposition takes features within
-       twice this of each other as touching (pocket lids, bake/decompose.c). */
+       twice this of each other as touching (bake/decompose.c); ptl_shape_validate refuses a
+       vertex within 4 times this of an edge. */
     double precision;
 } ptl_shape;
 
@@ -126,7 +127,9 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
 /* Any 2D input by extension: .map, .poly or .mesh. */
 ptl_status ptl_shape_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
 void ptl_shape_get_stats(const ptl_shape* s, ptl_shape_stats* out);
-/* Checks the ring invariants above (orientation, no crossing, no zero-length or collinear edge). */
+/* Checks the ring invariants above (orientation, no crossing, no zero-length or collinear edge)
+   and, for a rounded shape (precision > 0), that no vertex lies within 4 times the precision of an
+   edge it neither ends nor touches exactly. */
 ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err);
 void ptl_shape_free(ptl_shape* s);
 
