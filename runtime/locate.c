@@ -312,6 +312,20 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         double d2 = dx * dx + dz * dz;
         if (d2 <= near_d2) near_d2 = d2, near_v = cv[i];
     }
+    if (near_v != PTL_NONE && near_d2 > 0) {
+        /* A vertex of a cell around that one may be nearer still, the point itself (a pinch copy,
+           or a corner beside a short edge): the point is the nearest vertex, not the first cell's. */
+        const uint32_t u0 = near_v;
+        for (uint32_t k = nm->vcell_start[u0]; k < nm->vcell_start[u0 + 1]; ++k) {
+            const ptl_blob_cell* o = &nm->cells[nm->vcell[k]];
+            for (uint32_t i = 0; i < o->vert_count; ++i) {
+                const uint32_t u = nm->cell_verts[o->first + i];
+                double dx = ptl_nm_vx(nm, u) - x, dz = ptl_nm_vz(nm, u) - z;
+                double d2 = dx * dx + dz * dz;
+                if (d2 < near_d2) near_d2 = d2, near_v = u;
+            }
+        }
+    }
     if (near_v != PTL_NONE) {
         uint32_t v = near_v;
         if (nm->vert_flags[v] & PTL_VERT_PINCH) {

@@ -221,3 +221,30 @@ Test(snapping, a_goal_in_a_wall_one_extent_from_a_corner_ends_on_the_corner) {
     ptl_shape_free(&s);
     ptl_grid_free(&g);
 }
+
+/* Two pieces of free space touch at a point (a pinch) beside an edge of about the location
+   tolerance: one cell's nearest vertex to the point is the short edge's other end, the point itself
+   is a vertex of the next cell. The point is the pinch, ambiguous on a polygon navmesh: not found,
+   with or without hubs (which bake other cells around it). */
+Test(snapping, a_pinch_point_beside_a_short_edge_is_the_pinch_in_every_bake) {
+    static const char poly[] = "poly\n1\n3\n"
+                               "4 0 0 15.00001 12.62502 10.87492 18.99992 1.25 1.25\n"
+                               "3 1.25002 16.99992 3.74996 14.87494 -8e-05 -8e-05\n"
+                               "3 -8e-05 -8e-05 3.75 1.25 1.24999 3.74999\n";
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_poly_parse(poly, sizeof poly - 1, "pinch.poly", NULL, &s, &err), 0, "%s", err.message);
+    for (uint32_t hubs = 0; hubs < 2; ++hubs) {
+        ptl_navmesh* nm = load_shape_navmesh(&s, hubs);
+        ptl_query* q;
+        cr_assert_geq(ptl_query_create(nm, NULL, &q), 0);
+        const float pinch[3] = {-8e-05f, 0, -8e-05f}, start[3] = {1.25002f, 0, 16.99992f};
+        ptl_path_request req = {.start = {start[0], start[1], start[2]}, .goal = {pinch[0], pinch[1], pinch[2]}};
+        float pts[3 * 16];
+        ptl_path_result res = {.points = pts, .point_capacity = 16};
+        cr_expect_eq(ptl_query_find_path(q, &req, &res), PTL_ERR_NOT_FOUND, "hubs %u", hubs);
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+    }
+    ptl_shape_free(&s);
+}
