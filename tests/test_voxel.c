@@ -5,7 +5,7 @@
    Recast's (numbers recorded from bench/peer_recast, see RECAST_SPANS). */
 #include "test_util.h"
 
-#include "../bake/layer_map.h"
+#include "../bake/layers/layer_map.h"
 
 /* ---- Building meshes by hand --------------------------------------------------------------------*/
 
@@ -1156,7 +1156,7 @@ Test(voxel, random_stacked_scenes_keep_the_layer_rules_across_block_borders, .ti
    must answer for every open span what the field answers (its layer, floor and tag; what lies
    across each of its sides: nothing, another layer through a link, or a gap link). */
 
-#include "../bake/contours.h"
+#include "../bake/contours/contours.h"
 
 static uint64_t map_junctions, map_gaps; /* sides checked that the map must find a layer across */
 
