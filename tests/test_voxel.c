@@ -6,6 +6,7 @@
 #include "test_util.h"
 
 #include "../bake/layers/layer_map.h"
+#include "../bake/voxel/tiles.h"
 
 /* ---- Building meshes by hand --------------------------------------------------------------------*/
 

@@ -12,7 +12,7 @@
 #include "../../runtime/error.h"
 #include "../../runtime/navmesh_format.h"
 #include "../../runtime/navmesh_internal.h"
-#include "cpg_build.h"
+#include "build.h"
 #include "../shape/geom2.h"
 
 static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }

@@ -34,7 +34,7 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../../runtime/query_internal.h"
-#include "../pipeline/bake3d.h"
+#include "hubs.h"
 
 /* Shortest-path trees sampled to rank the hubs: on Aurora (19,869 corners) 16 trees give labels of
    130 entries on average, 64 give 118, 256 give 118 again; degree order (Akiba et al.'s default for

@@ -17,7 +17,7 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../../runtime/query_internal.h"
-#include "../pipeline/bake3d.h"
+#include "landmarks.h"
 
 /* Pieces smaller than this many cells get no landmarks: their searches are short anyway. */
 enum { MIN_CELLS_PER_LANDMARK = 8 };

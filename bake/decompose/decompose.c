@@ -35,7 +35,8 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../../runtime/pockets.h"
-#include "decompose_internal.h"
+#include "decompose.h"
+#include "relax.h"
 #include "../shape/geom2.h"
 
 enum { SEG_WALL = 0, SEG_PORTAL = 1 };

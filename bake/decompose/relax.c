@@ -8,7 +8,8 @@
 #include <math.h>
 #include <string.h>
 
-#include "decompose_internal.h"
+#include "decompose.h"
+#include "relax.h"
 
 /* Distance from q to the line through a and b (to a when a == b). */
 static double line_dist(ptl_v2 a, ptl_v2 b, ptl_v2 q) {

@@ -1,4 +1,5 @@
-/* The layers without the open field (layer_map.c, layer_stream.c). Private to the bake.
+/* The layers without the open field (layer_map.c; built band by band by layer_stream.c). Private
+   to the bake.
 
    The layer flood runs on blocks of PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns (layers.c), so
    the layers can be built from a stream of bands, each a row of blocks (32 rows of the world's
@@ -15,7 +16,8 @@
 
 #include <string.h>
 
-#include "../voxel/voxel.h"
+#include "../voxel/tiles.h"
+#include "layers.h"
 
 #define PTL_LMAP_B PTL_VX_LAYER_BLOCK
 
@@ -109,41 +111,6 @@ uint32_t ptl_lmap_edge_kind(const ptl_layer_map* m, uint32_t l, int64_t x, int64
    label an open field with it). */
 uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_t floor);
 
-/* ---- layer_stream.c: layers band by band ------------------------------------------------------ */
-
-typedef struct ptl_layer_stream ptl_layer_stream;
-
-/* A stream for the world `world` (ptl_vx_params_resolve: width and depth are the world's) with the
-   seeds of ptl_vx_build_layers and the jobs the bands' blocks run as (NULL: in turn). */
-ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, uint32_t seed_count,
-                              const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream** out,
-                              ptl_error* err);
-void ptl_lstream_destroy(ptl_layer_stream* s);
-/* The jobs the next bands' blocks run as (NULL: in turn, as when the stream runs inside a job). */
-void ptl_lstream_set_jobs(ptl_layer_stream* s, const ptl_job_system* jobs);
-/* The tile path, when the tiles' size is a multiple of PTL_LMAP_B: ptl_lstream_use_tiles once,
-   then each tile's own columns (a field of w x d columns whose column (0, 0) is world column (x0,
-   z0), plain index, col_of, gaps as in ptl_lstream_band) through ptl_lstream_tile, which only reads
-   the stream and may run in the tile's job, and the tiles' results through ptl_lstream_add_tile in
-   row-major order. ptl_lstream_tile gives PTL_ERR_NO_MEMORY or PTL_ERR_BAD_INPUT (2^32 block-layers)
-   without a message. */
-typedef struct ptl_tile_layers ptl_tile_layers;
-ptl_status ptl_lstream_use_tiles(ptl_layer_stream* s, uint32_t tile_size, uint32_t tiles_x, uint32_t tiles_z,
-                                 ptl_error* err);
-ptl_status ptl_lstream_tile(const ptl_layer_stream* s, ptl_open_field* tile, int32_t x0, int32_t z0,
-                            ptl_tile_layers** out);
-ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_error* err);
-void ptl_lstream_tile_free(ptl_tile_layers* t, const ptl_layer_stream* s);
-
-/* The next band: world rows [z0, z0 + band->p.depth) in full width, z0 the rows already given
-   (a multiple of PTL_LMAP_B), depth PTL_LMAP_B unless it is the last band. `band` has a plain
-   column index and col_of; its gaps have span as an index into its spans and other as an index
-   inside the far column (ptl_vx_tile's convention). Its spans' `layer` gets their block-layer ids. */
-ptl_status ptl_lstream_band(ptl_layer_stream* s, ptl_open_field* band, ptl_error* err);
-/* After the last band: stitches, drops islands and unreached layers, numbers the layers (layers.c's
-   order) and fills `ls` and `map`. The stream is destroyed whatever the outcome. */
-ptl_status ptl_lstream_finish(ptl_layer_stream* s, ptl_layer_set* ls, ptl_layer_map* map, ptl_error* err);
-
 /* A band (ptl_lstream_band's form) being filled row by row; its arrays grow and are reused. */
 typedef struct ptl_vx_band {
     ptl_open_field f;          /* p.width = world width; p.depth = rows so far */
@@ -157,22 +124,27 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
 /* Appends row z of a whole open field (spans in column order, gaps with far ends as span indices). */
 ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z);
 
-/* tiles.c: the voxel stages in tiles (a row of tiles at a time, as jobs) streamed into `s` band by
-   band; each row of tiles is freed once its rows are given, so no world-sized field ever exists.
-   `ms_layers` gets the time spent in the stream; the rows of tiles done go to `progress` (progress.h,
-   from the calling thread; NULL: none). */
-struct ptl_bake_progress;
-ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
-                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
-                               uint32_t* solid_spans, double* ms_layers, const struct ptl_bake_progress* progress,
-                               ptl_error* err);
-/* tiles.c: every tile of the world (from parts, in any order, each once) streamed into `s`. */
-ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
-                               uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err);
-
 /* The layers of a whole open field through the stream: its spans get their layers (PTL_VX_NONE:
    dropped), `ls` the layers and `map` (NULL: not wanted) the map. ptl_vx_build_layers is this. */
 ptl_status ptl_vx_layers_of_field(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_job_system* jobs,
                                   const ptl_allocator* alloc, ptl_layer_set* ls, ptl_layer_map* map, ptl_error* err);
+
+/* Ordered flooding into layers (layers.c, through the band stream of layer_map.c/layer_stream.c,
+   which also gives the layer map the later stages read); with seeds (world points, NULL/0 for none), layers not
+   reachable from a seed are dropped (their spans get PTL_VX_NONE). Layer ids are dense, 0.., in
+   the order of each layer's lowest span (floor, then z, then x). A seed stands on the highest floor
+   at most walkable_height below it (else the lowest at most walkable_climb above it) in its column
+   or, failing that, the nearest column within walkable_radius + 1; seeds standing on nothing are
+   ignored, and PTL_ERR_BAD_INPUT is returned when no seed stands on anything. */
+ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
+                               ptl_layer_set* out, ptl_error* err);
+/* The same, the blocks flooded as jobs of `jobs` (NULL: in turn). The flood runs in blocks of
+   PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns of the field, each on its own, and their
+   block-layers are stitched across block borders by the same rules (layer_stitch.c), so the layers
+   are the same whatever the threads or the bake's tiling; they differ from one flood over the whole
+   field only where its choices depend on the order in which it reaches a block. */
+ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
+                                    const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_set* out,
+                                    ptl_error* err);
 
 #endif

@@ -15,7 +15,7 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../contours/contours.h"
-#include "../cpg/cpg_build.h"
+#include "../cpg/build.h"
 #include "layer_merge.h"
 
 /* A cell edge of a layer lying on a junction line. */

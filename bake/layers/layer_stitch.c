@@ -18,7 +18,8 @@
 
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
-#include "../voxel/voxel.h"
+#include "../voxel/vx_params.h"
+#include "layer_stitch.h"
 
 static int cmp_u64(const void* x, const void* y) {
     uint64_t a = *(const uint64_t*)x, b = *(const uint64_t*)y;

@@ -31,7 +31,10 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../contours/contours.h"
+#include "../voxel/tiles.h"
 #include "layer_map.h"
+#include "layer_stitch.h"
+#include "layer_stream.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};

@@ -39,7 +39,12 @@
 
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
-#include "../voxel/voxel.h"
+#include "../voxel/col_index.h"
+#include "../voxel/filter.h"
+#include "../voxel/tiles.h"
+#include "../voxel/vx_params.h"
+#include "layer_stitch.h"
+#include "layers.h"
 
 /* A layer id's union-find node; size, list and box are meaningful at roots only. */
 typedef struct lnode {

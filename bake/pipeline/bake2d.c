@@ -5,9 +5,9 @@
 #include <portolan/bake.h>
 
 #include "../../runtime/error.h"
-#include "bake3d.h"
+#include "../cpg/hubs.h"
 #include "bake_debug.h"
-#include "../cpg/cpg_build.h"
+#include "../cpg/build.h"
 #include "progress.h"
 
 static double now_ms(void) {

@@ -8,10 +8,14 @@
 
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
+#include "../cpg/hubs.h"
+#include "../cpg/landmarks.h"
 #include "bake3d.h"
-#include "../cpg/cpg_build.h"
+#include "../cpg/build.h"
 #include "bake_debug.h"
 #include "../layers/layer_map.h"
+#include "../layers/layer_stream.h"
+#include "../voxel/tiles.h"
 #include "../layers/layer_merge.h"
 #include "progress.h"
 

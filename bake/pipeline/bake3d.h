@@ -4,6 +4,7 @@
 #define PTL_BAKE3D_H
 
 #include "../layers/layer_map.h"
+#include "../voxel/tiles.h"
 
 /* Desc checks the whole bake and the part bake share (landmarks, max_error, tile_size). */
 ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err);
@@ -16,17 +17,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* ls, const ptl_ba
                              const ptl_vx_tiling* tiling, double t0, void** blob, size_t* size, ptl_bake_stats* bs,
                              ptl_error* err);
 
-/* ptl_bake_landmarks_jobs consuming `blob` (it becomes the navmesh the distances are searched on,
-   no copy of it; freed whatever the outcome). */
-ptl_status ptl_bake_landmarks_adopt(void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
-                                    const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err);
-/* ptl_bake_landmarks with the pieces of walkable space as jobs (landmarks.c). */
-ptl_status ptl_bake_landmarks_jobs(const void* blob, size_t size, uint32_t count, const ptl_job_system* jobs,
-                                   const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err);
-
 /* Milliseconds on a monotonic clock. */
 double ptl_bake3d_now_ms(void);
-/* Replaces *blob by the blob with hub labels (hubs.c; d->jobs, d->alloc), filling bs's hub fields. */
-ptl_status ptl_bake_add_hubs(const ptl_bake_desc* d, void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err);
 
 #endif

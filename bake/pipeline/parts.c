@@ -14,6 +14,8 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../../runtime/navmesh_format.h"
+#include "../layers/layer_stream.h"
+#include "../voxel/tiles.h"
 #include "bake3d.h"
 
 #define PART_VERSION 1u

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "../../runtime/alloc.h"
-#include "voxel.h"
+#include "col_index.h"
 
 static size_t base_entries(uint32_t cols) {
     return (size_t)cols / PTL_VX_COL_BLOCK + 1;

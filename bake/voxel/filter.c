@@ -44,7 +44,10 @@
 
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
-#include "voxel.h"
+#include "col_index.h"
+#include "filter.h"
+#include "voxelize.h"
+#include "vx_params.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};

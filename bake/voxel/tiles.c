@@ -18,6 +18,8 @@
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
 #include "../layers/layer_map.h"
+#include "../layers/layer_stream.h"
+#include "tiles.h"
 #include "../pipeline/progress.h"
 
 static const int DX[4] = {-1, 0, 1, 0};

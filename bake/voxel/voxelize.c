@@ -47,7 +47,8 @@
 
 #include "../../runtime/alloc.h"
 #include "../../runtime/error.h"
-#include "voxel.h"
+#include "voxelize.h"
+#include "vx_params.h"
 
 static double dmin(double a, double b) {
     return a < b ? a : b;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../../runtime/error.h"
-#include "voxel.h"
+#include "vx_params.h"
 
 /* Grids larger than this many columns are refused: the per-column arrays alone would take GBs. */
 #define MAX_COLUMNS (1u << 28)

@@ -1,6 +1,6 @@
 /* State of one ANavMG decomposition (decompose.c), shared with convexity relaxation (relax.c). */
-#ifndef PTL_DECOMPOSE_INTERNAL_H
-#define PTL_DECOMPOSE_INTERNAL_H
+#ifndef PTL_DECOMPOSE_H
+#define PTL_DECOMPOSE_H
 
 #include <portolan/bake.h>
 
@@ -74,14 +74,5 @@ void ptl_dc_faces_free(ptl_dc* d, ptl_dc_faces* f);
 ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* err);
 ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err);
 void ptl_dc_free(ptl_dc* d);
-
-/* relax.c: ANavMG thesis §4.3. */
-ptl_status ptl_dc_relax_notches(ptl_dc* d, const ptl_shape* s, double tolerance);
-/* Drops dispensable portals; `faces` labels the cells before any is dropped, so that two cells
-   are merged at most once (never into a cell that wraps around a hole). */
-ptl_status ptl_dc_drop_dispensable(ptl_dc* d, const ptl_dc_faces* faces, double tolerance);
-/* True when v has a reflex gap whose vertex lies deeper than `tolerance` below the chord joining
-   the far ends of the gap's two sides (the cell there is not near-convex at v). */
-bool ptl_dc_too_deep(const ptl_dc* d, uint32_t v, double tolerance);
 
 #endif
