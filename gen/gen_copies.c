@@ -10,7 +10,7 @@
 
    Coordinates: a vertex of copy (i, j) is (float)(x + i * pitch_x) computed in double, so a copy
    is exact wherever the sum is representable, and rounds once otherwise. */
-#include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include <float.h>
 #include <math.h>

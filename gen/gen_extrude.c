@@ -17,7 +17,7 @@
    and one at the wall height if a wall ends there. Vertex ids: every floor-level vertex in lattice
    order (row by row, x fastest), then every top vertex in the same order. Triangles: floors in
    cell order, then walls in cell order (sides -z, +x, +z, -x of each cell). */
-#include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include <math.h>
 #include <string.h>

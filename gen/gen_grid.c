@@ -2,7 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"

@@ -17,7 +17,7 @@
    Triangle counts (seed 0): BUILDING 40 m / 3 storeys 3,400; 120 m / 3 storeys 48,000; 256 m /
    64 storeys (the limits) 4.8 million. BRIDGE 40 m 400; 4096 m 250,000 (crates are capped).
    TERRAIN 40 m 3,600; 1024 m 2.2 million (2 per square metre, plus skirts and rocks). */
-#include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include <math.h>
 #include <stdio.h>

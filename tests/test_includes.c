@@ -1,8 +1,8 @@
-/* The module boundaries of DESIGN.md, checked on the sources: runtime/ and bake/ include no OpenGL,
-   EGL, glad or SDL header (bake/'s GPU path, files whose name contains "gpu", may include OpenGL,
-   EGL and glad, never SDL); debugdraw/ outside its GL sink (debugdraw/gl/) includes none either;
-   the public headers that a game without OpenGL includes (runtime.h, bake.h, bake_debug.h,
-   debugdraw.h) include none. Run from the project root (as scripts/test.sh does) or a folder below. */
+/* The module boundaries of DESIGN.md, checked on the sources: runtime/, bake/ (its stage folders)
+   and gen/ include no OpenGL, EGL, glad or SDL header (bake/'s GPU path, files whose name contains
+   "gpu", may include OpenGL, EGL and glad, never SDL); debugdraw/ outside its GL sink
+   (debugdraw/gl/) includes none either; the public headers that a game without OpenGL includes
+   (runtime.h, bake.h, bake_debug.h, gen.h, debugdraw.h) include none. Run from the project root (as scripts/test.sh does) or a folder below. */
 #include "test_util.h"
 
 #include <ctype.h>
@@ -89,6 +89,23 @@ static int scan_dir(const char* dir, int* bad, bool gpu_files_may_use_gl) {
     return files;
 }
 
+/* scan_dir on `dir` and on each of its subfolders (one level: bake/'s stage folders). */
+static int scan_tree(const char* dir, int* bad, bool gpu_files_may_use_gl) {
+    int files = scan_dir(dir, bad, gpu_files_may_use_gl);
+    DIR* d = opendir(dir);
+    cr_assert_not_null(d, "cannot open %s", dir);
+    struct dirent* e;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) files += scan_dir(path, bad, gpu_files_may_use_gl);
+    }
+    closedir(d);
+    return files;
+}
+
 Test(includes, runtime_and_bake_include_no_gl_or_sdl_header) {
     const char* root = project_root();
     cr_assert_not_null(root, "run the tests from the project root (runtime/navmesh.c not found)");
@@ -97,9 +114,12 @@ Test(includes, runtime_and_bake_include_no_gl_or_sdl_header) {
     snprintf(dir, sizeof dir, "%s/runtime", root);
     files += scan_dir(dir, &bad, false);
     snprintf(dir, sizeof dir, "%s/bake", root);
-    files += scan_dir(dir, &bad, true);
-    cr_assert_gt(files, 20, "only %d sources found under %s/runtime and %s/bake", files, root, root);
-    cr_assert_eq(bad, 0, "%d OpenGL/SDL includes in runtime/ or bake/ (listed above)", bad);
+    const int bake_files = scan_tree(dir, &bad, true);
+    snprintf(dir, sizeof dir, "%s/gen", root);
+    files += bake_files + scan_dir(dir, &bad, false);
+    cr_assert_gt(bake_files, 40, "only %d sources found under %s/bake and its stage folders", bake_files, root);
+    cr_assert_gt(files, 60, "only %d sources found under %s/runtime, %s/bake and %s/gen", files, root, root, root);
+    cr_assert_eq(bad, 0, "%d OpenGL/SDL includes in runtime/, bake/ or gen/ (listed above)", bad);
 }
 
 Test(includes, debugdraw_core_and_public_headers_include_no_gl_or_sdl_header) {
@@ -110,7 +130,7 @@ Test(includes, debugdraw_core_and_public_headers_include_no_gl_or_sdl_header) {
     snprintf(dir, sizeof dir, "%s/debugdraw", root);
     int files = scan_dir(dir, &bad, false);
     cr_assert_geq(files, 4, "debugdraw sources not found");
-    static const char* const hdrs[] = {"runtime.h", "bake.h", "bake_debug.h", "debugdraw.h"};
+    static const char* const hdrs[] = {"runtime.h", "bake.h", "bake_debug.h", "gen.h", "debugdraw.h"};
     for (size_t i = 0; i < sizeof hdrs / sizeof hdrs[0]; ++i) {
         char path[512];
         snprintf(path, sizeof path, "%s/include/portolan/%s", root, hdrs[i]);
