@@ -16,8 +16,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runtime/alloc.h"
-#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* K is at most this per side (K^2 = 16.7 million copies); the totals are limited separately. */
 #define COPIES_MAX 4096u

@@ -22,8 +22,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../runtime/alloc.h"
-#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 #define COUNT_MAX 0x7fffffffull /* vertex and triangle counts stay below 2^31 (see gen_copies.c) */
 #define EXTENT_MAX 1e7          /* [Units: wu] beyond this floats no longer hold a grid line to 1 mm */

@@ -4,8 +4,7 @@
 
 #include <portolan/gen.h>
 
-#include "../runtime/alloc.h"
-#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 typedef struct rng {
     uint64_t s;

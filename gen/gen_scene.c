@@ -24,8 +24,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../runtime/alloc.h"
-#include "../runtime/error.h"
+#include "../runtime/internal.h"
 
 /* ---- Sizes ([Units: wu = m]) ---------------------------------------------------------------------*/
 #define STOREY_H 3.0    /* floor to floor */

@@ -146,3 +146,73 @@ Test(includes, debugdraw_core_and_public_headers_include_no_gl_or_sdl_header) {
     cr_assert(!graphics_header("geom2.h", false));
     cr_assert(!graphics_header("portolan/debugdraw.h", false));
 }
+
+/* Number of includes in file `path` that reach into runtime/ for anything but runtime/internal.h,
+   each reported. */
+static int scan_runtime_includes(const char* path) {
+    FILE* f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    char line[1024];
+    int bad = 0, lineno = 0;
+    while (fgets(line, sizeof line, f)) {
+        ++lineno;
+        const char* p = line;
+        while (*p == ' ' || *p == '\t') ++p;
+        if (strncmp(p, "#include \"", 10) != 0) continue;
+        const char* r = strstr(p, "runtime/");
+        if (r && strncmp(r, "runtime/internal.h\"", 19) != 0) {
+            fprintf(stderr, "%s:%d: %s", path, lineno, p);
+            ++bad;
+        }
+    }
+    fclose(f);
+    return bad;
+}
+
+/* scan_runtime_includes on every .c and .h of `dir` and its subfolders (one level). */
+static int scan_runtime_tree(const char* dir, int* files) {
+    DIR* d = opendir(dir);
+    cr_assert_not_null(d, "cannot open %s", dir);
+    struct dirent* e;
+    int bad = 0;
+    while ((e = readdir(d))) {
+        if (e->d_name[0] == '.') continue;
+        char path[1024];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (stat(path, &st) != 0) continue;
+        if (S_ISDIR(st.st_mode)) {
+            DIR* sub = opendir(path);
+            cr_assert_not_null(sub, "cannot open %s", path);
+            struct dirent* s;
+            while ((s = readdir(sub))) {
+                if (!ends_with(s->d_name, ".c") && !ends_with(s->d_name, ".h")) continue;
+                char file[2048];
+                snprintf(file, sizeof file, "%s/%s", path, s->d_name);
+                bad += scan_runtime_includes(file);
+                ++*files;
+            }
+            closedir(sub);
+        } else if (ends_with(e->d_name, ".c") || ends_with(e->d_name, ".h")) {
+            bad += scan_runtime_includes(path);
+            ++*files;
+        }
+    }
+    closedir(d);
+    return bad;
+}
+
+Test(includes, bake_and_gen_include_nothing_from_the_runtime_but_its_internal_header) {
+    const char* root = project_root();
+    cr_assert_not_null(root);
+    char dir[512];
+    int bad = 0, files = 0;
+    snprintf(dir, sizeof dir, "%s/bake", root);
+    bad += scan_runtime_tree(dir, &files);
+    snprintf(dir, sizeof dir, "%s/gen", root);
+    bad += scan_runtime_tree(dir, &files);
+    cr_assert_gt(files, 40, "only %d sources found under %s/bake and %s/gen", files, root, root);
+    cr_assert_eq(bad, 0, "%d includes of runtime/ headers other than runtime/internal.h (listed above)", bad);
+    /* and the check sees what it must */
+    cr_assert(strncmp(strstr("#include \"../../runtime/alloc.h\"", "runtime/"), "runtime/internal.h\"", 19) != 0);
+}

@@ -21,8 +21,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "contours.h"
 #include "../shape/geom2.h"
 #include "../shape/seggrid.h"

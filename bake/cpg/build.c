@@ -8,10 +8,7 @@
 
 #include <portolan/bake.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
-#include "../../runtime/navmesh_format.h"
-#include "../../runtime/navmesh_internal.h"
+#include "../../runtime/internal.h"
 #include "build.h"
 #include "../shape/geom2.h"
 

@@ -5,7 +5,7 @@
 
 #include <portolan/bake.h>
 
-#include "../../runtime/navmesh_format.h"
+#include "../../runtime/internal.h"
 
 typedef struct ptl_cpg_in {
     uint32_t vert_count;

@@ -31,9 +31,7 @@
 
 #include <portolan/bake.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
-#include "../../runtime/query_internal.h"
+#include "../../runtime/internal.h"
 #include "hubs.h"
 
 /* Shortest-path trees sampled to rank the hubs: on Aurora (19,869 corners) 16 trees give labels of

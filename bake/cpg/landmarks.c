@@ -14,9 +14,7 @@
 
 #include <portolan/bake.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
-#include "../../runtime/query_internal.h"
+#include "../../runtime/internal.h"
 #include "landmarks.h"
 
 /* Pieces smaller than this many cells get no landmarks: their searches are short anyway. */

@@ -32,9 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
-#include "../../runtime/pockets.h"
+#include "../../runtime/internal.h"
 #include "decompose.h"
 #include "relax.h"
 #include "../shape/geom2.h"

@@ -4,7 +4,7 @@
 
 #include <portolan/bake.h>
 
-#include "../../runtime/alloc.h"
+#include "../../runtime/internal.h"
 #include "../shape/geom2.h"
 #include "../shape/seggrid.h"
 

@@ -6,8 +6,7 @@
 
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "text_scan.h"
 
 /* Limits that keep w * h and every index into the grid (and into its lattice of (w+1) * (h+1)

@@ -31,8 +31,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "text_scan.h"
 
 /* Statements of the OBJ specification (Wavefront, "Object Files (.obj)", Appendix B1) that carry

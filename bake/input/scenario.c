@@ -17,8 +17,7 @@
 #include <float.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "text_scan.h"
 
 typedef PTL_ARRAY(ptl_query_item) item_array;

@@ -23,8 +23,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../shape/shape_build.h"
 #include "text_scan.h"
 

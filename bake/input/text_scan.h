@@ -13,9 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
-#include "../../runtime/file_read.h"
+#include "../../runtime/internal.h"
 
 /* A file's bytes, allocated from `alloc`; `cap` is what to hand back to ptl_mem_free. */
 typedef struct ptl_text_file {

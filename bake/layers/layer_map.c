@@ -2,8 +2,7 @@
    field through the stream (layer_map.h). */
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../contours/contours.h"
 #include "../voxel/tiles.h"
 #include "layer_map.h"

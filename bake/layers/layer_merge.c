@@ -12,8 +12,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../contours/contours.h"
 #include "../cpg/build.h"
 #include "layer_merge.h"

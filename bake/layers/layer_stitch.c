@@ -16,8 +16,7 @@
    unites. */
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../voxel/vx_params.h"
 #include "layer_stitch.h"
 

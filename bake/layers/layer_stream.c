@@ -28,8 +28,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../contours/contours.h"
 #include "../voxel/tiles.h"
 #include "layer_map.h"

@@ -37,8 +37,7 @@
    (layer_stream.c, the end of the stream). This file keeps the flood of one block. */
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../voxel/col_index.h"
 #include "../voxel/filter.h"
 #include "../voxel/tiles.h"

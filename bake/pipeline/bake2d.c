@@ -4,7 +4,7 @@
 
 #include <portolan/bake.h>
 
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../cpg/hubs.h"
 #include "bake_debug.h"
 #include "../cpg/build.h"

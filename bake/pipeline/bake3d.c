@@ -6,8 +6,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../cpg/hubs.h"
 #include "../cpg/landmarks.h"
 #include "bake3d.h"

@@ -8,8 +8,7 @@
 #include <stdatomic.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "bake_debug.h"
 #include "../shape/geom2.h"
 

@@ -11,9 +11,7 @@
 #include <stddef.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
-#include "../../runtime/navmesh_format.h"
+#include "../../runtime/internal.h"
 #include "../layers/layer_stream.h"
 #include "../voxel/tiles.h"
 #include "bake3d.h"

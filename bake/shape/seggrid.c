@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
+#include "../../runtime/internal.h"
 
 bool ptl_seggrid_init(ptl_seggrid* g, const ptl_allocator* a, double x0, double y0, double x1, double y1,
                       uint32_t expected) {

@@ -6,8 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "shape_build.h"
 #include "shape_seg_index.h"
 

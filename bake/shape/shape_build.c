@@ -3,8 +3,7 @@
 
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 
 bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings) {
     s->xy = ptl_mem_alloc(&s->alloc, (size_t)verts * 2 * sizeof(double));

@@ -24,8 +24,7 @@
 
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "shape_build.h"
 
 enum { DIR_E = 0, DIR_N = 1, DIR_W = 2, DIR_S = 3 };

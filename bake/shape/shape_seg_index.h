@@ -13,7 +13,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../../runtime/alloc.h"
+#include "../../runtime/internal.h"
 
 /* A directed segment a -> b. */
 typedef struct ptl_bseg {

@@ -9,7 +9,7 @@
    as choosing the width from all the columns beforehand. */
 #include <string.h>
 
-#include "../../runtime/alloc.h"
+#include "../../runtime/internal.h"
 #include "col_index.h"
 
 static size_t base_entries(uint32_t cols) {

@@ -42,8 +42,7 @@
       cells (Saupin et al. 2014 §5.2; Golodetz's walk and step links). */
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "col_index.h"
 #include "filter.h"
 #include "voxelize.h"

@@ -15,8 +15,7 @@
    A tile's job allocates only for its window: (tile_size + 2 border)^2 columns and their spans. */
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "../layers/layer_map.h"
 #include "../layers/layer_stream.h"
 #include "tiles.h"

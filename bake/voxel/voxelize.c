@@ -45,8 +45,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/alloc.h"
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "voxelize.h"
 #include "vx_params.h"
 

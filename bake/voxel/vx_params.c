@@ -7,7 +7,7 @@
 #include <math.h>
 #include <string.h>
 
-#include "../../runtime/error.h"
+#include "../../runtime/internal.h"
 #include "vx_params.h"
 
 /* Grids larger than this many columns are refused: the per-column arrays alone would take GBs. */
