@@ -428,7 +428,7 @@ done:
     return st;
 }
 
-ptl_status ptl_bake_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err) {
+ptl_status ptl_cpg_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err) {
     ptl_allocator a = ptl_allocator_resolve(alloc);
     ptl_navmesh* nm = NULL;
     ptl_error e;

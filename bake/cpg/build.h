@@ -38,6 +38,6 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* in, const ptl_allocator* alloc, void*
 
 /* The bake's last line of defence: ptl_navmesh_validate on a blob it is about to hand out (the
    blob stays the caller's). PTL_ERR_INTERNAL naming the first violation, PTL_ERR_NO_MEMORY. */
-ptl_status ptl_bake_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err);
+ptl_status ptl_cpg_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err);
 
 #endif

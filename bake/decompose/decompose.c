@@ -766,7 +766,7 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
     if (st < 0) return st;
     if (d->lids && !(relax > 0) && (st = add_lids(d, s)) < 0) return ptl_error_set(err, st, "decompose: out of memory");
     if (relax > 0) {
-        st = ptl_dc_relax_notches(d, s, relax);
+        st = ptl_relax_notches(d, s, relax);
         if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     }
     uint32_t n = s->vert_count; /* vertices added by splits are never notches */
@@ -780,7 +780,7 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
     { /* dispensable portals (at the relaxation's tolerance, 0 for strictly convex cells) */
         ptl_dc_faces fc;
         st = ptl_dc_faces_build(d, &fc, err);
-        if (st >= 0) st = ptl_dc_drop_dispensable(d, &fc, relax);
+        if (st >= 0) st = ptl_relax_drop_dispensable(d, &fc, relax);
         ptl_dc_faces_free(d, &fc);
         if (st < 0) return ptl_error_set(err, st, "decompose: %s", ptl_status_message(st));
     }
@@ -789,7 +789,7 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
            neighbours there are not its ring neighbours): close those strictly. */
         uint32_t nv = d->v.count;
         for (uint32_t i = 0; i < nv; ++i) {
-            if (!ptl_dc_too_deep(d, i, relax)) continue;
+            if (!ptl_relax_too_deep(d, i, relax)) continue;
             st = resolve_notch(d, i, err);
             if (st < 0) return st;
         }

@@ -47,7 +47,7 @@ static ptl_status rdp(ptl_dc* d, const uint32_t* ids, uint32_t n, double tol) {
     return st;
 }
 
-ptl_status ptl_dc_relax_notches(ptl_dc* d, const ptl_shape* s, double tol) {
+ptl_status ptl_relax_notches(ptl_dc* d, const ptl_shape* s, double tol) {
     PTL_ARRAY(uint32_t) run = {0};
     ptl_status st = PTL_OK;
     for (uint32_t r = 0; r < s->ring_count && st == PTL_OK; ++r) {
@@ -115,7 +115,7 @@ static bool near_convex(const ptl_dc* d, uint32_t v, uint32_t far_a, uint32_t fa
     return line_dist(a, b, p) <= tol;
 }
 
-bool ptl_dc_too_deep(const ptl_dc* d, uint32_t v, double tol) {
+bool ptl_relax_too_deep(const ptl_dc* d, uint32_t v, double tol) {
     around ar;
     if (!gather(d, v, &ar)) return false;
     for (uint32_t i = 0; i + 1 < ar.n; ++i)
@@ -165,7 +165,7 @@ static bool touch_elsewhere(const ptl_dc* d, const ptl_dc_faces* fc, uint32_t* p
     return false;
 }
 
-ptl_status ptl_dc_drop_dispensable(ptl_dc* d, const ptl_dc_faces* fc, double tol) {
+ptl_status ptl_relax_drop_dispensable(ptl_dc* d, const ptl_dc_faces* fc, double tol) {
     size_t nf = (size_t)fc->face_count + 1;
     uint32_t* parent = ptl_mem_alloc(&d->alloc, nf * 3 * sizeof(uint32_t));
     if (!parent) return PTL_ERR_NO_MEMORY;

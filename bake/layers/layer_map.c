@@ -107,7 +107,7 @@ uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_
 
 /* ---- Bands ------------------------------------------------------------------------------------- */
 
-void ptl_vx_band_reset(ptl_vx_band* b, const ptl_vx_params* world, const ptl_allocator* a) {
+void ptl_lmap_band_reset(ptl_vx_band* b, const ptl_vx_params* world, const ptl_allocator* a) {
     if (!b->f.alloc.alloc) {
         memset(b, 0, sizeof *b);
         b->f.alloc = ptl_allocator_resolve(a);
@@ -121,7 +121,7 @@ void ptl_vx_band_reset(ptl_vx_band* b, const ptl_vx_params* world, const ptl_all
     b->f.col_index.cols = 0, b->f.col_index.filled = 0;
 }
 
-void ptl_vx_band_free(ptl_vx_band* b) {
+void ptl_lmap_band_free(ptl_vx_band* b) {
     if (!b->f.alloc.alloc) return;
     const ptl_allocator* a = &b->f.alloc;
     ptl_mem_free(a, b->f.col_index.off.u32, (size_t)b->col_cap * sizeof(uint32_t));
@@ -183,12 +183,12 @@ static void band_row_done(ptl_vx_band* b) {
     b->f.col_index.filled = b->f.col_index.cols + 1;
 }
 
-ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles, uint32_t count, int32_t z) {
+ptl_status ptl_lmap_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles, uint32_t count, int32_t z) {
     uint64_t spans = 0;
     for (uint32_t i = 0; i < count; ++i) {
         const ptl_vx_tile* t = tiles[i];
         const uint32_t r = (uint32_t)(z - t->z0) * (uint32_t)t->w;
-        spans += ptl_vx_tile_col(t, r + (uint32_t)t->w) - ptl_vx_tile_col(t, r);
+        spans += ptl_tiles_tile_col(t, r + (uint32_t)t->w) - ptl_tiles_tile_col(t, r);
     }
     if (b->f.span_count + spans >= PTL_VX_NONE) return PTL_ERR_BAD_INPUT;
     if (!band_room(b, spans, 0)) return PTL_ERR_NO_MEMORY;
@@ -197,13 +197,13 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
         const ptl_vx_tile* t = tiles[i];
         const uint32_t r = (uint32_t)(z - t->z0) * (uint32_t)t->w;
         /* the tile's gaps of this row: spans [first, end) of the tile */
-        const uint32_t first = ptl_vx_tile_col(t, r), end = ptl_vx_tile_col(t, r + (uint32_t)t->w);
+        const uint32_t first = ptl_tiles_tile_col(t, r), end = ptl_tiles_tile_col(t, r + (uint32_t)t->w);
         const uint32_t base = b->f.span_count;
         for (int32_t x = 0; x < t->w; ++x) {
             const uint32_t c = row * W + (uint32_t)(t->x0 + x);
             b->f.col_index.off.u32[c] = b->f.span_count;
-            for (uint32_t j = ptl_vx_tile_col(t, r + (uint32_t)x), je = ptl_vx_tile_col(t, r + (uint32_t)x + 1); j < je; ++j) {
-                b->f.spans[b->f.span_count] = ptl_vx_open_of(&t->spans[j]);
+            for (uint32_t j = ptl_tiles_tile_col(t, r + (uint32_t)x), je = ptl_tiles_tile_col(t, r + (uint32_t)x + 1); j < je; ++j) {
+                b->f.spans[b->f.span_count] = ptl_tiles_open_of(&t->spans[j]);
                 b->f.col_of[b->f.span_count++] = c;
             }
         }
@@ -218,26 +218,26 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
     return PTL_OK;
 }
 
-ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z) {
+ptl_status ptl_lmap_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z) {
     const uint32_t W = (uint32_t)b->f.p.width, row = (uint32_t)b->f.p.depth;
-    const uint32_t c0 = (uint32_t)z * W, first = ptl_vx_col_begin(of, c0), end = ptl_vx_col_begin(of, c0 + W);
+    const uint32_t c0 = (uint32_t)z * W, first = ptl_filter_col_begin(of, c0), end = ptl_filter_col_begin(of, c0 + W);
     if (!band_room(b, end - first, 0)) return PTL_ERR_NO_MEMORY;
     const uint32_t base = b->f.span_count;
     for (uint32_t x = 0; x < W; ++x) {
         const uint32_t c = row * W + x;
-        b->f.col_index.off.u32[c] = base + (ptl_vx_col_begin(of, c0 + x) - first);
+        b->f.col_index.off.u32[c] = base + (ptl_filter_col_begin(of, c0 + x) - first);
     }
     if (end > first) memcpy(b->f.spans + base, of->spans + first, (size_t)(end - first) * sizeof *of->spans);
-    for (uint32_t s = first; s < end; ++s) b->f.col_of[base + s - first] = row * W + (ptl_vx_span_col(of, s) - c0);
+    for (uint32_t s = first; s < end; ++s) b->f.col_of[base + s - first] = row * W + (ptl_filter_span_col(of, s) - c0);
     b->f.span_count += end - first;
     /* gaps (sorted by span): far ends from the field's indices to indices inside their columns */
     for (uint32_t g = first_gap(of->gaps, of->gap_count, first); g < of->gap_count && of->gaps[g].span < end; ++g) {
         if (!band_room(b, 0, 1)) return PTL_ERR_NO_MEMORY;
         ptl_vx_gap o = of->gaps[g];
-        const uint32_t c = ptl_vx_span_col(of, o.span), k = o.cols + 1u;
+        const uint32_t c = ptl_filter_span_col(of, o.span), k = o.cols + 1u;
         const uint32_t oc = (uint32_t)((int64_t)c + (int64_t)k * (DZ[o.dir & 3] * (int64_t)W + DX[o.dir & 3]));
         o.span = base + (o.span - first);
-        o.other -= ptl_vx_col_begin(of, oc);
+        o.other -= ptl_filter_col_begin(of, oc);
         b->f.gaps[b->f.gap_count++] = o;
     }
     band_row_done(b);
@@ -247,7 +247,7 @@ ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32
 /* ---- Layers of a whole field ----------------------------------------------------------------- */
 
 /* The stream over a whole field's rows; its spans get their layers (PTL_VX_NONE: dropped). */
-ptl_status ptl_vx_layers_of_field(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_job_system* jobs,
+ptl_status ptl_lmap_layers_of_field(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_job_system* jobs,
                                   const ptl_allocator* alloc, ptl_layer_set* ls, ptl_layer_map* map, ptl_error* err) {
     ptl_layer_map own;
     if (!map) map = &own;
@@ -260,20 +260,20 @@ ptl_status ptl_vx_layers_of_field(ptl_open_field* of, const float* seeds, uint32
     if (st < 0) return st;
     ptl_vx_band band;
     memset(&band, 0, sizeof band);
-    ptl_vx_band_reset(&band, &world, &a);
+    ptl_lmap_band_reset(&band, &world, &a);
     const uint32_t W = (uint32_t)of->p.width;
     for (int32_t z0 = 0; z0 < of->p.depth && st >= 0; z0 += (int32_t)PTL_LMAP_B) {
         const int32_t z1 = z0 + (int32_t)PTL_LMAP_B < of->p.depth ? z0 + (int32_t)PTL_LMAP_B : of->p.depth;
-        ptl_vx_band_reset(&band, &world, &a);
+        ptl_lmap_band_reset(&band, &world, &a);
         for (int32_t z = z0; z < z1 && st >= 0; ++z)
-            if ((st = ptl_vx_band_add_field(&band, of, z)) < 0) st = ptl_error_set(err, st, "layers: out of memory");
+            if ((st = ptl_lmap_band_add_field(&band, of, z)) < 0) st = ptl_error_set(err, st, "layers: out of memory");
         if (st >= 0) st = ptl_lstream_band(s, &band.f, err);
         if (st >= 0) { /* the block-layer ids back to the field's spans (the band's are a copy of a range) */
-            const uint32_t first = ptl_vx_col_begin(of, (uint32_t)z0 * W);
+            const uint32_t first = ptl_filter_col_begin(of, (uint32_t)z0 * W);
             for (uint32_t i = 0; i < band.f.span_count; ++i) of->spans[first + i].layer = band.f.spans[i].layer;
         }
     }
-    ptl_vx_band_free(&band);
+    ptl_lmap_band_free(&band);
     if (st < 0) {
         ptl_lstream_destroy(s);
     } else {
@@ -287,15 +287,15 @@ ptl_status ptl_vx_layers_of_field(ptl_open_field* of, const float* seeds, uint32
     return st;
 }
 
-ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
+ptl_status ptl_lmap_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
                                ptl_layer_set* out, ptl_error* err) {
-    return ptl_vx_build_layers_jobs(of, seeds, seed_count, NULL, alloc, out, err);
+    return ptl_lmap_build_layers_jobs(of, seeds, seed_count, NULL, alloc, out, err);
 }
 
-ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
+ptl_status ptl_lmap_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
                                     const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_set* out,
                                     ptl_error* err) {
     if (!of || !out || (seed_count && !seeds))
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_layers: NULL argument");
-    return ptl_vx_layers_of_field(of, seeds, seed_count, jobs, alloc, out, NULL, err);
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_lmap_build_layers: NULL argument");
+    return ptl_lmap_layers_of_field(of, seeds, seed_count, jobs, alloc, out, NULL, err);
 }

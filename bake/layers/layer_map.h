@@ -116,17 +116,17 @@ typedef struct ptl_vx_band {
     ptl_open_field f;          /* p.width = world width; p.depth = rows so far */
     uint32_t col_cap, gap_cap;
 } ptl_vx_band;
-void ptl_vx_band_reset(ptl_vx_band* b, const ptl_vx_params* world, const ptl_allocator* a);
-void ptl_vx_band_free(ptl_vx_band* b);
+void ptl_lmap_band_reset(ptl_vx_band* b, const ptl_vx_params* world, const ptl_allocator* a);
+void ptl_lmap_band_free(ptl_vx_band* b);
 /* Appends world row z to band b from the tiles covering it (x order). PTL_ERR_NO_MEMORY, or
    PTL_ERR_BAD_INPUT past 2^32 spans. */
-ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles, uint32_t count, int32_t z);
+ptl_status ptl_lmap_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles, uint32_t count, int32_t z);
 /* Appends row z of a whole open field (spans in column order, gaps with far ends as span indices). */
-ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z);
+ptl_status ptl_lmap_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z);
 
 /* The layers of a whole open field through the stream: its spans get their layers (PTL_VX_NONE:
-   dropped), `ls` the layers and `map` (NULL: not wanted) the map. ptl_vx_build_layers is this. */
-ptl_status ptl_vx_layers_of_field(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_job_system* jobs,
+   dropped), `ls` the layers and `map` (NULL: not wanted) the map. ptl_lmap_build_layers is this. */
+ptl_status ptl_lmap_layers_of_field(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_job_system* jobs,
                                   const ptl_allocator* alloc, ptl_layer_set* ls, ptl_layer_map* map, ptl_error* err);
 
 /* Ordered flooding into layers (layers.c, through the band stream of layer_map.c/layer_stream.c,
@@ -136,14 +136,14 @@ ptl_status ptl_vx_layers_of_field(ptl_open_field* of, const float* seeds, uint32
    at most walkable_height below it (else the lowest at most walkable_climb above it) in its column
    or, failing that, the nearest column within walkable_radius + 1; seeds standing on nothing are
    ignored, and PTL_ERR_BAD_INPUT is returned when no seed stands on anything. */
-ptl_status ptl_vx_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
+ptl_status ptl_lmap_build_layers(ptl_open_field* of, const float* seeds, uint32_t seed_count, const ptl_allocator* alloc,
                                ptl_layer_set* out, ptl_error* err);
 /* The same, the blocks flooded as jobs of `jobs` (NULL: in turn). The flood runs in blocks of
    PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns of the field, each on its own, and their
    block-layers are stitched across block borders by the same rules (layer_stitch.c), so the layers
    are the same whatever the threads or the bake's tiling; they differ from one flood over the whole
    field only where its choices depend on the order in which it reaches a block. */
-ptl_status ptl_vx_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
+ptl_status ptl_lmap_build_layers_jobs(ptl_open_field* of, const float* seeds, uint32_t seed_count,
                                     const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_set* out,
                                     ptl_error* err);
 

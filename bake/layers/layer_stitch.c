@@ -27,7 +27,7 @@ static int cmp_u64(const void* x, const void* y) {
 
 /* ---- The world ------------------------------------------------------------------------------- */
 
-int ptl_vx_candidate_cmp(const void* x, const void* y) {
+int ptl_stitch_candidate_cmp(const void* x, const void* y) {
     const ptl_vx_candidate *a = x, *b = y;
     if (a->key != b->key) return a->key < b->key ? -1 : 1;
     return a->dir < b->dir ? -1 : a->dir > b->dir;
@@ -122,7 +122,7 @@ static void unite(stitch* s, uint32_t ra, uint32_t rb) {
     s->tail[r] = s->tail[q];
 }
 
-ptl_status ptl_vx_stitch(uint32_t n, const uint64_t* conf, uint32_t nconf, const ptl_vx_candidate* cand,
+ptl_status ptl_stitch_layers(uint32_t n, const uint64_t* conf, uint32_t nconf, const ptl_vx_candidate* cand,
                          uint32_t cand_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err) {
     ptl_allocator a = ptl_allocator_resolve(alloc);
     stitch s;

@@ -29,8 +29,8 @@ typedef struct ptl_vx_candidate {
 /* layer_stitch.c: the roots (root[id], n entries) of n block-layers once stitched: `conflicts`
    (a << 32 | b, a < b, sorted, no repeats) may never be one layer, the candidates (sorted by key,
    then dir) are taken in turn, each uniting its two components unless they conflict. */
-ptl_status ptl_vx_stitch(uint32_t n, const uint64_t* conflicts, uint32_t conflict_count, const ptl_vx_candidate* cand,
+ptl_status ptl_stitch_layers(uint32_t n, const uint64_t* conflicts, uint32_t conflict_count, const ptl_vx_candidate* cand,
                          uint32_t cand_count, const ptl_allocator* alloc, uint32_t* root, ptl_error* err);
-int ptl_vx_candidate_cmp(const void* x, const void* y);
+int ptl_stitch_candidate_cmp(const void* x, const void* y);
 
 #endif

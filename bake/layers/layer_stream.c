@@ -248,7 +248,7 @@ static uint32_t merge_runs(ptl_lmap_link* l, uint32_t n) {
     return w;
 }
 
-/* Describes block b's block-layers (after ptl_vx_relabel_block): their columns, floors and tags,
+/* Describes block b's block-layers (after ptl_layers_relabel_block): their columns, floors and tags,
    and the links from its spans to spans of other block-layers inside the piece. */
 static void map_block(void* data, uint32_t b) {
     piece* j = data;
@@ -269,7 +269,7 @@ static void map_block(void* data, uint32_t b) {
         memset(r, 0, sizeof *r);
         const uint64_t lo = j->bj.out[b].lowest[i]; /* floor << 32 | index in the piece */
         const uint32_t sp = (uint32_t)lo, c = of->col_of[sp];
-        r->lowest = floor_key((uint32_t)(lo >> 32), pos_key(world_col(j, c), sp - ptl_vx_col_begin(of, c)));
+        r->lowest = floor_key((uint32_t)(lo >> 32), pos_key(world_col(j, c), sp - ptl_filter_col_begin(of, c)));
         r->world = PTL_VX_NONE;
         r->block = (j->wz0 / B + b / j->nbx) * j->s->nbx + j->wx0 / B + b % j->nbx;
         r->floor_min = UINT16_MAX;
@@ -280,7 +280,7 @@ static void map_block(void* data, uint32_t b) {
     for (uint32_t z = 0; z < d; ++z)
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = (z0 + z) * W + x0 + x;
-            for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
+            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
                 bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
@@ -298,7 +298,7 @@ static void map_block(void* data, uint32_t b) {
                     if (os->con[dir] == PTL_VX_NOCON) continue;
                     const int64_t nx = (int64_t)(x0 + x) + DX[dir], nz = (int64_t)(z0 + z) + DZ[dir];
                     if (nx < 0 || nz < 0 || nx >= (int64_t)W || nz >= (int64_t)D) continue;
-                    const uint32_t t = ptl_vx_col_begin(of, ptl_vx_ncol(of->p.width, c, dir)) + os->con[dir];
+                    const uint32_t t = ptl_filter_col_begin(of, ptl_filter_ncol(of->p.width, c, dir)) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
                     ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,
@@ -335,7 +335,7 @@ static void map_block(void* data, uint32_t b) {
     for (uint32_t z = 0; z < d && any_data; ++z) /* the floors and tags of those that need them */
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = (z0 + z) * W + x0 + x;
-            for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
+            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 const uint32_t li = os->layer - base;
                 const ptl_lmap_bl* r = &o->bl.data[li];
@@ -427,7 +427,7 @@ static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32
     for (uint32_t u = 0; u < n; ++u) {
         const uint32_t c = c0 + u * step;
         t->start.data[t->start.count++] = t->sp.count;
-        for (uint32_t s = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); s < e; ++s) {
+        for (uint32_t s = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); s < e; ++s) {
             strip_span sp = {of->spans[s].floor, of->spans[s].con[side], 0, of->spans[s].layer};
             if (!PTL_PUSH(a, t->sp, sp)) return false;
         }
@@ -452,7 +452,7 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
     uint32_t* base = ptl_mem_alloc(a, ((size_t)nb + 1) * sizeof *base);
     if (!bo || !mo || !base) goto oom;
     piece pc = {{f, a, nbx, bo, base}, mo, s, wx0, wz0, nbx, nbz};
-    run_jobs(jobs, ptl_vx_flood_block, &pc.bj, nb);
+    run_jobs(jobs, ptl_layers_flood_block, &pc.bj, nb);
     uint64_t n = c->bl.count;
     for (uint32_t b = 0; b < nb; ++b) {
         if (bo[b].st < 0) goto oom;
@@ -463,7 +463,7 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
         st = PTL_ERR_BAD_INPUT;
         goto done;
     }
-    run_jobs(jobs, ptl_vx_relabel_block, &pc.bj, nb);
+    run_jobs(jobs, ptl_layers_relabel_block, &pc.bj, nb);
     run_jobs(jobs, map_block, &pc, nb);
     for (uint32_t b = 0; b < nb; ++b) {
         if (mo[b].st < 0) goto oom;
@@ -493,9 +493,9 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
         for (uint32_t line = B; line < lines; line += B)
             for (uint32_t u = 0; u < along; ++u) {
                 const uint32_t c0 = dir == 2 ? u * w + line - 1 : (line - 1) * w + u;
-                const uint32_t c1 = ptl_vx_ncol(f->p.width, c0, dir), wc0 = world_col(&pc, c0);
-                const uint32_t b0 = ptl_vx_col_begin(f, c0), e0 = ptl_vx_col_end(f, c0);
-                const uint32_t b1 = ptl_vx_col_begin(f, c1), e1 = ptl_vx_col_end(f, c1);
+                const uint32_t c1 = ptl_filter_ncol(f->p.width, c0, dir), wc0 = world_col(&pc, c0);
+                const uint32_t b0 = ptl_filter_col_begin(f, c0), e0 = ptl_filter_col_end(f, c0);
+                const uint32_t b1 = ptl_filter_col_begin(f, c1), e1 = ptl_filter_col_end(f, c1);
                 for (uint32_t p = b0; p < e0; ++p)
                     for (uint32_t q = b1; q < e1; ++q)
                         if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer, f->spans[p].con[dir] == q - b1,
@@ -517,12 +517,12 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
                 const int64_t x = sa->cx + dx - wx0, z = sa->cz + dz - wz0;
                 if (x < 0 || x >= (int64_t)w || z < 0 || z >= (int64_t)d) continue;
                 const uint32_t col = (uint32_t)z * w + (uint32_t)x;
-                for (uint32_t t = ptl_vx_col_begin(f, col), e = ptl_vx_col_end(f, col); t < e; ++t) {
+                for (uint32_t t = ptl_filter_col_begin(f, col), e = ptl_filter_col_end(f, col); t < e; ++t) {
                     const double fl = f->spans[t].floor;
                     if (sa->hw < fl - p->walkable_climb || sa->hw > fl + p->walkable_height) continue;
                     const double score = fl <= sa->hw ? sa->hw - fl : p->walkable_height + (fl - sa->hw);
                     const int64_t d2 = dx * dx + dz * dz;
-                    const uint64_t tk = pos_key(world_col(&pc, col), t - ptl_vx_col_begin(f, col));
+                    const uint64_t tk = pos_key(world_col(&pc, col), t - ptl_filter_col_begin(f, col));
                     if (!sb->found || d2 < sb->d2 || (d2 == sb->d2 && score < sb->score) ||
                         (d2 == sb->d2 && score == sb->score && tk < sb->t))
                         sb->found = true, sb->d2 = d2, sb->score = score, sb->t = tk, sb->bl = f->spans[t].layer;
@@ -535,7 +535,7 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
         const uint32_t col = f->col_of[gp->span], k = gp->cols + 1u, wc = world_col(&pc, col);
         const int64_t x = wc % W, z = wc / W;
         sgap r = {wc,
-                  gp->span - ptl_vx_col_begin(f, col),
+                  gp->span - ptl_filter_col_begin(f, col),
                   (uint32_t)((z + (int64_t)k * DZ[gp->dir & 3]) * W + x + (int64_t)k * DX[gp->dir & 3]),
                   gp->other,
                   f->spans[gp->span].layer,
@@ -548,7 +548,7 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
 oom:
     st = PTL_ERR_NO_MEMORY;
 done:
-    for (uint32_t b = 0; bo && b < nb; ++b) ptl_vx_block_out_free(&bo[b], a);
+    for (uint32_t b = 0; bo && b < nb; ++b) ptl_layers_block_out_free(&bo[b], a);
     for (uint32_t b = 0; mo && b < nb; ++b) {
         PTL_ARRAY_FREE(a, mo[b].bl);
         PTL_ARRAY_FREE(a, mo[b].pool);
@@ -799,9 +799,9 @@ ptl_status ptl_lstream_finish(ptl_layer_stream* s, ptl_layer_set* ls, ptl_layer_
     root = ptl_mem_alloc(a, nn * sizeof *root);
     if (!root) goto oom;
     if (!settle_conflicts(s) || !ptl_pair_set_sorted(&s->acc.conf_set, a, &conf, &nconf) ||
-        !ptl_sort(s->acc.cand.data, s->acc.cand.count, sizeof *s->acc.cand.data, ptl_vx_candidate_cmp, a))
+        !ptl_sort(s->acc.cand.data, s->acc.cand.count, sizeof *s->acc.cand.data, ptl_stitch_candidate_cmp, a))
         goto oom;
-    st = ptl_vx_stitch(n, conf, nconf, s->acc.cand.data, s->acc.cand.count, a, root, err);
+    st = ptl_stitch_layers(n, conf, nconf, s->acc.cand.data, s->acc.cand.count, a, root, err);
     ptl_pair_set_free(&s->acc.conf_set, a);
     PTL_ARRAY_FREE(a, s->acc.cand);
     if (st < 0) goto done;

@@ -9,7 +9,7 @@
 typedef struct ptl_layer_stream ptl_layer_stream;
 
 /* A stream for the world `world` (ptl_vx_params_resolve: width and depth are the world's) with the
-   seeds of ptl_vx_build_layers and the jobs the bands' blocks run as (NULL: in turn). */
+   seeds of ptl_lmap_build_layers and the jobs the bands' blocks run as (NULL: in turn). */
 ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, uint32_t seed_count,
                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream** out,
                               ptl_error* err);

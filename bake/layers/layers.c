@@ -102,9 +102,9 @@ static uint32_t new_layer(flood* f, uint32_t s) {
 }
 
 /* Does root layer l have a span in column c, whose first span is b? `width`: the column index's
-   (ptl_vx_col_index_at_w; the flood's functions are compiled once per width). */
+   (ptl_col_index_at_w; the flood's functions are compiled once per width). */
 static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
-    const uint32_t e = ptl_vx_col_index_at_w(&f->of->col_index, c + 1, width);
+    const uint32_t e = ptl_col_index_at_w(&f->of->col_index, c + 1, width);
     for (uint32_t t = b; t < e; ++t)
         if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
     return false;
@@ -123,8 +123,8 @@ static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, u
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
-        const uint32_t nc = ptl_vx_ncol(of->p.width, c, d);
-        const uint32_t b = ptl_vx_col_index_at_w(ix, nc, width), e = ptl_vx_col_index_at_w(ix, nc + 1, width);
+        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d);
+        const uint32_t b = ptl_col_index_at_w(ix, nc, width), e = ptl_col_index_at_w(ix, nc + 1, width);
         for (uint32_t t = b; t < e; ++t)
             if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
                 return false;
@@ -144,7 +144,7 @@ static bool incompatible(flood* f, uint32_t a, uint32_t b) {
     const ptl_vx_col_index* ix = &f->of->col_index;
     for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s]) {
         const uint32_t c = f->of->col_of[s];
-        if (column_has(f, c, ptl_vx_col_index_at(ix, c), big, ix->width) || !links_agree(f, s, big, ix->width)) {
+        if (column_has(f, c, ptl_col_index_at(ix, c), big, ix->width) || !links_agree(f, s, big, ix->width)) {
             (void)ptl_pair_set_add(&f->seen, k, f->a);
             return true;
         }
@@ -169,7 +169,7 @@ static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
 }
 
 /* Visits the spans list[0 .. count) in turn (list NULL: spans 0 .. count - 1), `width` being the
-   column index's (compiled once per width, see ptl_vx_col_index_at_w). */
+   column index's (compiled once per width, see ptl_col_index_at_w). */
 static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, uint32_t count, uint32_t width) {
     const ptl_open_field* of = f->of;
     const ptl_vx_col_index* ix = &of->col_index;
@@ -179,9 +179,9 @@ static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, u
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
-            const uint32_t k = f->sp[s].con[d]; /* ptl_vx_nbr, at this width */
+            const uint32_t k = f->sp[s].con[d]; /* ptl_filter_nbr, at this width */
             if (k == PTL_VX_NOCON) continue;
-            const uint32_t nc = ptl_vx_ncol(w, of->col_of[s], d), b = ptl_vx_col_index_at_w(ix, nc, width), t = b + k;
+            const uint32_t nc = ptl_filter_ncol(w, of->col_of[s], d), b = ptl_col_index_at_w(ix, nc, width), t = b + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
                 if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
@@ -212,22 +212,22 @@ void ptl_layer_set_free(ptl_layer_set* ls) {
 typedef ptl_vx_block_out block_out;
 typedef ptl_vx_block_jobs block_jobs;
 
-void ptl_vx_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a) {
+void ptl_layers_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a) {
     ptl_mem_free(a, o->conflicts, (size_t)o->conflict_cap * sizeof *o->conflicts);
     ptl_mem_free(a, o->lowest, (size_t)o->lowest_cap * sizeof *o->lowest);
     o->conflicts = NULL, o->lowest = NULL, o->conflict_cap = o->lowest_cap = 0;
 }
 
 /* Block b's spans' block-layers to ids over the field (its rows are ranges of the field's spans). */
-void ptl_vx_relabel_block(void* data, uint32_t b) {
+void ptl_layers_relabel_block(void* data, uint32_t b) {
     block_jobs* j = data;
     ptl_open_field* of = j->of;
     const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
     const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
     const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B, base = j->base[b];
     for (uint32_t z = 0; z < d; ++z) {
-        const uint32_t c = (z0 + z) * W + x0, e = ptl_vx_col_begin(of, c + w);
-        for (uint32_t s = ptl_vx_col_begin(of, c); s < e; ++s) of->spans[s].layer += base;
+        const uint32_t c = (z0 + z) * W + x0, e = ptl_filter_col_begin(of, c + w);
+        for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s) of->spans[s].layer += base;
     }
 }
 
@@ -267,7 +267,7 @@ oom:
    block cut, the ordered flood run there (the rules above, within the block), and the block-layers
    (ids in order of creation, so in order of their lowest span) written back to the field's spans,
    which no other block touches. */
-void ptl_vx_flood_block(void* data, uint32_t b) {
+void ptl_layers_flood_block(void* data, uint32_t b) {
     block_jobs* j = data;
     ptl_open_field* of = j->of;
     const ptl_allocator* a = j->a;
@@ -279,7 +279,7 @@ void ptl_vx_flood_block(void* data, uint32_t b) {
     uint32_t n = 0;
     for (uint32_t z = 0; z < d; ++z) {
         const uint32_t c = (z0 + z) * W + x0;
-        n += ptl_vx_col_begin(of, c + w) - ptl_vx_col_begin(of, c);
+        n += ptl_filter_col_begin(of, c + w) - ptl_filter_col_begin(of, c);
     }
     o->st = PTL_OK;
     if (n == 0) return;
@@ -303,14 +303,14 @@ void ptl_vx_flood_block(void* data, uint32_t b) {
         uint32_t k = 0;
         for (uint32_t z = 0; z < d; ++z) {
             const uint32_t c0 = (z0 + z) * W + x0;
-            if (ptl_vx_col_begin(of, c0 + w) == ptl_vx_col_begin(of, c0)) { /* an empty row */
+            if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
                 for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = k;
                 continue;
             }
             for (uint32_t x = 0; x < w; ++x) {
-                const uint32_t c = c0 + x, e = ptl_vx_col_end(of, c);
+                const uint32_t c = c0 + x, e = ptl_filter_col_end(of, c);
                 cs[z * w + x] = k;
-                for (uint32_t s = ptl_vx_col_begin(of, c); s < e; ++s, ++k) {
+                for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s, ++k) {
                     ptl_open_span sp = of->spans[s];
                     if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
                     if (z + 1 == d) sp.con[1] = PTL_VX_NOCON;

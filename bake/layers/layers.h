@@ -26,7 +26,7 @@ typedef struct ptl_layer_set {
 #define PTL_VX_LAYER_BLOCK 32u
 
 /* layers.c: the flood of one block of a band (layer_stream.c). What the flood of block b leaves:
-   its spans labelled with block-layer ids 0 .. layer_count - 1 (ptl_vx_relabel_block then adds
+   its spans labelled with block-layer ids 0 .. layer_count - 1 (ptl_layers_relabel_block then adds
    base[b]), and the pairs of them that may never be one layer. */
 typedef struct ptl_vx_block_out {
     uint32_t layer_count;
@@ -41,12 +41,12 @@ typedef struct ptl_vx_block_jobs {
     const ptl_allocator* a;
     uint32_t nbx; /* blocks along x */
     ptl_vx_block_out* out;
-    const uint32_t* base; /* per block: its first block-layer's id (ptl_vx_relabel_block) */
+    const uint32_t* base; /* per block: its first block-layer's id (ptl_layers_relabel_block) */
 } ptl_vx_block_jobs;
 /* Job functions over the blocks (index b: bz * nbx + bx). */
-void ptl_vx_flood_block(void* block_jobs, uint32_t b);
-void ptl_vx_relabel_block(void* block_jobs, uint32_t b);
-void ptl_vx_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a);
+void ptl_layers_flood_block(void* block_jobs, uint32_t b);
+void ptl_layers_relabel_block(void* block_jobs, uint32_t b);
+void ptl_layers_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a);
 void ptl_layer_set_free(ptl_layer_set* ls);
 
 #endif

@@ -73,7 +73,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
     /* Never hand out a navmesh that its own validation rejects; checked before the landmark
        searches, which assume a valid mesh. */
-    if (st >= 0 && (st = ptl_bake_check_blob(*blob, *size, d.alloc, err)) < 0) {
+    if (st >= 0 && (st = ptl_cpg_check_blob(*blob, *size, d.alloc, err)) < 0) {
         ptl_blob_free(*blob, *size, d.alloc);
         *blob = NULL, *size = 0;
     }

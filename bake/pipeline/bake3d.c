@@ -106,7 +106,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
     /* Never hand out a navmesh that its own validation rejects (the blob is freed below on
        failure); checked before the landmark searches, which assume a valid mesh. */
-    if (st >= 0) st = ptl_bake_check_blob(*blob, *size, &a, err);
+    if (st >= 0) st = ptl_cpg_check_blob(*blob, *size, &a, err);
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;
@@ -208,14 +208,14 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
        debug capture the tiles stream into the layers band by band (layer_map.h): no open field of
        the whole world is ever held. */
     if (st >= 0 && (d.tile_size || !d.debug))
-        st = ptl_vx_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
+        st = ptl_tiles_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
     ptl_bake_progress pg;
     ptl_progress_init(&pg, &d);
     ptl_progress_stage(&pg, "voxelize", 0, 0.6f);
     if (st >= 0 && !d.debug) {
         ptl_layer_stream* s = NULL;
         st = ptl_lstream_create(&p, d.seeds, d.seed_count, d.jobs, &a, &s, err);
-        if (st >= 0) st = ptl_vx_tiles_stream(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, &pg, err);
+        if (st >= 0) st = ptl_tiles_stream_mesh(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, &pg, err);
         t = ptl_bake3d_now_ms();
         if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
         if (st >= 0) {
@@ -229,16 +229,16 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     } else if (st >= 0) {
         if (d.tile_size) {
             /* Tiles assembled into the world's field, which the capture keeps (with the ceilings). */
-            st = ptl_vx_tiles_bake(m, &p, &tiling, d.jobs, &a, true, &of, &bs.spans, err);
+            st = ptl_tiles_bake(m, &p, &tiling, d.jobs, &a, true, &of, &bs.spans, err);
             t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
             bs.ms_filter = 0;
         } else {
             ptl_heightfield hf;
             memset(&hf, 0, sizeof hf);
-            st = ptl_vx_rasterize(m, NULL, 0, &p, &a, &hf, err);
+            st = ptl_voxelize_trimesh(m, NULL, 0, &p, &a, &hf, err);
             t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
             if (st >= 0) st = ptl_bake_debug_keep_heightfield(d.debug, &hf, err), t = ptl_bake3d_now_ms(); /* untimed */
-            if (st >= 0) st = ptl_vx_build_open(&hf, &a, &of, err);
+            if (st >= 0) st = ptl_filter_build_open(&hf, &a, &of, err);
             bs.spans = hf.span_count;
             ptl_heightfield_free(&hf);
             bs.ms_filter = ptl_bake3d_now_ms() - t;
@@ -246,7 +246,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
         t = ptl_bake3d_now_ms();
         if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
-        if (st >= 0) st = ptl_vx_layers_of_field(&of, d.seeds, d.seed_count, d.jobs, &a, &ls, &map, err);
+        if (st >= 0) st = ptl_lmap_layers_of_field(&of, d.seeds, d.seed_count, d.jobs, &a, &ls, &map, err);
         bs.ms_layers = ptl_bake3d_now_ms() - t;
         if (st >= 0) st = ptl_bake_debug_keep_open(d.debug, &of, ls.layer_count, err);
         ptl_open_field_free(&of);

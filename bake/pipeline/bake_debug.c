@@ -166,7 +166,7 @@ ptl_status ptl_bake_debug_keep_open(ptl_bake_debug* d, const ptl_open_field* of,
     for (uint32_t i = 0; i < of->span_count; ++i) {
         const ptl_open_span* s = &of->spans[i];
         ptl_dbg_open_span o;
-        const uint32_t c = ptl_vx_span_col(of, i);
+        const uint32_t c = ptl_filter_span_col(of, i);
         o.x = (int32_t)(c % (uint32_t)w), o.z = (int32_t)(c / (uint32_t)w);
         o.floor = s->floor, o.ceil = s->ceil;
         o.layer = s->layer == PTL_VX_NONE ? PTL_NONE : s->layer;

@@ -87,7 +87,7 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     ptl_vx_params p;
     ptl_vx_tiling tl;
     if ((st = ptl_vx_params_resolve(&d, m, &p, err)) < 0) return st;
-    if ((st = ptl_vx_tiling_init(&p, d.tile_size, &tl, err)) < 0) return st;
+    if ((st = ptl_tiles_tiling_init(&p, d.tile_size, &tl, err)) < 0) return st;
     if (tiles_out) tiles_out[0] = (uint32_t)tl.tiles_x, tiles_out[1] = (uint32_t)tl.tiles_z;
     int32_t range[4];
     for (int k = 0; k < 4; ++k) {
@@ -99,7 +99,7 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     ptl_vx_tile* built = NULL;
     uint32_t count = 0;
     if (range[0] < range[2] && range[1] < range[3]) {
-        st = ptl_vx_tiles_build(m, &p, &tl, range, d.jobs, &a, &built, &count, err);
+        st = ptl_tiles_build(m, &p, &tl, range, d.jobs, &a, &built, &count, err);
         if (st < 0) return st;
     } else {
         range[0] = range[2], range[1] = range[3]; /* past the world: a part with no tile */
@@ -136,11 +136,11 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
             memcpy(b + at, &pt, sizeof pt), at += sizeof pt;
             size_t n = ((size_t)t->w * (size_t)t->d + 1) * 4;
             for (uint32_t k = 0; k < n / 4; ++k) { /* the part keeps a uint32 start per column */
-                const uint32_t v = ptl_vx_tile_col(t, k);
+                const uint32_t v = ptl_tiles_tile_col(t, k);
                 memcpy(b + at, &v, 4), at += 4;
             }
             for (uint32_t s = 0; s < t->span_count; ++s) { /* padding zeroed: parts are compared by bytes */
-                ptl_open_span o = ptl_vx_open_of(&t->spans[s]); /* the part keeps the open span's layout */
+                ptl_open_span o = ptl_tiles_open_of(&t->spans[s]); /* the part keeps the open span's layout */
                 memcpy(b + at, &o, sizeof o), at += sizeof o;
             }
             for (uint32_t g = 0; g < t->gap_count; ++g) {
@@ -155,7 +155,7 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
         *part = b;
         *size = (size_t)total;
     }
-    for (uint32_t i = 0; i < count; ++i) ptl_vx_tile_free(&built[i], &a);
+    for (uint32_t i = 0; i < count; ++i) ptl_tiles_tile_free(&built[i], &a);
     ptl_mem_free(&a, built, (size_t)count * sizeof *built);
     if (st >= 0) ptl_error_ok(err);
     return st;
@@ -181,7 +181,7 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
         if (need > size - at) return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: truncated in tile %u", k, i);
         t->tx = pt.tx, t->tz = pt.tz, t->x0 = pt.x0, t->z0 = pt.z0, t->w = pt.w, t->d = pt.d;
         t->solid_spans = pt.solid_spans;
-        if (ptl_vx_col_index_init(&t->cols, (uint32_t)cols, 1, a) < 0)
+        if (ptl_col_index_init(&t->cols, (uint32_t)cols, 1, a) < 0)
             return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
         uint32_t last = 0;
         for (uint64_t c = 0; c <= cols; ++c) {
@@ -189,7 +189,7 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
             memcpy(&v, b + at, 4), at += 4;
             if ((c == 0 && v != 0) || v < last || (c == cols && v != pt.span_count))
                 return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u's columns are malformed", k, i);
-            if (!ptl_vx_col_index_push(&t->cols, v, a)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
+            if (!ptl_col_index_push(&t->cols, v, a)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge: out of memory");
             last = v;
         }
         t->spans = ptl_mem_alloc(a, (size_t)pt.span_count * sizeof *t->spans);
@@ -200,7 +200,7 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
             memcpy(&o, b + at, sizeof o), at += sizeof o;
             if (o.layer != PTL_VX_NONE || o.floor > o.ceil)
                 return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a malformed span", k, i);
-            t->spans[s] = ptl_vx_tspan_of(&o);
+            t->spans[s] = ptl_tiles_tspan_of(&o);
         }
         if (pt.gap_count) {
             t->gaps = ptl_mem_alloc(a, (size_t)pt.gap_count * sizeof *t->gaps);
@@ -262,7 +262,7 @@ static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const 
     if (tl->tile_size < (int32_t)PTL_TILE_MIN || tl->tile_size > (int32_t)PTL_TILE_MAX)
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (tile_size)", k);
     if (tl->tiles_x != (w->world_width + tl->tile_size - 1) / tl->tile_size ||
-        tl->tiles_z != (w->world_depth + tl->tile_size - 1) / tl->tile_size || tl->border != ptl_vx_tile_border(w))
+        tl->tiles_z != (w->world_depth + tl->tile_size - 1) / tl->tile_size || tl->border != ptl_tiles_border(w))
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (tiles_x/tiles_z/border)", k);
     if (h->range[0] < 0 || h->range[1] < 0 || h->range[0] > h->range[2] || h->range[1] > h->range[3] ||
         h->range[2] > tl->tiles_x || h->range[3] > tl->tiles_z ||
@@ -317,8 +317,8 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
     ptl_layer_stream* ls_stream = NULL;
     if (st >= 0)
         st = ptl_lstream_create(&first.config.world, seeds, first.config.seed_count, jobs, &a, &ls_stream, err);
-    if (st >= 0) st = ptl_vx_stream_tiles(&first.config.world, &first.config.tiling, list, at, &a, ls_stream, err);
-    for (uint32_t i = 0; i < at; ++i) ptl_vx_tile_free(&tiles[i], &a);
+    if (st >= 0) st = ptl_tiles_stream_parts(&first.config.world, &first.config.tiling, list, at, &a, ls_stream, err);
+    for (uint32_t i = 0; i < at; ++i) ptl_tiles_tile_free(&tiles[i], &a);
     ptl_mem_free(&a, tiles, ((size_t)ntiles + 1) * sizeof *tiles);
     ptl_mem_free(&a, list, ((size_t)ntiles + 1) * sizeof *list);
     if (st >= 0) st = ptl_lstream_finish(ls_stream, &ls, &map, err);

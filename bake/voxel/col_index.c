@@ -16,28 +16,28 @@ static size_t base_entries(uint32_t cols) {
     return (size_t)cols / PTL_VX_COL_BLOCK + 1;
 }
 
-ptl_status ptl_vx_col_index_init(ptl_vx_col_index* x, uint32_t cols, uint32_t width, const ptl_allocator* a) {
+ptl_status ptl_col_index_init(ptl_vx_col_index* x, uint32_t cols, uint32_t width, const ptl_allocator* a) {
     memset(x, 0, sizeof *x);
     if (width != 1 && width != 4) return PTL_ERR_INVALID_ARG;
     x->cols = cols, x->width = width;
     x->off.any = ptl_mem_alloc(a, ((size_t)cols + 1) * width);
     if (width != 4) x->base = ptl_mem_alloc(a, base_entries(cols) * sizeof *x->base);
     if (!x->off.any || (width != 4 && !x->base)) {
-        ptl_vx_col_index_free(x, a);
+        ptl_col_index_free(x, a);
         return PTL_ERR_NO_MEMORY;
     }
     return PTL_OK;
 }
 
-void ptl_vx_col_index_free(ptl_vx_col_index* x, const ptl_allocator* a) {
+void ptl_col_index_free(ptl_vx_col_index* x, const ptl_allocator* a) {
     if (x->off.any) ptl_mem_free(a, x->off.any, ((size_t)x->cols + 1) * x->width);
     if (x->base) ptl_mem_free(a, x->base, base_entries(x->cols) * sizeof *x->base);
     memset(x, 0, sizeof *x);
 }
 
-bool ptl_vx_col_index_push_wide(ptl_vx_col_index* x, uint32_t start, const ptl_allocator* a) {
+bool ptl_col_index_push_wide(ptl_vx_col_index* x, uint32_t start, const ptl_allocator* a) {
     const uint32_t c = x->filled;
-    /* ptl_vx_col_index_push set the block's base (a block's first column has offset 0, which
+    /* ptl_col_index_push set the block's base (a block's first column has offset 0, which
        always fits): this column is inside its block */
     const uint32_t o = start - x->base[c / PTL_VX_COL_BLOCK];
     const uint32_t width = o <= 0xffffu ? 2 : 4;

@@ -89,7 +89,7 @@ static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4
 void ptl_open_field_free(ptl_open_field* of) {
     if (!of) return;
     if (of->alloc.free) {
-        ptl_vx_col_index_free(&of->col_index, &of->alloc);
+        ptl_col_index_free(&of->col_index, &of->alloc);
         ptl_mem_free(&of->alloc, of->spans, (size_t)of->span_cap * sizeof *of->spans);
         ptl_mem_free(&of->alloc, of->col_of, (size_t)of->span_cap * sizeof *of->col_of);
         ptl_mem_free(&of->alloc, of->gaps, (size_t)of->gap_count * sizeof *of->gaps);
@@ -247,7 +247,7 @@ static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map)
         ptl_open_span* o = &of->spans[s];
         for (int d = 0; d < 4; ++d) {
             if (o->con[d] == PTL_VX_NOCON) continue;
-            uint32_t first = cs[ptl_vx_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
+            uint32_t first = cs[ptl_filter_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
             if (gone[t]) {
                 o->con[d] = PTL_VX_NOCON;
                 continue;
@@ -392,9 +392,9 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
     return PTL_OK;
 }
 
-ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
+ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
     if (!hf || !out || (hf->span_count && (!hf->spans || !hf->col_start)))
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_build_open: NULL argument");
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_filter_build_open: NULL argument");
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
     const ptl_vx_params* p = &hf->p;
@@ -410,7 +410,7 @@ ptl_status ptl_vx_build_open(const ptl_heightfield* hf, const ptl_allocator* all
     /* A plain index (ptl_vx_col_index width 4): this field is a tile's window (tiles.c), or a
        whole world kept with its heightfield (a debug bake), which is larger still; the stages
        below read it directly. */
-    if (!walk || ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 4, &a) < 0) goto oom;
+    if (!walk || ptl_col_index_init(&out->col_index, (uint32_t)cols, 4, &a) < 0) goto oom;
     uint32_t* cs = out->col_index.off.u32;
     filter_flags(hf, walk);
 

@@ -4,10 +4,10 @@
    keeps its own columns. The border is as wide as the filters look: a column's open spans depend on
    the solid spans at most (gap scan + erosion radius + ledge + link) columns away, and the
    rasterizer cuts triangles in world columns (voxelize.c), so every kept column is exactly the one a
-   one-piece bake makes. Assembling the tiles' columns (ptl_vx_tiles_assemble) would give the
+   one-piece bake makes. Assembling the tiles' columns (ptl_tiles_assemble) would give the
    one-piece open field, byte for byte, whatever the tile size, order or thread count; the bake does
-   not assemble it (except for a debug capture, ptl_vx_tiles_bake): the tiles stream into the layer
-   stage (ptl_vx_tiles_stream, layer_map.h), each tile flooding its own blocks in its job when the
+   not assemble it (except for a debug capture, ptl_tiles_bake): the tiles stream into the layer
+   stage (ptl_tiles_stream_mesh, layer_map.h), each tile flooding its own blocks in its job when the
    tile size is a multiple of the blocks', and every choice there is the whole field's, so the
    tiling leaves no vertex behind (the merge "without artificial vertices" of Saupin §4.3 happens at
    the level of columns and block-layers, where it is exact).
@@ -27,7 +27,7 @@ static const int DZ[4] = {0, 1, 0, -1};
 static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
 static int32_t clampi(int64_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : (int32_t)v; }
 
-int32_t ptl_vx_tile_border(const ptl_vx_params* p) {
+int32_t ptl_tiles_border(const ptl_vx_params* p) {
     /* In 64 bits and clamped: the parameters may come from a part's header (parts.c checks their
        ranges, but this must not overflow whatever it is given). */
     const int64_t r = p->walkable_radius;
@@ -42,13 +42,13 @@ int32_t ptl_vx_tile_border(const ptl_vx_params* p) {
     return b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : (int32_t)b;
 }
 
-ptl_status ptl_vx_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err) {
+ptl_status ptl_tiles_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err) {
     memset(out, 0, sizeof *out);
     if (tile_size < PTL_VX_MIN_TILE || tile_size > PTL_VX_MAX_TILE)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile_size %u is outside %u..%u columns", tile_size,
                              PTL_VX_MIN_TILE, PTL_VX_MAX_TILE);
     out->tile_size = (int32_t)tile_size;
-    out->border = ptl_vx_tile_border(world);
+    out->border = ptl_tiles_border(world);
     out->tiles_x = (int32_t)((world->world_width + (int32_t)tile_size - 1) / (int32_t)tile_size);
     out->tiles_z = (int32_t)((world->world_depth + (int32_t)tile_size - 1) / (int32_t)tile_size);
     return PTL_OK;
@@ -64,9 +64,9 @@ static void tile_window(const ptl_vx_params* world, const ptl_vx_tiling* t, int3
     p->border = t->border;
 }
 
-void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a) {
+void ptl_tiles_tile_free(ptl_vx_tile* t, const ptl_allocator* a) {
     if (!t) return;
-    ptl_vx_col_index_free(&t->cols, a);
+    ptl_col_index_free(&t->cols, a);
     ptl_mem_free(a, t->spans, (size_t)t->span_count * sizeof *t->spans);
     ptl_mem_free(a, t->gaps, (size_t)t->gap_count * sizeof *t->gaps);
     t->spans = NULL, t->gaps = NULL;
@@ -79,16 +79,16 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
     const ptl_vx_params* p = &of->p;
     const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
     const size_t cols = (size_t)t->w * (size_t)t->d;
-    if (ptl_vx_col_index_init(&t->cols, (uint32_t)cols, 1, a) < 0) return PTL_ERR_NO_MEMORY;
+    if (ptl_col_index_init(&t->cols, (uint32_t)cols, 1, a) < 0) return PTL_ERR_NO_MEMORY;
     uint32_t n = 0;
     for (int32_t z = 0; z < t->d; ++z)
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
-            if (!ptl_vx_col_index_push(&t->cols, n, a)) return PTL_ERR_NO_MEMORY;
-            n += ptl_vx_col_end(of, c) - ptl_vx_col_begin(of, c);
+            if (!ptl_col_index_push(&t->cols, n, a)) return PTL_ERR_NO_MEMORY;
+            n += ptl_filter_col_end(of, c) - ptl_filter_col_begin(of, c);
             t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
         }
-    if (!ptl_vx_col_index_push(&t->cols, n, a)) return PTL_ERR_NO_MEMORY;
+    if (!ptl_col_index_push(&t->cols, n, a)) return PTL_ERR_NO_MEMORY;
     t->spans = ptl_mem_alloc(a, (size_t)n * sizeof *t->spans);
     if (!t->spans) return PTL_ERR_NO_MEMORY;
     t->span_count = n;
@@ -96,8 +96,8 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
     for (int32_t z = 0; z < t->d; ++z)
         for (int32_t x = 0; x < t->w; ++x) {
             uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
-            for (uint32_t s = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); s < e; ++s)
-                t->spans[i++] = ptl_vx_tspan_of(&of->spans[s]);
+            for (uint32_t s = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); s < e; ++s)
+                t->spans[i++] = ptl_tiles_tspan_of(&of->spans[s]);
         }
     /* Gaps leaving a kept span: span as the tile's index, other as its index in its column. */
     uint32_t ng = 0;
@@ -114,8 +114,8 @@ static ptl_status extract(const ptl_open_field* of, const ptl_heightfield* hf, p
             int k = gp->cols + 1;
             uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
             ptl_vx_gap o = *gp;
-            o.span = ptl_vx_tile_col(t, (uint32_t)z * (uint32_t)t->w + (uint32_t)x) + (gp->span - ptl_vx_col_begin(of, c));
-            o.other = gp->other - ptl_vx_col_begin(of, oc);
+            o.span = ptl_tiles_tile_col(t, (uint32_t)z * (uint32_t)t->w + (uint32_t)x) + (gp->span - ptl_filter_col_begin(of, c));
+            o.other = gp->other - ptl_filter_col_begin(of, oc);
             t->gaps[t->gap_count++] = o;
         }
         if (pass == 0 && ng) {
@@ -312,11 +312,11 @@ static void run_tile(void* data, uint32_t index) {
                         (uint32_t)(t->tx - j->brange[0]);
     const uint32_t* tris = j->b->tris + j->b->start[bi];
     uint32_t count = j->b->start[bi + 1] - j->b->start[bi];
-    ptl_status st = ptl_vx_rasterize(j->m, tris, count, &p, j->a, &hf, err);
-    if (st >= 0) st = ptl_vx_build_open(&hf, j->a, &of, err);
+    ptl_status st = ptl_voxelize_trimesh(j->m, tris, count, &p, j->a, &hf, err);
+    if (st >= 0) st = ptl_filter_build_open(&hf, j->a, &of, err);
     if (st >= 0 && extract(&of, &hf, t, j->a) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
-    if (st < 0) ptl_vx_tile_free(t, j->a);
+    if (st < 0) ptl_tiles_tile_free(t, j->a);
     t->status = st < 0 ? st : PTL_OK;
     ptl_open_field_free(&of);
     ptl_heightfield_free(&hf);
@@ -345,7 +345,7 @@ static ptl_status run_tiles(const ptl_trimesh* m, const ptl_vx_params* world, co
     }
     ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
     if (st < 0 && tiles) {
-        for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
+        for (uint32_t i = 0; i < n; ++i) ptl_tiles_tile_free(&tiles[i], a);
         ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
         tiles = NULL;
     }
@@ -364,7 +364,7 @@ static bool range_ok(const ptl_vx_tiling* t, const int32_t range[4]) {
            range[1] < range[3];
 }
 
-ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+ptl_status ptl_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                               const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* alloc,
                               ptl_vx_tile** out, uint32_t* count, ptl_error* err) {
     *out = NULL;
@@ -382,7 +382,7 @@ ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, 
     return st;
 }
 
-/* A span of a field without col_of keeps its column in ceil and pad (voxel.h, ptl_vx_span_col). */
+/* A span of a field without col_of keeps its column in ceil and pad (voxel.h, ptl_filter_span_col). */
 static void set_span_col(ptl_open_span* o, uint32_t c) {
     o->ceil = (uint16_t)(c & 0xffffu), o->pad = (uint16_t)(c >> 16);
 }
@@ -425,9 +425,9 @@ static ptl_status place_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t
             break;
         }
         const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
-        bool ok = tl->cols.cols == ncols && tl->cols.filled == ncols + 1 && ptl_vx_tile_col(tl, 0) == 0 &&
-                  ptl_vx_tile_col(tl, ncols) == tl->span_count;
-        for (uint32_t c = 0; c < ncols && ok; ++c) ok = ptl_vx_tile_col(tl, c) <= ptl_vx_tile_col(tl, c + 1);
+        bool ok = tl->cols.cols == ncols && tl->cols.filled == ncols + 1 && ptl_tiles_tile_col(tl, 0) == 0 &&
+                  ptl_tiles_tile_col(tl, ncols) == tl->span_count;
+        for (uint32_t c = 0; c < ncols && ok; ++c) ok = ptl_tiles_tile_col(tl, c) <= ptl_tiles_tile_col(tl, c + 1);
         if (!ok) st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) is malformed", tl->tx, tl->tz);
         total += tl->span_count;
         gaps += tl->gap_count;
@@ -442,7 +442,7 @@ static ptl_status place_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t
     return st;
 }
 
-ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+ptl_status ptl_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                  uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
@@ -465,19 +465,19 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
     out->p.ox = out->p.oz = 0, out->p.width = (int32_t)W, out->p.depth = (int32_t)D, out->p.border = 0;
     out->alloc = a;
     /* The column index in the world's column order, each column's spans from its tile. */
-    bool ok = ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) >= 0;
+    bool ok = ptl_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) >= 0;
     uint32_t placed = 0;
     for (uint32_t gz = 0; gz < D && ok; ++gz)
         for (int32_t tx = 0; tx < t->tiles_x && ok; ++tx) {
             const ptl_vx_tile* tl = at[gz / (uint32_t)T * (uint32_t)t->tiles_x + (uint32_t)tx];
             const uint32_t k0 = (gz - (uint32_t)tl->z0) * (uint32_t)tl->w;
             for (int32_t x = 0; x < tl->w && ok; ++x) {
-                ok = ptl_vx_col_index_push(&out->col_index, placed, &a);
-                placed += ptl_vx_tile_col(tl, k0 + (uint32_t)x + 1) - ptl_vx_tile_col(tl, k0 + (uint32_t)x);
+                ok = ptl_col_index_push(&out->col_index, placed, &a);
+                placed += ptl_tiles_tile_col(tl, k0 + (uint32_t)x + 1) - ptl_tiles_tile_col(tl, k0 + (uint32_t)x);
             }
         }
     ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
-    if (!ok || !ptl_vx_col_index_push(&out->col_index, placed, &a)) goto oom;
+    if (!ok || !ptl_col_index_push(&out->col_index, placed, &a)) goto oom;
     out->spans = ptl_mem_alloc(&a, (size_t)total * sizeof *out->spans); /* columns in the spans: no col_of */
     if (!out->spans) goto oom;
     out->span_count = out->span_cap = (uint32_t)total;
@@ -493,15 +493,15 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
         for (uint32_t k = 0; k < ncols && st >= 0; ++k) {
             uint32_t gx = (uint32_t)tl->x0 + k % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + k / (uint32_t)tl->w;
             uint32_t c = gz * W + gx;
-            uint32_t base = ptl_vx_col_begin(out, c);
-            for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j) {
-                ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
+            uint32_t base = ptl_filter_col_begin(out, c);
+            for (uint32_t j = ptl_tiles_tile_col(tl, k), je = ptl_tiles_tile_col(tl, k + 1); j < je; ++j) {
+                ptl_open_span o = ptl_tiles_open_of(&tl->spans[j]);
                 for (int d = 0; d < 4; ++d) {
                     if (o.con[d] == PTL_VX_NOCON) continue;
                     int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
                     uint32_t nc = (uint32_t)(nz * W + nx);
                     if (nx < 0 || nz < 0 || nx >= W || nz >= D ||
-                        o.con[d] >= ptl_vx_col_end(out, nc) - ptl_vx_col_begin(out, nc)) {
+                        o.con[d] >= ptl_filter_col_end(out, nc) - ptl_filter_col_begin(out, nc)) {
                         st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
                                            "bake: tile (%d, %d) links column (%u, %u) to a span its neighbour lacks",
                                            tl->tx, tl->tz, gx, gz);
@@ -509,7 +509,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
                     }
                 }
                 set_span_col(&o, c);
-                out->spans[base + (j - ptl_vx_tile_col(tl, k))] = o;
+                out->spans[base + (j - ptl_tiles_tile_col(tl, k))] = o;
             }
         }
         for (uint32_t g = 0; g < tl->gap_count && st >= 0; ++g) {
@@ -522,7 +522,7 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             uint32_t lo = 0, hi = ncols;
             while (hi - lo > 1) {
                 uint32_t mid = lo + (hi - lo) / 2;
-                if (ptl_vx_tile_col(tl, mid) <= gp->span) lo = mid;
+                if (ptl_tiles_tile_col(tl, mid) <= gp->span) lo = mid;
                 else hi = mid;
             }
             uint32_t gx = (uint32_t)tl->x0 + lo % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + lo / (uint32_t)tl->w;
@@ -530,13 +530,13 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
             int64_t ox = (int64_t)gx + kk * DX[gp->dir], oz = (int64_t)gz + kk * DZ[gp->dir];
             uint32_t oc = (uint32_t)(oz * W + ox);
             if (ox < 0 || oz < 0 || ox >= W || oz >= D ||
-                gp->other >= ptl_vx_col_end(out, oc) - ptl_vx_col_begin(out, oc)) {
+                gp->other >= ptl_filter_col_end(out, oc) - ptl_filter_col_begin(out, oc)) {
                 st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
                 break;
             }
             ptl_vx_gap o = *gp;
-            o.span = ptl_vx_col_begin(out, gz * W + gx) + (gp->span - ptl_vx_tile_col(tl, lo));
-            o.other = ptl_vx_col_begin(out, oc) + gp->other;
+            o.span = ptl_filter_col_begin(out, gz * W + gx) + (gp->span - ptl_tiles_tile_col(tl, lo));
+            o.other = ptl_filter_col_begin(out, oc) + gp->other;
             out->gaps[gk++] = o;
         }
     }
@@ -556,7 +556,7 @@ oom:
    of tiles covers whole rows of columns, so its spans follow the previous rows' in the world's
    order) and the tiles are freed. Links and gaps into rows not placed yet stay as indices inside
    their columns until the end. Peak memory: the world's field plus one row of tiles. */
-/* The world's open field being assembled from tile rows, in row order (ptl_vx_tiles_bake). */
+/* The world's open field being assembled from tile rows, in row order (ptl_tiles_bake). */
 typedef struct assembly {
     ptl_open_field* out; /* its column index pushed as rows arrive */
     const ptl_allocator* a;
@@ -605,10 +605,10 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
             for (int32_t x = 0; x < tl->w; ++x) {
                 uint32_t k = (uint32_t)z * (uint32_t)tl->w + (uint32_t)x;
                 size_t c = (size_t)(z0 + z) * W + (size_t)(tl->x0 + x);
-                if (!ptl_vx_col_index_push(&as->out->col_index, as->spans.count, a))
+                if (!ptl_col_index_push(&as->out->col_index, as->spans.count, a))
                     return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
-                for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j) {
-                    ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
+                for (uint32_t j = ptl_tiles_tile_col(tl, k), je = ptl_tiles_tile_col(tl, k + 1); j < je; ++j) {
+                    ptl_open_span o = ptl_tiles_open_of(&tl->spans[j]);
                     if (as->keep_ceil) as->col_of.data[as->col_of.count++] = (uint32_t)c;
                     else set_span_col(&o, (uint32_t)c);
                     as->spans.data[as->spans.count++] = o;
@@ -624,11 +624,11 @@ static ptl_status assemble_row(assembly* as, const ptl_vx_tile* tiles, uint32_t 
             uint32_t lo = 0, hi = ncols;
             while (hi - lo > 1) {
                 uint32_t mid = lo + (hi - lo) / 2;
-                if (ptl_vx_tile_col(tl, mid) <= o.span) lo = mid;
+                if (ptl_tiles_tile_col(tl, mid) <= o.span) lo = mid;
                 else hi = mid;
             }
             size_t c = (size_t)(tl->z0 + (int32_t)(lo / (uint32_t)tl->w)) * W + (size_t)(tl->x0 + (int32_t)(lo % (uint32_t)tl->w));
-            o.span = ptl_vx_col_begin(as->out, (uint32_t)c) + (o.span - ptl_vx_tile_col(tl, lo));
+            o.span = ptl_filter_col_begin(as->out, (uint32_t)c) + (o.span - ptl_tiles_tile_col(tl, lo));
             if (!PTL_PUSH(a, as->gaps, o) || !PTL_PUSH(a, as->gap_col, (uint32_t)c))
                 return ptl_error_set(&as->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
         }
@@ -661,11 +661,11 @@ static void run_band(void* data, uint32_t index) {
 
 static void free_tiles(ptl_vx_tile* tiles, uint32_t n, const ptl_allocator* a) {
     if (!tiles) return;
-    for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
+    for (uint32_t i = 0; i < n; ++i) ptl_tiles_tile_free(&tiles[i], a);
     ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
 }
 
-ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+ptl_status ptl_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                              const ptl_job_system* jobs, const ptl_allocator* alloc, bool keep_ceil,
                              ptl_open_field* out, uint32_t* solid_spans, ptl_error* err) {
     memset(out, 0, sizeof *out);
@@ -678,7 +678,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     out->alloc = a;
     /* The compact index (voxel.h), pushed in the world's column order as the rows arrive: no
        array of a uint32 per column is ever allocated. */
-    if (ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) < 0)
+    if (ptl_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) < 0)
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%zu columns)", cols);
     assembly as;
     memset(&as, 0, sizeof as);
@@ -744,7 +744,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     const uint64_t total = spans.count;
     free_bins(&b, &a);
     if (st >= 0) {
-        if (!ptl_vx_col_index_push(&out->col_index, (uint32_t)total, &a))
+        if (!ptl_col_index_push(&out->col_index, (uint32_t)total, &a))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
     }
     if (st >= 0) {
@@ -753,7 +753,7 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
             ptl_vx_gap* gp = &gaps.data[g];
             uint32_t c = as.gap_col.data[g], x = c % W, z = c / W, k = gp->cols + 1u;
             uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
-            gp->other += ptl_vx_col_begin(out, oc);
+            gp->other += ptl_filter_col_begin(out, oc);
         }
         if (!ptl_sort(gaps.data, gaps.count, sizeof *gaps.data, cmp_gap, &a))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
@@ -813,7 +813,7 @@ double ptl_bake3d_now_ms(void);
 static ptl_status stream_row(const ptl_vx_params* world, const ptl_vx_tile* const* row, uint32_t rw,
                              ptl_vx_band* band, ptl_layer_stream* s, double* ms, ptl_error* err) {
     for (int32_t z = row[0]->z0; z < row[0]->z0 + row[0]->d; ++z) {
-        ptl_status st = ptl_vx_band_add_tiles(band, row, rw, z);
+        ptl_status st = ptl_lmap_band_add_tiles(band, row, rw, z);
         if (st < 0)
             return ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory (a band of the layers)"
                                                                    : "bake: more than 2^32 open spans in a band");
@@ -822,7 +822,7 @@ static ptl_status stream_row(const ptl_vx_params* world, const ptl_vx_tile* cons
             st = ptl_lstream_band(s, &band->f, err);
             *ms += ptl_bake3d_now_ms() - t;
             if (st < 0) return st;
-            ptl_vx_band_reset(band, &band->f.p, &band->f.alloc);
+            ptl_lmap_band_reset(band, &band->f.p, &band->f.alloc);
         }
     }
     return PTL_OK;
@@ -854,7 +854,7 @@ static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, cons
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
             out->col_index.off.u32[z * w + x] = n;
-            n += ptl_vx_col_end(of, c) - ptl_vx_col_begin(of, c);
+            n += ptl_filter_col_end(of, c) - ptl_filter_col_begin(of, c);
         }
     out->col_index.off.u32[cols] = n;
     out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans + 1);
@@ -865,7 +865,7 @@ static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, cons
     for (uint32_t z = 0; z < d; ++z)
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
-            for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
+            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
                 out->spans[i] = of->spans[sp];
                 out->spans[i].layer = PTL_VX_NONE;
                 out->col_of[i++] = z * w + x;
@@ -882,8 +882,8 @@ static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, cons
                 const int k = gp->cols + 1;
                 const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
                 ptl_vx_gap o = *gp;
-                o.span = out->col_index.off.u32[(uint32_t)z * w + (uint32_t)x] + (gp->span - ptl_vx_col_begin(of, c));
-                o.other = gp->other - ptl_vx_col_begin(of, oc);
+                o.span = out->col_index.off.u32[(uint32_t)z * w + (uint32_t)x] + (gp->span - ptl_filter_col_begin(of, c));
+                o.other = gp->other - ptl_filter_col_begin(of, oc);
                 out->gaps[ng] = o;
             }
             ++ng;
@@ -938,8 +938,8 @@ static void run_tile_layers(void* data, uint32_t index) {
                         (uint32_t)(t->tx - j->tj.brange[0]);
     const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
     const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
-    ptl_status st = ptl_vx_rasterize(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
-    if (st >= 0) st = ptl_vx_build_open(&hf, j->tj.a, &of, err);
+    ptl_status st = ptl_voxelize_trimesh(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
+    if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
     if (st >= 0) { /* the heightfield spans of its own columns (stats) */
         const int32_t lx0 = t->x0 - p.ox, lz0 = t->z0 - p.oz;
         for (int32_t z = 0; z < t->d; ++z)
@@ -963,7 +963,7 @@ static void run_tile_layers(void* data, uint32_t index) {
     t->status = st < 0 ? st : PTL_OK;
 }
 
-/* ptl_vx_tiles_stream when the tiles hold whole blocks: the tiles of a batch of rows run as jobs,
+/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the tiles of a batch of rows run as jobs,
    each flooding its blocks; their results are added to the stream in row-major order. One tile's
    fields at a time per thread, and each tile's few block-layers and edges until it is added. */
 static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
@@ -975,7 +975,7 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
     bins b;
     memset(&b, 0, sizeof b);
-    /* Without runs (a small mesh, see ptl_vx_tiles_stream), every tile's triangles are binned once. */
+    /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every tile's triangles are binned once. */
     const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
     if (st >= 0 && !rows && bin_triangles(m, world, t, all, jobs, a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
@@ -1018,7 +1018,7 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     return st;
 }
 
-/* One batch of ptl_vx_tiles_stream: job 0 streams the previous batch's rows of tiles (freeing each
+/* One batch of ptl_tiles_stream_mesh: job 0 streams the previous batch's rows of tiles (freeing each
    row's tiles once given), jobs 1.. run this batch's tiles. */
 typedef struct stream_job {
     tile_job tj;
@@ -1042,11 +1042,11 @@ static void run_stream_batch(void* data, uint32_t index) {
     for (uint32_t r = 0; r < j->prev_count / j->rw; ++r) {
         for (uint32_t x = 0; x < j->rw; ++x) j->row[x] = &j->prev[(size_t)r * j->rw + x];
         if (j->st >= 0) j->st = stream_row(j->wp, j->row, j->rw, j->band, j->s, &j->ms, &j->err);
-        for (uint32_t x = 0; x < j->rw; ++x) ptl_vx_tile_free(&j->prev[(size_t)r * j->rw + x], j->tj.a);
+        for (uint32_t x = 0; x < j->rw; ++x) ptl_tiles_tile_free(&j->prev[(size_t)r * j->rw + x], j->tj.a);
     }
 }
 
-ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+ptl_status ptl_tiles_stream_mesh(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
                                uint32_t* solid_spans, double* ms_layers, const ptl_bake_progress* progress,
                                ptl_error* err) {
@@ -1056,7 +1056,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     const ptl_vx_params wp = world_grid(world);
     ptl_vx_band band;
     memset(&band, 0, sizeof band);
-    ptl_vx_band_reset(&band, &wp, &a);
+    ptl_lmap_band_reset(&band, &wp, &a);
     const uint32_t rw = (uint32_t)t->tiles_x;
     const ptl_vx_tile** row = ptl_mem_alloc(&a, (size_t)rw * sizeof *row);
     bins b; /* the triangles of a batch of tile rows */
@@ -1078,7 +1078,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
         st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
         ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
         ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
-        ptl_vx_band_free(&band);
+        ptl_lmap_band_free(&band);
         return st;
     }
     /* Without a job system, a row of tiles at a time, streamed as soon as it is done, so that one
@@ -1147,7 +1147,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     free_bins(&b, &a);
     ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
     ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
-    ptl_vx_band_free(&band);
+    ptl_lmap_band_free(&band);
     return st;
 }
 
@@ -1156,12 +1156,12 @@ static uint32_t column_spans(const ptl_vx_tiling* t, const ptl_vx_tile* const* a
     const uint32_t T = (uint32_t)t->tile_size;
     const ptl_vx_tile* tl = at[(uint32_t)z / T * (uint32_t)t->tiles_x + (uint32_t)x / T];
     const uint32_t k = ((uint32_t)z - (uint32_t)tl->z0) * (uint32_t)tl->w + ((uint32_t)x - (uint32_t)tl->x0);
-    return ptl_vx_tile_col(tl, k + 1) - ptl_vx_tile_col(tl, k);
+    return ptl_tiles_tile_col(tl, k + 1) - ptl_tiles_tile_col(tl, k);
 }
 
 /* Tiles read from parts (which a checksum does not make right): every link must reach a span of
    its neighbour column inside the world, every gap a span (sorted by span, as tiles keep them), as
-   ptl_vx_tiles_assemble checks. The stream reads them without further checks. */
+   ptl_tiles_assemble checks. The stream reads them without further checks. */
 static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* at,
                               ptl_error* err) {
     const int64_t W = world->world_width, D = world->world_depth;
@@ -1171,7 +1171,7 @@ static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t
         const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
         for (uint32_t k = 0; k < ncols; ++k) {
             const int64_t gx = tl->x0 + (int64_t)(k % (uint32_t)tl->w), gz = tl->z0 + (int64_t)(k / (uint32_t)tl->w);
-            for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j)
+            for (uint32_t j = ptl_tiles_tile_col(tl, k), je = ptl_tiles_tile_col(tl, k + 1); j < je; ++j)
                 for (int d = 0; d < 4; ++d) {
                     const uint8_t c = tl->spans[j].con[d];
                     if (c == PTL_VX_NOCON) continue;
@@ -1189,7 +1189,7 @@ static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t
             uint32_t lo = 0, hi = ncols;
             while (hi - lo > 1) {
                 const uint32_t mid = lo + (hi - lo) / 2;
-                if (ptl_vx_tile_col(tl, mid) <= gp->span) lo = mid;
+                if (ptl_tiles_tile_col(tl, mid) <= gp->span) lo = mid;
                 else hi = mid;
             }
             const int64_t kk = gp->cols + 1;
@@ -1202,7 +1202,7 @@ static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t
     return PTL_OK;
 }
 
-ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+ptl_status ptl_tiles_stream_parts(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err) {
     ptl_allocator a = ptl_allocator_resolve(alloc);
     const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
@@ -1214,11 +1214,11 @@ ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* 
     const ptl_vx_params wp = world_grid(world);
     ptl_vx_band band;
     memset(&band, 0, sizeof band);
-    ptl_vx_band_reset(&band, &wp, &a);
+    ptl_lmap_band_reset(&band, &wp, &a);
     double ms = 0;
     for (int32_t tz = 0; tz < t->tiles_z && st >= 0; ++tz)
         st = stream_row(&wp, list + (size_t)tz * (uint32_t)t->tiles_x, (uint32_t)t->tiles_x, &band, s, &ms, err);
-    ptl_vx_band_free(&band);
+    ptl_lmap_band_free(&band);
     ptl_mem_free(&a, list, (size_t)ntiles * sizeof *list);
     return st;
 }

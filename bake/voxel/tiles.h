@@ -15,7 +15,7 @@
 
 typedef struct ptl_vx_tiling {
     int32_t tile_size;       /* [Units: columns] */
-    int32_t border;          /* [Units: columns] ptl_vx_tile_border */
+    int32_t border;          /* [Units: columns] ptl_tiles_border */
     int32_t tiles_x, tiles_z;
 } ptl_vx_tiling;
 
@@ -27,11 +27,11 @@ typedef struct ptl_vx_tspan {
     uint8_t con[4];
 } ptl_vx_tspan;
 _Static_assert(sizeof(ptl_vx_tspan) == 10, "tile span layout");
-static inline ptl_vx_tspan ptl_vx_tspan_of(const ptl_open_span* o) {
+static inline ptl_vx_tspan ptl_tiles_tspan_of(const ptl_open_span* o) {
     ptl_vx_tspan t = {o->floor, o->ceil, o->tag, {o->con[0], o->con[1], o->con[2], o->con[3]}};
     return t;
 }
-static inline ptl_open_span ptl_vx_open_of(const ptl_vx_tspan* t) {
+static inline ptl_open_span ptl_tiles_open_of(const ptl_vx_tspan* t) {
     ptl_open_span o = {t->floor, t->ceil, t->tag, {t->con[0], t->con[1], t->con[2], t->con[3]}, 0, PTL_VX_NONE};
     return o;
 }
@@ -43,7 +43,7 @@ static inline ptl_open_span ptl_vx_open_of(const ptl_vx_tspan* t) {
 typedef struct ptl_vx_tile {
     int32_t tx, tz;
     int32_t x0, z0, w, d;
-    ptl_vx_col_index cols; /* w * d columns (compact: about 1.25 bytes a column); ptl_vx_tile_col */
+    ptl_vx_col_index cols; /* w * d columns (compact: about 1.25 bytes a column); ptl_tiles_tile_col */
     ptl_vx_tspan* spans;
     uint32_t span_count;
     ptl_vx_gap* gaps;
@@ -52,33 +52,33 @@ typedef struct ptl_vx_tile {
     ptl_status status;
 } ptl_vx_tile;
 /* The first span of tile t's column k (0 .. w * d; column w * d: the span count). */
-static inline uint32_t ptl_vx_tile_col(const ptl_vx_tile* t, uint32_t k) { return ptl_vx_col_index_at(&t->cols, k); }
+static inline uint32_t ptl_tiles_tile_col(const ptl_vx_tile* t, uint32_t k) { return ptl_col_index_at(&t->cols, k); }
 
 /* The border a tile needs so that its columns come out as in one piece: how far the filters look. */
-int32_t ptl_vx_tile_border(const ptl_vx_params* world);
+int32_t ptl_tiles_border(const ptl_vx_params* world);
 /* The tiling of `world` (from ptl_vx_params_resolve) by tiles of tile_size columns;
    PTL_ERR_INVALID_ARG outside PTL_VX_MIN_TILE..PTL_VX_MAX_TILE. */
-ptl_status ptl_vx_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err);
+ptl_status ptl_tiles_tiling_init(const ptl_vx_params* world, uint32_t tile_size, ptl_vx_tiling* out, ptl_error* err);
 /* Voxelizes and filters the tiles [range[0], range[2]) x [range[1], range[3]) as jobs (jobs NULL:
    in turn); *out gets their results in row order (count = tiles of the range). */
-ptl_status ptl_vx_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+ptl_status ptl_tiles_build(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                               const int32_t range[4], const ptl_job_system* jobs, const ptl_allocator* alloc,
                               ptl_vx_tile** out, uint32_t* count, ptl_error* err);
-void ptl_vx_tile_free(ptl_vx_tile* t, const ptl_allocator* a);
+void ptl_tiles_tile_free(ptl_vx_tile* t, const ptl_allocator* a);
 /* Every tile of the world, a row of tiles at a time (the row's tiles as jobs), appended to the
-   world's open field as each row finishes: ptl_vx_tiles_build + ptl_vx_tiles_assemble with one row of
+   world's open field as each row finishes: ptl_tiles_build + ptl_tiles_assemble with one row of
    tiles alive at a time. `solid_spans` gets the heightfield spans of all columns (stats). Only a
    bake with a debug capture holds the world's field; the others stream the tiles into the layers
-   (ptl_vx_tiles_stream, layer_map.h). */
+   (ptl_tiles_stream_mesh, layer_map.h). */
 /* keep_ceil: keep the spans' ceilings and a col_of array (a debug capture draws the openings);
-   else the columns go into the spans (ptl_vx_span_col), 4 bytes a span less. */
-ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+   else the columns go into the spans (ptl_filter_span_col), 4 bytes a span less. */
+ptl_status ptl_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                              const ptl_job_system* jobs, const ptl_allocator* alloc, bool keep_ceil,
                              ptl_open_field* out, uint32_t* solid_spans, ptl_error* err);
 /* The world's open field from every tile's columns, each tile given once in any order (tiles from
-   several ptl_vx_tiles_build calls, or read back from parts); checks that they fit together. The
-   spans hold their columns (no col_of, as ptl_vx_tiles_bake without keep_ceil). */
-ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+   several ptl_tiles_build calls, or read back from parts); checks that they fit together. The
+   spans hold their columns (no col_of, as ptl_tiles_bake without keep_ceil). */
+ptl_status ptl_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                  uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err);
 
 
@@ -88,12 +88,12 @@ typedef struct ptl_layer_stream ptl_layer_stream; /* layer_stream.h */
    `ms_layers` gets the time spent in the stream; the rows of tiles done go to `progress` (progress.h,
    from the calling thread; NULL: none). */
 struct ptl_bake_progress;
-ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+ptl_status ptl_tiles_stream_mesh(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
                                uint32_t* solid_spans, double* ms_layers, const struct ptl_bake_progress* progress,
                                ptl_error* err);
 /* tiles.c: every tile of the world (from parts, in any order, each once) streamed into `s`. */
-ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+ptl_status ptl_tiles_stream_parts(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err);
 
 #endif

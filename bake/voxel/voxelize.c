@@ -418,20 +418,20 @@ static bool slope_walkable(const double v[3][3], const ptl_vx_params* p) {
     return (p->walkable_both_sides ? fabsf(ny) : ny) > p->walkable_slope_cos;
 }
 
-ptl_status ptl_vx_rasterize(const ptl_trimesh* m, const uint32_t* tris, uint32_t count, const ptl_vx_params* p,
+ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint32_t count, const ptl_vx_params* p,
                             const ptl_allocator* alloc, ptl_heightfield* hf, ptl_error* err) {
-    if (!m || !p || !hf) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_rasterize: NULL argument");
+    if (!m || !p || !hf) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_voxelize_trimesh: NULL argument");
     memset(hf, 0, sizeof *hf);
     if (p->width <= 0 || p->depth <= 0 || p->heights <= 0 || p->heights >= (int32_t)PTL_VX_MAX_HEIGHT ||
         (uint64_t)p->width * (uint64_t)p->depth > (1u << 28) || !(p->cs > 0) || !(p->ch > 0))
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_rasterize: parameters not from ptl_vx_params_resolve");
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_voxelize_trimesh: parameters not from ptl_vx_params_resolve");
     if (m->tri_count && (!m->tris || !m->verts))
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_rasterize: mesh without arrays");
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_voxelize_trimesh: mesh without arrays");
     const uint32_t n = tris ? count : m->tri_count;
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t t = tris ? tris[i] : i;
         if (t >= m->tri_count)
-            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_vx_rasterize: triangle %u of %u listed", t, m->tri_count);
+            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_voxelize_trimesh: triangle %u of %u listed", t, m->tri_count);
         for (int k = 0; k < 3; ++k)
             if (m->tris[3 * (size_t)t + k] >= m->vert_count)
                 return ptl_error_set(err, PTL_ERR_BAD_INPUT, "voxelize: triangle %u refers to vertex %u of %u", t,

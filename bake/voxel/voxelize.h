@@ -28,7 +28,7 @@ typedef struct ptl_heightfield {
    into `hf`. Conservative in x-z: every column whose square the triangle touches gets the
    triangle's y-range over that square, so no thin floor or wall is lost between columns.
    Degenerate (zero-area) triangles mark their columns solid but never walkable. */
-ptl_status ptl_vx_rasterize(const ptl_trimesh* m, const uint32_t* tris, uint32_t count, const ptl_vx_params* p,
+ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint32_t count, const ptl_vx_params* p,
                             const ptl_allocator* alloc, ptl_heightfield* hf, ptl_error* err);
 void ptl_heightfield_free(ptl_heightfield* hf);
 
