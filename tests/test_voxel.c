@@ -1,4 +1,4 @@
-/* Tests of the voxel stages of the 3D bake (bake/voxel.h): parameters, rasterization, filters,
+/* Tests of the voxel stages of the 3D bake (bake/voxel/): parameters, rasterization, filters,
    open field, layers and reachability. Hand-made meshes check each rule with counts worked out by
    hand; the real meshes of ../shared/data check that everything voxelizes, that bridges and the
    floors below them are different layers, and that the walkable voxel area stays within 3% of

@@ -1,4 +1,4 @@
-/* The open field's column index (voxel.h, ptl_vx_col_index): a base per block of columns and a
+/* The open field's column index (col_index.h, ptl_vx_col_index): a base per block of columns and a
    narrow offset per column, built in column order.
 
    The width of the offsets is the smallest that holds every one of them. The assembly of a tiled

@@ -41,7 +41,7 @@
    (Recast's own merge compares against the already-merged top, which makes it order-dependent).
 
    Memory: one list head per column and a pool of spans, recycled when spans merge; the result is
-   compacted into arrays (voxel.h). Nothing is proportional to width * depth * height. */
+   compacted into arrays (voxelize.h). Nothing is proportional to width * depth * height. */
 #include <math.h>
 #include <string.h>
 

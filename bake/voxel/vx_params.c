@@ -1,4 +1,4 @@
-/* Bake parameters in voxel units: a ptl_bake_desc resolved against a mesh's bounds (voxel.h).
+/* Bake parameters in voxel units: a ptl_bake_desc resolved against a mesh's bounds (vx_params.h).
 
    The conversions are Recast's (rcConfig), computed in float exactly as Recast's users do, so a
    Portolan grid and a Recast grid built from the same numbers have the same voxel parameters:
