@@ -216,3 +216,40 @@ Test(includes, bake_and_gen_include_nothing_from_the_runtime_but_its_internal_he
     /* and the check sees what it must */
     cr_assert(strncmp(strstr("#include \"../../runtime/alloc.h\"", "runtime/"), "runtime/internal.h\"", 19) != 0);
 }
+
+/* Does file `path` hold `needle`? */
+static bool file_has(const char* path, const char* needle) {
+    FILE* f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    static char text[1 << 18];
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = '\0';
+    return strstr(text, needle) != NULL;
+}
+
+Test(layout, readme_and_architecture_tables_name_every_folder_of_the_bake) {
+    const char* root = project_root();
+    cr_assert_not_null(root);
+    char dir[512], readme[512], arch[512];
+    snprintf(dir, sizeof dir, "%s/bake", root);
+    snprintf(readme, sizeof readme, "%s/README.md", root);
+    snprintf(arch, sizeof arch, "%s/docs/ARCHITECTURE.md", root);
+    DIR* d = opendir(dir);
+    cr_assert_not_null(d, "cannot open %s", dir);
+    struct dirent* e;
+    int folders = 0;
+    while ((e = readdir(d))) {
+        char path[1024], row[300];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+        if (e->d_name[0] == '.' || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+        snprintf(row, sizeof row, "| `bake/%s/` |", e->d_name);
+        cr_expect(file_has(readme, row), "README.md's layout table has no row %s", row);
+        cr_expect(file_has(arch, row), "docs/ARCHITECTURE.md's folder table has no row %s", row);
+        ++folders;
+    }
+    closedir(d);
+    cr_assert_geq(folders, 8, "bake/ has %d stage folders", folders);
+    cr_expect(file_has(readme, "| `gen/` |") && file_has(arch, "| `gen/` |"), "a table has no row for gen/");
+}
