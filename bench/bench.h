@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include "peer_recast.h"
 

@@ -11,6 +11,7 @@
 #include <dirent.h>
 
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include "../tools/jobs.h"
 #include "bench.h"

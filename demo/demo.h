@@ -10,6 +10,7 @@
 
 #include <SDL.h>
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 #include <portolan/bake_debug.h>
 #include <portolan/debugdraw.h>
 #include <portolan/debugdraw_gl.h>

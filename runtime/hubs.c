@@ -1,4 +1,4 @@
-/* Exact Euclidean shortest paths with hub labels (the blob's hubs section, bake/hubs.c).
+/* Exact Euclidean shortest paths with hub labels (the blob's hubs section, bake/cpg/hubs.c).
 
    A shortest path from s to t is either the segment s-t or s -> a -> ... -> b -> t, where a is a
    corner s sees along a line tangent to the walls at a, b likewise for t, and the middle is a

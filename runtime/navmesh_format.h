@@ -22,7 +22,7 @@
    Version 5: the height grids are stored in blocks of 8 x 8 columns, each packed as 4-bit or 8-bit
    offsets from the block's lowest floor when they fit (ptl_blob_hblock): a third of the size.
 
-   Hubs (bake/hubs.c, runtime hubs.c): the corners of the walkable boundary where shortest paths
+   Hubs (bake/cpg/hubs.c, runtime hubs.c): the corners of the walkable boundary where shortest paths
    turn, ranked (hub i is the i-th in the labelling order), each with a label, and their visibility
    graph. The section holds, each part 8-aligned, in this order (ptl_hub_layout):
      dist (f64, hub_entry_count) | hub (u32, hub_entry_count) | hop (u16, hub_entry_count) |

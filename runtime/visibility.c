@@ -12,7 +12,7 @@
    q->vis_skip_pockets, the cells of the blob's pockets (pockets.c).
 
    Used by the exact search with hub labels (hubs.c: bounded fronts from the start and the goal)
-   and by the bake (bake/hubs.c: the visibility graph of the corners). */
+   and by the bake (bake/cpg/hubs.c: the visibility graph of the corners). */
 #include "interval.h"
 #include "query_internal.h"
 

@@ -156,7 +156,7 @@ valid() {
 }
 
 # ---- The blob and part patcher ---------------------------------------------------------------------
-# Field offsets of ptl_blob_header (runtime/navmesh_format.h) and part_header (bake/parts.c); the
+# Field offsets of ptl_blob_header (runtime/navmesh_format.h) and part_header (bake/pipeline/parts.c); the
 # checksum is runtime/checksum.c's. `selftest` recomputes the checksum of an intact file first, so a
 # change of the format shows as a setup failure here rather than as cases that pass for nothing.
 cat >"$tmp/blob.py" <<'PY'

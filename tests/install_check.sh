@@ -25,13 +25,13 @@ bash scripts/install.sh "$tmp/with space" >/dev/null 2>&1; [ $? -eq 2 ] && ok ||
 prefix="$tmp/prefix"
 run "$tmp/install.log" bash scripts/install.sh "$prefix" || { echo "install check: install failed"; exit 1; }
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-for f in include/portolan/{runtime,bake,bake_debug,debugdraw,debugdraw_gl}.h; do
+for f in include/portolan/{runtime,bake,bake_debug,gen,debugdraw,debugdraw_gl}.h; do
     [ -f "$prefix/$f" ] && ok || bad "not installed: $f"
 done
-for l in runtime bake debugdraw debugdraw_gl; do
+for l in runtime bake gen debugdraw debugdraw_gl; do
     [ -f "$prefix/lib/libportolan_$l.a" ] && ok || bad "not installed: lib/libportolan_$l.a"
 done
-for p in runtime bake debugdraw debugdraw-gl; do
+for p in runtime bake gen debugdraw debugdraw-gl; do
     run "$tmp/pc.log" pkg-config --exists --print-errors "portolan-$p"
 done
 
@@ -45,7 +45,7 @@ STRICT_C=(-std=c11 -Wall -Wextra -pedantic -Werror)
 STRICT_CXX=(-std=c++17 -Wall -Wextra -pedantic -Werror)
 
 # Each public header alone, first thing in its file, as C11 and C++17 (gcc, and clang when present).
-for h in runtime bake bake_debug debugdraw debugdraw_gl; do
+for h in runtime bake bake_debug gen debugdraw debugdraw_gl; do
     printf '#include <portolan/%s.h>\nint main(void) { return 0; }\n' "$h" >"h_$h.c"
     cp "h_$h.c" "h_$h.cpp"
     # shellcheck disable=SC2046
@@ -119,6 +119,34 @@ C
 # shellcheck disable=SC2046
 run "$tmp/game.log" gcc "${STRICT_C[@]}" game.c -o game $(cflags portolan-runtime) $(libs portolan-runtime) &&
     run "$tmp/game_run.log" ./game arena.ptl
+# A tool that generates a scene links portolan-gen: the rooms map, generated and baked.
+cat >gen.c <<'C'
+#include <portolan/gen.h>
+#include <stdio.h>
+
+int main(void) {
+    ptl_grid g;
+    ptl_shape s;
+    ptl_error err;
+    ptl_grid_gen_desc gd;
+    void* blob;
+    size_t size;
+    gd.scene = PTL_GRID_SCENE_ROOMS, gd.width = 64, gd.height = 64, gd.seed = 1, gd.density = 0;
+    if (ptl_grid_generate(&gd, NULL, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
+        ptl_bake_shape(&s, NULL, &blob, &size, NULL, &err) < 0) {
+        fprintf(stderr, "%s\n", err.message);
+        return 1;
+    }
+    printf("baked %u bytes\n", (unsigned)size);
+    ptl_blob_free(blob, size, NULL);
+    ptl_shape_free(&s);
+    ptl_grid_free(&g);
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+run "$tmp/gen.log" gcc "${STRICT_C[@]}" gen.c -o gen $(cflags portolan-gen) $(libs portolan-gen) &&
+    run "$tmp/gen_run.log" ./gen
 # The debugdraw libraries resolve (the GL sink's loader included) in the order pkg-config gives.
 cat >dd.c <<'C'
 #include <portolan/debugdraw_gl.h>

@@ -1,4 +1,4 @@
-/* Contour simplification (bake/contours.c): whatever chooses the vertices (fewest notches first,
+/* Contour simplification (bake/contours/contours.c): whatever chooses the vertices (fewest notches first,
    Ramer-Douglas-Peucker where a chord is refused, one corner off the lattice for a run of notches),
    every corner point of the voxel outline stays within the tolerance of the simplified edges that
    replaced it, every corner off the lattice within the tolerance of the outline, and the other

@@ -409,7 +409,7 @@ Test(gen_scale, extruded_aurora_is_a_1_1_million_triangle_scene, .timeout = 120)
 
 /* The bake of an extruded map against the grid, column by column. With voxels of 0.25 (a binary
    fraction, so every grid line of a 1 m map falls exactly on a column boundary), a free cell is
-   4 x 4 columns. The voxelizer is conservative for vertical triangles (bake/voxelize.c): a wall
+   4 x 4 columns. The voxelizer is conservative for vertical triangles (bake/voxel/voxelize.c): a wall
    lying on a column boundary goes into both columns beside it, so the column on the free side
    becomes a 2 m solid span that is not walkable; the same holds for a column that touches a wall
    only at its end (a corner). At agent radius 0 nothing else erodes: the wall column keeps the

@@ -200,7 +200,7 @@ Test(heights, a_grid_outside_the_heights_or_on_a_cell_that_cannot_have_one_is_re
    floor: two cells over grids that are not multiples of 8 columns, whose blocks need every kind
    (one floor, none at all, offsets under 15, under 255, and more), a third cell sharing the first
    one's grid; then a block whose data is moved past the end is refused. */
-#include "../bake/cpg_build.h"
+#include "../bake/cpg/build.h"
 Test(heights, packed_grids_give_back_every_floor) {
     /* three square cells side by side in x, counter-clockwise in x-z, sharing edges 1-2 and 4-5 */
     const double xyz[] = {0, 0, 0, 3, 0, 0, 3, 0, 3, 0, 0, 3, 6, 0, 0, 6, 0, 3, 9, 0, 0, 9, 0, 3};

@@ -1,4 +1,4 @@
-/* Hub labels (bake/hubs.c, runtime/hubs.c): exact paths read off the labels give the interval
+/* Hub labels (bake/cpg/hubs.c, runtime/hubs.c): exact paths read off the labels give the interval
    search's found flags and lengths on generated maps and on 3D scenes, the section is the same bytes
    whatever the thread count, a damaged section is refused at load, and a landmark rebake drops it
    cleanly. (Every scenario of the game maps with hub labels: tests/test_paths.c.) */

@@ -1,4 +1,4 @@
-/* Landmarks (ALT bounds, bake/landmarks.c): the distances stored in the blob are the exact shortest
+/* Landmarks (ALT bounds, bake/cpg/landmarks.c): the distances stored in the blob are the exact shortest
    lengths (checked against path queries), searches give the same lengths with and without them,
    and a blob with a broken distance is refused. */
 #include "../runtime/navmesh_format.h"

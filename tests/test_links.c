@@ -1,4 +1,4 @@
-/* Links across gaps (bake/filter.c rule 7, bake/layer_merge.c; runtime.h ptl_link_view): two slabs
+/* Links across gaps (bake/voxel/filter.c rule 7, bake/layers/layer_merge.c; runtime.h ptl_link_view): two slabs
    2 m above a ground slab, side by side with a crack between them, bake into two walkable pieces
    joined by one link cell when the crack is narrower than max_gap and the floors are within
    max_climb; a path then crosses it. Scenes are built here, so the expected heights, gaps and path

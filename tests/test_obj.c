@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 
 #include "test_util.h"
 

@@ -5,6 +5,7 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 #include <string.h>
 
 #include "../tools/jobs.h"

@@ -306,7 +306,7 @@ Test(stairs, flights_between_stairwell_walls_climb, .timeout = 120) {
 
 /* The upper floor's slab beside the last steps is a climbable step up from them, while the step
    behind is one lower: Recast's steep-slope rule took such a step's edge columns for a slope, and
-   the erosion then took whole rows of a 2.1 m flight (bake/filter.c, rule 3). */
+   the erosion then took whole rows of a 2.1 m flight (bake/voxel/filter.c, rule 3). */
 Test(stairs, flights_through_an_opening_in_the_floor_above_reach_the_upper_floor, .timeout = 120) {
     const float widths[] = {2.1f, 3.0f};
     for (size_t w = 0; w < 2; ++w)

@@ -1,4 +1,4 @@
-/* Tiled bakes (bake/tiles.c, issue 5): the tiles' columns come out exactly as in a one-piece bake,
+/* Tiled bakes (bake/voxel/tiles.c, issue 5): the tiles' columns come out exactly as in a one-piece bake,
    so the navmesh is the same bytes whatever the tile size, thread count or order in which the jobs
    run; only the header's tiling fields (and so its checksum) tell them apart. */
 #include <portolan/bake_debug.h>

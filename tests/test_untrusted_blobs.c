@@ -270,7 +270,7 @@ Test(untrusted_blobs, absurd_query_points_and_boxes_get_a_status) {
 
 /* A part's voxel settings out of the range a bake makes, checksum made right: refused by name
    before the tile border (tiles.c) or any window is computed from them. */
-#include "../bake/voxel.h"
+#include "../bake/voxel/vx_params.h"
 #define PART_WORLD_AT 56u /* parts.c: part_header's fields before its config, whose first field is the world */
 Test(untrusted_blobs, part_settings_out_of_range_are_refused_by_name) {
     mesh_builder* mb = calloc(1, sizeof *mb);

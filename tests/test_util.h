@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <math.h>
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

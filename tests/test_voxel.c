@@ -1,11 +1,12 @@
-/* Tests of the voxel stages of the 3D bake (bake/voxel.h): parameters, rasterization, filters,
+/* Tests of the voxel stages of the 3D bake (bake/voxel/): parameters, rasterization, filters,
    open field, layers and reachability. Hand-made meshes check each rule with counts worked out by
    hand; the real meshes of ../shared/data check that everything voxelizes, that bridges and the
    floors below them are different layers, and that the walkable voxel area stays within 3% of
    Recast's (numbers recorded from bench/peer_recast, see RECAST_SPANS). */
 #include "test_util.h"
 
-#include "../bake/layer_map.h"
+#include "../bake/layers/layer_map.h"
+#include "../bake/voxel/tiles.h"
 
 /* ---- Building meshes by hand --------------------------------------------------------------------*/
 
@@ -102,9 +103,9 @@ static void run_stages(const ptl_trimesh* m, const ptl_bake_desc* d, const float
     ptl_error err;
     memset(r, 0, sizeof *r);
     cr_assert_eq(ptl_vx_params_resolve(d, m, &r->p, &err), PTL_OK, "%s", err.message);
-    cr_assert_eq(ptl_vx_rasterize(m, NULL, 0, &r->p, NULL, &r->hf, &err), PTL_OK, "%s", err.message);
-    cr_assert_eq(ptl_vx_build_open(&r->hf, NULL, &r->of, &err), PTL_OK, "%s", err.message);
-    cr_assert_eq(ptl_vx_build_layers(&r->of, seeds, nseeds, NULL, &r->ls, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_voxelize_trimesh(m, NULL, 0, &r->p, NULL, &r->hf, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_filter_build_open(&r->hf, NULL, &r->of, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_lmap_build_layers(&r->of, seeds, nseeds, NULL, &r->ls, &err), PTL_OK, "%s", err.message);
 }
 
 static void run_free(run* r) {
@@ -124,7 +125,7 @@ static uint32_t col_at(const ptl_vx_params* p, float x, float z) {
 static uint32_t open_at(const run* r, float x, float y, float z) {
     uint32_t c = col_at(&r->p, x, z), best = PTL_VX_NONE;
     float bd = 1e30f;
-    for (uint32_t s = ptl_vx_col_begin(&r->of, c); s < ptl_vx_col_end(&r->of, c); ++s) {
+    for (uint32_t s = ptl_filter_col_begin(&r->of, c); s < ptl_filter_col_end(&r->of, c); ++s) {
         float d = fabsf(r->p.bmin[1] + r->of.spans[s].floor * r->p.ch - y);
         if (d < bd) bd = d, best = s;
     }
@@ -139,16 +140,16 @@ static uint32_t spans_in(const ptl_heightfield* hf, uint32_t c) {
 static void check_invariants(const run* r) {
     const ptl_open_field* of = &r->of;
     const uint32_t cols = (uint32_t)r->p.width * (uint32_t)r->p.depth;
-    cr_assert_eq(ptl_vx_col_begin(of, cols), of->span_count);
+    cr_assert_eq(ptl_filter_col_begin(of, cols), of->span_count);
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
-            cr_assert_eq(ptl_vx_span_col(of, s), c);
-            cr_assert(s == ptl_vx_col_begin(of, c) || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
+        for (uint32_t s = ptl_filter_col_begin(of, c); s < ptl_filter_col_end(of, c); ++s) {
+            cr_assert_eq(ptl_filter_span_col(of, s), c);
+            cr_assert(s == ptl_filter_col_begin(of, c) || of->spans[s - 1].ceil <= of->spans[s].floor, "spans sorted");
             cr_assert(of->spans[s].ceil - of->spans[s].floor >= r->p.walkable_height, "clearance");
             for (int d = 0; d < 4; ++d) {
-                uint32_t t = ptl_vx_nbr(of, s, d);
+                uint32_t t = ptl_filter_nbr(of, s, d);
                 if (t == PTL_VX_NONE) continue;
-                cr_assert_eq(ptl_vx_nbr(of, t, (d + 2) & 3), s, "links are mutual");
+                cr_assert_eq(ptl_filter_nbr(of, t, (d + 2) & 3), s, "links are mutual");
                 cr_assert(abs((int)of->spans[t].floor - (int)of->spans[s].floor) <= r->p.walkable_climb);
             }
         }
@@ -160,8 +161,8 @@ static void check_invariants(const run* r) {
         memset(seen, 0, cols * sizeof(uint32_t));
         for (uint32_t s = 0; s < of->span_count; ++s)
             if (of->spans[s].layer == l) {
-                cr_assert_eq(seen[ptl_vx_span_col(of, s)], 0, "layer %u covers column %u twice", l, ptl_vx_span_col(of, s));
-                seen[ptl_vx_span_col(of, s)] = 1;
+                cr_assert_eq(seen[ptl_filter_span_col(of, s)], 0, "layer %u covers column %u twice", l, ptl_filter_span_col(of, s));
+                seen[ptl_filter_span_col(of, s)] = 1;
                 ++count[l];
             }
         cr_assert_eq(count[l], r->ls.layers[l].span_count);
@@ -170,7 +171,7 @@ static void check_invariants(const run* r) {
         uint32_t l = of->spans[s].layer;
         cr_assert(l == PTL_VX_NONE || l < nl);
         for (int d = 0; d < 4; ++d) {
-            uint32_t t = ptl_vx_nbr(of, s, d);
+            uint32_t t = ptl_filter_nbr(of, s, d);
             if (t != PTL_VX_NONE) cr_assert_eq(of->spans[t].layer == PTL_VX_NONE, l == PTL_VX_NONE, "reach is closed");
         }
     }
@@ -182,18 +183,18 @@ static void check_invariants(const run* r) {
     uint8_t* conflict = calloc((size_t)(nl ? nl : 1) * (nl ? nl : 1), 1);
     uint8_t* linked = calloc((size_t)(nl ? nl : 1) * (nl ? nl : 1), 1);
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
+        for (uint32_t s = ptl_filter_col_begin(of, c); s < ptl_filter_col_end(of, c); ++s) {
             const uint32_t l = of->spans[s].layer;
             if (l == PTL_VX_NONE) continue;
-            for (uint32_t t = s + 1; t < ptl_vx_col_end(of, c); ++t)
+            for (uint32_t t = s + 1; t < ptl_filter_col_end(of, c); ++t)
                 if (of->spans[t].layer != PTL_VX_NONE)
                     conflict[(size_t)l * nl + of->spans[t].layer] = conflict[(size_t)of->spans[t].layer * nl + l] = 1;
             const uint32_t x = c % W, z = c / W;
             const bool in[4] = {x > 0, z + 1 < D, x + 1 < W, z > 0};
             for (int d = 0; d < 4; ++d) {
                 if (!in[d]) continue;
-                const uint32_t nc = ptl_vx_ncol(r->p.width, c, d), b = ptl_vx_col_begin(of, nc);
-                for (uint32_t t = b; t < ptl_vx_col_end(of, nc); ++t) {
+                const uint32_t nc = ptl_filter_ncol(r->p.width, c, d), b = ptl_filter_col_begin(of, nc);
+                for (uint32_t t = b; t < ptl_filter_col_end(of, nc); ++t) {
                     const uint32_t m = of->spans[t].layer;
                     if (m == PTL_VX_NONE) continue;
                     if (of->spans[s].con[d] == t - b) {
@@ -232,7 +233,7 @@ static bool layers_overlap(const run* r, uint32_t a, uint32_t b) {
     const uint32_t cols = (uint32_t)r->p.width * (uint32_t)r->p.depth;
     for (uint32_t c = 0; c < cols; ++c) {
         bool ha = false, hb = false;
-        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s)
+        for (uint32_t s = ptl_filter_col_begin(of, c); s < ptl_filter_col_end(of, c); ++s)
             ha |= of->spans[s].layer == a, hb |= of->spans[s].layer == b;
         if (ha && hb) return true;
     }
@@ -402,11 +403,11 @@ Test(voxel, winding_decides_up_unless_both_sides_are_asked_for) {
     ptl_heightfield hf;
     ptl_error err;
     cr_assert_eq(ptl_vx_params_resolve(NULL, &m, &p, &err), PTL_OK);
-    cr_assert_eq(ptl_vx_rasterize(&m, NULL, 0, &p, NULL, &hf, &err), PTL_OK);
+    cr_assert_eq(ptl_voxelize_trimesh(&m, NULL, 0, &p, NULL, &hf, &err), PTL_OK);
     for (uint32_t s = 0; s < hf.span_count; ++s) cr_expect_eq(hf.spans[s].walkable, 0);
     ptl_heightfield_free(&hf);
     p.walkable_both_sides = 1;
-    cr_assert_eq(ptl_vx_rasterize(&m, NULL, 0, &p, NULL, &hf, &err), PTL_OK);
+    cr_assert_eq(ptl_voxelize_trimesh(&m, NULL, 0, &p, NULL, &hf, &err), PTL_OK);
     for (uint32_t s = 0; s < hf.span_count; ++s) cr_expect_eq(hf.spans[s].walkable, 1);
     ptl_heightfield_free(&hf);
     mb_free(&b);
@@ -423,7 +424,7 @@ Test(voxel, degenerate_triangles_are_solid_but_never_walkable) {
     ptl_heightfield hf;
     ptl_error err;
     cr_assert_eq(ptl_vx_params_resolve(NULL, &m, &p, &err), PTL_OK);
-    cr_assert_eq(ptl_vx_rasterize(&m, NULL, 0, &p, NULL, &hf, &err), PTL_OK);
+    cr_assert_eq(ptl_voxelize_trimesh(&m, NULL, 0, &p, NULL, &hf, &err), PTL_OK);
     cr_expect_geq(hf.span_count, 8, "the diagonal segment crosses at least 7 columns, plus the point");
     for (uint32_t s = 0; s < hf.span_count; ++s) cr_expect_eq(hf.spans[s].walkable, 0);
     ptl_heightfield_free(&hf);
@@ -469,7 +470,7 @@ Test(voxel, low_obstacle_on_a_walkable_span_becomes_walkable) {
     uint32_t s = open_at(&r, 3, 0.5f, 3);
     cr_assert_neq(s, PTL_VX_NONE);
     cr_expect_eq(r.of.spans[s].floor, 3);
-    cr_expect_eq(ptl_vx_col_end(&r.of, c) - ptl_vx_col_begin(&r.of, c), 1, "the floor under it has no clearance");
+    cr_expect_eq(ptl_filter_col_end(&r.of, c) - ptl_filter_col_begin(&r.of, c), 1, "the floor under it has no clearance");
     run_free(&r);
     mb_free(&b);
 }
@@ -486,10 +487,10 @@ Test(voxel, triangle_order_does_not_change_the_heightfield) {
     ptl_heightfield h1, h2;
     ptl_error err;
     cr_assert_eq(ptl_vx_params_resolve(NULL, &m, &p, &err), PTL_OK);
-    cr_assert_eq(ptl_vx_rasterize(&m, NULL, 0, &p, NULL, &h1, &err), PTL_OK);
+    cr_assert_eq(ptl_voxelize_trimesh(&m, NULL, 0, &p, NULL, &h1, &err), PTL_OK);
     uint32_t* rev = malloc(sizeof(uint32_t) * b.nt);
     for (uint32_t i = 0; i < b.nt; ++i) rev[i] = b.nt - 1 - i;
-    cr_assert_eq(ptl_vx_rasterize(&m, rev, b.nt, &p, NULL, &h2, &err), PTL_OK);
+    cr_assert_eq(ptl_voxelize_trimesh(&m, rev, b.nt, &p, NULL, &h2, &err), PTL_OK);
     cr_assert_eq(h1.span_count, h2.span_count);
     cr_expect_eq(memcmp(h1.spans, h2.spans, h1.span_count * sizeof *h1.spans), 0);
     cr_expect_eq(memcmp(h1.col_start, h2.col_start, ((size_t)p.width * p.depth + 1) * sizeof(uint32_t)), 0);
@@ -513,7 +514,7 @@ Test(voxel, box_on_floor_removes_the_floor_under_it_and_its_top_needs_walkable_a
         run_stages(&m, NULL, NULL, 0, &r);
         uint32_t on_box = 0;
         for (uint32_t s = 0; s < r.of.span_count; ++s) {
-            uint32_t c = ptl_vx_span_col(&r.of, s);
+            uint32_t c = ptl_filter_span_col(&r.of, s);
             int x = (int)(c % (uint32_t)r.p.width), z = (int)(c / (uint32_t)r.p.width);
             bool inside = x >= 6 && x <= 13 && z >= 6 && z <= 13;
             if (inside) {
@@ -695,7 +696,7 @@ Test(voxel, seeds_drop_an_unreachable_island) {
     float nowhere[3] = {8, 0, 2};
     ptl_layer_set ls;
     ptl_error err;
-    cr_expect_eq(ptl_vx_build_layers(&all.of, nowhere, 1, NULL, &ls, &err), PTL_ERR_BAD_INPUT);
+    cr_expect_eq(ptl_lmap_build_layers(&all.of, nowhere, 1, NULL, &ls, &err), PTL_ERR_BAD_INPUT);
     cr_expect(strstr(err.message, "seed") != NULL, "%s", err.message);
     run_free(&all);
     mb_free(&b);
@@ -785,12 +786,12 @@ Test(voxel, out_of_memory_at_every_allocation_fails_cleanly) {
         ptl_heightfield hf;
         ptl_open_field of;
         ptl_layer_set ls;
-        ptl_status st = ptl_vx_rasterize(&m, NULL, 0, &p, &a, &hf, &err);
+        ptl_status st = ptl_voxelize_trimesh(&m, NULL, 0, &p, &a, &hf, &err);
         if (st >= 0) {
-            st = ptl_vx_build_open(&hf, &a, &of, &err);
+            st = ptl_filter_build_open(&hf, &a, &of, &err);
             ptl_heightfield_free(&hf);
             if (st >= 0) {
-                st = ptl_vx_build_layers(&of, seed, 1, &a, &ls, &err);
+                st = ptl_lmap_build_layers(&of, seed, 1, &a, &ls, &err);
                 if (st >= 0) ptl_layer_set_free(&ls);
                 ptl_open_field_free(&of);
             }
@@ -811,18 +812,18 @@ Test(voxel, out_of_memory_at_every_allocation_fails_cleanly) {
 static bool push_counts(ptl_vx_col_index* x, const uint32_t* count, uint32_t cols, const ptl_allocator* a) {
     uint32_t start = 0;
     for (uint32_t c = 0; c < cols; ++c) {
-        if (!ptl_vx_col_index_push(x, start, a)) return false;
+        if (!ptl_col_index_push(x, start, a)) return false;
         start += count[c];
     }
-    return ptl_vx_col_index_push(x, start, a);
+    return ptl_col_index_push(x, start, a);
 }
 
 /* Does entry c of x read as the sum of count[0 .. c)? */
 static void expect_starts(const ptl_vx_col_index* x, const uint32_t* count, uint32_t entries, const char* what) {
     uint32_t start = 0;
     for (uint32_t c = 0; c < entries; ++c) {
-        cr_assert_eq(ptl_vx_col_index_at(x, c), start, "%s: column %u starts at %u, read %u", what, c, start,
-                     ptl_vx_col_index_at(x, c));
+        cr_assert_eq(ptl_col_index_at(x, c), start, "%s: column %u starts at %u, read %u", what, c, start,
+                     ptl_col_index_at(x, c));
         if (c + 1 < entries) start += count[c];
     }
 }
@@ -848,22 +849,22 @@ Test(voxel, column_index_reads_every_start_back_at_1_2_and_4_bytes) {
         tracking t = {0, -1, 0, 0};
         ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
         ptl_vx_col_index x;
-        cr_assert_eq(ptl_vx_col_index_init(&x, cases[k].cols, 1, &a), PTL_OK);
+        cr_assert_eq(ptl_col_index_init(&x, cases[k].cols, 1, &a), PTL_OK);
         cr_assert(push_counts(&x, count, cases[k].cols, &a), "%s", cases[k].what);
         cr_expect_eq(x.width, cases[k].width, "%s: %u bytes a column, expected %u", cases[k].what, x.width,
                      cases[k].width);
         cr_expect_eq(x.filled, cases[k].cols + 1);
         expect_starts(&x, count, cases[k].cols + 1, cases[k].what);
-        ptl_vx_col_index_free(&x, &a);
+        ptl_col_index_free(&x, &a);
         cr_expect(t.live_blocks == 0 && t.live_bytes == 0, "%s: %ld blocks, %lld bytes not given back (or given back "
                   "with other sizes)", cases[k].what, t.live_blocks, t.live_bytes);
         /* the plain index reads the same */
-        cr_assert_eq(ptl_vx_col_index_init(&x, cases[k].cols, 4, &a), PTL_OK);
+        cr_assert_eq(ptl_col_index_init(&x, cases[k].cols, 4, &a), PTL_OK);
         cr_assert(push_counts(&x, count, cases[k].cols, &a));
         cr_expect_eq(x.width, 4);
         cr_expect_null(x.base);
         expect_starts(&x, count, cases[k].cols + 1, cases[k].what);
-        ptl_vx_col_index_free(&x, &a);
+        ptl_col_index_free(&x, &a);
         cr_expect(t.live_blocks == 0 && t.live_bytes == 0);
     }
 }
@@ -877,13 +878,13 @@ Test(voxel, column_index_out_of_memory_while_widening_keeps_what_was_pushed) {
         tracking t = {0, n, 0, 0};
         ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
         ptl_vx_col_index x;
-        if (ptl_vx_col_index_init(&x, N, 1, &a) < 0) {
+        if (ptl_col_index_init(&x, N, 1, &a) < 0) {
             cr_assert_null(x.off.any);
             continue;
         }
         succeeded = push_counts(&x, count, N, &a);
         expect_starts(&x, count, x.filled, "pushed before the failure");
-        ptl_vx_col_index_free(&x, &a);
+        ptl_col_index_free(&x, &a);
         cr_assert(t.live_blocks == 0 && t.live_bytes == 0, "failing at call %ld: %ld blocks, %lld bytes left", n,
                   t.live_blocks, t.live_bytes);
     }
@@ -903,32 +904,32 @@ static void expect_tiled_field_is_one_piece(const ptl_trimesh* m, uint32_t width
     run_stages(m, &d, NULL, 0, &r);
     ptl_vx_tiling t;
     ptl_error err;
-    cr_assert_eq(ptl_vx_tiling_init(&r.p, 16, &t, &err), PTL_OK);
+    cr_assert_eq(ptl_tiles_tiling_init(&r.p, 16, &t, &err), PTL_OK);
     cr_assert_gt(t.tiles_x * t.tiles_z, 1, "several tiles");
     ptl_open_field of;
     uint32_t solid;
-    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, true, &of, &solid, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_tiles_bake(m, &r.p, &t, NULL, NULL, true, &of, &solid, &err), PTL_OK, "%s", err.message);
     cr_expect_eq(of.col_index.width, width, "%u bytes a column, expected %u", of.col_index.width, width);
-    cr_expect_eq(r.of.col_index.width, 4, "ptl_vx_build_open's index is plain");
+    cr_expect_eq(r.of.col_index.width, 4, "ptl_filter_build_open's index is plain");
     const uint32_t cols = (uint32_t)r.p.width * (uint32_t)r.p.depth;
     cr_assert_eq(of.span_count, r.of.span_count);
     for (uint32_t c = 0; c <= cols; ++c)
-        cr_assert_eq(ptl_vx_col_index_at(&of.col_index, c), ptl_vx_col_index_at(&r.of.col_index, c), "column %u", c);
+        cr_assert_eq(ptl_col_index_at(&of.col_index, c), ptl_col_index_at(&r.of.col_index, c), "column %u", c);
     for (uint32_t s = 0; s < r.of.span_count; ++s) r.of.spans[s].layer = PTL_VX_NONE; /* as they were before layers */
     cr_expect_eq(memcmp(of.spans, r.of.spans, (size_t)of.span_count * sizeof *of.spans), 0);
     cr_expect_eq(memcmp(of.col_of, r.of.col_of, (size_t)of.span_count * sizeof *of.col_of), 0);
     ptl_open_field_free(&of);
     /* Without the ceilings (the bake's default), the spans hold their columns: the same field but
        for ceil and pad, no col_of. */
-    cr_assert_eq(ptl_vx_tiles_bake(m, &r.p, &t, NULL, NULL, false, &of, &solid, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_tiles_bake(m, &r.p, &t, NULL, NULL, false, &of, &solid, &err), PTL_OK, "%s", err.message);
     cr_expect_null(of.col_of);
     cr_assert_eq(of.span_count, r.of.span_count);
     for (uint32_t s = 0; s < of.span_count; ++s) {
-        cr_assert_eq(ptl_vx_span_col(&of, s), r.of.col_of[s], "span %u's column", s);
+        cr_assert_eq(ptl_filter_span_col(&of, s), r.of.col_of[s], "span %u's column", s);
         ptl_open_span x = of.spans[s], y = r.of.spans[s];
         x.ceil = y.ceil, x.pad = y.pad;
         cr_assert_eq(memcmp(&x, &y, sizeof x), 0, "span %u", s);
-        for (int d = 0; d < 4; ++d) cr_assert_eq(ptl_vx_nbr(&of, s, d), ptl_vx_nbr(&r.of, s, d), "span %u", s);
+        for (int d = 0; d < 4; ++d) cr_assert_eq(ptl_filter_nbr(&of, s, d), ptl_filter_nbr(&r.of, s, d), "span %u", s);
     }
     ptl_open_field_free(&of);
     run_free(&r);
@@ -946,7 +947,7 @@ Test(voxel, tiled_world_field_has_a_compact_index_reading_as_the_one_piece_one) 
     mb_free(&b);
 }
 
-/* Tiled bakes (ptl_vx_tiles_bake, and ptl_vx_tiles_build + ptl_vx_tiles_assemble) with an
+/* Tiled bakes (ptl_tiles_bake, and ptl_tiles_build + ptl_tiles_assemble) with an
    allocator failing at its n-th call; returns the status, everything freed. */
 static ptl_status tiled_once(const ptl_trimesh* m, const ptl_vx_params* p, const ptl_vx_tiling* t, bool assemble,
                              const ptl_allocator* a) {
@@ -955,19 +956,19 @@ static ptl_status tiled_once(const ptl_trimesh* m, const ptl_vx_params* p, const
     ptl_status st;
     if (!assemble) {
         uint32_t solid;
-        st = ptl_vx_tiles_bake(m, p, t, NULL, a, false, &of, &solid, &err);
+        st = ptl_tiles_bake(m, p, t, NULL, a, false, &of, &solid, &err);
     } else {
         const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
         ptl_vx_tile* tiles = NULL;
         uint32_t n = 0;
-        st = ptl_vx_tiles_build(m, p, t, all, NULL, a, &tiles, &n, &err);
+        st = ptl_tiles_build(m, p, t, all, NULL, a, &tiles, &n, &err);
         if (st < 0) return st;
         const ptl_vx_tile* list[64];
         cr_assert_leq(n, 64);
         for (uint32_t i = 0; i < n; ++i) list[i] = &tiles[n - 1 - i]; /* any order */
-        st = ptl_vx_tiles_assemble(p, t, list, n, a, &of, &err);
-        for (uint32_t i = 0; i < n; ++i) ptl_vx_tile_free(&tiles[i], a);
-        a->free(tiles, (size_t)n * sizeof *tiles, a->user); /* the array came from a (ptl_vx_tiles_build) */
+        st = ptl_tiles_assemble(p, t, list, n, a, &of, &err);
+        for (uint32_t i = 0; i < n; ++i) ptl_tiles_tile_free(&tiles[i], a);
+        a->free(tiles, (size_t)n * sizeof *tiles, a->user); /* the array came from a (ptl_tiles_build) */
     }
     if (st >= 0) ptl_open_field_free(&of);
     return st;
@@ -982,7 +983,7 @@ Test(voxel, tiled_assembly_out_of_memory_at_every_allocation_fails_cleanly) {
     ptl_vx_tiling t;
     ptl_error err;
     cr_assert_eq(ptl_vx_params_resolve(&d, &m, &p, &err), PTL_OK);
-    cr_assert_eq(ptl_vx_tiling_init(&p, 16, &t, &err), PTL_OK);
+    cr_assert_eq(ptl_tiles_tiling_init(&p, 16, &t, &err), PTL_OK);
     for (int assemble = 0; assemble < 2; ++assemble) {
         bool succeeded = false;
         for (long n = 0; n < 100000 && !succeeded; ++n) {
@@ -1053,8 +1054,8 @@ Test(voxel, nav_test_bridges_and_the_floor_below_are_different_layers) {
     uint8_t* pair = calloc((size_t)nl * nl, 1);
     uint32_t overlapping = 0;
     for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = ptl_vx_col_begin(&r.of, c); s < ptl_vx_col_end(&r.of, c); ++s)
-            for (uint32_t t = s + 1; t < ptl_vx_col_end(&r.of, c); ++t) {
+        for (uint32_t s = ptl_filter_col_begin(&r.of, c); s < ptl_filter_col_end(&r.of, c); ++s)
+            for (uint32_t t = s + 1; t < ptl_filter_col_end(&r.of, c); ++t) {
                 uint32_t a = r.of.spans[s].layer, b = r.of.spans[t].layer;
                 if (a == PTL_VX_NONE || b == PTL_VX_NONE) continue; /* a dropped island */
                 cr_assert_neq(a, b, "one layer twice in column %u", c);
@@ -1139,7 +1140,7 @@ Test(voxel, random_stacked_scenes_keep_the_layer_rules_across_block_borders, .ti
         for (uint32_t s = 0; s < r.of.span_count; ++s) first[s] = r.of.spans[s].layer;
         ptl_layer_set ls;
         ptl_error err;
-        cr_assert_eq(ptl_vx_build_layers_jobs(&r.of, NULL, 0, &j.sys, NULL, &ls, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_lmap_build_layers_jobs(&r.of, NULL, 0, &j.sys, NULL, &ls, &err), PTL_OK, "%s", err.message);
         cr_expect_eq(ls.layer_count, r.ls.layer_count, "scene %d", scene);
         for (uint32_t s = 0; s < r.of.span_count; ++s)
             cr_assert_eq(r.of.spans[s].layer, first[s], "scene %d: span %u's layer on threads", scene, s);
@@ -1156,7 +1157,7 @@ Test(voxel, random_stacked_scenes_keep_the_layer_rules_across_block_borders, .ti
    must answer for every open span what the field answers (its layer, floor and tag; what lies
    across each of its sides: nothing, another layer through a link, or a gap link). */
 
-#include "../bake/contours.h"
+#include "../bake/contours/contours.h"
 
 static uint64_t map_junctions, map_gaps; /* sides checked that the map must find a layer across */
 
@@ -1164,7 +1165,7 @@ static void check_map_against_field(const ptl_open_field* of, const ptl_layer_ma
     const uint32_t W = (uint32_t)of->p.width;
     uint64_t covered = 0;
     for (uint32_t c = 0; c < W * (uint32_t)of->p.depth; ++c)
-        for (uint32_t s = ptl_vx_col_begin(of, c); s < ptl_vx_col_end(of, c); ++s) {
+        for (uint32_t s = ptl_filter_col_begin(of, c); s < ptl_filter_col_end(of, c); ++s) {
             const ptl_open_span* sp = &of->spans[s];
             const int64_t x = c % W, z = c / W;
             cr_assert_eq(ptl_lmap_layer_at(m, x, z, sp->floor), sp->layer, "%s: span %u's layer", name, s);
@@ -1179,12 +1180,12 @@ static void check_map_against_field(const ptl_open_field* of, const ptl_layer_ma
                 bool inside = false; /* the neighbour column holds this layer: no edge there */
                 if (nx >= 0 && nz >= 0 && nx < of->p.width && nz < of->p.depth) {
                     const uint32_t nc = (uint32_t)nz * W + (uint32_t)nx;
-                    for (uint32_t t = ptl_vx_col_begin(of, nc); t < ptl_vx_col_end(of, nc); ++t)
+                    for (uint32_t t = ptl_filter_col_begin(of, nc); t < ptl_filter_col_end(of, nc); ++t)
                         inside |= of->spans[t].layer == sp->layer;
                 }
                 if (inside) continue;
                 uint32_t want = PTL_NONE;
-                const uint32_t n = ptl_vx_nbr(of, s, d);
+                const uint32_t n = ptl_filter_nbr(of, s, d);
                 if (n != PTL_VX_NONE) {
                     const uint32_t o = of->spans[n].layer;
                     want = o == PTL_VX_NONE || o == sp->layer ? PTL_NONE : o;
@@ -1211,7 +1212,7 @@ static void map_scene(const ptl_trimesh* m, const ptl_bake_desc* d, const char* 
     ptl_layer_set ls;
     ptl_layer_map map;
     ptl_error err;
-    cr_assert_eq(ptl_vx_layers_of_field(&r.of, NULL, 0, NULL, NULL, &ls, &map, &err), PTL_OK, "%s: %s", name, err.message);
+    cr_assert_eq(ptl_lmap_layers_of_field(&r.of, NULL, 0, NULL, NULL, &ls, &map, &err), PTL_OK, "%s: %s", name, err.message);
     cr_assert_eq(ls.layer_count, r.ls.layer_count, "%s: the same layers through the map", name);
     check_map_against_field(&r.of, &map, name);
     ptl_layer_map_free(&map);

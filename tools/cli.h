@@ -3,6 +3,7 @@
 #define PTL_CLI_H
 
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 #include <stdbool.h>
 #include <stdio.h>
 

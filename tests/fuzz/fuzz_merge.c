@@ -1,4 +1,4 @@
-/* The merge of a tiled bake's parts (ptl_bake_merge_parts, bake/parts.c). The input is parts laid
+/* The merge of a tiled bake's parts (ptl_bake_merge_parts, bake/pipeline/parts.c). The input is parts laid
    end to end, as seedgen writes them: each part's length is its header's total_size (clamped to
    what is left), and each part's size and checksum are fixed up (fuzz_common.h) so that mutations
    reach the checks after them. What the merge accepts must be a blob that validates. */

@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 
 #include <portolan/bake.h>
+#include <portolan/gen.h>
 
 static const char* out_dir;
 

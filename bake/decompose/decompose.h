@@ -1,0 +1,80 @@
+/* State of one ANavMG decomposition (decompose.c), shared with convexity relaxation (relax.c). */
+#ifndef PTL_DECOMPOSE_H
+#define PTL_DECOMPOSE_H
+
+#include <portolan/bake.h>
+
+#include "../../runtime/internal.h"
+#include "../shape/geom2.h"
+#include "../shape/seggrid.h"
+
+typedef struct ptl_dvert {
+    ptl_v2 p;
+    uint32_t next, prev;     /* neighbours along the boundary ring (free space on the left) */
+    uint32_t out_seg;        /* the wall segment v -> next */
+    uint32_t portals;        /* head of v's portal list (ptl_dref), sorted counter-clockwise */
+    uint32_t portal_count;
+    uint32_t twin;           /* next vertex at the same position (circular; itself when alone) */
+    uint8_t notch;           /* reflex in the input shape */
+    uint8_t real;            /* a notch the decomposition must resolve (after relaxation) */
+} ptl_dvert;
+
+typedef struct ptl_dseg {
+    uint32_t a, b;  /* walls run a -> b with free space on the left; portals have no side */
+    uint8_t kind;   /* 0 wall, 1 portal */
+    uint8_t alive;  /* 0 once split (walls) or dropped (portals) */
+    uint8_t pad[2]; /* pad[0]: 1 for a pocket's lid (decompose.c, add_lids): never dropped */
+} ptl_dseg;
+
+typedef struct ptl_dref {
+    uint32_t seg;
+    uint32_t next;
+    double key; /* direction key at the vertex, counter-clockwise from its outgoing wall */
+} ptl_dref;
+
+typedef struct ptl_dc {
+    ptl_allocator alloc;
+    PTL_ARRAY(ptl_dvert) v;
+    PTL_ARRAY(ptl_dseg) s;
+    PTL_ARRAY(ptl_dref) refs;
+    PTL_ARRAY(ptl_v2) scratch_dirs;
+    ptl_seggrid grid;
+    uint32_t* stamp; /* per segment: id of the last query that looked at it */
+    uint32_t stamp_cap, stamp_id;
+    uint32_t notches, holes, outer_rings, split_points, dropped_portals;
+    double extent;      /* [Units: wu] the largest |coordinate| of the shape */
+    double tol;         /* [Units: wu] twice the input's precision (ptl_shape.precision): features this
+                           close are one (a notch this near its neighbours' chord is straight) */
+    double notch_slack; /* >= 1: how much longer a notch-to-notch portal may be than the closest one */
+    bool lids;          /* pocket lids first (ptl_decompose_desc.lids) */
+    bool oom;           /* scratch memory failed where no status could be returned (sector_dirs) */
+} ptl_dc;
+
+static inline ptl_v2 ptl_dc_pos(const ptl_dc* d, uint32_t v) { return d->v.data[v].p; }
+static inline uint32_t ptl_dc_other_end(const ptl_dc* d, uint32_t seg, uint32_t v) {
+    const ptl_dseg* s = &d->s.data[seg];
+    return s->a == v ? s->b : s->a;
+}
+
+/* The faces (cells) of the graph of walls and live portals. */
+typedef struct ptl_dc_faces {
+    uint32_t nv, ns, nh, face_count;
+    uint32_t* hstart;   /* nv + 1: half-edges leaving v are [hstart[v], hstart[v+1]), wall first */
+    uint32_t* hto;      /* half-edge -> vertex it reaches */
+    uint32_t* hseg;     /* half-edge -> segment */
+    uint32_t* hface;    /* half-edge -> face on its left */
+    uint32_t* hrev;     /* half-edge -> reverse (portals) or PTL_NONE (walls) */
+    uint32_t* seg_half; /* 2 per segment: half-edge leaving a, half-edge leaving b (portals) */
+    PTL_ARRAY(uint32_t) cverts; /* face vertex lists, counter-clockwise */
+    PTL_ARRAY(uint32_t) cstart; /* face_count + 1 */
+    PTL_ARRAY(uint32_t) chalf;  /* the half-edge leaving each listed vertex */
+} ptl_dc_faces;
+
+ptl_status ptl_dc_faces_build(ptl_dc* d, ptl_dc_faces* f, ptl_error* err);
+void ptl_dc_faces_free(ptl_dc* d, ptl_dc_faces* f);
+
+ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* err);
+ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err);
+void ptl_dc_free(ptl_dc* d);
+
+#endif

@@ -1,0 +1,775 @@
+/* Merging the layers' decompositions into one cell-and-portal graph (ANavMG thesis §6.2.4).
+
+   Each layer is decomposed on its own, its junctions with other layers taken as walls. Then, on
+   every junction line (junctions are never simplified, so they run along lattice lines, exactly the
+   same on both sides), each side's cell edges are cut at the other side's vertices: the thesis
+   merges a vertex into the closest edge and removes the T-joints this makes; cutting at the same
+   exact lattice positions on both sides leaves none to remove. The pieces then pair up one to one
+   with reversed directions and become portals between the layers, and the vertices at each cut are
+   unified. Heights: every vertex takes the highest voxel floor of its layer among the columns
+   touching it, so cells follow ramps and stairs within one cell height; for the heights inside cells,
+   each cell that is not flat carries the floor grid of its layer around it (navmesh_format.h). */
+#include <math.h>
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "../contours/contours.h"
+#include "../cpg/build.h"
+#include "layer_merge.h"
+
+/* A cell edge of a layer lying on a junction line. */
+typedef struct jedge {
+    uint32_t line_axis;  /* 0: constant global z (runs along x); 1: constant global x */
+    int64_t line;        /* the constant global lattice coordinate */
+    uint32_t gap;        /* 0: a junction; else a gap link across this many columns */
+    int64_t gline;       /* the group's line: `line` for a junction, the lower of the two sides' lines for a gap */
+    uint32_t side;       /* which side of the group: the layer for a junction, 0 (on gline) or 1 for a gap */
+    uint32_t lo_layer, hi_layer; /* the two layers: ordered for a junction, side 0's then side 1's for a gap */
+    double ta, tb;       /* global lattice coordinate along the line of the edge's start and end */
+    uint32_t cell;       /* global cell id */
+    uint32_t edge;       /* edge index in the cell (before insertions) */
+    uint32_t layer;      /* the side this edge belongs to */
+    uint32_t va, vb;     /* global vertex ids */
+} jedge;
+
+/* A point on a junction line: a vertex of some side at lattice position t. */
+typedef struct jpoint {
+    uint32_t group;
+    double t;
+    uint32_t side; /* jedge.side */
+    uint32_t vert;
+} jpoint;
+
+typedef struct merge {
+    const ptl_allocator* a;
+    const ptl_layer_map* of; /* the layers' columns, floors and edges */
+    const ptl_layer_contour* lc;
+    const ptl_decomposition* dc;
+    uint32_t layers;
+    uint32_t* voff;       /* layers + 1: first global vertex of each layer */
+    uint32_t* coff;       /* layers + 1: first global cell of each layer */
+    PTL_ARRAY(double) xyz;
+    PTL_ARRAY(double) lat;     /* 2 per vertex: global lattice x, z */
+    PTL_ARRAY(uint32_t) vlayer;
+    PTL_ARRAY(uint32_t) parent; /* union-find over vertices */
+} merge;
+
+static uint32_t find(uint32_t* p, uint32_t x) {
+    while (p[x] != x) x = p[x] = p[p[x]];
+    return x;
+}
+
+/* A cell's own floors for its height grid. A layer may hold floors far apart in height side by
+   side in plan with no link between them (the side of a flight and the ground beside it, with a
+   column of ledge between them), and contour simplification may move both walls into that column:
+   the window of columns around a cell then reaches floors that are not its surface, and a height
+   lookup near its wall read the ground beside a flight. So a cell's grid keeps a floor of its
+   layer only in a column whose square overlaps the cell (with some area): every point of the cell
+   lies in such a column, or in one with no floor whose 3 x 3 neighbours include such columns (the
+   runtime looks there, ptl_nm_cell_floor). `uv` is the cell in its layer's column coordinates,
+   counter-clockwise. */
+typedef struct cell_poly {
+    const double* uv; /* 2 per vertex */
+    uint32_t n;
+} cell_poly;
+
+/* The cell whose vertices are verts[first..end) (into xyz) in layer `lcl`'s column coordinates,
+   written into `buf` (2 per vertex): made when needed, never kept for every cell at once. */
+static cell_poly cell_poly_at(const ptl_layer_map* of, const ptl_layer_contour* lcl, const double* xyz,
+                              const uint32_t* verts, uint32_t first, uint32_t end, double* buf) {
+    for (uint32_t i = first; i < end; ++i) {
+        const double* q = &xyz[3 * (size_t)verts[i]];
+        buf[2 * (i - first)] = (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0;
+        buf[2 * (i - first) + 1] = (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0;
+    }
+    return (cell_poly){buf, end - first};
+}
+
+/* The x-range of the cell within the row of columns z (the strip z <= v <= z + 1): lo[0] < hi[0],
+   or lo[0] >= hi[0] when the cell does not cross the strip with some area. */
+static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
+    const double zs = (double)z, ze = (double)z + 1;
+    double vz0 = INFINITY, vz1 = -INFINITY;
+    for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
+    *lo = INFINITY, *hi = -INFINITY;
+    if (vz0 >= ze || vz1 <= zs) return;
+    for (uint32_t i = 0; i < cp->n; ++i) {
+        const double* a = &cp->uv[2 * i];
+        const double* b = &cp->uv[2 * (i + 1 == cp->n ? 0 : i + 1)];
+        if (a[1] >= zs && a[1] <= ze) *lo = fmin(*lo, a[0]), *hi = fmax(*hi, a[0]);
+        for (int k = 0; k < 2; ++k) { /* where the edge crosses the strip's lines */
+            const double zl = k ? ze : zs;
+            if ((a[1] < zl && b[1] > zl) || (a[1] > zl && b[1] < zl)) {
+                const double x = a[0] + (b[0] - a[0]) * (zl - a[1]) / (b[1] - a[1]);
+                *lo = fmin(*lo, x), *hi = fmax(*hi, x);
+            }
+        }
+    }
+}
+
+/* Fills ov[(z - z0) * w + (x - x0)] for the window x0..x1, z0..z1: 1 where the column's square
+   overlaps the cell with some area. */
+static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov) {
+    const int64_t w = x1 - x0 + 1;
+    for (int64_t z = z0; z <= z1; ++z) {
+        double lo, hi;
+        cell_row(cp, z, &lo, &hi);
+        for (int64_t x = x0; x <= x1; ++x) ov[(z - z0) * w + (x - x0)] = lo < hi && lo < (double)x + 1 && hi > (double)x;
+    }
+}
+
+/* The one floor height of the columns of the window x0..x1, z0..z1 that overlap the cell (`ov`:
+   its cell_cover), -2 for more than one, -1 for none. */
+static int32_t cell_own_height(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0,
+                               int64_t x1, int64_t z1, const uint8_t* ov) {
+    const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
+    int32_t h = -1;
+    for (int64_t z = 0; z < d && h != -2; ++z)
+        for (int64_t x = 0; x < w && h != -2; ++x) {
+            if (!ov[z * w + x]) continue;
+            const int32_t f = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
+            if (f >= 0) h = h == -1 || h == f ? f : -2;
+        }
+    return h;
+}
+
+/* Could a height lookup from the cell read a floor of its layer that is not its own, in the window
+   x0..x1, z0..z1 (`ov`: its cell_cover)? A floor of a column that does not overlap the cell, next
+   to one that does (the runtime looks at the 3 x 3 columns around a point), with no floor of the
+   cell within two columns of it within a climb of it: a floor across a wall or a ledge, not the
+   same ground running on past the cell's edge. Such a cell never shares its layer's grid. */
+static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0, int64_t x1,
+                         int64_t z1, const uint8_t* ov) {
+    const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
+#define OV(x, z) ((x) >= 0 && (z) >= 0 && (x) < w && (z) < d && ov[(z) * w + (x)])
+    for (int64_t z = 0; z < d; ++z)
+        for (int64_t x = 0; x < w; ++x) {
+            if (ov[z * w + x]) continue;
+            bool read = false;
+            for (int64_t nz = z - 1; nz <= z + 1 && !read; ++nz)
+                for (int64_t nx = x - 1; nx <= x + 1 && !read; ++nx) read = OV(nx, nz);
+            if (!read) continue;
+            const int32_t fe = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
+            if (fe < 0) continue;
+            bool near_own = false; /* a floor of the cell within a climb of it, two columns around */
+            for (int64_t nz = z - 2; nz <= z + 2 && !near_own; ++nz)
+                for (int64_t nx = x - 2; nx <= x + 2 && !near_own; ++nx) {
+                    if (!OV(nx, nz)) continue;
+                    const int32_t f = ptl_contour_floor(of, lcl, x0 + nx, z0 + nz);
+                    near_own = f >= 0 && f - fe <= of->p.walkable_climb && fe - f <= of->p.walkable_climb;
+                }
+            if (!near_own) return true;
+        }
+#undef OV
+    return false;
+}
+
+static double layer_height(const merge* m, uint32_t l, double u, double v) {
+    return ptl_contour_height(m->of, &m->lc[l], u, v);
+}
+
+static bool add_vertex(merge* m, uint32_t layer, double gu, double gv, double y) {
+    const ptl_vx_params* p = &m->of->p;
+    uint32_t id = m->vlayer.count;
+    return PTL_PUSH(m->a, m->xyz, p->bmin[0] + gu * p->cs) && PTL_PUSH(m->a, m->xyz, y) &&
+           PTL_PUSH(m->a, m->xyz, p->bmin[2] + gv * p->cs) && PTL_PUSH(m->a, m->lat, gu) && PTL_PUSH(m->a, m->lat, gv) &&
+           PTL_PUSH(m->a, m->vlayer, layer) && PTL_PUSH(m->a, m->parent, id);
+}
+
+/* Same group: same line (or pair of lines across a gap) between the same layers. */
+static bool same_group(const jedge* a, const jedge* b) {
+    return a->line_axis == b->line_axis && a->gline == b->gline && a->gap == b->gap && a->lo_layer == b->lo_layer &&
+           a->hi_layer == b->hi_layer;
+}
+
+/* Sort orders for ptl_sort (alloc.h). */
+static int cmp_jedge(const void* pa, const void* pb) {
+    const jedge *a = pa, *b = pb;
+    if (a->line_axis != b->line_axis) return a->line_axis < b->line_axis ? -1 : 1;
+    if (a->gline != b->gline) return a->gline < b->gline ? -1 : 1;
+    if (a->gap != b->gap) return a->gap < b->gap ? -1 : 1;
+    if (a->lo_layer != b->lo_layer) return a->lo_layer < b->lo_layer ? -1 : 1;
+    if (a->hi_layer != b->hi_layer) return a->hi_layer < b->hi_layer ? -1 : 1;
+    double am = fmin(a->ta, a->tb), bm = fmin(b->ta, b->tb);
+    if (am != bm) return am < bm ? -1 : 1;
+    if (a->side != b->side) return a->side < b->side ? -1 : 1;
+    return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+static int cmp_jpoint(const void* pa, const void* pb) {
+    const jpoint *a = pa, *b = pb;
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->t != b->t) return a->t < b->t ? -1 : 1;
+    if (a->side != b->side) return a->side < b->side ? -1 : 1;
+    return a->vert < b->vert ? -1 : a->vert > b->vert;
+}
+
+typedef PTL_ARRAY(jedge) jedge_array;
+
+/* The junction edges of every layer's cells. */
+static ptl_status collect_junctions(merge* m, jedge_array* out) {
+    for (uint32_t l = 0; l < m->layers; ++l) {
+        const ptl_decomposition* d = &m->dc[l];
+        const ptl_layer_contour* c = &m->lc[l];
+        for (uint32_t cell = 0; cell < d->cell_count; ++cell) {
+            uint32_t b = d->cell_start[cell], n = d->cell_start[cell + 1] - b;
+            for (uint32_t i = 0; i < n; ++i) {
+                if (d->cell_nbrs[b + i] != PTL_NONE) continue;
+                uint32_t va = d->cell_verts[b + i], vb = d->cell_verts[b + (i + 1) % n];
+                double ua = d->xy[2 * va], wa = d->xy[2 * va + 1], ub = d->xy[2 * vb], wb = d->xy[2 * vb + 1];
+                int du = ub > ua ? 1 : ub < ua ? -1 : 0, dv = wb > wa ? 1 : wb < wa ? -1 : 0;
+                if ((du != 0) == (dv != 0)) continue; /* diagonal: a simplified wall */
+                double fixed = du ? wa : ua;
+                if (fixed != floor(fixed)) continue;
+                double mid = du ? 0.5 * (ua + ub) : 0.5 * (wa + wb);
+                int64_t k = (int64_t)floor(mid);
+                int64_t su = du ? (du > 0 ? k : k + 1) : (int64_t)ua, sv = dv ? (dv > 0 ? k : k + 1) : (int64_t)wa;
+                uint32_t kind = ptl_contour_edge_kind(m->of, c, l, su, sv, du, dv);
+                if (kind == PTL_NONE) continue;
+                jedge e;
+                e.line_axis = du ? 0 : 1;
+                e.line = (int64_t)fixed + (du ? c->z0 : c->x0);
+                if (PTL_KIND_IS_GAP(kind)) {
+                    /* The wall side (right of the edge) faces -z, +x, +z, -x for du = 1, dv = 1,
+                       du = -1, dv = -1 (ptl_contour_edge_kind); the other side's edge lies `gap`
+                       lines that way. */
+                    uint32_t other = PTL_KIND_LAYER(kind);
+                    e.gap = PTL_KIND_GAP_COLS(kind);
+                    int64_t across = e.line + ((du == 1 || dv == -1) ? -(int64_t)e.gap : (int64_t)e.gap);
+                    e.gline = across < e.line ? across : e.line;
+                    e.side = e.line == e.gline ? 0 : 1;
+                    e.lo_layer = e.side == 0 ? l : other;
+                    e.hi_layer = e.side == 0 ? other : l;
+                } else {
+                    uint32_t other = kind;
+                    e.gap = 0;
+                    e.gline = e.line;
+                    e.side = l;
+                    e.lo_layer = l < other ? l : other;
+                    e.hi_layer = l < other ? other : l;
+                }
+                e.ta = (du ? ua : wa) + (du ? c->x0 : c->z0);
+                e.tb = (du ? ub : wb) + (du ? c->x0 : c->z0);
+                e.cell = m->coff[l] + cell;
+                e.edge = i;
+                e.layer = l;
+                e.va = m->voff[l] + va;
+                e.vb = m->voff[l] + vb;
+                if (!PTL_PUSH(m->a, *out, e)) return PTL_ERR_NO_MEMORY;
+            }
+        }
+    }
+    return ptl_sort(out->data, out->count, sizeof *out->data, cmp_jedge, m->a) ? PTL_OK : PTL_ERR_NO_MEMORY;
+}
+
+/* A cut point to insert into cell `cell`'s edge `edge`, at `t` along the line from the edge's start. */
+typedef struct cut {
+    uint32_t cell, edge;
+    double along; /* distance from the edge's start, in lattice units */
+    uint32_t vert;
+} cut;
+
+static int cmp_cut(const void* pa, const void* pb) {
+    const cut *a = pa, *b = pb;
+    if (a->cell != b->cell) return a->cell < b->cell ? -1 : 1;
+    if (a->edge != b->edge) return a->edge < b->edge ? -1 : 1;
+    return a->along < b->along ? -1 : a->along > b->along;
+}
+
+/* A piece of a junction edge after the cuts, to be paired with the other side's. */
+typedef struct piece {
+    uint32_t group;
+    double t0, t1;       /* t0 < t1 */
+    uint32_t side, cell; /* jedge.side */
+    uint32_t va, vb;     /* the piece's vertices in the cell's direction */
+    uint32_t slot;       /* index of va in the cell's new vertex list */
+} piece;
+
+static int cmp_piece(const void* pa, const void* pb) {
+    const piece *a = pa, *b = pb;
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->t0 != b->t0) return a->t0 < b->t0 ? -1 : 1;
+    if (a->t1 != b->t1) return a->t1 < b->t1 ? -1 : 1;
+    if (a->side != b->side) return a->side < b->side ? -1 : 1;
+    return a->cell < b->cell ? -1 : a->cell > b->cell;
+}
+
+ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
+                            uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
+                            void** blob, size_t* size, ptl_merge_stats* stats, ptl_error* err) {
+    ptl_allocator al = ptl_allocator_resolve(alloc);
+    merge m;
+    memset(&m, 0, sizeof m);
+    m.a = &al;
+    m.of = of;
+    m.lc = lc;
+    m.dc = dc;
+    m.layers = layers;
+    ptl_status st = PTL_OK;
+    jedge_array je = {0};
+    PTL_ARRAY(jpoint) jp = {0};
+    PTL_ARRAY(jpoint) jp_new = {0};
+    PTL_ARRAY(cut) cuts = {0};
+    PTL_ARRAY(piece) pieces = {0};
+    PTL_ARRAY(uint32_t) cstart = {0};
+    PTL_ARRAY(uint32_t) cverts = {0};
+    PTL_ARRAY(uint32_t) cnbrs = {0};
+    PTL_ARRAY(uint32_t) clayer = {0};
+    PTL_ARRAY(uint16_t) ctag = {0};
+    PTL_ARRAY(ptl_decomp_portal) portals = {0};
+    PTL_ARRAY(ptl_blob_grid) cgrids = {0};
+    PTL_ARRAY(uint16_t) heights = {0};
+    PTL_ARRAY(ptl_blob_link) links = {0};
+    PTL_ARRAY(uint32_t) lverts = {0}; /* 4 per link cell */
+    PTL_ARRAY(uint32_t) lnbrs = {0};
+    PTL_ARRAY(uint32_t) llayer = {0};
+    uint32_t* group_of = NULL;
+    uint32_t* group_gap = NULL;
+    uint32_t* remap = NULL;
+    double* fxyz = NULL;
+    /* per layer: its one floor height (-1: no column, -2: more than one), its cells' grids' total
+       size, where its shared grid starts in `heights` (UINT32_MAX: not written) */
+    struct lgrid_info {
+        int32_t flat;
+        uint32_t first;
+        uint64_t cost;
+    }* lgrid = NULL;
+    PTL_ARRAY(double) cuv = {0}; /* one cell in its layer's column coordinates (cell_poly_at) */
+    uint8_t* cforeign = NULL;    /* per cell: a lookup in it could read a floor that is not its own */
+    PTL_ARRAY(uint8_t) colst = {0}; /* a cell's window: which columns it overlaps (cell_cover) */
+    size_t cpoly_n = 0;
+    uint32_t nfinal = 0;
+    m.voff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
+    m.coff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
+    if (!m.voff || !m.coff) goto oom;
+    for (uint32_t l = 0; l < layers; ++l) {
+        m.voff[l + 1] = m.voff[l] + dc[l].vert_count;
+        m.coff[l + 1] = m.coff[l] + dc[l].cell_count;
+    }
+    /* Vertices in world space with their layer's heights. */
+    for (uint32_t l = 0; l < layers; ++l) {
+        for (uint32_t v = 0; v < dc[l].vert_count; ++v) {
+            double u = dc[l].xy[2 * v], w = dc[l].xy[2 * v + 1];
+            if (!add_vertex(&m, l, u + lc[l].x0, w + lc[l].z0, layer_height(&m, l, u, w))) goto oom;
+        }
+    }
+    if ((st = collect_junctions(&m, &je)) < 0) goto fail;
+
+    /* Groups: one per junction line and pair of layers (or pair of lines across a gap). Points of
+       both sides on each group. */
+    group_of = ptl_mem_alloc(&al, ((size_t)je.count + 1) * sizeof(uint32_t));
+    group_gap = ptl_mem_calloc(&al, (size_t)je.count + 1, sizeof(uint32_t));
+    if (!group_of || !group_gap) goto oom;
+    uint32_t groups = 0;
+    for (uint32_t i = 0; i < je.count; ++i) {
+        const jedge* e = &je.data[i];
+        if (i > 0 && !same_group(&je.data[i - 1], e)) ++groups;
+        group_of[i] = groups;
+        group_gap[groups] = e->gap;
+        jpoint a = {groups, e->ta, e->side, e->va}, b = {groups, e->tb, e->side, e->vb};
+        if (!PTL_PUSH(&al, jp, a) || !PTL_PUSH(&al, jp, b)) goto oom;
+    }
+    if (!ptl_sort(jp.data, jp.count, sizeof *jp.data, cmp_jpoint, &al)) goto oom;
+    /* Cuts: every point of one side strictly inside an edge of the other side on the same group. */
+    for (uint32_t i = 0, g0 = 0; i < je.count; ++i) {
+        const jedge* e = &je.data[i];
+        while (g0 < jp.count && jp.data[g0].group < group_of[i]) ++g0;
+        double lo = fmin(e->ta, e->tb), hi = fmax(e->ta, e->tb);
+        for (uint32_t k = g0; k < jp.count && jp.data[k].group == group_of[i] && jp.data[k].t < hi; ++k) {
+            const jpoint* p = &jp.data[k];
+            if (p->side == e->side || p->t <= lo || (k > g0 && jp.data[k - 1].t == p->t && jp.data[k - 1].side != e->side))
+                continue; /* one cut per position */
+            /* A new vertex of this side at the point, unified with the other side's below. */
+            uint32_t nv = m.vlayer.count;
+            const ptl_layer_contour* c = &lc[e->layer];
+            double gu = e->line_axis == 0 ? p->t : (double)e->line, gv = e->line_axis == 0 ? (double)e->line : p->t;
+            if (!add_vertex(&m, e->layer, gu, gv, layer_height(&m, e->layer, gu - c->x0, gv - c->z0))) goto oom;
+            cut ct = {e->cell, e->edge, fabs(p->t - e->ta), nv};
+            jpoint np = {group_of[i], p->t, e->side, nv};
+            if (!PTL_PUSH(&al, cuts, ct) || !PTL_PUSH(&al, jp_new, np)) goto oom;
+        }
+    }
+    for (uint32_t i = 0; i < jp_new.count; ++i)
+        if (!PTL_PUSH(&al, jp, jp_new.data[i])) goto oom;
+    if (!ptl_sort(cuts.data, cuts.count, sizeof *cuts.data, cmp_cut, &al) ||
+        !ptl_sort(jp.data, jp.count, sizeof *jp.data, cmp_jpoint, &al))
+        goto oom;
+    /* Unify each side's vertex with the other side's at the same position of a group (a position a
+       side holds twice, a pinch, is left alone). */
+    for (uint32_t i = 0; i < jp.count;) {
+        uint32_t j = i;
+        while (j < jp.count && jp.data[j].group == jp.data[i].group && jp.data[j].t == jp.data[i].t) ++j;
+        if (group_gap[jp.data[i].group]) { /* across a gap the two sides' points stay apart */
+            i = j;
+            continue;
+        }
+        uint32_t first = jp.data[i].side, a0 = PTL_NONE, b0 = PTL_NONE, na = 0, nb = 0;
+        for (uint32_t k = i; k < j; ++k) {
+            uint32_t r = find(m.parent.data, jp.data[k].vert);
+            if (jp.data[k].side == first) {
+                if (a0 == PTL_NONE || find(m.parent.data, a0) != r) ++na;
+                a0 = a0 == PTL_NONE ? r : a0;
+            } else {
+                if (b0 == PTL_NONE || find(m.parent.data, b0) != r) ++nb;
+                b0 = b0 == PTL_NONE ? r : b0;
+            }
+        }
+        if (na == 1 && nb == 1) {
+            uint32_t ra = find(m.parent.data, a0), rb = find(m.parent.data, b0);
+            if (ra != rb) m.parent.data[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+        }
+        i = j;
+    }
+
+    /* Cells with the cuts inserted; junction pieces recorded for pairing. */
+    uint32_t ci = 0;
+    for (uint32_t l = 0; l < layers; ++l) {
+        const ptl_decomposition* d = &dc[l];
+        for (uint32_t cell = 0; cell < d->cell_count; ++cell) {
+            uint32_t gc = m.coff[l] + cell;
+            if (!PTL_PUSH(&al, cstart, cverts.count) || !PTL_PUSH(&al, clayer, l)) goto oom;
+            uint32_t b = d->cell_start[cell], n = d->cell_start[cell + 1] - b;
+            for (uint32_t i = 0; i < n; ++i) {
+                uint32_t va = m.voff[l] + d->cell_verts[b + i];
+                uint32_t nbr = d->cell_nbrs[b + i];
+                if (!PTL_PUSH(&al, cverts, va) || !PTL_PUSH(&al, cnbrs, nbr == PTL_NONE ? PTL_NONE : m.coff[l] + nbr))
+                    goto oom;
+                while (ci < cuts.count && (cuts.data[ci].cell < gc || (cuts.data[ci].cell == gc && cuts.data[ci].edge < i))) ++ci;
+                for (; ci < cuts.count && cuts.data[ci].cell == gc && cuts.data[ci].edge == i; ++ci) {
+                    if (!PTL_PUSH(&al, cverts, cuts.data[ci].vert) || !PTL_PUSH(&al, cnbrs, PTL_NONE)) goto oom;
+                }
+            }
+        }
+    }
+    uint32_t ncell = m.coff[layers];
+    if (!PTL_PUSH(&al, cstart, cverts.count)) goto oom;
+    /* Junction pieces: consecutive vertex pairs of a cell that lie on one junction edge. */
+    for (uint32_t i = 0; i < je.count; ++i) {
+        const jedge* e = &je.data[i];
+        uint32_t b = cstart.data[e->cell], n = cstart.data[e->cell + 1] - b;
+        /* Locate the edge's start in the new list and walk to its end. */
+        uint32_t k = 0;
+        while (k < n && cverts.data[b + k] != e->va) ++k;
+        if (k == n) continue;
+        for (;;) {
+            uint32_t k1 = (k + 1) % n;
+            uint32_t va = cverts.data[b + k], vb = cverts.data[b + k1];
+            const double* pa = &m.lat.data[2 * va];
+            const double* pb = &m.lat.data[2 * vb];
+            double ta = e->line_axis == 0 ? pa[0] : pa[1], tb = e->line_axis == 0 ? pb[0] : pb[1];
+            piece pc = {group_of[i], fmin(ta, tb), fmax(ta, tb), e->side, e->cell, va, vb, k};
+            if (!PTL_PUSH(&al, pieces, pc)) goto oom;
+            if (vb == e->vb) break;
+            k = k1;
+        }
+    }
+    if (!ptl_sort(pieces.data, pieces.count, sizeof *pieces.data, cmp_piece, &al)) goto oom;
+    uint32_t junction_portals = 0;
+    for (uint32_t i = 0; i + 1 < pieces.count; ++i) {
+        const piece* p = &pieces.data[i];
+        const piece* q = &pieces.data[i + 1];
+        if (p->group != q->group || p->t0 != q->t0 || p->t1 != q->t1 || p->side == q->side) continue;
+        /* Both ends unified, and no third piece at the same place (that would be ambiguous). */
+        if (i + 2 < pieces.count && pieces.data[i + 2].group == p->group && pieces.data[i + 2].t0 == p->t0 &&
+            pieces.data[i + 2].t1 == p->t1)
+            continue;
+        if (group_gap[p->group]) {
+            /* A gap link: a cell of its own over the gap, the quad between the two pieces (each runs
+               counter-clockwise in its cell, so the quad walks both backwards; p->va and q->vb lie
+               at the same position along the lines). */
+            uint32_t lc_id = ncell + links.count;
+            uint32_t quad[4] = {p->vb, p->va, q->vb, q->va}, qn[4] = {p->cell, PTL_NONE, q->cell, PTL_NONE};
+            for (int k = 0; k < 4; ++k)
+                if (!PTL_PUSH(&al, lverts, quad[k]) || !PTL_PUSH(&al, lnbrs, qn[k])) goto oom;
+            cnbrs.data[cstart.data[p->cell] + p->slot] = lc_id;
+            cnbrs.data[cstart.data[q->cell] + q->slot] = lc_id;
+            ptl_decomp_portal d0 = {{p->va, p->vb}, {p->cell, lc_id}}, d1 = {{q->va, q->vb}, {q->cell, lc_id}};
+            double y0 = 0.5 * (m.xyz.data[3 * p->va + 1] + m.xyz.data[3 * p->vb + 1]);
+            double y1 = 0.5 * (m.xyz.data[3 * q->va + 1] + m.xyz.data[3 * q->vb + 1]);
+            bool swap = q->cell < p->cell;
+            ptl_blob_link bl;
+            memset(&bl, 0, sizeof bl);
+            bl.cell = lc_id;
+            bl.cells[0] = swap ? q->cell : p->cell, bl.cells[1] = swap ? p->cell : q->cell;
+            bl.rise = (float)(swap ? y0 - y1 : y1 - y0);
+            bl.gap = (float)(group_gap[p->group] * of->p.cs);
+            bl.kind = fabs(bl.rise) <= of->p.ch * 1.001 ? PTL_LINK_WALK : PTL_LINK_STEP;
+            if (!PTL_PUSH(&al, portals, d0) || !PTL_PUSH(&al, portals, d1) || !PTL_PUSH(&al, links, bl) ||
+                !PTL_PUSH(&al, llayer, y0 <= y1 ? m.vlayer.data[p->va] : m.vlayer.data[q->va]))
+                goto oom;
+            ++i;
+            continue;
+        }
+        if (find(m.parent.data, p->va) != find(m.parent.data, q->vb) || find(m.parent.data, p->vb) != find(m.parent.data, q->va))
+            continue;
+        cnbrs.data[cstart.data[p->cell] + p->slot] = q->cell;
+        cnbrs.data[cstart.data[q->cell] + q->slot] = p->cell;
+        ptl_decomp_portal dp = {{p->va, p->vb}, {p->cell, q->cell}};
+        if (!PTL_PUSH(&al, portals, dp)) goto oom;
+        ++junction_portals;
+        ++i;
+    }
+    /* Portals inside each layer. */
+    for (uint32_t l = 0; l < layers; ++l) {
+        for (uint32_t p = 0; p < dc[l].portal_count; ++p) {
+            const ptl_decomp_portal* s = &dc[l].portals[p];
+            ptl_decomp_portal dp = {{m.voff[l] + s->v[0], m.voff[l] + s->v[1]}, {m.coff[l] + s->cell[0], m.coff[l] + s->cell[1]}};
+            if (!PTL_PUSH(&al, portals, dp)) goto oom;
+        }
+    }
+    /* Link cells after every walkable cell (navmesh_format.h). */
+    for (uint32_t k = 0; k < links.count; ++k) {
+        for (int j = 0; j < 4; ++j)
+            if (!PTL_PUSH(&al, cverts, lverts.data[4 * k + j]) || !PTL_PUSH(&al, cnbrs, lnbrs.data[4 * k + j])) goto oom;
+        if (!PTL_PUSH(&al, cstart, cverts.count) || !PTL_PUSH(&al, clayer, llayer.data[k])) goto oom;
+    }
+    /* Final vertices: one per union-find class, in order of first appearance; heights: the highest. */
+    uint32_t nv = m.vlayer.count;
+    remap = ptl_mem_alloc(&al, ((size_t)nv + 1) * sizeof(uint32_t));
+    fxyz = ptl_mem_alloc(&al, ((size_t)nv + 1) * 3 * sizeof(double));
+    if (!remap || !fxyz) goto oom;
+    memset(remap, 0xff, ((size_t)nv + 1) * sizeof(uint32_t));
+    for (uint32_t v = 0; v < nv; ++v) {
+        uint32_t r = find(m.parent.data, v);
+        if (remap[r] == PTL_NONE) {
+            remap[r] = nfinal++;
+            memcpy(&fxyz[3 * remap[r]], &m.xyz.data[3 * r], 3 * sizeof(double));
+        }
+        double* y = &fxyz[3 * remap[r] + 1];
+        if (m.xyz.data[3 * v + 1] > *y) *y = m.xyz.data[3 * v + 1];
+    }
+    for (uint32_t i = 0; i < cverts.count; ++i) cverts.data[i] = remap[find(m.parent.data, cverts.data[i])];
+    for (uint32_t i = 0; i < portals.count; ++i)
+        for (int k = 0; k < 2; ++k) portals.data[i].v[k] = remap[find(m.parent.data, portals.data[i].v[k])];
+    /* Cell tags: the tag of the column under the cell's first vertex's neighbourhood (the centroid). */
+    for (uint32_t c = 0; c < ncell; ++c) {
+        uint32_t l = clayer.data[c], b = cstart.data[c], n = cstart.data[c + 1] - b;
+        double cx = 0, cz = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            uint32_t v = cverts.data[b + i];
+            cx += fxyz[3 * v], cz += fxyz[3 * v + 2];
+        }
+        const ptl_layer_contour* lcl = &lc[l];
+        int64_t ux = (int64_t)floor((cx / n - of->p.bmin[0]) / of->p.cs) - lcl->x0;
+        int64_t uz = (int64_t)floor((cz / n - of->p.bmin[2]) / of->p.cs) - lcl->z0;
+        uint16_t tag = 0;
+        if (ux >= 0 && uz >= 0 && ux < (int64_t)lcl->w && uz < (int64_t)lcl->d) {
+            const uint32_t i = ptl_lmap_find(of, l, lcl->x0 + ux, lcl->z0 + uz);
+            if (i != PTL_VX_NONE) tag = ptl_lmap_tag(of, i, lcl->x0 + ux, lcl->z0 + uz);
+        }
+        if (!PTL_PUSH(&al, ctag, tag)) goto oom;
+    }
+    for (uint32_t k = 0; k < links.count; ++k)
+        if (!PTL_PUSH(&al, ctag, 0)) goto oom;
+    /* The cells' height grids: a cell's layer's floors over the columns around its bounds (every
+       column a runtime lookup inside those bounds looks at: the one holding the point and its
+       neighbours), except for a flat cell (one floor height over those columns, every vertex at
+       it), whose vertices give every height exactly. Where a layer's cells' grids together would
+       be larger than the layer's own (thin cells across slopes, whose bounds overlap), its cells
+       share that one instead: the same floors around every cell, at less cost; except a cell whose
+       lookups could read a floor of the layer that is not its own (cell_foreign), which keeps
+       its own grid of its own floors. */
+    lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
+    if (!lgrid) goto oom;
+    for (uint32_t l = 0; l < layers; ++l)
+        lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
+    cforeign = ptl_mem_calloc(&al, (size_t)ncell + 1, 1);
+    if (!cforeign) goto oom;
+    cpoly_n = (size_t)ncell + 1;
+    for (uint32_t i = 0; i < of->bl_count; ++i) { /* a flat layer spares the scan of every cell's columns */
+        const uint32_t l = of->bl[i].world;
+        if (l >= layers) continue;
+        const int32_t f = of->bl[i].floor_min, h = lgrid[l].flat;
+        lgrid[l].flat = of->bl[i].floor_max == of->bl[i].floor_min && (h == -1 || h == f) ? f : -2;
+    }
+    for (uint32_t c = 0; c < ncell + links.count; ++c) { /* each cell's window, or none */
+        ptl_blob_grid g = {0, 0, 0, 0, 0, 0};
+        if (c < ncell) {
+            const uint32_t l = clayer.data[c];
+            const ptl_layer_contour* lcl = &lc[l];
+            double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+            for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1]; ++i) {
+                const double* q = &fxyz[3 * (size_t)cverts.data[i]];
+                double u = (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0, v = (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0;
+                u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
+            }
+            /* columns [floor(min) - 1, floor(max) + 1], clamped to the layer's grid */
+            int64_t x0 = (int64_t)floor(u0 - 1e-6) - 1, x1 = (int64_t)floor(u1 + 1e-6) + 1;
+            int64_t z0 = (int64_t)floor(v0 - 1e-6) - 1, z1 = (int64_t)floor(v1 + 1e-6) + 1;
+            if (x0 < 0) x0 = 0;
+            if (z0 < 0) z0 = 0;
+            if (x1 > (int64_t)lcl->w - 1) x1 = (int64_t)lcl->w - 1;
+            if (z1 > (int64_t)lcl->d - 1) z1 = (int64_t)lcl->d - 1;
+            /* the one floor height of its own floors there, -2: more than one (a flat or empty
+               layer: its own) */
+            int32_t h = lgrid[l].flat;
+            const bool scan = h == -2;
+            if (scan) {
+                if (x0 <= x1 && z0 <= z1) {
+                    if (!PTL_RESERVE(&al, colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1))) goto oom;
+                    if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
+                    const cell_poly cp = cell_poly_at(of, lcl, fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
+                    cell_cover(&cp, x0, z0, x1, z1, colst.data);
+                    h = cell_own_height(of, lcl, x0, z0, x1, z1, colst.data);
+                } else {
+                    h = -1;
+                }
+            }
+            if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
+                const double y = of->p.bmin[1] + (double)h * of->p.ch;
+                for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1] && h >= 0; ++i)
+                    if (fxyz[3 * (size_t)cverts.data[i] + 1] != y) h = -2;
+            }
+            if (h == -2 && x0 <= x1 && z0 <= z1) {
+                g.x0 = (int32_t)x0, g.z0 = (int32_t)z0; /* local to the layer until written */
+                g.w = (uint32_t)(x1 - x0 + 1), g.d = (uint32_t)(z1 - z0 + 1);
+                lgrid[l].cost += (uint64_t)g.w * g.d;
+            }
+        }
+        if (!PTL_PUSH(&al, cgrids, g)) goto oom;
+    }
+    for (uint32_t c = 0; c < ncell; ++c) { /* which cells of the layers that share may not */
+        ptl_blob_grid* g = &cgrids.data[c];
+        const uint32_t l = clayer.data[c];
+        if (!g->w || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) continue;
+        if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
+        const int64_t x1 = (int64_t)g->x0 + g->w - 1, z1 = (int64_t)g->z0 + g->d - 1;
+        if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
+        const cell_poly cp = cell_poly_at(of, &lc[l], fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
+        cell_cover(&cp, g->x0, g->z0, x1, z1, colst.data);
+        cforeign[c] = cell_foreign(of, &lc[l], g->x0, g->z0, x1, z1, colst.data);
+    }
+    { /* the heights' exact size first (the largest array of the merge on large worlds: no growth slack) */
+        uint64_t total = 0;
+        for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
+        for (uint32_t c = 0; c < ncell; ++c) {
+            const ptl_blob_grid* g = &cgrids.data[c];
+            if (!g->w) continue;
+            const uint32_t l = clayer.data[c];
+            if (cforeign[c] || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
+            else if (lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lgrid[l].first = 0;
+        }
+        for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
+        if (!PTL_RESERVE(&al, heights, total)) goto oom;
+    }
+    for (uint32_t c = 0; c < ncell; ++c) { /* the heights, in cell order */
+        ptl_blob_grid* g = &cgrids.data[c];
+        if (!g->w) continue;
+        const uint32_t l = clayer.data[c];
+        const ptl_layer_contour* lcl = &lc[l];
+        const bool shared = !cforeign[c] && lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
+        if (shared) g->x0 = 0, g->z0 = 0, g->w = lcl->w, g->d = lcl->d;
+        if (shared && lgrid[l].first != UINT32_MAX) {
+            g->first = lgrid[l].first;
+        } else {
+            g->first = heights.count;
+            if (shared) lgrid[l].first = heights.count;
+            if (!shared) {
+                if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
+                if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
+                const cell_poly cp = cell_poly_at(of, lcl, fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
+                cell_cover(&cp, g->x0, g->z0, (int64_t)g->x0 + g->w - 1, (int64_t)g->z0 + g->d - 1, colst.data);
+            }
+            if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
+            for (uint32_t z = 0; z < g->d; ++z)
+                for (uint32_t x = 0; x < g->w; ++x) {
+                    const int32_t f = ptl_contour_floor(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
+                    heights.data[heights.count++] = f < 0 || (!shared && !colst.data[z * g->w + x]) ? PTL_HEIGHT_NONE : (uint16_t)f;
+                }
+        }
+        g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */
+    }
+    ptl_cpg_in in;
+    memset(&in, 0, sizeof in);
+    in.vert_count = nfinal;
+    in.xyz = fxyz;
+    in.cell_count = ncell + links.count;
+    in.link_count = links.count;
+    in.links = links.data;
+    in.cell_start = cstart.data;
+    in.cell_verts = cverts.data;
+    in.cell_nbrs = cnbrs.data;
+    in.cell_layer = clayer.data;
+    in.cell_tag = ctag.data;
+    in.portal_count = portals.count;
+    in.portals = portals.data;
+    in.relax = relax;
+    in.layer_count = layers;
+    in.cell_grids = cgrids.data;
+    in.height_count = heights.count;
+    in.heights = heights.data;
+    in.vox_cs = of->p.cs, in.vox_ch = of->p.ch;
+    if (tiling) {
+        in.tile_size = (uint32_t)tiling->tile_size;
+        in.tiles_x = (uint32_t)tiling->tiles_x, in.tiles_z = (uint32_t)tiling->tiles_z;
+    }
+    memcpy(in.vox_origin, of->p.bmin, sizeof in.vox_origin);
+    if (stats) {
+        memset(stats, 0, sizeof *stats);
+        stats->cells = ncell;
+        stats->vertices = nfinal;
+        stats->portals = portals.count;
+        stats->junction_portals = junction_portals;
+        stats->junction_edges = je.count;
+        stats->links = links.count;
+    }
+    /* What the blob is built from is in `in`; the rest (the map, the vertices before their union, the
+       junctions' working arrays) goes first: the build is the bake's high point on large worlds. */
+    ptl_layer_map_free(of);
+    ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
+    remap = NULL;
+    PTL_ARRAY_FREE(&al, m.xyz);
+    PTL_ARRAY_FREE(&al, m.lat);
+    PTL_ARRAY_FREE(&al, m.parent);
+    ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, group_gap, ((size_t)je.count + 1) * sizeof(uint32_t));
+    group_of = group_gap = NULL;
+    PTL_ARRAY_FREE(&al, je);
+    PTL_ARRAY_FREE(&al, jp);
+    PTL_ARRAY_FREE(&al, jp_new);
+    PTL_ARRAY_FREE(&al, cuts);
+    PTL_ARRAY_FREE(&al, pieces);
+    PTL_ARRAY_FREE(&al, lverts);
+    PTL_ARRAY_FREE(&al, lnbrs);
+    PTL_ARRAY_FREE(&al, llayer);
+    st = ptl_cpg_build(&in, &al, blob, size, err);
+    goto done;
+oom:
+    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge layers: out of memory");
+    goto done;
+fail:
+    st = ptl_error_set(err, st, "merge layers: %s", ptl_status_message(st));
+done:
+    ptl_mem_free(&al, m.voff, ((size_t)layers + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, m.coff, ((size_t)layers + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, group_gap, ((size_t)je.count + 1) * sizeof(uint32_t));
+    PTL_ARRAY_FREE(&al, links);
+    PTL_ARRAY_FREE(&al, lverts);
+    PTL_ARRAY_FREE(&al, lnbrs);
+    PTL_ARRAY_FREE(&al, llayer);
+    ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
+    ptl_mem_free(&al, lgrid, ((size_t)layers + 1) * sizeof *lgrid);
+    ptl_mem_free(&al, cforeign, cpoly_n);
+    PTL_ARRAY_FREE(&al, cuv);
+    PTL_ARRAY_FREE(&al, colst);
+    PTL_ARRAY_FREE(&al, m.xyz);
+    PTL_ARRAY_FREE(&al, m.lat);
+    PTL_ARRAY_FREE(&al, m.vlayer);
+    PTL_ARRAY_FREE(&al, m.parent);
+    PTL_ARRAY_FREE(&al, je);
+    PTL_ARRAY_FREE(&al, jp);
+    PTL_ARRAY_FREE(&al, jp_new);
+    PTL_ARRAY_FREE(&al, cuts);
+    PTL_ARRAY_FREE(&al, pieces);
+    PTL_ARRAY_FREE(&al, cstart);
+    PTL_ARRAY_FREE(&al, cverts);
+    PTL_ARRAY_FREE(&al, cnbrs);
+    PTL_ARRAY_FREE(&al, clayer);
+    PTL_ARRAY_FREE(&al, ctag);
+    PTL_ARRAY_FREE(&al, portals);
+    PTL_ARRAY_FREE(&al, cgrids);
+    PTL_ARRAY_FREE(&al, heights);
+    return st;
+}

@@ -1,0 +1,380 @@
+/* Open field -> layers: connected sets of open spans, at most one per column, so that each layer
+   is a 2D floor plan (ANavMG thesis, Oliva 2012, §6.2.2.2, "ordered flooding"), then the layers
+   reachable from seed points (the same section's last step).
+
+   Ordered flooding: the spans are visited bottom to top (floor, then z, then x). A span without a
+   layer starts a new one. A span hands its layer to each linked neighbour that has none, unless
+   the layer already has a span in that neighbour's column (a layer never covers a column twice);
+   when a linked neighbour is in another layer, the two layers merge if their column sets do not
+   overlap. Beyond the thesis, a span joins a layer (and two layers merge) only if every pair of its
+   spans standing side by side is linked (links_agree): contours are traced from the columns a
+   layer covers, so an unlinked pair inside one layer would become walkable. Ramps and stairs climb
+   into the layer of the floor they start from; a bridge meets the floor below in plan and stays a layer of its own; a spiral ramp is cut where it would come back
+   over itself. Each link is looked at after both its spans have a layer (when the later one is
+   visited), and a failed merge stays failed (layers only grow), so at the end every linked pair of
+   different layers overlaps in plan.
+
+   Blocks: the flood runs in blocks of PTL_VX_LAYER_BLOCK x PTL_VX_LAYER_BLOCK columns fixed in the
+   world's grid, each on its own (as jobs; the links leaving a block are not followed), and the
+   block-layers are then stitched across block borders by the same rules (layer_stitch.c), the
+   way Saupin et al. 2014 (§4.1.4, §4.3) stitch the regions of tiles. The blocks come a row at a
+   time (layer_stream.c: bands of the world's rows, as the rows of tiles finish), so the layers
+   depend neither on the threads nor on how the bake is tiled, and no open field of the whole world
+   is needed. They are not the one flood's over the whole field where its choices depended on the
+   order in which it reached a block: on Recast's meshes only nav_test changes (19 layers, 119 cells
+   -> 18 layers, 107 cells; tests/test_voxel.c checks the rules on every layer set).
+
+   Bookkeeping: layers are a union-find over layer ids with, per root, its span count, its spans as
+   a linked list and its bounding box in columns. "Does layer L have a span in column c" scans the
+   few spans of c; "do A and B overlap" first compares bounding boxes, then walks the smaller
+   layer's spans and scans their columns, and remembers the pairs found overlapping (a hash set:
+   only a cache, it never decides an answer, and is never iterated). Merging appends the smaller
+   list to the larger. The visiting order of a block is a counting sort on the floor over its spans.
+   Work is O(n log n) in the spans apart from repeated overlap scans of pairs that do not overlap,
+   which then merge.
+
+   Reachability, islands and the numbering of the layers are done on the stitched block-layers
+   (layer_stream.c, the end of the stream). This file keeps the flood of one block. */
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "../voxel/col_index.h"
+#include "../voxel/filter.h"
+#include "../voxel/tiles.h"
+#include "../voxel/vx_params.h"
+#include "layer_stitch.h"
+#include "layers.h"
+
+/* A layer id's union-find node; size, list and box are meaningful at roots only. */
+typedef struct lnode {
+    uint32_t parent, size; /* spans */
+    uint32_t head, tail;   /* first and last span of its list */
+    int32_t box[4];        /* x0, z0, x1, z1 */
+} lnode;
+
+typedef struct flood {
+    ptl_open_field* of;
+    ptl_open_span* sp;   /* the field's spans: their `layer` is the flood's label, a layer id (not
+                            necessarily a root; PTL_VX_NONE: none yet) */
+    uint32_t* next;      /* span -> next span of its layer's list */
+    PTL_ARRAY(lnode) ln; /* layer id -> node */
+    ptl_pair_set seen;   /* root pairs found incompatible (a cache: a failed insert only forgets) */
+    const ptl_allocator* a;
+} flood;
+
+static uint32_t find(flood* f, uint32_t l) {
+    lnode* n = f->ln.data;
+    while (n[l].parent != l) {
+        n[l].parent = n[n[l].parent].parent;
+        l = n[l].parent;
+    }
+    return l;
+}
+
+static void box_add(int32_t* b, int32_t x, int32_t z) {
+    if (x < b[0]) b[0] = x;
+    if (z < b[1]) b[1] = z;
+    if (x > b[2]) b[2] = x;
+    if (z > b[3]) b[3] = z;
+}
+
+/* Gives span s to root layer l. */
+static void join(flood* f, uint32_t s, uint32_t l) {
+    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s];
+    lnode* n = &f->ln.data[l];
+    f->sp[s].layer = l;
+    f->next[s] = PTL_VX_NONE;
+    f->next[n->tail] = s;
+    n->tail = s;
+    ++n->size;
+    box_add(n->box, (int32_t)(c % w), (int32_t)(c / w));
+}
+
+/* A new layer holding span s; PTL_VX_NONE when out of memory. */
+static uint32_t new_layer(flood* f, uint32_t s) {
+    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s], l = f->ln.count;
+    int32_t x = (int32_t)(c % w), z = (int32_t)(c / w);
+    lnode n = {l, 1, s, s, {x, z, x, z}};
+    if (!PTL_PUSH(f->a, f->ln, n)) return PTL_VX_NONE;
+    f->next[s] = PTL_VX_NONE;
+    f->sp[s].layer = l;
+    return l;
+}
+
+/* Does root layer l have a span in column c, whose first span is b? `width`: the column index's
+   (ptl_col_index_at_w; the flood's functions are compiled once per width). */
+static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
+    const uint32_t e = ptl_col_index_at_w(&f->of->col_index, c + 1, width);
+    for (uint32_t t = b; t < e; ++t)
+        if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
+    return false;
+}
+
+/* Column offsets of the neighbour directions (0: -x, 1: +z, 2: +x, 3: -z). */
+/* Is span s linked to every span root layer l has in s's neighbouring columns? A layer must never
+   hold two side-by-side spans that are not linked (a ledge higher than the climb, or the floor under
+   a stair whose step is linked to the flight above): its contours come from the columns it covers,
+   and would let a path walk across. With this rule every layer boundary between two linked spans
+   is a junction seen from both sides, and every other one a wall. */
+static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, uint32_t width) {
+    const ptl_open_field* of = f->of;
+    const ptl_vx_col_index* ix = &of->col_index;
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = c % w, z = c / w;
+    const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
+    for (int d = 0; d < 4; ++d) {
+        if (!in[d]) continue;
+        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d);
+        const uint32_t b = ptl_col_index_at_w(ix, nc, width), e = ptl_col_index_at_w(ix, nc + 1, width);
+        for (uint32_t t = b; t < e; ++t)
+            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
+                return false;
+    }
+    return true;
+}
+
+/* May roots a and b merge: no common column, and every pair of their spans side by side linked?
+   Incompatible pairs are remembered (layers only grow, so they stay incompatible). */
+static bool incompatible(flood* f, uint32_t a, uint32_t b) {
+    const int32_t *ba = f->ln.data[a].box, *bb = f->ln.data[b].box;
+    /* Boxes apart by more than a column: neither shared columns nor side-by-side spans. */
+    if (ba[0] > bb[2] + 1 || bb[0] > ba[2] + 1 || ba[1] > bb[3] + 1 || bb[1] > ba[3] + 1) return false;
+    uint64_t k = ptl_pair_key(a, b);
+    if (ptl_pair_set_has(&f->seen, k)) return true;
+    uint32_t small = f->ln.data[a].size <= f->ln.data[b].size ? a : b, big = small == a ? b : a;
+    const ptl_vx_col_index* ix = &f->of->col_index;
+    for (uint32_t s = f->ln.data[small].head; s != PTL_VX_NONE; s = f->next[s]) {
+        const uint32_t c = f->of->col_of[s];
+        if (column_has(f, c, ptl_col_index_at(ix, c), big, ix->width) || !links_agree(f, s, big, ix->width)) {
+            (void)ptl_pair_set_add(&f->seen, k, f->a);
+            return true;
+        }
+    }
+    return false;
+}
+
+/* Merges roots a and b; the larger (then the lower id) stays the root. */
+static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
+    lnode* n = f->ln.data;
+    if (n[b].size > n[a].size || (n[b].size == n[a].size && b < a)) {
+        uint32_t t = a;
+        a = b, b = t;
+    }
+    n[b].parent = a;
+    n[a].size += n[b].size;
+    f->next[n[a].tail] = n[b].head;
+    n[a].tail = n[b].tail;
+    box_add(n[a].box, n[b].box[0], n[b].box[1]);
+    box_add(n[a].box, n[b].box[2], n[b].box[3]);
+    return a;
+}
+
+/* Visits the spans list[0 .. count) in turn (list NULL: spans 0 .. count - 1), `width` being the
+   column index's (compiled once per width, see ptl_col_index_at_w). */
+static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, uint32_t count, uint32_t width) {
+    const ptl_open_field* of = f->of;
+    const ptl_vx_col_index* ix = &of->col_index;
+    const int32_t w = of->p.width;
+    for (uint32_t i = 0; i < count; ++i) {
+        uint32_t s = list ? list[i] : i;
+        uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
+        if (l == PTL_VX_NONE) return false;
+        for (int d = 0; d < 4; ++d) {
+            const uint32_t k = f->sp[s].con[d]; /* ptl_filter_nbr, at this width */
+            if (k == PTL_VX_NOCON) continue;
+            const uint32_t nc = ptl_filter_ncol(w, of->col_of[s], d), b = ptl_col_index_at_w(ix, nc, width), t = b + k;
+            if (f->sp[t].layer == PTL_VX_NONE) {
+                if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
+                continue;
+            }
+            uint32_t m = find(f, f->sp[t].layer);
+            if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
+        }
+    }
+    return true;
+}
+
+static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
+    switch (f->of->col_index.width) {
+    case 1: return flood_spans_w(f, list, count, 1);
+    case 2: return flood_spans_w(f, list, count, 2);
+    default: return flood_spans_w(f, list, count, 4);
+    }
+}
+
+void ptl_layer_set_free(ptl_layer_set* ls) {
+    if (!ls) return;
+    if (ls->alloc.free) ptl_mem_free(&ls->alloc, ls->layers, (size_t)ls->layer_count * sizeof *ls->layers);
+    memset(ls, 0, sizeof *ls);
+}
+
+/* ---- Blocks ------------------------------------------------------------------------------------ */
+
+typedef ptl_vx_block_out block_out;
+typedef ptl_vx_block_jobs block_jobs;
+
+void ptl_layers_block_out_free(ptl_vx_block_out* o, const ptl_allocator* a) {
+    ptl_mem_free(a, o->conflicts, (size_t)o->conflict_cap * sizeof *o->conflicts);
+    ptl_mem_free(a, o->lowest, (size_t)o->lowest_cap * sizeof *o->lowest);
+    o->conflicts = NULL, o->lowest = NULL, o->conflict_cap = o->lowest_cap = 0;
+}
+
+/* Block b's spans' block-layers to ids over the field (its rows are ranges of the field's spans). */
+void ptl_layers_relabel_block(void* data, uint32_t b) {
+    block_jobs* j = data;
+    ptl_open_field* of = j->of;
+    const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
+    const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B, base = j->base[b];
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t c = (z0 + z) * W + x0, e = ptl_filter_col_begin(of, c + w);
+        for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s) of->spans[s].layer += base;
+    }
+}
+
+/* The conflicts of a block's field whose spans carry block-layers: two spans in one column, or
+   side by side inside the block and not linked (the pairs links_agree refuses). */
+static bool block_conflicts(const ptl_open_field* bf, const ptl_allocator* a, block_out* o) {
+    ptl_pair_set set; /* the same pairs come back column after column: kept once as they come */
+    memset(&set, 0, sizeof set);
+    const uint32_t w = (uint32_t)bf->p.width, d = (uint32_t)bf->p.depth;
+    const uint32_t* cs = bf->col_index.off.u32;
+    const ptl_open_span* sp = bf->spans;
+    for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = z * w + x, b = cs[c], e = cs[c + 1];
+            for (uint32_t i = b; i < e; ++i) {
+                for (uint32_t j = i + 1; j < e; ++j)
+                    if (!ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[j].layer), a)) goto oom;
+                for (int dir = 1; dir <= 2; ++dir) { /* +z, +x */
+                    const uint32_t nx = x + (dir == 2), nz = z + (dir == 1);
+                    if (nx >= w || nz >= d) continue;
+                    const uint32_t nc = nz * w + nx;
+                    for (uint32_t k = cs[nc]; k < cs[nc + 1]; ++k)
+                        if (sp[i].con[dir] != k - cs[nc] && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a))
+                            goto oom;
+                }
+            }
+        }
+    if (!ptl_pair_set_sorted(&set, a, &o->conflicts, &o->conflict_count)) goto oom;
+    o->conflict_cap = set.cap;
+    return true;
+oom:
+    ptl_pair_set_free(&set, a);
+    return false;
+}
+
+/* Floods block b on its own: its columns copied into a field of their own, the links leaving the
+   block cut, the ordered flood run there (the rules above, within the block), and the block-layers
+   (ids in order of creation, so in order of their lowest span) written back to the field's spans,
+   which no other block touches. */
+void ptl_layers_flood_block(void* data, uint32_t b) {
+    block_jobs* j = data;
+    ptl_open_field* of = j->of;
+    const ptl_allocator* a = j->a;
+    block_out* o = &j->out[b];
+    const uint32_t B = PTL_VX_LAYER_BLOCK, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
+    const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B;
+    /* A row of the block is a run of consecutive columns, so its spans are one range of the field's. */
+    uint32_t n = 0;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t c = (z0 + z) * W + x0;
+        n += ptl_filter_col_begin(of, c + w) - ptl_filter_col_begin(of, c);
+    }
+    o->st = PTL_OK;
+    if (n == 0) return;
+    ptl_open_field bf;
+    memset(&bf, 0, sizeof bf);
+    bf.p = of->p;
+    bf.p.width = (int32_t)w, bf.p.depth = (int32_t)d;
+    bf.alloc = *a;
+    uint32_t* cs = ptl_mem_alloc(a, ((size_t)w * d + 1) * sizeof *cs);
+    uint32_t* map = ptl_mem_alloc(a, (size_t)n * sizeof *map); /* block span -> field span */
+    bf.spans = ptl_mem_alloc(a, (size_t)n * sizeof *bf.spans);
+    bf.col_of = ptl_mem_alloc(a, (size_t)n * sizeof *bf.col_of);
+    flood f;
+    memset(&f, 0, sizeof f);
+    f.of = &bf, f.a = a, f.sp = bf.spans;
+    f.next = ptl_mem_alloc(a, (size_t)n * sizeof *f.next);
+    uint32_t* dense = NULL;
+    size_t nl = 0;
+    bool ok = cs && map && bf.spans && bf.col_of && f.next;
+    if (ok) {
+        uint32_t k = 0;
+        for (uint32_t z = 0; z < d; ++z) {
+            const uint32_t c0 = (z0 + z) * W + x0;
+            if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
+                for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = k;
+                continue;
+            }
+            for (uint32_t x = 0; x < w; ++x) {
+                const uint32_t c = c0 + x, e = ptl_filter_col_end(of, c);
+                cs[z * w + x] = k;
+                for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s, ++k) {
+                    ptl_open_span sp = of->spans[s];
+                    if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
+                    if (z + 1 == d) sp.con[1] = PTL_VX_NOCON;
+                    if (x + 1 == w) sp.con[2] = PTL_VX_NOCON;
+                    if (z == 0) sp.con[3] = PTL_VX_NOCON;
+                    sp.layer = PTL_VX_NONE;
+                    bf.spans[k] = sp, bf.col_of[k] = z * w + x, map[k] = s;
+                }
+            }
+        }
+        cs[(size_t)w * d] = n;
+        bf.col_index.off.u32 = cs, bf.col_index.cols = w * d, bf.col_index.width = 4, bf.col_index.filled = w * d + 1;
+        bf.span_count = bf.span_cap = n;
+        /* The flood's (floor, z, x) order: a counting sort over the block's own floors. */
+        uint32_t lo = UINT32_MAX, hi = 0;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t h = bf.spans[i].floor;
+            lo = h < lo ? h : lo, hi = h > hi ? h : hi;
+        }
+        const size_t nh = (size_t)(hi - lo) + 2;
+        uint32_t* count = ptl_mem_calloc(a, nh, sizeof *count);
+        uint32_t* order = ptl_mem_alloc(a, (size_t)n * sizeof *order);
+        ok = count && order;
+        if (ok) {
+            for (uint32_t i = 0; i < n; ++i) ++count[bf.spans[i].floor - lo + 1];
+            for (size_t h = 1; h < nh; ++h) count[h] += count[h - 1];
+            for (uint32_t i = 0; i < n; ++i) order[count[bf.spans[i].floor - lo]++] = i;
+            ok = flood_spans(&f, order, n);
+        }
+        if (ok) { /* ids in order of creation; a layer's lowest span is the first visited */
+            nl = f.ln.count;
+            dense = ptl_mem_alloc(a, (nl ? nl : 1) * sizeof *dense);
+            o->lowest = ptl_mem_alloc(a, (nl ? nl : 1) * sizeof *o->lowest);
+            o->lowest_cap = o->lowest ? (nl ? (uint32_t)nl : 1) : 0;
+            ok = dense && o->lowest;
+        }
+        if (ok) {
+            uint32_t k = 0;
+            for (uint32_t l = 0; l < nl; ++l) dense[l] = find(&f, l) == l ? k++ : PTL_VX_NONE;
+            o->layer_count = k;
+            for (uint32_t l = 0; l < k; ++l) o->lowest[l] = UINT64_MAX;
+            for (uint32_t i = 0; i < n; ++i) {
+                const uint32_t sp = order[i], l = dense[find(&f, bf.spans[sp].layer)];
+                if (o->lowest[l] == UINT64_MAX) o->lowest[l] = (uint64_t)bf.spans[sp].floor << 32 | map[sp];
+            }
+        }
+        ptl_mem_free(a, count, nh * sizeof *count);
+        ptl_mem_free(a, order, (size_t)n * sizeof *order);
+    }
+    if (ok) {
+        for (uint32_t i = 0; i < n; ++i) {
+            bf.spans[i].layer = dense[find(&f, bf.spans[i].layer)];
+            of->spans[map[i]].layer = bf.spans[i].layer;
+        }
+        ok = block_conflicts(&bf, a, o);
+    }
+    if (!ok) o->st = PTL_ERR_NO_MEMORY;
+    ptl_mem_free(a, dense, (nl ? nl : 1) * sizeof *dense);
+    ptl_mem_free(a, f.next, (size_t)n * sizeof *f.next);
+    PTL_ARRAY_FREE(a, f.ln);
+    ptl_pair_set_free(&f.seen, a);
+    ptl_mem_free(a, cs, ((size_t)w * d + 1) * sizeof *cs);
+    ptl_mem_free(a, map, (size_t)n * sizeof *map);
+    ptl_mem_free(a, bf.spans, (size_t)n * sizeof *bf.spans);
+    ptl_mem_free(a, bf.col_of, (size_t)n * sizeof *bf.col_of);
+}
+

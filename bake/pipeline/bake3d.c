@@ -1,0 +1,262 @@
+/* The 3D bake: any triangle soup to a multi-layer cell-and-portal graph.
+   voxelize.c -> filter.c -> layers.c -> contours.c -> decompose.c per layer -> layer_merge.c
+   (-> landmarks.c). The voxel stages run in one piece or in tiles (tiles.c); contours and
+   decompositions run per layer as jobs when the desc gives a job system. */
+#include <math.h>
+#include <string.h>
+#include <time.h>
+
+#include "../../runtime/internal.h"
+#include "../cpg/hubs.h"
+#include "../cpg/landmarks.h"
+#include "bake3d.h"
+#include "../cpg/build.h"
+#include "bake_debug.h"
+#include "../layers/layer_map.h"
+#include "../layers/layer_stream.h"
+#include "../voxel/tiles.h"
+#include "../layers/layer_merge.h"
+#include "progress.h"
+
+double ptl_bake3d_now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* Contours and decompositions of the layers, as jobs (each layer on its own). */
+typedef struct layer_jobs {
+    const ptl_layer_map* map;
+    const ptl_layer_set* ls;
+    double max_error;
+    const ptl_decompose_desc* dd;
+    const ptl_allocator* a;
+    ptl_layer_contour* lc;
+    ptl_decomposition* dc;
+    ptl_status* st;
+    ptl_error* errs;
+} layer_jobs;
+
+static void contour_job(void* data, uint32_t l) {
+    layer_jobs* j = data;
+    j->st[l] = ptl_contour_layer(j->map, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
+}
+static void decompose_job(void* data, uint32_t l) {
+    layer_jobs* j = data;
+    j->st[l] = ptl_decompose(&j->lc[l].shape, j->dd, &j->dc[l], &j->errs[l]);
+}
+/* Runs fn over the layers; the first failure in layer order is the answer. */
+static ptl_status run_layers(const ptl_job_system* jobs, ptl_job_fn fn, layer_jobs* j, uint32_t nl, ptl_error* err) {
+    for (uint32_t l = 0; l < nl; ++l) j->st[l] = PTL_OK;
+    if (jobs && jobs->run && nl > 1) jobs->run(jobs->user, fn, j, nl);
+    else
+        for (uint32_t l = 0; l < nl; ++l) fn(j, l);
+    for (uint32_t l = 0; l < nl; ++l)
+        if (j->st[l] < 0) {
+            if (err) *err = j->errs[l];
+            return j->st[l];
+        }
+    return PTL_OK;
+}
+
+ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_bake_desc* dp, double pair_slack,
+                             const ptl_vx_tiling* tiling, double t0, void** blob, size_t* size, ptl_bake_stats* bs,
+                             ptl_error* err) {
+    const ptl_bake_desc d = *dp;
+    ptl_allocator a = ptl_allocator_resolve(d.alloc);
+    const ptl_layer_set ls = *lsp;
+    ptl_layer_contour* lc = NULL;
+    ptl_decomposition* dc = NULL;
+    ptl_status* lst = NULL;
+    ptl_error* lerr = NULL;
+    uint32_t nl = 0;
+    double t = ptl_bake3d_now_ms();
+    ptl_status st = PTL_OK;
+    ptl_bake_progress pg;
+    ptl_progress_init(&pg, &d);
+    ptl_progress_stage(&pg, "contours", 0.62f, 0.7f);
+    if (st >= 0 && ls.layer_count == 0)
+        st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no walkable surface%s",
+                           d.seed_count ? " reachable from the seeds" : " (check the agent height, climb and slope)");
+    if (st >= 0) {
+        nl = ls.layer_count;
+        lc = ptl_mem_calloc(&a, nl, sizeof *lc);
+        dc = ptl_mem_calloc(&a, nl, sizeof *dc);
+        lst = ptl_mem_calloc(&a, nl, sizeof *lst);
+        lerr = ptl_mem_calloc(&a, nl, sizeof *lerr);
+        if (!lc || !dc || !lst || !lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    }
+    ptl_decompose_desc dd = {d.relax, pair_slack, &a};
+    layer_jobs lj = {map, &ls, d.max_error > 0 ? d.max_error : 0, &dd, &a, lc, dc, lst, lerr};
+    if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
+    bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, map, &ls, lc, nl, err), t = ptl_bake3d_now_ms();
+    if (st >= 0) ptl_progress_stage(&pg, "decompose", 0.7f, 0.8f);
+    if (st >= 0) st = run_layers(d.jobs, decompose_job, &lj, nl, err);
+    for (uint32_t l = 0; l < nl && st >= 0; ++l) {
+        bs->notches += dc[l].notches;
+        bs->real_notches += dc[l].real_notches;
+        bs->holes += dc[l].holes;
+    }
+    bs->ms_decompose = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_decomps(d.debug, map, lc, dc, nl, err), t = ptl_bake3d_now_ms();
+    ptl_merge_stats ms;
+    memset(&ms, 0, sizeof ms);
+    if (st >= 0) ptl_progress_stage(&pg, "merge", 0.8f, 0.87f);
+    if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
+    /* Never hand out a navmesh that its own validation rejects (the blob is freed below on
+       failure); checked before the landmark searches, which assume a valid mesh. */
+    if (st >= 0) st = ptl_cpg_check_blob(*blob, *size, &a, err);
+    bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
+    for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;
+    ptl_layer_map_free(map); /* nothing below reads it, nor the contours and decompositions */
+    for (uint32_t l = 0; l < nl; ++l) {
+        if (lc) ptl_layer_contour_free(&lc[l]);
+        if (dc) ptl_decomposition_free(&dc[l]);
+    }
+    if (st >= 0 && d.landmarks > 0) {
+        ptl_progress_stage(&pg, "landmarks", 0.87f, 0.95f);
+        void* with = NULL;
+        size_t with_size = 0;
+        st = ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d.landmarks, d.jobs, &a, &with, &with_size, err);
+        *blob = with; /* the blob without landmarks went with the navmesh of the landmark searches */
+        *size = with_size;
+        bs->landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
+    }
+    bs->ms_landmarks = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
+    if (st >= 0 && d.hubs) ptl_progress_stage(&pg, "hubs", 0.95f, 0.99f);
+    if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, bs, err);
+    bs->ms_hubs = ptl_bake3d_now_ms() - t;
+    if (st >= 0) {
+        ptl_navmesh* nm;
+        ptl_navmesh_desc nd = {&a};
+        /* the walkable area comes from the navmesh (a failure here is the bake's: no stats that lie) */
+        st = ptl_navmesh_create(*blob, *size, &nd, &nm, err);
+        if (st >= 0) {
+            ptl_navmesh_info in;
+            ptl_navmesh_get_info(nm, &in);
+            bs->walkable_area = in.walkable_area;
+            ptl_navmesh_destroy(nm);
+        }
+    }
+    if (st >= 0) {
+        bs->vertices = ms.vertices, bs->cells = ms.cells, bs->portals = ms.portals;
+        bs->junction_portals = ms.junction_portals;
+        bs->links = ms.links;
+        bs->tiles = tiling ? (uint32_t)tiling->tiles_x * (uint32_t)tiling->tiles_z : 1;
+        bs->layers = nl;
+        bs->ms_total = ptl_bake3d_now_ms() - t0;
+    }
+    if (st < 0 && *blob) {
+        ptl_blob_free(*blob, *size, &a);
+        *blob = NULL;
+        *size = 0;
+    }
+    for (uint32_t l = 0; l < nl; ++l) {
+        if (lc) ptl_layer_contour_free(&lc[l]);
+        if (dc) ptl_decomposition_free(&dc[l]);
+    }
+    ptl_mem_free(&a, lc, (size_t)nl * sizeof *lc);
+    ptl_mem_free(&a, dc, (size_t)nl * sizeof *dc);
+    ptl_mem_free(&a, lst, (size_t)nl * sizeof *lst);
+    ptl_mem_free(&a, lerr, (size_t)nl * sizeof *lerr);
+    ptl_layer_set_free(lsp);
+    ptl_layer_map_free(map);
+    return st;
+}
+
+ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err) {
+    if (d->hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
+    if (d->landmarks < -1 || d->landmarks > 64)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
+    if (!isfinite(d->max_error)) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_error must be finite");
+    if (d->tile_size && (d->tile_size < PTL_VX_MIN_TILE || d->tile_size > PTL_VX_MAX_TILE))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile_size %u is outside %u..%u columns (0: one tile)",
+                             d->tile_size, PTL_VX_MIN_TILE, PTL_VX_MAX_TILE);
+    return PTL_OK;
+}
+
+ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, void** blob, size_t* size,
+                            ptl_bake_stats* stats, ptl_error* err) {
+    if (!m || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_trimesh: NULL argument");
+    *blob = NULL;
+    *size = 0;
+    ptl_bake_desc d;
+    ptl_bake_desc_resolve(desc, &d);
+    ptl_bake_debug_begin(d.debug);
+    ptl_status st = ptl_bake3d_check_desc(&d, err);
+    if (st < 0) return st;
+    if (m->tri_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: the mesh has no triangle");
+    ptl_allocator a = ptl_allocator_resolve(d.alloc);
+    ptl_bake_stats bs;
+    memset(&bs, 0, sizeof bs);
+    bs.triangles = m->tri_count;
+    ptl_open_field of;
+    memset(&of, 0, sizeof of);
+    ptl_layer_set ls;
+    ptl_layer_map map;
+    memset(&ls, 0, sizeof ls);
+    memset(&map, 0, sizeof map);
+    double t0 = ptl_bake3d_now_ms(), t;
+    ptl_vx_params p;
+    ptl_vx_tiling tiling;
+    st = ptl_vx_params_resolve(&d, m, &p, err);
+    /* The voxel stages run in tiles (tiles.c) unless the caller keeps the intermediates, which need
+       the whole heightfield: with tile_size 0, tiles of PTL_VX_AUTO_TILE columns that bound their
+       memory (the result is the one-piece bake's, byte for byte, and records no tiling). Without a
+       debug capture the tiles stream into the layers band by band (layer_map.h): no open field of
+       the whole world is ever held. */
+    if (st >= 0 && (d.tile_size || !d.debug))
+        st = ptl_tiles_tiling_init(&p, d.tile_size ? d.tile_size : PTL_VX_AUTO_TILE, &tiling, err);
+    ptl_bake_progress pg;
+    ptl_progress_init(&pg, &d);
+    ptl_progress_stage(&pg, "voxelize", 0, 0.6f);
+    if (st >= 0 && !d.debug) {
+        ptl_layer_stream* s = NULL;
+        st = ptl_lstream_create(&p, d.seeds, d.seed_count, d.jobs, &a, &s, err);
+        if (st >= 0) st = ptl_tiles_stream_mesh(m, &p, &tiling, d.jobs, &a, s, &bs.spans, &bs.ms_layers, &pg, err);
+        t = ptl_bake3d_now_ms();
+        if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
+        if (st >= 0) {
+            st = ptl_lstream_finish(s, &ls, &map, err);
+        } else {
+            ptl_lstream_destroy(s);
+        }
+        bs.ms_layers += ptl_bake3d_now_ms() - t;
+        bs.ms_voxelize = ptl_bake3d_now_ms() - t0 - bs.ms_layers;
+        bs.ms_filter = 0; /* the filters run inside the tiles */
+    } else if (st >= 0) {
+        if (d.tile_size) {
+            /* Tiles assembled into the world's field, which the capture keeps (with the ceilings). */
+            st = ptl_tiles_bake(m, &p, &tiling, d.jobs, &a, true, &of, &bs.spans, err);
+            t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+            bs.ms_filter = 0;
+        } else {
+            ptl_heightfield hf;
+            memset(&hf, 0, sizeof hf);
+            st = ptl_voxelize_trimesh(m, NULL, 0, &p, &a, &hf, err);
+            t = ptl_bake3d_now_ms(), bs.ms_voxelize = t - t0;
+            if (st >= 0) st = ptl_bake_debug_keep_heightfield(d.debug, &hf, err), t = ptl_bake3d_now_ms(); /* untimed */
+            if (st >= 0) st = ptl_filter_build_open(&hf, &a, &of, err);
+            bs.spans = hf.span_count;
+            ptl_heightfield_free(&hf);
+            bs.ms_filter = ptl_bake3d_now_ms() - t;
+        }
+        ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_FILTER);
+        t = ptl_bake3d_now_ms();
+        if (st >= 0) ptl_progress_stage(&pg, "layers", 0.6f, 0.62f);
+        if (st >= 0) st = ptl_lmap_layers_of_field(&of, d.seeds, d.seed_count, d.jobs, &a, &ls, &map, err);
+        bs.ms_layers = ptl_bake3d_now_ms() - t;
+        if (st >= 0) st = ptl_bake_debug_keep_open(d.debug, &of, ls.layer_count, err);
+        ptl_open_field_free(&of);
+    }
+    const double pair_slack = d.pair_slack; /* resolved: PTL_PAIR_SLACK_DEFAULT unless asked */
+    if (st >= 0) st = ptl_bake3d_finish(&map, &ls, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
+    else ptl_layer_set_free(&ls), ptl_layer_map_free(&map);
+    if (st >= 0 && stats) *stats = bs;
+    if (st >= 0) ptl_progress_stage(&pg, "done", 1, 1);
+    ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
+    if (st >= 0) ptl_error_ok(err);
+    return st;
+}

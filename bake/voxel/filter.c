@@ -1,0 +1,465 @@
+/* Solid heightfield -> open field: the walkable floors, with the space above them and their
+   neighbours (Saupin et al. 2014, §2.3; Recast's filters and compact heightfield, whose behaviour
+   this reproduces so that walkable areas compare directly, see bench/).
+
+   In order:
+   1. Low obstacles (Recast's rcFilterLowHangingWalkableObstacles): a non-walkable span whose top
+      is within walkable_climb above the top of the span right below it, when that one is walkable
+      (as rasterized), becomes walkable with its tag: curbs, steps, thin boxes on a floor. It does
+      not chain: only a span rasterized walkable lends its flag.
+   2. Clearance (Saupin §2.3.2): a floor whose opening (up to the bottom of the next span, or open
+      sky) is lower than walkable_height is not walkable. An opening of exactly walkable_height
+      fits (Recast requires strictly more in its filters but exactly enough in its links; this
+      bake uses "at least" everywhere).
+   3. Ledges (Recast's rcFilterLedgeSpans): looking at the 4 neighbour columns, only at the
+      openings there that overlap this floor's opening by at least walkable_height (the agent could
+      step into them), a floor is a ledge, not walkable, when
+      - a neighbour column lies outside the grid, or has an opening reaching down to nothing
+        below it (a bottomless drop), or a floor more than walkable_climb below this one; or
+      - the neighbour floors within walkable_climb of this one (this one included) along one axis
+        (the two x neighbours, or the two z neighbours) span more than walkable_climb: a steep
+        slope made of climbable steps. Recast compares the four neighbours together; for a plane
+        both rules give the same range (2 cs |grad| max(|cos|, |sin|) of its direction), but
+        Recast's also calls a corner a slope: the side of a flight whose step behind is one voxel
+        down and whose floor beside is a climbable step up (a flight rising through an opening
+        next to the upper floor's slab, a landing beside the last steps). There the flight lost
+        its edge columns, and with the erosion whole rows of steps.
+      Neighbour floors count whether walkable or not; only the geometry matters, so the order of
+      2 and 3 does not matter.
+   4. Open spans: every walkable floor left, floor = top of its solid span, ceil = bottom of the
+      next (PTL_VX_MAX_HEIGHT: open sky).
+   5. Links, 4-connected: the neighbour column's lowest open span whose floor is within
+      walkable_climb and whose opening overlaps this one by at least walkable_height (Recast's
+      compact heightfield rule). Links are kept only when mutual, so the graph is symmetric (a
+      one-way link needs walkable_height < 2 * walkable_climb; Recast would keep it).
+   6. Erosion by walkable_radius (Recast's rcErodeWalkableArea): a chamfer distance (2 across a
+      side, 3 across a corner, the corner reached through the first side's link) from the spans
+      that miss a link, computed in two sweeps; spans closer than 2 * walkable_radius are removed
+      with their links. A span missing a link has distance 0, so a radius of r columns removes r
+      columns along every wall, the one touching the wall included.
+   7. Gap links (find_gap below): a floor facing another across a narrow crack, within
+      walkable_climb, with nothing in the agent's way over it; layer_merge.c turns them into link
+      cells (Saupin et al. 2014 §5.2; Golodetz's walk and step links). */
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "col_index.h"
+#include "filter.h"
+#include "voxelize.h"
+#include "vx_params.h"
+
+static const int DX[4] = {-1, 0, 1, 0};
+static const int DZ[4] = {0, 1, 0, -1};
+
+static int mini(int a, int b) {
+    return a < b ? a : b;
+}
+static int maxi(int a, int b) {
+    return a > b ? a : b;
+}
+
+/* Bottom of the span after `i` in a column ending at `end`, or open sky. */
+static int ceil_of(const ptl_heightfield* hf, uint32_t i, uint32_t end) {
+    return i + 1 < end ? hf->spans[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
+}
+
+/* Rule 3 above for the floor `bot` (opening up to `top`) of column c, whose four neighbour
+   columns are c + off[d], all inside the grid (a column on the grid's edge is a ledge: the caller
+   decides those). */
+static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4], int bot, int top) {
+    const ptl_vx_params* p = &hf->p;
+    const int h = p->walkable_height, climb = p->walkable_climb;
+    const ptl_vx_span* sp = hf->spans;
+    int amin[2] = {bot, bot}, amax[2] = {bot, bot}; /* per axis: d = 0, 2 (x) and d = 1, 3 (z) */
+    for (int d = 0; d < 4; ++d) {
+        const uint32_t nc = c + off[d];
+        const uint32_t b = hf->col_start[nc], e = hf->col_start[nc + 1];
+        int first = b < e ? sp[b].smin : (int)PTL_VX_MAX_HEIGHT;
+        if (mini(top, first) - bot >= h) return true; /* open down to nothing */
+        for (uint32_t i = b; i < e; ++i) {
+            int nbot = sp[i].smax, ntop = i + 1 < e ? sp[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
+            if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
+            if (nbot - bot < -climb) return true;
+            if (nbot - bot <= climb) amin[d & 1] = mini(amin[d & 1], nbot), amax[d & 1] = maxi(amax[d & 1], nbot);
+        }
+    }
+    return amax[0] - amin[0] > climb || amax[1] - amin[1] > climb;
+}
+
+void ptl_open_field_free(ptl_open_field* of) {
+    if (!of) return;
+    if (of->alloc.free) {
+        ptl_col_index_free(&of->col_index, &of->alloc);
+        ptl_mem_free(&of->alloc, of->spans, (size_t)of->span_cap * sizeof *of->spans);
+        ptl_mem_free(&of->alloc, of->col_of, (size_t)of->span_cap * sizeof *of->col_of);
+        ptl_mem_free(&of->alloc, of->gaps, (size_t)of->gap_count * sizeof *of->gaps);
+    }
+    memset(of, 0, sizeof *of);
+}
+
+/* Rules 1-3: the walkable flag of every solid span. */
+static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
+    const ptl_vx_params* p = &hf->p;
+    const uint32_t off[4] = {(uint32_t)-1, (uint32_t)p->width, 1u, (uint32_t)-p->width};
+    for (uint32_t i = 0; i < hf->span_count; ++i) walk[i] = hf->spans[i].walkable;
+    for (int z = 0; z < p->depth; ++z) {
+        for (int x = 0; x < p->width; ++x) {
+            uint32_t c = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
+            uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+            for (uint32_t i = b + 1; i < e; ++i) /* rule 1, from the rasterized flags only */
+                if (!hf->spans[i].walkable && hf->spans[i - 1].walkable &&
+                    hf->spans[i].smax - hf->spans[i - 1].smax <= p->walkable_climb)
+                    walk[i] = 2; /* 2: walkable with the tag of the span below */
+            /* a column on the grid's edge has a neighbour outside: every floor there is a ledge */
+            const bool edge = x == 0 || z == 0 || x + 1 == p->width || z + 1 == p->depth;
+            for (uint32_t i = b; i < e; ++i) {
+                if (!walk[i]) continue;
+                int bot = hf->spans[i].smax, top = ceil_of(hf, i, e);
+                if (edge || top - bot < p->walkable_height || is_ledge(hf, c, off, bot, top)) walk[i] = 0;
+            }
+        }
+    }
+}
+
+/* Can open spans a and b of neighbouring columns link? Their floors are within walkable_climb and
+   the opening they share is at least walkable_height tall (symmetric in a and b). */
+static bool can_link(const ptl_open_span* a, const ptl_open_span* b, int h, int climb) {
+    int df = (int)b->floor - (int)a->floor;
+    return df >= -climb && df <= climb && mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) >= h;
+}
+
+/* The first span among [b0, b1) (only the first PTL_VX_NOCON of a column can be linked to) that
+   can link to a, or PTL_VX_NONE. */
+static uint32_t first_link(const ptl_open_span* sp, const ptl_open_span* a, uint32_t b0, uint32_t b1, int h, int climb) {
+    if (b1 - b0 > PTL_VX_NOCON) b1 = b0 + PTL_VX_NOCON;
+    for (uint32_t t = b0; t < b1; ++t)
+        if (can_link(a, &sp[t], h, climb)) return t;
+    return PTL_VX_NONE;
+}
+
+/* Rule 5 between column ca and its neighbour cb in direction d: a span links to the first span of
+   the other column it can link to, and the link is kept when that one's first is it in return. */
+static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, int h, int climb) {
+    ptl_open_span* sp = of->spans;
+    const uint32_t* cs = of->col_index.off.u32;
+    const uint32_t a0 = cs[ca], a1 = cs[ca + 1];
+    const uint32_t b0 = cs[cb], b1 = cs[cb + 1];
+    if (a1 - a0 == 1 && b1 - b0 == 1) { /* the common case: one floor on each side */
+        if (can_link(&sp[a0], &sp[b0], h, climb)) sp[a0].con[d] = 0, sp[b0].con[(d + 2) & 3] = 0;
+        return;
+    }
+    for (uint32_t a = a0; a < a1 && a - a0 < PTL_VX_NOCON; ++a) {
+        uint32_t b = first_link(sp, &sp[a], b0, b1, h, climb);
+        if (b == PTL_VX_NONE || first_link(sp, &sp[b], a0, a1, h, climb) != a) continue;
+        sp[a].con[d] = (uint8_t)(b - b0);
+        sp[b].con[(d + 2) & 3] = (uint8_t)(a - a0);
+    }
+}
+
+/* Rule 5 over the field, each pair of neighbouring columns once; only mutual links are kept, so
+   the graph is symmetric. */
+static void link_spans(ptl_open_field* of) {
+    const ptl_vx_params* p = &of->p;
+    const int h = p->walkable_height, climb = p->walkable_climb;
+    const uint32_t w = (uint32_t)p->width;
+    const uint32_t* cs = of->col_index.off.u32;
+    for (uint32_t s = 0; s < of->span_count; ++s) memset(of->spans[s].con, PTL_VX_NOCON, sizeof of->spans[s].con);
+    for (int z = 0; z < p->depth; ++z)
+        for (int x = 0; x < p->width; ++x) {
+            uint32_t c = (uint32_t)z * w + (uint32_t)x;
+            if (cs[c] == cs[c + 1]) continue;
+            if (x + 1 < p->width) link_columns(of, c, c + 1, 2, h, climb);
+            if (z + 1 < p->depth) link_columns(of, c, c + w, 1, h, climb);
+        }
+}
+
+static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
+    unsigned v = (unsigned)from + step;
+    return v < cur ? (uint16_t)v : cur;
+}
+
+/* Rule 6: marks in `gone` the spans the erosion removes; returns how many. */
+static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
+    const ptl_vx_params* p = &of->p;
+    const ptl_open_span* sp = of->spans;
+    for (uint32_t s = 0; s < of->span_count; ++s) {
+        bool inner = true;
+        for (int d = 0; d < 4; ++d) inner = inner && sp[s].con[d] != PTL_VX_NOCON;
+        dist[s] = inner ? 0xffff : 0;
+    }
+    const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
+    const uint32_t* cs = of->col_index.off.u32;
+    const uint32_t w = (uint32_t)p->width;
+    /* A neighbour's neighbour is looked up in the column it lies in (known from the directions). */
+#define NBR(col, s, d) (sp[s].con[d] == PTL_VX_NOCON ? PTL_VX_NONE : cs[(col) + off[d]] + sp[s].con[d])
+    const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
+    /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor. */
+    for (uint32_t c = 0; c < cols; ++c)
+        for (uint32_t s = cs[c]; s < cs[c + 1]; ++s) {
+            uint32_t a = NBR(c, s, 0), b = NBR(c, s, 3);
+            if (a != PTL_VX_NONE) {
+                dist[s] = relax(dist[s], dist[a], 2);
+                uint32_t a3 = NBR(c - 1, a, 3);
+                if (a3 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a3], 3);
+            }
+            if (b != PTL_VX_NONE) {
+                dist[s] = relax(dist[s], dist[b], 2);
+                uint32_t b2 = NBR(c - w, b, 2);
+                if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
+            }
+        }
+    /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1). */
+    for (uint32_t c = cols; c-- > 0;)
+        for (uint32_t s = cs[c + 1]; s-- > cs[c];) {
+            uint32_t a = NBR(c, s, 2), b = NBR(c, s, 1);
+            if (a != PTL_VX_NONE) {
+                dist[s] = relax(dist[s], dist[a], 2);
+                uint32_t a1 = NBR(c + 1, a, 1);
+                if (a1 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a1], 3);
+            }
+            if (b != PTL_VX_NONE) {
+                dist[s] = relax(dist[s], dist[b], 2);
+                uint32_t b0 = NBR(c + w, b, 0);
+                if (b0 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0], 3);
+            }
+        }
+#undef NBR
+    const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
+    uint32_t removed = 0;
+    for (uint32_t s = 0; s < of->span_count; ++s) {
+        gone[s] = dist[s] < thr;
+        removed += gone[s];
+    }
+    return removed;
+}
+
+/* Keeps the spans not marked in `gone`, compacted in place (links to removed spans dropped, the
+   others' indices inside their columns updated); the arrays keep their size (span_cap). `map` has span_count entries of scratch. */
+static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map) {
+    const uint32_t n = of->span_count;
+    uint32_t k = 0;
+    for (uint32_t s = 0; s < n; ++s) map[s] = gone[s] ? PTL_VX_NONE : k++;
+    /* Links: a removed neighbour is no link; a kept one moves down its column by the removed spans
+       before it there (the old index still holds). */
+    uint32_t* cs = of->col_index.off.u32;
+    for (uint32_t s = 0; s < n; ++s) {
+        if (gone[s]) continue;
+        ptl_open_span* o = &of->spans[s];
+        for (int d = 0; d < 4; ++d) {
+            if (o->con[d] == PTL_VX_NOCON) continue;
+            uint32_t first = cs[ptl_filter_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
+            if (gone[t]) {
+                o->con[d] = PTL_VX_NOCON;
+                continue;
+            }
+            uint32_t before = 0;
+            for (uint32_t u = first; u < t; ++u) before += !gone[u];
+            o->con[d] = (uint8_t)before;
+        }
+    }
+    for (uint32_t s = 0; s < n; ++s) {
+        if (gone[s]) continue;
+        of->spans[map[s]] = of->spans[s];
+        of->col_of[map[s]] = of->col_of[s];
+    }
+    /* the index from the (sorted) column of each kept span */
+    const uint32_t cols = (uint32_t)of->p.width * (uint32_t)of->p.depth;
+    uint32_t c = 0;
+    for (uint32_t s = 0; s < k; ++s)
+        while (c <= of->col_of[s]) cs[c++] = s;
+    while (c <= cols) cs[c++] = k;
+    of->span_count = k;
+}
+
+/* Rule 7, gap links. Span s looks across its open side d (no link there) for the first column,
+   k = 2 .. 2 (walkable_radius + 1) + max_void + 1 columns away, holding an open span t within
+   walkable_climb of it whose opening overlaps s's by walkable_height. The columns in between are
+   classified against H, the higher of the two floors, and L, the lower one minus walkable_climb:
+   - blocked: a solid span reaches into (H, H + walkable_height), where the agent's body passes;
+     an open span lies within [L, H + walkable_climb] (a floor the agent would meet but not link);
+   - ground: a solid top in [L, H] (the ledge column at the edge, or one the erosion removed);
+   - void: nothing there (a drop to a far lower floor, or to nothing).
+   They must read ground*, void+, ground* with at most max_void void columns and at most
+   walkable_radius + 1 ground ones on each side: a crack with the columns the ledge filter and the
+   erosion took from its edges. Returns k, or 0 for no link (t is then undefined). */
+static int find_gap(const ptl_heightfield* hf, const ptl_open_field* of, uint32_t s, int x, int z, int d,
+                    uint32_t* t_out) {
+    const ptl_vx_params* p = &of->p;
+    const int h = p->walkable_height, climb = p->walkable_climb, side = p->walkable_radius + 1;
+    const ptl_open_span* a = &of->spans[s];
+    const int kmax = mini(2 * side + p->max_void + 1, 127); /* cols (k - 1) fits the 7 bits contours.h gives it */
+    const uint32_t* cs = of->col_index.off.u32;
+    for (int k = 1; k <= kmax; ++k) {
+        int cx = x + k * DX[d], cz = z + k * DZ[d];
+        if (cx < 0 || cz < 0 || cx >= p->width || cz >= p->depth) return 0;
+        uint32_t c = (uint32_t)cz * (uint32_t)p->width + (uint32_t)cx;
+        uint32_t t = PTL_VX_NONE;
+        for (uint32_t i = cs[c]; i < cs[c + 1] && t == PTL_VX_NONE; ++i) {
+            const ptl_open_span* b = &of->spans[i];
+            int df = (int)b->floor - (int)a->floor;
+            if (df >= -climb && df <= climb && mini(a->ceil, b->ceil) - maxi(a->floor, b->floor) >= h) t = i;
+        }
+        if (t == PTL_VX_NONE) continue;
+        if (k < 2) return 0;
+        const ptl_open_span* b = &of->spans[t];
+        const int hi = maxi(a->floor, b->floor), lo = mini(a->floor, b->floor) - climb;
+        int state = 0, ground0 = 0, voids = 0, ground1 = 0; /* 0: leading ground, 1: void, 2: trailing ground */
+        for (int j = 1; j < k; ++j) {
+            int gx = x + j * DX[d], gz = z + j * DZ[d];
+            uint32_t g = (uint32_t)gz * (uint32_t)p->width + (uint32_t)gx;
+            bool ground = false;
+            for (uint32_t i = hf->col_start[g]; i < hf->col_start[g + 1]; ++i) {
+                int smin = hf->spans[i].smin, smax = hf->spans[i].smax;
+                if (smax > hi && smin < hi + h) return 0;
+                if (smax >= lo && smax <= hi) ground = true;
+            }
+            for (uint32_t i = cs[g]; i < cs[g + 1]; ++i)
+                if ((int)of->spans[i].floor >= lo && (int)of->spans[i].floor <= hi + climb) return 0;
+            if (ground) {
+                if (state == 1) state = 2;
+                if (state == 0) ++ground0;
+                else ++ground1;
+            } else {
+                if (state == 2) return 0;
+                state = 1;
+                ++voids;
+            }
+        }
+        if (voids == 0 || voids > p->max_void || ground0 > side || ground1 > side) return 0;
+        *t_out = t;
+        return k;
+    }
+    return 0;
+}
+
+static int cmp_gap(const ptl_vx_gap* a, const ptl_vx_gap* b) {
+    if (a->span != b->span) return a->span < b->span ? -1 : 1;
+    return a->dir < b->dir ? -1 : a->dir > b->dir;
+}
+
+/* Is (span, dir) -> other over cols listed? `gaps` sorted by (span, dir). */
+static bool has_gap(const ptl_vx_gap* gaps, uint32_t n, uint32_t span, uint8_t dir, uint32_t other, uint8_t cols) {
+    uint32_t lo = 0, hi = n;
+    ptl_vx_gap key = {span, 0, dir, 0, 0};
+    while (lo < hi) {
+        uint32_t mid = lo + (hi - lo) / 2;
+        if (cmp_gap(&gaps[mid], &key) < 0) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo < n && gaps[lo].span == span && gaps[lo].dir == dir && gaps[lo].other == other && gaps[lo].cols == cols;
+}
+
+/* Rule 7 over the field; keeps the mutual gaps only. */
+static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_allocator* a) {
+    const ptl_vx_params* p = &of->p;
+    if (p->max_void <= 0) return PTL_OK;
+    PTL_ARRAY(ptl_vx_gap) gaps = {0};
+    for (int z = 0; z < p->depth; ++z)
+        for (int x = 0; x < p->width; ++x) {
+            uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
+            for (uint32_t s = of->col_index.off.u32[col]; s < of->col_index.off.u32[col + 1]; ++s)
+                for (int d = 0; d < 4; ++d) {
+                    if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
+                    uint32_t t;
+                    int k = find_gap(hf, of, s, x, z, d, &t);
+                    if (!k) continue;
+                    ptl_vx_gap g = {s, t, (uint8_t)d, (uint8_t)(k - 1), 0};
+                    if (!PTL_PUSH(a, gaps, g)) {
+                        PTL_ARRAY_FREE(a, gaps);
+                        return PTL_ERR_NO_MEMORY;
+                    }
+                }
+        }
+    /* Spans are visited in index order (columns z-major, spans in column order) and directions in
+       order, so the list is sorted already. */
+    uint32_t k = 0;
+    for (uint32_t i = 0; i < gaps.count; ++i) {
+        const ptl_vx_gap* g = &gaps.data[i];
+        if (has_gap(gaps.data, gaps.count, g->other, (uint8_t)((g->dir + 2) & 3), g->span, g->cols)) gaps.data[k++] = *g;
+    }
+    if (k == 0) {
+        PTL_ARRAY_FREE(a, gaps);
+        return PTL_OK;
+    }
+    of->gaps = ptl_mem_alloc(a, (size_t)k * sizeof *of->gaps);
+    if (!of->gaps) {
+        PTL_ARRAY_FREE(a, gaps);
+        return PTL_ERR_NO_MEMORY;
+    }
+    memcpy(of->gaps, gaps.data, (size_t)k * sizeof *of->gaps);
+    of->gap_count = k;
+    PTL_ARRAY_FREE(a, gaps);
+    return PTL_OK;
+}
+
+ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
+    if (!hf || !out || (hf->span_count && (!hf->spans || !hf->col_start)))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_filter_build_open: NULL argument");
+    memset(out, 0, sizeof *out);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const ptl_vx_params* p = &hf->p;
+    const size_t cols = (size_t)p->width * (size_t)p->depth;
+    const uint32_t ns = hf->span_count;
+    uint8_t* walk = ptl_mem_alloc(&a, ns);
+    uint16_t* dist = NULL;
+    uint32_t* map = NULL;
+    uint32_t n = 0;
+    ptl_status st = PTL_OK;
+    out->p = *p;
+    out->alloc = a;
+    /* A plain index (ptl_vx_col_index width 4): this field is a tile's window (tiles.c), or a
+       whole world kept with its heightfield (a debug bake), which is larger still; the stages
+       below read it directly. */
+    if (!walk || ptl_col_index_init(&out->col_index, (uint32_t)cols, 4, &a) < 0) goto oom;
+    uint32_t* cs = out->col_index.off.u32;
+    filter_flags(hf, walk);
+
+    for (uint32_t i = 0; i < ns; ++i) n += walk[i] != 0;
+    out->spans = ptl_mem_alloc(&a, (size_t)n * sizeof *out->spans);
+    out->col_of = ptl_mem_alloc(&a, (size_t)n * sizeof *out->col_of);
+    if (!out->spans || !out->col_of) {
+        ptl_mem_free(&a, out->spans, (size_t)n * sizeof *out->spans);
+        ptl_mem_free(&a, out->col_of, (size_t)n * sizeof *out->col_of);
+        out->spans = NULL, out->col_of = NULL;
+        goto oom;
+    }
+    out->span_count = out->span_cap = n;
+    uint32_t k = 0;
+    for (size_t c = 0; c < cols; ++c) {
+        cs[c] = k;
+        uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+        for (uint32_t i = b; i < e; ++i) {
+            if (!walk[i]) continue;
+            ptl_open_span o;
+            memset(&o, 0, sizeof o);
+            o.floor = hf->spans[i].smax;
+            o.ceil = (uint16_t)ceil_of(hf, i, e);
+            o.tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
+            o.layer = PTL_VX_NONE;
+            out->col_of[k] = (uint32_t)c;
+            out->spans[k++] = o;
+        }
+    }
+    cs[cols] = k;
+    out->col_index.filled = (uint32_t)cols + 1;
+    link_spans(out);
+
+    if (p->walkable_radius > 0 && n > 0) {
+        dist = ptl_mem_alloc(&a, (size_t)n * sizeof *dist);
+        map = ptl_mem_alloc(&a, (size_t)n * sizeof *map);
+        if (!dist || !map) goto oom;
+        /* `walk` is reused as the removal mark (n <= ns) */
+        if (erode(out, dist, walk) > 0) remove_spans(out, walk, map);
+    }
+    if (find_gaps(hf, out, &a) < 0) goto oom;
+    goto done;
+oom:
+    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "filter: out of memory (%u spans)", ns);
+    ptl_open_field_free(out);
+done:
+    ptl_mem_free(&a, walk, ns);
+    ptl_mem_free(&a, dist, (size_t)n * sizeof *dist);
+    ptl_mem_free(&a, map, (size_t)n * sizeof *map);
+    if (st >= 0) ptl_error_ok(err);
+    return st;
+}
