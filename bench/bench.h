@@ -1,10 +1,10 @@
 /* The benchmark program (portolan-bench): its sections and what they share.
 
    portolan-bench [2d] [3d] [tiles] [reference] [--quick] [--data DIR] [--out DIR]
-   - 2d (bench2d.c): issue 2's tables (decomposition, queries, Recast/Detour on grid maps).
-   - 3d (bench3d.c): issue 3's tables (3D bake per stage, peak memory, cells, walkable area and
+   - 2d (bench2d.c): the 2D tables (decomposition, queries, Recast/Detour on grid maps).
+   - 3d (bench3d.c): the 3D tables (3D bake per stage, peak memory, cells, walkable area and
      connectivity beside Recast/Detour at Recast's reference parameters).
-   - tiles (bench_tiles.c): issue 5's tables (tiled bake on dungeon copies and extruded Aurora, 1 and
+   - tiles (bench_tiles.c): the tiled tables (tiled bake on dungeon copies and extruded Aurora, 1 and
      2 threads, peak memory, beside Recast solo and tiled; time against triangles).
    - reference (reference.c): writes the Detour reference data the tests read
      (tests/data/detour/, or --out DIR); prints nothing to stdout.

@@ -1,4 +1,4 @@
-/* 2D benchmark (issue 2): decomposition time, cells and notches per map; Portolan's cells beside
+/* 2D benchmark: decomposition time, cells and notches per map; Portolan's cells beside
    Polyanya's merged meshes; per-query median and p99 over scenarios; a scaling table of generated
    random-obstacle maps from 1k to 1M vertices; the same maps baked and queried with Recast/Detour
    (bench/peer_recast.cpp) in the same run, as ratios. Prints Markdown; bench/run.sh keeps it in
@@ -13,6 +13,7 @@
 #include <portolan/bake.h>
 #include <portolan/gen.h>
 
+#include "../runtime/query_internal.h"
 #include "../tools/jobs.h"
 #include "bench.h"
 #include "peer_recast.h"
@@ -47,7 +48,7 @@ static dc_row measure_shape(const ptl_shape* s, int reps) {
     void* blob;
     size_t size;
     double a = bench_now_ms();
-    ptl_bake_decomposition(&d, s->flags, NULL, &blob, &size, &err);
+    ptl_bake_decomposition(&d, &(ptl_blob_desc){.flags = s->flags}, &blob, &size, &err);
     r.ms_build = bench_now_ms() - a;
     ptl_blob_free(blob, size, NULL);
     r.verts = s->vert_count;
@@ -65,7 +66,7 @@ static const char* MAP_DIRS[] = {"grids/bg512", "grids/dao", "grids/gppc2023", "
 
 static int cmp_s(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
 
-/* What the issue's targets are checked against, gathered while the tables run. */
+/* What the 2D targets are checked against, gathered while the tables run. */
 typedef struct targets {
     double orz_decompose_ms;       /* dao/orz900d: decomposition, median */
     double orz_bake_ms;            /* dao/orz900d: read + shape + decompose + build */
@@ -83,7 +84,7 @@ static void table_maps(const char* data, int reps, targets* tg) {
     printf("Cells against the near-optimality bound notches + holes + pieces (ANavMG §4: one portal per notch, "
            "one cell more per hole and per connected piece). Times: median of %d runs; `shape` is the contour "
            "extraction from the grid.\n\n", reps);
-    printf("`n+h+1` tells whether the bound as the issue states it (notches + holes + 1) holds too; it cannot on a map "
+    printf("`n+h+1` tells whether the bound as first stated (notches + holes + 1) holds too; it cannot on a map "
            "of several separate convex pieces (hardmap-4: four pieces, no notch, four cells).\n\n");
     printf("| map | size | vertices | notches | holes | pieces | cells | bound | cells/bound | n+h+1 | shape ms | "
            "decompose ms | build ms |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|---:|\n");
@@ -363,7 +364,7 @@ static void measure_map(const char* data, const char* name, int reps, peer_cmp* 
     peer_mesh* pm = bake_recast(&g, reps, c);
 
     ptl_query* q;
-    ptl_query_desc qd = {1u << 20, NULL};
+    ptl_query_desc qd = {.max_nodes = 1u << 20, .alloc = NULL};
     ptl_query_create(nm, &qd, &q);
     q_each* each[3];
     for (int m = 0; m < 3; ++m) each[m] = calloc(qs.count + 1, sizeof(q_each));
@@ -504,11 +505,11 @@ static void table_scaling(bool quick, targets* tg) {
     for (int i = 0; i < count; ++i) {
         /* random density 0.25 gives about 0.6 vertices per cell */
         uint32_t side = (uint32_t)ceil(sqrt(targets[i] / 0.6));
-        ptl_grid_gen_desc gd = {PTL_GRID_SCENE_RANDOM, side, side, 1, 0.25f};
+        ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_RANDOM, .width = side, .height = side, .seed = 1, .density = 0.25f};
         ptl_grid g;
         ptl_shape s;
         ptl_error err;
-        ptl_grid_generate(&gd, NULL, &g, &err);
+        ptl_grid_generate(&gd, &g, &err);
         ptl_shape_from_grid(&g, NULL, &s, &err);
         dc_row r = measure_shape(&s, targets[i] >= 256000 ? 1 : 3);
         double n = r.verts;
@@ -569,7 +570,7 @@ static void table_landmarks(const char* data) {
             ptl_bake_stats bs;
             ptl_navmesh* nm;
             ptl_query* q;
-            ptl_query_desc qd = {1u << 20, NULL};
+            ptl_query_desc qd = {.max_nodes = 1u << 20, .alloc = NULL};
             if (ptl_bake_shape(&s, &bd, &blob, &size, &bs, &err) < 0) continue;
             ptl_navmesh_create(blob, size, NULL, &nm, &err);
             ptl_query_create(nm, &qd, &q);
@@ -645,7 +646,7 @@ static void table_hubs(const char* data, targets* tg) {
             ptl_bake_stats bs;
             ptl_navmesh* nm;
             ptl_query *qh, *qp;
-            ptl_query_desc dh = {1u << 20, NULL, false}, dp = {1u << 20, NULL, true};
+            ptl_query_desc qd = {.max_nodes = 1u << 20};
             if (ptl_bake_shape(&s, &bd, &blob, &size, &bs, &err) < 0) {
                 fprintf(stderr, "bench: %s: %s\n", map, err.message);
                 continue;
@@ -655,7 +656,7 @@ static void table_hubs(const char* data, targets* tg) {
                 size_t with_size;
                 ptl_hub_stats hst;
                 double t0 = bench_now_ms();
-                if (ptl_bake_hubs(blob, size, &jobs.sys, NULL, &with, &with_size, &hst, &err) < 0) {
+                if (ptl_bake_hubs(blob, size, &(ptl_hubs_desc){.jobs = &jobs.sys, .alloc = NULL}, &with, &with_size, &hst, &err) < 0) {
                     fprintf(stderr, "bench: %s: %s\n", map, err.message);
                     ptl_blob_free(blob, size, NULL);
                     continue;
@@ -666,8 +667,8 @@ static void table_hubs(const char* data, targets* tg) {
                 blob = with, size = with_size;
             }
             ptl_navmesh_create(blob, size, NULL, &nm, &err);
-            ptl_query_create(nm, &dh, &qh);
-            ptl_query_create(nm, &dp, &qp);
+            ptl_query_create(nm, &qd, &qh);
+            ptl_query_create_with_switches(nm, &qd, &(ptl_query_switches){.ignore_hubs = true}, &qp);
             q_each* eh = malloc(sizeof(q_each) * (qs.count + 1));
             q_each* ep = malloc(sizeof(q_each) * (qs.count + 1));
             run_queries(qp, &qs, PTL_PATH_EXACT, NULL); /* warm-up */
@@ -699,7 +700,7 @@ static void table_hubs(const char* data, targets* tg) {
 }
 
 static void table_targets(const targets* tg) {
-    printf("## Targets (issue 2)\n\n");
+    printf("## Targets (2D)\n\n");
     printf("| target | measured | met |\n|---|---|---|\n");
     printf("| orz900d (1491x656) decomposed in under 50 ms | %.2f ms decomposition (%.2f ms shape + decomposition + "
            "build) | %s |\n", tg->orz_decompose_ms, tg->orz_bake_ms, tg->orz_decompose_ms < 50 ? "yes" : "no");

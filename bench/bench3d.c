@@ -1,4 +1,4 @@
-/* 3D benchmark (issue 3), section `3d` of portolan-bench (bench/main.c, bench/bench.h).
+/* 3D benchmark, section `3d` of portolan-bench (bench/main.c, bench/bench.h).
 
    Every OBJ of DATA/meshes baked by Portolan (ptl_obj_load + ptl_bake_trimesh) and by Recast (solo,
    through bench/peer_recast.cpp) at Recast's reference parameters, in the same run:
@@ -11,7 +11,7 @@
    - connectivity on BENCH_PAIRS pairs drawn on Detour's mesh (the pairs the tests read from
      tests/data/detour, see reference.c): our `found` against Detour's `complete`, mean lengths
      where both found a path;
-   - the "Targets (issue 3)" table. */
+   - the "Targets" table. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -37,7 +37,7 @@ typedef struct mesh_run {
     size_t load_peak;              /* [Units: bytes] peak live bytes of the load (the trimesh is most of it) */
     double ms[NSTAGE], ms_total;   /* medians; `other` is the call's wall time minus the named stages */
     size_t bake_peak;              /* [Units: bytes] */
-    size_t bake_peak_no_landmarks; /* [Units: bytes] the same bake with landmarks = -1 (one untimed run) */
+    size_t bake_peak_no_landmarks; /* [Units: bytes] the same bake with no_landmarks (one untimed run) */
     uint64_t mismatches;           /* sizes passed to free/realloc that disagree with the block's (0 expected) */
     size_t leaked;                 /* [Units: bytes] still live after the bake and its blob were freed (0 expected) */
     ptl_bake_stats bs;             /* of the last run */
@@ -80,7 +80,7 @@ static bool portolan_once(const char* path, int k, run_times* t, mesh_run* r, vo
     ptl_allocator la = bench_tracker_allocator(&load_tr);
     ptl_trimesh m;
     double a = bench_now_ms();
-    if (ptl_obj_load(path, &la, &m, &err) < 0) {
+    if (ptl_obj_load(path, &(ptl_input_desc){.alloc = &la}, &m, &err) < 0) {
         snprintf(r->error, sizeof r->error, "load: %.280s", err.message);
         return false;
     }
@@ -169,7 +169,7 @@ static void bake_both(const char* path, mesh_run* r, ptl_navmesh** nm_out, peer_
         ptl_allocator ba = bench_tracker_allocator(&tr);
         ptl_bake_desc d;
         bench_reference_desc(&d);
-        d.landmarks = -1;
+        d.no_landmarks = true;
         d.alloc = &ba;
         void* out = NULL;
         size_t out_size = 0;
@@ -428,7 +428,7 @@ static void short_name(const char* file, char* out, size_t cap) {
 }
 
 static void table_targets(const mesh_run* runs, size_t n, const mesh_run* main3[3]) {
-    printf("## Targets (issue 3)\n\n");
+    printf("## Targets (3D)\n\n");
     printf("| target | measured | met |\n|---|---|---|\n");
     char cells[512] = "", times[512] = "", mem[512] = "", area3[512] = "";
     bool cells_ok = true, time_ok = true, mem_ok = true, area3_ok = true;

@@ -1,4 +1,4 @@
-/* Tiled bake benchmark (issue 5), section `tiles` of portolan-bench (bench/main.c, bench/bench.h).
+/* Tiled bake benchmark, section `tiles` of portolan-bench (bench/main.c, bench/bench.h).
 
    Scenes made by the library's own scale generators: dungeon.obj copied K x K (ptl_trimesh_copies,
    K = 1, 2, 4, 8: about 10k to 649k triangles) and sc1/Aurora.map extruded into 3D
@@ -12,7 +12,7 @@
    - Recast solo and tiled (RC_TILE voxels, RecastDemo's Sample_TileMesh pipeline, one thread: its
      tiles are built in turn), times and peak heap (rcAlloc) from bench/peer_recast.cpp;
    - cells against Detour polygons, walkable areas;
-   - the targets of issue 5 and the time against triangles. */
+   - the tiled-bake targets and the time against triangles. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -160,7 +160,7 @@ static void run_scene(const ptl_trimesh* m, const char* name, int reps, scene_ru
 }
 
 /* ---- Whole processes ----------------------------------------------------------------------------
-   Issue 5 gives Recast's tiled bake of dungeon 8x8 as 26 MiB, a whole process's figure (the input
+   The target gives Recast's tiled bake of dungeon 8x8 as 26 MiB, a whole process's figure (the input
    mesh included), where the tables above count only the bakes' heaps. So each side also runs as a
    process of its own, this program started again as `portolan-bench rss portolan|recast FILE`:
    it loads the OBJ with the library's reader (the same input in memory for both), bakes it tiled
@@ -249,9 +249,9 @@ int bench_tiles_run(const char* data, bool quick) {
     int n = 0, rc = 0;
     const uint32_t ks[] = {1, 2, 4, 8};
     for (int i = 0; i < 4 && (!quick || ks[i] <= 2); ++i) {
-        ptl_copies_desc cd = {ks[i], 0, 0};
+        ptl_copies_desc cd = {.copies = ks[i], .spacing = 0, .gap = 0};
         ptl_trimesh m;
-        if (ptl_trimesh_copies(&dungeon, &cd, NULL, &m, &err) < 0) {
+        if (ptl_trimesh_copies(&dungeon, &cd, &m, &err) < 0) {
             fprintf(stderr, "portolan-bench: tiles: copies: %s\n", err.message);
             rc = 1;
             continue;
@@ -270,7 +270,7 @@ int bench_tiles_run(const char* data, bool quick) {
         snprintf(path, sizeof path, "%s/grids/sc1/Aurora.map", data);
         ptl_grid g;
         ptl_trimesh m;
-        if (ptl_grid_load(path, NULL, &g, &err) < 0 || ptl_grid_extrude(&g, NULL, NULL, &m, &err) < 0) {
+        if (ptl_grid_load(path, NULL, &g, &err) < 0 || ptl_grid_extrude(&g, NULL, &m, &err) < 0) {
             fprintf(stderr, "portolan-bench: tiles: Aurora: %s\n", err.message);
             rc = 1;
         } else {
@@ -282,7 +282,7 @@ int bench_tiles_run(const char* data, bool quick) {
         }
     }
 
-    printf("## Tiled bake (issue 5)\n\n");
+    printf("## Tiled bake\n\n");
     printf("Recast's reference parameters (cell 0.3, radius 0.6). Portolan's default bake (tile_size 0: one navmesh tile, its voxel stages in hidden tiles of 192 columns, 1 thread) and in tiles of %d "
            "columns (1 and 2 threads); Recast solo and tiled (%d voxels, one thread), Recast 1.5.1 from "
            "librecast-dev in the same process. Times: medians of %d runs, bake only (meshes "
@@ -312,7 +312,7 @@ int bench_tiles_run(const char* data, bool quick) {
     printf("\n### Whole processes: OBJ load and tiled bake\n\n"
            "Peak resident set of a process that reads the scene's OBJ with the library's reader and bakes it "
            "(Portolan: tiles of %d, 1 thread; Recast: tiles of %d voxels), `portolan-bench rss` started anew for "
-           "each; the file's text, the mesh and the bake all count (issue 5 quotes Recast's figure this way: 26 MiB "
+           "each; the file's text, the mesh and the bake all count (the target quotes Recast's figure this way: 26 MiB "
            "on dungeon 8x8).\n\n| scene | Portolan MiB | Recast MiB | ratio |\n|---|---|---|---|\n",
            TILE, RC_TILE);
     for (int i = 0; i < n; ++i) {
@@ -339,17 +339,17 @@ int bench_tiles_run(const char* data, bool quick) {
         if (!strcmp(runs[i].name, "dungeon 8x8") && runs[i].ok) d8 = &runs[i];
         if (strstr(runs[i].name, "Aurora") && runs[i].ok) au = &runs[i];
     }
-    printf("\n### Targets (issue 5)\n\n| target | measured | met |\n|---|---|---|\n");
+    printf("\n### Targets (tiles)\n\n| target | measured | met |\n|---|---|---|\n");
     for (int s = 0; s < 2; ++s) {
         const scene_run* r = s ? au : d8;
         if (!r) continue;
         double faster = fmin(r->rc_solo_ok ? r->rc_solo_ms : INFINITY, r->rc_tiled_ok ? r->rc_tiled_ms : INFINITY);
         printf("| %s: 2-thread bake <= 0.5x Recast's faster bake | %.0f ms / %.0f ms = %.2f | %s |\n", r->name,
                r->ms_tiled2, faster, ratio(r->ms_tiled2, faster), r->ms_tiled2 <= 0.5 * faster ? "yes" : "no");
-        /* The issue's reading: it quotes Recast's tiled bake of dungeon 8x8 at 26 MiB, a whole
+        /* The target's reading: it quotes Recast's tiled bake of dungeon 8x8 at 26 MiB, a whole
            process (Recast's own heap is under 2 MiB); the heaps alone are shown beside it. */
         if (r->rss_ours_kb > 0 && r->rss_rc_kb > 0)
-            printf("| %s: peak memory <= Recast's tiled bake (whole processes: OBJ load and bake, the issue's 26 MiB) | "
+            printf("| %s: peak memory <= Recast's tiled bake (whole processes: OBJ load and bake, the quoted 26 MiB) | "
                    "%.1f MiB / %.1f MiB = %.2f | %s |\n",
                    r->name, r->rss_ours_kb / 1024.0, r->rss_rc_kb / 1024.0, (double)r->rss_ours_kb / (double)r->rss_rc_kb,
                    r->rss_ours_kb <= r->rss_rc_kb ? "yes" : "no");

@@ -39,7 +39,7 @@ cpu=$(grep -m1 "model name" /proc/cpuinfo | sed 's/.*: //')
 renderer=$(env -u DISPLAY -u WAYLAND_DISPLAY SDL_VIDEODRIVER=offscreen "$demo" "$scene" --bench-frames 3 2>&1 |
            grep -m1 "OpenGL" | sed 's/portolan-demo: OpenGL //')
 echo
-echo "# Demo frame time (issue 4)"
+echo "# Demo frame time"
 echo
 load=$(cut -d' ' -f1-3 /proc/loadavg)
 echo "Machine: $cpu, $(nproc) cores online (load average $load at the start: llvmpipe shares these cores);"

@@ -36,8 +36,8 @@ int main(int argc, char** argv) {
     if (run2d || run3d || runtiles) {
         printf("# Portolan benchmarks\n\n");
         bench_print_machine();
-        printf("Sections:%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D (issue 2)" : "",
-               run3d ? " 3D (issue 3)" : "", runtiles ? " tiles (issue 5)" : "");
+        printf("Sections:%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D" : "",
+               run3d ? " 3D" : "", runtiles ? " tiles" : "");
     }
     if (run2d) rc |= bench2d_run(data, quick);
     if (run3d) rc |= bench3d_run(data, quick);

@@ -11,6 +11,6 @@ for a in "$@"; do
     if [ "$a" = reference ]; then exec build/bin/release/portolan-bench "$@"; fi
 done
 build/bin/release/portolan-bench "$@" | tee bench/RESULTS.md.new
-# The demo's frame time under llvmpipe (issue 4): its own section, appended.
+# The demo's frame time under llvmpipe: its own section, appended.
 bash bench/demo_frame.sh | tee -a bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md

@@ -70,11 +70,15 @@ ptl_dd_color dd_scale(ptl_dd_color c, float k) {
                        (uint8_t)lroundf((float)PTL_DD_B(c) * k), PTL_DD_A(c));
 }
 
+ptl_dd_style ptl_dd_style_defaults(void) {
+    return (ptl_dd_style){.lift = 0.05f, .line_width = 2.0f, .point_size = 7.0f, .fill_alpha = 255};
+}
+
 void dd_style_resolve(const ptl_dd_style* in, dd_style* out) {
     ptl_dd_style s;
     memset(&s, 0, sizeof s);
     if (in) s = *in;
-    out->lift = s.lift > 0 ? s.lift : s.lift < 0 ? 0.0f : 0.05f;
+    out->lift = s.no_lift ? 0.0f : s.lift > 0 ? s.lift : 0.05f;
     out->line_width = s.line_width > 0 ? s.line_width : 2.0f;
     out->point_size = s.point_size > 0 ? s.point_size : 7.0f;
     out->fill_alpha = s.fill_alpha ? s.fill_alpha : 255;

@@ -31,7 +31,7 @@ bool demo_scene_load(demo_scene* s, const char* path) {
     ptl_error err;
     if (!path) {
         ptl_scene_desc d = {.kind = PTL_SCENE_BUILDING, .size = 40, .storeys = 3, .seed = 1};
-        if (ptl_scene_generate(&d, NULL, &s->mesh, &err) < 0) {
+        if (ptl_scene_generate(&d, &s->mesh, &err) < 0) {
             fprintf(stderr, "portolan-demo: %s\n", err.message);
             return false;
         }

@@ -3,7 +3,7 @@
    Copy (i, j) (i along x, j along z, both 0..K-1) is the input moved by (i * pitch_x, 0,
    j * pitch_z); copy (0, 0) stays where the input is. The default pitch is the extent of the
    mesh's bounds along each axis, so neighbouring copies touch edge to edge, the way Recast's demos
-   tile dungeon.obj for their tiled bakes (issue 5: dungeon.obj copied 8 x 8 is the benchmark
+   tile dungeon.obj for their tiled bakes (dungeon.obj copied 8 x 8 is the benchmark
    scene). Copies keep every vertex (used or not) and every triangle's tag: copy c = j * K + i owns
    vertices [c * nv, (c + 1) * nv) and triangles [c * nt, (c + 1) * nt), in the input's order, so
    the output is deterministic and a copy's triangle t is the input's triangle t.
@@ -92,12 +92,11 @@ static ptl_status resolve_pitch(const ptl_copies_desc* d, const double bmin[3], 
     return PTL_OK;
 }
 
-ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc, const ptl_allocator* alloc,
-                              ptl_trimesh* out, ptl_error* err) {
+ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc, ptl_trimesh* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_trimesh_copies: out is NULL");
     if (out == in) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_trimesh_copies: in and out are the same mesh");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     if (!in) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_trimesh_copies: the input mesh is NULL");
     ptl_copies_desc d;
     memset(&d, 0, sizeof d);

@@ -11,7 +11,7 @@
    would find a roof of walkable area over every blocked region); without it the 3D bake sees
    blocked regions as holes in the floor ringed by walls too high to climb, which is the grid's
    meaning. Floors are not merged into longer quads: one quad per free cell is what the scale
-   benchmark of issue 5 asks for (sc1/Aurora: about 1.1 million triangles).
+   tiled-bake benchmark uses (sc1/Aurora: about 1.1 million triangles).
 
    The mesh is indexed: a lattice point that any floor or wall touches has one vertex at y = 0,
    and one at the wall height if a wall ends there. Vertex ids: every floor-level vertex in lattice
@@ -167,11 +167,10 @@ static void place_triangles(const ptl_grid* g, const uint32_t* bot, const uint32
     for (uint64_t i = 0; i < 2 * walls; ++i) tg[2 * free_cells + i] = TAG_WALL;
 }
 
-ptl_status ptl_grid_extrude(const ptl_grid* g, const ptl_extrude_desc* desc, const ptl_allocator* alloc,
-                            ptl_trimesh* out, ptl_error* err) {
+ptl_status ptl_grid_extrude(const ptl_grid* g, const ptl_extrude_desc* desc, ptl_trimesh* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_grid_extrude: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     const ptl_allocator* a = &out->alloc;
     ptl_extrude_desc d;
     ptl_extrude_desc_resolve(desc, &d);

@@ -69,7 +69,7 @@ static void rooms(ptl_grid* g, rng* r) {
     }
 }
 
-ptl_status ptl_grid_generate(const ptl_grid_gen_desc* desc, const ptl_allocator* alloc, ptl_grid* out, ptl_error* err) {
+ptl_status ptl_grid_generate(const ptl_grid_gen_desc* desc, ptl_grid* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_grid_generate: out is NULL");
     memset(out, 0, sizeof *out);
     ptl_grid_gen_desc d;
@@ -84,7 +84,7 @@ ptl_status ptl_grid_generate(const ptl_grid_gen_desc* desc, const ptl_allocator*
     if (!(d.density <= 0.9f)) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "generate: density must be in 0..0.9");
     if (d.scene != PTL_GRID_SCENE_ROOMS && d.scene != PTL_GRID_SCENE_RANDOM)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "generate: unknown scene %d", (int)d.scene);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(d.alloc);
     out->width = d.width;
     out->height = d.height;
     out->passable = ptl_mem_alloc(&out->alloc, (size_t)d.width * d.height);

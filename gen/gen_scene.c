@@ -717,10 +717,10 @@ static ptl_status check_desc(const ptl_scene_desc* desc, ptl_scene_desc* d, ptl_
     return PTL_OK;
 }
 
-ptl_status ptl_scene_generate(const ptl_scene_desc* desc, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err) {
+ptl_status ptl_scene_generate(const ptl_scene_desc* desc, ptl_trimesh* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_scene_generate: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     ptl_scene_desc d;
     ptl_status st = check_desc(desc, &d, err);
     if (st < 0) return st;

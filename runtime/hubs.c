@@ -487,6 +487,171 @@ static bool roots(const hub_search* hs, int k, uint32_t r, uint32_t* chain, uint
     return true;
 }
 
+/* Both sides of a hub search between s and t: side 0 searches from s towards the cells stamped
+   st0 (those holding t), side 1 from t towards those stamped st1; landmarks and pocket ends. */
+static void init_search(hub_search* hs, ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, uint32_t st0,
+                        uint32_t st1) {
+    memset(hs, 0, sizeof *hs);
+    hs->q = q;
+    hs->stamp = st1;
+    hs->best = INFINITY;
+    hs->best_hub = PTL_NONE;
+    hs->best_meet = PTL_NONE;
+    side* a = &hs->sd[0];
+    side* b = &hs->sd[1];
+    a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
+    a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->seen = q->hub_seen[0];
+    a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
+    a->vrec = q->hub_vrec[0], a->rq = q->hub_rq[0], a->rq_cap = q->hub_vrec_cap, a->vrec_cap = q->hub_vrec_cap;
+    b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
+    b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->seen = q->hub_seen[1];
+    b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
+    b->vrec = q->hub_vrec[1], b->rq = q->hub_rq[1], b->rq_cap = q->hub_vrec_cap, b->vrec_cap = q->hub_vrec_cap;
+    if (q->lm_count) {
+        ptl_query_point_bounds(q, t, a->lo, a->hi);
+        ptl_query_point_bounds(q, s, b->lo, b->hi);
+        hs->lm_count = ptl_query_active_landmarks(q->lm_count, a->lo, a->hi, b->lo, b->hi, PTL_ACTIVE_LANDMARKS, hs->lm);
+    }
+    if (q->use_pockets) ptl_query_pocket_ends(q, s, t, &hs->pk);
+}
+
+/* An end inside a pocket turns at the pocket's corners itself (no labels there): marks each side
+   whose end is in a pocket and keeps the lids it must leave through. PTL_ERR_INTERNAL when such an
+   end has no room to record its pocket's vertices. */
+static ptl_status find_pocket_ends(hub_search* hs) {
+    const ptl_query* q = hs->q;
+    const ptl_navmesh* nm = q->nm;
+    hs->sd[0].in_pocket = hs->sd[1].in_pocket = false;
+    if (!nm->vert_lid) return PTL_OK;
+    for (int k = 0; k < 2; ++k) {
+        side* sd = &hs->sd[k];
+        ptl_query_pocket_ends(q, sd->from, sd->from, &sd->ends);
+        if (sd->ends.lid_count > 2 * PTL_POCKET_END_LIDS) {
+            sd->in_pocket = true;
+            continue;
+        }
+        /* An end in the cell next to its pocket's lid sees all of the lid (the cell is convex):
+           a path from it leaves the pocket straight, no turn inside. */
+        uint32_t kept = 0;
+        for (uint32_t i = 0; i < sd->ends.lid_count; ++i) {
+            uint32_t l = sd->ends.lids[i], inner = nm->lids[l].inner;
+            bool sees = false;
+            for (uint32_t c = 0; c < sd->from->cell_count && !sees; ++c) sees = sd->from->cells[c] == inner;
+            if (!sees) sd->ends.lids[kept++] = l;
+        }
+        sd->ends.lid_count = kept;
+        sd->in_pocket = kept > 0;
+    }
+    if ((hs->sd[0].in_pocket || hs->sd[1].in_pocket) && !q->hub_vrec[0]) return PTL_ERR_INTERNAL;
+    return PTL_OK;
+}
+
+/* Takes whatever is smallest next, an open node of either side or a corner or root waiting to be
+   taken in, until nothing left can beat the best length found or the node pool runs out. */
+static void run_search(hub_search* hs) {
+    side* a = &hs->sd[0];
+    side* b = &hs->sd[1];
+    while (!hs->out_of_nodes) {
+        double f[6] = {a->count ? a->heap[0].f : INFINITY,       b->count ? b->heap[0].f : INFINITY,
+                       a->pend_count ? a->pend[0].f : INFINITY,  b->pend_count ? b->pend[0].f : INFINITY,
+                       a->rq_count ? a->rq[0].f : INFINITY,      b->rq_count ? b->rq[0].f : INFINITY};
+        int m = 0;
+        for (int i = 1; i < 6; ++i)
+            if (f[i] < f[m]) m = i;
+        if (!(f[m] < hs->best)) break;
+        side* sd = &hs->sd[m & 1];
+        if (m < 2) {
+            expand_side(hs, m, ptl_heap_pop(sd->heap, &sd->count));
+        } else if (m < 4) {
+            float g = sd->pend[0].g;
+            uint32_t c = ptl_heap_pop(sd->pend, &sd->pend_count);
+            if (g == (float)sd->cd[c]) take_corner(hs, m - 2, c); /* else a stale entry: found shorter since */
+        } else {
+            float g = sd->rq[0].g;
+            uint32_t v = ptl_heap_pop(sd->rq, &sd->rq_count);
+            const ptl_hub_vrec* r = vrec_get(sd, v, hs->stamp, false);
+            if (r && g == (float)r->root_g) sweep_root(hs, m - 4, v);
+        }
+    }
+}
+
+/* Puts every hub of a taken label back to +inf, as the next search expects. */
+static void reset_labels(hub_search* hs) {
+    const ptl_navmesh* nm = hs->q->nm;
+    for (int k = 0; k < 2; ++k) {
+        const side* sd = &hs->sd[k];
+        for (uint32_t i = 0; i < sd->taken_count; ++i) {
+            uint32_t c = sd->taken[i];
+            for (uint32_t e = nm->hub_label_start[c]; e < nm->hub_label_start[c + 1]; ++e) sd->d[2 * nm->hub_hub[e]] = INFINITY;
+        }
+    }
+}
+
+/* The vertices of the best path into q->hub_chain: the start's roots, a, up to the hub, then from
+   b up to the hub reversed, the goal's roots; or the roots of the side that saw the other end.
+   `via` is a, the hub, b. false on an inconsistency (a bug). */
+static bool build_chain(hub_search* hs, const uint32_t via[3], uint32_t* out_len) {
+    const ptl_navmesh* nm = hs->q->nm;
+    uint32_t* chain = hs->q->hub_chain;
+    const uint32_t cap = nm->h->vert_count + 2;
+    uint32_t len = 0;
+    if (via[1] == PTL_NONE && hs->best_meet != PTL_NONE) {
+        /* Side K's root v, seen by the other side from its root r. */
+        const int K = hs->best_side;
+        const uint32_t v = hs->best_meet;
+        const ptl_hub_vrec* rec = vrec_get(&hs->sd[1 - K], v, hs->stamp, false);
+        if (!rec) return false;
+        const uint32_t r = rec->meet_from;
+        if (K == 1) {
+            if (!roots(hs, 0, r, chain, &len, cap) || !roots(hs, 1, v, chain, &len, cap)) return false;
+        } else {
+            if (!roots(hs, 0, v, chain, &len, cap) || !roots(hs, 1, r, chain, &len, cap)) return false;
+        }
+    } else if (via[1] == PTL_NONE) {
+        if (!roots(hs, hs->best_side, hs->best_root, chain, &len, cap)) return false;
+    } else {
+        if (via[0] == PTL_NONE || via[2] == PTL_NONE) return false;
+        if (!roots(hs, 0, hs->sd[0].cfrom[via[0]], chain, &len, cap)) return false;
+        uint32_t first = len;
+        chain[len++] = via[0];
+        if (!unpack(nm, via[0], via[1], chain, &len, cap)) return false;
+        uint32_t mid = len; /* chain ends with the hub */
+        if (via[2] != via[1]) {
+            chain[len++] = via[2];
+            if (!unpack(nm, via[2], via[1], chain, &len, cap)) return false;
+            --len; /* the hub, there already */
+            for (uint32_t i = mid, j = len - 1; i < j; ++i, --j) {
+                uint32_t x = chain[i];
+                chain[i] = chain[j];
+                chain[j] = x;
+            }
+        }
+        for (uint32_t i = first; i < len; ++i) chain[i] = nm->hub_vert[chain[i]];
+        if (!roots(hs, 1, hs->sd[1].cfrom[via[2]], chain, &len, cap)) return false;
+    }
+    *out_len = len;
+    return true;
+}
+
+/* Writes the path through the chain's vertices to res: counted first, then written up to the
+   caller's capacity. */
+static ptl_status write_path(const ptl_navmesh* nm, const uint32_t* chain, uint32_t len, const ptl_qpoint* s,
+                             const ptl_qpoint* t, ptl_path_result* res) {
+    ptl_back_writer w;
+    memset(&w, 0, sizeof w);
+    write_back(nm, chain, len, s, t, &w);
+    ptl_back_writer out;
+    memset(&out, 0, sizeof out);
+    out.res = res, out.total = w.k;
+    write_back(nm, chain, len, s, t, &out);
+    res->point_total = w.k;
+    res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
+    res->length = w.length;
+    res->found = res->complete = true;
+    res->goal_cell = t->cells[0];
+    return res->point_count < res->point_total ? PTL_TRUNCATED : PTL_OK;
+}
+
 ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     const ptl_navmesh* nm = q->nm;
     /* Two generations: cells holding t are the start side's targets, cells holding s the goal
@@ -503,141 +668,20 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     if (nm->cell_piece[s->cells[0]] != nm->cell_piece[t->cells[0]]) return PTL_PARTIAL;
     for (uint32_t i = 0; i < s->cell_count; ++i) q->goal_stamp[s->cells[i]] = st1;
     hub_search hs;
-    memset(&hs, 0, sizeof hs);
-    hs.q = q;
-    hs.stamp = st1;
-    hs.best = INFINITY;
-    hs.best_hub = PTL_NONE;
-    hs.best_meet = PTL_NONE;
-    side* a = &hs.sd[0];
-    side* b = &hs.sd[1];
-    a->heap = q->heap, a->pend = q->hub_pend[0], a->from = s, a->to = t, a->target = st0;
-    a->d = q->hub_d[0], a->taken = q->hub_taken[0], a->seen = q->hub_seen[0];
-    a->cd = q->hub_cd[0], a->cfrom = q->hub_cfrom[0], a->pend_cap = q->hub_pend_cap;
-    a->vrec = q->hub_vrec[0], a->rq = q->hub_rq[0], a->rq_cap = q->hub_vrec_cap, a->vrec_cap = q->hub_vrec_cap;
-    b->heap = q->heap2, b->pend = q->hub_pend[1], b->from = t, b->to = s, b->target = st1;
-    b->d = q->hub_d[1], b->taken = q->hub_taken[1], b->seen = q->hub_seen[1];
-    b->cd = q->hub_cd[1], b->cfrom = q->hub_cfrom[1], b->pend_cap = q->hub_pend_cap;
-    b->vrec = q->hub_vrec[1], b->rq = q->hub_rq[1], b->rq_cap = q->hub_vrec_cap, b->vrec_cap = q->hub_vrec_cap;
-    if (q->lm_count) {
-        ptl_query_point_bounds(q, t, a->lo, a->hi);
-        ptl_query_point_bounds(q, s, b->lo, b->hi);
-        hs.lm_count = ptl_query_active_landmarks(q->lm_count, a->lo, a->hi, b->lo, b->hi, PTL_ACTIVE_LANDMARKS, hs.lm);
-    }
-    if (q->use_pockets) ptl_query_pocket_ends(q, s, t, &hs.pk);
-    /* An end inside a pocket turns at the pocket's corners itself (no labels there). */
-    a->in_pocket = b->in_pocket = false;
-    if (nm->vert_lid) {
-        for (int k = 0; k < 2; ++k) {
-            side* sd = &hs.sd[k];
-            ptl_query_pocket_ends(q, sd->from, sd->from, &sd->ends);
-            if (sd->ends.lid_count > 2 * PTL_POCKET_END_LIDS) {
-                sd->in_pocket = true;
-                continue;
-            }
-            /* An end in the cell next to its pocket's lid sees all of the lid (the cell is convex):
-               a path from it leaves the pocket straight, no turn inside. */
-            uint32_t kept = 0;
-            for (uint32_t i = 0; i < sd->ends.lid_count; ++i) {
-                uint32_t l = sd->ends.lids[i], inner = nm->lids[l].inner;
-                bool sees = false;
-                for (uint32_t c = 0; c < sd->from->cell_count && !sees; ++c) sees = sd->from->cells[c] == inner;
-                if (!sees) sd->ends.lids[kept++] = l;
-            }
-            sd->ends.lid_count = kept;
-            sd->in_pocket = kept > 0;
-        }
-        if ((a->in_pocket || b->in_pocket) && !q->hub_vrec[0]) return PTL_ERR_INTERNAL;
-    }
+    init_search(&hs, q, s, t, st0, st1);
+    if (find_pocket_ends(&hs) < 0) return PTL_ERR_INTERNAL;
     q->node_count = 0;
     q->free_head = PTL_NONE;
     start_side(&hs, 0);
     start_side(&hs, 1);
-    /* Whatever is smallest next: an open node of either side or a corner waiting to be taken in. */
-    while (!hs.out_of_nodes) {
-        double f[6] = {a->count ? a->heap[0].f : INFINITY,       b->count ? b->heap[0].f : INFINITY,
-                       a->pend_count ? a->pend[0].f : INFINITY,  b->pend_count ? b->pend[0].f : INFINITY,
-                       a->rq_count ? a->rq[0].f : INFINITY,      b->rq_count ? b->rq[0].f : INFINITY};
-        int m = 0;
-        for (int i = 1; i < 6; ++i)
-            if (f[i] < f[m]) m = i;
-        if (!(f[m] < hs.best)) break;
-        side* sd = &hs.sd[m & 1];
-        if (m < 2) {
-            expand_side(&hs, m, ptl_heap_pop(sd->heap, &sd->count));
-        } else if (m < 4) {
-            float g = sd->pend[0].g;
-            uint32_t c = ptl_heap_pop(sd->pend, &sd->pend_count);
-            if (g == (float)sd->cd[c]) take_corner(&hs, m - 2, c); /* else a stale entry: found shorter since */
-        } else {
-            float g = sd->rq[0].g;
-            uint32_t v = ptl_heap_pop(sd->rq, &sd->rq_count);
-            const ptl_hub_vrec* r = vrec_get(sd, v, hs.stamp, false);
-            if (r && g == (float)r->root_g) sweep_root(&hs, m - 4, v);
-        }
-    }
+    run_search(&hs);
     res->nodes_expanded = hs.expansions;
     uint32_t via[3] = {PTL_NONE, hs.best_hub, PTL_NONE}; /* a, the hub, b */
     if (hs.best_hub != PTL_NONE) via[0] = via_corner(&hs, 0, hs.best_hub), via[2] = via_corner(&hs, 1, hs.best_hub);
-    for (int k = 0; k < 2; ++k) { /* every hub of a taken label back to +inf */
-        const side* sd = &hs.sd[k];
-        for (uint32_t i = 0; i < sd->taken_count; ++i) {
-            uint32_t c = sd->taken[i];
-            for (uint32_t e = nm->hub_label_start[c]; e < nm->hub_label_start[c + 1]; ++e) sd->d[2 * nm->hub_hub[e]] = INFINITY;
-        }
-    }
+    reset_labels(&hs);
     if (hs.out_of_nodes) return PTL_ERR_OUT_OF_NODES;
     if (!(hs.best < INFINITY)) return PTL_PARTIAL;
-    /* The vertices: the start's roots, a, up to the hub, then from b up to the hub reversed, the
-       goal's roots; or the roots of the side that saw the other end. */
-    uint32_t* chain = q->hub_chain;
-    const uint32_t cap = nm->h->vert_count + 2;
     uint32_t len = 0;
-    if (via[1] == PTL_NONE && hs.best_meet != PTL_NONE) {
-        /* Side K's root v, seen by the other side from its root r. */
-        const int K = hs.best_side;
-        const uint32_t v = hs.best_meet;
-        const ptl_hub_vrec* rec = vrec_get(&hs.sd[1 - K], v, hs.stamp, false);
-        if (!rec) return PTL_ERR_INTERNAL;
-        const uint32_t r = rec->meet_from;
-        if (K == 1) {
-            if (!roots(&hs, 0, r, chain, &len, cap) || !roots(&hs, 1, v, chain, &len, cap)) return PTL_ERR_INTERNAL;
-        } else {
-            if (!roots(&hs, 0, v, chain, &len, cap) || !roots(&hs, 1, r, chain, &len, cap)) return PTL_ERR_INTERNAL;
-        }
-    } else if (via[1] == PTL_NONE) {
-        if (!roots(&hs, hs.best_side, hs.best_root, chain, &len, cap)) return PTL_ERR_INTERNAL;
-    } else {
-        if (via[0] == PTL_NONE || via[2] == PTL_NONE) return PTL_ERR_INTERNAL;
-        if (!roots(&hs, 0, a->cfrom[via[0]], chain, &len, cap)) return PTL_ERR_INTERNAL;
-        uint32_t first = len;
-        chain[len++] = via[0];
-        if (!unpack(nm, via[0], via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
-        uint32_t mid = len; /* chain ends with the hub */
-        if (via[2] != via[1]) {
-            chain[len++] = via[2];
-            if (!unpack(nm, via[2], via[1], chain, &len, cap)) return PTL_ERR_INTERNAL;
-            --len; /* the hub, there already */
-            for (uint32_t i = mid, j = len - 1; i < j; ++i, --j) {
-                uint32_t x = chain[i];
-                chain[i] = chain[j];
-                chain[j] = x;
-            }
-        }
-        for (uint32_t i = first; i < len; ++i) chain[i] = nm->hub_vert[chain[i]];
-        if (!roots(&hs, 1, b->cfrom[via[2]], chain, &len, cap)) return PTL_ERR_INTERNAL;
-    }
-    ptl_back_writer w;
-    memset(&w, 0, sizeof w);
-    write_back(nm, chain, len, s, t, &w);
-    ptl_back_writer out;
-    memset(&out, 0, sizeof out);
-    out.res = res, out.total = w.k;
-    write_back(nm, chain, len, s, t, &out);
-    res->point_total = w.k;
-    res->point_count = w.k < res->point_capacity ? w.k : res->point_capacity;
-    res->length = w.length;
-    res->found = res->complete = true;
-    res->goal_cell = t->cells[0];
-    return res->point_count < res->point_total ? PTL_TRUNCATED : PTL_OK;
+    if (!build_chain(&hs, via, &len)) return PTL_ERR_INTERNAL;
+    return write_path(nm, q->hub_chain, len, s, t, res);
 }

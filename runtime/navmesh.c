@@ -444,13 +444,17 @@ static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_na
     return ptl_error_ok(err);
 }
 
+ptl_navmesh_desc ptl_navmesh_desc_defaults(void) {
+    return (ptl_navmesh_desc){.alloc = NULL};
+}
+
 ptl_status ptl_navmesh_create(const void* blob, size_t size, const ptl_navmesh_desc* desc, ptl_navmesh** out,
                               ptl_error* err) {
     return create(blob, size, false, desc, out, err);
 }
 
 ptl_status ptl_nm_create_adopt(void* blob, size_t size, const ptl_allocator* alloc, ptl_navmesh** out, ptl_error* err) {
-    ptl_navmesh_desc d = {alloc};
+    ptl_navmesh_desc d = {.alloc = alloc};
     return create(blob, size, true, &d, out, err);
 }
 

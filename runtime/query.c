@@ -163,7 +163,16 @@ static bool build_slots(ptl_query* q) {
     return true;
 }
 
+ptl_query_desc ptl_query_desc_defaults(void) {
+    return (ptl_query_desc){.max_nodes = PTL_QUERY_DEFAULT_MAX_NODES, .alloc = NULL};
+}
+
 ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out) {
+    return ptl_query_create_with_switches(nm, desc, NULL, out);
+}
+
+ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query_desc* desc,
+                                          const ptl_query_switches* sw, ptl_query** out) {
     if (!out) return PTL_ERR_INVALID_ARG;
     *out = NULL;
     if (!nm) return PTL_ERR_INVALID_ARG;
@@ -176,9 +185,9 @@ ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, p
     q->alloc = a;
     q->max_nodes = max_nodes;
     q->max_cell_verts = max_cell_verts(nm);
-    q->use_hubs = nm->h->hub_count > 0 && !(desc && desc->ignore_hubs);
+    q->use_hubs = nm->h->hub_count > 0 && !(sw && sw->ignore_hubs);
     q->hub_vrec_cap = PTL_HUB_VRECS;
-    q->use_pockets = (nm->pocket || nm->cell_lid) && !(desc && desc->ignore_pockets);
+    q->use_pockets = (nm->pocket || nm->cell_lid) && !(sw && sw->ignore_pockets);
     q->hub_pend_cap = 4 * nm->h->hub_count + 1024;
     sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
     q->nodes = ptl_mem_alloc(&a, s.nodes);

@@ -151,7 +151,7 @@ struct ptl_query {
     double alt_start;    /* the bound for the start point */
     bool alt_on;         /* the current search uses the landmarks */
 
-    /* Hub labels (hubs.c; only when the navmesh has them and the desc does not ignore them): per
+    /* Hub labels (hubs.c; only when the navmesh has them and no switch ignores them): per
        hub and per side of the search (0: the start's, 1: the goal's) the best length from that end
        to the hub through a corner it sees (+inf when none: a search puts back +inf for the hubs of
        the labels it took in), the corners each side took in, and those it has found (stamped). */
@@ -173,7 +173,7 @@ struct ptl_query {
     ptl_heap_item* hub_pend[2];       /* hub_pend_cap each: corners found, not yet taken in */
     uint32_t* hub_chain;              /* vert_count + 2: the vertices of one path */
 
-    /* Pockets (pockets.c): the navmesh has them and the desc does not ignore them; on for the
+    /* Pockets (pockets.c): the navmesh has them and no switch ignores them; on for the
        current exact search (one with a goal), and its start and goal in x-z. */
     bool use_pockets;
     bool pockets_on;
@@ -188,6 +188,18 @@ struct ptl_query {
     float* corners;         /* 3 * (vert_count + 2) */
     struct profile* profile;
 };
+
+/* Switches for comparisons in tests and benchmarks, kept out of the public ptl_query_desc: both
+   give the same lengths, more slowly. ignore_hubs: exact paths search the cells as if the navmesh
+   had no hub labels. ignore_pockets: exact searches look into every pocket (runtime/pockets.c). */
+typedef struct ptl_query_switches {
+    bool ignore_hubs;
+    bool ignore_pockets;
+} ptl_query_switches;
+
+/* ptl_query_create with switches (NULL: none, as ptl_query_create). */
+ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query_desc* desc,
+                                          const ptl_query_switches* sw, ptl_query** out);
 
 /* A fresh generation for the stamped arrays (clears them once every 2^32 searches). */
 uint32_t ptl_query_next_stamp(ptl_query* q);

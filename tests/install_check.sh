@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs Portolan into a temporary prefix (scripts/install.sh) and uses it as a studio would, from
-# outside the tree through pkg-config: every public header compiles alone as C11 and as C++17 with
-# -pedantic -Werror; the README's Library example (bake a map, save the blob, find a path) builds
-# against portolan-bake as C and as C++ and runs; a runtime-only program built against
-# portolan-runtime loads the saved blob and finds the same path; the debugdraw libraries link.
+# outside the tree through pkg-config: every public header (the umbrella portolan.h too) compiles
+# alone as C11 and as C++17 with -pedantic -Werror; the README's Library example (bake a map, save
+# the blob, find a path) builds against portolan-bake as C and as C++ and runs; a runtime-only
+# program built against portolan-runtime loads the saved blob and finds the same path; the
+# debugdraw libraries link.
 # usage: bash tests/install_check.sh
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -25,7 +26,7 @@ bash scripts/install.sh "$tmp/with space" >/dev/null 2>&1; [ $? -eq 2 ] && ok ||
 prefix="$tmp/prefix"
 run "$tmp/install.log" bash scripts/install.sh "$prefix" || { echo "install check: install failed"; exit 1; }
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-for f in include/portolan/{runtime,bake,bake_debug,gen,debugdraw,debugdraw_gl}.h; do
+for f in include/portolan/{portolan,runtime,bake,bake_debug,gen,debugdraw,debugdraw_gl}.h; do
     [ -f "$prefix/$f" ] && ok || bad "not installed: $f"
 done
 for l in runtime bake gen debugdraw debugdraw_gl; do
@@ -45,7 +46,7 @@ STRICT_C=(-std=c11 -Wall -Wextra -pedantic -Werror)
 STRICT_CXX=(-std=c++17 -Wall -Wextra -pedantic -Werror)
 
 # Each public header alone, first thing in its file, as C11 and C++17 (gcc, and clang when present).
-for h in runtime bake bake_debug gen debugdraw debugdraw_gl; do
+for h in portolan runtime bake bake_debug gen debugdraw debugdraw_gl; do
     printf '#include <portolan/%s.h>\nint main(void) { return 0; }\n' "$h" >"h_$h.c"
     cp "h_$h.c" "h_$h.cpp"
     # shellcheck disable=SC2046

@@ -12,32 +12,33 @@ static ptl_status pipeline(const ptl_allocator* a, const char* map_text) {
     ptl_shape s;
     ptl_decomposition d;
     ptl_error err;
-    ptl_status st = ptl_grid_parse(map_text, strlen(map_text), "test.map", a, &g, &err);
+    const ptl_input_desc in = {.alloc = a};
+    ptl_status st = ptl_grid_parse(map_text, strlen(map_text), "test.map", &in, &g, &err);
     if (st < 0) return st;
-    st = ptl_shape_from_grid(&g, a, &s, &err);
+    st = ptl_shape_from_grid(&g, &in, &s, &err);
     ptl_grid_free(&g);
     if (st < 0) return st;
-    ptl_decompose_desc dd = {0.0, 0, a, true}; /* with pocket lids: their portals, the blob's lids */
+    ptl_decompose_desc dd = {.alloc = a, .lids = true}; /* with pocket lids: their portals, the blob's lids */
     st = ptl_decompose(&s, &dd, &d, &err);
     if (st >= 0) {
         void* blob;
         size_t size;
-        st = ptl_bake_decomposition(&d, s.flags, a, &blob, &size, &err);
+        st = ptl_bake_decomposition(&d, &(ptl_blob_desc){.flags = s.flags, .alloc = a}, &blob, &size, &err);
         ptl_decomposition_free(&d);
         if (st >= 0) { /* with hub labels, so that the query reads them */
             void* with;
             size_t with_size;
-            st = ptl_bake_hubs(blob, size, NULL, a, &with, &with_size, NULL, &err);
+            st = ptl_bake_hubs(blob, size, &(ptl_hubs_desc){.jobs = NULL, .alloc = a}, &with, &with_size, NULL, &err);
             ptl_blob_free(blob, size, a);
             blob = with, size = with_size;
         }
         if (st >= 0) {
-            ptl_navmesh_desc nd = {a};
+            ptl_navmesh_desc nd = {.alloc = a};
             ptl_navmesh* nm;
             st = ptl_navmesh_create(blob, size, &nd, &nm, &err);
             ptl_blob_free(blob, size, a);
             if (st >= 0) {
-                ptl_query_desc qd = {256, a};
+                ptl_query_desc qd = {.max_nodes = 256, .alloc = a};
                 ptl_query* q;
                 st = ptl_query_create(nm, &qd, &q);
                 if (st >= 0) {

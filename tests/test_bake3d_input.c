@@ -121,24 +121,69 @@ Test(bake3d_input, malformed_obj_files_fail_cleanly_through_the_whole_bake) {
 }
 
 /* Resolving a resolved desc changes nothing (the bake resolves, then the voxel stage resolves
-   again): "none" values (negative) must not turn into defaults on the second pass. */
+   again): the switches that turn a stage off must not turn into defaults on the second pass. */
 Test(bake3d_input, resolving_a_desc_twice_changes_nothing) {
-    ptl_bake_desc cases[4];
-    memset(cases, 0, sizeof cases);
-    cases[1].min_island = -1, cases[1].max_error = -1, cases[1].max_gap = -1, cases[1].landmarks = -1;
-    cases[2].min_island = 5, cases[2].max_error = 2.5f, cases[2].max_gap = 0.9f, cases[2].agent_radius = 0.6f;
-    cases[3].min_island = -7, cases[3].max_error = -0.5f, cases[3].max_gap = NAN;
+    ptl_bake_desc cases[4] = {
+        {0},
+        {.keep_islands = true, .no_simplify = true, .no_links = true, .no_landmarks = true},
+        {.min_island = 5, .max_error = 2.5f, .max_gap = 0.9f, .agent_radius = 0.6f, .hubs = true},
+        {.keep_islands = true, .min_island = 7, .no_simplify = true, .max_error = 0.5f, .landmarks = 3, .no_landmarks = true},
+    };
     for (int i = 0; i < 4; ++i) {
         ptl_bake_desc a, b;
         ptl_bake_desc_resolve(&cases[i], &a);
         ptl_bake_desc_resolve(&a, &b);
         cr_expect(a.min_island == b.min_island && a.max_error == b.max_error && a.max_gap == b.max_gap &&
-                      a.landmarks == b.landmarks && a.cell_size == b.cell_size && a.agent_radius == b.agent_radius,
-                  "case %d: min_island %d -> %d, max_error %g -> %g, max_gap %g -> %g", i, a.min_island, b.min_island,
+                      a.landmarks == b.landmarks && a.cell_size == b.cell_size && a.agent_radius == b.agent_radius &&
+                      a.lids == b.lids,
+                  "case %d: min_island %u -> %u, max_error %g -> %g, max_gap %g -> %g", i, a.min_island, b.min_island,
                   a.max_error, b.max_error, a.max_gap, b.max_gap);
     }
     ptl_bake_desc r;
     ptl_bake_desc_resolve(&cases[1], &r);
-    cr_expect_lt(r.min_island, 0, "min_island -1 keeps every piece");
-    cr_expect_lt(r.max_error, 0, "max_error -1: no simplification");
+    cr_expect(r.keep_islands && r.min_island == 0, "keep_islands keeps every piece (min_island %u)", r.min_island);
+    cr_expect(r.no_simplify && r.max_error == 0, "no_simplify: no simplification (max_error %g)", r.max_error);
+    cr_expect(r.no_links && r.max_gap == 0, "no_links: no links (max_gap %g)", r.max_gap);
+    cr_expect_eq(r.landmarks, 0, "no_landmarks: none");
+    ptl_bake_desc_resolve(&cases[3], &r);
+    cr_expect(r.min_island == 0 && r.max_error == 0 && r.landmarks == 0, "a switch wins over the value beside it");
+    ptl_bake_desc_resolve(&cases[2], &r);
+    cr_expect(r.lids && r.landmarks == 16, "hubs turn lids on and raise the landmarks to 16 (%u)", r.landmarks);
+}
+
+/* ptl_bake_desc_defaults() holds the documented defaults, and resolves to what a zeroed desc
+   resolves to, also after hubs or cell_size are set on it (their dependants stay automatic). */
+Test(bake3d_input, the_defaults_function_resolves_like_a_zeroed_desc) {
+    ptl_bake_desc d = ptl_bake_desc_defaults();
+    cr_expect(d.cell_size == 0.3f && d.cell_height == 0.2f && d.agent_height == 2.0f && d.max_climb == 0.9f &&
+              d.max_slope == 45.0f && d.max_error == 1.3f && d.min_island == 64 &&
+              d.pair_slack == PTL_PAIR_SLACK_DEFAULT, "the documented defaults");
+    for (int k = 0; k < 3; ++k) {
+        ptl_bake_desc z = {0}, a, b;
+        d = ptl_bake_desc_defaults();
+        if (k == 1) z.hubs = d.hubs = true;
+        if (k == 2) z.cell_size = d.cell_size = 0.5f;
+        ptl_bake_desc_resolve(&z, &a);
+        ptl_bake_desc_resolve(&d, &b);
+        cr_expect(memcmp(&a, &b, sizeof a) == 0, "case %d: defaults() and a zeroed desc resolve alike", k);
+    }
+}
+
+/* No negative "off" values: a negative (or NaN) max_gap or max_error is a caller error; the
+   switches no_links and no_simplify say "none". */
+Test(bake3d_input, negative_max_gap_or_max_error_is_an_invalid_argument) {
+    static const char quad[] = "v 0 0 0\nv 10 0 0\nv 10 0 10\nv 0 0 10\nf 1 4 3 2\n";
+    ptl_trimesh m;
+    ptl_error perr;
+    cr_assert_eq(ptl_obj_parse(quad, sizeof quad - 1, "quad.obj", NULL, &m, &perr), PTL_OK, "%s", perr.message);
+    const ptl_bake_desc bad[4] = {{.max_gap = -1}, {.max_gap = NAN}, {.max_error = -0.5f}, {.max_error = NAN}};
+    for (int i = 0; i < 4; ++i) {
+        void* blob = NULL;
+        size_t size = 0;
+        ptl_error err;
+        cr_expect_eq(ptl_bake_trimesh(&m, &bad[i], &blob, &size, NULL, &err), PTL_ERR_INVALID_ARG, "case %d", i);
+        cr_expect(strstr(err.message, i < 2 ? "max_gap" : "max_error"), "case %d names the field: %s", i, err.message);
+        cr_expect_null(blob);
+    }
+    ptl_trimesh_free(&m);
 }

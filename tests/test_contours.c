@@ -126,7 +126,7 @@ static ptl_bake_debug* bake_checked(const char* name, const ptl_trimesh* m, floa
     ptl_bake_desc d;
     memset(&d, 0, sizeof d);
     d.agent_radius = radius;
-    d.landmarks = -1; /* not needed here */
+    d.no_landmarks = true; /* not needed here */
     d.debug = dbg;
     ptl_bake_desc used;
     ptl_bake_desc_resolve(&d, &used);

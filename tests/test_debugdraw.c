@@ -155,7 +155,7 @@ static void scene_building(scene* s) {
     s->is3d = true;
     ptl_scene_desc d = {.kind = PTL_SCENE_BUILDING, .size = 40, .storeys = 3, .seed = 1};
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&d, NULL, &s->mesh, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_scene_generate(&d, &s->mesh, &err), PTL_OK, "%s", err.message);
     bake_scene(s);
 }
 
@@ -165,7 +165,7 @@ static void scene_bridge(scene* s) {
     s->is3d = true;
     ptl_scene_desc d = {.kind = PTL_SCENE_BRIDGE, .size = 32, .seed = 3};
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&d, NULL, &s->mesh, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_scene_generate(&d, &s->mesh, &err), PTL_OK, "%s", err.message);
     bake_scene(s);
 }
 
@@ -175,7 +175,7 @@ static void scene_rooms(scene* s) {
     ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 96, .height = 96, .seed = 1};
     ptl_grid g;
     ptl_error err;
-    cr_assert_eq(ptl_grid_generate(&gd, NULL, &g, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_grid_generate(&gd, &g, &err), PTL_OK, "%s", err.message);
     cr_assert_eq(ptl_shape_from_grid(&g, NULL, &s->shape, &err), PTL_OK, "%s", err.message);
     ptl_grid_free(&g);
     bake_scene(s);
@@ -708,7 +708,7 @@ Test(debugdraw, keeping_the_intermediates_does_not_change_the_blob) {
     ptl_scene_desc sd = {.kind = PTL_SCENE_BUILDING, .size = 32, .storeys = 2, .seed = 7};
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
     ptl_bake_debug* dbg;
     cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
     void *b0, *b1;
@@ -809,7 +809,7 @@ Test(debugdraw, a_tiled_bake_keeps_every_stage_but_the_solid_spans) {
     ptl_scene_desc sd = {.kind = PTL_SCENE_BUILDING, .size = 40, .storeys = 3, .seed = 1};
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
     ptl_bake_debug* dbg;
     cr_assert_eq(ptl_bake_debug_create(NULL, &dbg), PTL_OK);
     ptl_bake_desc d;
@@ -849,7 +849,7 @@ Test(debugdraw, tiles_of_a_tiled_bake_are_drawn) {
     sd.size = 40;
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
     ptl_bake_desc d;
     memset(&d, 0, sizeof d);
     d.tile_size = 32;

@@ -63,7 +63,7 @@ static void expect_valid_blob(const ptl_decomposition* d, uint32_t flags, const 
     void* blob;
     size_t size;
     ptl_error err;
-    cr_assert_geq(ptl_bake_decomposition(d, flags, NULL, &blob, &size, &err), 0, "%s: bake: %s", name, err.message);
+    cr_assert_geq(ptl_bake_decomposition(d, &(ptl_blob_desc){.flags = flags}, &blob, &size, &err), 0, "%s: bake: %s", name, err.message);
     ptl_navmesh* nm;
     cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s: load: %s", name, err.message);
     ptl_status s = ptl_navmesh_validate(nm, &err);
@@ -101,7 +101,7 @@ static void check_grid_map_lids(const char* path, double relax, double pair_slac
         return;
     }
     cr_assert_geq(st, 0, "%s", err.message);
-    ptl_decompose_desc desc = {relax, pair_slack, NULL, lids};
+    ptl_decompose_desc desc = {.relax = relax, .pair_slack = pair_slack, .alloc = NULL, .lids = lids};
     ptl_decomposition d;
     cr_assert_geq(ptl_decompose(&s, &desc, &d, &err), 0, "%s: %s", path, err.message);
     double area = 0;
@@ -308,7 +308,7 @@ Test(decompose, bad_arguments_are_refused_with_a_status) {
     const double sq[] = {0, 0, 1, 0, 1, 1, 0, 1};
     const uint32_t rs[] = {0, 4};
     ptl_shape s = {4, (double*)sq, 1, (uint32_t*)rs, 0, {0}};
-    ptl_decompose_desc bad = {NAN, 0, NULL};
+    ptl_decompose_desc bad = {.relax = NAN, .pair_slack = 0, .alloc = NULL};
     cr_expect_eq(ptl_decompose(&s, &bad, &d, &err), PTL_ERR_INVALID_ARG);
     bad.relax = -1;
     cr_expect_eq(ptl_decompose(&s, &bad, &d, &err), PTL_ERR_INVALID_ARG);

@@ -1,4 +1,4 @@
-/* Scale scenes (issue 5): K x K copies of a mesh (ptl_trimesh_copies) and grid maps extruded into
+/* Scale scenes: K x K copies of a mesh (ptl_trimesh_copies) and grid maps extruded into
    3D (ptl_grid_extrude). Counts and bounds are checked against numbers computed here from the
    definitions; the bakes of the results against the bake of the original (copies) or against the
    grid itself (extrusions: area column by column, connectivity by flood fill). Real data comes from
@@ -105,11 +105,11 @@ static void check_copies(const ptl_trimesh* in, const ptl_trimesh* out, uint32_t
 Test(gen_scale, copies_of_a_generated_scene_are_k_squared_moved_copies_edge_to_edge) {
     ptl_trimesh m, c;
     ptl_error err;
-    ptl_scene_desc sd = {PTL_SCENE_BUILDING, 30.0f, 2, 5};
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
+    ptl_scene_desc sd = {.kind = PTL_SCENE_BUILDING, .size = 30.0f, .storeys = 2, .seed = 5};
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
     for (uint32_t K = 1; K <= 3; ++K) {
-        ptl_copies_desc d = {K, 0, 0};
-        cr_assert_eq(ptl_trimesh_copies(&m, &d, NULL, &c, &err), PTL_OK, "%s", err.message);
+        ptl_copies_desc d = {.copies = K, .spacing = 0, .gap = 0};
+        cr_assert_eq(ptl_trimesh_copies(&m, &d, &c, &err), PTL_OK, "%s", err.message);
         /* default pitch: the extent, so copies touch edge to edge */
         check_copies(&m, &c, K, (double)m.bmax[0] - m.bmin[0], (double)m.bmax[2] - m.bmin[2]);
         cr_assert_float_eq((double)c.bmax[0] - c.bmin[0], K * ((double)m.bmax[0] - m.bmin[0]), 1e-4 * K * 30);
@@ -125,8 +125,8 @@ Test(gen_scale, copies_of_a_generated_scene_are_k_squared_moved_copies_edge_to_e
     cr_assert_gt(a1, 100.0, "building: walkable area %.2f", a1);
     cr_assert_float_eq(L, (double)m.bmax[2] - m.bmin[2], 1e-3, "a square footprint");
     for (int touch = 0; touch < 2; ++touch) {
-        ptl_copies_desc two = {2, 0, touch ? 0.0f : 3.0f};
-        cr_assert_eq(ptl_trimesh_copies(&m, &two, NULL, &c, &err), PTL_OK, "%s", err.message);
+        ptl_copies_desc two = {.copies = 2, .spacing = 0, .gap = touch ? 0.0f : 3.0f};
+        cr_assert_eq(ptl_trimesh_copies(&m, &two, &c, &err), PTL_OK, "%s", err.message);
         ptl_navmesh* four = bake_valid(&c, NULL, "building 2x2");
         double a4 = walkable_area(four), seams = touch ? 2 * 2 * (2 * L) * 0.3 + 4 * 0.09 : 0;
         cr_log_info("building 2x2 %s: walkable area %.2f, 4 x single %.2f, seam allowance %.2f",
@@ -138,12 +138,12 @@ Test(gen_scale, copies_of_a_generated_scene_are_k_squared_moved_copies_edge_to_e
         ptl_trimesh_free(&c);
     }
     ptl_navmesh_destroy(one);
-    ptl_copies_desc gap = {2, 0, 1.5f};
-    cr_assert_eq(ptl_trimesh_copies(&m, &gap, NULL, &c, &err), PTL_OK, "%s", err.message);
+    ptl_copies_desc gap = {.copies = 2, .spacing = 0, .gap = 1.5f};
+    cr_assert_eq(ptl_trimesh_copies(&m, &gap, &c, &err), PTL_OK, "%s", err.message);
     check_copies(&m, &c, 2, (double)m.bmax[0] - m.bmin[0] + 1.5, (double)m.bmax[2] - m.bmin[2] + 1.5);
     ptl_trimesh_free(&c);
-    ptl_copies_desc pitch = {3, 100.0f, 0};
-    cr_assert_eq(ptl_trimesh_copies(&m, &pitch, NULL, &c, &err), PTL_OK, "%s", err.message);
+    ptl_copies_desc pitch = {.copies = 3, .spacing = 100.0f, .gap = 0};
+    cr_assert_eq(ptl_trimesh_copies(&m, &pitch, &c, &err), PTL_OK, "%s", err.message);
     check_copies(&m, &c, 3, 100.0, 100.0);
     ptl_trimesh_free(&c);
     ptl_trimesh_free(&m);
@@ -153,10 +153,10 @@ Test(gen_scale, copies_of_a_generated_scene_are_k_squared_moved_copies_edge_to_e
 Test(gen_scale, copies_survive_an_obj_round_trip) {
     ptl_trimesh m, c, r;
     ptl_error err;
-    ptl_scene_desc sd = {PTL_SCENE_BRIDGE, 30.0f, 0, 2};
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
-    ptl_copies_desc d = {2, 0, 0};
-    cr_assert_eq(ptl_trimesh_copies(&m, &d, NULL, &c, &err), PTL_OK, "%s", err.message);
+    ptl_scene_desc sd = {.kind = PTL_SCENE_BRIDGE, .size = 30.0f, .storeys = 0, .seed = 2};
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
+    ptl_copies_desc d = {.copies = 2, .spacing = 0, .gap = 0};
+    cr_assert_eq(ptl_trimesh_copies(&m, &d, &c, &err), PTL_OK, "%s", err.message);
     char path[] = "/tmp/ptl_copiesXXXXXX";
     int fd = mkstemp(path);
     cr_assert_geq(fd, 0);
@@ -183,8 +183,8 @@ Test(gen_scale, dungeon_copied_2x2_bakes_to_four_times_the_walkable_area, .timeo
     ptl_trimesh m, c;
     ptl_error err;
     load_dungeon(data, &m);
-    ptl_copies_desc d = {2, 0, 0};
-    cr_assert_eq(ptl_trimesh_copies(&m, &d, NULL, &c, &err), PTL_OK, "%s", err.message);
+    ptl_copies_desc d = {.copies = 2, .spacing = 0, .gap = 0};
+    cr_assert_eq(ptl_trimesh_copies(&m, &d, &c, &err), PTL_OK, "%s", err.message);
     check_copies(&m, &c, 2, (double)m.bmax[0] - m.bmin[0], (double)m.bmax[2] - m.bmin[2]);
     cr_assert_eq(c.tri_count, 4u * 10133u, "dungeon.obj has 10,133 triangles (../shared/data/README.md)");
     ptl_navmesh* one = bake_valid(&m, NULL, "dungeon.obj");
@@ -204,7 +204,7 @@ static void expect_copies_error(const ptl_trimesh* in, const ptl_copies_desc* d,
     ptl_trimesh out;
     ptl_error err;
     memset(&err, 0, sizeof err);
-    ptl_status st = ptl_trimesh_copies(in, d, NULL, &out, &err);
+    ptl_status st = ptl_trimesh_copies(in, d, &out, &err);
     cr_assert_eq(st, want, "got %s (%s), want %s", ptl_status_name(st), err.message, ptl_status_name(want));
     cr_assert_eq(err.status, want);
     cr_assert(strstr(err.message, needle), "message '%s' lacks '%s'", err.message, needle);
@@ -215,42 +215,42 @@ static void expect_copies_error(const ptl_trimesh* in, const ptl_copies_desc* d,
 Test(gen_scale, copies_refuse_bad_arguments_with_clear_errors) {
     ptl_trimesh m;
     ptl_error err;
-    ptl_scene_desc sd = {PTL_SCENE_BUILDING, 24.0f, 1, 0};
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
+    ptl_scene_desc sd = {.kind = PTL_SCENE_BUILDING, .size = 24.0f, .storeys = 1, .seed = 0};
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
     cr_assert_gt(m.tri_count, 128u);
-    expect_copies_error(&m, &(ptl_copies_desc){0, 0, 0}, PTL_ERR_INVALID_ARG, "outside 1..4096");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 0, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "outside 1..4096");
     expect_copies_error(&m, NULL, PTL_ERR_INVALID_ARG, "outside 1..4096");
-    expect_copies_error(&m, &(ptl_copies_desc){4097, 0, 0}, PTL_ERR_INVALID_ARG, "outside 1..4096");
-    expect_copies_error(&m, &(ptl_copies_desc){UINT32_MAX, 0, 0}, PTL_ERR_INVALID_ARG, "outside 1..4096");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 4097, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "outside 1..4096");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = UINT32_MAX, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "outside 1..4096");
     /* 4096^2 copies of more than 128 triangles: over 2^31, refused before allocating anything */
-    expect_copies_error(&m, &(ptl_copies_desc){4096, 0, 0}, PTL_ERR_INVALID_ARG, "more than 2^31 - 1");
-    expect_copies_error(&m, &(ptl_copies_desc){2, NAN, 0}, PTL_ERR_INVALID_ARG, "spacing");
-    expect_copies_error(&m, &(ptl_copies_desc){2, INFINITY, 0}, PTL_ERR_INVALID_ARG, "spacing");
-    expect_copies_error(&m, &(ptl_copies_desc){2, -1.0f, 0}, PTL_ERR_INVALID_ARG, "spacing");
-    expect_copies_error(&m, &(ptl_copies_desc){2, 0, NAN}, PTL_ERR_INVALID_ARG, "gap");
-    expect_copies_error(&m, &(ptl_copies_desc){2, 0, -0.5f}, PTL_ERR_INVALID_ARG, "gap");
-    expect_copies_error(&m, &(ptl_copies_desc){2, 5.0f, 1.0f}, PTL_ERR_INVALID_ARG, "not both");
-    expect_copies_error(&m, &(ptl_copies_desc){3, 1e30f, 0}, PTL_ERR_INVALID_ARG, "float range");
-    expect_copies_error(NULL, &(ptl_copies_desc){2, 0, 0}, PTL_ERR_INVALID_ARG, "NULL");
-    cr_assert_eq(ptl_trimesh_copies(&m, &(ptl_copies_desc){2, 0, 0}, NULL, NULL, &err), PTL_ERR_INVALID_ARG);
-    cr_assert_eq(ptl_trimesh_copies(&m, &(ptl_copies_desc){2, 0, 0}, NULL, &m, &err), PTL_ERR_INVALID_ARG);
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 4096, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "more than 2^31 - 1");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 2, .spacing = NAN, .gap = 0}, PTL_ERR_INVALID_ARG, "spacing");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 2, .spacing = INFINITY, .gap = 0}, PTL_ERR_INVALID_ARG, "spacing");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 2, .spacing = -1.0f, .gap = 0}, PTL_ERR_INVALID_ARG, "spacing");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = NAN}, PTL_ERR_INVALID_ARG, "gap");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = -0.5f}, PTL_ERR_INVALID_ARG, "gap");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 2, .spacing = 5.0f, .gap = 1.0f}, PTL_ERR_INVALID_ARG, "not both");
+    expect_copies_error(&m, &(ptl_copies_desc){.copies = 3, .spacing = 1e30f, .gap = 0}, PTL_ERR_INVALID_ARG, "float range");
+    expect_copies_error(NULL, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "NULL");
+    cr_assert_eq(ptl_trimesh_copies(&m, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, NULL, &err), PTL_ERR_INVALID_ARG);
+    cr_assert_eq(ptl_trimesh_copies(&m, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, &m, &err), PTL_ERR_INVALID_ARG);
     cr_assert(strstr(err.message, "same mesh") && m.tri_count > 0, "in == out must be refused, leaving the mesh alone");
 
     /* An empty mesh, a wrong index, a non-finite vertex, a mesh flat in x. */
     ptl_trimesh e;
     memset(&e, 0, sizeof e);
-    expect_copies_error(&e, &(ptl_copies_desc){2, 0, 0}, PTL_ERR_BAD_INPUT, "no triangle");
+    expect_copies_error(&e, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, PTL_ERR_BAD_INPUT, "no triangle");
     float v[9] = {0, 0, 0, 1, 0, 0, 0, 0, 1};
     uint32_t t[3] = {0, 2, 3};
     e.verts = v, e.vert_count = 3, e.tris = t, e.tri_count = 1;
-    expect_copies_error(&e, &(ptl_copies_desc){2, 0, 0}, PTL_ERR_INVALID_ARG, "names vertex 3 of 3");
+    expect_copies_error(&e, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "names vertex 3 of 3");
     t[2] = 1;
     v[4] = NAN;
-    expect_copies_error(&e, &(ptl_copies_desc){2, 0, 0}, PTL_ERR_INVALID_ARG, "non-finite");
+    expect_copies_error(&e, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, PTL_ERR_INVALID_ARG, "non-finite");
     v[4] = 0, v[3] = 0; /* every vertex at x = 0 */
-    expect_copies_error(&e, &(ptl_copies_desc){2, 0, 0}, PTL_ERR_BAD_INPUT, "no extent along x");
+    expect_copies_error(&e, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 0}, PTL_ERR_BAD_INPUT, "no extent along x");
     ptl_trimesh c;
-    cr_assert_eq(ptl_trimesh_copies(&e, &(ptl_copies_desc){2, 0, 1.0f}, NULL, &c, &err), PTL_OK, "a gap fixes it: %s",
+    cr_assert_eq(ptl_trimesh_copies(&e, &(ptl_copies_desc){.copies = 2, .spacing = 0, .gap = 1.0f}, &c, &err), PTL_OK, "a gap fixes it: %s",
                  err.message);
     cr_assert_eq(c.tri_count, 4u);
     cr_assert_eq(c.tag_count, 1u, "no tags in: tag 0 only");
@@ -264,16 +264,16 @@ Test(gen_scale, allocation_failures_are_reported_and_leak_nothing) {
     ptl_trimesh m, out;
     ptl_grid g;
     ptl_error err;
-    ptl_scene_desc sd = {PTL_SCENE_BRIDGE, 24.0f, 0, 0};
-    cr_assert_eq(ptl_scene_generate(&sd, NULL, &m, &err), PTL_OK, "%s", err.message);
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 16, 12, 1, 0};
-    cr_assert_eq(ptl_grid_generate(&gd, NULL, &g, &err), PTL_OK, "%s", err.message);
+    ptl_scene_desc sd = {.kind = PTL_SCENE_BRIDGE, .size = 24.0f, .storeys = 0, .seed = 0};
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 16, .height = 12, .seed = 1, .density = 0};
+    cr_assert_eq(ptl_grid_generate(&gd, &g, &err), PTL_OK, "%s", err.message);
     for (int which = 0; which < 2; ++which) {
         for (long n = 0;; ++n) {
             tracking t = {0, n, 0, 0};
             ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
-            ptl_status st = which == 0 ? ptl_trimesh_copies(&m, &(ptl_copies_desc){2, 0, 0}, &a, &out, &err)
-                                       : ptl_grid_extrude(&g, NULL, &a, &out, &err);
+            ptl_status st = which == 0 ? ptl_trimesh_copies(&m, &(ptl_copies_desc){.copies = 2, .alloc = &a}, &out, &err)
+                                       : ptl_grid_extrude(&g, &(ptl_extrude_desc){.alloc = &a}, &out, &err);
             if (st == PTL_OK) {
                 ptl_trimesh_free(&out);
                 cr_assert_eq(t.live_blocks, 0, "%ld blocks leaked after success", t.live_blocks);
@@ -370,24 +370,24 @@ static void check_extrusion(const ptl_grid* g, const ptl_trimesh* m, double s, d
 }
 
 Test(gen_scale, extruded_generated_grids_have_a_floor_per_free_cell_and_a_wall_per_boundary_side) {
-    static const ptl_grid_gen_desc descs[] = {{PTL_GRID_SCENE_ROOMS, 40, 32, 3, 0}, {PTL_GRID_SCENE_RANDOM, 24, 20, 9, 0.35f}};
+    static const ptl_grid_gen_desc descs[] = {{.scene = PTL_GRID_SCENE_ROOMS, .width = 40, .height = 32, .seed = 3, .density = 0}, {.scene = PTL_GRID_SCENE_RANDOM, .width = 24, .height = 20, .seed = 9, .density = 0.35f}};
     for (size_t i = 0; i < sizeof descs / sizeof descs[0]; ++i) {
         ptl_grid g;
         ptl_trimesh m;
         ptl_error err;
-        cr_assert_eq(ptl_grid_generate(&descs[i], NULL, &g, &err), PTL_OK, "%s", err.message);
-        cr_assert_eq(ptl_grid_extrude(&g, NULL, NULL, &m, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_grid_generate(&descs[i], &g, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_grid_extrude(&g, NULL, &m, &err), PTL_OK, "%s", err.message);
         check_extrusion(&g, &m, 1.0, 2.0, "default desc");
         ptl_trimesh_free(&m);
-        ptl_extrude_desc d = {0.75f, 3.5f};
-        cr_assert_eq(ptl_grid_extrude(&g, &d, NULL, &m, &err), PTL_OK, "%s", err.message);
+        ptl_extrude_desc d = {.cell_size = 0.75f, .wall_height = 3.5f};
+        cr_assert_eq(ptl_grid_extrude(&g, &d, &m, &err), PTL_OK, "%s", err.message);
         check_extrusion(&g, &m, 0.75, 3.5, "cell 0.75, walls 3.5");
         ptl_trimesh_free(&m);
         ptl_grid_free(&g);
     }
 }
 
-/* sc1/Aurora (1024 x 768), the scale scene of issue 5: about 1.1 million triangles. Only
+/* sc1/Aurora (1024 x 768), the scale scene of the tiled-bake benchmark: about 1.1 million triangles. Only
    extruded here (baking it is the benchmark's job). */
 Test(gen_scale, extruded_aurora_is_a_1_1_million_triangle_scene, .timeout = 120) {
     TEST_REQUIRE_DATA(data);
@@ -395,7 +395,7 @@ Test(gen_scale, extruded_aurora_is_a_1_1_million_triangle_scene, .timeout = 120)
     ptl_trimesh m;
     ptl_error err;
     load_map(data, "grids/sc1/Aurora.map", &g);
-    cr_assert_eq(ptl_grid_extrude(&g, NULL, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_grid_extrude(&g, NULL, &m, &err), PTL_OK, "%s", err.message);
     uint64_t nf, nw;
     grid_counts(&g, &nf, &nw);
     cr_assert_eq(m.tri_count, 2 * nf + 2 * nw);
@@ -444,11 +444,11 @@ static uint64_t predicted_columns(const ptl_grid* g, int k) {
 static void check_extruded_bake(const ptl_grid* g, const char* what, uint32_t pairs) {
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_grid_extrude(g, NULL, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_grid_extrude(g, NULL, &m, &err), PTL_OK, "%s", err.message);
     ptl_bake_desc d;
     memset(&d, 0, sizeof d);
-    /* min_island -1: keep the pockets of 1 x 1 and 2 x 3 free cells that generated maps have. */
-    d.cell_size = 0.25f, d.max_error = -1.0f, d.min_island = -1;
+    /* keep_islands: keep the pockets of 1 x 1 and 2 x 3 free cells that generated maps have. */
+    d.cell_size = 0.25f, d.no_simplify = true, d.keep_islands = true;
     ptl_navmesh* nm = bake_valid(&m, &d, what);
     uint64_t nf, nw;
     grid_counts(g, &nf, &nw);
@@ -507,12 +507,12 @@ static void check_extruded_bake(const ptl_grid* g, const char* what, uint32_t pa
 Test(gen_scale, an_extruded_generated_grid_bakes_to_its_free_cells_less_one_column_per_wall, .timeout = 120) {
     ptl_grid g;
     ptl_error err;
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 48, 40, 3, 0};
-    cr_assert_eq(ptl_grid_generate(&gd, NULL, &g, &err), PTL_OK, "%s", err.message);
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 48, .height = 40, .seed = 3, .density = 0};
+    cr_assert_eq(ptl_grid_generate(&gd, &g, &err), PTL_OK, "%s", err.message);
     check_extruded_bake(&g, "rooms 48x40", 200);
     ptl_grid_free(&g);
-    gd = (ptl_grid_gen_desc){PTL_GRID_SCENE_RANDOM, 32, 32, 4, 0.3f};
-    cr_assert_eq(ptl_grid_generate(&gd, NULL, &g, &err), PTL_OK, "%s", err.message);
+    gd = (ptl_grid_gen_desc){.scene = PTL_GRID_SCENE_RANDOM, .width = 32, .height = 32, .seed = 4, .density = 0.3f};
+    cr_assert_eq(ptl_grid_generate(&gd, &g, &err), PTL_OK, "%s", err.message);
     check_extruded_bake(&g, "random 32x32", 200);
     ptl_grid_free(&g);
 }
@@ -523,7 +523,7 @@ Test(gen_scale, an_extruded_real_map_bakes_to_its_free_cells_less_one_column_per
     load_map(data, "grids/dao/arena.map", &g);
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_grid_extrude(&g, NULL, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_grid_extrude(&g, NULL, &m, &err), PTL_OK, "%s", err.message);
     check_extrusion(&g, &m, 1.0, 2.0, "arena.map");
     ptl_trimesh_free(&m);
     check_extruded_bake(&g, "arena.map", 200);
@@ -534,8 +534,8 @@ Test(gen_scale, extrusion_refuses_bad_arguments_with_clear_errors) {
     ptl_grid g;
     ptl_trimesh m;
     ptl_error err;
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 16, 16, 1, 0};
-    cr_assert_eq(ptl_grid_generate(&gd, NULL, &g, &err), PTL_OK, "%s", err.message);
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 16, .height = 16, .seed = 1, .density = 0};
+    cr_assert_eq(ptl_grid_generate(&gd, &g, &err), PTL_OK, "%s", err.message);
     const struct {
         ptl_extrude_desc d;
         const char* needle;
@@ -544,18 +544,18 @@ Test(gen_scale, extrusion_refuses_bad_arguments_with_clear_errors) {
                {{1e6f, 0}, "larger than"},   {{0, 2e7f}, "larger than"}};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; ++i) {
         memset(&err, 0, sizeof err);
-        cr_assert_eq(ptl_grid_extrude(&g, &bad[i].d, NULL, &m, &err), PTL_ERR_INVALID_ARG, "case %zu", i);
+        cr_assert_eq(ptl_grid_extrude(&g, &bad[i].d, &m, &err), PTL_ERR_INVALID_ARG, "case %zu", i);
         cr_assert(strstr(err.message, bad[i].needle), "case %zu: message '%s' lacks '%s'", i, err.message, bad[i].needle);
         cr_assert(m.tri_count == 0 && !m.verts);
     }
-    cr_assert_eq(ptl_grid_extrude(NULL, NULL, NULL, &m, &err), PTL_ERR_INVALID_ARG);
-    cr_assert_eq(ptl_grid_extrude(&g, NULL, NULL, NULL, &err), PTL_ERR_INVALID_ARG);
+    cr_assert_eq(ptl_grid_extrude(NULL, NULL, &m, &err), PTL_ERR_INVALID_ARG);
+    cr_assert_eq(ptl_grid_extrude(&g, NULL, NULL, &err), PTL_ERR_INVALID_ARG);
     memset(g.passable, 0, (size_t)g.width * g.height);
-    cr_assert_eq(ptl_grid_extrude(&g, NULL, NULL, &m, &err), PTL_ERR_BAD_INPUT);
+    cr_assert_eq(ptl_grid_extrude(&g, NULL, &m, &err), PTL_ERR_BAD_INPUT);
     cr_assert(strstr(err.message, "no free cell"), "%s", err.message);
     ptl_grid empty;
     memset(&empty, 0, sizeof empty);
-    cr_assert_eq(ptl_grid_extrude(&empty, NULL, NULL, &m, &err), PTL_ERR_BAD_INPUT);
+    cr_assert_eq(ptl_grid_extrude(&empty, NULL, &m, &err), PTL_ERR_BAD_INPUT);
     cr_assert(strstr(err.message, "empty"), "%s", err.message);
     ptl_extrude_desc r;
     ptl_extrude_desc_resolve(NULL, &r);

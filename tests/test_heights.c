@@ -97,10 +97,10 @@ Test(heights, flat_cells_have_no_grid_the_others_one_covering_them_on_generated_
     const ptl_scene_kind kinds[] = {PTL_SCENE_BUILDING, PTL_SCENE_BRIDGE, PTL_SCENE_TERRAIN};
     const char* names[] = {"building", "bridge", "terrain"};
     for (int k = 0; k < 3; ++k) {
-        ptl_scene_desc d = {kinds[k], 40, 3, 7};
+        ptl_scene_desc d = {.kind = kinds[k], .size = 40, .storeys = 3, .seed = 7};
         ptl_trimesh m;
         ptl_error err;
-        cr_assert_eq(ptl_scene_generate(&d, NULL, &m, &err), PTL_OK, "%s", err.message);
+        cr_assert_eq(ptl_scene_generate(&d, &m, &err), PTL_OK, "%s", err.message);
         void* blob;
         size_t size;
         ptl_navmesh* nm = bake_mesh(&m, &blob, &size);
@@ -147,10 +147,10 @@ static ptl_status reload(void* blob, size_t size, ptl_error* err) {
 }
 
 Test(heights, a_grid_outside_the_heights_or_on_a_cell_that_cannot_have_one_is_refused) {
-    ptl_scene_desc d = {PTL_SCENE_BUILDING, 40, 3, 7};
+    ptl_scene_desc d = {.kind = PTL_SCENE_BUILDING, .size = 40, .storeys = 3, .seed = 7};
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&d, NULL, &m, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_scene_generate(&d, &m, &err), PTL_OK, "%s", err.message);
     void* blob;
     size_t size;
     ptl_navmesh_destroy(bake_mesh(&m, &blob, &size));
@@ -176,10 +176,10 @@ Test(heights, a_grid_outside_the_heights_or_on_a_cell_that_cannot_have_one_is_re
     ptl_trimesh_free(&m);
 
     /* a 2D bake has no heights: its blob has no grid section at all (not a zero grid per cell) */
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 48, 48, 3, 0};
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 48, .height = 48, .seed = 3, .density = 0};
     ptl_grid g;
     ptl_shape s;
-    cr_assert_geq(ptl_grid_generate(&gd, NULL, &g, &err), 0);
+    cr_assert_geq(ptl_grid_generate(&gd, &g, &err), 0);
     cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0);
     cr_assert_geq(ptl_bake_shape(&s, NULL, &blob, &size, NULL, &err), 0, "%s", err.message);
     h = blob;

@@ -373,7 +373,7 @@ Test(hostile_2d, a_thin_spike_gets_no_pocket_lid_outside_free_space) {
         "poly\n1\n2\n4 0 0 10 0 10 10 16.99992 -8e-05\n3 16.99992 0.12497 9.99992 17.00002 9.99992 16.99992\n",
         "poly\n1\n1\n4 -1e-05 -7e-05 -8e-05 -8e-05 5.87492 -3e-05 13.99992 18.99992\n",
     };
-    ptl_bake_desc desc = {.hubs = 1};
+    ptl_bake_desc desc = {.hubs = true};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
         text t = {0};
         put(&t, "%s", cases[i]);
@@ -394,7 +394,7 @@ Test(hostile_2d, a_vertex_beyond_float_range_is_refused_by_the_blob_writer) {
     void* blob = NULL;
     size_t size = 0;
     ptl_error err;
-    ptl_status st = ptl_bake_decomposition(&d, 0, NULL, &blob, &size, &err);
+    ptl_status st = ptl_bake_decomposition(&d, NULL, &blob, &size, &err);
     cr_assert_eq(st, PTL_ERR_BAD_INPUT, "status %s: %s", ptl_status_name(st), err.message);
     cr_assert(strstr(err.message, "beyond"), "%s", err.message);
     cr_assert_null(blob);
@@ -475,7 +475,7 @@ static void bake_file_validates(const char* path) {
     }
     void* blob = NULL;
     size_t size = 0;
-    ptl_bake_desc d = {.landmarks = -1}; /* the geometry is what is checked here */
+    ptl_bake_desc d = {.no_landmarks = true}; /* the geometry is what is checked here */
     st = ptl_bake_shape(&sh, &d, &blob, &size, NULL, &err);
     ptl_shape_free(&sh);
     cr_assert_geq(st, 0, "%s: %s", path, err.message);

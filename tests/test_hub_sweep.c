@@ -5,6 +5,7 @@
    hubs). A point within the location tolerance of a corner or an edge is on it for every search
    (runtime/locate.c); kept beside it, the searches disagreed about what it sees and which pocket
    it is in (a goal reported unreachable, or paths a metre too long). */
+#include "../runtime/query_internal.h"
 #include "test_util.h"
 
 typedef struct baked {
@@ -23,8 +24,9 @@ static baked bake(const ptl_shape* s, uint32_t hubs, bool ignore_hubs) {
     baked b;
     cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &b.nm, &err), 0, "load: %s", err.message);
     ptl_blob_free(blob, size, NULL);
-    ptl_query_desc qd = {.max_nodes = 1u << 18, .ignore_hubs = ignore_hubs};
-    cr_assert_eq(ptl_query_create(b.nm, &qd, &b.q), PTL_OK);
+    ptl_query_desc qd = {.max_nodes = 1u << 18};
+    ptl_query_switches sw = {.ignore_hubs = ignore_hubs};
+    cr_assert_eq(ptl_query_create_with_switches(b.nm, &qd, &sw, &b.q), PTL_OK);
     return b;
 }
 
@@ -69,17 +71,17 @@ static float coordinate(uint32_t* seed, uint32_t n) {
 
 Test(hub_sweep, hubs_and_interval_searches_agree_near_lattice_lines, .timeout = 300) {
     const ptl_grid_gen_desc maps[] = {
-        {PTL_GRID_SCENE_RANDOM, 8, 8, 2, 0.3f},    {PTL_GRID_SCENE_RANDOM, 16, 16, 36, 0.3f},
-        {PTL_GRID_SCENE_RANDOM, 24, 24, 0, 0.3f},  {PTL_GRID_SCENE_RANDOM, 24, 24, 25, 0.2f},
-        {PTL_GRID_SCENE_RANDOM, 12, 16, 3, 0.4f},  {PTL_GRID_SCENE_RANDOM, 24, 12, 20, 0.1f},
-        {PTL_GRID_SCENE_ROOMS, 24, 24, 38, 0},     {PTL_GRID_SCENE_ROOMS, 16, 24, 22, 0},
-        {PTL_GRID_SCENE_ROOMS, 48, 40, 7, 0},      {PTL_GRID_SCENE_RANDOM, 48, 40, 11, 0.25f}};
+        {.scene = PTL_GRID_SCENE_RANDOM, .width = 8, .height = 8, .seed = 2, .density = 0.3f},    {.scene = PTL_GRID_SCENE_RANDOM, .width = 16, .height = 16, .seed = 36, .density = 0.3f},
+        {.scene = PTL_GRID_SCENE_RANDOM, .width = 24, .height = 24, .seed = 0, .density = 0.3f},  {.scene = PTL_GRID_SCENE_RANDOM, .width = 24, .height = 24, .seed = 25, .density = 0.2f},
+        {.scene = PTL_GRID_SCENE_RANDOM, .width = 12, .height = 16, .seed = 3, .density = 0.4f},  {.scene = PTL_GRID_SCENE_RANDOM, .width = 24, .height = 12, .seed = 20, .density = 0.1f},
+        {.scene = PTL_GRID_SCENE_ROOMS, .width = 24, .height = 24, .seed = 38, .density = 0},     {.scene = PTL_GRID_SCENE_ROOMS, .width = 16, .height = 24, .seed = 22, .density = 0},
+        {.scene = PTL_GRID_SCENE_ROOMS, .width = 48, .height = 40, .seed = 7, .density = 0},      {.scene = PTL_GRID_SCENE_RANDOM, .width = 48, .height = 40, .seed = 11, .density = 0.25f}};
     uint32_t pairs = 0, found = 0, bad = 0;
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
         ptl_grid g;
         ptl_shape s;
         ptl_error err;
-        cr_assert_geq(ptl_grid_generate(&maps[m], NULL, &g, &err), 0, "%s", err.message);
+        cr_assert_geq(ptl_grid_generate(&maps[m], &g, &err), 0, "%s", err.message);
         cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
         baked hub = bake(&s, 1, false), iv = bake(&s, 1, true), plain = bake(&s, 0, false);
         uint32_t seed = 977u * (uint32_t)m + 1;

@@ -12,7 +12,7 @@ static void bake_grid(const ptl_grid_gen_desc* gd, uint32_t hubs, const ptl_job_
     ptl_grid g;
     ptl_shape s;
     ptl_error err;
-    cr_assert_geq(ptl_grid_generate(gd, NULL, &g, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_grid_generate(gd, &g, &err), 0, "%s", err.message);
     cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
     ptl_bake_desc bd;
     memset(&bd, 0, sizeof bd);
@@ -31,9 +31,9 @@ typedef struct pair_queries {
 
 static pair_queries make_queries(const ptl_navmesh* nm) {
     pair_queries p;
-    ptl_query_desc a = {1u << 18, NULL, false}, b = {1u << 18, NULL, true};
-    cr_assert_geq(ptl_query_create(nm, &a, &p.hubs), 0);
-    cr_assert_geq(ptl_query_create(nm, &b, &p.plain), 0);
+    ptl_query_desc qd = {.max_nodes = 1u << 18};
+    cr_assert_geq(ptl_query_create(nm, &qd, &p.hubs), 0);
+    cr_assert_geq(ptl_query_create_with_switches(nm, &qd, &(ptl_query_switches){.ignore_hubs = true}, &p.plain), 0);
     return p;
 }
 
@@ -105,10 +105,10 @@ static pair_run agree_on_grid(pair_queries* p, const ptl_grid* g, uint32_t seed,
 /* With pocket lids (what a hub bake of a 2D input does), and without (labels on every corner of
    the plain decomposition, ptl_bake_hubs on a default blob: its pockets come from the walls). */
 Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
-    const ptl_grid_gen_desc maps[] = {{PTL_GRID_SCENE_ROOMS, 128, 96, 1, 0},
-                                      {PTL_GRID_SCENE_ROOMS, 200, 200, 7, 0},
-                                      {PTL_GRID_SCENE_RANDOM, 96, 96, 3, 0.2f},
-                                      {PTL_GRID_SCENE_RANDOM, 64, 128, 5, 0.35f}};
+    const ptl_grid_gen_desc maps[] = {{.scene = PTL_GRID_SCENE_ROOMS, .width = 128, .height = 96, .seed = 1, .density = 0},
+                                      {.scene = PTL_GRID_SCENE_ROOMS, .width = 200, .height = 200, .seed = 7, .density = 0},
+                                      {.scene = PTL_GRID_SCENE_RANDOM, .width = 96, .height = 96, .seed = 3, .density = 0.2f},
+                                      {.scene = PTL_GRID_SCENE_RANDOM, .width = 64, .height = 128, .seed = 5, .density = 0.35f}};
     for (size_t mm = 0; mm < 2 * sizeof maps / sizeof maps[0]; ++mm) {
         const size_t m = mm / 2;
         void* blob;
@@ -121,7 +121,7 @@ Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
             size_t plain_size;
             ptl_error e2;
             bake_grid(&maps[m], 0, NULL, &plain, &plain_size, &g);
-            cr_assert_geq(ptl_bake_hubs(plain, plain_size, NULL, NULL, &blob, &size, NULL, &e2), 0, "%s", e2.message);
+            cr_assert_geq(ptl_bake_hubs(plain, plain_size, NULL, &blob, &size, NULL, &e2), 0, "%s", e2.message);
             cr_assert_eq(((const ptl_blob_header*)blob)->lid_count, 0);
             ptl_blob_free(plain, plain_size, NULL);
         }
@@ -150,7 +150,7 @@ Test(hubs, paths_on_generated_maps_equal_the_interval_search) {
    with the interval search. Shrunk tables make that happen on ordinary pairs: the answers must not
    change, and the fallback must have run (and not with the tables at their size). */
 Test(hubs, a_search_whose_pocket_tables_overflow_falls_back_to_the_same_answers) {
-    const ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 200, 200, 7, 0};
+    const ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 200, .height = 200, .seed = 7, .density = 0};
     void* blob;
     size_t size;
     ptl_grid g;
@@ -185,7 +185,7 @@ Test(hubs, a_search_whose_pocket_tables_overflow_falls_back_to_the_same_answers)
 static void check_3d(const ptl_trimesh* mesh, const char* name) {
     ptl_bake_desc bd;
     memset(&bd, 0, sizeof bd);
-    bd.hubs = 1;
+    bd.hubs = true;
     void* blob;
     size_t size;
     ptl_error err;
@@ -216,10 +216,10 @@ static void check_3d(const ptl_trimesh* mesh, const char* name) {
 }
 
 Test(hubs, paths_on_the_built_in_building_equal_the_interval_search) {
-    ptl_scene_desc sd = {PTL_SCENE_BUILDING, 40, 3, 1};
+    ptl_scene_desc sd = {.kind = PTL_SCENE_BUILDING, .size = 40, .storeys = 3, .seed = 1};
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_geq(ptl_scene_generate(&sd, NULL, &m, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_scene_generate(&sd, &m, &err), 0, "%s", err.message);
     check_3d(&m, "building");
     ptl_trimesh_free(&m);
 }
@@ -239,7 +239,7 @@ Test(hubs, paths_on_dungeon_and_nav_test_equal_the_interval_search, .timeout = 3
 }
 
 Test(hubs, the_section_is_the_same_bytes_on_one_or_two_threads) {
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 160, 120, 11, 0};
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 160, .height = 120, .seed = 11, .density = 0};
     ptl_thread_jobs jobs;
     ptl_thread_jobs_init(&jobs, 2);
     void *b1, *b2;
@@ -266,7 +266,7 @@ static void expect_refused(void* blob, size_t size, const char* what) {
 }
 
 Test(hubs, a_damaged_section_is_refused_at_load) {
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 96, 96, 2, 0};
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 96, .height = 96, .seed = 2, .density = 0};
     void* blob;
     size_t size;
     bake_grid(&gd, 1, NULL, &blob, &size, NULL);
@@ -319,7 +319,7 @@ Test(hubs, a_damaged_section_is_refused_at_load) {
 }
 
 Test(hubs, a_landmark_rebake_drops_the_section_and_the_blob_stays_valid) {
-    ptl_grid_gen_desc gd = {PTL_GRID_SCENE_ROOMS, 96, 64, 4, 0};
+    ptl_grid_gen_desc gd = {.scene = PTL_GRID_SCENE_ROOMS, .width = 96, .height = 64, .seed = 4, .density = 0};
     void* blob;
     size_t size;
     bake_grid(&gd, 1, NULL, &blob, &size, NULL);
@@ -339,7 +339,7 @@ Test(hubs, a_landmark_rebake_drops_the_section_and_the_blob_stays_valid) {
     void* again;
     size_t again_size;
     ptl_hub_stats hs;
-    cr_assert_geq(ptl_bake_hubs(out, out_size, NULL, NULL, &again, &again_size, &hs, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_bake_hubs(out, out_size, NULL, &again, &again_size, &hs, &err), 0, "%s", err.message);
     cr_assert_geq(ptl_navmesh_create(again, again_size, NULL, &nm, &err), 0, "%s", err.message);
     ptl_navmesh_get_info(nm, &in);
     cr_expect_eq(in.hub_count, hs.hubs);

@@ -2,7 +2,10 @@
    and gen/ include no OpenGL, EGL, glad or SDL header (bake/'s GPU path, files whose name contains
    "gpu", may include OpenGL, EGL and glad, never SDL); debugdraw/ outside its GL sink
    (debugdraw/gl/) includes none either; the public headers that a game without OpenGL includes
-   (runtime.h, bake.h, bake_debug.h, gen.h, debugdraw.h) include none. Run from the project root (as scripts/test.sh does) or a folder below. */
+   (runtime.h, bake.h, bake_debug.h, gen.h, debugdraw.h and the umbrella portolan.h) include none;
+   the umbrella includes every public header but the GL sink's; bake/ and gen/ include nothing of
+   runtime/ but runtime/internal.h. Run from the project root (as scripts/test.sh does) or a folder
+   below. */
 #include "test_util.h"
 
 #include <ctype.h>
@@ -130,7 +133,7 @@ Test(includes, debugdraw_core_and_public_headers_include_no_gl_or_sdl_header) {
     snprintf(dir, sizeof dir, "%s/debugdraw", root);
     int files = scan_dir(dir, &bad, false);
     cr_assert_geq(files, 4, "debugdraw sources not found");
-    static const char* const hdrs[] = {"runtime.h", "bake.h", "bake_debug.h", "gen.h", "debugdraw.h"};
+    static const char* const hdrs[] = {"runtime.h", "bake.h", "bake_debug.h", "gen.h", "debugdraw.h", "portolan.h"};
     for (size_t i = 0; i < sizeof hdrs / sizeof hdrs[0]; ++i) {
         char path[512];
         snprintf(path, sizeof path, "%s/include/portolan/%s", root, hdrs[i]);
@@ -252,4 +255,37 @@ Test(layout, readme_and_architecture_tables_name_every_folder_of_the_bake) {
     closedir(d);
     cr_assert_geq(folders, 8, "bake/ has %d stage folders", folders);
     cr_expect(file_has(readme, "| `gen/` |") && file_has(arch, "| `gen/` |"), "a table has no row for gen/");
+}
+
+/* Does the umbrella header portolan.h include `name` (as "name" or <portolan/name>)? */
+static bool umbrella_includes(const char* root, const char* name) {
+    char path[512], line[1024], quoted[300], angled[300];
+    snprintf(path, sizeof path, "%s/include/portolan/portolan.h", root);
+    snprintf(quoted, sizeof quoted, "#include \"%s\"", name);
+    snprintf(angled, sizeof angled, "#include <portolan/%s>", name);
+    FILE* f = fopen(path, "r");
+    cr_assert_not_null(f, "cannot read %s", path);
+    bool found = false;
+    while (!found && fgets(line, sizeof line, f)) found = strstr(line, quoted) == line || strstr(line, angled) == line;
+    fclose(f);
+    return found;
+}
+
+Test(includes, the_umbrella_header_includes_every_public_header_but_the_gl_sink) {
+    const char* root = project_root();
+    cr_assert_not_null(root);
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/include/portolan", root);
+    char** hdrs = test_list_files(dir, ".h");
+    cr_assert_not_null(hdrs, "no public header under %s", dir);
+    int checked = 0;
+    for (char** h = hdrs; *h; ++h) {
+        const char* name = strrchr(*h, '/') ? strrchr(*h, '/') + 1 : *h;
+        if (!strcmp(name, "portolan.h")) continue;
+        bool want = strcmp(name, "debugdraw_gl.h") != 0;
+        cr_expect_eq(umbrella_includes(root, name), want, "portolan.h %s %s", want ? "misses" : "must not include", name);
+        ++checked;
+    }
+    test_free_list(hdrs);
+    cr_assert_geq(checked, 5, "only %d public headers found", checked);
 }

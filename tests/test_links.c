@@ -139,7 +139,7 @@ Test(links, a_crack_between_slabs_is_crossed_by_one_walk_link) {
     /* Links cover no floor: the area is that of the three slabs' tops, whatever the link. */
     ptl_bake_desc none;
     memset(&none, 0, sizeof none);
-    none.max_gap = -1;
+    none.no_links = true;
     baked n = bake(b, &none, "0.5 m crack, no links");
     cr_expect_eq(n.info.link_count, 0u, "max_gap < 0 still made %u links", n.info.link_count);
     cr_expect(fabs(n.info.walkable_area - r.info.walkable_area) < 1e-6, "walkable area %.4f with links, %.4f without",

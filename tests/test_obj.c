@@ -524,9 +524,9 @@ static ptl_status run_tracked(int which, tracker* t) {
     ptl_allocator a = {t_alloc, t_realloc, t_free, t};
     ptl_trimesh m;
     ptl_error err;
-    ptl_scene_desc d = {PTL_SCENE_BRIDGE, 24, 0, 1};
-    ptl_status st = which == 0 ? ptl_obj_parse(text, sizeof text - 1, "t.obj", &a, &m, &err)
-                               : ptl_scene_generate(&d, &a, &m, &err);
+    ptl_scene_desc d = {.kind = PTL_SCENE_BRIDGE, .size = 24, .seed = 1, .alloc = &a};
+    ptl_status st = which == 0 ? ptl_obj_parse(text, sizeof text - 1, "t.obj", &(ptl_input_desc){.alloc = &a}, &m, &err)
+                               : ptl_scene_generate(&d, &m, &err);
     if (st >= 0) {
         cr_assert_eq(m.alloc.user, t, "the mesh keeps the caller's allocator");
         ptl_trimesh_free(&m);
@@ -553,9 +553,9 @@ Test(obj, every_failed_allocation_is_reported_and_nothing_leaks) {
 /* ---- Generated scenes -----------------------------------------------------------------------------*/
 
 static void generate(ptl_scene_kind kind, float size, uint32_t storeys, uint32_t seed, ptl_trimesh* m) {
-    ptl_scene_desc d = {kind, size, storeys, seed};
+    ptl_scene_desc d = {.kind = kind, .size = size, .storeys = storeys, .seed = seed};
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(&d, NULL, m, &err), PTL_OK, "kind %d size %g storeys %u: %s", kind, size, storeys,
+    cr_assert_eq(ptl_scene_generate(&d, m, &err), PTL_OK, "kind %d size %g storeys %u: %s", kind, size, storeys,
                  err.message);
 }
 
@@ -898,21 +898,21 @@ Test(obj, scene_desc_limits_are_checked) {
         {PTL_SCENE_TERRAIN, 8, 0, PTL_OK},                   {PTL_SCENE_BUILDING, 0, 0, PTL_OK},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
-        ptl_scene_desc d = {cases[i].k, cases[i].size, cases[i].storeys, 0};
+        ptl_scene_desc d = {.kind = cases[i].k, .size = cases[i].size, .storeys = cases[i].storeys, .seed = 0};
         ptl_trimesh m;
         ptl_error err;
-        ptl_status st = ptl_scene_generate(&d, NULL, &m, &err);
+        ptl_status st = ptl_scene_generate(&d, &m, &err);
         cr_assert_eq(st, cases[i].want, "case %zu: status %d (%s)", i, st, st < 0 ? err.message : "ok");
         if (st < 0) cr_assert(strstr(err.message, "scene:"), "case %zu: %s", i, err.message);
         ptl_trimesh_free(&m);
     }
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_eq(ptl_scene_generate(NULL, NULL, &m, &err), PTL_OK, "a NULL desc is the default building");
+    cr_assert_eq(ptl_scene_generate(NULL, &m, &err), PTL_OK, "a NULL desc is the default building");
     cr_assert_eq(m.bmax[0], 40.0f);
     cr_assert_eq(m.bmax[1], 9.0f);
     ptl_trimesh_free(&m);
-    cr_assert_eq(ptl_scene_generate(NULL, NULL, NULL, &err), PTL_ERR_INVALID_ARG);
+    cr_assert_eq(ptl_scene_generate(NULL, NULL, &err), PTL_ERR_INVALID_ARG);
     cr_assert_eq(ptl_trimesh_save_obj(NULL, "/tmp/x.obj", &err), PTL_ERR_INVALID_ARG);
 }
 

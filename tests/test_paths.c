@@ -7,6 +7,7 @@
    - the corridor mode (A* + funnel) is never shorter than the exact mode and stays in free space;
    - with hub labels (ptl_bake_desc.hubs), the same checks, and the same found flags and lengths as
      the interval search on the same navmesh. */
+#include "../runtime/query_internal.h"
 #include "test_util.h"
 
 typedef struct baked {
@@ -32,11 +33,11 @@ static baked bake_shape_opts(const ptl_shape* s, const char* name, bool hubs, bo
     /* a convex world has no corner, so no labels */
     cr_assert(hubs ? in.hub_count > 0 || in.vert_count == in.cell_count + 2 || in.portal_count == 0 : in.hub_count == 0,
               "%s: %u hubs", name, in.hub_count);
-    ptl_query_desc qd = {1u << 20, NULL, false};
+    ptl_query_desc qd = {.max_nodes = 1u << 20};
     cr_assert_geq(ptl_query_create(b.nm, &qd, &b.q), 0);
     /* The reference: the interval search entering every cell (no labels, no pocket skipped). */
-    ptl_query_desc pd = {1u << 20, NULL, true, true};
-    cr_assert_geq(ptl_query_create(b.nm, &pd, &b.plain), 0);
+    ptl_query_switches all = {.ignore_hubs = true, .ignore_pockets = true};
+    cr_assert_geq(ptl_query_create_with_switches(b.nm, &qd, &all, &b.plain), 0);
     return b;
 }
 

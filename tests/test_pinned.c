@@ -140,8 +140,8 @@ static baked bake_parts(const ptl_trimesh* m, const ptl_bake_desc* d, ptl_thread
         cr_assert_geq(ptl_bake_trimesh_part(m, d, ranges[k], &parts[k], &sizes[k], NULL, &err), 0, "%s, part %d: %s",
                       input, k, err.message);
     baked out = {NULL, 0};
-    ptl_status st = ptl_bake_merge_parts((const void* const*)parts, sizes, 3, &jobs->sys, NULL, &out.data, &out.size,
-                                         NULL, &err);
+    const ptl_merge_desc md = {.jobs = &jobs->sys};
+    ptl_status st = ptl_bake_merge_parts((const void* const*)parts, sizes, 3, &md, &out.data, &out.size, NULL, &err);
     cr_assert_geq(st, 0, "%s, merge: %s", input, err.message);
     for (int k = 0; k < 3; ++k) ptl_blob_free(parts[k], sizes[k], NULL);
     return out;

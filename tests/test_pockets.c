@@ -5,6 +5,7 @@
    The shared scenarios with pockets and lids: tests/test_paths.c. */
 #include "../runtime/navmesh_format.h"
 #include "../runtime/navmesh_internal.h"
+#include "../runtime/query_internal.h"
 #include "test_util.h"
 
 /* A hole with bays: irregular steps on its right side and a U-shaped bay opening downwards. */
@@ -72,9 +73,10 @@ Test(pockets, the_lids_close_pockets_on_the_vertices_side) {
    skips pockets gives the found flag and length of the one that looks everywhere. */
 static void compare_all_pairs(const ptl_grid* g, ptl_navmesh* nm, uint32_t step, const char* what) {
     ptl_query *qp, *qa;
-    ptl_query_desc dp = {1u << 16, NULL, false, false}, da = {1u << 16, NULL, true, true};
-    cr_assert_geq(ptl_query_create(nm, &dp, &qp), 0);
-    cr_assert_geq(ptl_query_create(nm, &da, &qa), 0);
+    ptl_query_desc qd = {.max_nodes = 1u << 16};
+    ptl_query_switches all = {.ignore_hubs = true, .ignore_pockets = true};
+    cr_assert_geq(ptl_query_create(nm, &qd, &qp), 0);
+    cr_assert_geq(ptl_query_create_with_switches(nm, &qd, &all, &qa), 0);
     static float pa[3 * 1024], pb[3 * 1024];
     uint32_t n = g->width * g->height, pairs = 0, bad = 0;
     for (uint32_t i = 0; i < n; i += step) {
@@ -121,11 +123,11 @@ Test(pockets, skipping_them_changes_no_path_on_a_map_of_bays) {
 }
 
 Test(pockets, skipping_them_changes_no_path_on_generated_maps, .timeout = 300) {
-    const ptl_grid_gen_desc maps[] = {{PTL_GRID_SCENE_ROOMS, 96, 64, 2, 0}, {PTL_GRID_SCENE_RANDOM, 64, 64, 9, 0.3f}};
+    const ptl_grid_gen_desc maps[] = {{.scene = PTL_GRID_SCENE_ROOMS, .width = 96, .height = 64, .seed = 2, .density = 0}, {.scene = PTL_GRID_SCENE_RANDOM, .width = 64, .height = 64, .seed = 9, .density = 0.3f}};
     for (size_t m = 0; m < sizeof maps / sizeof maps[0]; ++m) {
         ptl_grid g;
         ptl_error err;
-        cr_assert_geq(ptl_grid_generate(&maps[m], NULL, &g, &err), 0, "%s", err.message);
+        cr_assert_geq(ptl_grid_generate(&maps[m], &g, &err), 0, "%s", err.message);
         for (int lids = 0; lids < 2; ++lids) {
             ptl_navmesh* nm = bake(&g, lids, lids);
             char what[64];
@@ -176,7 +178,7 @@ Test(pockets, a_damaged_lids_section_is_refused_at_load) {
     cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
     ptl_bake_desc bd;
     memset(&bd, 0, sizeof bd);
-    bd.lids = 1;
+    bd.lids = true;
     void* blob;
     size_t size;
     cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);

@@ -44,7 +44,7 @@ Test(progress, a_3d_bake_on_four_threads_reports_every_stage_from_the_calling_th
     ptl_scene_desc sd = {.kind = PTL_SCENE_BUILDING, .size = 40, .storeys = 2, .seed = 1};
     ptl_trimesh m;
     ptl_error err;
-    cr_assert_geq(ptl_scene_generate(&sd, NULL, &m, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_scene_generate(&sd, &m, &err), 0, "%s", err.message);
     ptl_thread_jobs jobs;
     ptl_thread_jobs_init(&jobs, 4);
     seen s = {.caller = pthread_self()};
@@ -68,10 +68,10 @@ Test(progress, a_2d_bake_with_hubs_reports_decompose_to_done) {
     ptl_grid g;
     ptl_shape sh;
     ptl_error err;
-    cr_assert_geq(ptl_grid_generate(&gd, NULL, &g, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_grid_generate(&gd, &g, &err), 0, "%s", err.message);
     cr_assert_geq(ptl_shape_from_grid(&g, NULL, &sh, &err), 0, "%s", err.message);
     seen s = {.caller = pthread_self()};
-    ptl_bake_desc d = {.hubs = 1, .progress = record, .progress_user = &s};
+    ptl_bake_desc d = {.hubs = true, .progress = record, .progress_user = &s};
     void* blob;
     size_t size;
     cr_assert_geq(ptl_bake_shape(&sh, &d, &blob, &size, NULL, &err), 0, "%s", err.message);

@@ -6,6 +6,7 @@
    vertices; and on grid bakes with lids and hubs, where a goal in a wall must end on the wall. */
 #include <float.h>
 
+#include "../runtime/query_internal.h"
 #include "test_util.h"
 
 static ptl_navmesh* load_shape_navmesh(const ptl_shape* s, uint32_t hubs) {
@@ -200,9 +201,9 @@ Test(snapping, a_goal_in_a_wall_one_extent_from_a_corner_ends_on_the_corner) {
     for (uint32_t hubs = 0; hubs < 2; ++hubs) {
         ptl_navmesh* nm = load_shape_navmesh(&s, hubs);
         for (int ignore = 0; ignore < 2; ++ignore) {
-            ptl_query_desc qd = {.ignore_hubs = ignore != 0};
+            ptl_query_switches sw = {.ignore_hubs = ignore != 0};
             ptl_query* q;
-            cr_assert_eq(ptl_query_create(nm, &qd, &q), PTL_OK);
+            cr_assert_eq(ptl_query_create_with_switches(nm, NULL, &sw, &q), PTL_OK);
             found_path o;
             path(q, 1, 1, 5, 5, NULL, &o);
             cr_assert_eq(o.status, PTL_OK, "hubs %u: %s", hubs, ptl_status_name(o.status));

@@ -1,4 +1,4 @@
-/* Tiled bakes (bake/voxel/tiles.c, issue 5): the tiles' columns come out exactly as in a one-piece bake,
+/* Tiled bakes (bake/voxel/tiles.c): the tiles' columns come out exactly as in a one-piece bake,
    so the navmesh is the same bytes whatever the tile size, thread count or order in which the jobs
    run; only the header's tiling fields (and so its checksum) tell them apart. */
 #include <portolan/bake_debug.h>
@@ -133,7 +133,7 @@ Test(tiles, dungeon_4x4_same_bytes_for_1_2_4_8_threads_and_any_tile_order, .time
             cr_assert_geq(ptl_bake_trimesh_part(&m, &d, r, &parts[k], &sizes[k], world, &err), 0, "%s", err.message);
         }
         blob mg;
-        cr_assert_geq(ptl_bake_merge_parts((const void* const*)parts, sizes, 3, NULL, NULL, &mg.data, &mg.size, NULL, &err), 0,
+        cr_assert_geq(ptl_bake_merge_parts((const void* const*)parts, sizes, 3, NULL, &mg.data, &mg.size, NULL, &err), 0,
                       "%s", err.message);
         cr_expect(mg.size == ref.size && memcmp(mg.data, ref.data, mg.size) == 0, "dungeon 4x4: merged parts differ");
         ptl_blob_free(mg.data, mg.size, NULL);
@@ -384,7 +384,7 @@ Test(tiles, parts_of_any_split_merge_to_the_same_bytes, .timeout = 300) {
         ptl_thread_jobs j;
         ptl_thread_jobs_init(&j, 2);
         blob mg;
-        cr_assert_geq(ptl_bake_merge_parts((const void* const*)parts, sizes, counts[s], &j.sys, NULL, &mg.data, &mg.size,
+        cr_assert_geq(ptl_bake_merge_parts((const void* const*)parts, sizes, counts[s], &(ptl_merge_desc){.jobs = &j.sys}, &mg.data, &mg.size,
                                            &mg.st, &err),
                       0, "split %d: %s", s, err.message);
         cr_expect(mg.size == ref.size && memcmp(mg.data, ref.data, mg.size) == 0, "split %d: the merged blob differs", s);
@@ -392,20 +392,20 @@ Test(tiles, parts_of_any_split_merge_to_the_same_bytes, .timeout = 300) {
         ptl_blob_free(mg.data, mg.size, NULL);
         if (s == 1) {
             /* a missing part, a repeated part, a damaged part, a truncated part */
-            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, sizes, 2, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, sizes, 2, NULL, &mg.data, &mg.size, NULL, &err),
                          PTL_ERR_BAD_INPUT);
             cr_expect(strstr(err.message, "missing") != NULL, "%s", err.message);
             const void* twice[4] = {parts[0], parts[1], parts[2], parts[1]};
             size_t twice_sizes[4] = {sizes[0], sizes[1], sizes[2], sizes[1]};
-            cr_expect_eq(ptl_bake_merge_parts(twice, twice_sizes, 4, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+            cr_expect_eq(ptl_bake_merge_parts(twice, twice_sizes, 4, NULL, &mg.data, &mg.size, NULL, &err),
                          PTL_ERR_BAD_INPUT);
             ((uint8_t*)parts[1])[sizes[1] / 2] ^= 0x40;
-            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, sizes, 3, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, sizes, 3, NULL, &mg.data, &mg.size, NULL, &err),
                          PTL_ERR_BAD_BLOB);
             cr_expect(strstr(err.message, "part 1") && strstr(err.message, "checksum"), "%s", err.message);
             ((uint8_t*)parts[1])[sizes[1] / 2] ^= 0x40;
             size_t short_sizes[3] = {sizes[0], sizes[1] - 5, sizes[2]};
-            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, short_sizes, 3, NULL, NULL, &mg.data, &mg.size, NULL,
+            cr_expect_eq(ptl_bake_merge_parts((const void* const*)parts, short_sizes, 3, NULL, &mg.data, &mg.size, NULL,
                                               &err),
                          PTL_ERR_BAD_BLOB);
             cr_expect(strstr(err.message, "truncated") != NULL, "%s", err.message);
@@ -424,7 +424,7 @@ Test(tiles, parts_of_any_split_merge_to_the_same_bytes, .timeout = 300) {
     other.agent_radius = 0.6f;
     cr_assert_geq(ptl_bake_trimesh_part(&m, &other, right, &p[1], &ps[1], NULL, &err), 0, "%s", err.message);
     blob mg;
-    cr_expect_eq(ptl_bake_merge_parts((const void* const*)p, ps, 2, NULL, NULL, &mg.data, &mg.size, NULL, &err),
+    cr_expect_eq(ptl_bake_merge_parts((const void* const*)p, ps, 2, NULL, &mg.data, &mg.size, NULL, &err),
                  PTL_ERR_BAD_INPUT);
     cr_expect(strstr(err.message, "other settings") != NULL, "%s", err.message);
     ptl_blob_free(p[0], ps[0], NULL);
@@ -497,7 +497,7 @@ Test(tiles, parts_damaged_behind_a_valid_checksum_are_refused_or_merged, .timeou
         const void* parts[1] = {copy};
         void* blob = NULL;
         size_t bs = 0;
-        ptl_status st = ptl_bake_merge_parts(parts, &size, 1, NULL, NULL, &blob, &bs, NULL, &err);
+        ptl_status st = ptl_bake_merge_parts(parts, &size, 1, NULL, &blob, &bs, NULL, &err);
         if (st < 0) {
             ++refused;
             cr_expect(err.message[0] != '\0', "a refusal names its reason");
@@ -552,7 +552,7 @@ Test(tiles, out_of_memory_at_every_allocation_of_a_streamed_bake_and_merge_fails
                 st = ptl_bake_trimesh(&m, &dd, &blob, &size, NULL, &err);
             } else {
                 const void* parts[1] = {part};
-                st = ptl_bake_merge_parts(parts, &part_size, 1, NULL, &a, &blob, &size, NULL, &err);
+                st = ptl_bake_merge_parts(parts, &part_size, 1, &(ptl_merge_desc){.jobs = NULL, .alloc = &a}, &blob, &size, NULL, &err);
             }
             if (n == -1) {
                 cr_assert_eq(st, PTL_OK, "%s", err.message);

@@ -125,7 +125,7 @@ Test(untrusted_blobs, queries_on_a_comb_shaped_cell_stay_in_their_buffers) {
     ptl_shape s = {n, xy, 1, rings, 0, {0}};
     ptl_bake_desc bd;
     memset(&bd, 0, sizeof bd);
-    bd.landmarks = -1;
+    bd.no_landmarks = true;
     void* data;
     size_t size;
     ptl_error err;
@@ -309,7 +309,7 @@ Test(untrusted_blobs, part_settings_out_of_range_are_refused_by_name) {
         const void* parts[1] = {copy};
         void* out = NULL;
         size_t out_size = 0;
-        ptl_status st = ptl_bake_merge_parts(parts, &size, 1, NULL, NULL, &out, &out_size, NULL, &err);
+        ptl_status st = ptl_bake_merge_parts(parts, &size, 1, NULL, &out, &out_size, NULL, &err);
         cr_expect_eq(st, PTL_ERR_BAD_BLOB, "%s = %d: %s", edits[i].name, edits[i].value, ptl_status_name(st));
         cr_expect(strstr(err.message, edits[i].name) != NULL, "%s = %d: the message \"%s\" does not name it",
                   edits[i].name, edits[i].value, err.message);

@@ -85,12 +85,12 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
         else if (is_bake && !strcmp(a, "--landmarks")) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || u > 64) return cli_error(EXIT_USAGE, "--landmarks needs an integer in 0..64");
-            o->desc.landmarks = u == 0 ? -1 : (int32_t)u; /* 0 on the command line: none */
+            o->desc.landmarks = u, o->desc.no_landmarks = u == 0; /* 0 on the command line: none */
             ++i;
         } else if (is_bake && !strcmp(a, "--hubs")) {
-            o->desc.hubs = 1;
+            o->desc.hubs = true;
         } else if (!strcmp(a, "--lids")) {
-            o->desc.lids = 1;
+            o->desc.lids = true;
         } else if (is_bake && !strcmp(a, "--tile-size")) {
             unsigned u;
             if (!cli_parse_uint(v, &u) || (u != 0 && (u < PTL_TILE_MIN || u > PTL_TILE_MAX)))
@@ -118,11 +118,11 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             ++i;
         } else if (is_bake && !strcmp(a, "--max-gap")) {
             if (!cli_parse_double(v, &d) || d < 0 || d > 1000) return cli_error(EXIT_USAGE, "--max-gap needs metres in 0..1000");
-            o->desc.max_gap = d == 0 ? -1.0f : (float)d; /* 0 on the command line: no links */
+            o->desc.max_gap = (float)d, o->desc.no_links = d == 0; /* 0 on the command line: no links */
             ++i;
         } else if (is_bake && !strcmp(a, "--max-error")) {
             if (!cli_parse_double(v, &d) || d < 0 || d > 100) return cli_error(EXIT_USAGE, "--max-error needs cells in 0..100");
-            o->desc.max_error = d == 0 ? -1.0f : (float)d; /* 0 on the command line: no simplification */
+            o->desc.max_error = (float)d, o->desc.no_simplify = d == 0; /* 0 on the command line: none */
             ++i;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_error(EXIT_USAGE, "unknown option '%s'", a);
@@ -312,7 +312,7 @@ int cli_decompose(int argc, char** argv) {
     if (r) return r;
     ptl_shape shape;
     if ((r = load_shape(o.input, &shape))) return r;
-    ptl_decompose_desc dd = {o.desc.relax, o.desc.pair_slack, NULL, o.desc.lids != 0};
+    ptl_decompose_desc dd = {.relax = o.desc.relax, .pair_slack = o.desc.pair_slack, .lids = o.desc.lids};
     ptl_decomposition dc;
     ptl_error err;
     double t0 = cli_now_ms();

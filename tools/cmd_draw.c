@@ -132,80 +132,85 @@ static int by_mean_height(const void* a, const void* b) {
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-int cli_draw(int argc, char** argv) {
-    const char *nav = NULL, *out = NULL;
-    unsigned size = 1024, layer = 0;
+typedef struct draw_opts {
+    const char *nav, *out;
+    unsigned size, layer;
     float from[3], to[3];
-    bool has_from = false, has_to = false, has_window = false, has_layer = false, has_band = false;
-    double win[4] = {0, 0, 0, 0}, band[2] = {0, 0};
+    bool has_from, has_to, has_window, has_layer, has_band;
+    double win[4], band[2];
+} draw_opts;
+
+/* --window X0,Z0,X1,Z1 into o->win; 0 or a usage error. */
+static int parse_window(const char* v, draw_opts* o) {
+    double* win = o->win;
+    char tail;
+    /* Coordinates within float range (a mesh has nothing beyond) and sides of at least
+       WINDOW_MIN keep every pixel coordinate (world * at most 16384 / WINDOW_MIN) finite. */
+    bool in_range = sscanf(v, "%lf,%lf,%lf,%lf%c", &win[0], &win[1], &win[2], &win[3], &tail) == 4;
+    for (int k = 0; k < 4 && in_range; ++k) in_range = fabs(win[k]) <= FLT_MAX;
+    if (!in_range || !(win[2] > win[0]) || !(win[3] > win[1]))
+        return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1 (finite, within float range)");
+    /* (a micrometre typed in decimals, 3 to 3.000001, is a little less in binary) */
+    if (!(win[2] - win[0] >= 0.999 * WINDOW_MIN) || !(win[3] - win[1] >= 0.999 * WINDOW_MIN))
+        return cli_error(EXIT_USAGE, "--window %s: X1 - X0 and Z1 - Z0 must be at least %g m", v, WINDOW_MIN);
+    o->has_window = true;
+    return EXIT_OK;
+}
+
+/* The command line into `o`; EXIT_OK or a usage error (reported). */
+static int parse_draw(int argc, char** argv, draw_opts* o) {
+    memset(o, 0, sizeof *o);
+    o->size = 1024;
     for (int i = 0; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
         if (a[0] != '-' || !a[1]) {
-            if (nav) return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
-            nav = a;
+            if (o->nav) return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
+            o->nav = a;
             continue;
         }
         static const char* const VALUED[] = {"-o", "--size", "--from", "--to", "--window", "--layer", "--band", NULL};
         if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
-        if (!strcmp(a, "-o")) out = v;
+        if (!strcmp(a, "-o")) o->out = v;
         else if (!strcmp(a, "--size")) {
-            if (!cli_parse_uint(v, &size) || size < 16 || size > 16384) return cli_error(EXIT_USAGE, "--size is 16..16384");
+            if (!cli_parse_uint(v, &o->size) || o->size < 16 || o->size > 16384)
+                return cli_error(EXIT_USAGE, "--size is 16..16384");
         } else if (!strcmp(a, "--from")) {
-            if (!cli_parse_vec3(v, from)) return cli_error(EXIT_USAGE, "--from needs X,Y,Z");
-            has_from = true;
+            if (!cli_parse_vec3(v, o->from)) return cli_error(EXIT_USAGE, "--from needs X,Y,Z");
+            o->has_from = true;
         } else if (!strcmp(a, "--window")) {
-            char tail;
-            /* Coordinates within float range (a mesh has nothing beyond) and sides of at least
-               WINDOW_MIN keep every pixel coordinate (world * at most 16384 / WINDOW_MIN) finite. */
-            bool in_range = sscanf(v, "%lf,%lf,%lf,%lf%c", &win[0], &win[1], &win[2], &win[3], &tail) == 4;
-            for (int k = 0; k < 4 && in_range; ++k) in_range = fabs(win[k]) <= FLT_MAX;
-            if (!in_range || !(win[2] > win[0]) || !(win[3] > win[1]))
-                return cli_error(EXIT_USAGE, "--window needs X0,Z0,X1,Z1 with X0 < X1 and Z0 < Z1 (finite, within float range)");
-            /* (a micrometre typed in decimals, 3 to 3.000001, is a little less in binary) */
-            if (!(win[2] - win[0] >= 0.999 * WINDOW_MIN) || !(win[3] - win[1] >= 0.999 * WINDOW_MIN))
-                return cli_error(EXIT_USAGE, "--window %s: X1 - X0 and Z1 - Z0 must be at least %g m", v, WINDOW_MIN);
-            has_window = true;
+            int r = parse_window(v, o);
+            if (r) return r;
         } else if (!strcmp(a, "--layer")) {
-            if (!cli_parse_uint(v, &layer)) return cli_error(EXIT_USAGE, "--layer needs a layer number (0, 1, ...)");
-            has_layer = true;
+            if (!cli_parse_uint(v, &o->layer)) return cli_error(EXIT_USAGE, "--layer needs a layer number (0, 1, ...)");
+            o->has_layer = true;
         } else if (!strcmp(a, "--band")) {
             char tail;
-            if (sscanf(v, "%lf,%lf%c", &band[0], &band[1], &tail) != 2 || !isfinite(band[0]) || !isfinite(band[1]) ||
-                !(band[0] <= band[1]))
+            if (sscanf(v, "%lf,%lf%c", &o->band[0], &o->band[1], &tail) != 2 || !isfinite(o->band[0]) ||
+                !isfinite(o->band[1]) || !(o->band[0] <= o->band[1]))
                 return cli_error(EXIT_USAGE, "--band needs Y0,Y1 with Y0 <= Y1");
-            has_band = true;
+            o->has_band = true;
         } else if (!strcmp(a, "--to")) {
-            if (!cli_parse_vec3(v, to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
-            has_to = true;
+            if (!cli_parse_vec3(v, o->to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
+            o->has_to = true;
         }
     }
-    if (!nav) return cli_error(EXIT_USAGE, "missing NAV.ptl (portolan draw --help)");
-    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.png");
-    if (has_from != has_to) return cli_error(EXIT_USAGE, "give both --from and --to");
-    if (has_layer && has_band) return cli_error(EXIT_USAGE, "give --layer or --band, not both");
-    ptl_navmesh* nm;
-    ptl_error err;
-    if (ptl_navmesh_load_file(nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
-    ptl_navmesh_info in;
-    ptl_navmesh_get_info(nm, &in);
-    if (has_layer && layer >= in.layer_count) {
-        ptl_navmesh_destroy(nm);
-        return cli_error(EXIT_USAGE, "--layer %u: %s has layers 0..%u", layer, nav, in.layer_count ? in.layer_count - 1 : 0);
-    }
-    /* Cells in the order they are filled (lowest first) and whether each is drawn. */
-    cell_height* order = malloc(((size_t)in.cell_count + 1) * sizeof *order);
-    bool* shown = malloc((size_t)in.cell_count + 1);
-    if (!order || !shown) {
-        free(order), free(shown);
-        ptl_navmesh_destroy(nm);
-        return cli_error(EXIT_FAIL, "out of memory");
-    }
+    if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl (portolan draw --help)");
+    if (!o->out) return cli_error(EXIT_USAGE, "missing -o OUT.png");
+    if (o->has_from != o->has_to) return cli_error(EXIT_USAGE, "give both --from and --to");
+    if (o->has_layer && o->has_band) return cli_error(EXIT_USAGE, "give --layer or --band, not both");
+    return EXIT_OK;
+}
+
+/* Cells in the order they are filled (lowest first, into `order`) and whether each is drawn
+   (`shown`, by --layer or --band). Returns how many are shown; with --layer, o->band becomes the
+   shown cells' heights, so that the path legs outside them are dimmed like a band's. */
+static uint32_t pick_cells(const ptl_navmesh* nm, uint32_t cell_count, draw_opts* o, cell_height* order, bool* shown) {
     double ylo = INFINITY, yhi = -INFINITY; /* heights of the shown cells */
     uint32_t shown_count = 0;
-    for (uint32_t i = 0; i < in.cell_count; ++i) {
+    for (uint32_t i = 0; i < cell_count; ++i) {
         ptl_cell_view cv;
         ptl_navmesh_get_cell(nm, i, &cv);
         cell_height h = {INFINITY, -INFINITY, 0, i};
@@ -214,44 +219,44 @@ int cli_draw(int argc, char** argv) {
             h.lo = fminf(h.lo, y), h.hi = fmaxf(h.hi, y), h.mean += y / (float)cv.vert_count;
         }
         order[i] = h;
-        shown[i] = has_layer ? cv.layer == layer : has_band ? h.hi >= band[0] && h.lo <= band[1] : true;
+        shown[i] = o->has_layer ? cv.layer == o->layer : o->has_band ? h.hi >= o->band[0] && h.lo <= o->band[1] : true;
         if (!shown[i]) continue;
         shown_count++;
         ylo = fmin(ylo, h.lo), yhi = fmax(yhi, h.hi);
     }
-    qsort(order, in.cell_count, sizeof *order, by_mean_height);
-    if ((has_layer || has_band) && shown_count == 0)
-    {
-        if (has_layer) fprintf(stderr, "portolan: draw: layer %u has no cell\n", layer);
-        else fprintf(stderr, "portolan: draw: no cell meets the band %g..%g\n", band[0], band[1]);
+    qsort(order, cell_count, sizeof *order, by_mean_height);
+    if ((o->has_layer || o->has_band) && shown_count == 0) {
+        if (o->has_layer) fprintf(stderr, "portolan: draw: layer %u has no cell\n", o->layer);
+        else fprintf(stderr, "portolan: draw: no cell meets the band %g..%g\n", o->band[0], o->band[1]);
     }
-    /* a layer's path legs are dimmed outside its heights, like a band's */
-    if (has_layer && shown_count) band[0] = ylo, band[1] = yhi;
-    /* The picture shows the mesh's bounds (the same for every layer or band, so that pictures of two
-       storeys line up), or the --window rectangle of the x-z plane. */
-    double bx0 = in.bmin[0], bz0 = in.bmin[2], bx1 = in.bmax[0], bz1 = in.bmax[2];
-    if (has_window) bx0 = win[0], bz0 = win[1], bx1 = win[2], bz1 = win[3];
+    if (o->has_layer && shown_count) o->band[0] = ylo, o->band[1] = yhi;
+    return shown_count;
+}
+
+/* The picture shows the mesh's bounds (the same for every layer or band, so that pictures of two
+   storeys line up), or the --window rectangle of the x-z plane. Sets up `c` without pixels; false
+   when the bounds cannot be drawn (reported). */
+static bool frame_canvas(const ptl_navmesh_info* in, const draw_opts* o, canvas* c) {
+    double bx0 = in->bmin[0], bz0 = in->bmin[2], bx1 = in->bmax[0], bz1 = in->bmax[2];
+    if (o->has_window) bx0 = o->win[0], bz0 = o->win[1], bx1 = o->win[2], bz1 = o->win[3];
     double ww = fmax(bx1 - bx0, WINDOW_MIN), wh = fmax(bz1 - bz0, WINDOW_MIN);
-    canvas c;
-    c.scale = (size - 8) / fmax(ww, wh);
-    c.w = clamp_px(ceil(ww * c.scale), 1, (int)size) + 8;
-    c.h = clamp_px(ceil(wh * c.scale), 1, (int)size) + 8;
-    c.x0 = bx0 - 4 / c.scale;
-    c.z0 = bz0 - 4 / c.scale;
-    c.px = NULL;
-    if (!isfinite(c.scale) || !(c.scale > 0) || !isfinite(c.x0) || !isfinite(c.z0)) {
-        free(order), free(shown);
-        ptl_navmesh_destroy(nm);
-        return cli_error(EXIT_FAIL, "%s: bounds (%g, %g)..(%g, %g) cannot be drawn", nav, bx0, bz0, bx1, bz1);
+    c->scale = (o->size - 8) / fmax(ww, wh);
+    c->w = clamp_px(ceil(ww * c->scale), 1, (int)o->size) + 8;
+    c->h = clamp_px(ceil(wh * c->scale), 1, (int)o->size) + 8;
+    c->x0 = bx0 - 4 / c->scale;
+    c->z0 = bz0 - 4 / c->scale;
+    c->px = NULL;
+    if (!isfinite(c->scale) || !(c->scale > 0) || !isfinite(c->x0) || !isfinite(c->z0)) {
+        cli_error(EXIT_FAIL, "%s: bounds (%g, %g)..(%g, %g) cannot be drawn", o->nav, bx0, bz0, bx1, bz1);
+        return false;
     }
-    c.px = malloc((size_t)c.w * c.h * 3);
-    if (!c.px) {
-        free(order), free(shown);
-        ptl_navmesh_destroy(nm);
-        return cli_error(EXIT_FAIL, "out of memory");
-    }
-    memset(c.px, 40, (size_t)c.w * c.h * 3);
-    for (uint32_t j = 0; j < in.cell_count; ++j) {
+    return true;
+}
+
+/* The shown cells filled (lowest first), then their walls dark and their portals light. */
+static void draw_cells(canvas* c, const ptl_navmesh* nm, uint32_t cell_count, const cell_height* order,
+                       const bool* shown) {
+    for (uint32_t j = 0; j < cell_count; ++j) {
         uint32_t i = order[j].index;
         if (!shown[i]) continue;
         ptl_cell_view cv;
@@ -259,11 +264,11 @@ int cli_draw(int argc, char** argv) {
         uint32_t hsh = i * 2654435761u;
         unsigned char rgb[3] = {(unsigned char)(120 + (hsh & 63)), (unsigned char)(160 + ((hsh >> 8) & 63)),
                                 (unsigned char)(150 + ((hsh >> 16) & 63))};
-        fill_cell(&c, nm, &cv, rgb);
+        fill_cell(c, nm, &cv, rgb);
     }
-    const unsigned char portal[3] = {235, 235, 220}, wall[3] = {10, 10, 10}, path_rgb[3] = {220, 30, 30};
-    int thick = c.scale >= 6 ? 2 : 1;
-    for (uint32_t j = 0; j < in.cell_count; ++j) {
+    const unsigned char portal[3] = {235, 235, 220}, wall[3] = {10, 10, 10};
+    int thick = c->scale >= 6 ? 2 : 1;
+    for (uint32_t j = 0; j < cell_count; ++j) {
         uint32_t i = order[j].index;
         if (!shown[i]) continue;
         ptl_cell_view cv;
@@ -274,50 +279,82 @@ int cli_draw(int argc, char** argv) {
             bool is_wall = cv.neighbors[k] == PTL_NONE;
             /* each portal once; one to a cell not drawn is drawn from this side */
             if (!is_wall && cv.neighbors[k] < i && shown[cv.neighbors[k]]) continue;
-            line(&c, a[0], a[2], b[0], b[2], is_wall ? wall : portal, is_wall ? thick + 1 : 1);
+            line(c, a[0], a[2], b[0], b[2], is_wall ? wall : portal, is_wall ? thick + 1 : 1);
         }
     }
-    int code = EXIT_OK;
-    if (has_from) {
-        ptl_query* q;
-        if (ptl_query_create(nm, NULL, &q) >= 0) {
-            static float pts[3 * 4096];
-            ptl_path_request req;
-            memset(&req, 0, sizeof req);
-            memcpy(req.start, from, sizeof from);
-            memcpy(req.goal, to, sizeof to);
-            ptl_path_result res;
-            memset(&res, 0, sizeof res);
-            res.points = pts;
-            res.point_capacity = 4096;
-            ptl_query_find_path(q, &req, &res);
-            /* with --band or --layer, the legs outside it are drawn dim: they run on storeys not shown */
-            const unsigned char dim_rgb[3] = {120, 60, 60};
-            for (uint32_t k = 0; k + 1 < res.point_count; ++k) {
-                bool in_band = !(has_band || (has_layer && shown_count)) || (fmax(pts[3 * k + 1], pts[3 * k + 4]) >= band[0] &&
-                                             fmin(pts[3 * k + 1], pts[3 * k + 4]) <= band[1]);
-                line(&c, pts[3 * k], pts[3 * k + 2], pts[3 * k + 3], pts[3 * k + 5], in_band ? path_rgb : dim_rgb,
-                     in_band ? thick + 2 : thick);
-            }
-            if (!res.found) fprintf(stderr, "portolan: draw: no path between the given points\n");
-            /* start and goal: where the path begins and ends (the snapped points), else as given */
-            const float* s0 = res.found && res.point_count ? &pts[0] : from;
-            const float* g0 = res.found && res.point_count ? &pts[3 * (res.point_count - 1)] : to;
-            int radius = (int)fmax(6, fmin(c.w, c.h) / 80);
-            const unsigned char start_rgb[3] = {40, 200, 60}, goal_rgb[3] = {40, 90, 230};
-            marker(&c, s0[0], s0[2], radius, start_rgb);
-            marker(&c, g0[0], g0[2], radius, goal_rgb);
-            ptl_query_destroy(q);
-        }
+}
+
+/* The path from --from to --to, start and goal marked. With `dim` (--band, or --layer with cells
+   shown), the legs outside o->band are drawn dim: they run on storeys not shown. */
+static void draw_path(canvas* c, const ptl_navmesh* nm, const draw_opts* o, bool dim) {
+    ptl_query* q;
+    if (ptl_query_create(nm, NULL, &q) < 0) return;
+    static float pts[3 * 4096];
+    ptl_path_request req;
+    memset(&req, 0, sizeof req);
+    memcpy(req.start, o->from, sizeof o->from);
+    memcpy(req.goal, o->to, sizeof o->to);
+    ptl_path_result res;
+    memset(&res, 0, sizeof res);
+    res.points = pts;
+    res.point_capacity = 4096;
+    ptl_query_find_path(q, &req, &res);
+    const unsigned char path_rgb[3] = {220, 30, 30}, dim_rgb[3] = {120, 60, 60};
+    int thick = c->scale >= 6 ? 2 : 1;
+    for (uint32_t k = 0; k + 1 < res.point_count; ++k) {
+        bool in_band = !dim || (fmax(pts[3 * k + 1], pts[3 * k + 4]) >= o->band[0] &&
+                                fmin(pts[3 * k + 1], pts[3 * k + 4]) <= o->band[1]);
+        line(c, pts[3 * k], pts[3 * k + 2], pts[3 * k + 3], pts[3 * k + 5], in_band ? path_rgb : dim_rgb,
+             in_band ? thick + 2 : thick);
     }
+    if (!res.found) fprintf(stderr, "portolan: draw: no path between the given points\n");
+    /* start and goal: where the path begins and ends (the snapped points), else as given */
+    const float* s0 = res.found && res.point_count ? &pts[0] : o->from;
+    const float* g0 = res.found && res.point_count ? &pts[3 * (res.point_count - 1)] : o->to;
+    int radius = (int)fmax(6, fmin(c->w, c->h) / 80);
+    const unsigned char start_rgb[3] = {40, 200, 60}, goal_rgb[3] = {40, 90, 230};
+    marker(c, s0[0], s0[2], radius, start_rgb);
+    marker(c, g0[0], g0[2], radius, goal_rgb);
+    ptl_query_destroy(q);
+}
+
+/* Encoded in memory and written here: stbi_write_png reports a failed open but not a failed write
+   (a full disk, /dev/full). */
+static int write_png(const canvas* c, const char* out) {
     stbi_flip_vertically_on_write(1); /* z grows upwards in the picture, like the math plane */
-    /* Encoded in memory and written here: stbi_write_png reports a failed open but not a failed
-       write (a full disk, /dev/full). */
     int png_size = 0;
-    unsigned char* png = stbi_write_png_to_mem(c.px, c.w * 3, c.w, c.h, 3, &png_size);
+    unsigned char* png = stbi_write_png_to_mem(c->px, c->w * 3, c->w, c->h, 3, &png_size);
     int wr = png ? cli_write_file(out, png, (size_t)png_size) : cli_error(EXIT_FAIL, "%s: out of memory encoding the PNG", out);
-    if (code == EXIT_OK) code = wr;
     STBIW_FREE(png);
+    return wr;
+}
+
+int cli_draw(int argc, char** argv) {
+    draw_opts o;
+    int code = parse_draw(argc, argv, &o);
+    if (code) return code;
+    ptl_navmesh* nm;
+    ptl_error err;
+    if (ptl_navmesh_load_file(o.nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    if (o.has_layer && o.layer >= in.layer_count) {
+        ptl_navmesh_destroy(nm);
+        return cli_error(EXIT_USAGE, "--layer %u: %s has layers 0..%u", o.layer, o.nav, in.layer_count ? in.layer_count - 1 : 0);
+    }
+    cell_height* order = malloc(((size_t)in.cell_count + 1) * sizeof *order);
+    bool* shown = malloc((size_t)in.cell_count + 1);
+    canvas c = {0};
+    if (!order || !shown) code = cli_error(EXIT_FAIL, "out of memory");
+    uint32_t shown_count = code ? 0 : pick_cells(nm, in.cell_count, &o, order, shown);
+    if (!code && !frame_canvas(&in, &o, &c)) code = EXIT_FAIL;
+    if (!code && !(c.px = malloc((size_t)c.w * c.h * 3))) code = cli_error(EXIT_FAIL, "out of memory");
+    if (!code) {
+        memset(c.px, 40, (size_t)c.w * c.h * 3);
+        draw_cells(&c, nm, in.cell_count, order, shown);
+        if (o.has_from) draw_path(&c, nm, &o, o.has_band || (o.has_layer && shown_count));
+        code = write_png(&c, o.out);
+    }
     free(c.px);
     free(order), free(shown);
     ptl_navmesh_destroy(nm);

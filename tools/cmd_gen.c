@@ -1,5 +1,5 @@
 /* `portolan gen`: the built-in generated scenes, as Moving AI maps (`gen grid`) or as OBJ
-   triangle soups (`gen building|bridge|terrain`), and the scale scenes of issue 5: K x K copies
+   triangle soups (`gen building|bridge|terrain`), and the scale scenes of the tiled-bake benchmark: K x K copies
    of any OBJ (`gen copy`) and a .map extruded into 3D (`gen extrude`). */
 #include <string.h>
 
@@ -56,7 +56,7 @@ static int gen_grid(int argc, char** argv) {
     if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.map");
     ptl_grid g;
     ptl_error err;
-    if (ptl_grid_generate(&d, NULL, &g, &err) < 0)
+    if (ptl_grid_generate(&d, &g, &err) < 0)
         return cli_error(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, "%s", err.message);
     ptl_status s = ptl_grid_save(&g, out, &err);
     ptl_grid_free(&g);
@@ -98,7 +98,7 @@ static int gen_scene(ptl_scene_kind kind, int argc, char** argv) {
     if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
     ptl_trimesh m;
     ptl_error err;
-    if (ptl_scene_generate(&d, NULL, &m, &err) < 0)
+    if (ptl_scene_generate(&d, &m, &err) < 0)
         return cli_error(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, "%s", err.message);
     ptl_status s = ptl_trimesh_save_obj(&m, out, &err);
     ptl_trimesh_free(&m);
@@ -184,7 +184,7 @@ static int gen_copy(int argc, char** argv) {
     ptl_trimesh src, m;
     ptl_error err;
     if (ptl_obj_load(in, NULL, &src, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
-    ptl_status s = ptl_trimesh_copies(&src, &d, NULL, &m, &err);
+    ptl_status s = ptl_trimesh_copies(&src, &d, &m, &err);
     ptl_trimesh_free(&src);
     if (s < 0) return cli_error_about(EXIT_FAIL, in, err.message);
     return save_generated(&m, out, json, t0);
@@ -214,7 +214,7 @@ static int gen_extrude(int argc, char** argv) {
     ptl_trimesh m;
     ptl_error err;
     if (ptl_grid_load(in, NULL, &g, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
-    ptl_status s = ptl_grid_extrude(&g, &d, NULL, &m, &err);
+    ptl_status s = ptl_grid_extrude(&g, &d, &m, &err);
     ptl_grid_free(&g);
     if (s < 0) return cli_error_about(EXIT_FAIL, in, err.message);
     return save_generated(&m, out, json, t0);

@@ -60,8 +60,8 @@ int cli_merge(int argc, char** argv) {
     ptl_thread_jobs_init(&jobs, threads);
     if (rc == EXIT_OK) {
         ptl_error err;
-        if (ptl_bake_merge_parts((const void* const*)parts, sizes, n, threads > 1 ? &jobs.sys : NULL, NULL, &blob, &size,
-                                 &st, &err) < 0) {
+        ptl_merge_desc md = {.jobs = threads > 1 ? &jobs.sys : NULL};
+        if (ptl_bake_merge_parts((const void* const*)parts, sizes, n, &md, &blob, &size, &st, &err) < 0) {
             /* the library names parts by their place in the list ("part K: ..."): name the file */
             unsigned k;
             int used = 0;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../runtime/query_internal.h"
 #include "cli.h"
 
 typedef struct path_opts {
@@ -226,8 +227,10 @@ int cli_path(int argc, char** argv) {
     ptl_error err;
     if (ptl_navmesh_load_file(o.nav, NULL, &nm, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
     ptl_query* q;
-    ptl_query_desc qd = {1u << 20, NULL, o.no_hubs};
-    if (ptl_query_create(nm, &qd, &q) < 0) {
+    ptl_query_desc qd = {.max_nodes = 1u << 20};
+    /* --no-hubs is for comparisons, so it uses the runtime's internal switch, not a public field. */
+    ptl_query_switches sw = {.ignore_hubs = o.no_hubs};
+    if (ptl_query_create_with_switches(nm, &qd, &sw, &q) < 0) {
         ptl_navmesh_destroy(nm);
         return cli_error(EXIT_FAIL, "cannot create a query (out of memory)");
     }

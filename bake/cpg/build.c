@@ -123,10 +123,11 @@ static void hpack_free(const ptl_allocator* a, hpack* hp, uint32_t cell_count) {
     PTL_ARRAY_FREE(a, hp->data);
 }
 
-ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, const ptl_allocator* alloc,
-                                  void** blob, size_t* size, ptl_error* err) {
+ptl_status ptl_bake_decomposition(const ptl_decomposition* d, const ptl_blob_desc* desc, void** blob, size_t* size,
+                                  ptl_error* err) {
     if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_decomposition: NULL argument");
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const uint32_t flags = desc ? desc->flags : 0;
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     double* xyz = ptl_mem_alloc(&a, ((size_t)d->vert_count + 1) * 3 * sizeof(double));
     if (!xyz) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     for (uint32_t v = 0; v < d->vert_count; ++v) { /* 2D (x, y) is world (x, 0, y) */

@@ -96,7 +96,7 @@ static ptl_status sweep_corner(ptl_query** qp, const ptl_allocator* a, sweep* s,
         if (more > (1u << 24)) return st;
         ptl_query_destroy(*qp);
         *qp = NULL;
-        ptl_query_desc qd = {more, a};
+        ptl_query_desc qd = {.max_nodes = more, .alloc = a};
         if ((st = ptl_query_create(nm, &qd, qp)) < 0) return st;
     }
 }
@@ -114,7 +114,7 @@ static void graph_job(void* data, uint32_t j) {
     graph_ctx* c = data;
     const graph* g = c->g;
     ptl_query* q = NULL;
-    ptl_query_desc qd = {1u << 12, c->a};
+    ptl_query_desc qd = {.max_nodes = 1u << 12, .alloc = c->a};
     sweep s;
     memset(&s, 0, sizeof s);
     s.g = g, s.a = c->a;
@@ -157,7 +157,7 @@ static ptl_status build_graph(const ptl_navmesh* nm, const ptl_job_system* jobs,
     const uint32_t nv = h->vert_count;
     memset(g, 0, sizeof *g);
     ptl_query* q = NULL;
-    ptl_query_desc qd = {PTL_QUERY_MIN_MAX_NODES, a};
+    ptl_query_desc qd = {.max_nodes = PTL_QUERY_MIN_MAX_NODES, .alloc = a};
     ptl_status st = ptl_query_create(nm, &qd, &q); /* for the slots: corner flags and dead ends */
     if (st < 0) return st;
     g->corner_of = ptl_mem_alloc(a, ((size_t)nv + 1) * sizeof(uint32_t));
@@ -527,14 +527,15 @@ static ptl_status write_blob(const ptl_navmesh* nm, const graph* g, const labell
     return PTL_OK;
 }
 
-ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_job_system* jobs, const ptl_allocator* alloc,
-                         void** out, size_t* out_size, ptl_hub_stats* stats, ptl_error* err) {
+ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_hubs_desc* desc, void** out, size_t* out_size,
+                         ptl_hub_stats* stats, ptl_error* err) {
+    const ptl_job_system* jobs = desc ? desc->jobs : NULL;
     if (!blob || !out || !out_size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_hubs: NULL argument");
     *out = NULL;
     *out_size = 0;
     if (stats) memset(stats, 0, sizeof *stats);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
-    ptl_navmesh_desc nd = {&a};
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
+    ptl_navmesh_desc nd = {.alloc = &a};
     ptl_navmesh* nm = NULL;
     ptl_status st = ptl_navmesh_create(blob, size, &nd, &nm, err);
     if (st < 0) return st;
@@ -562,7 +563,8 @@ ptl_status ptl_bake_add_hubs(const ptl_bake_desc* d, void** blob, size_t* size, 
     void* with = NULL;
     size_t with_size = 0;
     ptl_hub_stats hs;
-    ptl_status st = ptl_bake_hubs(*blob, *size, d->jobs, d->alloc, &with, &with_size, &hs, err);
+    ptl_status st = ptl_bake_hubs(*blob, *size, &(ptl_hubs_desc){.jobs = d->jobs, .alloc = d->alloc}, &with, &with_size,
+                                  &hs, err);
     if (st < 0) return st;
     ptl_blob_free(*blob, *size, d->alloc);
     *blob = with;

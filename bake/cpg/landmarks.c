@@ -38,7 +38,7 @@ static ptl_status distances(const ptl_navmesh* nm, ptl_query** q, const ptl_allo
         uint32_t more = (*q)->max_nodes * 4;
         if (more > cap) more = cap;
         ptl_query_destroy(*q);
-        ptl_query_desc qd = {more, a};
+        ptl_query_desc qd = {.max_nodes = more, .alloc = a};
         if ((st = ptl_query_create(nm, &qd, q)) < 0) return st;
     }
 }
@@ -99,7 +99,7 @@ static void piece_job(void* data, uint32_t j) {
     lm_ctx* c = data;
     const uint32_t nv = c->nm->h->vert_count, np = c->nm->piece_count;
     ptl_query* q = NULL;
-    ptl_query_desc qd = {1u << 10, c->a}; /* grown on demand (distances()): small meshes stay small */
+    ptl_query_desc qd = {.max_nodes = 1u << 10, .alloc = c->a}; /* grown on demand (distances()): small meshes stay small */
     double* dist = ptl_mem_alloc(c->a, (size_t)nv * sizeof(double));
     double* near = ptl_mem_alloc(c->a, (size_t)nv * sizeof(double)); /* distance to the nearest chosen landmark */
     bool ok = dist && near && ptl_query_create(c->nm, &qd, &q) >= 0;
@@ -112,9 +112,10 @@ static void piece_job(void* data, uint32_t j) {
     ptl_query_destroy(q);
 }
 
-ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, const ptl_allocator* alloc, void** out,
-                              size_t* out_size, ptl_error* err) {
-    return ptl_bake_landmarks_jobs(blob, size, count, NULL, alloc, out, out_size, err);
+ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, const ptl_landmarks_desc* desc,
+                              void** out, size_t* out_size, ptl_error* err) {
+    return ptl_bake_landmarks_jobs(blob, size, count, desc ? desc->jobs : NULL, desc ? desc->alloc : NULL, out, out_size,
+                                   err);
 }
 
 /* With `adopt`, the blob becomes the navmesh's (no copy of it beside the output) and is freed here
@@ -128,7 +129,7 @@ static ptl_status landmarks(const void* blob, size_t size, bool adopt, uint32_t 
     }
     *out = NULL;
     *out_size = 0;
-    ptl_navmesh_desc nd = {&a};
+    ptl_navmesh_desc nd = {.alloc = &a};
     ptl_navmesh* nm = NULL;
     ptl_status st = count > PTL_MAX_LANDMARKS
                         ? ptl_error_set(err, PTL_ERR_INVALID_ARG, "landmarks: %u is more than %u", count, PTL_MAX_LANDMARKS)

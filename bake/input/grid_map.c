@@ -102,11 +102,11 @@ static ptl_status parse_header(ptl_text_lines* it, const char* name, uint32_t* w
     return ptl_error_set(err, PTL_ERR_PARSE, "%s:%u: unexpected end of file: missing 'map' line", name, it->line);
 }
 
-ptl_status ptl_grid_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_grid_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                           ptl_grid* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_grid_parse: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_grid_parse: text is NULL");
     if (!name) name = "<map>";
     ptl_text_lines it = {text, text + len, 0};
@@ -155,15 +155,15 @@ fail:
     return st;
 }
 
-ptl_status ptl_grid_load(const char* path, const ptl_allocator* alloc, ptl_grid* out, ptl_error* err) {
+ptl_status ptl_grid_load(const char* path, const ptl_input_desc* desc, ptl_grid* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_grid_load: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     ptl_text_file f;
     ptl_status st = ptl_text_read_file(path, &a, &f, err);
     if (st < 0) return st;
-    st = ptl_grid_parse(f.data, f.size, path, &a, out, err);
+    st = ptl_grid_parse(f.data, f.size, path, &(ptl_input_desc){.alloc = &a}, out, err);
     ptl_text_file_free(&a, &f);
     return st;
 }

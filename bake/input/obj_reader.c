@@ -641,11 +641,11 @@ static void reader_init(oreader* r, const char* name, const ptl_allocator* a, pt
     r->a = a;
 }
 
-ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc, ptl_trimesh* out,
+ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc, ptl_trimesh* out,
                          ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_obj_parse: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_obj_parse: text is NULL");
     if (!name) name = "<obj>";
     oreader r;
@@ -676,10 +676,10 @@ static size_t last_line_end(const char* buf, size_t n) {
    the text of a large level never sits in memory whole beside the mesh made from it. */
 #define PTL_OBJ_CHUNK ((size_t)1 << 20)
 
-ptl_status ptl_obj_load(const char* path, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err) {
+ptl_status ptl_obj_load(const char* path, const ptl_input_desc* desc, ptl_trimesh* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_obj_load: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     if (!path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "path is NULL");
     FILE* f;

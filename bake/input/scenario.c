@@ -118,11 +118,11 @@ static ptl_status parse_scen_row(const char* s, size_t n, const char* name, uint
     return PTL_OK;
 }
 
-ptl_status ptl_scen_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_scen_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                           ptl_query_set* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_scen_parse: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_scen_parse: text is NULL");
     if (!name) name = "<scen>";
     const ptl_allocator* a = &out->alloc;
@@ -242,11 +242,11 @@ static ptl_status parse_pairs_row(const char* s, size_t n, const char* name, uin
     return PTL_OK;
 }
 
-ptl_status ptl_pairs_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_pairs_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                            ptl_query_set* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_pairs_parse: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_pairs_parse: text is NULL");
     if (!name) name = "<pairs>";
     const ptl_allocator* a = &out->alloc;
@@ -275,28 +275,28 @@ ptl_status ptl_pairs_parse(const char* text, size_t len, const char* name, const
     return finish_items(a, &items, out, name, err);
 }
 
-ptl_status ptl_scen_load(const char* path, const ptl_allocator* alloc, ptl_query_set* out, ptl_error* err) {
+ptl_status ptl_scen_load(const char* path, const ptl_input_desc* desc, ptl_query_set* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_scen_load: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     ptl_text_file f;
     ptl_status st = ptl_text_read_file(path, &a, &f, err);
     if (st < 0) return st;
-    st = ptl_scen_parse(f.data, f.size, path, &a, out, err);
+    st = ptl_scen_parse(f.data, f.size, path, &(ptl_input_desc){.alloc = &a}, out, err);
     ptl_text_file_free(&a, &f);
     return st;
 }
 
-ptl_status ptl_pairs_load(const char* path, const ptl_allocator* alloc, ptl_query_set* out, ptl_error* err) {
+ptl_status ptl_pairs_load(const char* path, const ptl_input_desc* desc, ptl_query_set* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_pairs_load: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     ptl_text_file f;
     ptl_status st = ptl_text_read_file(path, &a, &f, err);
     if (st < 0) return st;
-    st = ptl_pairs_parse(f.data, f.size, path, &a, out, err);
+    st = ptl_pairs_parse(f.data, f.size, path, &(ptl_input_desc){.alloc = &a}, out, err);
     ptl_text_file_free(&a, &f);
     return st;
 }

@@ -534,11 +534,11 @@ static ptl_status check_mesh(const mesh_data* m, const char* name, const ptl_all
     return st;
 }
 
-ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                             ptl_shape* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_mesh2d_parse: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_mesh2d_parse: text is NULL");
     if (!name) name = "<mesh>";
@@ -585,15 +585,15 @@ done:
     return st;
 }
 
-ptl_status ptl_mesh2d_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err) {
+ptl_status ptl_mesh2d_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_mesh2d_load: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     ptl_text_file f;
     ptl_status st = ptl_text_read_file(path, &a, &f, err);
     if (st < 0) return st;
-    st = ptl_mesh2d_parse(f.data, f.size, path, &a, out, err);
+    st = ptl_mesh2d_parse(f.data, f.size, path, &(ptl_input_desc){.alloc = &a}, out, err);
     ptl_text_file_free(&a, &f);
     return st;
 }

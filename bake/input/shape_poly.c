@@ -719,11 +719,11 @@ static ptl_status poly_xor(const poly_data* d, const char* name, ptl_shape* out,
     return st;
 }
 
-ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                           ptl_shape* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_poly_parse: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     if (!text && len) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_poly_parse: text is NULL");
     if (!name) name = "<poly>";
@@ -739,15 +739,15 @@ ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const 
     return st;
 }
 
-ptl_status ptl_poly_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err) {
+ptl_status ptl_poly_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_poly_load: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     ptl_text_file f;
     ptl_status st = ptl_text_read_file(path, &a, &f, err);
     if (st < 0) return st;
-    st = ptl_poly_parse(f.data, f.size, path, &a, out, err);
+    st = ptl_poly_parse(f.data, f.size, path, &(ptl_input_desc){.alloc = &a}, out, err);
     ptl_text_file_free(&a, &f);
     return st;
 }

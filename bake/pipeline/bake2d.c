@@ -29,19 +29,20 @@ void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out) {
     if (!(d.relax > 0)) d.relax = 0.0;
     if (!(d.pair_slack > 0)) d.pair_slack = PTL_PAIR_SLACK_DEFAULT;
     else if (d.pair_slack < 1) d.pair_slack = 1.0;
-    /* Hub searches bound more corners away with more landmarks (Aurora: 92 -> 66 us median with 16,
-       bench/RESULTS.md), which cost little beside the labels. */
-    if (d.landmarks == 0) d.landmarks = d.hubs ? 16 : 4;
-    /* Hub labels cover only the corners outside pockets when the pockets are cut off: 7x fewer
-       corners on Aurora, labels 31 -> 5 MB, queries 51 -> 19 us (bench/RESULTS.md). */
-    if (d.hubs && d.lids == 0) d.lids = 1;
-    if (d.max_error == 0) d.max_error = 1.3f;
-    /* Negative "none" values stay negative, so that resolving a resolved desc changes nothing. */
-    if (d.min_island == 0) d.min_island = 64;
-    if (d.min_island < 0) d.min_island = -1;
-    if (d.max_error < 0) d.max_error = -1;
-    if (d.max_gap == 0) d.max_gap = d.cell_size;
-    if (!(d.max_gap > 0)) d.max_gap = -1; /* negative or NaN: no links */
+    /* Hub searches bound more corners away with more landmarks, which cost little beside the
+       labels (bench/RESULTS.md). The switches that turn a stage off leave its value 0, which the
+       stages read as "none", so that resolving a resolved desc changes nothing. */
+    if (d.no_landmarks) d.landmarks = 0;
+    else if (d.landmarks == 0) d.landmarks = d.hubs ? 16 : 4;
+    /* Hub labels cover only the corners outside pockets when the pockets are cut off: far fewer
+       corners, smaller labels and faster queries (bench/RESULTS.md). */
+    if (d.hubs) d.lids = true;
+    if (d.no_simplify) d.max_error = 0;
+    else if (d.max_error == 0) d.max_error = 1.3f;
+    if (d.keep_islands) d.min_island = 0;
+    else if (d.min_island == 0) d.min_island = 64;
+    if (d.no_links) d.max_gap = 0;
+    else if (d.max_gap == 0) d.max_gap = d.cell_size;
     *out = d;
 }
 
@@ -51,15 +52,13 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     ptl_bake_desc d;
     ptl_bake_desc_resolve(desc, &d);
     ptl_bake_debug_begin(d.debug);
-    if (d.landmarks < -1 || d.landmarks > 64)
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
-    if (d.hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
-    if (d.lids > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: lids must be 0 (none) or 1");
+    if (d.landmarks > 64)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be 0 (default) or 1..64 (no_landmarks: none)");
     double t0 = now_ms();
     ptl_bake_progress pg;
     ptl_progress_init(&pg, &d);
     ptl_progress_stage(&pg, "decompose", 0, 0.5f);
-    ptl_decompose_desc dd = {d.relax, d.pair_slack, d.alloc, d.lids != 0};
+    ptl_decompose_desc dd = {.relax = d.relax, .pair_slack = d.pair_slack, .alloc = d.alloc, .lids = d.lids};
     ptl_decomposition dc;
     ptl_status st = ptl_decompose(s, &dd, &dc, err);
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_shape(d.debug, s, &dc, err);
@@ -70,7 +69,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     }
     double t1 = now_ms();
     ptl_progress_stage(&pg, "build", 0.5f, 0.6f);
-    st = ptl_bake_decomposition(&dc, s->flags, d.alloc, blob, size, err);
+    st = ptl_bake_decomposition(&dc, &(ptl_blob_desc){.flags = s->flags, .alloc = d.alloc}, blob, size, err);
     /* Never hand out a navmesh that its own validation rejects; checked before the landmark
        searches, which assume a valid mesh. */
     if (st >= 0 && (st = ptl_cpg_check_blob(*blob, *size, d.alloc, err)) < 0) {
@@ -83,7 +82,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         ptl_progress_stage(&pg, "landmarks", 0.6f, 0.8f);
         void* with = NULL;
         size_t with_size = 0;
-        st = ptl_bake_landmarks(*blob, *size, (uint32_t)d.landmarks, d.alloc, &with, &with_size, err);
+        st = ptl_bake_landmarks(*blob, *size, d.landmarks, &(ptl_landmarks_desc){.alloc = d.alloc}, &with, &with_size, err);
         ptl_blob_free(*blob, *size, d.alloc);
         *blob = with;
         *size = with_size;
@@ -120,7 +119,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
         stats->ms_build = t2 - t1;
         stats->ms_landmarks = t3 - t2;
         stats->ms_total = t4 - t0;
-        stats->landmarks = d.landmarks > 0 ? (uint32_t)d.landmarks : 0;
+        stats->landmarks = d.landmarks;
     }
     ptl_decomposition_free(&dc);
     if (st >= 0) ptl_progress_stage(&pg, "done", 1, 1);

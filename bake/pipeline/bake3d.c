@@ -86,7 +86,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
         lerr = ptl_mem_calloc(&a, nl, sizeof *lerr);
         if (!lc || !dc || !lst || !lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
-    ptl_decompose_desc dd = {d.relax, pair_slack, &a};
+    ptl_decompose_desc dd = {.relax = d.relax, .pair_slack = pair_slack, .alloc = &a};
     layer_jobs lj = {map, &ls, d.max_error > 0 ? d.max_error : 0, &dd, &a, lc, dc, lst, lerr};
     if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
@@ -130,7 +130,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     bs->ms_hubs = ptl_bake3d_now_ms() - t;
     if (st >= 0) {
         ptl_navmesh* nm;
-        ptl_navmesh_desc nd = {&a};
+        ptl_navmesh_desc nd = {.alloc = &a};
         /* the walkable area comes from the navmesh (a failure here is the bake's: no stats that lie) */
         st = ptl_navmesh_create(*blob, *size, &nd, &nm, err);
         if (st >= 0) {
@@ -167,10 +167,13 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
 }
 
 ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err) {
-    if (d->hubs > 1) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: hubs must be 0 (none) or 1");
-    if (d->landmarks < -1 || d->landmarks > 64)
-        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be -1 (none), 0 (default) or 1..64");
-    if (!isfinite(d->max_error)) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_error must be finite");
+    if (d->landmarks > 64)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: landmarks must be 0 (default) or 1..64 (no_landmarks: none)");
+    if (!(d->max_error >= 0) || !isfinite(d->max_error))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_error must be finite and >= 0 (no_simplify: none)");
+    if (d->min_island > INT32_MAX) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: min_island is above 2^31 - 1");
+    if (!(d->max_gap >= 0) || !isfinite(d->max_gap))
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: max_gap must be finite and >= 0 (no_links: none)");
     if (d->tile_size && (d->tile_size < PTL_VX_MIN_TILE || d->tile_size > PTL_VX_MAX_TILE))
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile_size %u is outside %u..%u columns (0: one tile)",
                              d->tile_size, PTL_VX_MIN_TILE, PTL_VX_MAX_TILE);

@@ -117,8 +117,9 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     h.config.tri_count = m->tri_count, h.config.vert_count = m->vert_count;
     h.config.relax = d.relax;
     h.config.pair_slack = d.pair_slack; /* resolved, as bake3d.c uses it */
-    h.config.max_error = d.max_error;
-    h.config.landmarks = d.landmarks;
+    /* -1 records "none" as the part format always has. */
+    h.config.max_error = d.no_simplify ? -1.0f : d.max_error;
+    h.config.landmarks = d.no_landmarks ? -1 : (int32_t)d.landmarks;
     h.config.hubs = d.hubs;
     h.config.seed_count = d.seed_count;
     uint64_t total = sizeof h + (uint64_t)d.seed_count * 12;
@@ -273,9 +274,11 @@ static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const 
     return PTL_OK;
 }
 
-ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count, const ptl_job_system* jobs,
-                                const ptl_allocator* alloc, void** blob, size_t* size, ptl_bake_stats* stats,
+ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count,
+                                const ptl_merge_desc* desc, void** blob, size_t* size, ptl_bake_stats* stats,
                                 ptl_error* err) {
+    const ptl_job_system* jobs = desc ? desc->jobs : NULL;
+    const ptl_allocator* alloc = desc ? desc->alloc : NULL;
     if (!parts || !sizes || !blob || !size || count == 0)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_bake_merge_parts: NULL argument or no part");
     *blob = NULL;
@@ -330,9 +333,11 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
         memset(&d, 0, sizeof d);
         ptl_bake_desc_resolve(&d, &d);
         d.relax = first.config.relax;
-        d.max_error = first.config.max_error;
-        d.landmarks = first.config.landmarks;
-        d.hubs = first.config.hubs;
+        d.no_simplify = !(first.config.max_error > 0);
+        d.max_error = d.no_simplify ? 0.0f : first.config.max_error;
+        d.no_landmarks = first.config.landmarks < 0;
+        d.landmarks = d.no_landmarks ? 0 : (uint32_t)first.config.landmarks;
+        d.hubs = first.config.hubs != 0;
         d.seeds = seeds, d.seed_count = first.config.seed_count;
         d.tile_size = (uint32_t)first.config.tiling.tile_size;
         d.jobs = jobs;

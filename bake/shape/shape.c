@@ -23,18 +23,18 @@ static bool has_ext(const char* path, const char* ext) {
     return true;
 }
 
-ptl_status ptl_shape_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err) {
+ptl_status ptl_shape_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_shape_load: out is NULL");
     memset(out, 0, sizeof *out);
-    out->alloc = ptl_allocator_resolve(alloc);
+    out->alloc = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     if (!path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_shape_load: path is NULL");
-    if (has_ext(path, ".poly")) return ptl_poly_load(path, alloc, out, err);
-    if (has_ext(path, ".mesh")) return ptl_mesh2d_load(path, alloc, out, err);
+    if (has_ext(path, ".poly")) return ptl_poly_load(path, desc, out, err);
+    if (has_ext(path, ".mesh")) return ptl_mesh2d_load(path, desc, out, err);
     if (has_ext(path, ".map")) {
         ptl_grid g;
-        ptl_status st = ptl_grid_load(path, alloc, &g, err);
+        ptl_status st = ptl_grid_load(path, desc, &g, err);
         if (st < 0) return st;
-        st = ptl_shape_from_grid(&g, alloc, out, err);
+        st = ptl_shape_from_grid(&g, desc, out, err);
         ptl_grid_free(&g);
         if (st < 0 && err) {
             /* Name the file: ptl_shape_from_grid only knows the grid. */

@@ -87,10 +87,10 @@ static bool trace_ring(const tracer* t, uint8_t* hdone, uint32_t w, uint32_t x, 
     return true;
 }
 
-ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err) {
+ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err) {
     if (!out) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_shape_from_grid: out is NULL");
     memset(out, 0, sizeof *out);
-    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     out->alloc = a;
     if (!g || (!g->passable && g->width && g->height))
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_shape_from_grid: grid is NULL");

@@ -232,6 +232,10 @@ void ptl_dd_gl_set_mode(ptl_dd_gl* gl, ptl_dd_gl_mode mode) {
     if (gl) gl->mode = mode == PTL_DD_GL_OVERLAY ? PTL_DD_GL_OVERLAY : PTL_DD_GL_DEPTH;
 }
 
+ptl_dd_gl_desc ptl_dd_gl_desc_defaults(void) {
+    return (ptl_dd_gl_desc){.alloc = NULL};
+}
+
 ptl_status ptl_dd_gl_create(const ptl_dd_gl_desc* desc, ptl_dd_gl** out, ptl_error* err) {
     if (!out) {
         set_err(err, PTL_ERR_INVALID_ARG, "ptl_dd_gl_create: NULL out", NULL);

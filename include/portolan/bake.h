@@ -20,8 +20,12 @@
        ...
        ptl_blob_free(blob, size, NULL); ptl_shape_free(&s); ptl_grid_free(&g);
 
-   Ownership: structs filled by `_load`/`_from_*` own their arrays, allocated with the allocator
-   passed in (NULL: libc) and released by the matching `_free`. 2D (x, y) is world (x, 0, y). */
+   Descs: every function that allocates takes a `ptl_*_desc` (NULL or zeroed: every default) whose
+   `alloc` is the allocator (NULL: libc); `ptl_*_desc_defaults()` returns a desc with the defaults
+   filled in. Only ptl_blob_free takes an allocator itself: the one the blob was made with.
+
+   Ownership: structs filled by `_load`/`_from_*`/`_generate` own their arrays, allocated with the
+   desc's allocator and released by the matching `_free`. 2D (x, y) is world (x, 0, y). */
 #ifndef PORTOLAN_BAKE_H
 #define PORTOLAN_BAKE_H
 
@@ -36,6 +40,14 @@ extern "C" {
    larger coordinates with PTL_ERR_PARSE naming the line; the bakes with PTL_ERR_BAD_INPUT. */
 #define PTL_BAKE_COORD_MAX 0x1p62
 
+/* ---- Readers and conversions -------------------------------------------------------------------
+   The desc of every `_load`, `_parse` and ptl_shape_from_grid. */
+typedef struct ptl_input_desc {
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_input_desc;
+
+ptl_input_desc ptl_input_desc_defaults(void);
+
 /* ---- Grid maps (Moving AI .map) ----------------------------------------------------------------
    Cell (x, y) is the unit square [x, x+1] x [y, y+1]; row y of the file is y. Passable: '.', 'G',
    'S'; every other character is blocked. */
@@ -45,9 +57,9 @@ typedef struct ptl_grid {
     ptl_allocator alloc;
 } ptl_grid;
 
-ptl_status ptl_grid_load(const char* path, const ptl_allocator* alloc, ptl_grid* out, ptl_error* err);
+ptl_status ptl_grid_load(const char* path, const ptl_input_desc* desc, ptl_grid* out, ptl_error* err);
 /* `name` is used in messages in place of a file name. */
-ptl_status ptl_grid_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_grid_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                           ptl_grid* out, ptl_error* err);
 void ptl_grid_free(ptl_grid* g);
 
@@ -63,10 +75,8 @@ typedef struct ptl_shape {
     uint32_t* ring_start; /* ring_count + 1 entries: ring r is vertices [ring_start[r], ring_start[r+1]) */
     uint32_t flags;       /* PTL_NAVMESH_* flags the shape implies (LATTICE_POINTS for grids) */
     ptl_allocator alloc;
-    /* [Units: wu] The precision of the reader's rounding (.poly, .mesh: see their readers); 0: exact
-       coordinates (grids, shapes made by the caller). The decomposition takes features within
-       twice this of each other as touching (bake/decompose.c); ptl_shape_validate refuses a
-       vertex within 4 times this of an edge. */
+    /* [Units: wu] the readers' rounding (.poly, .mesh); 0: exact (grids, caller's shapes). Features
+       within 2x this touch (bake/decompose); a vertex within 4x this of an edge is refused (validate). */
     double precision;
 } ptl_shape;
 
@@ -77,7 +87,7 @@ typedef struct ptl_shape_stats {
     double area;           /* [Units: wu^2] free area: outer areas minus hole areas */
 } ptl_shape_stats;
 
-ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
+ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err);
 /* Both 2D polygon readers (.poly, .mesh) round every coordinate to the nearest float (what the
    navmesh stores, so that the decomposition works on the very vertices the blob will hold) and to
    a multiple of 2^-24 wu (only coordinates below 0.5 change). Their tolerances scale with the
@@ -94,8 +104,8 @@ ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_allocator* alloc, pt
    self-intersecting polygon (naming it and its two edges), a polygon with fewer than 3 distinct
    points or a non-finite coordinate is PTL_ERR_PARSE. Crossings between polygons are rounded like
    the vertices; where that brings a boundary onto another one, PTL_ERR_BAD_INPUT. */
-ptl_status ptl_poly_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
-ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_poly_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err);
+ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                           ptl_shape* out, ptl_error* err);
 /* Polyanya mesh v2 and v3: the union of the traversable polygons, which must not overlap (as in a
    conforming navigation mesh). PTL_ERR_PARSE naming the polygons (and edges) for: a polygon listed
@@ -103,11 +113,11 @@ ptl_status ptl_poly_parse(const char* text, size_t len, const char* name, const 
    self-intersecting polygon (a bowtie), two polygons whose edges cross or overlap, a polygon inside
    another, asymmetric neighbours. Repeated points are dropped; a polygon that the rounding leaves
    with no area (a sliver) is dropped, its neighbours meeting across the line it leaves. */
-ptl_status ptl_mesh2d_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
-ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_mesh2d_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err);
+ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                             ptl_shape* out, ptl_error* err);
 /* Any 2D input by extension: .map, .poly or .mesh. */
-ptl_status ptl_shape_load(const char* path, const ptl_allocator* alloc, ptl_shape* out, ptl_error* err);
+ptl_status ptl_shape_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err);
 void ptl_shape_get_stats(const ptl_shape* s, ptl_shape_stats* out);
 /* Checks the ring invariants above (orientation, no crossing, no zero-length or collinear edge)
    and, for a rounded shape (precision > 0), that no vertex lies within 4 times the precision of an
@@ -134,8 +144,8 @@ typedef struct ptl_trimesh {
    negative, relative indices), groups (`g`, `o`) and `usemtl` kept as per-triangle tags; other
    statements are ignored. Out-of-range indices, non-finite coordinates, malformed numbers and files
    with no triangle are PTL_ERR_PARSE naming the line. */
-ptl_status ptl_obj_load(const char* path, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err);
-ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc, ptl_trimesh* out,
+ptl_status ptl_obj_load(const char* path, const ptl_input_desc* desc, ptl_trimesh* out, ptl_error* err);
+ptl_status ptl_obj_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc, ptl_trimesh* out,
                          ptl_error* err);
 void ptl_trimesh_free(ptl_trimesh* m);
 
@@ -155,46 +165,39 @@ typedef struct ptl_query_set {
 } ptl_query_set;
 
 /* Moving AI "version 1" scenarios; (x, y) lattice points map to world (x, 0, y). */
-ptl_status ptl_scen_load(const char* path, const ptl_allocator* alloc, ptl_query_set* out, ptl_error* err);
-ptl_status ptl_scen_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_scen_load(const char* path, const ptl_input_desc* desc, ptl_query_set* out, ptl_error* err);
+ptl_status ptl_scen_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                           ptl_query_set* out, ptl_error* err);
 /* A header naming at least sx,sy,sz,ex,ey,ez (any order, other columns ignored), then numbers. */
-ptl_status ptl_pairs_load(const char* path, const ptl_allocator* alloc, ptl_query_set* out, ptl_error* err);
-ptl_status ptl_pairs_parse(const char* text, size_t len, const char* name, const ptl_allocator* alloc,
+ptl_status ptl_pairs_load(const char* path, const ptl_input_desc* desc, ptl_query_set* out, ptl_error* err);
+ptl_status ptl_pairs_parse(const char* text, size_t len, const char* name, const ptl_input_desc* desc,
                            ptl_query_set* out, ptl_error* err);
 void ptl_query_set_free(ptl_query_set* qs);
 
 /* ---- Convex decomposition (ANavMG) -------------------------------------------------------------*/
 #define PTL_PAIR_SLACK_DEFAULT 16.0 /* ptl_decompose_desc.pair_slack and ptl_bake_desc.pair_slack */
 
+/* Options of the decomposition:
+   - relax (ANavMG thesis §4.3): runs of notches are simplified with Ramer-Douglas-Peucker at this
+     tolerance, and portals whose removal leaves a cell no deeper than it below its convex hull are
+     dropped; 0 still drops portals whose two cells together are convex.
+   - pair_slack: a portal to an open notch that sees this one closes two notches at once (ANavMG §4,
+     vertex-vertex); it is preferred when at most this many times longer than the closest element
+     and within a few segment spacings of it (decompose.c), the pairs matched shortest first. Fewer,
+     some thinner cells for more decomposition time (bench/RESULTS.md). Ignored with relax > 0.
+   - lids: the pockets of the walls (runtime/pockets.c: a bay closed by a chord in free space that
+     nothing else touches) are cut off first; their lids become portals that are never dropped and
+     are recorded in the blob, so each pocket is exactly a set of cells and exact searches skip the
+     pockets neither end is in. More cells (the notch bound no longer holds), faster exact queries
+     (bench/RESULTS.md). Ignored with relax > 0. */
 typedef struct ptl_decompose_desc {
-    /* Convexity relaxation (ANavMG thesis §4.3): runs of notches are simplified with
-       Ramer-Douglas-Peucker at this tolerance, and portals whose removal leaves a cell no deeper
-       than this below its convex hull are dropped. 0: strict convexity (portals whose two cells
-       together are still convex are dropped all the same). [Units: wu] [Limit: >= 0] */
-    double relax;
-    /* A portal to a notch that is itself open and sees this one closes two notches at once (the
-       vertex-vertex case of ANavMG §4). Such a portal is preferred when it is at most this many times
-       longer than the closest element, and reaches at most a few segment spacings beyond it
-       (decompose.c); before the notch-by-notch pass, the pairs within that reach are matched
-       shortest first. Fewer cells, some of them thinner (the default against 1: sc1/Aurora
-       14,714 -> 12,222 cells, dao/orz900d 3,015 -> 2,671, undulating.obj 118 -> 100; queries are
-       as fast or faster), at three to four times the decomposition time (orz900d 6 -> 23 ms).
-       Ignored with relaxation (relax > 0), which keeps the paper's rule. [Limit: 1..16]
-       0: PTL_PAIR_SLACK_DEFAULT; 1: the paper's rule, always the closest element. */
-    double pair_slack;
+    double relax;      /* [Units: wu] [Limit: >= 0] default 0: strict convexity */
+    double pair_slack; /* [Limit: 1..16] default PTL_PAIR_SLACK_DEFAULT; 1: the paper's closest element */
     const ptl_allocator* alloc; /* NULL: libc */
-    /* Cut off the pockets of the walls first (runtime/pockets.c: bays between the steps of an
-       irregular staircase, the inside of a U, each closed by a chord in free space that nothing
-       else touches): their lids become portals before any notch is resolved, so cells follow them
-       and searches, which never enter a pocket both ends are outside of, cross a corridor between
-       two staircases in a few wide cells instead of a sliver per step. The lids are kept (never
-       dropped as dispensable) and recorded in the blob, so each pocket is exactly a set of cells.
-       More cells (sc1/Aurora 12,222 -> 21,191: the pockets' own), so the notch bound (cells <=
-       notches + holes + pieces) no longer holds; exact queries 4x faster there (bench/RESULTS.md).
-       Ignored with relaxation. false: the plain ANavMG decomposition. */
-    bool lids;
+    bool lids;         /* default false: the plain ANavMG decomposition */
 } ptl_decompose_desc;
+
+ptl_decompose_desc ptl_decompose_desc_defaults(void);
 
 typedef struct ptl_decomp_portal {
     uint32_t v[2];     /* endpoints (vertex ids) */
@@ -242,79 +245,69 @@ typedef struct ptl_job_system {
 #define PTL_TILE_MIN 16u    /* [Units: columns] smallest ptl_bake_desc.tile_size */
 #define PTL_TILE_MAX 65536u /* [Units: columns] largest */
 
+/* Options of the bake, zero meaning the default. Where shown the defaults are Recast's reference
+   values. Notes on the longer ones:
+   - landmarks: per piece of walkable space, whose exact distances to every vertex go into the blob
+     (4 bytes per vertex each) to bound exact searches (ALT; bake/landmarks.c). A piece whose
+     distance search outgrows 16 nodes per cell edge (at most 2^24) gets fewer, never a failure.
+   - hubs (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph between
+     them and a 2-hop labelling of its distances; ptl_query_find_path reads exact distances off the
+     labels instead of searching. 2D bakes with hubs cut the pockets off first (lids) and label only
+     the corners outside them. Much faster exact queries for a bigger blob (bench/RESULTS.md).
+   - max_error (3D): every corner point of the voxel outline stays within it of the simplified
+     walls, and the corners that replace a rounded one (bake/contours.c) within it of the outline.
+     Junctions between layers never move.
+   - min_island (3D): an isolated piece of walkable space (linked to no other) smaller than this is
+     dropped (tops of crates, gaps between table legs), like Recast's minimum region size.
+   - max_gap (3D): links (runtime.h) step over at most this much void between two walkable floors
+     within max_climb of each other, with nothing solid rising into the agent's height over the gap;
+     measured in whole columns of void, the edge columns the filters remove on both sides included.
+   - tile_size (3D): voxelize and filter in square tiles of this many columns (Saupin et al. 2014
+     §2.1, §4.1.4), each with a border wide enough for every filter, so each column comes out as in
+     a one-piece bake; the later stages run on the assembled whole, so the blob is the same whatever
+     the tile order or thread count (it records the tile size, ptl_navmesh_info). The voxel stages'
+     memory is bounded by the tile size. 0: one tile over everything, whose voxel stages still run
+     in hidden tiles of 192 columns (the same bytes) unless `debug` keeps the heightfield.
+   - progress(progress_user, stage, fraction): the stage running ("voxelize", "layers",
+     "contours", "decompose", "merge", "build", "landmarks", "hubs", then "done" with 1) and the
+     fraction of the bake done, never decreasing; called only on the bake's calling thread. */
 typedef struct ptl_bake_desc {
-    /* 3D voxel parameters (used by the 3D bake; 2D inputs ignore them). Zero means the default. */
-    float cell_size;     /* [Units: wu] [Limit: > 0] default 0.3 */
-    float cell_height;   /* [Units: wu] [Limit: > 0] default 0.2 */
-    float agent_height;  /* [Units: wu] [Limit: >= 0] default 2.0 */
-    float agent_radius;  /* [Units: wu] [Limit: >= 0] default 0 (clearance is a query parameter) */
-    float max_climb;     /* [Units: wu] [Limit: >= 0] default 0.9 */
-    float max_slope;     /* [Units: degrees] [Limit: 0..90] default 45 */
-    double relax;        /* convexity relaxation, see ptl_decompose_desc. [Units: wu] default 0 */
-    double pair_slack;   /* notch-to-notch preference, see ptl_decompose_desc. [Limit: 1..16]
-                            default PTL_PAIR_SLACK_DEFAULT (2D and 3D) */
-    /* Landmarks per piece of walkable space whose exact distances to every vertex go into the blob
-       (4 bytes per vertex each) to speed up exact searches (ALT bounds; bake/landmarks.c).
-       Where paths detour (mazes, rooms) searches expand 2 to 3 times fewer nodes with 4; more
-       landmarks add little on the Moving AI maps. Each landmark's distance search may use up to 16
-       nodes per cell edge of the navmesh (at most 2^24): a piece whose search outgrows that gets
-       fewer landmarks, never a failure. [Limit: -1..64] 0: 4, 16 with hubs; -1: none. */
-    int32_t landmarks;
-    /* 2D: decompose with pocket lids (ptl_decompose_desc.lids). [Limit: 0..1] 0: no, but yes with
-       hubs (their labels then cover only the corners outside pockets) */
-    uint32_t lids;
-    /* Hub labels (bake/hubs.c): the corners where shortest paths turn, the taut visibility graph
-       between them and a 2-hop labelling of its distances, so that exact path queries find the
-       corners each end sees and read the distance between them off the labels instead of searching
-       (ptl_query_find_path uses them by itself when the navmesh has them). 2D bakes with hubs cut
-       the pockets off first (lids) and label only the corners outside them. 5 to 15x faster exact
-       queries on the Moving AI maps for 14 bytes per label entry (Aurora, 1024 x 768: 4,386
-       corners, 74 entries each, 4.6 MB, 0.2 s of bake; bench/RESULTS.md).
-       [Limit: 0..1] 0: none; 1: build them. */
-    uint32_t hubs;
-    /* 3D: contour simplification, the largest distance a wall may move: every corner point of the
-       voxel outline stays within it of the simplified walls, and the corners that replace a rounded
-       one (bake/contours.c) within it of the outline. Junctions between layers never move.
-       [Units: cells] [Limit: >= 0] 0: 1.3 (Recast's); negative: none. */
-    float max_error;
+    float cell_size;     /* 3D: [Units: wu] [Limit: > 0] default 0.3 */
+    float cell_height;   /* 3D: [Units: wu] [Limit: > 0] default 0.2 */
+    float agent_height;  /* 3D: [Units: wu] [Limit: >= 0] default 2.0 */
+    float agent_radius;  /* 3D: [Units: wu] [Limit: >= 0] default 0 (clearance is a query parameter) */
+    float max_climb;     /* 3D: [Units: wu] [Limit: >= 0] default 0.9 */
+    float max_slope;     /* 3D: [Units: degrees] [Limit: 0..90] default 45 */
+    double relax;        /* convexity relaxation, ptl_decompose_desc [Units: wu] default 0 */
+    double pair_slack;   /* ptl_decompose_desc [Limit: 1..16] default PTL_PAIR_SLACK_DEFAULT */
+    uint32_t landmarks;  /* [Limit: 0..64] default 0: 4, or 16 with hubs */
+    bool no_landmarks;   /* true: none, whatever `landmarks` says */
+    bool lids;           /* 2D: pocket lids (ptl_decompose_desc.lids); forced on by hubs */
+    bool hubs;           /* hub labels for exact path queries; default false */
+    bool no_simplify;    /* 3D: true: every corner point kept (max_error ignored) */
+    float max_error;     /* 3D: contour simplification [Units: cells] [Limit: >= 0] default 1.3 */
     /* 3D: keep only what is reachable from these points (x, y, z each; ANavMG thesis §6.2.2.2);
        none: keep everything. */
     const float* seeds;
     uint32_t seed_count;
-    /* 3D: an isolated piece of walkable space (linked to no other) smaller than this is dropped:
-       tops of crates and table legs' gaps, like Recast's minimum region size.
-       [Units: cells] 0: 64 (8 x 8); negative: keep every piece. */
-    int32_t min_island;
-    /* 3D: links (runtime.h) step over at most this much void between two walkable floors within
-       max_climb of each other (a crack, a gap between separately modelled steps or slabs), with
-       nothing solid rising into the agent's height over the gap. Measured in whole columns of void;
-       the edge columns the ledge filter and the erosion remove on both sides are crossed too.
-       [Units: wu] 0: one cell (cell_size); negative or below one cell: no links. */
-    float max_gap;
-    /* 3D: voxelize and filter in square tiles of this many columns (Saupin et al. 2014 §2.1, §4.1.4),
-       each with a border wide enough for every filter, so that each column comes out exactly as in a
-       one-piece bake; the tiles' columns are then assembled and the later stages (layers, contours,
-       decomposition) run on the whole, so no vertex is due to the tiling and the blob is the same
-       whatever the tile order or thread count (it records the tile size, see ptl_navmesh_info).
-       Memory of the voxel stages is bounded by the tile size, not the world's.
-       [Units: columns] [Limit: 0 or PTL_TILE_MIN..PTL_TILE_MAX] 0: the navmesh of one tile over
-       everything (recorded as such); its voxel stages still run in tiles of 192 columns, which
-       bound their memory without changing a byte, except when `debug` keeps the heightfield. */
+    uint32_t min_island; /* 3D: [Units: cells] default 64 (8 x 8) */
+    bool keep_islands;   /* 3D: true: every isolated piece kept (min_island ignored) */
+    bool no_links;       /* 3D: true: no links (max_gap ignored) */
+    float max_gap;       /* 3D: [Units: wu] [Limit: >= 0] default 0: one cell; below one cell: no links */
+    /* 3D: [Units: columns] [Limit: 0 or PTL_TILE_MIN..PTL_TILE_MAX] default 0: one tile */
     uint32_t tile_size;
     const ptl_job_system* jobs; /* tiles, contours and decompositions run as jobs; NULL: in turn */
     const ptl_allocator* alloc; /* NULL: libc */
-    /* Keep the intermediates of every stage (voxels, layers, contours, decomposition) in this
-       caller-created object, for debug drawing (<portolan/bake_debug.h>). NULL: keep nothing. */
+    /* Keep every stage's intermediates in this caller-created object for debug drawing
+       (<portolan/bake_debug.h>). NULL: keep nothing. */
     struct ptl_bake_debug* debug;
-    /* Progress: progress(progress_user, stage, fraction) as the bake goes, with the stage running
-       ("voxelize", "layers", "contours", "decompose", "merge", "build", "landmarks", "hubs", then
-       "done" with 1) and the fraction of the whole bake done, in [0, 1], never decreasing. Called
-       only from the thread that called the bake (never from a job), so it needs no lock unless the
-       caller shares what it writes; a slow callback slows the bake. NULL: no reports. */
-    void (*progress)(void* user, const char* stage, float fraction);
+    void (*progress)(void* user, const char* stage, float fraction); /* NULL: no reports */
     void* progress_user;
 } ptl_bake_desc;
 
+/* The defaults filled in. Fields whose default depends on another field stay 0 (landmarks: 4, or
+   16 with hubs; max_gap: one cell_size), so that setting hubs or cell_size afterwards still works. */
+ptl_bake_desc ptl_bake_desc_defaults(void);
 /* Fills `out` with `desc` (or nothing) with every default resolved, so a caller sees what is used. */
 void ptl_bake_desc_resolve(const ptl_bake_desc* desc, ptl_bake_desc* out);
 
@@ -325,23 +318,33 @@ typedef struct ptl_bake_stats {
     uint32_t landmarks;
     uint32_t hubs, hub_edges;      /* hub labels (ptl_bake_desc.hubs): corners labelled, visibility edges */
     uint64_t hub_entries, hub_bytes;
-    /* [Units: ms] per stage; the 3D stages are 0 for 2D inputs */
-    /* Wall-clock stage times. The voxel stages run in tiles (tile_size): ms_voxelize covers the
-       tiles' voxelization and filters (run as jobs) and, when the tile size is a multiple of 32 (the
-       default's hidden tiles are), the layer flood of each tile's blocks, which runs in the tiles'
-       jobs; ms_layers is then the stitch of the tiles' layers. ms_filter is 0 (it is the filters'
-       time only in a bake that keeps its intermediates, `debug`). */
+    /* [Units: ms] wall-clock per stage (3D stages 0 for 2D inputs); tiled bakes count the filters and
+       the layer flood in ms_voxelize, the stitch in ms_layers (ms_filter: only with `debug`) */
     double ms_total, ms_voxelize, ms_filter, ms_layers, ms_contours, ms_decompose, ms_merge, ms_build, ms_landmarks;
     double ms_hubs;
 } ptl_bake_stats;
 
+/* ---- Blob passes: building, landmarks, hubs, merging parts --------------------------------------*/
+typedef struct ptl_blob_desc {
+    uint32_t flags;             /* PTL_NAVMESH_* flags stored in the blob (ptl_shape.flags) default 0 */
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_blob_desc;
+
+ptl_blob_desc ptl_blob_desc_defaults(void);
 /* Builds the navmesh blob of a decomposition (cells, portals, point-location index). */
-ptl_status ptl_bake_decomposition(const ptl_decomposition* d, uint32_t flags, const ptl_allocator* alloc,
-                                  void** blob, size_t* size, ptl_error* err);
-/* Replaces the landmark distances of a blob (count per vertex; 0 removes them) and writes the new
-   blob to *out (free with ptl_blob_free). */
-ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, const ptl_allocator* alloc, void** out,
-                              size_t* out_size, ptl_error* err);
+ptl_status ptl_bake_decomposition(const ptl_decomposition* d, const ptl_blob_desc* desc, void** blob, size_t* size,
+                                  ptl_error* err);
+
+typedef struct ptl_landmarks_desc {
+    const ptl_job_system* jobs; /* the pieces of walkable space run as jobs; NULL: in turn */
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_landmarks_desc;
+
+ptl_landmarks_desc ptl_landmarks_desc_defaults(void);
+/* Replaces the landmark distances of a blob (`count` per vertex [Limit: 0..64]; 0 removes them)
+   and writes the new blob to *out (free with ptl_blob_free). */
+ptl_status ptl_bake_landmarks(const void* blob, size_t size, uint32_t count, const ptl_landmarks_desc* desc,
+                              void** out, size_t* out_size, ptl_error* err);
 /* What ptl_bake_hubs built. */
 typedef struct ptl_hub_stats {
     uint32_t hubs;    /* corners with a label */
@@ -349,11 +352,17 @@ typedef struct ptl_hub_stats {
     uint64_t entries; /* label entries */
     uint64_t bytes;   /* size of the blob's hubs section */
 } ptl_hub_stats;
+
+typedef struct ptl_hubs_desc {
+    const ptl_job_system* jobs; /* the visibility sweeps run as jobs; NULL: in turn */
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_hubs_desc;
+
+ptl_hubs_desc ptl_hubs_desc_defaults(void);
 /* Replaces the hub labels of a blob (ptl_bake_desc.hubs) and writes the new blob to *out (free with
-   ptl_blob_free). The visibility sweeps run as jobs when `jobs` is not NULL; the labelling runs on
-   the caller's thread. Deterministic. `stats` may be NULL. */
-ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_job_system* jobs, const ptl_allocator* alloc,
-                         void** out, size_t* out_size, ptl_hub_stats* stats, ptl_error* err);
+   ptl_blob_free). The labelling runs on the caller's thread. Deterministic. `stats` may be NULL. */
+ptl_status ptl_bake_hubs(const void* blob, size_t size, const ptl_hubs_desc* desc, void** out, size_t* out_size,
+                         ptl_hub_stats* stats, ptl_error* err);
 /* Decompose + build (+ landmarks, + hubs). `stats` may be NULL. Both bakes check the navmesh they
    built with ptl_navmesh_validate before adding landmarks and hubs, and never hand out one that it
    rejects: PTL_ERR_INTERNAL naming the first violation instead (a bug; please report the input). */
@@ -373,11 +382,18 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
    Free a part with ptl_blob_free. */
 ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc, const uint32_t tiles[4], void** part,
                                  size_t* size, uint32_t tiles_out[2], ptl_error* err);
-/* `jobs` and `alloc` may be NULL; `stats` may be NULL. Malformed, corrupted, mismatched, missing or
-   repeated tiles: PTL_ERR_BAD_INPUT (PTL_ERR_BAD_BLOB for a damaged part) naming the part. */
-ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count, const ptl_job_system* jobs,
-                                const ptl_allocator* alloc, void** blob, size_t* size, ptl_bake_stats* stats,
+typedef struct ptl_merge_desc {
+    const ptl_job_system* jobs; /* contours, decompositions and landmarks run as jobs; NULL: in turn */
+    const ptl_allocator* alloc; /* NULL: libc */
+} ptl_merge_desc;
+
+ptl_merge_desc ptl_merge_desc_defaults(void);
+/* `desc` and `stats` may be NULL. Malformed, corrupted, mismatched, missing or repeated tiles:
+   PTL_ERR_BAD_INPUT (PTL_ERR_BAD_BLOB for a damaged part) naming the part. */
+ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count,
+                                const ptl_merge_desc* desc, void** blob, size_t* size, ptl_bake_stats* stats,
                                 ptl_error* err);
+/* Frees a blob or part with the allocator it was made with (so an allocator argument, not a desc). */
 void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc);
 
 #ifdef __cplusplus

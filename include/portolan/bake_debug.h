@@ -39,6 +39,8 @@ typedef struct ptl_bake_debug_desc {
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_bake_debug_desc;
 
+ptl_bake_debug_desc ptl_bake_debug_desc_defaults(void);
+
 /* PTL_ERR_INVALID_ARG (NULL out), PTL_ERR_NO_MEMORY. */
 ptl_status ptl_bake_debug_create(const ptl_bake_debug_desc* desc, ptl_bake_debug** out);
 void ptl_bake_debug_destroy(ptl_bake_debug* dbg);
@@ -135,9 +137,9 @@ typedef struct ptl_dbg_decomp {
     const uint32_t* cell_verts; /* counter-clockwise vertex ids */
     uint32_t portal_count;
     const uint32_t* portal_verts; /* 2 per portal: vertex ids */
-    const uint32_t* portal_notch; /* per portal: the notch (vertex id) whose resolution created it
-                                     (ANavMG: each notch gets a portal to the closest element in its
-                                     area of interest), or PTL_NONE */
+    /* per portal: the notch (vertex id) whose resolution created it (ANavMG: each notch gets a
+       portal to the closest element in its area of interest), or PTL_NONE */
+    const uint32_t* portal_notch;
     uint32_t notch_count;
     const uint32_t* notches;    /* vertex ids of the notches (reflex vertices of the contour) */
 } ptl_dbg_decomp;

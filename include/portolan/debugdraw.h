@@ -96,16 +96,19 @@ ptl_dd_color ptl_dd_layer_color(uint32_t layer, uint8_t alpha);
 /* A distinct colour per index (notches and their portals). */
 ptl_dd_color ptl_dd_index_color(uint32_t index);
 
+/* How the ptl_dd_* functions draw; NULL or zeroed: every default. */
 typedef struct ptl_dd_style {
-    /* Drawings of the navmesh and of queries are raised by this much above the surface so that they
-       are not hidden in it. [Units: wu] 0: 0.05; negative: no lift */
+    /* Drawings of the navmesh and queries are raised this much above the surface, so that it does
+       not hide them. [Units: wu] [Limit: >= 0] default 0.05 */
     float lift;
-    float line_width; /* [Units: px] 0: 2 */
-    float point_size; /* [Units: px] 0: 7 */
-    uint8_t fill_alpha; /* alpha of cell and layer fills; 0: 255 (opaque) */
-    /* PTL_DD_COL_COUNT colours replacing the defaults; NULL: the defaults. */
-    const ptl_dd_color* palette;
+    bool no_lift;       /* true: drawn on the surface itself (lift ignored) */
+    float line_width;   /* [Units: px] default 2 */
+    float point_size;   /* [Units: px] default 7 */
+    uint8_t fill_alpha; /* alpha of cell and layer fills; default 255 (opaque) */
+    const ptl_dd_color* palette; /* PTL_DD_COL_COUNT colours replacing the defaults; NULL: the defaults */
 } ptl_dd_style;
+
+ptl_dd_style ptl_dd_style_defaults(void);
 
 /* ---- Input ---------------------------------------------------------------------------------------*/
 /* The triangles, walkable (normal within max_slope of up, winding counter-clockwise seen from above)

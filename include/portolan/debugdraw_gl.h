@@ -50,6 +50,8 @@ typedef struct ptl_dd_gl_desc {
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_dd_gl_desc;
 
+ptl_dd_gl_desc ptl_dd_gl_desc_defaults(void);
+
 /* Compiles the shaders. PTL_ERR_UNSUPPORTED when no GL 3.3 core functions are loaded or a shader
    does not compile (the message holds the driver's log); PTL_ERR_NO_MEMORY. */
 ptl_status ptl_dd_gl_create(const ptl_dd_gl_desc* desc, ptl_dd_gl** out, ptl_error* err);

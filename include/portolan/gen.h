@@ -14,7 +14,7 @@
    Minimal example
        ptl_grid g; ptl_error err;
        ptl_grid_gen_desc gd = {.width = 256, .height = 256, .seed = 1};
-       if (ptl_grid_generate(&gd, NULL, &g, &err) < 0) { puts(err.message); return; }
+       if (ptl_grid_generate(&gd, &g, &err) < 0) { puts(err.message); return; }
        ptl_grid_save(&g, "rooms.map", &err);
        ptl_grid_free(&g);
 
@@ -41,9 +41,11 @@ typedef struct ptl_grid_gen_desc {
     uint32_t width, height; /* [Units: cells] [Limit: 8..65536] default 256 x 256 */
     uint32_t seed;          /* any value; 0 is a valid seed */
     float density;          /* RANDOM: fraction of blocked cells [Limit: 0..0.9] default 0.25 */
+    const ptl_allocator* alloc; /* NULL: libc */
 } ptl_grid_gen_desc;
 
-ptl_status ptl_grid_generate(const ptl_grid_gen_desc* desc, const ptl_allocator* alloc, ptl_grid* out, ptl_error* err);
+ptl_grid_gen_desc ptl_grid_gen_desc_defaults(void);
+ptl_status ptl_grid_generate(const ptl_grid_gen_desc* desc, ptl_grid* out, ptl_error* err);
 /* Writes a grid as a Moving AI .map file. */
 ptl_status ptl_grid_save(const ptl_grid* g, const char* path, ptl_error* err);
 
@@ -56,14 +58,16 @@ typedef enum ptl_scene_kind {
 
 typedef struct ptl_scene_desc {
     ptl_scene_kind kind;
-    /* [Units: wu] side of the scene's square footprint [x, z in 0..size]. default 40.
-       [Limit: BUILDING 24..256, BRIDGE 24..4096, TERRAIN 8..1024]; outside: PTL_ERR_INVALID_ARG */
+    /* [Units: wu] side of the square footprint (x, z in 0..size) [Limit: BUILDING 24..256,
+       BRIDGE 24..4096, TERRAIN 8..1024; outside: PTL_ERR_INVALID_ARG] default 40 */
     float size;
     uint32_t storeys; /* BUILDING: floors [Limit: 1..64] default 3; other kinds ignore it */
     uint32_t seed;
+    const ptl_allocator* alloc; /* NULL: libc */
 } ptl_scene_desc;
 
-ptl_status ptl_scene_generate(const ptl_scene_desc* desc, const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err);
+ptl_scene_desc ptl_scene_desc_defaults(void);
+ptl_status ptl_scene_generate(const ptl_scene_desc* desc, ptl_trimesh* out, ptl_error* err);
 /* Writes a triangle mesh as a Wavefront OBJ file. */
 ptl_status ptl_trimesh_save_obj(const ptl_trimesh* m, const char* path, ptl_error* err);
 
@@ -71,21 +75,19 @@ ptl_status ptl_trimesh_save_obj(const ptl_trimesh* m, const char* path, ptl_erro
    Both fill `out` (a new mesh, never the input; free with ptl_trimesh_free) and fail with
    PTL_ERR_INVALID_ARG (bad desc, or a result of 2^31 vertices or triangles or more),
    PTL_ERR_BAD_INPUT (no triangle, no free cell) or PTL_ERR_NO_MEMORY, leaving `out` empty.
-   Example: dungeon.obj copied 8 x 8 (648,512 triangles), sc1/Aurora.map extruded (1,095,896). */
+   Copies: copy (i, j) is the mesh moved by (i * pitch_x, 0, j * pitch_z), copy (0, 0) in place;
+   vertices and triangles are copied in copy order (j, then i), tags kept. */
 typedef struct ptl_copies_desc {
-    /* K: K x K copies; copy (i, j) is the mesh moved by (i * pitch_x, 0, j * pitch_z), copy (0, 0)
-       stays in place. Required: [Limit: 1..4096] (0 is PTL_ERR_INVALID_ARG). Vertices and triangles
-       are copied in copy order (j, then i), tags kept. */
-    uint32_t copies;
-    /* [Units: wu] pitch along both x and z. [Limit: >= 0, finite] 0: the mesh's extent along each axis
-       (the bounds of the vertices triangles use) plus `gap`: copies touch edge to edge. */
+    uint32_t copies; /* K: K x K copies [Limit: 1..4096] required (0: PTL_ERR_INVALID_ARG) */
+    /* [Units: wu] pitch along x and z [Limit: >= 0, finite] default 0: the mesh's extent along each
+       axis (bounds of the vertices triangles use) plus `gap`, copies touching edge to edge */
     float spacing;
-    /* [Units: wu] space between neighbouring copies when spacing is 0. [Limit: >= 0, finite] default 0 */
-    float gap;
+    float gap; /* [Units: wu] between copies when spacing is 0 [Limit: >= 0, finite] default 0 */
+    const ptl_allocator* alloc; /* NULL: libc */
 } ptl_copies_desc;
 
-ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc, const ptl_allocator* alloc,
-                              ptl_trimesh* out, ptl_error* err);
+ptl_copies_desc ptl_copies_desc_defaults(void); /* copies stays 0: it has no default */
+ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc, ptl_trimesh* out, ptl_error* err);
 
 /* A floor quad (2 triangles at y = 0, tag "g floor") per free cell and a vertical wall quad (tag
    "g wall", facing the free cell) on every side between a free cell and a blocked or outside one;
@@ -94,11 +96,12 @@ ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc
 typedef struct ptl_extrude_desc {
     float cell_size;   /* [Units: wu] [Limit: > 0] default 1 (map (x, y) is world (x, 0, y)) */
     float wall_height; /* [Units: wu] [Limit: > 0] default 2 (taller than the default max climb 0.9) */
+    const ptl_allocator* alloc; /* NULL: libc */
 } ptl_extrude_desc;
 
+ptl_extrude_desc ptl_extrude_desc_defaults(void);
 void ptl_extrude_desc_resolve(const ptl_extrude_desc* desc, ptl_extrude_desc* out);
-ptl_status ptl_grid_extrude(const ptl_grid* g, const ptl_extrude_desc* desc, const ptl_allocator* alloc,
-                            ptl_trimesh* out, ptl_error* err);
+ptl_status ptl_grid_extrude(const ptl_grid* g, const ptl_extrude_desc* desc, ptl_trimesh* out, ptl_error* err);
 
 #ifdef __cplusplus
 }

@@ -12,7 +12,7 @@
    Minimal example
        ptl_navmesh* nm; ptl_error err;
        if (ptl_navmesh_load_file("level.ptl", NULL, &nm, &err) < 0) { puts(err.message); return; }
-       ptl_query* q; ptl_query_create(nm, NULL, &q);
+       ptl_query* q; ptl_query_create(nm, NULL, &q);   // NULL desc: every default
        float pts[3 * 64];
        ptl_path_request req = { .start = {1, 0, 1}, .goal = {40, 0, 12} };
        ptl_path_result res = { .points = pts, .point_capacity = 64 };
@@ -20,8 +20,9 @@
        ptl_query_destroy(q); ptl_navmesh_destroy(nm);
 
    Ownership
-   - Every object is created with an optional caller allocator (NULL: libc) and freed with its
-     `_destroy`. Outputs go to caller buffers with capacities; the library reports counts and
+   - Every object is created from a `ptl_*_desc` (NULL or zeroed: every default; the
+     `ptl_*_desc_defaults()` functions fill one in) whose `alloc` is the allocator (NULL: libc), and
+     freed with its `_destroy`. Outputs go to caller buffers with capacities; the library reports counts and
      truncation and never hands out memory the caller must free.
    - A navmesh is immutable after creation: any number of threads may query it, each with its own
      `ptl_query` (which holds all scratch memory, so queries never allocate after creation).
@@ -97,6 +98,8 @@ enum {
 typedef struct ptl_navmesh_desc {
     const ptl_allocator* alloc; /* NULL: libc */
 } ptl_navmesh_desc;
+
+ptl_navmesh_desc ptl_navmesh_desc_defaults(void);
 
 typedef struct ptl_navmesh_info {
     uint32_t version;
@@ -196,25 +199,19 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
 /* ---- Queries -----------------------------------------------------------------------------------
    A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
    max_nodes; queries never allocate. Use one per thread. Memory: about 100 bytes per pool node,
-   plus about 50 bytes per cell edge, 100 per cell and 20 per vertex of the navmesh (a 16,000-cell
-   grid map with the default pool: about 12 MB). */
+   plus about 50 bytes per cell edge, 100 per cell and 20 per vertex of the navmesh.
+   Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels, and
+   exact searches on 2D navmeshes skip the pockets neither end is in (runtime/pockets.c). */
 typedef struct ptl_query ptl_query;
 
 typedef struct ptl_query_desc {
-    /* Node pool of the exact search: it holds the open nodes and their ancestors (nodes are
-       recycled as soon as neither), so it bounds the search frontier, not its length. The peak over
-       every scenario of the Moving AI and Polyanya benchmark maps is about 17,000.
-       0: 65536. [Limit: >= 64] */
+    /* Node pool of the exact search: the open nodes and their ancestors, so it bounds the search
+       frontier, not its length. [Units: nodes] [Limit: >= 64] default 65536 */
     uint32_t max_nodes;
     const ptl_allocator* alloc; /* NULL: libc */
-    /* Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels;
-       true: search the cells as without them (for comparisons; same lengths, slower). */
-    bool ignore_hubs;
-    /* Exact searches on 2D navmeshes skip the corners and cells inside pockets that start and goal
-       are both outside of (runtime/pockets.c: no shortest path between them can turn there);
-       true: they look everywhere (for comparisons; same lengths, slower). */
-    bool ignore_pockets;
 } ptl_query_desc;
+
+ptl_query_desc ptl_query_desc_defaults(void);
 
 /* PTL_ERR_INVALID_ARG (NULL navmesh or out, max_nodes below 64), PTL_ERR_NO_MEMORY; *out is NULL
    on failure. */
@@ -244,8 +241,8 @@ typedef struct ptl_location {
    within 1e-6 of the mesh's coordinate scale, is its own nearest point (distance 0, up to the
    height); one within that of a vertex or an edge is put on it. A point equally near (within that
    tolerance) to several points of the mesh snaps to the one with the least x, then z, then y, so
-   every bake of the same walls snaps it to the same place. PTL_ERR_NOT_FOUND when no cell is in the box; PTL_ERR_INVALID_ARG for a non-finite
-   point or a negative extent. */
+   every bake of the same walls snaps it to the same place. PTL_ERR_NOT_FOUND when no cell is in the
+   box; PTL_ERR_INVALID_ARG for a non-finite point or a negative extent. */
 ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[3], ptl_location* out);
 
 typedef struct ptl_path_request {
@@ -263,9 +260,9 @@ typedef struct ptl_path_result {
     uint32_t point_total;    /* points the whole path has */
     bool found;              /* a path reaches the (snapped) goal */
     bool complete;           /* and ends exactly at it (within 1e-4) */
-    double length;           /* [Units: wu] of the whole path as a 3D polyline, 0 when not found. The
-                                exact search minimises the path's length in plan (x-z); heights
-                                follow the surface. */
+    /* [Units: wu] of the whole path as a 3D polyline, 0 when not found (the exact search minimises
+       the length in plan, x-z; heights follow the surface) */
+    double length;
     uint32_t start_cell, goal_cell;
     uint32_t nodes_expanded; /* search effort, for benchmarks */
 } ptl_path_result;

@@ -28,7 +28,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     void* blob = NULL;
     size_t bsize = 0;
     ptl_error err = {0};
-    if (count && ptl_bake_merge_parts((const void* const*)parts, sizes, count, NULL, NULL, &blob, &bsize, NULL, &err) >= 0) {
+    if (count && ptl_bake_merge_parts((const void* const*)parts, sizes, count, NULL, &blob, &bsize, NULL, &err) >= 0) {
         fuzz_check_blob_valid(blob, bsize, "merge");
         ptl_blob_free(blob, bsize, NULL);
     }

@@ -135,7 +135,7 @@ int main(int argc, char** argv) {
         ptl_grid_gen_desc gd = {.scene = gens[i].scene, .width = gens[i].w, .height = gens[i].h, .seed = gens[i].seed,
                                 .density = gens[i].density};
         ptl_grid g;
-        if (ptl_grid_generate(&gd, NULL, &g, &err) < 0) continue;
+        if (ptl_grid_generate(&gd, &g, &err) < 0) continue;
         char name[64];
         snprintf(name, sizeof name, "gen%zu-%ux%u", i, g.width, g.height);
         write_grid_seed(&g, name);
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
         if (i == 1) {
             /* A small extruded grid: a 3D mesh whose tiled bake has a few tiles. */
             ptl_trimesh m;
-            if (ptl_grid_extrude(&g, NULL, NULL, &m, &err) >= 0) {
+            if (ptl_grid_extrude(&g, NULL, &m, &err) >= 0) {
                 write_trimesh_seeds(&m, "extruded16");
                 ptl_trimesh_free(&m);
             }
