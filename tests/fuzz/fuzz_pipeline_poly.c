@@ -27,21 +27,48 @@ static double seg_dist(double x, double y, const double* a, const double* b) {
 }
 
 /* Within eps of a boundary, or inside an odd number of polygons. */
-static int poly_inside(const void* space, double x, double y, double eps) {
-    const poly_space* ps = space;
+/* Parity of the polygons' symmetric difference at (x, y), boundaries not counted. */
+static int poly_parity(const poly_space* ps, double x, double y) {
     int odd = 0;
     for (uint32_t k = 0; k < ps->count; ++k) {
         const double* v = ps->xy[k];
         uint32_t n = ps->n[k];
         bool in = false;
         for (uint32_t i = 0, j = n - 1; i < n; j = i++) {
-            if (seg_dist(x, y, v + 2 * j, v + 2 * i) <= eps) return 1;
             double yi = v[2 * i + 1], yj = v[2 * j + 1];
             if ((yi > y) != (yj > y) && x < (v[2 * j] - v[2 * i]) * (y - yi) / (yj - yi) + v[2 * i]) in = !in;
         }
         odd ^= in;
     }
     return odd;
+}
+
+/* In free space, or on its boundary (within eps of an edge with free space beside it: an edge that
+   the symmetric difference cancels, free on neither side, is no part of the mesh). Beside each
+   edge within eps, samples a step r along it either way and a millionth of r to either side, so
+   that a sharp corner's thin wedge of free space is found too. */
+static int poly_inside(const void* space, double x, double y, double eps) {
+    const poly_space* ps = space;
+    if (poly_parity(ps, x, y)) return 1;
+    const double r = eps > 1e-6 ? eps : 1e-6; /* the decoded polygons lie within 64 units of the origin */
+    for (uint32_t k = 0; k < ps->count; ++k) {
+        const double* v = ps->xy[k];
+        for (uint32_t i = 0, j = ps->n[k] - 1; i < ps->n[k]; j = i++) {
+            const double *a = v + 2 * j, *b = v + 2 * i;
+            if (seg_dist(x, y, a, b) > eps) continue;
+            double dx = b[0] - a[0], dy = b[1] - a[1], len = hypot(dx, dy);
+            if (!(len > 0)) continue;
+            double ux = dx / len, uy = dy / len, t = ((x - a[0]) * ux + (y - a[1]) * uy);
+            t = t < 0 ? 0 : t > len ? len : t;
+            double cx = a[0] + t * ux, cy = a[1] + t * uy;
+            for (int along = -1; along <= 1; along += 2)
+                for (int side = -1; side <= 1; side += 2) {
+                    double qx = cx + r * (along * ux - side * 1e-6 * uy), qy = cy + r * (along * uy + side * 1e-6 * ux);
+                    if (poly_parity(ps, qx, qy)) return 1;
+                }
+        }
+    }
+    return 0;
 }
 
 static ptl_status bake(const ptl_shape* s, uint32_t hubs, void** blob, size_t* size, ptl_navmesh** nm, ptl_query** q) {
