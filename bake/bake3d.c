@@ -100,7 +100,11 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     ptl_merge_stats ms;
     memset(&ms, 0, sizeof ms);
     if (st >= 0) ptl_progress_stage(&pg, "merge", 0.8f, 0.87f);
-    if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
+    ptl_layer_merge* merged = NULL;
+    if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, &merged, &ms, err);
+    ptl_layer_map_free(map); /* before the blob is built: the bake's high point on large worlds */
+    if (st >= 0) st = ptl_layer_merge_write(merged, blob, size, err);
+    ptl_layer_merge_free(merged);
     /* Never hand out a navmesh that its own validation rejects (the blob is freed below on
        failure); checked before the landmark searches, which assume a valid mesh. */
     if (st >= 0) st = ptl_bake_check_blob(*blob, *size, &a, err);

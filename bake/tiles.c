@@ -777,9 +777,10 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
                                         (size_t)spans.count * sizeof *col_of.data)
                       : NULL;
         if (ns && nc) spans.data = ns, col_of.data = nc, cap = spans.count;
-        else if (ns) /* spans shrank, col_of did not: grow spans back to the common capacity */
-            spans.data = ns, spans.data = ptl_mem_realloc(&a, spans.data, (size_t)spans.count * sizeof *spans.data,
-                                                          (size_t)cap * sizeof *spans.data);
+        else if (ns) { /* spans shrank, col_of did not: grow spans back to the common capacity */
+            spans.data = ptl_mem_realloc(&a, ns, (size_t)spans.count * sizeof *spans.data, (size_t)cap * sizeof *spans.data);
+            if (!spans.data) ptl_mem_free(&a, ns, (size_t)spans.count * sizeof *spans.data);
+        }
         if (!spans.data) {
             PTL_ARRAY_FREE(&a, col_of);
             PTL_ARRAY_FREE(&a, gaps);
