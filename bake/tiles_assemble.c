@@ -70,14 +70,86 @@ ptl_status ptl_tiles_assemble_place(const ptl_vx_params* world, const ptl_vx_til
     return st;
 }
 
+/* The column index of `out` in the world's column order, each column's spans from its tile (`at`,
+   ptl_tiles_assemble_place). */
+static bool assemble_index(const ptl_vx_tiling* t, const ptl_vx_tile** at, const ptl_allocator* a, ptl_open_field* out) {
+    const uint32_t W = (uint32_t)out->p.width, D = (uint32_t)out->p.depth;
+    const int32_t T = t->tile_size;
+    bool ok = ptl_vx_col_index_init(&out->col_index, W * D, 1, a) >= 0;
+    uint32_t placed = 0;
+    for (uint32_t gz = 0; gz < D && ok; ++gz)
+        for (int32_t tx = 0; tx < t->tiles_x && ok; ++tx) {
+            const ptl_vx_tile* tl = at[gz / (uint32_t)T * (uint32_t)t->tiles_x + (uint32_t)tx];
+            const uint32_t k0 = (gz - (uint32_t)tl->z0) * (uint32_t)tl->w;
+            for (int32_t x = 0; x < tl->w && ok; ++x) {
+                ok = ptl_vx_col_index_push(&out->col_index, placed, a);
+                placed += ptl_vx_tile_col(tl, k0 + (uint32_t)x + 1) - ptl_vx_tile_col(tl, k0 + (uint32_t)x);
+            }
+        }
+    return ok && ptl_vx_col_index_push(&out->col_index, placed, a);
+}
+
+/* Tile tl's spans into their world columns, each link checked against its neighbour column. */
+static ptl_status assemble_spans(const ptl_vx_tile* tl, ptl_open_field* out, ptl_error* err) {
+    const uint32_t W = (uint32_t)out->p.width, D = (uint32_t)out->p.depth;
+    const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+    for (uint32_t k = 0; k < ncols; ++k) {
+        uint32_t gx = (uint32_t)tl->x0 + k % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + k / (uint32_t)tl->w;
+        uint32_t c = gz * W + gx;
+        uint32_t base = ptl_vx_col_begin(out, c);
+        for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j) {
+            ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
+            for (int d = 0; d < 4; ++d) {
+                if (o.con[d] == PTL_VX_NOCON) continue;
+                int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
+                uint32_t nc = (uint32_t)(nz * W + nx);
+                if (nx < 0 || nz < 0 || nx >= W || nz >= D || o.con[d] >= ptl_vx_col_end(out, nc) - ptl_vx_col_begin(out, nc))
+                    return ptl_error_set(err, PTL_ERR_BAD_INPUT,
+                                         "bake: tile (%d, %d) links column (%u, %u) to a span its neighbour lacks", tl->tx,
+                                         tl->tz, gx, gz);
+            }
+            set_span_col(&o, c);
+            out->spans[base + (j - ptl_vx_tile_col(tl, k))] = o;
+        }
+    }
+    return PTL_OK;
+}
+
+/* Tile tl's gaps into out->gaps from *gk on, both ends as the world's span indices, checked. */
+static ptl_status assemble_gaps(const ptl_vx_tile* tl, ptl_open_field* out, uint32_t* gk, ptl_error* err) {
+    const uint32_t W = (uint32_t)out->p.width, D = (uint32_t)out->p.depth;
+    const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+    for (uint32_t g = 0; g < tl->gap_count; ++g) {
+        const ptl_vx_gap* gp = &tl->gaps[g];
+        if (gp->span >= tl->span_count || gp->dir > 3)
+            return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a malformed gap", tl->tx, tl->tz);
+        /* the span's column: the last whose start is <= span (binary search) */
+        uint32_t lo = 0, hi = ncols;
+        while (hi - lo > 1) {
+            uint32_t mid = lo + (hi - lo) / 2;
+            if (ptl_vx_tile_col(tl, mid) <= gp->span) lo = mid;
+            else hi = mid;
+        }
+        uint32_t gx = (uint32_t)tl->x0 + lo % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + lo / (uint32_t)tl->w;
+        int kk = gp->cols + 1;
+        int64_t ox = (int64_t)gx + kk * DX[gp->dir], oz = (int64_t)gz + kk * DZ[gp->dir];
+        uint32_t oc = (uint32_t)(oz * W + ox);
+        if (ox < 0 || oz < 0 || ox >= W || oz >= D || gp->other >= ptl_vx_col_end(out, oc) - ptl_vx_col_begin(out, oc))
+            return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
+        ptl_vx_gap o = *gp;
+        o.span = ptl_vx_col_begin(out, gz * W + gx) + (gp->span - ptl_vx_tile_col(tl, lo));
+        o.other = ptl_vx_col_begin(out, oc) + gp->other;
+        out->gaps[(*gk)++] = o;
+    }
+    return PTL_OK;
+}
+
 ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                  uint32_t count, const ptl_allocator* alloc, ptl_open_field* out, ptl_error* err) {
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
     const uint32_t W = (uint32_t)world->world_width, D = (uint32_t)world->world_depth;
-    const size_t cols = (size_t)W * D;
     const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
-    const int32_t T = t->tile_size;
     /* every tile exactly once, in its place, with well-formed columns; `at` finds a world
        column's tile when the column index is built in the world's column order */
     const ptl_vx_tile** at = ptl_mem_calloc(&a, ntiles, sizeof *at);
@@ -88,24 +160,12 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
         ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
         return st;
     }
-
     out->p = *world;
     out->p.ox = out->p.oz = 0, out->p.width = (int32_t)W, out->p.depth = (int32_t)D, out->p.border = 0;
     out->alloc = a;
-    /* The column index in the world's column order, each column's spans from its tile. */
-    bool ok = ptl_vx_col_index_init(&out->col_index, (uint32_t)cols, 1, &a) >= 0;
-    uint32_t placed = 0;
-    for (uint32_t gz = 0; gz < D && ok; ++gz)
-        for (int32_t tx = 0; tx < t->tiles_x && ok; ++tx) {
-            const ptl_vx_tile* tl = at[gz / (uint32_t)T * (uint32_t)t->tiles_x + (uint32_t)tx];
-            const uint32_t k0 = (gz - (uint32_t)tl->z0) * (uint32_t)tl->w;
-            for (int32_t x = 0; x < tl->w && ok; ++x) {
-                ok = ptl_vx_col_index_push(&out->col_index, placed, &a);
-                placed += ptl_vx_tile_col(tl, k0 + (uint32_t)x + 1) - ptl_vx_tile_col(tl, k0 + (uint32_t)x);
-            }
-        }
+    const bool indexed = assemble_index(t, at, &a, out);
     ptl_mem_free(&a, at, (size_t)ntiles * sizeof *at);
-    if (!ok || !ptl_vx_col_index_push(&out->col_index, placed, &a)) goto oom;
+    if (!indexed) goto oom;
     out->spans = ptl_mem_alloc(&a, (size_t)total * sizeof *out->spans); /* columns in the spans: no col_of */
     if (!out->spans) goto oom;
     out->span_count = out->span_cap = (uint32_t)total;
@@ -116,57 +176,8 @@ ptl_status ptl_vx_tiles_assemble(const ptl_vx_params* world, const ptl_vx_tiling
     }
     uint32_t gk = 0;
     for (uint32_t i = 0; i < count && st >= 0; ++i) {
-        const ptl_vx_tile* tl = tiles[i];
-        const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
-        for (uint32_t k = 0; k < ncols && st >= 0; ++k) {
-            uint32_t gx = (uint32_t)tl->x0 + k % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + k / (uint32_t)tl->w;
-            uint32_t c = gz * W + gx;
-            uint32_t base = ptl_vx_col_begin(out, c);
-            for (uint32_t j = ptl_vx_tile_col(tl, k), je = ptl_vx_tile_col(tl, k + 1); j < je; ++j) {
-                ptl_open_span o = ptl_vx_open_of(&tl->spans[j]);
-                for (int d = 0; d < 4; ++d) {
-                    if (o.con[d] == PTL_VX_NOCON) continue;
-                    int64_t nx = (int64_t)gx + DX[d], nz = (int64_t)gz + DZ[d];
-                    uint32_t nc = (uint32_t)(nz * W + nx);
-                    if (nx < 0 || nz < 0 || nx >= W || nz >= D ||
-                        o.con[d] >= ptl_vx_col_end(out, nc) - ptl_vx_col_begin(out, nc)) {
-                        st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
-                                           "bake: tile (%d, %d) links column (%u, %u) to a span its neighbour lacks",
-                                           tl->tx, tl->tz, gx, gz);
-                        break;
-                    }
-                }
-                set_span_col(&o, c);
-                out->spans[base + (j - ptl_vx_tile_col(tl, k))] = o;
-            }
-        }
-        for (uint32_t g = 0; g < tl->gap_count && st >= 0; ++g) {
-            const ptl_vx_gap* gp = &tl->gaps[g];
-            if (gp->span >= tl->span_count || gp->dir > 3) {
-                st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a malformed gap", tl->tx, tl->tz);
-                break;
-            }
-            /* the span's column: the last whose start is <= span (binary search) */
-            uint32_t lo = 0, hi = ncols;
-            while (hi - lo > 1) {
-                uint32_t mid = lo + (hi - lo) / 2;
-                if (ptl_vx_tile_col(tl, mid) <= gp->span) lo = mid;
-                else hi = mid;
-            }
-            uint32_t gx = (uint32_t)tl->x0 + lo % (uint32_t)tl->w, gz = (uint32_t)tl->z0 + lo / (uint32_t)tl->w;
-            int kk = gp->cols + 1;
-            int64_t ox = (int64_t)gx + kk * DX[gp->dir], oz = (int64_t)gz + kk * DZ[gp->dir];
-            uint32_t oc = (uint32_t)(oz * W + ox);
-            if (ox < 0 || oz < 0 || ox >= W || oz >= D ||
-                gp->other >= ptl_vx_col_end(out, oc) - ptl_vx_col_begin(out, oc)) {
-                st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
-                break;
-            }
-            ptl_vx_gap o = *gp;
-            o.span = ptl_vx_col_begin(out, gz * W + gx) + (gp->span - ptl_vx_tile_col(tl, lo));
-            o.other = ptl_vx_col_begin(out, oc) + gp->other;
-            out->gaps[gk++] = o;
-        }
+        st = assemble_spans(tiles[i], out, err);
+        if (st >= 0) st = assemble_gaps(tiles[i], out, &gk, err);
     }
     if (st < 0) {
         ptl_open_field_free(out);
@@ -282,6 +293,106 @@ static void run_band(void* data, uint32_t index) {
         j->as->st = assemble_row(j->as, j->prev + (size_t)r * j->rw, j->rw);
 }
 
+/* Runs the tiles band by band (all: the whole tiling, binned in `b`) and assembles them in row
+   order. With a job system, band k runs beside the assembly of band k - 1 and the last pass only
+   assembles; without one (nothing to overlap), each row is assembled as soon as it is done, so only
+   one row of tiles is ever alive. */
+static ptl_status assemble_bands(assembly* as, const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                                 const ptl_job_system* jobs, const ptl_tiles_bins* b, const int32_t all[4],
+                                 ptl_error* err) {
+    const ptl_allocator* a = as->a;
+    const uint32_t rw = (uint32_t)t->tiles_x;
+    ptl_vx_tile* prev = NULL;
+    uint32_t prev_n = 0;
+    const bool overlap = jobs && jobs->run;
+    const int32_t band = overlap ? PTL_VX_BAND_ROWS : 1;
+    ptl_status st = PTL_OK;
+    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += band) {
+        const int32_t tz1 = tz + band < t->tiles_z ? tz + band : t->tiles_z;
+        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        ptl_vx_tile* tiles = n ? ptl_mem_calloc(a, n, sizeof *tiles) : NULL;
+        ptl_error* errs = n ? ptl_mem_calloc(a, n, sizeof *errs) : NULL;
+        if (n && (!tiles || !errs)) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else {
+            band_job j = {{m, world, t, range, all, b, a, tiles, errs}, as, prev, prev_n, rw};
+            const uint32_t count = n + 1;
+            if (overlap) jobs->run(jobs->user, run_band, &j, count);
+            else
+                for (uint32_t i = 0; i < count; ++i) run_band(&j, i);
+            /* the first failure in the bake's order: the earlier band's assembly, then tile order */
+            if (as->st < 0) {
+                st = as->st;
+                if (err) *err = as->err;
+            }
+            for (uint32_t i = 0; i < n && st >= 0; ++i)
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
+                }
+        }
+        ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
+        ptl_tiles_free_all(prev, prev_n, a);
+        prev = tiles, prev_n = n;
+        if (!overlap && st >= 0 && n) { /* this row now, in turn */
+            band_job j = {{m, world, t, range, all, b, a, tiles, NULL}, as, prev, prev_n, rw};
+            run_band(&j, 0);
+            if (as->st < 0) {
+                st = as->st;
+                if (err) *err = as->err;
+            }
+            ptl_tiles_free_all(prev, prev_n, a);
+            prev = NULL, prev_n = 0;
+        }
+    }
+    ptl_tiles_free_all(prev, prev_n, a);
+    return st;
+}
+
+/* The column index's end, and the gaps' far ends from indices inside their columns to the world's,
+   sorted. */
+static ptl_status assembly_finish(assembly* as, ptl_error* err) {
+    const uint32_t W = as->W;
+    ptl_open_field* out = as->out;
+    if (!ptl_vx_col_index_push(&out->col_index, as->spans.count, as->a))
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
+    for (uint32_t g = 0; g < as->gaps.count; ++g) {
+        ptl_vx_gap* gp = &as->gaps.data[g];
+        uint32_t c = as->gap_col.data[g], x = c % W, z = c / W, k = gp->cols + 1u;
+        uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
+        gp->other += ptl_vx_col_begin(out, oc);
+    }
+    if (!ptl_sort(as->gaps.data, as->gaps.count, sizeof *as->gaps.data, cmp_gap, as->a))
+        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    return PTL_OK;
+}
+
+/* Hands the arrays over to the field. spans and col_of grew to their exact sizes together
+   (grow_exact), so their common capacity is span_cap and there is nothing to shrink; the gaps
+   grew by half again, and are shrunk to their size. */
+static ptl_status assembly_hand_over(assembly* as, ptl_error* err) {
+    ptl_open_field* out = as->out;
+    out->spans = as->spans.data, out->col_of = as->col_of.data;
+    out->span_count = as->spans.count, out->span_cap = as->spans.cap;
+    as->spans.data = NULL, as->col_of.data = NULL;
+    as->spans.count = as->spans.cap = as->col_of.count = as->col_of.cap = 0;
+    if (!as->gaps.count) return PTL_OK;
+    out->gaps = ptl_mem_realloc(as->a, as->gaps.data, (size_t)as->gaps.cap * sizeof *as->gaps.data,
+                                (size_t)as->gaps.count * sizeof *as->gaps.data);
+    if (!out->gaps) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    out->gap_count = as->gaps.count;
+    as->gaps.data = NULL, as->gaps.count = as->gaps.cap = 0;
+    return PTL_OK;
+}
+
+static void assembly_free(assembly* as) {
+    PTL_ARRAY_FREE(as->a, as->spans);
+    PTL_ARRAY_FREE(as->a, as->col_of);
+    PTL_ARRAY_FREE(as->a, as->gaps);
+    PTL_ARRAY_FREE(as->a, as->gap_col);
+}
+
 ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                              const ptl_job_system* jobs, const ptl_allocator* alloc, bool keep_ceil,
                              ptl_open_field* out, uint32_t* solid_spans, ptl_error* err) {
@@ -306,118 +417,15 @@ ptl_status ptl_vx_tiles_bake(const ptl_trimesh* m, const ptl_vx_params* world, c
     memset(&b, 0, sizeof b);
     if (ptl_tiles_bin_triangles(m, world, t, all, NULL, jobs, &a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-    const uint32_t rw = (uint32_t)t->tiles_x;
-    ptl_vx_tile* prev = NULL;
-    uint32_t prev_n = 0;
-    /* With a job system, band k runs beside the assembly of band k - 1 and the last pass only
-       assembles; without one (nothing to overlap), each row is assembled as soon as it is done, so
-       only one row of tiles is ever alive. */
-    const bool overlap = jobs && jobs->run;
-    const int32_t band = overlap ? PTL_VX_BAND_ROWS : 1;
-    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += band) {
-        const int32_t tz1 = tz + band < t->tiles_z ? tz + band : t->tiles_z;
-        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
-        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
-        ptl_vx_tile* tiles = n ? ptl_mem_calloc(&a, n, sizeof *tiles) : NULL;
-        ptl_error* errs = n ? ptl_mem_calloc(&a, n, sizeof *errs) : NULL;
-        if (n && (!tiles || !errs)) {
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        } else {
-            band_job j = {{m, world, t, range, all, &b, &a, tiles, errs}, &as, prev, prev_n, rw};
-            const uint32_t count = n + 1;
-            if (jobs && jobs->run) jobs->run(jobs->user, run_band, &j, count);
-            else
-                for (uint32_t i = 0; i < count; ++i) run_band(&j, i);
-            /* the first failure in the bake's order: the earlier band's assembly, then tile order */
-            if (as.st < 0) {
-                st = as.st;
-                if (err) *err = as.err;
-            }
-            for (uint32_t i = 0; i < n && st >= 0; ++i)
-                if (tiles[i].status < 0) {
-                    st = tiles[i].status;
-                    if (err) *err = errs[i];
-                }
-        }
-        ptl_mem_free(&a, errs, (size_t)n * sizeof *errs);
-        ptl_tiles_free_all(prev, prev_n, &a);
-        prev = tiles, prev_n = n;
-        if (!overlap && st >= 0 && n) { /* this row now, in turn */
-            band_job j = {{m, world, t, range, all, &b, &a, tiles, NULL}, &as, prev, prev_n, rw};
-            run_band(&j, 0);
-            if (as.st < 0) {
-                st = as.st;
-                if (err) *err = as.err;
-            }
-            ptl_tiles_free_all(prev, prev_n, &a);
-            prev = NULL, prev_n = 0;
-        }
-    }
-    ptl_tiles_free_all(prev, prev_n, &a);
-    *solid_spans = as.solid_spans;
-    PTL_ARRAY(ptl_open_span) spans = {as.spans.data, as.spans.count, as.spans.cap};
-    PTL_ARRAY(uint32_t) col_of = {as.col_of.data, as.col_of.count, as.col_of.cap};
-    PTL_ARRAY(ptl_vx_gap) gaps = {as.gaps.data, as.gaps.count, as.gaps.cap};
-    const uint64_t total = spans.count;
+    if (st >= 0) st = assemble_bands(&as, m, world, t, jobs, &b, all, err);
     ptl_tiles_bin_free(&b, &a);
-    if (st >= 0) {
-        if (!ptl_vx_col_index_push(&out->col_index, (uint32_t)total, &a))
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (column index)");
-    }
-    if (st >= 0) {
-        /* Gaps' far ends: from indices inside their columns to the world's. */
-        for (uint32_t g = 0; g < gaps.count; ++g) {
-            ptl_vx_gap* gp = &gaps.data[g];
-            uint32_t c = as.gap_col.data[g], x = c % W, z = c / W, k = gp->cols + 1u;
-            uint32_t oc = (z + k * (uint32_t)DZ[gp->dir]) * W + x + k * (uint32_t)DX[gp->dir];
-            gp->other += ptl_vx_col_begin(out, oc);
-        }
-        if (!ptl_sort(gaps.data, gaps.count, sizeof *gaps.data, cmp_gap, &a))
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    }
-    PTL_ARRAY_FREE(&a, as.gap_col);
+    *solid_spans = as.solid_spans;
+    if (st >= 0) st = assembly_finish(&as, err);
+    if (st >= 0) st = assembly_hand_over(&as, err);
+    assembly_free(&as);
     if (st < 0) {
-        PTL_ARRAY_FREE(&a, spans);
-        PTL_ARRAY_FREE(&a, col_of);
-        PTL_ARRAY_FREE(&a, gaps);
         ptl_open_field_free(out);
         return st;
-    }
-    /* Hand the arrays over (both grew through the same sizes, so they have the same capacity, which
-       becomes span_cap), shrunk to their size when the allocator can. */
-    uint32_t cap = spans.cap;
-    if (!keep_ceil && spans.count && spans.count < cap) { /* no col_of to keep in step */
-        void* ns = ptl_mem_realloc(&a, spans.data, (size_t)cap * sizeof *spans.data, (size_t)spans.count * sizeof *spans.data);
-        if (ns) spans.data = ns, cap = spans.count;
-    } else if (spans.count && spans.count < cap) {
-        void* ns = ptl_mem_realloc(&a, spans.data, (size_t)cap * sizeof *spans.data, (size_t)spans.count * sizeof *spans.data);
-        void* nc = ns ? ptl_mem_realloc(&a, col_of.data, (size_t)cap * sizeof *col_of.data,
-                                        (size_t)spans.count * sizeof *col_of.data)
-                      : NULL;
-        if (ns && nc) spans.data = ns, col_of.data = nc, cap = spans.count;
-        else if (ns) { /* spans shrank, col_of did not: grow spans back to the common capacity */
-            spans.data = ptl_mem_realloc(&a, ns, (size_t)spans.count * sizeof *spans.data, (size_t)cap * sizeof *spans.data);
-            if (!spans.data) ptl_mem_free(&a, ns, (size_t)spans.count * sizeof *spans.data);
-        }
-        if (!spans.data) {
-            PTL_ARRAY_FREE(&a, col_of);
-            PTL_ARRAY_FREE(&a, gaps);
-            ptl_open_field_free(out);
-            return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        }
-    }
-    out->spans = spans.data, out->col_of = col_of.data;
-    out->span_count = spans.count, out->span_cap = cap;
-    if (gaps.count) {
-        out->gaps = ptl_mem_realloc(&a, gaps.data, (size_t)gaps.cap * sizeof *gaps.data, (size_t)gaps.count * sizeof *gaps.data);
-        if (!out->gaps) {
-            PTL_ARRAY_FREE(&a, gaps);
-            ptl_open_field_free(out);
-            return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        }
-        out->gap_count = gaps.count;
-    } else {
-        PTL_ARRAY_FREE(&a, gaps);
     }
     return ptl_error_ok(err);
 }

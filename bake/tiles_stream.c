@@ -251,6 +251,82 @@ static void run_stream_batch(void* data, uint32_t index) {
     }
 }
 
+/* Without a job system, a row of tiles at a time, streamed as soon as it is done, so that one row
+   of tiles is alive. With one, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs, and job 0
+   of each batch streams the batch before (the stream then runs its blocks in turn: a job may not
+   start jobs), so the layers hide behind the tiles as the assembly of the world's field did; the
+   last batch is streamed with the jobs. `base` holds what every batch shares; `b` the bins of the
+   batch, rebinned for each (`rows`: ptl_tiles_bin_triangles). */
+static ptl_status stream_batches(const stream_job* base, const ptl_job_system* jobs, const int32_t* rows,
+                                 ptl_tiles_bins* b, const ptl_bake_progress* progress, uint32_t* solid_spans,
+                                 double* ms_layers, ptl_error* err) {
+    const ptl_vx_tiling* t = base->tj.t;
+    const ptl_allocator* a = base->tj.a;
+    const uint32_t rw = base->rw;
+    const bool overlap = jobs && jobs->run;
+    const int32_t batch = overlap ? PTL_VX_BAND_ROWS : 1;
+    ptl_vx_tile* prev = NULL;
+    uint32_t prev_n = 0;
+    ptl_status st = PTL_OK;
+    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += batch) {
+        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
+        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
+        ptl_vx_tile* tiles = n ? ptl_mem_calloc(a, n, sizeof *tiles) : NULL;
+        ptl_error* errs = n ? ptl_mem_calloc(a, n, sizeof *errs) : NULL;
+        ptl_tiles_bin_free(b, a);
+        stream_job sj = *base;
+        sj.tj.range = sj.tj.brange = range, sj.tj.b = b, sj.tj.out = tiles, sj.tj.errs = errs;
+        sj.prev = prev, sj.prev_count = prev_n;
+        if (n && (!tiles || !errs)) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else if (n && ptl_tiles_bin_triangles(base->tj.m, base->tj.world, t, range, rows, jobs, a, b) < 0) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+        } else {
+            if (overlap && n) {
+                ptl_lstream_set_jobs(base->s, NULL);
+                jobs->run(jobs->user, run_stream_batch, &sj, n + 1);
+                ptl_lstream_set_jobs(base->s, jobs);
+            } else if (n) {
+                for (uint32_t i = 0; i < n; ++i) ptl_tiles_run_job(&sj.tj, i);
+            } else {
+                run_stream_batch(&sj, 0); /* the last batch, its blocks as jobs */
+            }
+            *ms_layers += sj.ms;
+            /* the first failure in the bake's order: the earlier rows' stream, then the tiles' */
+            if (sj.st < 0) {
+                st = sj.st;
+                if (err) *err = sj.err;
+            }
+            for (uint32_t i = 0; i < n && st >= 0; ++i)
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
+                }
+            for (uint32_t i = 0; i < n && st >= 0; ++i) *solid_spans += tiles[i].solid_spans;
+        }
+        ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
+        ptl_tiles_free_all(prev, prev_n, a);
+        prev = tiles, prev_n = n;
+        if (!overlap && st >= 0 && n) { /* this row now */
+            stream_job now = *base;
+            now.tj.range = now.tj.brange = range, now.tj.b = b, now.tj.out = tiles;
+            now.prev = prev, now.prev_count = prev_n;
+            run_stream_batch(&now, 0);
+            *ms_layers += now.ms;
+            if (now.st < 0) {
+                st = now.st;
+                if (err) *err = now.err;
+            }
+            ptl_tiles_free_all(prev, prev_n, a);
+            prev = NULL, prev_n = 0;
+        }
+    }
+    ptl_tiles_free_all(prev, prev_n, a);
+    return st;
+}
+
 ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
                                uint32_t* solid_spans, double* ms_layers, const ptl_bake_progress* progress,
@@ -273,79 +349,14 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
     const bool by_runs = nruns > PTL_TILES_BIN_ONCE_RUNS;
     int32_t* rows = by_runs ? ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows) : NULL;
     ptl_status st = row && (rows || !by_runs) ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    if (st >= 0 && by_runs) {
-        ptl_tiles_bin_rows(m, world, t, jobs, rows);
-    }
+    if (st >= 0 && by_runs) ptl_tiles_bin_rows(m, world, t, jobs, rows);
     if (st >= 0 && t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0) {
         st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
-        ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
-        ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
-        ptl_vx_band_free(&band);
-        return st;
+    } else if (st >= 0) {
+        const stream_job base = {{m, world, t, NULL, NULL, NULL, &a, NULL, NULL}, NULL, 0, rw, row, &wp, &band, s,
+                                 0, PTL_OK, {0}};
+        st = stream_batches(&base, jobs, rows, &b, progress, solid_spans, ms_layers, err);
     }
-    /* Without a job system, a row of tiles at a time, streamed as soon as it is done, so that one
-       row of tiles is alive. With one, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs, and
-       job 0 of each batch streams the batch before (the stream then runs its blocks in turn: a job
-       may not start jobs), so the layers hide behind the tiles as the assembly of the world's field
-       did; the last batch is streamed with the jobs. */
-    const bool overlap = jobs && jobs->run;
-    const int32_t batch = overlap ? PTL_VX_BAND_ROWS : 1;
-    ptl_vx_tile* prev = NULL;
-    uint32_t prev_n = 0;
-    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += batch) {
-        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
-        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
-        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
-        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
-        ptl_vx_tile* tiles = n ? ptl_mem_calloc(&a, n, sizeof *tiles) : NULL;
-        ptl_error* errs = n ? ptl_mem_calloc(&a, n, sizeof *errs) : NULL;
-        ptl_tiles_bin_free(&b, &a);
-        if (n && (!tiles || !errs)) {
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        } else if (n && ptl_tiles_bin_triangles(m, world, t, range, rows, jobs, &a, &b) < 0) {
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-        } else {
-            stream_job sj = {{m, world, t, range, range, &b, &a, tiles, errs}, prev, prev_n, rw, row, &wp, &band, s,
-                             0, PTL_OK, {0}};
-            if (overlap && n) {
-                ptl_lstream_set_jobs(s, NULL);
-                jobs->run(jobs->user, run_stream_batch, &sj, n + 1);
-                ptl_lstream_set_jobs(s, jobs);
-            } else if (n) {
-                for (uint32_t i = 0; i < n; ++i) ptl_tiles_run_job(&sj.tj, i);
-            } else {
-                run_stream_batch(&sj, 0); /* the last batch, its blocks as jobs */
-            }
-            *ms_layers += sj.ms;
-            /* the first failure in the bake's order: the earlier rows' stream, then the tiles' */
-            if (sj.st < 0) {
-                st = sj.st;
-                if (err) *err = sj.err;
-            }
-            for (uint32_t i = 0; i < n && st >= 0; ++i)
-                if (tiles[i].status < 0) {
-                    st = tiles[i].status;
-                    if (err) *err = errs[i];
-                }
-            for (uint32_t i = 0; i < n && st >= 0; ++i) *solid_spans += tiles[i].solid_spans;
-        }
-        ptl_mem_free(&a, errs, (size_t)n * sizeof *errs);
-        ptl_tiles_free_all(prev, prev_n, &a);
-        prev = tiles, prev_n = n;
-        if (!overlap && st >= 0 && n) { /* this row now */
-            stream_job sj = {{m, world, t, range, range, &b, &a, tiles, NULL}, prev, prev_n, rw, row, &wp, &band, s,
-                             0, PTL_OK, {0}};
-            run_stream_batch(&sj, 0);
-            *ms_layers += sj.ms;
-            if (sj.st < 0) {
-                st = sj.st;
-                if (err) *err = sj.err;
-            }
-            ptl_tiles_free_all(prev, prev_n, &a);
-            prev = NULL, prev_n = 0;
-        }
-    }
-    ptl_tiles_free_all(prev, prev_n, &a);
     ptl_tiles_bin_free(&b, &a);
     ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
     ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
