@@ -246,23 +246,27 @@ static uint32_t merge_runs(ptl_lmap_link* l, uint32_t n) {
     return w;
 }
 
-/* Describes block b's block-layers (after ptl_vx_relabel_block): their columns, floors and tags,
-   and the links from its spans to spans of other block-layers inside the piece. */
-static void map_block(void* data, uint32_t b) {
-    piece* j = data;
-    const ptl_open_field* of = j->bj.of;
+/* One block being described (map_block): where it lies, and per block-layer the spans written
+   so far and its rows of columns. */
+typedef struct block_map {
+    const piece* j;
+    const ptl_open_field* of;
+    map_out* o;
+    uint32_t nl, base;         /* its block-layers: ids base .. base + nl */
+    uint32_t x0, z0, w, d, W;  /* its columns in the piece, and the piece's width */
+    uint32_t* at;              /* nl */
+    uint32_t* bits;            /* nl * B */
+} block_map;
+
+/* Block-layer ids, bounds, floor range, tags, and the links from its spans to spans of other
+   block-layers inside the piece (those leaving it: the strips). */
+static bool map_block_scan(block_map* m, uint32_t b) {
+    const piece* j = m->j;
+    const ptl_open_field* of = m->of;
     const ptl_allocator* a = j->bj.a;
-    map_out* o = &j->mo[b];
-    o->st = PTL_OK;
-    const uint32_t nl = j->bj.out[b].layer_count, base = j->bj.base[b];
-    if (nl == 0) return;
-    const uint32_t B = PTL_LMAP_B, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
-    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
-    const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B;
-    uint32_t* at = ptl_mem_calloc(a, nl, sizeof *at); /* per block-layer: spans written so far */
-    uint32_t* bits = ptl_mem_calloc(a, (size_t)nl * B, sizeof *bits); /* per block-layer: its rows */
-    if (!at || !bits || !PTL_RESERVE(a, o->bl, nl)) goto oom;
-    for (uint32_t i = 0; i < nl; ++i) {
+    map_out* o = m->o;
+    const uint32_t B = PTL_LMAP_B, W = m->W, D = (uint32_t)of->p.depth, base = m->base;
+    for (uint32_t i = 0; i < m->nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
         memset(r, 0, sizeof *r);
         const uint64_t lo = j->bj.out[b].lowest[i]; /* floor << 32 | index in the piece */
@@ -273,15 +277,14 @@ static void map_block(void* data, uint32_t b) {
         r->floor_min = UINT16_MAX;
         r->x0 = r->z0 = UINT8_MAX;
     }
-    o->bl.count = nl;
-    /* Columns, bounds, floor range, tags. */
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (z0 + z) * W + x0 + x;
+    o->bl.count = m->nl;
+    for (uint32_t z = 0; z < m->d; ++z)
+        for (uint32_t x = 0; x < m->w; ++x) {
+            const uint32_t c = (m->z0 + z) * W + m->x0 + x;
             for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
-                bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
+                m->bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
                 if (r->count == 0) r->tag = os->tag;
                 else if (os->tag != r->tag) r->tags_mixed = 1;
                 r->count++;
@@ -291,55 +294,69 @@ static void map_block(void* data, uint32_t b) {
                 if (x > r->x1) r->x1 = (uint8_t)x;
                 if (z < r->z0) r->z0 = (uint8_t)z;
                 if (z > r->z1) r->z1 = (uint8_t)z;
-                /* links to other block-layers inside the piece (those leaving it: the strips) */
                 for (int dir = 0; dir < 4; ++dir) {
                     if (os->con[dir] == PTL_VX_NOCON) continue;
-                    const int64_t nx = (int64_t)(x0 + x) + DX[dir], nz = (int64_t)(z0 + z) + DZ[dir];
+                    const int64_t nx = (int64_t)(m->x0 + x) + DX[dir], nz = (int64_t)(m->z0 + z) + DZ[dir];
                     if (nx < 0 || nz < 0 || nx >= (int64_t)W || nz >= (int64_t)D) continue;
                     const uint32_t t = ptl_vx_col_begin(of, ptl_vx_ncol(of->p.width, c, dir)) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
                     ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,
                                        (uint16_t)(line * B + place)};
-                    if (!PTL_PUSH(a, o->links, l)) goto oom;
+                    if (!PTL_PUSH(a, o->links, l)) return false;
                 }
             }
         }
-    /* The pool: rows, then ranks, floors as offsets, tags. */
-    bool any_data = false;
-    for (uint32_t i = 0; i < nl; ++i) {
+    return true;
+}
+
+/* The pool: each block-layer's rows, then (where floors vary or tags mix) its ranks, with room for
+   its floors as offsets and its tags. *any_data: some block-layer needs that room. */
+static bool map_block_pool(block_map* m, bool* any_data) {
+    const ptl_allocator* a = m->j->bj.a;
+    map_out* o = m->o;
+    const uint32_t B = PTL_LMAP_B;
+    *any_data = false;
+    for (uint32_t i = 0; i < m->nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
         const uint32_t nrows = (uint32_t)r->z1 - r->z0 + 1;
         r->rows = o->pool.count;
-        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 4 * nrows)) goto oom;
-        memcpy(o->pool.data + o->pool.count, bits + (size_t)i * B + r->z0, 4 * (size_t)nrows);
+        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 4 * nrows)) return false;
+        memcpy(o->pool.data + o->pool.count, m->bits + (size_t)i * B + r->z0, 4 * (size_t)nrows);
         o->pool.count += 4 * nrows;
         const uint32_t range = (uint32_t)r->floor_max - r->floor_min;
         r->fbits = range == 0 ? 0 : range < 16 ? 4 : range < 256 ? 8 : 16;
         if (!r->fbits && !r->tags_mixed) continue;
-        any_data = true;
+        *any_data = true;
         const uint32_t fbytes = (r->count * r->fbits + 7) / 8, tbytes = r->tags_mixed ? 2 * r->count : 0;
         r->data = o->pool.count;
-        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 2 * B + fbytes + tbytes)) goto oom;
+        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 2 * B + fbytes + tbytes)) return false;
         uint8_t* q = o->pool.data + o->pool.count;
         memset(q, 0, 2 * B + fbytes + tbytes);
         uint16_t rank = 0;
         for (uint32_t z = 0; z < B; ++z) {
             memcpy(q + 2 * z, &rank, 2);
-            rank = (uint16_t)(rank + __builtin_popcount(bits[(size_t)i * B + z]));
+            rank = (uint16_t)(rank + __builtin_popcount(m->bits[(size_t)i * B + z]));
         }
         o->pool.count += 2 * B + fbytes + tbytes;
     }
-    for (uint32_t z = 0; z < d && any_data; ++z) /* the floors and tags of those that need them */
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (z0 + z) * W + x0 + x;
+    return true;
+}
+
+/* The floors and tags of the block-layers that need them, in their spans' order. */
+static void map_block_data(block_map* m) {
+    const ptl_open_field* of = m->of;
+    const uint32_t B = PTL_LMAP_B;
+    for (uint32_t z = 0; z < m->d; ++z)
+        for (uint32_t x = 0; x < m->w; ++x) {
+            const uint32_t c = (m->z0 + z) * m->W + m->x0 + x;
             for (uint32_t sp = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
-                const uint32_t li = os->layer - base;
-                const ptl_lmap_bl* r = &o->bl.data[li];
-                const uint32_t k = at[li]++;
+                const uint32_t li = os->layer - m->base;
+                const ptl_lmap_bl* r = &m->o->bl.data[li];
+                const uint32_t k = m->at[li]++;
                 if (!r->fbits && !r->tags_mixed) continue;
-                uint8_t* q = o->pool.data + r->data + 2 * B;
+                uint8_t* q = m->o->pool.data + r->data + 2 * B;
                 const uint32_t off = (uint32_t)os->floor - r->floor_min;
                 if (r->fbits == 4) q[k / 2] |= (uint8_t)(off << (4 * (k & 1)));
                 else if (r->fbits == 8) q[k] = (uint8_t)off;
@@ -347,15 +364,31 @@ static void map_block(void* data, uint32_t b) {
                 if (r->tags_mixed) memcpy(q + (r->count * r->fbits + 7) / 8 + 2 * k, &os->tag, 2);
             }
         }
-    if (!ptl_sort(o->links.data, o->links.count, sizeof *o->links.data, cmp_link_run, a)) goto oom;
-    o->links.count = merge_runs(o->links.data, o->links.count);
-    ptl_mem_free(a, at, nl * sizeof *at);
-    ptl_mem_free(a, bits, (size_t)nl * B * sizeof *bits);
-    return;
-oom:
-    ptl_mem_free(a, at, nl * sizeof *at);
-    ptl_mem_free(a, bits, (size_t)nl * B * sizeof *bits);
-    o->st = PTL_ERR_NO_MEMORY;
+}
+
+/* Describes block b's block-layers (after ptl_vx_relabel_block): their columns, floors and tags,
+   and the links from its spans to spans of other block-layers inside the piece. */
+static void map_block(void* data, uint32_t b) {
+    piece* j = data;
+    const ptl_open_field* of = j->bj.of;
+    const ptl_allocator* a = j->bj.a;
+    map_out* o = &j->mo[b];
+    o->st = PTL_OK;
+    const uint32_t nl = j->bj.out[b].layer_count;
+    if (nl == 0) return;
+    const uint32_t B = PTL_LMAP_B, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
+    block_map m = {j, of, o, nl, j->bj.base[b], x0, z0, W - x0 < B ? W - x0 : B, D - z0 < B ? D - z0 : B, W, NULL, NULL};
+    m.at = ptl_mem_calloc(a, nl, sizeof *m.at); /* per block-layer: spans written so far */
+    m.bits = ptl_mem_calloc(a, (size_t)nl * B, sizeof *m.bits); /* per block-layer: its rows */
+    bool any_data = false;
+    bool ok = m.at && m.bits && PTL_RESERVE(a, o->bl, nl) && map_block_scan(&m, b) && map_block_pool(&m, &any_data);
+    if (ok && any_data) map_block_data(&m);
+    if (ok) ok = ptl_sort(o->links.data, o->links.count, sizeof *o->links.data, cmp_link_run, a);
+    if (ok) o->links.count = merge_runs(o->links.data, o->links.count);
+    ptl_mem_free(a, m.at, nl * sizeof *m.at);
+    ptl_mem_free(a, m.bits, (size_t)nl * B * sizeof *m.bits);
+    if (!ok) o->st = PTL_ERR_NO_MEMORY;
 }
 
 static void run_jobs(const ptl_job_system* jobs, ptl_job_fn fn, void* data, uint32_t n) {
@@ -440,9 +473,113 @@ static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32
 /* Steps 1-3 on a piece (a band or a tile), into `c`: its blocks flooded and described, the borders
    inside it paired, the seeds' nearest spans and the gap links taken. The piece's spans get their
    block-layers (ids after c's). */
+/* Appends the blocks' results (block-layers, pool, links, conflicts with their ids offset by
+   base[b]) to the accumulator. */
+static bool piece_gather(const ptl_vx_block_out* bo, const map_out* mo, const uint32_t* base, uint32_t nb, lacc* c,
+                         const ptl_allocator* a) {
+    for (uint32_t b = 0; b < nb; ++b) {
+        if (mo[b].st < 0) return false;
+        for (uint32_t i = 0; i < bo[b].conflict_count; ++i) {
+            const uint64_t k = bo[b].conflicts[i];
+            if (!PTL_PUSH(a, c->conf, ((uint64_t)base[b] + (k >> 32)) << 32 | (base[b] + (uint32_t)k))) return false;
+        }
+        const uint32_t pool0 = c->pool.count;
+        if (!PTL_RESERVE(a, c->bl, (uint64_t)c->bl.count + mo[b].bl.count) ||
+            !PTL_RESERVE(a, c->pool, (uint64_t)c->pool.count + mo[b].pool.count) ||
+            !PTL_RESERVE(a, c->links, (uint64_t)c->links.count + mo[b].links.count))
+            return false;
+        for (uint32_t i = 0; i < mo[b].bl.count; ++i) {
+            ptl_lmap_bl r = mo[b].bl.data[i];
+            r.data += pool0, r.rows += pool0;
+            c->bl.data[c->bl.count++] = r;
+        }
+        if (mo[b].pool.count) memcpy(c->pool.data + pool0, mo[b].pool.data, mo[b].pool.count);
+        c->pool.count += mo[b].pool.count;
+        if (mo[b].links.count)
+            memcpy(c->links.data + c->links.count, mo[b].links.data, (size_t)mo[b].links.count * sizeof *c->links.data);
+        c->links.count += mo[b].links.count;
+    }
+    return true;
+}
+
+/* The borders between the piece's blocks: x = k B (dir 2), then z = k B (dir 1). */
+static bool piece_borders(const piece* pc, lacc* c, const ptl_allocator* a) {
+    const ptl_open_field* f = pc->bj.of;
+    const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
+    for (int dir = 2; dir >= 1; --dir) {
+        const uint32_t lines = dir == 2 ? w : d, along = dir == 2 ? d : w;
+        for (uint32_t line = B; line < lines; line += B)
+            for (uint32_t u = 0; u < along; ++u) {
+                const uint32_t c0 = dir == 2 ? u * w + line - 1 : (line - 1) * w + u;
+                const uint32_t c1 = ptl_vx_ncol(f->p.width, c0, dir), wc0 = world_col(pc, c0);
+                const uint32_t b0 = ptl_vx_col_begin(f, c0), e0 = ptl_vx_col_end(f, c0);
+                const uint32_t b1 = ptl_vx_col_begin(f, c1), e1 = ptl_vx_col_end(f, c1);
+                for (uint32_t p = b0; p < e0; ++p)
+                    for (uint32_t q = b1; q < e1; ++q)
+                        if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer, f->spans[p].con[dir] == q - b1,
+                                         f->spans[p].floor, f->spans[q].floor, pos_key(wc0, p - b0), (uint32_t)dir))
+                            return false;
+            }
+    }
+    return true;
+}
+
+/* The seeds' nearest spans among the piece's (find_seed's rule, in layers.c's words: the nearest
+   column within walkable_radius + 1, then the highest floor at or below the seed, then the lowest
+   above it, then the first in the world's order). */
+static void piece_seeds(const piece* pc, lacc* c) {
+    const ptl_layer_stream* s = pc->s;
+    const ptl_open_field* f = pc->bj.of;
+    const uint32_t w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
+    for (uint32_t i = 0; i < s->seed_count; ++i) {
+        const seed_at* sa = &s->seeds[i];
+        seed_best* sb = &c->seeds[i];
+        if (!sa->valid) continue;
+        const ptl_vx_params* p = &s->p;
+        const int64_t r = p->walkable_radius + 1;
+        for (int64_t dz = -r; dz <= r; ++dz)
+            for (int64_t dx = -r; dx <= r; ++dx) {
+                const int64_t x = sa->cx + dx - pc->wx0, z = sa->cz + dz - pc->wz0;
+                if (x < 0 || x >= (int64_t)w || z < 0 || z >= (int64_t)d) continue;
+                const uint32_t col = (uint32_t)z * w + (uint32_t)x;
+                for (uint32_t t = ptl_vx_col_begin(f, col), e = ptl_vx_col_end(f, col); t < e; ++t) {
+                    const double fl = f->spans[t].floor;
+                    if (sa->hw < fl - p->walkable_climb || sa->hw > fl + p->walkable_height) continue;
+                    const double score = fl <= sa->hw ? sa->hw - fl : p->walkable_height + (fl - sa->hw);
+                    const int64_t d2 = dx * dx + dz * dz;
+                    const uint64_t tk = pos_key(world_col(pc, col), t - ptl_vx_col_begin(f, col));
+                    if (!sb->found || d2 < sb->d2 || (d2 == sb->d2 && score < sb->score) ||
+                        (d2 == sb->d2 && score == sb->score && tk < sb->t))
+                        sb->found = true, sb->d2 = d2, sb->score = score, sb->t = tk, sb->bl = f->spans[t].layer;
+                }
+            }
+    }
+}
+
+/* Gap links, their far ends to be matched at the end. */
+static bool piece_gaps(const piece* pc, lacc* c, const ptl_allocator* a) {
+    const ptl_open_field* f = pc->bj.of;
+    const uint32_t W = (uint32_t)pc->s->p.width;
+    for (uint32_t g = 0; g < f->gap_count; ++g) {
+        const ptl_vx_gap* gp = &f->gaps[g];
+        const uint32_t col = f->col_of[gp->span], k = gp->cols + 1u, wc = world_col(pc, col);
+        const int64_t x = wc % W, z = wc / W;
+        sgap r = {wc,
+                  gp->span - ptl_vx_col_begin(f, col),
+                  (uint32_t)((z + (int64_t)k * DZ[gp->dir & 3]) * W + x + (int64_t)k * DX[gp->dir & 3]),
+                  gp->other,
+                  f->spans[gp->span].layer,
+                  gp->dir,
+                  gp->cols,
+                  0};
+        if (!PTL_PUSH(a, c->gaps, r)) return false;
+    }
+    return true;
+}
+
 static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uint32_t wx0, uint32_t wz0,
                                const ptl_job_system* jobs, lacc* c, const ptl_allocator* a) {
-    const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth, W = (uint32_t)s->p.width;
+    const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
     const uint32_t nbx = (w + B - 1) / B, nbz = (d + B - 1) / B, nb = nbx * nbz;
     ptl_status st = PTL_OK;
     ptl_vx_block_out* bo = ptl_mem_calloc(a, nb ? nb : 1, sizeof *bo);
@@ -463,85 +600,9 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
     }
     run_jobs(jobs, ptl_vx_relabel_block, &pc.bj, nb);
     run_jobs(jobs, map_block, &pc, nb);
-    for (uint32_t b = 0; b < nb; ++b) {
-        if (mo[b].st < 0) goto oom;
-        for (uint32_t i = 0; i < bo[b].conflict_count; ++i) {
-            const uint64_t k = bo[b].conflicts[i];
-            if (!PTL_PUSH(a, c->conf, ((uint64_t)base[b] + (k >> 32)) << 32 | (base[b] + (uint32_t)k))) goto oom;
-        }
-        const uint32_t pool0 = c->pool.count;
-        if (!PTL_RESERVE(a, c->bl, (uint64_t)c->bl.count + mo[b].bl.count) ||
-            !PTL_RESERVE(a, c->pool, (uint64_t)c->pool.count + mo[b].pool.count) ||
-            !PTL_RESERVE(a, c->links, (uint64_t)c->links.count + mo[b].links.count))
-            goto oom;
-        for (uint32_t i = 0; i < mo[b].bl.count; ++i) {
-            ptl_lmap_bl r = mo[b].bl.data[i];
-            r.data += pool0, r.rows += pool0;
-            c->bl.data[c->bl.count++] = r;
-        }
-        if (mo[b].pool.count) memcpy(c->pool.data + pool0, mo[b].pool.data, mo[b].pool.count);
-        c->pool.count += mo[b].pool.count;
-        if (mo[b].links.count)
-            memcpy(c->links.data + c->links.count, mo[b].links.data, (size_t)mo[b].links.count * sizeof *c->links.data);
-        c->links.count += mo[b].links.count;
-    }
-    /* The borders between the piece's blocks: x = k B (dir 2), then z = k B (dir 1). */
-    for (int dir = 2; dir >= 1; --dir) {
-        const uint32_t lines = dir == 2 ? w : d, along = dir == 2 ? d : w;
-        for (uint32_t line = B; line < lines; line += B)
-            for (uint32_t u = 0; u < along; ++u) {
-                const uint32_t c0 = dir == 2 ? u * w + line - 1 : (line - 1) * w + u;
-                const uint32_t c1 = ptl_vx_ncol(f->p.width, c0, dir), wc0 = world_col(&pc, c0);
-                const uint32_t b0 = ptl_vx_col_begin(f, c0), e0 = ptl_vx_col_end(f, c0);
-                const uint32_t b1 = ptl_vx_col_begin(f, c1), e1 = ptl_vx_col_end(f, c1);
-                for (uint32_t p = b0; p < e0; ++p)
-                    for (uint32_t q = b1; q < e1; ++q)
-                        if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer, f->spans[p].con[dir] == q - b1,
-                                         f->spans[p].floor, f->spans[q].floor, pos_key(wc0, p - b0), (uint32_t)dir))
-                            goto oom;
-            }
-    }
-    /* The seeds' nearest spans among the piece's (find_seed's rule, in layers.c's words: the nearest
-       column within walkable_radius + 1, then the highest floor at or below the seed, then the
-       lowest above it, then the first in the world's order). */
-    for (uint32_t i = 0; i < s->seed_count; ++i) {
-        const seed_at* sa = &s->seeds[i];
-        seed_best* sb = &c->seeds[i];
-        if (!sa->valid) continue;
-        const ptl_vx_params* p = &s->p;
-        const int64_t r = p->walkable_radius + 1;
-        for (int64_t dz = -r; dz <= r; ++dz)
-            for (int64_t dx = -r; dx <= r; ++dx) {
-                const int64_t x = sa->cx + dx - wx0, z = sa->cz + dz - wz0;
-                if (x < 0 || x >= (int64_t)w || z < 0 || z >= (int64_t)d) continue;
-                const uint32_t col = (uint32_t)z * w + (uint32_t)x;
-                for (uint32_t t = ptl_vx_col_begin(f, col), e = ptl_vx_col_end(f, col); t < e; ++t) {
-                    const double fl = f->spans[t].floor;
-                    if (sa->hw < fl - p->walkable_climb || sa->hw > fl + p->walkable_height) continue;
-                    const double score = fl <= sa->hw ? sa->hw - fl : p->walkable_height + (fl - sa->hw);
-                    const int64_t d2 = dx * dx + dz * dz;
-                    const uint64_t tk = pos_key(world_col(&pc, col), t - ptl_vx_col_begin(f, col));
-                    if (!sb->found || d2 < sb->d2 || (d2 == sb->d2 && score < sb->score) ||
-                        (d2 == sb->d2 && score == sb->score && tk < sb->t))
-                        sb->found = true, sb->d2 = d2, sb->score = score, sb->t = tk, sb->bl = f->spans[t].layer;
-                }
-            }
-    }
-    /* Gap links, their far ends to be matched at the end. */
-    for (uint32_t g = 0; g < f->gap_count; ++g) {
-        const ptl_vx_gap* gp = &f->gaps[g];
-        const uint32_t col = f->col_of[gp->span], k = gp->cols + 1u, wc = world_col(&pc, col);
-        const int64_t x = wc % W, z = wc / W;
-        sgap r = {wc,
-                  gp->span - ptl_vx_col_begin(f, col),
-                  (uint32_t)((z + (int64_t)k * DZ[gp->dir & 3]) * W + x + (int64_t)k * DX[gp->dir & 3]),
-                  gp->other,
-                  f->spans[gp->span].layer,
-                  gp->dir,
-                  gp->cols,
-                  0};
-        if (!PTL_PUSH(a, c->gaps, r)) goto oom;
-    }
+    if (!piece_gather(bo, mo, base, nb, c, a) || !piece_borders(&pc, c, a)) goto oom;
+    piece_seeds(&pc, c);
+    if (!piece_gaps(&pc, c, a)) goto oom;
     goto done;
 oom:
     st = PTL_ERR_NO_MEMORY;
