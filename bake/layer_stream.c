@@ -31,7 +31,7 @@
 #include "../runtime/alloc.h"
 #include "../runtime/error.h"
 #include "contours.h"
-#include "layer_map.h"
+#include "layer_stream_internal.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};
@@ -40,88 +40,22 @@ static const int DZ[4] = {0, 1, 0, -1};
 static inline uint64_t pos_key(uint32_t col, uint32_t k) { return (uint64_t)col << 16 | k; }
 static inline uint64_t floor_key(uint32_t floor, uint64_t pos) { return (uint64_t)floor << 44 | pos; }
 
-/* One span of a strip (a row or column of spans kept from a piece for its neighbour). */
-typedef struct strip_span {
-    uint16_t floor;
-    uint8_t con;  /* its link across the strip's side (PTL_VX_NOCON: none) */
-    uint8_t pad;
-    uint32_t bl;
-} strip_span;
-
-/* The spans of a line of columns: column u's are sp[start[u] .. start[u + 1]). */
-typedef struct strip {
-    PTL_ARRAY(uint32_t) start;
-    PTL_ARRAY(strip_span) sp;
-    uint32_t col0, step; /* world column of u = col0 + u * step */
-    bool set;
-} strip;
-
-/* A gap link whose far end's block-layer is found at the end (the far end may lie in another piece). */
-typedef struct sgap {
-    uint32_t src_col, src_k, dst_col, dst_k, a;
-    uint8_t dir, cols;
-    uint16_t pad;
-} sgap;
-
-/* A seed's best span so far (find_seed's order: nearest column, then score, then position). */
-typedef struct seed_best {
-    bool found;
-    int64_t d2;
-    double score;
-    uint64_t t;   /* the span's position key */
-    uint32_t bl;
-} seed_best;
-
-typedef struct seed_at {
-    int64_t cx, cz;
-    double hw;
-    bool valid; /* finite and inside +-1e9 columns */
-} seed_at;
-
-/* What pieces of the world (bands, tiles) tell the stream about their block-layers. */
-typedef struct lacc {
-    PTL_ARRAY(ptl_lmap_bl) bl;
-    PTL_ARRAY(uint8_t) pool;
-    PTL_ARRAY(ptl_lmap_link) links;
-    PTL_ARRAY(sgap) gaps;
-    PTL_ARRAY(uint64_t) conf; /* a << 32 | b, a < b, repeats allowed until the end */
-    ptl_pair_set conf_set;    /* the stream's: the same pairs come back border after border */
-    PTL_ARRAY(ptl_vx_candidate) cand;
-    seed_best* seeds;
-} lacc;
-
-struct ptl_layer_stream {
-    ptl_vx_params p;
-    const ptl_job_system* jobs;
-    ptl_allocator a;
-    uint32_t nbx, nbz;
-    int32_t z_next;  /* band path: rows given */
-    uint32_t tiles_added, tiles_x, tiles_z, tile_size; /* tile path */
-    lacc acc;
-    strip last_row;           /* band path: the previous band's last row */
-    strip* tile_bottom;       /* tile path: per tile column, the bottom row of the tile above */
-    strip tile_right;         /* tile path: the right column of the tile before in the row */
-    seed_at* seeds;
-    uint32_t seed_count;
-    float first_seed[3];
-};
-
 /* A tile's layers (ptl_lstream_tile), until ptl_lstream_add_tile. */
 struct ptl_tile_layers {
     int32_t tx, tz;
-    lacc acc;
-    strip edge[4]; /* the spans along its four sides (EDGE_*), for the borders with its neighbours */
+    ptl_lstream_acc acc;
+    ptl_lstream_strip edge[4]; /* the spans along its four sides (EDGE_*), for the borders with its neighbours */
     ptl_status st;
 };
 enum { EDGE_LEFT = 0, EDGE_FIRST_ROW = 1, EDGE_RIGHT = 2, EDGE_LAST_ROW = 3 };
 
-static void strip_free(strip* t, const ptl_allocator* a) {
+static void strip_free(ptl_lstream_strip* t, const ptl_allocator* a) {
     PTL_ARRAY_FREE(a, t->start);
     PTL_ARRAY_FREE(a, t->sp);
     memset(t, 0, sizeof *t);
 }
 
-static void lacc_free(lacc* c, uint32_t seed_count, const ptl_allocator* a) {
+static void lacc_free(ptl_lstream_acc* c, uint32_t seed_count, const ptl_allocator* a) {
     PTL_ARRAY_FREE(a, c->bl);
     PTL_ARRAY_FREE(a, c->pool);
     PTL_ARRAY_FREE(a, c->links);
@@ -133,7 +67,7 @@ static void lacc_free(lacc* c, uint32_t seed_count, const ptl_allocator* a) {
     memset(c, 0, sizeof *c);
 }
 
-static bool lacc_init(lacc* c, uint32_t seed_count, const ptl_allocator* a) {
+static bool lacc_init(ptl_lstream_acc* c, uint32_t seed_count, const ptl_allocator* a) {
     memset(c, 0, sizeof *c);
     if (!seed_count) return true;
     c->seeds = ptl_mem_calloc(a, seed_count, sizeof *c->seeds);
@@ -168,7 +102,7 @@ ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, ui
         const ptl_vx_params* p = &s->p;
         for (uint32_t i = 0; i < seed_count; ++i) {
             const float* pt = seeds + 3 * (size_t)i;
-            seed_at* b = &s->seeds[i];
+            ptl_lstream_seed_at* b = &s->seeds[i];
             double fu = ((double)pt[0] - p->bmin[0]) / p->cs, fv = ((double)pt[2] - p->bmin[2]) / p->cs;
             b->hw = ((double)pt[1] - p->bmin[1]) / p->ch;
             b->valid = fu > -1e9 && fu < 1e9 && fv > -1e9 && fv < 1e9;
@@ -400,7 +334,7 @@ static void run_jobs(const ptl_job_system* jobs, ptl_job_fn fn, void* data, uint
 /* A pair across a border, p on the -x or -z side (position key pp) and q: a link is a candidate, any
    other pair a conflict. A run of one pair of block-layers keeps one candidate, the lowest (only the
    lowest key of a pair matters: layer_stitch.c). */
-static bool border_pair(lacc* c, const ptl_allocator* a, uint32_t la, uint32_t lb, bool linked, uint32_t f0,
+static bool border_pair(ptl_lstream_acc* c, const ptl_allocator* a, uint32_t la, uint32_t lb, bool linked, uint32_t f0,
                         uint32_t f1, uint64_t pp, uint32_t dir) {
     if (!linked) return PTL_PUSH(a, c->conf, ptl_pair_key(la, lb));
     ptl_vx_candidate k = {floor_key(f0 < f1 ? f0 : f1, pp), la, lb, dir};
@@ -414,7 +348,7 @@ static bool border_pair(lacc* c, const ptl_allocator* a, uint32_t la, uint32_t l
 
 /* Appends a link to the runs along a strip, extending the last run of the same pair and direction
    when it ends just before (`step`: columns between neighbours along the run). */
-static bool push_run(lacc* c, const ptl_allocator* a, uint32_t* last, uint32_t la, uint32_t lb, uint32_t col, uint8_t dir,
+static bool push_run(ptl_lstream_acc* c, const ptl_allocator* a, uint32_t* last, uint32_t la, uint32_t lb, uint32_t col, uint8_t dir,
                      uint32_t step) {
     if (*last != PTL_VX_NONE) {
         ptl_lmap_link* r = &c->links.data[*last];
@@ -430,7 +364,8 @@ static bool push_run(lacc* c, const ptl_allocator* a, uint32_t* last, uint32_t l
 
 /* The pairs across the border between strips `lo` (on the -x or -z side) and `hi`, the links
    across it in both directions as runs: dir 2 (x borders) or 1 (z borders). */
-static bool pair_strips(lacc* c, const ptl_allocator* a, const strip* lo, const strip* hi, uint32_t dir) {
+static bool pair_strips(ptl_lstream_acc* c, const ptl_allocator* a, const ptl_lstream_strip* lo, const ptl_lstream_strip* hi,
+                        uint32_t dir) {
     uint32_t last_fwd = PTL_VX_NONE, last_back = PTL_VX_NONE;
     const uint32_t n = lo->start.count - 1;
     for (uint32_t u = 0; u < n; ++u) {
@@ -438,7 +373,7 @@ static bool pair_strips(lacc* c, const ptl_allocator* a, const strip* lo, const 
         const uint32_t c0 = lo->col0 + u * lo->step, c1 = hi->col0 + u * hi->step;
         for (uint32_t p = lo->start.data[u]; p < lo->start.data[u + 1]; ++p)
             for (uint32_t q = b1; q < e1; ++q) {
-                const strip_span *sp = &lo->sp.data[p], *sq = &hi->sp.data[q];
+                const ptl_lstream_strip_span *sp = &lo->sp.data[p], *sq = &hi->sp.data[q];
                 const bool linked = sp->con == q - b1;
                 if (!border_pair(c, a, sp->bl, sq->bl, linked, sp->floor, sq->floor, pos_key(c0, p - lo->start.data[u]), dir))
                     return false;
@@ -451,7 +386,8 @@ static bool pair_strips(lacc* c, const ptl_allocator* a, const strip* lo, const 
 }
 
 /* The spans of the piece's columns c0, c0 + step, ... (n of them) as a strip, links across `side`. */
-static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32_t c0, uint32_t step, uint32_t n, int side) {
+static bool keep_strip(ptl_lstream_strip* t, const ptl_allocator* a, const piece* pc, uint32_t c0, uint32_t step, uint32_t n,
+                       int side) {
     const ptl_open_field* of = pc->bj.of;
     t->start.count = t->sp.count = 0;
     if (!PTL_RESERVE(a, t->start, (uint64_t)n + 1)) return false;
@@ -459,7 +395,7 @@ static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32
         const uint32_t c = c0 + u * step;
         t->start.data[t->start.count++] = t->sp.count;
         for (uint32_t s = ptl_vx_col_begin(of, c), e = ptl_vx_col_end(of, c); s < e; ++s) {
-            strip_span sp = {of->spans[s].floor, of->spans[s].con[side], 0, of->spans[s].layer};
+            ptl_lstream_strip_span sp = {of->spans[s].floor, of->spans[s].con[side], 0, of->spans[s].layer};
             if (!PTL_PUSH(a, t->sp, sp)) return false;
         }
     }
@@ -475,7 +411,7 @@ static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32
    block-layers (ids after c's). */
 /* Appends the blocks' results (block-layers, pool, links, conflicts with their ids offset by
    base[b]) to the accumulator. */
-static bool piece_gather(const ptl_vx_block_out* bo, const map_out* mo, const uint32_t* base, uint32_t nb, lacc* c,
+static bool piece_gather(const ptl_vx_block_out* bo, const map_out* mo, const uint32_t* base, uint32_t nb, ptl_lstream_acc* c,
                          const ptl_allocator* a) {
     for (uint32_t b = 0; b < nb; ++b) {
         if (mo[b].st < 0) return false;
@@ -503,7 +439,7 @@ static bool piece_gather(const ptl_vx_block_out* bo, const map_out* mo, const ui
 }
 
 /* The borders between the piece's blocks: x = k B (dir 2), then z = k B (dir 1). */
-static bool piece_borders(const piece* pc, lacc* c, const ptl_allocator* a) {
+static bool piece_borders(const piece* pc, ptl_lstream_acc* c, const ptl_allocator* a) {
     const ptl_open_field* f = pc->bj.of;
     const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
     for (int dir = 2; dir >= 1; --dir) {
@@ -527,13 +463,13 @@ static bool piece_borders(const piece* pc, lacc* c, const ptl_allocator* a) {
 /* The seeds' nearest spans among the piece's (find_seed's rule, in layers.c's words: the nearest
    column within walkable_radius + 1, then the highest floor at or below the seed, then the lowest
    above it, then the first in the world's order). */
-static void piece_seeds(const piece* pc, lacc* c) {
+static void piece_seeds(const piece* pc, ptl_lstream_acc* c) {
     const ptl_layer_stream* s = pc->s;
     const ptl_open_field* f = pc->bj.of;
     const uint32_t w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
     for (uint32_t i = 0; i < s->seed_count; ++i) {
-        const seed_at* sa = &s->seeds[i];
-        seed_best* sb = &c->seeds[i];
+        const ptl_lstream_seed_at* sa = &s->seeds[i];
+        ptl_lstream_seed_best* sb = &c->seeds[i];
         if (!sa->valid) continue;
         const ptl_vx_params* p = &s->p;
         const int64_t r = p->walkable_radius + 1;
@@ -557,14 +493,14 @@ static void piece_seeds(const piece* pc, lacc* c) {
 }
 
 /* Gap links, their far ends to be matched at the end. */
-static bool piece_gaps(const piece* pc, lacc* c, const ptl_allocator* a) {
+static bool piece_gaps(const piece* pc, ptl_lstream_acc* c, const ptl_allocator* a) {
     const ptl_open_field* f = pc->bj.of;
     const uint32_t W = (uint32_t)pc->s->p.width;
     for (uint32_t g = 0; g < f->gap_count; ++g) {
         const ptl_vx_gap* gp = &f->gaps[g];
         const uint32_t col = f->col_of[gp->span], k = gp->cols + 1u, wc = world_col(pc, col);
         const int64_t x = wc % W, z = wc / W;
-        sgap r = {wc,
+        ptl_lstream_gap r = {wc,
                   gp->span - ptl_vx_col_begin(f, col),
                   (uint32_t)((z + (int64_t)k * DZ[gp->dir & 3]) * W + x + (int64_t)k * DX[gp->dir & 3]),
                   gp->other,
@@ -578,7 +514,7 @@ static bool piece_gaps(const piece* pc, lacc* c, const ptl_allocator* a) {
 }
 
 static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uint32_t wx0, uint32_t wz0,
-                               const ptl_job_system* jobs, lacc* c, const ptl_allocator* a) {
+                               const ptl_job_system* jobs, ptl_lstream_acc* c, const ptl_allocator* a) {
     const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
     const uint32_t nbx = (w + B - 1) / B, nbz = (d + B - 1) / B, nb = nbx * nbz;
     ptl_status st = PTL_OK;
@@ -620,7 +556,7 @@ done:
 }
 
 /* The stream's conflicts into its set (the same pairs come back border after border). */
-static bool settle_conflicts(ptl_layer_stream* s) {
+bool ptl_lstream_settle_conflicts(ptl_layer_stream* s) {
     for (uint32_t i = 0; i < s->acc.conf.count; ++i)
         if (!ptl_pair_set_add(&s->acc.conf_set, s->acc.conf.data[i], &s->a)) return false;
     s->acc.conf.count = 0;
@@ -639,7 +575,7 @@ ptl_status ptl_lstream_band(ptl_layer_stream* s, ptl_open_field* band, ptl_error
     if (st < 0) goto oom;
     /* The previous band's last row and this band's first (z = zw), with the links across. */
     piece pc = {{band, a, 0, NULL, NULL}, NULL, s, 0, zw, 0, 0};
-    strip first;
+    ptl_lstream_strip first;
     memset(&first, 0, sizeof first);
     if (s->last_row.set) {
         bool ok = keep_strip(&first, a, &pc, 0, 1, W, 3) && pair_strips(&s->acc, a, &s->last_row, &first, 1);
@@ -647,7 +583,7 @@ ptl_status ptl_lstream_band(ptl_layer_stream* s, ptl_open_field* band, ptl_error
         if (!ok) goto oom;
     }
     if (zw + d < D && !keep_strip(&s->last_row, a, &pc, (d - 1) * W, 1, W, 1)) goto oom;
-    if (!settle_conflicts(s)) goto oom;
+    if (!ptl_lstream_settle_conflicts(s)) goto oom;
     s->z_next += (int32_t)d;
     return ptl_error_ok(err);
 oom:
@@ -693,7 +629,7 @@ ptl_status ptl_lstream_tile(const ptl_layer_stream* s, ptl_open_field* f, int32_
 
 ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_error* err) {
     const ptl_allocator* a = &s->a;
-    lacc* c = &s->acc;
+    ptl_lstream_acc* c = &s->acc;
     const uint32_t tx = (uint32_t)t->tx, tz = (uint32_t)t->tz;
     if (s->z_next || !s->tile_size || t->tx < 0 || t->tz < 0 || tx >= s->tiles_x || tz >= s->tiles_z ||
         tz * s->tiles_x + tx != s->tiles_added)
@@ -719,7 +655,7 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
         c->links.data[c->links.count++] = l;
     }
     for (uint32_t i = 0; i < t->acc.gaps.count; ++i) {
-        sgap g = t->acc.gaps.data[i];
+        ptl_lstream_gap g = t->acc.gaps.data[i];
         g.a += off;
         c->gaps.data[c->gaps.count++] = g;
     }
@@ -733,8 +669,8 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
         if (!ptl_pair_set_add(&c->conf_set, ((k >> 32) + off) << 32 | ((uint32_t)k + off), a)) goto oom;
     }
     for (uint32_t i = 0; i < s->seed_count; ++i) {
-        const seed_best* tb = &t->acc.seeds[i];
-        seed_best* sb = &c->seeds[i];
+        const ptl_lstream_seed_best* tb = &t->acc.seeds[i];
+        ptl_lstream_seed_best* sb = &c->seeds[i];
         if (tb->found && (!sb->found || tb->d2 < sb->d2 || (tb->d2 == sb->d2 && tb->score < sb->score) ||
                           (tb->d2 == sb->d2 && tb->score == sb->score && tb->t < sb->t))) {
             *sb = *tb;
@@ -746,7 +682,7 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
     /* The borders with the tile before in the row and the tile above. */
     if (tx > 0 && !pair_strips(c, a, &s->tile_right, &t->edge[EDGE_LEFT], 2)) goto oom;
     if (tz > 0 && !pair_strips(c, a, &s->tile_bottom[tx], &t->edge[EDGE_FIRST_ROW], 1)) goto oom;
-    if (!settle_conflicts(s)) goto oom;
+    if (!ptl_lstream_settle_conflicts(s)) goto oom;
     strip_free(&s->tile_right, a);
     s->tile_right = t->edge[EDGE_RIGHT];
     memset(&t->edge[EDGE_RIGHT], 0, sizeof t->edge[EDGE_RIGHT]);
@@ -767,315 +703,4 @@ ptl_status ptl_lstream_use_tiles(ptl_layer_stream* s, uint32_t tile_size, uint32
     if (!s->tile_bottom) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory");
     s->tile_size = tile_size, s->tiles_x = tiles_x, s->tiles_z = tiles_z;
     return ptl_error_ok(err);
-}
-
-/* ---- The end ----------------------------------------------------------------------------------- */
-
-static int cmp_sgap(const void* x, const void* y) {
-    const sgap *a = x, *b = y;
-    if (a->src_col != b->src_col) return a->src_col < b->src_col ? -1 : 1;
-    if (a->src_k != b->src_k) return a->src_k < b->src_k ? -1 : 1;
-    return a->dir < b->dir ? -1 : a->dir > b->dir;
-}
-static int cmp_link(const void* x, const void* y) {
-    const ptl_lmap_link *a = x, *b = y;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    if (a->dir != b->dir) return a->dir < b->dir ? -1 : 1;
-    return a->col < b->col ? -1 : a->col > b->col;
-}
-static int cmp_gap(const void* x, const void* y) {
-    const ptl_lmap_gap *a = x, *b = y;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    if (a->col != b->col) return a->col < b->col ? -1 : 1;
-    return a->dir < b->dir ? -1 : a->dir > b->dir;
-}
-static int cmp_u64_pair(const void* x, const void* y) {
-    const uint64_t a = ((const uint64_t*)x)[0], b = ((const uint64_t*)y)[0];
-    return a < b ? -1 : a > b;
-}
-
-/* The end's state: the stream's block-layers (n of them) turned into layers and the map, in five
-   steps (the stitch, per root, the graph of roots, dense ids, the map), each its own function. */
-typedef struct finish {
-    ptl_layer_stream* s;
-    const ptl_allocator* a;
-    ptl_layer_set* ls;
-    ptl_layer_map* map;
-    ptl_error* err;
-    uint32_t n;               /* block-layers */
-    size_t nn;                /* n + 1 */
-    ptl_lmap_gap* gaps;       /* ngaps + 1: the gap links with both ends' block-layers */
-    uint32_t ngaps;
-    uint32_t* root;           /* nn: each block-layer's root after the stitch */
-    uint64_t* key;            /* nn * 2: per root (lowest, root) */
-    uint32_t* size;           /* nn: per root, its spans */
-    uint8_t* keep;            /* nn: per root, kept */
-    uint32_t* dense;          /* nn: per root, its layer */
-    uint32_t* adj_start;      /* nn + 1 */
-    uint32_t* adj;            /* adj_n */
-    size_t adj_n;
-    uint32_t* queue;          /* nn */
-    uint32_t roots, kept;
-} finish;
-
-static ptl_status finish_oom(finish* f) {
-    return ptl_error_set(f->err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u block-layers)", f->n);
-}
-
-static void finish_free(finish* f) {
-    const ptl_allocator* a = f->a;
-    const size_t nn = f->nn;
-    ptl_mem_free(a, f->root, nn * sizeof *f->root);
-    ptl_mem_free(a, f->key, nn * 2 * sizeof *f->key);
-    ptl_mem_free(a, f->size, nn * sizeof *f->size);
-    ptl_mem_free(a, f->keep, nn);
-    ptl_mem_free(a, f->dense, nn * sizeof *f->dense);
-    ptl_mem_free(a, f->adj_start, (nn + 1) * sizeof *f->adj_start);
-    ptl_mem_free(a, f->adj, f->adj_n * sizeof *f->adj);
-    ptl_mem_free(a, f->queue, nn * sizeof *f->queue);
-    ptl_mem_free(a, f->gaps, ((size_t)f->ngaps + 1) * sizeof *f->gaps);
-}
-
-/* Each block's block-layers (the pieces may come in any order of blocks): a counting sort. */
-static ptl_status finish_blocks(finish* f) {
-    const ptl_layer_stream* s = f->s;
-    ptl_layer_map* map = f->map;
-    const uint32_t n = f->n, nblocks = s->nbx * s->nbz;
-    map->block_first = ptl_mem_calloc(f->a, (size_t)nblocks + 1, sizeof *map->block_first);
-    map->block_first_cap = map->block_first ? nblocks + 1 : 0;
-    map->block_bls = ptl_mem_alloc(f->a, f->nn * sizeof *map->block_bls);
-    map->block_bls_cap = map->block_bls ? n + 1 : 0;
-    if (!map->block_first || !map->block_bls) return finish_oom(f);
-    for (uint32_t i = 0; i < n; ++i) map->block_first[s->acc.bl.data[i].block + 1]++;
-    for (uint32_t b = 0; b < nblocks; ++b) map->block_first[b + 1] += map->block_first[b];
-    for (uint32_t i = 0; i < n; ++i) map->block_bls[map->block_first[s->acc.bl.data[i].block]++] = i;
-    for (uint32_t b = nblocks; b > 0; --b) map->block_first[b] = map->block_first[b - 1];
-    map->block_first[0] = 0;
-    return PTL_OK;
-}
-
-/* Gap links' far ends: the mirror gap (every gap is listed from both ends) names its block-layer. */
-static ptl_status finish_gap_ends(finish* f) {
-    ptl_layer_stream* s = f->s;
-    const uint32_t count = s->acc.gaps.count;
-    const sgap* all = s->acc.gaps.data;
-    if (!ptl_sort(s->acc.gaps.data, count, sizeof *s->acc.gaps.data, cmp_sgap, f->a)) return finish_oom(f);
-    f->gaps = ptl_mem_alloc(f->a, ((size_t)count + 1) * sizeof *f->gaps);
-    if (!f->gaps) return finish_oom(f);
-    for (uint32_t g = 0; g < count; ++g) {
-        const sgap* r = &all[g];
-        sgap k = {r->dst_col, r->dst_k, 0, 0, 0, (uint8_t)((r->dir + 2) & 3), 0, 0};
-        uint32_t lo = 0, hi = count;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (cmp_sgap(&all[mid], &k) < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo == count || cmp_sgap(&all[lo], &k) != 0)
-            return ptl_error_set(f->err, PTL_ERR_BAD_INPUT, "layers: a gap link without its other end (damaged tiles?)");
-        ptl_lmap_gap o = {r->a, all[lo].a, r->src_col, r->dir, r->cols, 0};
-        f->gaps[g] = o;
-    }
-    PTL_ARRAY_FREE(f->a, s->acc.gaps);
-    return PTL_OK;
-}
-
-/* 1. The stitch: each block-layer's root. */
-static ptl_status finish_stitch(finish* f) {
-    ptl_layer_stream* s = f->s;
-    uint64_t* conf = NULL;
-    uint32_t nconf = 0;
-    f->root = ptl_mem_alloc(f->a, f->nn * sizeof *f->root);
-    if (!f->root) return finish_oom(f);
-    if (!settle_conflicts(s) || !ptl_pair_set_sorted(&s->acc.conf_set, f->a, &conf, &nconf) ||
-        !ptl_sort(s->acc.cand.data, s->acc.cand.count, sizeof *s->acc.cand.data, ptl_vx_candidate_cmp, f->a))
-        return finish_oom(f);
-    ptl_status st = ptl_vx_stitch(f->n, conf, nconf, s->acc.cand.data, s->acc.cand.count, f->a, f->root, f->err);
-    ptl_pair_set_free(&s->acc.conf_set, f->a);
-    PTL_ARRAY_FREE(f->a, s->acc.cand);
-    return st;
-}
-
-/* 2. Per root: its spans and its lowest span. */
-static ptl_status finish_roots(finish* f) {
-    const ptl_layer_stream* s = f->s;
-    const uint32_t n = f->n;
-    f->key = ptl_mem_alloc(f->a, f->nn * 2 * sizeof *f->key);
-    f->size = ptl_mem_calloc(f->a, f->nn, sizeof *f->size);
-    f->keep = ptl_mem_alloc(f->a, f->nn);
-    f->dense = ptl_mem_alloc(f->a, f->nn * sizeof *f->dense);
-    if (!f->key || !f->size || !f->keep || !f->dense) return finish_oom(f);
-    for (uint32_t i = 0; i < n; ++i) f->key[2 * i] = UINT64_MAX;
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t r = f->root[i];
-        f->size[r] += s->acc.bl.data[i].count;
-        if (s->acc.bl.data[i].lowest < f->key[2 * r]) f->key[2 * r] = s->acc.bl.data[i].lowest;
-    }
-    for (uint32_t i = 0; i < n; ++i) f->roots += f->root[i] == i;
-    memset(f->keep, 1, f->nn);
-    return PTL_OK;
-}
-
-/* 3. The graph of roots: links and gap links between different ones (both ways). */
-static ptl_status finish_graph(finish* f) {
-    const ptl_layer_stream* s = f->s;
-    const uint32_t n = f->n, nlinks = s->acc.links.count;
-    f->adj_start = ptl_mem_calloc(f->a, f->nn + 1, sizeof *f->adj_start);
-    if (!f->adj_start) return finish_oom(f);
-    uint32_t* adj_start = f->adj_start;
-    for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t i = 0; i < nlinks + f->ngaps; ++i) {
-            const uint32_t x = i < nlinks ? s->acc.links.data[i].a : f->gaps[i - nlinks].a;
-            const uint32_t y = i < nlinks ? s->acc.links.data[i].b : f->gaps[i - nlinks].b;
-            const uint32_t rx = f->root[x], ry = f->root[y];
-            if (rx == ry) continue;
-            if (pass == 0) adj_start[rx + 1]++, adj_start[ry + 1]++;
-            else f->adj[adj_start[rx]++] = ry, f->adj[adj_start[ry]++] = rx;
-        }
-        if (pass == 0) {
-            for (uint32_t i = 0; i < n; ++i) adj_start[i + 1] += adj_start[i];
-            f->adj_n = (size_t)adj_start[n] + 1;
-            f->adj = ptl_mem_alloc(f->a, f->adj_n * sizeof *f->adj);
-            if (!f->adj) return finish_oom(f);
-        } else {
-            for (uint32_t i = n; i > 0; --i) adj_start[i] = adj_start[i - 1];
-            adj_start[0] = 0;
-        }
-    }
-    return PTL_OK;
-}
-
-/* 3. What is kept: not the small islands (a layer under min_island spans linked to no other);
-   with seeds, only what the seeds' layers reach. */
-static ptl_status finish_keep(finish* f) {
-    const ptl_layer_stream* s = f->s;
-    ptl_layer_set* ls = f->ls;
-    if (s->p.min_island > 0)
-        for (uint32_t r = 0; r < f->n; ++r)
-            if (f->root[r] == r && f->size[r] < (uint32_t)s->p.min_island && f->adj_start[r] == f->adj_start[r + 1]) {
-                f->keep[r] = 0;
-                ls->dropped_islands++;
-            }
-    if (!s->seed_count) return PTL_OK;
-    memset(f->keep, 0, f->nn);
-    f->queue = ptl_mem_alloc(f->a, f->nn * sizeof *f->queue);
-    if (!f->queue) return finish_oom(f);
-    uint32_t qn = 0;
-    for (uint32_t i = 0; i < s->seed_count; ++i) {
-        if (!s->acc.seeds[i].found) continue;
-        ls->seeds_found++;
-        const uint32_t r = f->root[s->acc.seeds[i].bl];
-        if (!f->keep[r]) f->keep[r] = 1, f->queue[qn++] = r;
-    }
-    for (uint32_t q = 0; q < qn; ++q)
-        for (uint32_t k = f->adj_start[f->queue[q]]; k < f->adj_start[f->queue[q] + 1]; ++k)
-            if (!f->keep[f->adj[k]]) f->keep[f->adj[k]] = 1, f->queue[qn++] = f->adj[k];
-    if (ls->seeds_found == 0)
-        return ptl_error_set(f->err, PTL_ERR_BAD_INPUT,
-                             "layers: none of the %u seeds lies on walkable space (the first is at %g, %g, %g; a "
-                             "seed must be within the agent height above a floor, or the climb below it)",
-                             s->seed_count, (double)s->first_seed[0], (double)s->first_seed[1], (double)s->first_seed[2]);
-    return PTL_OK;
-}
-
-/* 4. Dense ids for the kept roots in order of their lowest span; each layer's bounds, spans and
-   floors, and its block-layers in the map. */
-static ptl_status finish_number(finish* f) {
-    ptl_layer_stream* s = f->s;
-    ptl_layer_set* ls = f->ls;
-    ptl_layer_map* map = f->map;
-    const uint32_t n = f->n;
-    uint32_t kept = 0;
-    for (uint32_t r = 0; r < n; ++r)
-        if (f->root[r] == r && f->keep[r]) f->key[2 * kept] = f->key[2 * r], f->key[2 * kept + 1] = r, ++kept;
-    f->kept = kept;
-    if (!ptl_sort(f->key, kept, 2 * sizeof *f->key, cmp_u64_pair, f->a)) return finish_oom(f);
-    for (uint32_t r = 0; r < n; ++r) f->dense[r] = PTL_VX_NONE;
-    for (uint32_t i = 0; i < kept; ++i) f->dense[f->key[2 * i + 1]] = i;
-    ls->layers = ptl_mem_calloc(f->a, kept ? kept : 1, sizeof *ls->layers);
-    ls->layer_count = ls->layers ? kept : 0;
-    map->layer_first = ptl_mem_calloc(f->a, (size_t)kept + 1, sizeof *map->layer_first);
-    map->layer_count = map->layer_first ? kept : 0;
-    map->layer_bls = ptl_mem_alloc(f->a, f->nn * sizeof *map->layer_bls);
-    map->layer_bls_cap = map->layer_bls ? n + 1 : 0;
-    if (!ls->layers || !map->layer_first || !map->layer_bls) return finish_oom(f);
-    ls->dropped_layers = f->roots - kept;
-    for (uint32_t l = 0; l < kept; ++l) {
-        ptl_layer_info* li = &ls->layers[l];
-        li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
-        li->floor_min = UINT16_MAX, li->floor_max = 0;
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-        ptl_lmap_bl* r = &s->acc.bl.data[i];
-        r->world = f->dense[f->root[i]];
-        if (r->world == PTL_VX_NONE) continue;
-        ptl_layer_info* li = &ls->layers[r->world];
-        const int32_t bx = (int32_t)(r->block % s->nbx * PTL_LMAP_B), bz = (int32_t)(r->block / s->nbx * PTL_LMAP_B);
-        if (bx + r->x0 < li->x0) li->x0 = bx + r->x0;
-        if (bx + r->x1 > li->x1) li->x1 = bx + r->x1;
-        if (bz + r->z0 < li->z0) li->z0 = bz + r->z0;
-        if (bz + r->z1 > li->z1) li->z1 = bz + r->z1;
-        li->span_count += r->count;
-        if (r->floor_min < li->floor_min) li->floor_min = r->floor_min;
-        if (r->floor_max > li->floor_max) li->floor_max = r->floor_max;
-        map->layer_first[r->world + 1]++;
-    }
-    for (uint32_t l = 0; l < kept; ++l) map->layer_first[l + 1] += map->layer_first[l];
-    for (uint32_t l = 0; l < kept; ++l) f->dense[l] = map->layer_first[l]; /* dense, done with: each layer's next slot */
-    for (uint32_t i = 0; i < n; ++i)
-        if (s->acc.bl.data[i].world != PTL_VX_NONE) map->layer_bls[f->dense[s->acc.bl.data[i].world]++] = i;
-    return PTL_OK;
-}
-
-/* 5. The map: the block-layers, pool, links and gap links handed over from the stream, with their
-   allocated sizes (ptl_layer_map_free). */
-static ptl_status finish_map(finish* f) {
-    ptl_layer_stream* s = f->s;
-    ptl_layer_map* map = f->map;
-    if (!ptl_sort(s->acc.links.data, s->acc.links.count, sizeof *s->acc.links.data, cmp_link, f->a) ||
-        !ptl_sort(f->gaps, f->ngaps, sizeof *f->gaps, cmp_gap, f->a))
-        return finish_oom(f);
-    map->p = s->p;
-    map->nbx = s->nbx, map->nbz = s->nbz;
-    map->bl = s->acc.bl.data, map->bl_count = f->n, map->bl_cap = s->acc.bl.cap;
-    map->pool = s->acc.pool.data, map->pool_size = s->acc.pool.cap;
-    map->links = s->acc.links.data, map->link_count = s->acc.links.count, map->link_cap = s->acc.links.cap;
-    map->gaps = f->gaps, map->gap_count = f->ngaps, map->gap_cap = f->ngaps + 1;
-    memset(&s->acc.bl, 0, sizeof s->acc.bl);
-    memset(&s->acc.pool, 0, sizeof s->acc.pool);
-    memset(&s->acc.links, 0, sizeof s->acc.links);
-    f->gaps = NULL;
-    return PTL_OK;
-}
-
-ptl_status ptl_lstream_finish(ptl_layer_stream* s, ptl_layer_set* ls, ptl_layer_map* map, ptl_error* err) {
-    memset(ls, 0, sizeof *ls);
-    memset(map, 0, sizeof *map);
-    ptl_allocator al = s->a;
-    ls->alloc = al;
-    map->alloc = al;
-    finish f;
-    memset(&f, 0, sizeof f);
-    f.s = s, f.a = &al, f.ls = ls, f.map = map, f.err = err;
-    f.n = s->acc.bl.count, f.nn = (size_t)f.n + 1, f.ngaps = s->acc.gaps.count;
-    ptl_status st = PTL_OK;
-    if (s->tile_size ? s->tiles_added != s->tiles_x * s->tiles_z : s->z_next != s->p.depth)
-        st = ptl_error_set(err, PTL_ERR_INTERNAL, "layers: %d of %d rows, %u of %u tiles given", s->z_next, s->p.depth,
-                           s->tiles_added, s->tiles_x * s->tiles_z);
-    if (st >= 0) st = finish_blocks(&f);
-    if (st >= 0) st = finish_gap_ends(&f);
-    if (st >= 0) st = finish_stitch(&f);
-    if (st >= 0) st = finish_roots(&f);
-    if (st >= 0) st = finish_graph(&f);
-    if (st >= 0) st = finish_keep(&f);
-    if (st >= 0) st = finish_number(&f);
-    if (st >= 0) st = finish_map(&f);
-    finish_free(&f);
-    if (st < 0) {
-        ptl_layer_set_free(ls);
-        ptl_layer_map_free(map);
-    }
-    ptl_lstream_destroy(s);
-    if (st >= 0) ptl_error_ok(err);
-    return st;
 }
