@@ -157,7 +157,7 @@ ptl_status ptl_vx_band_add_tiles(ptl_vx_band* b, const ptl_vx_tile* const* tiles
 /* Appends row z of a whole open field (spans in column order, gaps with far ends as span indices). */
 ptl_status ptl_vx_band_add_field(ptl_vx_band* b, const ptl_open_field* of, int32_t z);
 
-/* tiles.c: the voxel stages in tiles (a row of tiles at a time, as jobs) streamed into `s` band by
+/* tiles_stream.c: the voxel stages in tiles (a row of tiles at a time, as jobs) streamed into `s` band by
    band; each row of tiles is freed once its rows are given, so no world-sized field ever exists.
    `ms_layers` gets the time spent in the stream; the rows of tiles done go to `progress` (progress.h,
    from the calling thread; NULL: none). */
@@ -166,7 +166,7 @@ ptl_status ptl_vx_tiles_stream(const ptl_trimesh* m, const ptl_vx_params* world,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
                                uint32_t* solid_spans, double* ms_layers, const struct ptl_bake_progress* progress,
                                ptl_error* err);
-/* tiles.c: every tile of the world (from parts, in any order, each once) streamed into `s`. */
+/* tiles_stream.c: every tile of the world (from parts, in any order, each once) streamed into `s`. */
 ptl_status ptl_vx_stream_tiles(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
                                uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err);
 
