@@ -1,10 +1,13 @@
 /* An allocator that fails at its N-th call (SQLite style) and counts what is live, for the tests
    of failure paths: every run must end in PTL_ERR_NO_MEMORY or success and give back every byte.
-   Use: tracking t = {0, n, 0, 0}; ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
-   (n = -1: it never fails and only counts). */
+   Use: tracking t = {.fail_at = n}; ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+   (n = -1: it never fails and only counts). With .fail_after set, every call from the N-th on
+   fails, not only that one: a cleanup path that itself allocates (or gives back memory through
+   a shrinking realloc) then fails too, which is what a process that ran out of memory sees. */
 #ifndef PTL_TEST_FAILING_ALLOC_H
 #define PTL_TEST_FAILING_ALLOC_H
 
+#include <stdbool.h>
 #include <stdlib.h>
 
 typedef struct tracking {
@@ -13,18 +16,24 @@ typedef struct tracking {
     size_t live_bytes;
     long allocs, reallocs, frees; /* calls of each that succeeded (frees of NULL not counted) */
     size_t last_size;             /* of the last block allocated */
+    bool fail_after;              /* every call from fail_at on fails, not only that one */
 } tracking;
+
+static inline bool t_fails(tracking* t) {
+    long call = t->calls++;
+    return t->fail_at >= 0 && (t->fail_after ? call >= t->fail_at : call == t->fail_at);
+}
 
 static inline void* t_alloc(size_t size, void* user) {
     tracking* t = user;
-    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
+    if (t_fails(t)) return NULL;
     void* p = malloc(size);
     if (p) t->live_blocks++, t->live_bytes += size, t->allocs++, t->last_size = size;
     return p;
 }
 static inline void* t_realloc(void* p, size_t old_size, size_t new_size, void* user) {
     tracking* t = user;
-    if (t->fail_at >= 0 && t->calls++ == t->fail_at) return NULL;
+    if (t_fails(t)) return NULL;
     void* q = realloc(p, new_size);
     if (q) t->live_bytes += new_size - old_size, t->reallocs++;
     return q;

@@ -1,10 +1,13 @@
-/* Failure paths on purpose (SQLite style): an allocator that fails at the N-th call, looped over N,
-   through the whole pipeline (grid -> shape -> decomposition -> blob -> hub labels -> navmesh ->
-   query). Each run
-   must end in PTL_ERR_NO_MEMORY or success, never crash, and give back every byte it took. */
+/* Failure paths on purpose (SQLite style): an allocator that fails at the N-th call (or at every
+   call from the N-th on), looped over N, through the whole 2D pipeline (grid -> shape ->
+   decomposition -> blob -> hub labels -> navmesh -> query) and a tiled 3D bake. Each run must end
+   in PTL_ERR_NO_MEMORY or success, never crash, and give back every byte it took. */
 #include "test_util.h"
 
+#include <portolan/bake_debug.h>
+
 #include "failing_alloc.h"
+#include "mesh_builder.h"
 
 /* Runs the pipeline once; returns the first failing status or PTL_OK. Frees everything it made. */
 static ptl_status pipeline(const ptl_allocator* a, const char* map_text) {
@@ -70,24 +73,70 @@ static const char MAP[] = "type octile\nheight 8\nwidth 16\nmap\n"
                           "..@@@......@....\n"
                           "................\n";
 
-Test(alloc_failure, every_allocation_failure_is_reported_and_leaks_nothing) {
-    tracking t = {0, -1, 0, 0};
+/* Runs `run` once per allocation it makes, the n-th failing (and, with fail_after, every one after
+   it too): each must end in PTL_ERR_NO_MEMORY and give back every byte. */
+static void fail_each(ptl_status (*run)(const ptl_allocator*, const void*), const void* arg, bool fail_after) {
+    tracking t = {.fail_at = -1};
     ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
-    cr_assert_eq(pipeline(&a, MAP), PTL_OK, "the pipeline must work with a working allocator");
+    cr_assert_eq(run(&a, arg), PTL_OK, "the pipeline must work with a working allocator");
     cr_assert_eq(t.live_blocks, 0, "%ld blocks leaked", t.live_blocks);
-    long total = t.calls;
-    t.calls = 0; /* count calls without failing */
-    t.fail_at = 1L << 40;
-    pipeline(&a, MAP);
-    total = t.calls;
+    const long total = t.calls;
     cr_assert_gt(total, 10);
     for (long n = 0; n < total; ++n) {
-        tracking f = {0, n, 0, 0};
+        tracking f = {.fail_at = n, .fail_after = fail_after};
         ptl_allocator fa = {t_alloc, t_realloc, t_free, &f};
-        ptl_status st = pipeline(&fa, MAP);
-        cr_expect(st == PTL_ERR_NO_MEMORY, "failing allocation %ld of %ld gave %s, not PTL_ERR_NO_MEMORY", n, total,
-                  ptl_status_name(st));
-        cr_expect(f.live_blocks == 0 && f.live_bytes == 0, "failing allocation %ld: %ld blocks (%zu bytes) leaked", n,
-                  f.live_blocks, f.live_bytes);
+        ptl_status st = run(&fa, arg);
+        cr_expect(st == PTL_ERR_NO_MEMORY, "failing allocation %ld%s of %ld gave %s, not PTL_ERR_NO_MEMORY", n,
+                  fail_after ? " and after" : "", total, ptl_status_name(st));
+        cr_expect(f.live_blocks == 0 && f.live_bytes == 0, "failing allocation %ld%s: %ld blocks (%zu bytes) leaked", n,
+                  fail_after ? " and after" : "", f.live_blocks, f.live_bytes);
     }
+}
+
+static ptl_status grid_pipeline(const ptl_allocator* a, const void* map_text) {
+    return pipeline(a, map_text);
+}
+
+Test(alloc_failure, every_allocation_failure_is_reported_and_leaks_nothing) {
+    fail_each(grid_pipeline, MAP, false);
+}
+
+Test(alloc_failure, running_out_of_memory_at_any_allocation_is_reported_and_leaks_nothing) {
+    fail_each(grid_pipeline, MAP, true);
+}
+
+/* A tiled 3D bake that keeps its intermediates: the tiles are assembled into the world's field
+   (with the ceilings) before the layers, so this runs the assembly and its hand-over of arrays. */
+static ptl_status tiled_debug_bake(const ptl_allocator* a, const void* mesh) {
+    ptl_bake_debug* dbg = NULL;
+    if (ptl_bake_debug_create(NULL, &dbg) < 0) return PTL_ERR_NO_MEMORY;
+    ptl_bake_desc d = {.tile_size = 16, .alloc = a, .debug = dbg};
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_error err;
+    ptl_status st = ptl_bake_trimesh(mesh, &d, &blob, &size, NULL, &err);
+    if (blob) ptl_blob_free(blob, size, a);
+    ptl_bake_debug_destroy(dbg);
+    return st;
+}
+
+static ptl_trimesh small_scene(mesh_builder* b) {
+    floor_quad(b, 0, 0, 9, 7, 0);
+    box(b, 2, 0, 2, 3, 2.5f, 3);
+    floor_quad(b, 5, 3, 8, 6, 1.0f);
+    return as_trimesh(b);
+}
+
+Test(alloc_failure, a_tiled_bake_kept_for_debugging_fails_cleanly_at_every_allocation, .timeout = 300) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    ptl_trimesh m = small_scene(b);
+    fail_each(tiled_debug_bake, &m, false);
+    free(b);
+}
+
+Test(alloc_failure, a_tiled_bake_kept_for_debugging_fails_cleanly_from_every_allocation_on, .timeout = 300) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    ptl_trimesh m = small_scene(b);
+    fail_each(tiled_debug_bake, &m, true);
+    free(b);
 }

@@ -152,55 +152,82 @@ ptl_status ptl_bake_decomposition(const ptl_decomposition* d, const ptl_blob_des
     return st;
 }
 
-ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void** blob, size_t* size, ptl_error* err) {
-    if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_cpg_build: NULL argument");
-    *blob = NULL;
-    *size = 0;
-    if (d->cell_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no cells");
-    ptl_allocator a = ptl_allocator_resolve(alloc);
-    uint32_t total = d->cell_start[d->cell_count];
+/* The blob writer's state: the input, the point-location grid planned over it, the header with
+   its section offsets, then the blob, one writer per section. */
+typedef struct cpg_writer {
+    const ptl_cpg_in* d;
+    ptl_allocator a;
+    ptl_error* err;
+    uint32_t total;         /* cell vertices, all cells */
+    double x0, z0, x1, z1;  /* bounds in x-z */
+    double y0, y1;
+    uint32_t nx, nz;        /* point-location grid: buckets a side */
+    float cellf, bx0, bz0;  /* its bucket size and origin, as the blob stores them */
+    uint32_t* counts;       /* nx * nz + 1: items before each bucket */
+    uint32_t* range;        /* 4 per cell: its buckets x0, x1, z0, z1 */
+    uint64_t items;
+    hpack hp;
+    uint32_t grid_count;    /* height grids: one per cell, or none */
+    uint8_t* vflags;        /* vert_count + 1: PTL_VERT_*, found before the blob is allocated */
+    ptl_blob_header hd;
+    uint8_t* b;
+    uint64_t off;           /* the blob's size */
+} cpg_writer;
+
+static void cpg_writer_free(cpg_writer* w) {
+    hpack_free(&w->a, &w->hp, w->d->cell_count);
+    ptl_mem_free(&w->a, w->b, (size_t)w->off);
+    ptl_mem_free(&w->a, w->counts, ((size_t)w->nx * w->nz + 1) * sizeof(uint32_t));
+    ptl_mem_free(&w->a, w->range, (size_t)w->d->cell_count * 4 * sizeof(uint32_t));
+    ptl_mem_free(&w->a, w->vflags, (size_t)w->d->vert_count + 1);
+    w->b = NULL, w->counts = w->range = NULL, w->vflags = NULL;
+}
+
+/* Cells of at most PTL_MAX_CELL_VERTS vertices, and the bounds. Every coordinate must survive the
+   conversion to the blob's floats. */
+static ptl_status cpg_check_bounds(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    if (d->cell_count == 0) return ptl_error_set(w->err, PTL_ERR_BAD_INPUT, "bake: no cells");
+    w->total = d->cell_start[d->cell_count];
     for (uint32_t c = 0; c < d->cell_count; ++c)
         if (d->cell_start[c + 1] - d->cell_start[c] > PTL_MAX_CELL_VERTS)
-            return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: cell %u has more than %u vertices", c, PTL_MAX_CELL_VERTS);
-
-    /* Bounds and the point-location grid: about two cells per bucket. Every coordinate must survive
-       the conversion to the blob's floats, and every bucket index below is clamped in double before
-       it becomes an integer, so that no input can index past the grid. */
-    double x0 = DBL_MAX, z0 = DBL_MAX, x1 = -DBL_MAX, z1 = -DBL_MAX;
-    double y0 = DBL_MAX, y1 = -DBL_MAX;
+            return ptl_error_set(w->err, PTL_ERR_BAD_INPUT, "bake: cell %u has more than %u vertices", c, PTL_MAX_CELL_VERTS);
+    w->x0 = DBL_MAX, w->z0 = DBL_MAX, w->x1 = -DBL_MAX, w->z1 = -DBL_MAX;
+    w->y0 = DBL_MAX, w->y1 = -DBL_MAX;
     for (uint32_t v = 0; v < d->vert_count; ++v) {
         const double* p = &d->xyz[3 * v];
         if (!(fabs(p[0]) <= PTL_BAKE_COORD_MAX && fabs(p[1]) <= PTL_BAKE_COORD_MAX && fabs(p[2]) <= PTL_BAKE_COORD_MAX))
-            return ptl_error_set(err, PTL_ERR_BAD_INPUT,
+            return ptl_error_set(w->err, PTL_ERR_BAD_INPUT,
                                  "bake: vertex %u (%g, %g, %g) is not finite or beyond +-%g, more than the navmesh's "
                                  "float coordinates hold", v, p[0], p[1], p[2], PTL_BAKE_COORD_MAX);
-        x0 = fmin(x0, p[0]), x1 = fmax(x1, p[0]);
-        y0 = fmin(y0, p[1]), y1 = fmax(y1, p[1]);
-        z0 = fmin(z0, p[2]), z1 = fmax(z1, p[2]);
+        w->x0 = fmin(w->x0, p[0]), w->x1 = fmax(w->x1, p[0]);
+        w->y0 = fmin(w->y0, p[1]), w->y1 = fmax(w->y1, p[1]);
+        w->z0 = fmin(w->z0, p[2]), w->z1 = fmax(w->z1, p[2]);
     }
-    double w = fmax(x1 - x0, 1e-6), h = fmax(z1 - z0, 1e-6);
-    double cell = sqrt(w * h / (d->cell_count / 2.0 + 1));
-    if (cell < w / 4096) cell = w / 4096;
-    if (cell < h / 4096) cell = h / 4096;
+    return PTL_OK;
+}
+
+/* The point-location grid: about two cells per bucket; every bucket index is clamped in double
+   before it becomes an integer, so that no input can index past the grid. Buckets are computed
+   with the float values stored in the blob, exactly as the runtime will. */
+static ptl_status cpg_plan_grid(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    double wx = fmax(w->x1 - w->x0, 1e-6), wz = fmax(w->z1 - w->z0, 1e-6);
+    double cell = sqrt(wx * wz / (d->cell_count / 2.0 + 1));
+    if (cell < wx / 4096) cell = wx / 4096;
+    if (cell < wz / 4096) cell = wz / 4096;
     /* At most 4097 buckets a side; the sizes are checked before they become integers. */
-    const double fnx = floor(w / cell) + 1, fnz = floor(h / cell) + 1;
-    float cellf = (float)cell;
-    if (!(cellf > 0 && cellf <= FLT_MAX && fnx >= 1 && fnx <= 4097 && fnz >= 1 && fnz <= 4097))
-        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no point-location grid fits the bounds (%g, %g)-(%g, %g)",
-                             x0, z0, x1, z1);
+    const double fnx = floor(wx / cell) + 1, fnz = floor(wz / cell) + 1;
+    w->cellf = (float)cell;
+    if (!(w->cellf > 0 && w->cellf <= FLT_MAX && fnx >= 1 && fnx <= 4097 && fnz >= 1 && fnz <= 4097))
+        return ptl_error_set(w->err, PTL_ERR_BAD_INPUT, "bake: no point-location grid fits the bounds (%g, %g)-(%g, %g)",
+                             w->x0, w->z0, w->x1, w->z1);
     const uint32_t nx = (uint32_t)fnx, nz = (uint32_t)fnz;
-    /* Buckets are computed with the float values stored in the blob, exactly as the runtime will. */
-    float bx0 = (float)x0, bz0 = (float)z0;
-    uint32_t* counts = ptl_mem_calloc(&a, (size_t)nx * nz + 1, sizeof(uint32_t));
-    uint32_t* range = ptl_mem_alloc(&a, (size_t)d->cell_count * 4 * sizeof(uint32_t));
-    if (!counts || !range) {
-        ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
-        ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
-        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    }
-    uint64_t items = 0;
-    hpack hp;
-    memset(&hp, 0, sizeof hp);
+    w->nx = nx, w->nz = nz;
+    w->bx0 = (float)w->x0, w->bz0 = (float)w->z0;
+    w->counts = ptl_mem_calloc(&w->a, (size_t)nx * nz + 1, sizeof(uint32_t));
+    w->range = ptl_mem_alloc(&w->a, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+    if (!w->counts || !w->range) return ptl_error_set(w->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     for (uint32_t c = 0; c < d->cell_count; ++c) {
         double cx0 = DBL_MAX, cz0 = DBL_MAX, cx1 = -DBL_MAX, cz1 = -DBL_MAX;
         for (uint32_t i = d->cell_start[c]; i < d->cell_start[c + 1]; ++i) {
@@ -208,157 +235,172 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
             float fx = (float)d->xyz[3 * v], fz = (float)d->xyz[3 * v + 2];
             cx0 = fmin(cx0, fx), cx1 = fmax(cx1, fx), cz0 = fmin(cz0, fz), cz1 = fmax(cz1, fz);
         }
-        const double fx0 = (cx0 - bx0) / cellf, fx1 = (cx1 - bx0) / cellf;
-        const double fz0 = (cz0 - bz0) / cellf, fz1 = (cz1 - bz0) / cellf;
+        const double fx0 = (cx0 - w->bx0) / w->cellf, fx1 = (cx1 - w->bx0) / w->cellf;
+        const double fz0 = (cz0 - w->bz0) / w->cellf, fz1 = (cz1 - w->bz0) / w->cellf;
         int64_t ix0 = bucket_index(fx0, nx), ix1 = bucket_index(fx1, nx);
         int64_t iz0 = bucket_index(fz0, nz), iz1 = bucket_index(fz1, nz);
         /* A point on a bucket border may be looked up in either bucket: widen by one where it touches. */
         if (ix0 > 0 && fx0 == (double)ix0) --ix0;
         if (iz0 > 0 && fz0 == (double)iz0) --iz0;
-        range[4 * c] = (uint32_t)ix0, range[4 * c + 1] = (uint32_t)ix1;
-        range[4 * c + 2] = (uint32_t)iz0, range[4 * c + 3] = (uint32_t)iz1;
+        uint32_t* r = &w->range[4 * c];
+        r[0] = (uint32_t)ix0, r[1] = (uint32_t)ix1, r[2] = (uint32_t)iz0, r[3] = (uint32_t)iz1;
         for (int64_t z = iz0; z <= iz1; ++z)
-            for (int64_t x = ix0; x <= ix1; ++x) counts[z * nx + x + 1]++, ++items;
+            for (int64_t x = ix0; x <= ix1; ++x) w->counts[z * nx + x + 1]++, ++w->items;
     }
-    if (items > UINT32_MAX) {
-        ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
-        ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
-        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: point-location index too large");
-    }
-    for (uint64_t i = 0; i < (uint64_t)nx * nz; ++i) counts[i + 1] += counts[i];
+    if (w->items > UINT32_MAX) return ptl_error_set(w->err, PTL_ERR_BAD_INPUT, "bake: point-location index too large");
+    for (uint64_t i = 0; i < (uint64_t)nx * nz; ++i) w->counts[i + 1] += w->counts[i];
+    return PTL_OK;
+}
 
-    ptl_blob_header hd;
-    memset(&hd, 0, sizeof hd);
-    hd.magic[0] = PTL_BLOB_MAGIC0, hd.magic[1] = PTL_BLOB_MAGIC1, hd.magic[2] = PTL_BLOB_MAGIC2;
-    hd.magic[3] = PTL_BLOB_MAGIC3;
-    hd.version = PTL_BLOB_VERSION;
-    hd.endian = PTL_BLOB_ENDIAN;
-    hd.header_size = sizeof hd;
-    hd.flags = d->flags | (d->relax > 0 ? PTL_NAVMESH_RELAXED : 0);
-    hd.vert_count = d->vert_count;
-    hd.cell_count = d->cell_count;
-    hd.cell_vert_total = total;
-    hd.portal_count = d->portal_count;
-    hd.tile_count = d->tile_size ? d->tiles_x * d->tiles_z : 1;
-    hd.tile_size = d->tile_size;
-    hd.tiles_x = d->tile_size ? d->tiles_x : 1;
-    hd.layer_count = d->layer_count ? d->layer_count : 1;
-    hd.vox_cs = d->vox_cs, hd.vox_ch = d->vox_ch;
-    memcpy(hd.vox_origin, d->vox_origin, sizeof hd.vox_origin);
-    hd.grid_nx = nx;
-    hd.grid_nz = nz;
-    hd.grid_item_count = (uint32_t)items;
-    hd.bmin[0] = bx0, hd.bmin[1] = (float)y0, hd.bmin[2] = bz0;
-    hd.bmax[0] = (float)x1, hd.bmax[1] = (float)y1, hd.bmax[2] = (float)z1;
-    hd.grid_cell = cellf;
-    hd.relax = d->relax;
-    uint64_t off = sizeof hd;
-    hd.off_verts = off, off = align8(off + (uint64_t)d->vert_count * 12);
-    hd.off_vert_flags = off, off = align8(off + d->vert_count);
-    hd.off_cells = off, off = align8(off + (uint64_t)d->cell_count * sizeof(ptl_blob_cell));
-    hd.off_cell_verts = off, off = align8(off + (uint64_t)total * 4);
-    hd.off_cell_nbrs = off, off = align8(off + (uint64_t)total * 4);
-    hd.off_portals = off, off = align8(off + (uint64_t)d->portal_count * sizeof(ptl_blob_portal));
-    hd.off_grid_offsets = off, off = align8(off + ((uint64_t)nx * nz + 1) * 4);
-    hd.off_grid_items = off, off = align8(off + items * 4);
-    /* one grid per cell, or none at all when no cell has one */
-    const uint32_t grid_count = d->height_count && d->cell_grids ? d->cell_count : 0;
-    if (grid_count && !pack_heights(d, &a, &hp)) {
-        hpack_free(&a, &hp, d->cell_count);
-        ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
-        ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
-        return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory packing height grids");
-    }
-    hd.height_count = hp.blocks.count;
-    hd.height_bytes = hp.data.count;
-    hd.off_cell_grids = off, off = align8(off + (uint64_t)grid_count * sizeof(ptl_blob_grid));
-    hd.off_heights = off;
-    off = align8(off + (uint64_t)hp.blocks.count * sizeof(ptl_blob_hblock) + hp.data.count);
-    hd.link_count = d->link_count;
-    hd.off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
+/* The header: counts, bounds and every section's offset (the height grids packed to know theirs). */
+static ptl_status cpg_layout(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    ptl_blob_header* hd = &w->hd;
+    memset(hd, 0, sizeof *hd);
+    hd->magic[0] = PTL_BLOB_MAGIC0, hd->magic[1] = PTL_BLOB_MAGIC1, hd->magic[2] = PTL_BLOB_MAGIC2;
+    hd->magic[3] = PTL_BLOB_MAGIC3;
+    hd->version = PTL_BLOB_VERSION;
+    hd->endian = PTL_BLOB_ENDIAN;
+    hd->header_size = sizeof *hd;
+    hd->flags = d->flags | (d->relax > 0 ? PTL_NAVMESH_RELAXED : 0);
+    hd->vert_count = d->vert_count;
+    hd->cell_count = d->cell_count;
+    hd->cell_vert_total = w->total;
+    hd->portal_count = d->portal_count;
+    hd->tile_count = d->tile_size ? d->tiles_x * d->tiles_z : 1;
+    hd->tile_size = d->tile_size;
+    hd->tiles_x = d->tile_size ? d->tiles_x : 1;
+    hd->layer_count = d->layer_count ? d->layer_count : 1;
+    hd->vox_cs = d->vox_cs, hd->vox_ch = d->vox_ch;
+    memcpy(hd->vox_origin, d->vox_origin, sizeof hd->vox_origin);
+    hd->grid_nx = w->nx;
+    hd->grid_nz = w->nz;
+    hd->grid_item_count = (uint32_t)w->items;
+    hd->bmin[0] = w->bx0, hd->bmin[1] = (float)w->y0, hd->bmin[2] = w->bz0;
+    hd->bmax[0] = (float)w->x1, hd->bmax[1] = (float)w->y1, hd->bmax[2] = (float)w->z1;
+    hd->grid_cell = w->cellf;
+    hd->relax = d->relax;
+    uint64_t off = sizeof *hd;
+    hd->off_verts = off, off = align8(off + (uint64_t)d->vert_count * 12);
+    hd->off_vert_flags = off, off = align8(off + d->vert_count);
+    hd->off_cells = off, off = align8(off + (uint64_t)d->cell_count * sizeof(ptl_blob_cell));
+    hd->off_cell_verts = off, off = align8(off + (uint64_t)w->total * 4);
+    hd->off_cell_nbrs = off, off = align8(off + (uint64_t)w->total * 4);
+    hd->off_portals = off, off = align8(off + (uint64_t)d->portal_count * sizeof(ptl_blob_portal));
+    hd->off_grid_offsets = off, off = align8(off + ((uint64_t)w->nx * w->nz + 1) * 4);
+    hd->off_grid_items = off, off = align8(off + w->items * 4);
+    w->grid_count = d->height_count && d->cell_grids ? d->cell_count : 0;
+    if (w->grid_count && !pack_heights(d, &w->a, &w->hp))
+        return ptl_error_set(w->err, PTL_ERR_NO_MEMORY, "bake: out of memory packing height grids");
+    hd->height_count = w->hp.blocks.count;
+    hd->height_bytes = w->hp.data.count;
+    hd->off_cell_grids = off, off = align8(off + (uint64_t)w->grid_count * sizeof(ptl_blob_grid));
+    hd->off_heights = off;
+    off = align8(off + (uint64_t)w->hp.blocks.count * sizeof(ptl_blob_hblock) + w->hp.data.count);
+    hd->link_count = d->link_count;
+    hd->off_links = off, off = align8(off + (uint64_t)d->link_count * sizeof(ptl_blob_link));
     uint32_t lids = 0;
     for (uint32_t p = 0; p < d->portal_count; ++p) lids += d->portals[p].pocket == 1 || d->portals[p].pocket == 2;
-    hd.lid_count = lids;
-    hd.off_lids = off, off = align8(off + (uint64_t)lids * sizeof(ptl_blob_lid));
-    hd.off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
-    hd.off_hubs = off;      /* and ptl_bake_hubs the hubs (hubs.c) */
-    hd.total_size = off;
+    hd->lid_count = lids;
+    hd->off_lids = off, off = align8(off + (uint64_t)lids * sizeof(ptl_blob_lid));
+    hd->off_landmarks = off; /* empty here: ptl_bake_landmarks adds them (landmarks.c) */
+    hd->off_hubs = off;      /* and ptl_bake_hubs the hubs (hubs.c) */
+    hd->total_size = off;
+    w->off = off;
+    return PTL_OK;
+}
 
-    uint8_t* b = ptl_mem_calloc(&a, (size_t)off, 1);
-    ptl_status st = PTL_OK;
-    if (!b) {
-        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%llu bytes)", (unsigned long long)off);
-        goto done;
+/* Notches: a vertex is a notch when the walls through it turn right (reflex in a cell
+   neighbourhood is not known here). */
+static ptl_status cpg_write_notches(cpg_writer* w, uint8_t* vflags) {
+    const ptl_cpg_in* d = w->d;
+    uint32_t* wall_next = ptl_mem_alloc(&w->a, (size_t)d->vert_count * 2 * sizeof(uint32_t));
+    if (!wall_next) return ptl_error_set(w->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    memset(wall_next, 0xff, (size_t)d->vert_count * 2 * sizeof(uint32_t));
+    for (uint32_t c = 0; c < d->cell_count; ++c) {
+        uint32_t s = d->cell_start[c], n = d->cell_start[c + 1] - s;
+        for (uint32_t i = 0; i < n; ++i) {
+            if (d->cell_nbrs[s + i] != PTL_NONE) continue;
+            uint32_t v = d->cell_verts[s + i], nx2 = d->cell_verts[s + (i + 1) % n];
+            wall_next[2 * v] = nx2;     /* the wall leaving v */
+            wall_next[2 * nx2 + 1] = v; /* the wall arriving at nx2 */
+        }
     }
-    float* verts = (float*)(b + hd.off_verts);
-    uint8_t* vflags = b + hd.off_vert_flags;
+    for (uint32_t v = 0; v < d->vert_count; ++v) {
+        uint32_t nx2 = wall_next[2 * v], pv = wall_next[2 * v + 1];
+        if (nx2 == PTL_NONE || pv == PTL_NONE) continue;
+        ptl_v2 p = v2(d->xyz[3 * pv], d->xyz[3 * pv + 2]), q = v2(d->xyz[3 * v], d->xyz[3 * v + 2]);
+        ptl_v2 r = v2(d->xyz[3 * nx2], d->xyz[3 * nx2 + 2]);
+        if (v2_orient(p, q, r) < 0) vflags[v] |= PTL_VERT_NOTCH;
+    }
+    ptl_mem_free(&w->a, wall_next, (size_t)d->vert_count * 2 * sizeof(uint32_t));
+    return PTL_OK;
+}
+
+/* A vertex by position for the pinch search: ordered by (x, z, y, id), a total order. */
+typedef struct vert_key {
+    double x, z, y;
+    uint32_t id;
+} vert_key;
+
+static int cmp_vert_key(const void* pa, const void* pb) {
+    const vert_key *a = pa, *b = pb;
+    if (a->x != b->x) return a->x < b->x ? -1 : 1;
+    if (a->z != b->z) return a->z < b->z ? -1 : 1;
+    if (a->y != b->y) return a->y < b->y ? -1 : 1;
+    return a->id < b->id ? -1 : a->id > b->id;
+}
+
+/* Pinch copies: vertices sharing a position as the blob stores it (heights included: vertices of
+   overlapping layers are no pinch), found by sorting them by position. */
+static ptl_status cpg_write_pinches(cpg_writer* w, uint8_t* vflags) {
+    const ptl_cpg_in* d = w->d;
+    vert_key* order = ptl_mem_alloc(&w->a, (size_t)d->vert_count * sizeof *order);
+    if (!order) return ptl_error_set(w->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    for (uint32_t v = 0; v < d->vert_count; ++v)
+        order[v] = (vert_key){d->xyz[3 * v], d->xyz[3 * v + 2], d->xyz[3 * v + 1], v};
+    if (!ptl_sort(order, d->vert_count, sizeof *order, cmp_vert_key, &w->a)) {
+        ptl_mem_free(&w->a, order, (size_t)d->vert_count * sizeof *order);
+        return ptl_error_set(w->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    }
+    const double* xyz = d->xyz;
+    for (uint32_t i = 0; i + 1 < d->vert_count; ++i) {
+        uint32_t u = order[i].id, v = order[i + 1].id;
+        if ((float)xyz[3 * u] == (float)xyz[3 * v] && (float)xyz[3 * u + 1] == (float)xyz[3 * v + 1] &&
+            (float)xyz[3 * u + 2] == (float)xyz[3 * v + 2]) {
+            vflags[u] |= PTL_VERT_PINCH;
+            vflags[v] |= PTL_VERT_PINCH;
+        }
+    }
+    ptl_mem_free(&w->a, order, (size_t)d->vert_count * sizeof *order);
+    return PTL_OK;
+}
+
+/* The vertices' flags, before the blob is allocated: their search's memory then never adds to the
+   blob's. */
+static ptl_status cpg_vert_flags(cpg_writer* w) {
+    w->vflags = ptl_mem_calloc(&w->a, (size_t)w->d->vert_count + 1, 1);
+    if (!w->vflags) return ptl_error_set(w->err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    ptl_status st = cpg_write_notches(w, w->vflags);
+    return st < 0 ? st : cpg_write_pinches(w, w->vflags);
+}
+
+/* Vertices (as floats) and their flags. */
+static void cpg_write_verts(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    float* verts = (float*)(w->b + w->hd.off_verts);
     for (uint32_t v = 0; v < d->vert_count; ++v) {
         verts[3 * v] = (float)d->xyz[3 * v];
         verts[3 * v + 1] = (float)d->xyz[3 * v + 1];
         verts[3 * v + 2] = (float)d->xyz[3 * v + 2];
     }
-    /* Vertex flags: pinch copies (same position, another vertex) and notches (reflex in a cell
-       neighbourhood is not known here; a vertex is a notch when its walls turn right). */
-    {
-        uint32_t* wall_next = ptl_mem_alloc(&a, (size_t)d->vert_count * 2 * sizeof(uint32_t));
-        if (!wall_next) {
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-            goto done;
-        }
-        memset(wall_next, 0xff, (size_t)d->vert_count * 2 * sizeof(uint32_t));
-        for (uint32_t c = 0; c < d->cell_count; ++c) {
-            uint32_t s = d->cell_start[c], n = d->cell_start[c + 1] - s;
-            for (uint32_t i = 0; i < n; ++i) {
-                if (d->cell_nbrs[s + i] != PTL_NONE) continue;
-                uint32_t v = d->cell_verts[s + i], nx2 = d->cell_verts[s + (i + 1) % n];
-                wall_next[2 * v] = nx2;     /* the wall leaving v */
-                wall_next[2 * nx2 + 1] = v; /* the wall arriving at nx2 */
-            }
-        }
-        for (uint32_t v = 0; v < d->vert_count; ++v) {
-            uint32_t nx2 = wall_next[2 * v], pv = wall_next[2 * v + 1];
-            if (nx2 == PTL_NONE || pv == PTL_NONE) continue;
-            ptl_v2 p = v2(d->xyz[3 * pv], d->xyz[3 * pv + 2]), q = v2(d->xyz[3 * v], d->xyz[3 * v + 2]);
-            ptl_v2 r = v2(d->xyz[3 * nx2], d->xyz[3 * nx2 + 2]);
-            if (v2_orient(p, q, r) < 0) vflags[v] |= PTL_VERT_NOTCH;
-        }
-        ptl_mem_free(&a, wall_next, (size_t)d->vert_count * 2 * sizeof(uint32_t));
-        /* Pinch copies: vertices sharing a position, found by sorting ids by position. */
-        uint32_t* order = ptl_mem_alloc(&a, (size_t)d->vert_count * sizeof(uint32_t));
-        if (!order) {
-            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-            goto done;
-        }
-        for (uint32_t v = 0; v < d->vert_count; ++v) order[v] = v;
-        /* Shell sort by (x, z, id): deterministic, in place, no context pointer needed. */
-        for (uint32_t gap = d->vert_count / 2; gap > 0; gap /= 2) {
-            for (uint32_t i = gap; i < d->vert_count; ++i) {
-                uint32_t t = order[i], j = i;
-                for (; j >= gap; j -= gap) {
-                    uint32_t u = order[j - gap];
-                    const double* pu = &d->xyz[3 * u];
-                    const double* pt = &d->xyz[3 * t];
-                    int c = pu[0] != pt[0] ? (pu[0] < pt[0] ? -1 : 1)
-                            : pu[2] != pt[2] ? (pu[2] < pt[2] ? -1 : 1)
-                            : pu[1] != pt[1] ? (pu[1] < pt[1] ? -1 : 1)
-                                             : (u < t ? -1 : 1);
-                    if (c < 0) break;
-                    order[j] = u;
-                }
-                order[j] = t;
-            }
-        }
-        for (uint32_t i = 0; i + 1 < d->vert_count; ++i) {
-            uint32_t u = order[i], v = order[i + 1];
-            /* Same position, heights included: vertices of overlapping layers are no pinch. */
-            if (verts[3 * u] == verts[3 * v] && verts[3 * u + 1] == verts[3 * v + 1] && verts[3 * u + 2] == verts[3 * v + 2]) {
-                vflags[u] |= PTL_VERT_PINCH;
-                vflags[v] |= PTL_VERT_PINCH;
-            }
-        }
-        ptl_mem_free(&a, order, (size_t)d->vert_count * sizeof(uint32_t));
-    }
-    ptl_blob_cell* cells = (ptl_blob_cell*)(b + hd.off_cells);
+    memcpy(w->b + w->hd.off_vert_flags, w->vflags, d->vert_count);
+}
+
+/* Cells, their vertices and neighbours, and the walkable area (link cells span gaps, not floor). */
+static void cpg_write_cells(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    ptl_blob_cell* cells = (ptl_blob_cell*)(w->b + w->hd.off_cells);
     double area = 0;
     for (uint32_t c = 0; c < d->cell_count; ++c) {
         uint32_t s = d->cell_start[c], n = d->cell_start[c + 1] - s;
@@ -371,12 +413,17 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
             uint32_t v = d->cell_verts[s + i], u = d->cell_verts[s + (i + 1) % n];
             a2 += d->xyz[3 * v] * d->xyz[3 * u + 2] - d->xyz[3 * u] * d->xyz[3 * v + 2];
         }
-        if (c < d->cell_count - d->link_count) area += a2 / 2; /* link cells span gaps, not floor */
+        if (c < d->cell_count - d->link_count) area += a2 / 2;
     }
-    hd.walkable_area = area;
-    memcpy(b + hd.off_cell_verts, d->cell_verts, (size_t)total * 4);
-    memcpy(b + hd.off_cell_nbrs, d->cell_nbrs, (size_t)total * 4);
-    ptl_blob_portal* portals = (ptl_blob_portal*)(b + hd.off_portals);
+    w->hd.walkable_area = area;
+    memcpy(w->b + w->hd.off_cell_verts, d->cell_verts, (size_t)w->total * 4);
+    memcpy(w->b + w->hd.off_cell_nbrs, d->cell_nbrs, (size_t)w->total * 4);
+}
+
+/* Portals, each with the edge it is in both cells, then the pocket lids among them. */
+static ptl_status cpg_write_portals(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    ptl_blob_portal* portals = (ptl_blob_portal*)(w->b + w->hd.off_portals);
     for (uint32_t p = 0; p < d->portal_count; ++p) {
         const ptl_decomp_portal* dp = &d->portals[p];
         /* cell[0] is the smaller id; its counter-clockwise edge runs between the two endpoints. */
@@ -390,41 +437,67 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
             e0 = find_edge(d, c0, a0, a1);
         }
         uint32_t e1 = find_edge(d, c1, a1, a0);
-        if (e0 == PTL_NONE || e1 == PTL_NONE || c0 == c1) {
-            st = ptl_error_set(err, PTL_ERR_INTERNAL, "bake: portal %u does not match its cells", p);
-            goto done;
-        }
+        if (e0 == PTL_NONE || e1 == PTL_NONE || c0 == c1)
+            return ptl_error_set(w->err, PTL_ERR_INTERNAL, "bake: portal %u does not match its cells", p);
         portals[p].cell[0] = c0, portals[p].cell[1] = c1;
         portals[p].edge[0] = (uint16_t)e0, portals[p].edge[1] = (uint16_t)e1;
         portals[p].vert[0] = a0, portals[p].vert[1] = a1;
     }
-    ptl_blob_lid* lid_out = (ptl_blob_lid*)(b + hd.off_lids);
+    ptl_blob_lid* lid_out = (ptl_blob_lid*)(w->b + w->hd.off_lids);
     for (uint32_t p = 0, k = 0; p < d->portal_count; ++p) {
         const ptl_decomp_portal* dp = &d->portals[p];
         if (dp->pocket == 1 || dp->pocket == 2) lid_out[k].portal = p, lid_out[k++].inner = dp->cell[dp->pocket - 1];
     }
-    if (grid_count) {
-        memcpy(b + hd.off_cell_grids, hp.grids, (size_t)grid_count * sizeof(ptl_blob_grid));
-        memcpy(b + hd.off_heights, hp.blocks.data, (size_t)hp.blocks.count * sizeof(ptl_blob_hblock));
-        memcpy(b + hd.off_heights + (size_t)hp.blocks.count * sizeof(ptl_blob_hblock), hp.data.data, hp.data.count);
+    return PTL_OK;
+}
+
+/* Height grids, links and the point-location grid's buckets. */
+static void cpg_write_grids(cpg_writer* w) {
+    const ptl_cpg_in* d = w->d;
+    const ptl_blob_header* hd = &w->hd;
+    if (w->grid_count) {
+        memcpy(w->b + hd->off_cell_grids, w->hp.grids, (size_t)w->grid_count * sizeof(ptl_blob_grid));
+        memcpy(w->b + hd->off_heights, w->hp.blocks.data, (size_t)w->hp.blocks.count * sizeof(ptl_blob_hblock));
+        memcpy(w->b + hd->off_heights + (size_t)w->hp.blocks.count * sizeof(ptl_blob_hblock), w->hp.data.data,
+               w->hp.data.count);
     }
-    if (d->link_count) memcpy(b + hd.off_links, d->links, (size_t)d->link_count * sizeof(ptl_blob_link));
-    uint32_t* goff = (uint32_t*)(b + hd.off_grid_offsets);
-    uint32_t* gitems = (uint32_t*)(b + hd.off_grid_items);
-    memcpy(goff, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
-    for (uint32_t c = 0; c < d->cell_count; ++c)
-        for (uint32_t z = range[4 * c + 2]; z <= range[4 * c + 3]; ++z)
-            for (uint32_t x = range[4 * c]; x <= range[4 * c + 1]; ++x) gitems[counts[(size_t)z * nx + x]++] = c;
-    memcpy(b, &hd, sizeof hd);
-    ((ptl_blob_header*)b)->checksum = ptl_blob_checksum(b, off);
-    *blob = b;
-    *size = (size_t)off;
-    b = NULL;
-done:
-    hpack_free(&a, &hp, d->cell_count);
-    ptl_mem_free(&a, b, (size_t)off);
-    ptl_mem_free(&a, counts, ((size_t)nx * nz + 1) * sizeof(uint32_t));
-    ptl_mem_free(&a, range, (size_t)d->cell_count * 4 * sizeof(uint32_t));
+    if (d->link_count) memcpy(w->b + hd->off_links, d->links, (size_t)d->link_count * sizeof(ptl_blob_link));
+    uint32_t* goff = (uint32_t*)(w->b + hd->off_grid_offsets);
+    uint32_t* gitems = (uint32_t*)(w->b + hd->off_grid_items);
+    memcpy(goff, w->counts, ((size_t)w->nx * w->nz + 1) * sizeof(uint32_t));
+    for (uint32_t c = 0; c < d->cell_count; ++c) {
+        const uint32_t* r = &w->range[4 * c];
+        for (uint32_t z = r[2]; z <= r[3]; ++z)
+            for (uint32_t x = r[0]; x <= r[1]; ++x) gitems[w->counts[(size_t)z * w->nx + x]++] = c;
+    }
+}
+
+ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void** blob, size_t* size, ptl_error* err) {
+    if (!d || !blob || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_cpg_build: NULL argument");
+    *blob = NULL;
+    *size = 0;
+    cpg_writer w;
+    memset(&w, 0, sizeof w);
+    w.d = d, w.a = ptl_allocator_resolve(alloc), w.err = err;
+    ptl_status st = cpg_check_bounds(&w);
+    if (st >= 0) st = cpg_plan_grid(&w);
+    if (st >= 0) st = cpg_layout(&w);
+    if (st >= 0) st = cpg_vert_flags(&w);
+    if (st >= 0) {
+        w.b = ptl_mem_calloc(&w.a, (size_t)w.off, 1);
+        if (!w.b) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory (%llu bytes)", (unsigned long long)w.off);
+    }
+    if (st >= 0) cpg_write_verts(&w), cpg_write_cells(&w);
+    if (st >= 0) st = cpg_write_portals(&w);
+    if (st >= 0) {
+        cpg_write_grids(&w);
+        memcpy(w.b, &w.hd, sizeof w.hd);
+        ((ptl_blob_header*)w.b)->checksum = ptl_blob_checksum(w.b, w.off);
+        *blob = w.b;
+        *size = (size_t)w.off;
+        w.b = NULL;
+    }
+    cpg_writer_free(&w);
     if (st >= 0) ptl_error_ok(err);
     return st;
 }

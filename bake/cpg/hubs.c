@@ -152,10 +152,11 @@ static void graph_free(graph* g, const ptl_allocator* a, uint32_t nv) {
 
 /* The corners (query.c's corner test on a vertex that ends a portal), then the taut visibility
    edges between them. */
-static ptl_status build_graph(const ptl_navmesh* nm, const ptl_job_system* jobs, const ptl_allocator* a, graph* g) {
+/* The graph's vertices: the navmesh's corners that end a portal (outside pockets when there are
+   lids); corner_of maps a navmesh vertex to its graph vertex (PTL_NONE: none). */
+static ptl_status graph_corners(const ptl_navmesh* nm, const ptl_allocator* a, graph* g) {
     const ptl_blob_header* h = nm->h;
     const uint32_t nv = h->vert_count;
-    memset(g, 0, sizeof *g);
     ptl_query* q = NULL;
     ptl_query_desc qd = {.max_nodes = PTL_QUERY_MIN_MAX_NODES, .alloc = a};
     ptl_status st = ptl_query_create(nm, &qd, &q); /* for the slots: corner flags and dead ends */
@@ -178,6 +179,7 @@ static ptl_status build_graph(const ptl_navmesh* nm, const ptl_job_system* jobs,
             if (sl->nbr != PTL_NONE) is[v] |= 2, is[w] |= 2;
         }
     }
+    ptl_query_destroy(q);
     /* With lids, the corners inside pockets get no label: a path between two points outside a
        pocket never turns there, and a search from inside one turns at them itself (runtime
        hubs.c). */
@@ -189,75 +191,90 @@ static ptl_status build_graph(const ptl_navmesh* nm, const ptl_job_system* jobs,
     g->n = n;
     g->vert = ptl_mem_alloc(a, ((size_t)n + 1) * sizeof(uint32_t));
     g->start = ptl_mem_calloc(a, (size_t)n + 1, sizeof(uint32_t));
-    if (!g->vert || !g->start) {
-        ptl_query_destroy(q);
-        return PTL_ERR_NO_MEMORY;
-    }
+    if (!g->vert || !g->start) return PTL_ERR_NO_MEMORY;
     n = 0;
     for (uint32_t v = 0; v < nv; ++v) {
         bool corner = is[v] == 3;
         if (corner) g->vert[n] = v;
         is[v] = corner ? n++ : PTL_NONE;
     }
-    ptl_query_destroy(q);
+    return PTL_OK;
+}
 
+typedef PTL_ARRAY(uint64_t) u64_array;
+
+/* The visible pairs of corners (graph_job, as jobs), each undirected edge once, sorted. */
+static ptl_status graph_pairs(const ptl_navmesh* nm, const ptl_job_system* jobs, const ptl_allocator* a, graph* g,
+                              u64_array* all) {
     uint32_t nj = jobs && jobs->run ? 16 : 1;
-    PTL_ARRAY(uint64_t) pairs[16];
+    u64_array pairs[16];
     ptl_status jst[16];
     memset(pairs, 0, sizeof pairs);
     graph_ctx ctx = {nm, a, g, nj, (void*)pairs, jst};
     if (nj > 1) jobs->run(jobs->user, graph_job, &ctx, nj);
     else graph_job(&ctx, 0);
-    st = PTL_OK;
+    ptl_status st = PTL_OK;
     uint64_t total = 0;
     for (uint32_t j = 0; j < nj; ++j) {
         if (jst[j] < 0 && st >= 0) st = jst[j];
         total += pairs[j].count;
     }
-    PTL_ARRAY(uint64_t) all = {0};
-    if (st >= 0 && (total > UINT32_MAX / 2 || !PTL_RESERVE(a, all, total + 1))) st = PTL_ERR_NO_MEMORY;
+    if (st >= 0 && (total > UINT32_MAX / 2 || !PTL_RESERVE(a, *all, total + 1))) st = PTL_ERR_NO_MEMORY;
     for (uint32_t j = 0; j < nj; ++j) {
         if (st >= 0 && pairs[j].count) {
-            memcpy(all.data + all.count, pairs[j].data, (size_t)pairs[j].count * sizeof(uint64_t));
-            all.count += pairs[j].count;
+            memcpy(all->data + all->count, pairs[j].data, (size_t)pairs[j].count * sizeof(uint64_t));
+            all->count += pairs[j].count;
         }
         PTL_ARRAY_FREE(a, pairs[j]);
     }
-    if (st >= 0 && !ptl_sort(all.data, all.count, sizeof(uint64_t), cmp_u64, a)) st = PTL_ERR_NO_MEMORY;
-    if (st >= 0) {
-        /* Undirected edges, each once (the two sweeps of a pair usually both find it), then CSR. */
-        uint32_t m = 0;
-        for (uint32_t i = 0; i < all.count; ++i)
-            if (i == 0 || all.data[i] != all.data[i - 1]) all.data[m++] = all.data[i];
-        all.count = m;
-        g->edge_count = 2 * (uint64_t)m;
-        g->nbr = ptl_mem_alloc(a, (size_t)g->edge_count * sizeof(uint32_t));
-        g->w = ptl_mem_alloc(a, (size_t)g->edge_count * sizeof(double));
-        if (!g->nbr || !g->w) st = PTL_ERR_NO_MEMORY;
+    if (st >= 0 && !ptl_sort(all->data, all->count, sizeof(uint64_t), cmp_u64, a)) st = PTL_ERR_NO_MEMORY;
+    if (st < 0) return st;
+    /* Undirected edges, each once (the two sweeps of a pair usually both find it). */
+    uint32_t m = 0;
+    for (uint32_t i = 0; i < all->count; ++i)
+        if (i == 0 || all->data[i] != all->data[i - 1]) all->data[m++] = all->data[i];
+    all->count = m;
+    return PTL_OK;
+}
+
+/* The edges as CSR, both ways, weighted by their length. */
+static ptl_status graph_csr(const ptl_navmesh* nm, const ptl_allocator* a, graph* g, const u64_array* all) {
+    const uint32_t n = g->n;
+    g->edge_count = 2 * (uint64_t)all->count;
+    g->nbr = ptl_mem_alloc(a, (size_t)g->edge_count * sizeof(uint32_t));
+    g->w = ptl_mem_alloc(a, (size_t)g->edge_count * sizeof(double));
+    if (!g->nbr || !g->w) return PTL_ERR_NO_MEMORY;
+    uint32_t* deg = g->start; /* counts, then the running positions */
+    for (uint32_t i = 0; i < all->count; ++i) {
+        deg[all->data[i] >> 32]++;
+        deg[(uint32_t)all->data[i]]++;
     }
-    if (st >= 0) {
-        uint32_t* deg = g->start; /* counts, then the running positions */
-        for (uint32_t i = 0; i < all.count; ++i) {
-            deg[all.data[i] >> 32]++;
-            deg[(uint32_t)all.data[i]]++;
-        }
-        uint32_t run = 0;
-        for (uint32_t c = 0; c <= n; ++c) {
-            uint32_t d = c < n ? deg[c] : 0;
-            deg[c] = run;
-            run += d;
-        }
-        for (uint32_t i = 0; i < all.count; ++i) {
-            uint32_t u = (uint32_t)(all.data[i] >> 32), v = (uint32_t)all.data[i];
-            double dx = ptl_nm_vx(nm, g->vert[u]) - ptl_nm_vx(nm, g->vert[v]);
-            double dz = ptl_nm_vz(nm, g->vert[u]) - ptl_nm_vz(nm, g->vert[v]);
-            double len = sqrt(dx * dx + dz * dz);
-            g->nbr[g->start[u]] = v, g->w[g->start[u]++] = len;
-            g->nbr[g->start[v]] = u, g->w[g->start[v]++] = len;
-        }
-        for (uint32_t c = n; c > 0; --c) g->start[c] = g->start[c - 1];
-        g->start[0] = 0;
+    uint32_t run = 0;
+    for (uint32_t c = 0; c <= n; ++c) {
+        uint32_t d = c < n ? deg[c] : 0;
+        deg[c] = run;
+        run += d;
     }
+    for (uint32_t i = 0; i < all->count; ++i) {
+        uint32_t u = (uint32_t)(all->data[i] >> 32), v = (uint32_t)all->data[i];
+        double dx = ptl_nm_vx(nm, g->vert[u]) - ptl_nm_vx(nm, g->vert[v]);
+        double dz = ptl_nm_vz(nm, g->vert[u]) - ptl_nm_vz(nm, g->vert[v]);
+        double len = sqrt(dx * dx + dz * dz);
+        g->nbr[g->start[u]] = v, g->w[g->start[u]++] = len;
+        g->nbr[g->start[v]] = u, g->w[g->start[v]++] = len;
+    }
+    for (uint32_t c = n; c > 0; --c) g->start[c] = g->start[c - 1];
+    g->start[0] = 0;
+    return PTL_OK;
+}
+
+static ptl_status build_graph(const ptl_navmesh* nm, const ptl_job_system* jobs, const ptl_allocator* a, graph* g) {
+    memset(g, 0, sizeof *g);
+    ptl_status st = graph_corners(nm, a, g);
+    if (st < 0) return st;
+    u64_array all = {0};
+    st = graph_pairs(nm, jobs, a, g, &all);
+    if (st >= 0) st = graph_csr(nm, a, g, &all);
     PTL_ARRAY_FREE(a, all);
     return st;
 }

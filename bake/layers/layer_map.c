@@ -149,7 +149,12 @@ static bool band_room(ptl_vx_band* b, uint64_t spans, uint64_t gaps) {
         b->f.spans = p;
         void* q = ptl_mem_realloc(a, b->f.col_of, (size_t)b->f.span_cap * sizeof *b->f.col_of, (size_t)cap * sizeof *b->f.col_of);
         if (!q) { /* spans grew, col_of did not: shrink spans back so both keep one capacity */
-            b->f.spans = ptl_mem_realloc(a, b->f.spans, (size_t)cap * sizeof *b->f.spans, (size_t)b->f.span_cap * sizeof *b->f.spans);
+            void* back = ptl_mem_realloc(a, p, (size_t)cap * sizeof *b->f.spans, (size_t)b->f.span_cap * sizeof *b->f.spans);
+            if (!back) { /* not even that: the band is lost (the caller fails and frees it), not its memory */
+                ptl_mem_free(a, p, (size_t)cap * sizeof *b->f.spans);
+                b->f.span_count = 0;
+            }
+            b->f.spans = back;
             return false;
         }
         b->f.col_of = q, b->f.span_cap = (uint32_t)cap;

@@ -294,262 +294,326 @@ static int cmp_piece(const void* pa, const void* pb) {
     return a->cell < b->cell ? -1 : a->cell > b->cell;
 }
 
-ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
-                            uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
-                            void** blob, size_t* size, ptl_merge_stats* stats, ptl_error* err) {
-    ptl_allocator al = ptl_allocator_resolve(alloc);
+/* The merge's state: `m` the vertices, then one array per phase's product. What the blob is built
+   from (the cells, portals, links, grids and heights, the final vertices) stays after the merge;
+   the rest is working state (merge_drop_work), dropped before the blob is built, which is the
+   bake's high point on large worlds. */
+struct ptl_layer_merge {
+    ptl_allocator al;
     merge m;
-    memset(&m, 0, sizeof m);
-    m.a = &al;
-    m.of = of;
-    m.lc = lc;
-    m.dc = dc;
-    m.layers = layers;
-    ptl_status st = PTL_OK;
-    jedge_array je = {0};
-    PTL_ARRAY(jpoint) jp = {0};
-    PTL_ARRAY(jpoint) jp_new = {0};
-    PTL_ARRAY(cut) cuts = {0};
-    PTL_ARRAY(piece) pieces = {0};
-    PTL_ARRAY(uint32_t) cstart = {0};
-    PTL_ARRAY(uint32_t) cverts = {0};
-    PTL_ARRAY(uint32_t) cnbrs = {0};
-    PTL_ARRAY(uint32_t) clayer = {0};
-    PTL_ARRAY(uint16_t) ctag = {0};
-    PTL_ARRAY(ptl_decomp_portal) portals = {0};
-    PTL_ARRAY(ptl_blob_grid) cgrids = {0};
-    PTL_ARRAY(uint16_t) heights = {0};
-    PTL_ARRAY(ptl_blob_link) links = {0};
-    PTL_ARRAY(uint32_t) lverts = {0}; /* 4 per link cell */
-    PTL_ARRAY(uint32_t) lnbrs = {0};
-    PTL_ARRAY(uint32_t) llayer = {0};
-    uint32_t* group_of = NULL;
-    uint32_t* group_gap = NULL;
-    uint32_t* remap = NULL;
-    double* fxyz = NULL;
+    double relax;
+    const ptl_vx_tiling* tiling;
+    /* working state: junction edges, their groups, points, cuts and pieces, the link cells' quads */
+    jedge_array je;
+    uint32_t* group_of;  /* je.count + 1: the group of each junction edge */
+    uint32_t* group_gap; /* je.count + 1: per group, its gap (0: a junction) */
+    PTL_ARRAY(jpoint) jp;
+    PTL_ARRAY(cut) cuts;
+    PTL_ARRAY(piece) pieces;
+    PTL_ARRAY(uint32_t) lverts; /* 4 per link cell */
+    PTL_ARRAY(uint32_t) lnbrs;
+    PTL_ARRAY(uint32_t) llayer;
+    uint32_t* remap; /* vertices + 1: the final vertex of each */
     /* per layer: its one floor height (-1: no column, -2: more than one), its cells' grids' total
        size, where its shared grid starts in `heights` (UINT32_MAX: not written) */
     struct lgrid_info {
         int32_t flat;
         uint32_t first;
         uint64_t cost;
-    }* lgrid = NULL;
-    PTL_ARRAY(double) cuv = {0}; /* one cell in its layer's column coordinates (cell_poly_at) */
-    uint8_t* cforeign = NULL;    /* per cell: a lookup in it could read a floor that is not its own */
-    PTL_ARRAY(uint8_t) colst = {0}; /* a cell's window: which columns it overlaps (cell_cover) */
-    size_t cpoly_n = 0;
-    uint32_t nfinal = 0;
-    m.voff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
-    m.coff = ptl_mem_calloc(&al, (size_t)layers + 1, sizeof(uint32_t));
-    if (!m.voff || !m.coff) goto oom;
-    for (uint32_t l = 0; l < layers; ++l) {
-        m.voff[l + 1] = m.voff[l] + dc[l].vert_count;
-        m.coff[l + 1] = m.coff[l] + dc[l].cell_count;
-    }
-    /* Vertices in world space with their layer's heights. */
-    for (uint32_t l = 0; l < layers; ++l) {
-        for (uint32_t v = 0; v < dc[l].vert_count; ++v) {
-            double u = dc[l].xy[2 * v], w = dc[l].xy[2 * v + 1];
-            if (!add_vertex(&m, l, u + lc[l].x0, w + lc[l].z0, layer_height(&m, l, u, w))) goto oom;
-        }
-    }
-    if ((st = collect_junctions(&m, &je)) < 0) goto fail;
+    }* lgrid;
+    PTL_ARRAY(double) cuv;   /* one cell in its layer's column coordinates (cell_poly_at) */
+    uint8_t* cforeign;       /* ncell + 1: a lookup in the cell could read a floor that is not its own */
+    PTL_ARRAY(uint8_t) colst; /* a cell's window: which columns it overlaps (cell_cover) */
+    /* the graph */
+    uint32_t ncell, nfinal, junction_portals;
+    PTL_ARRAY(uint32_t) cstart;
+    PTL_ARRAY(uint32_t) cverts;
+    PTL_ARRAY(uint32_t) cnbrs;
+    PTL_ARRAY(uint32_t) clayer;
+    PTL_ARRAY(uint16_t) ctag;
+    PTL_ARRAY(ptl_decomp_portal) portals;
+    PTL_ARRAY(ptl_blob_grid) cgrids;
+    PTL_ARRAY(uint16_t) heights;
+    PTL_ARRAY(ptl_blob_link) links;
+    double* fxyz; /* 3 per final vertex, room for vertices + 1 */
+    size_t fxyz_n;
+    /* the map's grid, kept for the blob (the map itself may be gone by then) */
+    float vox_cs, vox_ch, vox_origin[3];
+};
 
-    /* Groups: one per junction line and pair of layers (or pair of lines across a gap). Points of
-       both sides on each group. */
-    group_of = ptl_mem_alloc(&al, ((size_t)je.count + 1) * sizeof(uint32_t));
-    group_gap = ptl_mem_calloc(&al, (size_t)je.count + 1, sizeof(uint32_t));
-    if (!group_of || !group_gap) goto oom;
-    uint32_t groups = 0;
-    for (uint32_t i = 0; i < je.count; ++i) {
-        const jedge* e = &je.data[i];
-        if (i > 0 && !same_group(&je.data[i - 1], e)) ++groups;
-        group_of[i] = groups;
-        group_gap[groups] = e->gap;
-        jpoint a = {groups, e->ta, e->side, e->va}, b = {groups, e->tb, e->side, e->vb};
-        if (!PTL_PUSH(&al, jp, a) || !PTL_PUSH(&al, jp, b)) goto oom;
+/* The vertices of every layer in world space, with their layer's heights. */
+static ptl_status merge_vertices(merge* m) {
+    m->voff = ptl_mem_calloc(m->a, (size_t)m->layers + 1, sizeof(uint32_t));
+    m->coff = ptl_mem_calloc(m->a, (size_t)m->layers + 1, sizeof(uint32_t));
+    if (!m->voff || !m->coff) return PTL_ERR_NO_MEMORY;
+    for (uint32_t l = 0; l < m->layers; ++l) {
+        m->voff[l + 1] = m->voff[l] + m->dc[l].vert_count;
+        m->coff[l + 1] = m->coff[l] + m->dc[l].cell_count;
     }
-    if (!ptl_sort(jp.data, jp.count, sizeof *jp.data, cmp_jpoint, &al)) goto oom;
-    /* Cuts: every point of one side strictly inside an edge of the other side on the same group. */
-    for (uint32_t i = 0, g0 = 0; i < je.count; ++i) {
-        const jedge* e = &je.data[i];
-        while (g0 < jp.count && jp.data[g0].group < group_of[i]) ++g0;
-        double lo = fmin(e->ta, e->tb), hi = fmax(e->ta, e->tb);
-        for (uint32_t k = g0; k < jp.count && jp.data[k].group == group_of[i] && jp.data[k].t < hi; ++k) {
-            const jpoint* p = &jp.data[k];
-            if (p->side == e->side || p->t <= lo || (k > g0 && jp.data[k - 1].t == p->t && jp.data[k - 1].side != e->side))
-                continue; /* one cut per position */
-            /* A new vertex of this side at the point, unified with the other side's below. */
-            uint32_t nv = m.vlayer.count;
-            const ptl_layer_contour* c = &lc[e->layer];
-            double gu = e->line_axis == 0 ? p->t : (double)e->line, gv = e->line_axis == 0 ? (double)e->line : p->t;
-            if (!add_vertex(&m, e->layer, gu, gv, layer_height(&m, e->layer, gu - c->x0, gv - c->z0))) goto oom;
-            cut ct = {e->cell, e->edge, fabs(p->t - e->ta), nv};
-            jpoint np = {group_of[i], p->t, e->side, nv};
-            if (!PTL_PUSH(&al, cuts, ct) || !PTL_PUSH(&al, jp_new, np)) goto oom;
+    for (uint32_t l = 0; l < m->layers; ++l) {
+        for (uint32_t v = 0; v < m->dc[l].vert_count; ++v) {
+            double u = m->dc[l].xy[2 * v], w = m->dc[l].xy[2 * v + 1];
+            if (!add_vertex(m, l, u + m->lc[l].x0, w + m->lc[l].z0, layer_height(m, l, u, w))) return PTL_ERR_NO_MEMORY;
         }
     }
-    for (uint32_t i = 0; i < jp_new.count; ++i)
-        if (!PTL_PUSH(&al, jp, jp_new.data[i])) goto oom;
-    if (!ptl_sort(cuts.data, cuts.count, sizeof *cuts.data, cmp_cut, &al) ||
-        !ptl_sort(jp.data, jp.count, sizeof *jp.data, cmp_jpoint, &al))
-        goto oom;
-    /* Unify each side's vertex with the other side's at the same position of a group (a position a
-       side holds twice, a pinch, is left alone). */
-    for (uint32_t i = 0; i < jp.count;) {
+    return PTL_OK;
+}
+
+/* Groups: one per junction line and pair of layers (or pair of lines across a gap). Points of both
+   sides on each group. */
+static ptl_status merge_groups(ptl_layer_merge* lm) {
+    const jedge_array* je = &lm->je;
+    lm->group_of = ptl_mem_alloc(&lm->al, ((size_t)je->count + 1) * sizeof(uint32_t));
+    lm->group_gap = ptl_mem_calloc(&lm->al, (size_t)je->count + 1, sizeof(uint32_t));
+    if (!lm->group_of || !lm->group_gap) return PTL_ERR_NO_MEMORY;
+    uint32_t groups = 0;
+    for (uint32_t i = 0; i < je->count; ++i) {
+        const jedge* e = &je->data[i];
+        if (i > 0 && !same_group(&je->data[i - 1], e)) ++groups;
+        lm->group_of[i] = groups;
+        lm->group_gap[groups] = e->gap;
+        jpoint a = {groups, e->ta, e->side, e->va}, b = {groups, e->tb, e->side, e->vb};
+        if (!PTL_PUSH(&lm->al, lm->jp, a) || !PTL_PUSH(&lm->al, lm->jp, b)) return PTL_ERR_NO_MEMORY;
+    }
+    return ptl_sort(lm->jp.data, lm->jp.count, sizeof *lm->jp.data, cmp_jpoint, &lm->al) ? PTL_OK : PTL_ERR_NO_MEMORY;
+}
+
+/* Cuts: every point of one side strictly inside an edge of the other side on the same group, each
+   a new vertex of this side, unified with the other side's by merge_unify. */
+static ptl_status merge_cuts(ptl_layer_merge* lm) {
+    merge* m = &lm->m;
+    const ptl_allocator* al = &lm->al;
+    PTL_ARRAY(jpoint) jp_new = {0};
+    ptl_status st = PTL_OK;
+    for (uint32_t i = 0, g0 = 0; i < lm->je.count && st >= 0; ++i) {
+        const jedge* e = &lm->je.data[i];
+        const uint32_t group = lm->group_of[i];
+        while (g0 < lm->jp.count && lm->jp.data[g0].group < group) ++g0;
+        double lo = fmin(e->ta, e->tb), hi = fmax(e->ta, e->tb);
+        for (uint32_t k = g0; k < lm->jp.count && lm->jp.data[k].group == group && lm->jp.data[k].t < hi; ++k) {
+            const jpoint* p = &lm->jp.data[k];
+            if (p->side == e->side || p->t <= lo ||
+                (k > g0 && lm->jp.data[k - 1].t == p->t && lm->jp.data[k - 1].side != e->side))
+                continue; /* one cut per position */
+            uint32_t nv = m->vlayer.count;
+            const ptl_layer_contour* c = &m->lc[e->layer];
+            double gu = e->line_axis == 0 ? p->t : (double)e->line, gv = e->line_axis == 0 ? (double)e->line : p->t;
+            cut ct = {e->cell, e->edge, fabs(p->t - e->ta), nv};
+            jpoint np = {group, p->t, e->side, nv};
+            if (!add_vertex(m, e->layer, gu, gv, layer_height(m, e->layer, gu - c->x0, gv - c->z0)) ||
+                !PTL_PUSH(al, lm->cuts, ct) || !PTL_PUSH(al, jp_new, np)) {
+                st = PTL_ERR_NO_MEMORY;
+                break;
+            }
+        }
+    }
+    for (uint32_t i = 0; i < jp_new.count && st >= 0; ++i)
+        if (!PTL_PUSH(al, lm->jp, jp_new.data[i])) st = PTL_ERR_NO_MEMORY;
+    PTL_ARRAY_FREE(al, jp_new);
+    if (st >= 0 && (!ptl_sort(lm->cuts.data, lm->cuts.count, sizeof *lm->cuts.data, cmp_cut, al) ||
+                    !ptl_sort(lm->jp.data, lm->jp.count, sizeof *lm->jp.data, cmp_jpoint, al)))
+        st = PTL_ERR_NO_MEMORY;
+    return st;
+}
+
+/* Unifies each side's vertex with the other side's at the same position of a group (a position a
+   side holds twice, a pinch, is left alone). */
+static void merge_unify(ptl_layer_merge* lm) {
+    uint32_t* parent = lm->m.parent.data;
+    const jpoint* jp = lm->jp.data;
+    for (uint32_t i = 0; i < lm->jp.count;) {
         uint32_t j = i;
-        while (j < jp.count && jp.data[j].group == jp.data[i].group && jp.data[j].t == jp.data[i].t) ++j;
-        if (group_gap[jp.data[i].group]) { /* across a gap the two sides' points stay apart */
+        while (j < lm->jp.count && jp[j].group == jp[i].group && jp[j].t == jp[i].t) ++j;
+        if (lm->group_gap[jp[i].group]) { /* across a gap the two sides' points stay apart */
             i = j;
             continue;
         }
-        uint32_t first = jp.data[i].side, a0 = PTL_NONE, b0 = PTL_NONE, na = 0, nb = 0;
+        uint32_t first = jp[i].side, a0 = PTL_NONE, b0 = PTL_NONE, na = 0, nb = 0;
         for (uint32_t k = i; k < j; ++k) {
-            uint32_t r = find(m.parent.data, jp.data[k].vert);
-            if (jp.data[k].side == first) {
-                if (a0 == PTL_NONE || find(m.parent.data, a0) != r) ++na;
+            uint32_t r = find(parent, jp[k].vert);
+            if (jp[k].side == first) {
+                if (a0 == PTL_NONE || find(parent, a0) != r) ++na;
                 a0 = a0 == PTL_NONE ? r : a0;
             } else {
-                if (b0 == PTL_NONE || find(m.parent.data, b0) != r) ++nb;
+                if (b0 == PTL_NONE || find(parent, b0) != r) ++nb;
                 b0 = b0 == PTL_NONE ? r : b0;
             }
         }
         if (na == 1 && nb == 1) {
-            uint32_t ra = find(m.parent.data, a0), rb = find(m.parent.data, b0);
-            if (ra != rb) m.parent.data[ra > rb ? ra : rb] = ra < rb ? ra : rb;
+            uint32_t ra = find(parent, a0), rb = find(parent, b0);
+            if (ra != rb) parent[ra > rb ? ra : rb] = ra < rb ? ra : rb;
         }
         i = j;
     }
+}
 
-    /* Cells with the cuts inserted; junction pieces recorded for pairing. */
+/* The cells with the cuts inserted into their edges. */
+static ptl_status merge_cells(ptl_layer_merge* lm) {
+    const merge* m = &lm->m;
+    const ptl_allocator* al = &lm->al;
+    const cut* cuts = lm->cuts.data;
     uint32_t ci = 0;
-    for (uint32_t l = 0; l < layers; ++l) {
-        const ptl_decomposition* d = &dc[l];
+    for (uint32_t l = 0; l < m->layers; ++l) {
+        const ptl_decomposition* d = &m->dc[l];
         for (uint32_t cell = 0; cell < d->cell_count; ++cell) {
-            uint32_t gc = m.coff[l] + cell;
-            if (!PTL_PUSH(&al, cstart, cverts.count) || !PTL_PUSH(&al, clayer, l)) goto oom;
+            uint32_t gc = m->coff[l] + cell;
+            if (!PTL_PUSH(al, lm->cstart, lm->cverts.count) || !PTL_PUSH(al, lm->clayer, l)) return PTL_ERR_NO_MEMORY;
             uint32_t b = d->cell_start[cell], n = d->cell_start[cell + 1] - b;
             for (uint32_t i = 0; i < n; ++i) {
-                uint32_t va = m.voff[l] + d->cell_verts[b + i];
+                uint32_t va = m->voff[l] + d->cell_verts[b + i];
                 uint32_t nbr = d->cell_nbrs[b + i];
-                if (!PTL_PUSH(&al, cverts, va) || !PTL_PUSH(&al, cnbrs, nbr == PTL_NONE ? PTL_NONE : m.coff[l] + nbr))
-                    goto oom;
-                while (ci < cuts.count && (cuts.data[ci].cell < gc || (cuts.data[ci].cell == gc && cuts.data[ci].edge < i))) ++ci;
-                for (; ci < cuts.count && cuts.data[ci].cell == gc && cuts.data[ci].edge == i; ++ci) {
-                    if (!PTL_PUSH(&al, cverts, cuts.data[ci].vert) || !PTL_PUSH(&al, cnbrs, PTL_NONE)) goto oom;
+                if (!PTL_PUSH(al, lm->cverts, va) || !PTL_PUSH(al, lm->cnbrs, nbr == PTL_NONE ? PTL_NONE : m->coff[l] + nbr))
+                    return PTL_ERR_NO_MEMORY;
+                while (ci < lm->cuts.count && (cuts[ci].cell < gc || (cuts[ci].cell == gc && cuts[ci].edge < i))) ++ci;
+                for (; ci < lm->cuts.count && cuts[ci].cell == gc && cuts[ci].edge == i; ++ci) {
+                    if (!PTL_PUSH(al, lm->cverts, cuts[ci].vert) || !PTL_PUSH(al, lm->cnbrs, PTL_NONE))
+                        return PTL_ERR_NO_MEMORY;
                 }
             }
         }
     }
-    uint32_t ncell = m.coff[layers];
-    if (!PTL_PUSH(&al, cstart, cverts.count)) goto oom;
-    /* Junction pieces: consecutive vertex pairs of a cell that lie on one junction edge. */
-    for (uint32_t i = 0; i < je.count; ++i) {
-        const jedge* e = &je.data[i];
-        uint32_t b = cstart.data[e->cell], n = cstart.data[e->cell + 1] - b;
+    lm->ncell = m->coff[m->layers];
+    return PTL_PUSH(al, lm->cstart, lm->cverts.count) ? PTL_OK : PTL_ERR_NO_MEMORY;
+}
+
+/* Junction pieces: consecutive vertex pairs of a cell that lie on one junction edge, sorted for
+   pairing. */
+static ptl_status merge_pieces(ptl_layer_merge* lm) {
+    for (uint32_t i = 0; i < lm->je.count; ++i) {
+        const jedge* e = &lm->je.data[i];
+        uint32_t b = lm->cstart.data[e->cell], n = lm->cstart.data[e->cell + 1] - b;
         /* Locate the edge's start in the new list and walk to its end. */
         uint32_t k = 0;
-        while (k < n && cverts.data[b + k] != e->va) ++k;
+        while (k < n && lm->cverts.data[b + k] != e->va) ++k;
         if (k == n) continue;
         for (;;) {
             uint32_t k1 = (k + 1) % n;
-            uint32_t va = cverts.data[b + k], vb = cverts.data[b + k1];
-            const double* pa = &m.lat.data[2 * va];
-            const double* pb = &m.lat.data[2 * vb];
+            uint32_t va = lm->cverts.data[b + k], vb = lm->cverts.data[b + k1];
+            const double* pa = &lm->m.lat.data[2 * va];
+            const double* pb = &lm->m.lat.data[2 * vb];
             double ta = e->line_axis == 0 ? pa[0] : pa[1], tb = e->line_axis == 0 ? pb[0] : pb[1];
-            piece pc = {group_of[i], fmin(ta, tb), fmax(ta, tb), e->side, e->cell, va, vb, k};
-            if (!PTL_PUSH(&al, pieces, pc)) goto oom;
+            piece pc = {lm->group_of[i], fmin(ta, tb), fmax(ta, tb), e->side, e->cell, va, vb, k};
+            if (!PTL_PUSH(&lm->al, lm->pieces, pc)) return PTL_ERR_NO_MEMORY;
             if (vb == e->vb) break;
             k = k1;
         }
     }
-    if (!ptl_sort(pieces.data, pieces.count, sizeof *pieces.data, cmp_piece, &al)) goto oom;
-    uint32_t junction_portals = 0;
-    for (uint32_t i = 0; i + 1 < pieces.count; ++i) {
-        const piece* p = &pieces.data[i];
-        const piece* q = &pieces.data[i + 1];
+    return ptl_sort(lm->pieces.data, lm->pieces.count, sizeof *lm->pieces.data, cmp_piece, &lm->al) ? PTL_OK
+                                                                                                    : PTL_ERR_NO_MEMORY;
+}
+
+/* A gap link between pieces p and q: a cell of its own over the gap, the quad between the two
+   pieces (each runs counter-clockwise in its cell, so the quad walks both backwards; p->va and
+   q->vb lie at the same position along the lines). */
+static ptl_status merge_gap_link(ptl_layer_merge* lm, const piece* p, const piece* q) {
+    const ptl_allocator* al = &lm->al;
+    const double* xyz = lm->m.xyz.data;
+    const ptl_vx_params* vp = &lm->m.of->p;
+    uint32_t lc_id = lm->ncell + lm->links.count;
+    uint32_t quad[4] = {p->vb, p->va, q->vb, q->va}, qn[4] = {p->cell, PTL_NONE, q->cell, PTL_NONE};
+    for (int k = 0; k < 4; ++k)
+        if (!PTL_PUSH(al, lm->lverts, quad[k]) || !PTL_PUSH(al, lm->lnbrs, qn[k])) return PTL_ERR_NO_MEMORY;
+    lm->cnbrs.data[lm->cstart.data[p->cell] + p->slot] = lc_id;
+    lm->cnbrs.data[lm->cstart.data[q->cell] + q->slot] = lc_id;
+    ptl_decomp_portal d0 = {{p->va, p->vb}, {p->cell, lc_id}}, d1 = {{q->va, q->vb}, {q->cell, lc_id}};
+    double y0 = 0.5 * (xyz[3 * p->va + 1] + xyz[3 * p->vb + 1]);
+    double y1 = 0.5 * (xyz[3 * q->va + 1] + xyz[3 * q->vb + 1]);
+    bool swap = q->cell < p->cell;
+    ptl_blob_link bl;
+    memset(&bl, 0, sizeof bl);
+    bl.cell = lc_id;
+    bl.cells[0] = swap ? q->cell : p->cell, bl.cells[1] = swap ? p->cell : q->cell;
+    bl.rise = (float)(swap ? y0 - y1 : y1 - y0);
+    bl.gap = (float)(lm->group_gap[p->group] * vp->cs);
+    bl.kind = fabs(bl.rise) <= vp->ch * 1.001 ? PTL_LINK_WALK : PTL_LINK_STEP;
+    if (!PTL_PUSH(al, lm->portals, d0) || !PTL_PUSH(al, lm->portals, d1) || !PTL_PUSH(al, lm->links, bl) ||
+        !PTL_PUSH(al, lm->llayer, y0 <= y1 ? lm->m.vlayer.data[p->va] : lm->m.vlayer.data[q->va]))
+        return PTL_ERR_NO_MEMORY;
+    return PTL_OK;
+}
+
+/* Pairs the pieces into portals between layers (or gap links), then the portals inside each
+   layer, then the link cells after every walkable cell (navmesh_format.h). */
+static ptl_status merge_portals(ptl_layer_merge* lm) {
+    const merge* m = &lm->m;
+    const ptl_allocator* al = &lm->al;
+    const piece* pieces = lm->pieces.data;
+    uint32_t* parent = m->parent.data;
+    for (uint32_t i = 0; i + 1 < lm->pieces.count; ++i) {
+        const piece* p = &pieces[i];
+        const piece* q = &pieces[i + 1];
         if (p->group != q->group || p->t0 != q->t0 || p->t1 != q->t1 || p->side == q->side) continue;
         /* Both ends unified, and no third piece at the same place (that would be ambiguous). */
-        if (i + 2 < pieces.count && pieces.data[i + 2].group == p->group && pieces.data[i + 2].t0 == p->t0 &&
-            pieces.data[i + 2].t1 == p->t1)
+        if (i + 2 < lm->pieces.count && pieces[i + 2].group == p->group && pieces[i + 2].t0 == p->t0 &&
+            pieces[i + 2].t1 == p->t1)
             continue;
-        if (group_gap[p->group]) {
-            /* A gap link: a cell of its own over the gap, the quad between the two pieces (each runs
-               counter-clockwise in its cell, so the quad walks both backwards; p->va and q->vb lie
-               at the same position along the lines). */
-            uint32_t lc_id = ncell + links.count;
-            uint32_t quad[4] = {p->vb, p->va, q->vb, q->va}, qn[4] = {p->cell, PTL_NONE, q->cell, PTL_NONE};
-            for (int k = 0; k < 4; ++k)
-                if (!PTL_PUSH(&al, lverts, quad[k]) || !PTL_PUSH(&al, lnbrs, qn[k])) goto oom;
-            cnbrs.data[cstart.data[p->cell] + p->slot] = lc_id;
-            cnbrs.data[cstart.data[q->cell] + q->slot] = lc_id;
-            ptl_decomp_portal d0 = {{p->va, p->vb}, {p->cell, lc_id}}, d1 = {{q->va, q->vb}, {q->cell, lc_id}};
-            double y0 = 0.5 * (m.xyz.data[3 * p->va + 1] + m.xyz.data[3 * p->vb + 1]);
-            double y1 = 0.5 * (m.xyz.data[3 * q->va + 1] + m.xyz.data[3 * q->vb + 1]);
-            bool swap = q->cell < p->cell;
-            ptl_blob_link bl;
-            memset(&bl, 0, sizeof bl);
-            bl.cell = lc_id;
-            bl.cells[0] = swap ? q->cell : p->cell, bl.cells[1] = swap ? p->cell : q->cell;
-            bl.rise = (float)(swap ? y0 - y1 : y1 - y0);
-            bl.gap = (float)(group_gap[p->group] * of->p.cs);
-            bl.kind = fabs(bl.rise) <= of->p.ch * 1.001 ? PTL_LINK_WALK : PTL_LINK_STEP;
-            if (!PTL_PUSH(&al, portals, d0) || !PTL_PUSH(&al, portals, d1) || !PTL_PUSH(&al, links, bl) ||
-                !PTL_PUSH(&al, llayer, y0 <= y1 ? m.vlayer.data[p->va] : m.vlayer.data[q->va]))
-                goto oom;
+        if (lm->group_gap[p->group]) {
+            if (merge_gap_link(lm, p, q) < 0) return PTL_ERR_NO_MEMORY;
             ++i;
             continue;
         }
-        if (find(m.parent.data, p->va) != find(m.parent.data, q->vb) || find(m.parent.data, p->vb) != find(m.parent.data, q->va))
-            continue;
-        cnbrs.data[cstart.data[p->cell] + p->slot] = q->cell;
-        cnbrs.data[cstart.data[q->cell] + q->slot] = p->cell;
+        if (find(parent, p->va) != find(parent, q->vb) || find(parent, p->vb) != find(parent, q->va)) continue;
+        lm->cnbrs.data[lm->cstart.data[p->cell] + p->slot] = q->cell;
+        lm->cnbrs.data[lm->cstart.data[q->cell] + q->slot] = p->cell;
         ptl_decomp_portal dp = {{p->va, p->vb}, {p->cell, q->cell}};
-        if (!PTL_PUSH(&al, portals, dp)) goto oom;
-        ++junction_portals;
+        if (!PTL_PUSH(al, lm->portals, dp)) return PTL_ERR_NO_MEMORY;
+        ++lm->junction_portals;
         ++i;
     }
-    /* Portals inside each layer. */
-    for (uint32_t l = 0; l < layers; ++l) {
-        for (uint32_t p = 0; p < dc[l].portal_count; ++p) {
-            const ptl_decomp_portal* s = &dc[l].portals[p];
-            ptl_decomp_portal dp = {{m.voff[l] + s->v[0], m.voff[l] + s->v[1]}, {m.coff[l] + s->cell[0], m.coff[l] + s->cell[1]}};
-            if (!PTL_PUSH(&al, portals, dp)) goto oom;
+    for (uint32_t l = 0; l < m->layers; ++l) {
+        for (uint32_t p = 0; p < m->dc[l].portal_count; ++p) {
+            const ptl_decomp_portal* s = &m->dc[l].portals[p];
+            ptl_decomp_portal dp = {{m->voff[l] + s->v[0], m->voff[l] + s->v[1]},
+                                    {m->coff[l] + s->cell[0], m->coff[l] + s->cell[1]}};
+            if (!PTL_PUSH(al, lm->portals, dp)) return PTL_ERR_NO_MEMORY;
         }
     }
-    /* Link cells after every walkable cell (navmesh_format.h). */
-    for (uint32_t k = 0; k < links.count; ++k) {
+    for (uint32_t k = 0; k < lm->links.count; ++k) {
         for (int j = 0; j < 4; ++j)
-            if (!PTL_PUSH(&al, cverts, lverts.data[4 * k + j]) || !PTL_PUSH(&al, cnbrs, lnbrs.data[4 * k + j])) goto oom;
-        if (!PTL_PUSH(&al, cstart, cverts.count) || !PTL_PUSH(&al, clayer, llayer.data[k])) goto oom;
+            if (!PTL_PUSH(al, lm->cverts, lm->lverts.data[4 * k + j]) || !PTL_PUSH(al, lm->cnbrs, lm->lnbrs.data[4 * k + j]))
+                return PTL_ERR_NO_MEMORY;
+        if (!PTL_PUSH(al, lm->cstart, lm->cverts.count) || !PTL_PUSH(al, lm->clayer, lm->llayer.data[k]))
+            return PTL_ERR_NO_MEMORY;
     }
-    /* Final vertices: one per union-find class, in order of first appearance; heights: the highest. */
-    uint32_t nv = m.vlayer.count;
-    remap = ptl_mem_alloc(&al, ((size_t)nv + 1) * sizeof(uint32_t));
-    fxyz = ptl_mem_alloc(&al, ((size_t)nv + 1) * 3 * sizeof(double));
-    if (!remap || !fxyz) goto oom;
-    memset(remap, 0xff, ((size_t)nv + 1) * sizeof(uint32_t));
+    return PTL_OK;
+}
+
+/* Final vertices: one per union-find class, in order of first appearance; heights: the highest. */
+static ptl_status merge_final_vertices(ptl_layer_merge* lm) {
+    const merge* m = &lm->m;
+    uint32_t nv = m->vlayer.count;
+    lm->remap = ptl_mem_alloc(&lm->al, ((size_t)nv + 1) * sizeof(uint32_t));
+    lm->fxyz_n = ((size_t)nv + 1) * 3;
+    lm->fxyz = ptl_mem_alloc(&lm->al, lm->fxyz_n * sizeof(double));
+    if (!lm->remap || !lm->fxyz) return PTL_ERR_NO_MEMORY;
+    memset(lm->remap, 0xff, ((size_t)nv + 1) * sizeof(uint32_t));
+    uint32_t* parent = m->parent.data;
     for (uint32_t v = 0; v < nv; ++v) {
-        uint32_t r = find(m.parent.data, v);
-        if (remap[r] == PTL_NONE) {
-            remap[r] = nfinal++;
-            memcpy(&fxyz[3 * remap[r]], &m.xyz.data[3 * r], 3 * sizeof(double));
+        uint32_t r = find(parent, v);
+        if (lm->remap[r] == PTL_NONE) {
+            lm->remap[r] = lm->nfinal++;
+            memcpy(&lm->fxyz[3 * lm->remap[r]], &m->xyz.data[3 * r], 3 * sizeof(double));
         }
-        double* y = &fxyz[3 * remap[r] + 1];
-        if (m.xyz.data[3 * v + 1] > *y) *y = m.xyz.data[3 * v + 1];
+        double* y = &lm->fxyz[3 * lm->remap[r] + 1];
+        if (m->xyz.data[3 * v + 1] > *y) *y = m->xyz.data[3 * v + 1];
     }
-    for (uint32_t i = 0; i < cverts.count; ++i) cverts.data[i] = remap[find(m.parent.data, cverts.data[i])];
-    for (uint32_t i = 0; i < portals.count; ++i)
-        for (int k = 0; k < 2; ++k) portals.data[i].v[k] = remap[find(m.parent.data, portals.data[i].v[k])];
-    /* Cell tags: the tag of the column under the cell's first vertex's neighbourhood (the centroid). */
-    for (uint32_t c = 0; c < ncell; ++c) {
-        uint32_t l = clayer.data[c], b = cstart.data[c], n = cstart.data[c + 1] - b;
+    for (uint32_t i = 0; i < lm->cverts.count; ++i) lm->cverts.data[i] = lm->remap[find(parent, lm->cverts.data[i])];
+    for (uint32_t i = 0; i < lm->portals.count; ++i)
+        for (int k = 0; k < 2; ++k) lm->portals.data[i].v[k] = lm->remap[find(parent, lm->portals.data[i].v[k])];
+    return PTL_OK;
+}
+
+/* Cell tags: the tag of the column under the cell's centroid; link cells: 0. */
+static ptl_status merge_tags(ptl_layer_merge* lm) {
+    const ptl_layer_map* of = lm->m.of;
+    for (uint32_t c = 0; c < lm->ncell; ++c) {
+        uint32_t l = lm->clayer.data[c], b = lm->cstart.data[c], n = lm->cstart.data[c + 1] - b;
         double cx = 0, cz = 0;
         for (uint32_t i = 0; i < n; ++i) {
-            uint32_t v = cverts.data[b + i];
-            cx += fxyz[3 * v], cz += fxyz[3 * v + 2];
+            uint32_t v = lm->cverts.data[b + i];
+            cx += lm->fxyz[3 * v], cz += lm->fxyz[3 * v + 2];
         }
-        const ptl_layer_contour* lcl = &lc[l];
+        const ptl_layer_contour* lcl = &lm->m.lc[l];
         int64_t ux = (int64_t)floor((cx / n - of->p.bmin[0]) / of->p.cs) - lcl->x0;
         int64_t uz = (int64_t)floor((cz / n - of->p.bmin[2]) / of->p.cs) - lcl->z0;
         uint16_t tag = 0;
@@ -557,219 +621,282 @@ ptl_status ptl_merge_layers(ptl_layer_map* of, const ptl_layer_contour* lc, cons
             const uint32_t i = ptl_lmap_find(of, l, lcl->x0 + ux, lcl->z0 + uz);
             if (i != PTL_VX_NONE) tag = ptl_lmap_tag(of, i, lcl->x0 + ux, lcl->z0 + uz);
         }
-        if (!PTL_PUSH(&al, ctag, tag)) goto oom;
+        if (!PTL_PUSH(&lm->al, lm->ctag, tag)) return PTL_ERR_NO_MEMORY;
     }
-    for (uint32_t k = 0; k < links.count; ++k)
-        if (!PTL_PUSH(&al, ctag, 0)) goto oom;
-    /* The cells' height grids: a cell's layer's floors over the columns around its bounds (every
-       column a runtime lookup inside those bounds looks at: the one holding the point and its
-       neighbours), except for a flat cell (one floor height over those columns, every vertex at
-       it), whose vertices give every height exactly. Where a layer's cells' grids together would
-       be larger than the layer's own (thin cells across slopes, whose bounds overlap), its cells
-       share that one instead: the same floors around every cell, at less cost; except a cell whose
-       lookups could read a floor of the layer that is not its own (cell_foreign), which keeps
-       its own grid of its own floors. */
-    lgrid = ptl_mem_alloc(&al, ((size_t)layers + 1) * sizeof *lgrid);
-    if (!lgrid) goto oom;
-    for (uint32_t l = 0; l < layers; ++l)
-        lgrid[l].flat = -1, lgrid[l].cost = 0, lgrid[l].first = UINT32_MAX;
-    cforeign = ptl_mem_calloc(&al, (size_t)ncell + 1, 1);
-    if (!cforeign) goto oom;
-    cpoly_n = (size_t)ncell + 1;
+    for (uint32_t k = 0; k < lm->links.count; ++k)
+        if (!PTL_PUSH(&lm->al, lm->ctag, 0)) return PTL_ERR_NO_MEMORY;
+    return PTL_OK;
+}
+
+/* Cell c in its layer's column coordinates, and which columns of the window x0..x1, z0..z1 it
+   overlaps, into colst. */
+static ptl_status merge_cover(ptl_layer_merge* lm, uint32_t c, int64_t x0, int64_t z0, int64_t x1, int64_t z1) {
+    const ptl_allocator* al = &lm->al;
+    if (!PTL_RESERVE(al, lm->colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1))) return PTL_ERR_NO_MEMORY;
+    if (!PTL_RESERVE(al, lm->cuv, 2 * (uint64_t)(lm->cstart.data[c + 1] - lm->cstart.data[c]))) return PTL_ERR_NO_MEMORY;
+    const cell_poly cp = cell_poly_at(lm->m.of, &lm->m.lc[lm->clayer.data[c]], lm->fxyz, lm->cverts.data, lm->cstart.data[c],
+                                      lm->cstart.data[c + 1], lm->cuv.data);
+    cell_cover(&cp, x0, z0, x1, z1, lm->colst.data);
+    return PTL_OK;
+}
+
+/* Does layer l share one grid among its cells (their grids together would be larger)? */
+static bool layer_shares(const ptl_layer_merge* lm, uint32_t l) {
+    return lm->lgrid[l].cost >= (uint64_t)lm->m.lc[l].w * lm->m.lc[l].d;
+}
+
+/* Cell c's window of columns (none for a flat cell or a link cell), its cost added to its layer's. */
+static ptl_status merge_cell_window(ptl_layer_merge* lm, uint32_t c, ptl_blob_grid* g) {
+    const ptl_layer_map* of = lm->m.of;
+    const uint32_t l = lm->clayer.data[c];
+    const ptl_layer_contour* lcl = &lm->m.lc[l];
+    double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+    for (uint32_t i = lm->cstart.data[c]; i < lm->cstart.data[c + 1]; ++i) {
+        const double* q = &lm->fxyz[3 * (size_t)lm->cverts.data[i]];
+        double u = (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0, v = (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0;
+        u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
+    }
+    /* columns [floor(min) - 1, floor(max) + 1], clamped to the layer's grid */
+    int64_t x0 = (int64_t)floor(u0 - 1e-6) - 1, x1 = (int64_t)floor(u1 + 1e-6) + 1;
+    int64_t z0 = (int64_t)floor(v0 - 1e-6) - 1, z1 = (int64_t)floor(v1 + 1e-6) + 1;
+    if (x0 < 0) x0 = 0;
+    if (z0 < 0) z0 = 0;
+    if (x1 > (int64_t)lcl->w - 1) x1 = (int64_t)lcl->w - 1;
+    if (z1 > (int64_t)lcl->d - 1) z1 = (int64_t)lcl->d - 1;
+    /* the one floor height of its own floors there, -2: more than one (a flat or empty layer: its own) */
+    int32_t h = lm->lgrid[l].flat;
+    if (h == -2) {
+        if (x0 <= x1 && z0 <= z1) {
+            if (merge_cover(lm, c, x0, z0, x1, z1) < 0) return PTL_ERR_NO_MEMORY;
+            h = cell_own_height(of, lcl, x0, z0, x1, z1, lm->colst.data);
+        } else {
+            h = -1;
+        }
+    }
+    if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
+        const double y = of->p.bmin[1] + (double)h * of->p.ch;
+        for (uint32_t i = lm->cstart.data[c]; i < lm->cstart.data[c + 1] && h >= 0; ++i)
+            if (lm->fxyz[3 * (size_t)lm->cverts.data[i] + 1] != y) h = -2;
+    }
+    if (h == -2 && x0 <= x1 && z0 <= z1) {
+        g->x0 = (int32_t)x0, g->z0 = (int32_t)z0; /* local to the layer until written */
+        g->w = (uint32_t)(x1 - x0 + 1), g->d = (uint32_t)(z1 - z0 + 1);
+        lm->lgrid[l].cost += (uint64_t)g->w * g->d;
+    }
+    return PTL_OK;
+}
+
+/* The cells' height grids, first their windows: a cell's layer's floors over the columns around its
+   bounds (every column a runtime lookup inside those bounds looks at: the one holding the point and
+   its neighbours), except for a flat cell (one floor height over those columns, every vertex at
+   it), whose vertices give every height exactly. Where a layer's cells' grids together would be
+   larger than the layer's own (thin cells across slopes, whose bounds overlap), its cells share
+   that one instead: the same floors around every cell, at less cost; except a cell whose lookups
+   could read a floor of the layer that is not its own (cell_foreign), which keeps its own grid of
+   its own floors. */
+static ptl_status merge_grid_windows(ptl_layer_merge* lm) {
+    const ptl_layer_map* of = lm->m.of;
+    const uint32_t layers = lm->m.layers;
+    lm->lgrid = ptl_mem_alloc(&lm->al, ((size_t)layers + 1) * sizeof *lm->lgrid);
+    if (!lm->lgrid) return PTL_ERR_NO_MEMORY;
+    for (uint32_t l = 0; l < layers; ++l) lm->lgrid[l].flat = -1, lm->lgrid[l].cost = 0, lm->lgrid[l].first = UINT32_MAX;
+    lm->cforeign = ptl_mem_calloc(&lm->al, (size_t)lm->ncell + 1, 1);
+    if (!lm->cforeign) return PTL_ERR_NO_MEMORY;
     for (uint32_t i = 0; i < of->bl_count; ++i) { /* a flat layer spares the scan of every cell's columns */
         const uint32_t l = of->bl[i].world;
         if (l >= layers) continue;
-        const int32_t f = of->bl[i].floor_min, h = lgrid[l].flat;
-        lgrid[l].flat = of->bl[i].floor_max == of->bl[i].floor_min && (h == -1 || h == f) ? f : -2;
+        const int32_t f = of->bl[i].floor_min, h = lm->lgrid[l].flat;
+        lm->lgrid[l].flat = of->bl[i].floor_max == of->bl[i].floor_min && (h == -1 || h == f) ? f : -2;
     }
-    for (uint32_t c = 0; c < ncell + links.count; ++c) { /* each cell's window, or none */
+    for (uint32_t c = 0; c < lm->ncell + lm->links.count; ++c) { /* each cell's window, or none */
         ptl_blob_grid g = {0, 0, 0, 0, 0, 0};
-        if (c < ncell) {
-            const uint32_t l = clayer.data[c];
-            const ptl_layer_contour* lcl = &lc[l];
-            double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
-            for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1]; ++i) {
-                const double* q = &fxyz[3 * (size_t)cverts.data[i]];
-                double u = (q[0] - of->p.bmin[0]) / of->p.cs - lcl->x0, v = (q[2] - of->p.bmin[2]) / of->p.cs - lcl->z0;
-                u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
-            }
-            /* columns [floor(min) - 1, floor(max) + 1], clamped to the layer's grid */
-            int64_t x0 = (int64_t)floor(u0 - 1e-6) - 1, x1 = (int64_t)floor(u1 + 1e-6) + 1;
-            int64_t z0 = (int64_t)floor(v0 - 1e-6) - 1, z1 = (int64_t)floor(v1 + 1e-6) + 1;
-            if (x0 < 0) x0 = 0;
-            if (z0 < 0) z0 = 0;
-            if (x1 > (int64_t)lcl->w - 1) x1 = (int64_t)lcl->w - 1;
-            if (z1 > (int64_t)lcl->d - 1) z1 = (int64_t)lcl->d - 1;
-            /* the one floor height of its own floors there, -2: more than one (a flat or empty
-               layer: its own) */
-            int32_t h = lgrid[l].flat;
-            const bool scan = h == -2;
-            if (scan) {
-                if (x0 <= x1 && z0 <= z1) {
-                    if (!PTL_RESERVE(&al, colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1))) goto oom;
-                    if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
-                    const cell_poly cp = cell_poly_at(of, lcl, fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
-                    cell_cover(&cp, x0, z0, x1, z1, colst.data);
-                    h = cell_own_height(of, lcl, x0, z0, x1, z1, colst.data);
-                } else {
-                    h = -1;
-                }
-            }
-            if (h >= 0) { /* flat under and around it: and its vertices? (as ptl_contour_height writes them) */
-                const double y = of->p.bmin[1] + (double)h * of->p.ch;
-                for (uint32_t i = cstart.data[c]; i < cstart.data[c + 1] && h >= 0; ++i)
-                    if (fxyz[3 * (size_t)cverts.data[i] + 1] != y) h = -2;
-            }
-            if (h == -2 && x0 <= x1 && z0 <= z1) {
-                g.x0 = (int32_t)x0, g.z0 = (int32_t)z0; /* local to the layer until written */
-                g.w = (uint32_t)(x1 - x0 + 1), g.d = (uint32_t)(z1 - z0 + 1);
-                lgrid[l].cost += (uint64_t)g.w * g.d;
-            }
-        }
-        if (!PTL_PUSH(&al, cgrids, g)) goto oom;
+        if (c < lm->ncell && merge_cell_window(lm, c, &g) < 0) return PTL_ERR_NO_MEMORY;
+        if (!PTL_PUSH(&lm->al, lm->cgrids, g)) return PTL_ERR_NO_MEMORY;
     }
-    for (uint32_t c = 0; c < ncell; ++c) { /* which cells of the layers that share may not */
-        ptl_blob_grid* g = &cgrids.data[c];
-        const uint32_t l = clayer.data[c];
-        if (!g->w || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) continue;
-        if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
+    for (uint32_t c = 0; c < lm->ncell; ++c) { /* which cells of the layers that share may not */
+        const ptl_blob_grid* g = &lm->cgrids.data[c];
+        const uint32_t l = lm->clayer.data[c];
+        if (!g->w || !layer_shares(lm, l)) continue;
         const int64_t x1 = (int64_t)g->x0 + g->w - 1, z1 = (int64_t)g->z0 + g->d - 1;
-        if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
-        const cell_poly cp = cell_poly_at(of, &lc[l], fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
-        cell_cover(&cp, g->x0, g->z0, x1, z1, colst.data);
-        cforeign[c] = cell_foreign(of, &lc[l], g->x0, g->z0, x1, z1, colst.data);
+        if (merge_cover(lm, c, g->x0, g->z0, x1, z1) < 0) return PTL_ERR_NO_MEMORY;
+        lm->cforeign[c] = cell_foreign(of, &lm->m.lc[l], g->x0, g->z0, x1, z1, lm->colst.data);
     }
+    return PTL_OK;
+}
+
+/* The heights, in cell order: a layer's shared grid once (the first cell that uses it writes it),
+   a cell's own grid with the floors of the columns it does not overlap left out. */
+static ptl_status merge_heights(ptl_layer_merge* lm) {
+    const uint32_t layers = lm->m.layers;
+    const ptl_layer_contour* lc = lm->m.lc;
     { /* the heights' exact size first (the largest array of the merge on large worlds: no growth slack) */
         uint64_t total = 0;
-        for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
-        for (uint32_t c = 0; c < ncell; ++c) {
-            const ptl_blob_grid* g = &cgrids.data[c];
+        for (uint32_t l = 0; l < layers; ++l) lm->lgrid[l].first = UINT32_MAX;
+        for (uint32_t c = 0; c < lm->ncell; ++c) {
+            const ptl_blob_grid* g = &lm->cgrids.data[c];
             if (!g->w) continue;
-            const uint32_t l = clayer.data[c];
-            if (cforeign[c] || lgrid[l].cost < (uint64_t)lc[l].w * lc[l].d) total += (uint64_t)g->w * g->d;
-            else if (lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lgrid[l].first = 0;
+            const uint32_t l = lm->clayer.data[c];
+            if (lm->cforeign[c] || !layer_shares(lm, l)) total += (uint64_t)g->w * g->d;
+            else if (lm->lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lm->lgrid[l].first = 0;
         }
-        for (uint32_t l = 0; l < layers; ++l) lgrid[l].first = UINT32_MAX;
-        if (!PTL_RESERVE(&al, heights, total)) goto oom;
+        for (uint32_t l = 0; l < layers; ++l) lm->lgrid[l].first = UINT32_MAX;
+        if (!PTL_RESERVE(&lm->al, lm->heights, total)) return PTL_ERR_NO_MEMORY;
     }
-    for (uint32_t c = 0; c < ncell; ++c) { /* the heights, in cell order */
-        ptl_blob_grid* g = &cgrids.data[c];
+    for (uint32_t c = 0; c < lm->ncell; ++c) {
+        ptl_blob_grid* g = &lm->cgrids.data[c];
         if (!g->w) continue;
-        const uint32_t l = clayer.data[c];
+        const uint32_t l = lm->clayer.data[c];
         const ptl_layer_contour* lcl = &lc[l];
-        const bool shared = !cforeign[c] && lgrid[l].cost >= (uint64_t)lcl->w * lcl->d;
+        const bool shared = !lm->cforeign[c] && layer_shares(lm, l);
         if (shared) g->x0 = 0, g->z0 = 0, g->w = lcl->w, g->d = lcl->d;
-        if (shared && lgrid[l].first != UINT32_MAX) {
-            g->first = lgrid[l].first;
+        if (shared && lm->lgrid[l].first != UINT32_MAX) {
+            g->first = lm->lgrid[l].first;
         } else {
-            g->first = heights.count;
-            if (shared) lgrid[l].first = heights.count;
-            if (!shared) {
-                if (!PTL_RESERVE(&al, colst, (uint64_t)g->w * g->d)) goto oom;
-                if (!PTL_RESERVE(&al, cuv, 2 * (uint64_t)(cstart.data[c + 1] - cstart.data[c]))) goto oom;
-                const cell_poly cp = cell_poly_at(of, lcl, fxyz, cverts.data, cstart.data[c], cstart.data[c + 1], cuv.data);
-                cell_cover(&cp, g->x0, g->z0, (int64_t)g->x0 + g->w - 1, (int64_t)g->z0 + g->d - 1, colst.data);
-            }
-            if (!PTL_RESERVE(&al, heights, (uint64_t)heights.count + (uint64_t)g->w * g->d)) goto oom;
+            g->first = lm->heights.count;
+            if (shared) lm->lgrid[l].first = lm->heights.count;
+            if (!shared && merge_cover(lm, c, g->x0, g->z0, (int64_t)g->x0 + g->w - 1, (int64_t)g->z0 + g->d - 1) < 0)
+                return PTL_ERR_NO_MEMORY;
+            if (!PTL_RESERVE(&lm->al, lm->heights, (uint64_t)lm->heights.count + (uint64_t)g->w * g->d))
+                return PTL_ERR_NO_MEMORY;
             for (uint32_t z = 0; z < g->d; ++z)
                 for (uint32_t x = 0; x < g->w; ++x) {
-                    const int32_t f = ptl_contour_floor(of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
-                    heights.data[heights.count++] = f < 0 || (!shared && !colst.data[z * g->w + x]) ? PTL_HEIGHT_NONE : (uint16_t)f;
+                    const int32_t f = ptl_contour_floor(lm->m.of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
+                    lm->heights.data[lm->heights.count++] =
+                        f < 0 || (!shared && !lm->colst.data[z * g->w + x]) ? PTL_HEIGHT_NONE : (uint16_t)f;
                 }
         }
         g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */
     }
-    ptl_cpg_in in;
-    memset(&in, 0, sizeof in);
-    in.vert_count = nfinal;
-    in.xyz = fxyz;
-    in.cell_count = ncell + links.count;
-    in.link_count = links.count;
-    in.links = links.data;
-    in.cell_start = cstart.data;
-    in.cell_verts = cverts.data;
-    in.cell_nbrs = cnbrs.data;
-    in.cell_layer = clayer.data;
-    in.cell_tag = ctag.data;
-    in.portal_count = portals.count;
-    in.portals = portals.data;
-    in.relax = relax;
-    in.layer_count = layers;
-    in.cell_grids = cgrids.data;
-    in.height_count = heights.count;
-    in.heights = heights.data;
-    in.vox_cs = of->p.cs, in.vox_ch = of->p.ch;
-    if (tiling) {
-        in.tile_size = (uint32_t)tiling->tile_size;
-        in.tiles_x = (uint32_t)tiling->tiles_x, in.tiles_z = (uint32_t)tiling->tiles_z;
+    return PTL_OK;
+}
+
+/* Drops everything but what the blob is built from. */
+static void merge_drop_work(ptl_layer_merge* lm) {
+    const ptl_allocator* al = &lm->al;
+    merge* m = &lm->m;
+    const size_t nv1 = (size_t)m->vlayer.count + 1;
+    ptl_mem_free(al, lm->remap, nv1 * sizeof(uint32_t));
+    lm->remap = NULL;
+    ptl_mem_free(al, m->voff, ((size_t)m->layers + 1) * sizeof(uint32_t));
+    ptl_mem_free(al, m->coff, ((size_t)m->layers + 1) * sizeof(uint32_t));
+    m->voff = m->coff = NULL;
+    PTL_ARRAY_FREE(al, m->xyz);
+    PTL_ARRAY_FREE(al, m->lat);
+    PTL_ARRAY_FREE(al, m->parent);
+    PTL_ARRAY_FREE(al, m->vlayer);
+    ptl_mem_free(al, lm->group_of, ((size_t)lm->je.count + 1) * sizeof(uint32_t));
+    ptl_mem_free(al, lm->group_gap, ((size_t)lm->je.count + 1) * sizeof(uint32_t));
+    lm->group_of = lm->group_gap = NULL;
+    PTL_ARRAY_FREE(al, lm->je);
+    PTL_ARRAY_FREE(al, lm->jp);
+    PTL_ARRAY_FREE(al, lm->cuts);
+    PTL_ARRAY_FREE(al, lm->pieces);
+    PTL_ARRAY_FREE(al, lm->lverts);
+    PTL_ARRAY_FREE(al, lm->lnbrs);
+    PTL_ARRAY_FREE(al, lm->llayer);
+    ptl_mem_free(al, lm->lgrid, ((size_t)m->layers + 1) * sizeof *lm->lgrid);
+    lm->lgrid = NULL;
+    ptl_mem_free(al, lm->cforeign, (size_t)lm->ncell + 1);
+    lm->cforeign = NULL;
+    PTL_ARRAY_FREE(al, lm->cuv);
+    PTL_ARRAY_FREE(al, lm->colst);
+    m->of = NULL; /* the map may go now */
+}
+
+void ptl_layer_merge_free(ptl_layer_merge* lm) {
+    if (!lm) return;
+    const ptl_allocator al = lm->al;
+    merge_drop_work(lm);
+    ptl_mem_free(&al, lm->fxyz, lm->fxyz_n * sizeof(double));
+    PTL_ARRAY_FREE(&al, lm->cstart);
+    PTL_ARRAY_FREE(&al, lm->cverts);
+    PTL_ARRAY_FREE(&al, lm->cnbrs);
+    PTL_ARRAY_FREE(&al, lm->clayer);
+    PTL_ARRAY_FREE(&al, lm->ctag);
+    PTL_ARRAY_FREE(&al, lm->portals);
+    PTL_ARRAY_FREE(&al, lm->cgrids);
+    PTL_ARRAY_FREE(&al, lm->heights);
+    PTL_ARRAY_FREE(&al, lm->links);
+    ptl_mem_free(&al, lm, sizeof *lm);
+}
+
+static ptl_status merge_run(ptl_layer_merge* lm) {
+    ptl_status st = merge_vertices(&lm->m);
+    if (st >= 0) st = collect_junctions(&lm->m, &lm->je);
+    if (st >= 0) st = merge_groups(lm);
+    if (st >= 0) st = merge_cuts(lm);
+    if (st >= 0) merge_unify(lm);
+    if (st >= 0) st = merge_cells(lm);
+    if (st >= 0) st = merge_pieces(lm);
+    if (st >= 0) st = merge_portals(lm);
+    if (st >= 0) st = merge_final_vertices(lm);
+    if (st >= 0) st = merge_tags(lm);
+    if (st >= 0) st = merge_grid_windows(lm);
+    if (st >= 0) st = merge_heights(lm);
+    return st;
+}
+
+ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
+                            uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
+                            ptl_layer_merge** out, ptl_merge_stats* stats, ptl_error* err) {
+    *out = NULL;
+    ptl_allocator al = ptl_allocator_resolve(alloc);
+    ptl_layer_merge* lm = ptl_mem_calloc(&al, 1, sizeof *lm);
+    if (!lm) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge layers: out of memory");
+    lm->al = al;
+    lm->m.a = &lm->al;
+    lm->m.of = of;
+    lm->m.lc = lc;
+    lm->m.dc = dc;
+    lm->m.layers = layers;
+    lm->relax = relax;
+    lm->tiling = tiling;
+    lm->vox_cs = of->p.cs, lm->vox_ch = of->p.ch;
+    memcpy(lm->vox_origin, of->p.bmin, sizeof lm->vox_origin);
+    ptl_status st = merge_run(lm);
+    if (st < 0) {
+        ptl_layer_merge_free(lm);
+        return ptl_error_set(err, st, "merge layers: %s", st == PTL_ERR_NO_MEMORY ? "out of memory" : ptl_status_message(st));
     }
-    memcpy(in.vox_origin, of->p.bmin, sizeof in.vox_origin);
     if (stats) {
         memset(stats, 0, sizeof *stats);
-        stats->cells = ncell;
-        stats->vertices = nfinal;
-        stats->portals = portals.count;
-        stats->junction_portals = junction_portals;
-        stats->junction_edges = je.count;
-        stats->links = links.count;
+        stats->cells = lm->ncell;
+        stats->vertices = lm->nfinal;
+        stats->portals = lm->portals.count;
+        stats->junction_portals = lm->junction_portals;
+        stats->junction_edges = lm->je.count;
+        stats->links = lm->links.count;
     }
-    /* What the blob is built from is in `in`; the rest (the map, the vertices before their union, the
-       junctions' working arrays) goes first: the build is the bake's high point on large worlds. */
-    ptl_layer_map_free(of);
-    ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
-    remap = NULL;
-    PTL_ARRAY_FREE(&al, m.xyz);
-    PTL_ARRAY_FREE(&al, m.lat);
-    PTL_ARRAY_FREE(&al, m.parent);
-    ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
-    ptl_mem_free(&al, group_gap, ((size_t)je.count + 1) * sizeof(uint32_t));
-    group_of = group_gap = NULL;
-    PTL_ARRAY_FREE(&al, je);
-    PTL_ARRAY_FREE(&al, jp);
-    PTL_ARRAY_FREE(&al, jp_new);
-    PTL_ARRAY_FREE(&al, cuts);
-    PTL_ARRAY_FREE(&al, pieces);
-    PTL_ARRAY_FREE(&al, lverts);
-    PTL_ARRAY_FREE(&al, lnbrs);
-    PTL_ARRAY_FREE(&al, llayer);
-    st = ptl_cpg_build(&in, &al, blob, size, err);
-    goto done;
-oom:
-    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "merge layers: out of memory");
-    goto done;
-fail:
-    st = ptl_error_set(err, st, "merge layers: %s", ptl_status_message(st));
-done:
-    ptl_mem_free(&al, m.voff, ((size_t)layers + 1) * sizeof(uint32_t));
-    ptl_mem_free(&al, m.coff, ((size_t)layers + 1) * sizeof(uint32_t));
-    ptl_mem_free(&al, group_of, ((size_t)je.count + 1) * sizeof(uint32_t));
-    ptl_mem_free(&al, group_gap, ((size_t)je.count + 1) * sizeof(uint32_t));
-    PTL_ARRAY_FREE(&al, links);
-    PTL_ARRAY_FREE(&al, lverts);
-    PTL_ARRAY_FREE(&al, lnbrs);
-    PTL_ARRAY_FREE(&al, llayer);
-    ptl_mem_free(&al, remap, ((size_t)m.vlayer.count + 1) * sizeof(uint32_t));
-    ptl_mem_free(&al, fxyz, ((size_t)m.vlayer.count + 1) * 3 * sizeof(double));
-    ptl_mem_free(&al, lgrid, ((size_t)layers + 1) * sizeof *lgrid);
-    ptl_mem_free(&al, cforeign, cpoly_n);
-    PTL_ARRAY_FREE(&al, cuv);
-    PTL_ARRAY_FREE(&al, colst);
-    PTL_ARRAY_FREE(&al, m.xyz);
-    PTL_ARRAY_FREE(&al, m.lat);
-    PTL_ARRAY_FREE(&al, m.vlayer);
-    PTL_ARRAY_FREE(&al, m.parent);
-    PTL_ARRAY_FREE(&al, je);
-    PTL_ARRAY_FREE(&al, jp);
-    PTL_ARRAY_FREE(&al, jp_new);
-    PTL_ARRAY_FREE(&al, cuts);
-    PTL_ARRAY_FREE(&al, pieces);
-    PTL_ARRAY_FREE(&al, cstart);
-    PTL_ARRAY_FREE(&al, cverts);
-    PTL_ARRAY_FREE(&al, cnbrs);
-    PTL_ARRAY_FREE(&al, clayer);
-    PTL_ARRAY_FREE(&al, ctag);
-    PTL_ARRAY_FREE(&al, portals);
-    PTL_ARRAY_FREE(&al, cgrids);
-    PTL_ARRAY_FREE(&al, heights);
-    return st;
+    merge_drop_work(lm);
+    *out = lm;
+    return PTL_OK;
+}
+
+ptl_status ptl_layer_merge_write(const ptl_layer_merge* lm, void** blob, size_t* size, ptl_error* err) {
+    ptl_cpg_in in;
+    memset(&in, 0, sizeof in);
+    in.vert_count = lm->nfinal;
+    in.xyz = lm->fxyz;
+    in.cell_count = lm->ncell + lm->links.count;
+    in.link_count = lm->links.count;
+    in.links = lm->links.data;
+    in.cell_start = lm->cstart.data;
+    in.cell_verts = lm->cverts.data;
+    in.cell_nbrs = lm->cnbrs.data;
+    in.cell_layer = lm->clayer.data;
+    in.cell_tag = lm->ctag.data;
+    in.portal_count = lm->portals.count;
+    in.portals = lm->portals.data;
+    in.relax = lm->relax;
+    in.layer_count = lm->m.layers;
+    in.cell_grids = lm->cgrids.data;
+    in.height_count = lm->heights.count;
+    in.heights = lm->heights.data;
+    in.vox_cs = lm->vox_cs, in.vox_ch = lm->vox_ch;
+    if (lm->tiling) {
+        in.tile_size = (uint32_t)lm->tiling->tile_size;
+        in.tiles_x = (uint32_t)lm->tiling->tiles_x, in.tiles_z = (uint32_t)lm->tiling->tiles_z;
+    }
+    memcpy(in.vox_origin, lm->vox_origin, sizeof in.vox_origin);
+    return ptl_cpg_build(&in, &lm->al, blob, size, err);
 }

@@ -30,10 +30,7 @@
 
 #include "../../runtime/internal.h"
 #include "../contours/contours.h"
-#include "../voxel/tiles.h"
-#include "layer_map.h"
-#include "layer_stitch.h"
-#include "layer_stream.h"
+#include "layer_stream_internal.h"
 
 static const int DX[4] = {-1, 0, 1, 0};
 static const int DZ[4] = {0, 1, 0, -1};
@@ -42,88 +39,22 @@ static const int DZ[4] = {0, 1, 0, -1};
 static inline uint64_t pos_key(uint32_t col, uint32_t k) { return (uint64_t)col << 16 | k; }
 static inline uint64_t floor_key(uint32_t floor, uint64_t pos) { return (uint64_t)floor << 44 | pos; }
 
-/* One span of a strip (a row or column of spans kept from a piece for its neighbour). */
-typedef struct strip_span {
-    uint16_t floor;
-    uint8_t con;  /* its link across the strip's side (PTL_VX_NOCON: none) */
-    uint8_t pad;
-    uint32_t bl;
-} strip_span;
-
-/* The spans of a line of columns: column u's are sp[start[u] .. start[u + 1]). */
-typedef struct strip {
-    PTL_ARRAY(uint32_t) start;
-    PTL_ARRAY(strip_span) sp;
-    uint32_t col0, step; /* world column of u = col0 + u * step */
-    bool set;
-} strip;
-
-/* A gap link whose far end's block-layer is found at the end (the far end may lie in another piece). */
-typedef struct sgap {
-    uint32_t src_col, src_k, dst_col, dst_k, a;
-    uint8_t dir, cols;
-    uint16_t pad;
-} sgap;
-
-/* A seed's best span so far (find_seed's order: nearest column, then score, then position). */
-typedef struct seed_best {
-    bool found;
-    int64_t d2;
-    double score;
-    uint64_t t;   /* the span's position key */
-    uint32_t bl;
-} seed_best;
-
-typedef struct seed_at {
-    int64_t cx, cz;
-    double hw;
-    bool valid; /* finite and inside +-1e9 columns */
-} seed_at;
-
-/* What pieces of the world (bands, tiles) tell the stream about their block-layers. */
-typedef struct lacc {
-    PTL_ARRAY(ptl_lmap_bl) bl;
-    PTL_ARRAY(uint8_t) pool;
-    PTL_ARRAY(ptl_lmap_link) links;
-    PTL_ARRAY(sgap) gaps;
-    PTL_ARRAY(uint64_t) conf; /* a << 32 | b, a < b, repeats allowed until the end */
-    ptl_pair_set conf_set;    /* the stream's: the same pairs come back border after border */
-    PTL_ARRAY(ptl_vx_candidate) cand;
-    seed_best* seeds;
-} lacc;
-
-struct ptl_layer_stream {
-    ptl_vx_params p;
-    const ptl_job_system* jobs;
-    ptl_allocator a;
-    uint32_t nbx, nbz;
-    int32_t z_next;  /* band path: rows given */
-    uint32_t tiles_added, tiles_x, tiles_z, tile_size; /* tile path */
-    lacc acc;
-    strip last_row;           /* band path: the previous band's last row */
-    strip* tile_bottom;       /* tile path: per tile column, the bottom row of the tile above */
-    strip tile_right;         /* tile path: the right column of the tile before in the row */
-    seed_at* seeds;
-    uint32_t seed_count;
-    float first_seed[3];
-};
-
 /* A tile's layers (ptl_lstream_tile), until ptl_lstream_add_tile. */
 struct ptl_tile_layers {
     int32_t tx, tz;
-    lacc acc;
-    strip edge[4]; /* the spans along its four sides (EDGE_*), for the borders with its neighbours */
+    ptl_lstream_acc acc;
+    ptl_lstream_strip edge[4]; /* the spans along its four sides (EDGE_*), for the borders with its neighbours */
     ptl_status st;
 };
 enum { EDGE_LEFT = 0, EDGE_FIRST_ROW = 1, EDGE_RIGHT = 2, EDGE_LAST_ROW = 3 };
 
-static void strip_free(strip* t, const ptl_allocator* a) {
+static void strip_free(ptl_lstream_strip* t, const ptl_allocator* a) {
     PTL_ARRAY_FREE(a, t->start);
     PTL_ARRAY_FREE(a, t->sp);
     memset(t, 0, sizeof *t);
 }
 
-static void lacc_free(lacc* c, uint32_t seed_count, const ptl_allocator* a) {
+static void lacc_free(ptl_lstream_acc* c, uint32_t seed_count, const ptl_allocator* a) {
     PTL_ARRAY_FREE(a, c->bl);
     PTL_ARRAY_FREE(a, c->pool);
     PTL_ARRAY_FREE(a, c->links);
@@ -135,7 +66,7 @@ static void lacc_free(lacc* c, uint32_t seed_count, const ptl_allocator* a) {
     memset(c, 0, sizeof *c);
 }
 
-static bool lacc_init(lacc* c, uint32_t seed_count, const ptl_allocator* a) {
+static bool lacc_init(ptl_lstream_acc* c, uint32_t seed_count, const ptl_allocator* a) {
     memset(c, 0, sizeof *c);
     if (!seed_count) return true;
     c->seeds = ptl_mem_calloc(a, seed_count, sizeof *c->seeds);
@@ -170,7 +101,7 @@ ptl_status ptl_lstream_create(const ptl_vx_params* world, const float* seeds, ui
         const ptl_vx_params* p = &s->p;
         for (uint32_t i = 0; i < seed_count; ++i) {
             const float* pt = seeds + 3 * (size_t)i;
-            seed_at* b = &s->seeds[i];
+            ptl_lstream_seed_at* b = &s->seeds[i];
             double fu = ((double)pt[0] - p->bmin[0]) / p->cs, fv = ((double)pt[2] - p->bmin[2]) / p->cs;
             b->hw = ((double)pt[1] - p->bmin[1]) / p->ch;
             b->valid = fu > -1e9 && fu < 1e9 && fv > -1e9 && fv < 1e9;
@@ -248,23 +179,27 @@ static uint32_t merge_runs(ptl_lmap_link* l, uint32_t n) {
     return w;
 }
 
-/* Describes block b's block-layers (after ptl_layers_relabel_block): their columns, floors and tags,
-   and the links from its spans to spans of other block-layers inside the piece. */
-static void map_block(void* data, uint32_t b) {
-    piece* j = data;
-    const ptl_open_field* of = j->bj.of;
+/* One block being described (map_block): where it lies, and per block-layer the spans written
+   so far and its rows of columns. */
+typedef struct block_map {
+    const piece* j;
+    const ptl_open_field* of;
+    map_out* o;
+    uint32_t nl, base;         /* its block-layers: ids base .. base + nl */
+    uint32_t x0, z0, w, d, W;  /* its columns in the piece, and the piece's width */
+    uint32_t* at;              /* nl */
+    uint32_t* bits;            /* nl * B */
+} block_map;
+
+/* Block-layer ids, bounds, floor range, tags, and the links from its spans to spans of other
+   block-layers inside the piece (those leaving it: the strips). */
+static bool map_block_scan(block_map* m, uint32_t b) {
+    const piece* j = m->j;
+    const ptl_open_field* of = m->of;
     const ptl_allocator* a = j->bj.a;
-    map_out* o = &j->mo[b];
-    o->st = PTL_OK;
-    const uint32_t nl = j->bj.out[b].layer_count, base = j->bj.base[b];
-    if (nl == 0) return;
-    const uint32_t B = PTL_LMAP_B, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
-    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
-    const uint32_t w = W - x0 < B ? W - x0 : B, d = D - z0 < B ? D - z0 : B;
-    uint32_t* at = ptl_mem_calloc(a, nl, sizeof *at); /* per block-layer: spans written so far */
-    uint32_t* bits = ptl_mem_calloc(a, (size_t)nl * B, sizeof *bits); /* per block-layer: its rows */
-    if (!at || !bits || !PTL_RESERVE(a, o->bl, nl)) goto oom;
-    for (uint32_t i = 0; i < nl; ++i) {
+    map_out* o = m->o;
+    const uint32_t B = PTL_LMAP_B, W = m->W, D = (uint32_t)of->p.depth, base = m->base;
+    for (uint32_t i = 0; i < m->nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
         memset(r, 0, sizeof *r);
         const uint64_t lo = j->bj.out[b].lowest[i]; /* floor << 32 | index in the piece */
@@ -275,15 +210,14 @@ static void map_block(void* data, uint32_t b) {
         r->floor_min = UINT16_MAX;
         r->x0 = r->z0 = UINT8_MAX;
     }
-    o->bl.count = nl;
-    /* Columns, bounds, floor range, tags. */
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (z0 + z) * W + x0 + x;
+    o->bl.count = m->nl;
+    for (uint32_t z = 0; z < m->d; ++z)
+        for (uint32_t x = 0; x < m->w; ++x) {
+            const uint32_t c = (m->z0 + z) * W + m->x0 + x;
             for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
-                bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
+                m->bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
                 if (r->count == 0) r->tag = os->tag;
                 else if (os->tag != r->tag) r->tags_mixed = 1;
                 r->count++;
@@ -293,55 +227,69 @@ static void map_block(void* data, uint32_t b) {
                 if (x > r->x1) r->x1 = (uint8_t)x;
                 if (z < r->z0) r->z0 = (uint8_t)z;
                 if (z > r->z1) r->z1 = (uint8_t)z;
-                /* links to other block-layers inside the piece (those leaving it: the strips) */
                 for (int dir = 0; dir < 4; ++dir) {
                     if (os->con[dir] == PTL_VX_NOCON) continue;
-                    const int64_t nx = (int64_t)(x0 + x) + DX[dir], nz = (int64_t)(z0 + z) + DZ[dir];
+                    const int64_t nx = (int64_t)(m->x0 + x) + DX[dir], nz = (int64_t)(m->z0 + z) + DZ[dir];
                     if (nx < 0 || nz < 0 || nx >= (int64_t)W || nz >= (int64_t)D) continue;
                     const uint32_t t = ptl_filter_col_begin(of, ptl_filter_ncol(of->p.width, c, dir)) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
                     ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,
                                        (uint16_t)(line * B + place)};
-                    if (!PTL_PUSH(a, o->links, l)) goto oom;
+                    if (!PTL_PUSH(a, o->links, l)) return false;
                 }
             }
         }
-    /* The pool: rows, then ranks, floors as offsets, tags. */
-    bool any_data = false;
-    for (uint32_t i = 0; i < nl; ++i) {
+    return true;
+}
+
+/* The pool: each block-layer's rows, then (where floors vary or tags mix) its ranks, with room for
+   its floors as offsets and its tags. *any_data: some block-layer needs that room. */
+static bool map_block_pool(block_map* m, bool* any_data) {
+    const ptl_allocator* a = m->j->bj.a;
+    map_out* o = m->o;
+    const uint32_t B = PTL_LMAP_B;
+    *any_data = false;
+    for (uint32_t i = 0; i < m->nl; ++i) {
         ptl_lmap_bl* r = &o->bl.data[i];
         const uint32_t nrows = (uint32_t)r->z1 - r->z0 + 1;
         r->rows = o->pool.count;
-        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 4 * nrows)) goto oom;
-        memcpy(o->pool.data + o->pool.count, bits + (size_t)i * B + r->z0, 4 * (size_t)nrows);
+        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 4 * nrows)) return false;
+        memcpy(o->pool.data + o->pool.count, m->bits + (size_t)i * B + r->z0, 4 * (size_t)nrows);
         o->pool.count += 4 * nrows;
         const uint32_t range = (uint32_t)r->floor_max - r->floor_min;
         r->fbits = range == 0 ? 0 : range < 16 ? 4 : range < 256 ? 8 : 16;
         if (!r->fbits && !r->tags_mixed) continue;
-        any_data = true;
+        *any_data = true;
         const uint32_t fbytes = (r->count * r->fbits + 7) / 8, tbytes = r->tags_mixed ? 2 * r->count : 0;
         r->data = o->pool.count;
-        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 2 * B + fbytes + tbytes)) goto oom;
+        if (!PTL_RESERVE(a, o->pool, (uint64_t)o->pool.count + 2 * B + fbytes + tbytes)) return false;
         uint8_t* q = o->pool.data + o->pool.count;
         memset(q, 0, 2 * B + fbytes + tbytes);
         uint16_t rank = 0;
         for (uint32_t z = 0; z < B; ++z) {
             memcpy(q + 2 * z, &rank, 2);
-            rank = (uint16_t)(rank + __builtin_popcount(bits[(size_t)i * B + z]));
+            rank = (uint16_t)(rank + __builtin_popcount(m->bits[(size_t)i * B + z]));
         }
         o->pool.count += 2 * B + fbytes + tbytes;
     }
-    for (uint32_t z = 0; z < d && any_data; ++z) /* the floors and tags of those that need them */
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (z0 + z) * W + x0 + x;
+    return true;
+}
+
+/* The floors and tags of the block-layers that need them, in their spans' order. */
+static void map_block_data(block_map* m) {
+    const ptl_open_field* of = m->of;
+    const uint32_t B = PTL_LMAP_B;
+    for (uint32_t z = 0; z < m->d; ++z)
+        for (uint32_t x = 0; x < m->w; ++x) {
+            const uint32_t c = (m->z0 + z) * m->W + m->x0 + x;
             for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
-                const uint32_t li = os->layer - base;
-                const ptl_lmap_bl* r = &o->bl.data[li];
-                const uint32_t k = at[li]++;
+                const uint32_t li = os->layer - m->base;
+                const ptl_lmap_bl* r = &m->o->bl.data[li];
+                const uint32_t k = m->at[li]++;
                 if (!r->fbits && !r->tags_mixed) continue;
-                uint8_t* q = o->pool.data + r->data + 2 * B;
+                uint8_t* q = m->o->pool.data + r->data + 2 * B;
                 const uint32_t off = (uint32_t)os->floor - r->floor_min;
                 if (r->fbits == 4) q[k / 2] |= (uint8_t)(off << (4 * (k & 1)));
                 else if (r->fbits == 8) q[k] = (uint8_t)off;
@@ -349,15 +297,31 @@ static void map_block(void* data, uint32_t b) {
                 if (r->tags_mixed) memcpy(q + (r->count * r->fbits + 7) / 8 + 2 * k, &os->tag, 2);
             }
         }
-    if (!ptl_sort(o->links.data, o->links.count, sizeof *o->links.data, cmp_link_run, a)) goto oom;
-    o->links.count = merge_runs(o->links.data, o->links.count);
-    ptl_mem_free(a, at, nl * sizeof *at);
-    ptl_mem_free(a, bits, (size_t)nl * B * sizeof *bits);
-    return;
-oom:
-    ptl_mem_free(a, at, nl * sizeof *at);
-    ptl_mem_free(a, bits, (size_t)nl * B * sizeof *bits);
-    o->st = PTL_ERR_NO_MEMORY;
+}
+
+/* Describes block b's block-layers (after ptl_layers_relabel_block): their columns, floors and tags,
+   and the links from its spans to spans of other block-layers inside the piece. */
+static void map_block(void* data, uint32_t b) {
+    piece* j = data;
+    const ptl_open_field* of = j->bj.of;
+    const ptl_allocator* a = j->bj.a;
+    map_out* o = &j->mo[b];
+    o->st = PTL_OK;
+    const uint32_t nl = j->bj.out[b].layer_count;
+    if (nl == 0) return;
+    const uint32_t B = PTL_LMAP_B, W = (uint32_t)of->p.width, D = (uint32_t)of->p.depth;
+    const uint32_t x0 = (b % j->nbx) * B, z0 = (b / j->nbx) * B;
+    block_map m = {j, of, o, nl, j->bj.base[b], x0, z0, W - x0 < B ? W - x0 : B, D - z0 < B ? D - z0 : B, W, NULL, NULL};
+    m.at = ptl_mem_calloc(a, nl, sizeof *m.at); /* per block-layer: spans written so far */
+    m.bits = ptl_mem_calloc(a, (size_t)nl * B, sizeof *m.bits); /* per block-layer: its rows */
+    bool any_data = false;
+    bool ok = m.at && m.bits && PTL_RESERVE(a, o->bl, nl) && map_block_scan(&m, b) && map_block_pool(&m, &any_data);
+    if (ok && any_data) map_block_data(&m);
+    if (ok) ok = ptl_sort(o->links.data, o->links.count, sizeof *o->links.data, cmp_link_run, a);
+    if (ok) o->links.count = merge_runs(o->links.data, o->links.count);
+    ptl_mem_free(a, m.at, nl * sizeof *m.at);
+    ptl_mem_free(a, m.bits, (size_t)nl * B * sizeof *m.bits);
+    if (!ok) o->st = PTL_ERR_NO_MEMORY;
 }
 
 static void run_jobs(const ptl_job_system* jobs, ptl_job_fn fn, void* data, uint32_t n) {
@@ -369,7 +333,7 @@ static void run_jobs(const ptl_job_system* jobs, ptl_job_fn fn, void* data, uint
 /* A pair across a border, p on the -x or -z side (position key pp) and q: a link is a candidate, any
    other pair a conflict. A run of one pair of block-layers keeps one candidate, the lowest (only the
    lowest key of a pair matters: layer_stitch.c). */
-static bool border_pair(lacc* c, const ptl_allocator* a, uint32_t la, uint32_t lb, bool linked, uint32_t f0,
+static bool border_pair(ptl_lstream_acc* c, const ptl_allocator* a, uint32_t la, uint32_t lb, bool linked, uint32_t f0,
                         uint32_t f1, uint64_t pp, uint32_t dir) {
     if (!linked) return PTL_PUSH(a, c->conf, ptl_pair_key(la, lb));
     ptl_vx_candidate k = {floor_key(f0 < f1 ? f0 : f1, pp), la, lb, dir};
@@ -383,7 +347,7 @@ static bool border_pair(lacc* c, const ptl_allocator* a, uint32_t la, uint32_t l
 
 /* Appends a link to the runs along a strip, extending the last run of the same pair and direction
    when it ends just before (`step`: columns between neighbours along the run). */
-static bool push_run(lacc* c, const ptl_allocator* a, uint32_t* last, uint32_t la, uint32_t lb, uint32_t col, uint8_t dir,
+static bool push_run(ptl_lstream_acc* c, const ptl_allocator* a, uint32_t* last, uint32_t la, uint32_t lb, uint32_t col, uint8_t dir,
                      uint32_t step) {
     if (*last != PTL_VX_NONE) {
         ptl_lmap_link* r = &c->links.data[*last];
@@ -399,7 +363,8 @@ static bool push_run(lacc* c, const ptl_allocator* a, uint32_t* last, uint32_t l
 
 /* The pairs across the border between strips `lo` (on the -x or -z side) and `hi`, the links
    across it in both directions as runs: dir 2 (x borders) or 1 (z borders). */
-static bool pair_strips(lacc* c, const ptl_allocator* a, const strip* lo, const strip* hi, uint32_t dir) {
+static bool pair_strips(ptl_lstream_acc* c, const ptl_allocator* a, const ptl_lstream_strip* lo, const ptl_lstream_strip* hi,
+                        uint32_t dir) {
     uint32_t last_fwd = PTL_VX_NONE, last_back = PTL_VX_NONE;
     const uint32_t n = lo->start.count - 1;
     for (uint32_t u = 0; u < n; ++u) {
@@ -407,7 +372,7 @@ static bool pair_strips(lacc* c, const ptl_allocator* a, const strip* lo, const 
         const uint32_t c0 = lo->col0 + u * lo->step, c1 = hi->col0 + u * hi->step;
         for (uint32_t p = lo->start.data[u]; p < lo->start.data[u + 1]; ++p)
             for (uint32_t q = b1; q < e1; ++q) {
-                const strip_span *sp = &lo->sp.data[p], *sq = &hi->sp.data[q];
+                const ptl_lstream_strip_span *sp = &lo->sp.data[p], *sq = &hi->sp.data[q];
                 const bool linked = sp->con == q - b1;
                 if (!border_pair(c, a, sp->bl, sq->bl, linked, sp->floor, sq->floor, pos_key(c0, p - lo->start.data[u]), dir))
                     return false;
@@ -420,7 +385,8 @@ static bool pair_strips(lacc* c, const ptl_allocator* a, const strip* lo, const 
 }
 
 /* The spans of the piece's columns c0, c0 + step, ... (n of them) as a strip, links across `side`. */
-static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32_t c0, uint32_t step, uint32_t n, int side) {
+static bool keep_strip(ptl_lstream_strip* t, const ptl_allocator* a, const piece* pc, uint32_t c0, uint32_t step, uint32_t n,
+                       int side) {
     const ptl_open_field* of = pc->bj.of;
     t->start.count = t->sp.count = 0;
     if (!PTL_RESERVE(a, t->start, (uint64_t)n + 1)) return false;
@@ -428,7 +394,7 @@ static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32
         const uint32_t c = c0 + u * step;
         t->start.data[t->start.count++] = t->sp.count;
         for (uint32_t s = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); s < e; ++s) {
-            strip_span sp = {of->spans[s].floor, of->spans[s].con[side], 0, of->spans[s].layer};
+            ptl_lstream_strip_span sp = {of->spans[s].floor, of->spans[s].con[side], 0, of->spans[s].layer};
             if (!PTL_PUSH(a, t->sp, sp)) return false;
         }
     }
@@ -442,9 +408,113 @@ static bool keep_strip(strip* t, const ptl_allocator* a, const piece* pc, uint32
 /* Steps 1-3 on a piece (a band or a tile), into `c`: its blocks flooded and described, the borders
    inside it paired, the seeds' nearest spans and the gap links taken. The piece's spans get their
    block-layers (ids after c's). */
+/* Appends the blocks' results (block-layers, pool, links, conflicts with their ids offset by
+   base[b]) to the accumulator. */
+static bool piece_gather(const ptl_vx_block_out* bo, const map_out* mo, const uint32_t* base, uint32_t nb, ptl_lstream_acc* c,
+                         const ptl_allocator* a) {
+    for (uint32_t b = 0; b < nb; ++b) {
+        if (mo[b].st < 0) return false;
+        for (uint32_t i = 0; i < bo[b].conflict_count; ++i) {
+            const uint64_t k = bo[b].conflicts[i];
+            if (!PTL_PUSH(a, c->conf, ((uint64_t)base[b] + (k >> 32)) << 32 | (base[b] + (uint32_t)k))) return false;
+        }
+        const uint32_t pool0 = c->pool.count;
+        if (!PTL_RESERVE(a, c->bl, (uint64_t)c->bl.count + mo[b].bl.count) ||
+            !PTL_RESERVE(a, c->pool, (uint64_t)c->pool.count + mo[b].pool.count) ||
+            !PTL_RESERVE(a, c->links, (uint64_t)c->links.count + mo[b].links.count))
+            return false;
+        for (uint32_t i = 0; i < mo[b].bl.count; ++i) {
+            ptl_lmap_bl r = mo[b].bl.data[i];
+            r.data += pool0, r.rows += pool0;
+            c->bl.data[c->bl.count++] = r;
+        }
+        if (mo[b].pool.count) memcpy(c->pool.data + pool0, mo[b].pool.data, mo[b].pool.count);
+        c->pool.count += mo[b].pool.count;
+        if (mo[b].links.count)
+            memcpy(c->links.data + c->links.count, mo[b].links.data, (size_t)mo[b].links.count * sizeof *c->links.data);
+        c->links.count += mo[b].links.count;
+    }
+    return true;
+}
+
+/* The borders between the piece's blocks: x = k B (dir 2), then z = k B (dir 1). */
+static bool piece_borders(const piece* pc, ptl_lstream_acc* c, const ptl_allocator* a) {
+    const ptl_open_field* f = pc->bj.of;
+    const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
+    for (int dir = 2; dir >= 1; --dir) {
+        const uint32_t lines = dir == 2 ? w : d, along = dir == 2 ? d : w;
+        for (uint32_t line = B; line < lines; line += B)
+            for (uint32_t u = 0; u < along; ++u) {
+                const uint32_t c0 = dir == 2 ? u * w + line - 1 : (line - 1) * w + u;
+                const uint32_t c1 = ptl_filter_ncol(f->p.width, c0, dir), wc0 = world_col(pc, c0);
+                const uint32_t b0 = ptl_filter_col_begin(f, c0), e0 = ptl_filter_col_end(f, c0);
+                const uint32_t b1 = ptl_filter_col_begin(f, c1), e1 = ptl_filter_col_end(f, c1);
+                for (uint32_t p = b0; p < e0; ++p)
+                    for (uint32_t q = b1; q < e1; ++q)
+                        if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer, f->spans[p].con[dir] == q - b1,
+                                         f->spans[p].floor, f->spans[q].floor, pos_key(wc0, p - b0), (uint32_t)dir))
+                            return false;
+            }
+    }
+    return true;
+}
+
+/* The seeds' nearest spans among the piece's (find_seed's rule, in layers.c's words: the nearest
+   column within walkable_radius + 1, then the highest floor at or below the seed, then the lowest
+   above it, then the first in the world's order). */
+static void piece_seeds(const piece* pc, ptl_lstream_acc* c) {
+    const ptl_layer_stream* s = pc->s;
+    const ptl_open_field* f = pc->bj.of;
+    const uint32_t w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
+    for (uint32_t i = 0; i < s->seed_count; ++i) {
+        const ptl_lstream_seed_at* sa = &s->seeds[i];
+        ptl_lstream_seed_best* sb = &c->seeds[i];
+        if (!sa->valid) continue;
+        const ptl_vx_params* p = &s->p;
+        const int64_t r = p->walkable_radius + 1;
+        for (int64_t dz = -r; dz <= r; ++dz)
+            for (int64_t dx = -r; dx <= r; ++dx) {
+                const int64_t x = sa->cx + dx - pc->wx0, z = sa->cz + dz - pc->wz0;
+                if (x < 0 || x >= (int64_t)w || z < 0 || z >= (int64_t)d) continue;
+                const uint32_t col = (uint32_t)z * w + (uint32_t)x;
+                for (uint32_t t = ptl_filter_col_begin(f, col), e = ptl_filter_col_end(f, col); t < e; ++t) {
+                    const double fl = f->spans[t].floor;
+                    if (sa->hw < fl - p->walkable_climb || sa->hw > fl + p->walkable_height) continue;
+                    const double score = fl <= sa->hw ? sa->hw - fl : p->walkable_height + (fl - sa->hw);
+                    const int64_t d2 = dx * dx + dz * dz;
+                    const uint64_t tk = pos_key(world_col(pc, col), t - ptl_filter_col_begin(f, col));
+                    if (!sb->found || d2 < sb->d2 || (d2 == sb->d2 && score < sb->score) ||
+                        (d2 == sb->d2 && score == sb->score && tk < sb->t))
+                        sb->found = true, sb->d2 = d2, sb->score = score, sb->t = tk, sb->bl = f->spans[t].layer;
+                }
+            }
+    }
+}
+
+/* Gap links, their far ends to be matched at the end. */
+static bool piece_gaps(const piece* pc, ptl_lstream_acc* c, const ptl_allocator* a) {
+    const ptl_open_field* f = pc->bj.of;
+    const uint32_t W = (uint32_t)pc->s->p.width;
+    for (uint32_t g = 0; g < f->gap_count; ++g) {
+        const ptl_vx_gap* gp = &f->gaps[g];
+        const uint32_t col = f->col_of[gp->span], k = gp->cols + 1u, wc = world_col(pc, col);
+        const int64_t x = wc % W, z = wc / W;
+        ptl_lstream_gap r = {wc,
+                  gp->span - ptl_filter_col_begin(f, col),
+                  (uint32_t)((z + (int64_t)k * DZ[gp->dir & 3]) * W + x + (int64_t)k * DX[gp->dir & 3]),
+                  gp->other,
+                  f->spans[gp->span].layer,
+                  gp->dir,
+                  gp->cols,
+                  0};
+        if (!PTL_PUSH(a, c->gaps, r)) return false;
+    }
+    return true;
+}
+
 static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uint32_t wx0, uint32_t wz0,
-                               const ptl_job_system* jobs, lacc* c, const ptl_allocator* a) {
-    const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth, W = (uint32_t)s->p.width;
+                               const ptl_job_system* jobs, ptl_lstream_acc* c, const ptl_allocator* a) {
+    const uint32_t B = PTL_LMAP_B, w = (uint32_t)f->p.width, d = (uint32_t)f->p.depth;
     const uint32_t nbx = (w + B - 1) / B, nbz = (d + B - 1) / B, nb = nbx * nbz;
     ptl_status st = PTL_OK;
     ptl_vx_block_out* bo = ptl_mem_calloc(a, nb ? nb : 1, sizeof *bo);
@@ -465,85 +535,9 @@ static ptl_status piece_blocks(const ptl_layer_stream* s, ptl_open_field* f, uin
     }
     run_jobs(jobs, ptl_layers_relabel_block, &pc.bj, nb);
     run_jobs(jobs, map_block, &pc, nb);
-    for (uint32_t b = 0; b < nb; ++b) {
-        if (mo[b].st < 0) goto oom;
-        for (uint32_t i = 0; i < bo[b].conflict_count; ++i) {
-            const uint64_t k = bo[b].conflicts[i];
-            if (!PTL_PUSH(a, c->conf, ((uint64_t)base[b] + (k >> 32)) << 32 | (base[b] + (uint32_t)k))) goto oom;
-        }
-        const uint32_t pool0 = c->pool.count;
-        if (!PTL_RESERVE(a, c->bl, (uint64_t)c->bl.count + mo[b].bl.count) ||
-            !PTL_RESERVE(a, c->pool, (uint64_t)c->pool.count + mo[b].pool.count) ||
-            !PTL_RESERVE(a, c->links, (uint64_t)c->links.count + mo[b].links.count))
-            goto oom;
-        for (uint32_t i = 0; i < mo[b].bl.count; ++i) {
-            ptl_lmap_bl r = mo[b].bl.data[i];
-            r.data += pool0, r.rows += pool0;
-            c->bl.data[c->bl.count++] = r;
-        }
-        if (mo[b].pool.count) memcpy(c->pool.data + pool0, mo[b].pool.data, mo[b].pool.count);
-        c->pool.count += mo[b].pool.count;
-        if (mo[b].links.count)
-            memcpy(c->links.data + c->links.count, mo[b].links.data, (size_t)mo[b].links.count * sizeof *c->links.data);
-        c->links.count += mo[b].links.count;
-    }
-    /* The borders between the piece's blocks: x = k B (dir 2), then z = k B (dir 1). */
-    for (int dir = 2; dir >= 1; --dir) {
-        const uint32_t lines = dir == 2 ? w : d, along = dir == 2 ? d : w;
-        for (uint32_t line = B; line < lines; line += B)
-            for (uint32_t u = 0; u < along; ++u) {
-                const uint32_t c0 = dir == 2 ? u * w + line - 1 : (line - 1) * w + u;
-                const uint32_t c1 = ptl_filter_ncol(f->p.width, c0, dir), wc0 = world_col(&pc, c0);
-                const uint32_t b0 = ptl_filter_col_begin(f, c0), e0 = ptl_filter_col_end(f, c0);
-                const uint32_t b1 = ptl_filter_col_begin(f, c1), e1 = ptl_filter_col_end(f, c1);
-                for (uint32_t p = b0; p < e0; ++p)
-                    for (uint32_t q = b1; q < e1; ++q)
-                        if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer, f->spans[p].con[dir] == q - b1,
-                                         f->spans[p].floor, f->spans[q].floor, pos_key(wc0, p - b0), (uint32_t)dir))
-                            goto oom;
-            }
-    }
-    /* The seeds' nearest spans among the piece's (find_seed's rule, in layers.c's words: the nearest
-       column within walkable_radius + 1, then the highest floor at or below the seed, then the
-       lowest above it, then the first in the world's order). */
-    for (uint32_t i = 0; i < s->seed_count; ++i) {
-        const seed_at* sa = &s->seeds[i];
-        seed_best* sb = &c->seeds[i];
-        if (!sa->valid) continue;
-        const ptl_vx_params* p = &s->p;
-        const int64_t r = p->walkable_radius + 1;
-        for (int64_t dz = -r; dz <= r; ++dz)
-            for (int64_t dx = -r; dx <= r; ++dx) {
-                const int64_t x = sa->cx + dx - wx0, z = sa->cz + dz - wz0;
-                if (x < 0 || x >= (int64_t)w || z < 0 || z >= (int64_t)d) continue;
-                const uint32_t col = (uint32_t)z * w + (uint32_t)x;
-                for (uint32_t t = ptl_filter_col_begin(f, col), e = ptl_filter_col_end(f, col); t < e; ++t) {
-                    const double fl = f->spans[t].floor;
-                    if (sa->hw < fl - p->walkable_climb || sa->hw > fl + p->walkable_height) continue;
-                    const double score = fl <= sa->hw ? sa->hw - fl : p->walkable_height + (fl - sa->hw);
-                    const int64_t d2 = dx * dx + dz * dz;
-                    const uint64_t tk = pos_key(world_col(&pc, col), t - ptl_filter_col_begin(f, col));
-                    if (!sb->found || d2 < sb->d2 || (d2 == sb->d2 && score < sb->score) ||
-                        (d2 == sb->d2 && score == sb->score && tk < sb->t))
-                        sb->found = true, sb->d2 = d2, sb->score = score, sb->t = tk, sb->bl = f->spans[t].layer;
-                }
-            }
-    }
-    /* Gap links, their far ends to be matched at the end. */
-    for (uint32_t g = 0; g < f->gap_count; ++g) {
-        const ptl_vx_gap* gp = &f->gaps[g];
-        const uint32_t col = f->col_of[gp->span], k = gp->cols + 1u, wc = world_col(&pc, col);
-        const int64_t x = wc % W, z = wc / W;
-        sgap r = {wc,
-                  gp->span - ptl_filter_col_begin(f, col),
-                  (uint32_t)((z + (int64_t)k * DZ[gp->dir & 3]) * W + x + (int64_t)k * DX[gp->dir & 3]),
-                  gp->other,
-                  f->spans[gp->span].layer,
-                  gp->dir,
-                  gp->cols,
-                  0};
-        if (!PTL_PUSH(a, c->gaps, r)) goto oom;
-    }
+    if (!piece_gather(bo, mo, base, nb, c, a) || !piece_borders(&pc, c, a)) goto oom;
+    piece_seeds(&pc, c);
+    if (!piece_gaps(&pc, c, a)) goto oom;
     goto done;
 oom:
     st = PTL_ERR_NO_MEMORY;
@@ -561,7 +555,7 @@ done:
 }
 
 /* The stream's conflicts into its set (the same pairs come back border after border). */
-static bool settle_conflicts(ptl_layer_stream* s) {
+bool ptl_lstream_settle_conflicts(ptl_layer_stream* s) {
     for (uint32_t i = 0; i < s->acc.conf.count; ++i)
         if (!ptl_pair_set_add(&s->acc.conf_set, s->acc.conf.data[i], &s->a)) return false;
     s->acc.conf.count = 0;
@@ -580,7 +574,7 @@ ptl_status ptl_lstream_band(ptl_layer_stream* s, ptl_open_field* band, ptl_error
     if (st < 0) goto oom;
     /* The previous band's last row and this band's first (z = zw), with the links across. */
     piece pc = {{band, a, 0, NULL, NULL}, NULL, s, 0, zw, 0, 0};
-    strip first;
+    ptl_lstream_strip first;
     memset(&first, 0, sizeof first);
     if (s->last_row.set) {
         bool ok = keep_strip(&first, a, &pc, 0, 1, W, 3) && pair_strips(&s->acc, a, &s->last_row, &first, 1);
@@ -588,7 +582,7 @@ ptl_status ptl_lstream_band(ptl_layer_stream* s, ptl_open_field* band, ptl_error
         if (!ok) goto oom;
     }
     if (zw + d < D && !keep_strip(&s->last_row, a, &pc, (d - 1) * W, 1, W, 1)) goto oom;
-    if (!settle_conflicts(s)) goto oom;
+    if (!ptl_lstream_settle_conflicts(s)) goto oom;
     s->z_next += (int32_t)d;
     return ptl_error_ok(err);
 oom:
@@ -634,7 +628,7 @@ ptl_status ptl_lstream_tile(const ptl_layer_stream* s, ptl_open_field* f, int32_
 
 ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_error* err) {
     const ptl_allocator* a = &s->a;
-    lacc* c = &s->acc;
+    ptl_lstream_acc* c = &s->acc;
     const uint32_t tx = (uint32_t)t->tx, tz = (uint32_t)t->tz;
     if (s->z_next || !s->tile_size || t->tx < 0 || t->tz < 0 || tx >= s->tiles_x || tz >= s->tiles_z ||
         tz * s->tiles_x + tx != s->tiles_added)
@@ -660,7 +654,7 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
         c->links.data[c->links.count++] = l;
     }
     for (uint32_t i = 0; i < t->acc.gaps.count; ++i) {
-        sgap g = t->acc.gaps.data[i];
+        ptl_lstream_gap g = t->acc.gaps.data[i];
         g.a += off;
         c->gaps.data[c->gaps.count++] = g;
     }
@@ -674,8 +668,8 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
         if (!ptl_pair_set_add(&c->conf_set, ((k >> 32) + off) << 32 | ((uint32_t)k + off), a)) goto oom;
     }
     for (uint32_t i = 0; i < s->seed_count; ++i) {
-        const seed_best* tb = &t->acc.seeds[i];
-        seed_best* sb = &c->seeds[i];
+        const ptl_lstream_seed_best* tb = &t->acc.seeds[i];
+        ptl_lstream_seed_best* sb = &c->seeds[i];
         if (tb->found && (!sb->found || tb->d2 < sb->d2 || (tb->d2 == sb->d2 && tb->score < sb->score) ||
                           (tb->d2 == sb->d2 && tb->score == sb->score && tb->t < sb->t))) {
             *sb = *tb;
@@ -687,7 +681,7 @@ ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_err
     /* The borders with the tile before in the row and the tile above. */
     if (tx > 0 && !pair_strips(c, a, &s->tile_right, &t->edge[EDGE_LEFT], 2)) goto oom;
     if (tz > 0 && !pair_strips(c, a, &s->tile_bottom[tx], &t->edge[EDGE_FIRST_ROW], 1)) goto oom;
-    if (!settle_conflicts(s)) goto oom;
+    if (!ptl_lstream_settle_conflicts(s)) goto oom;
     strip_free(&s->tile_right, a);
     s->tile_right = t->edge[EDGE_RIGHT];
     memset(&t->edge[EDGE_RIGHT], 0, sizeof t->edge[EDGE_RIGHT]);
@@ -708,241 +702,4 @@ ptl_status ptl_lstream_use_tiles(ptl_layer_stream* s, uint32_t tile_size, uint32
     if (!s->tile_bottom) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory");
     s->tile_size = tile_size, s->tiles_x = tiles_x, s->tiles_z = tiles_z;
     return ptl_error_ok(err);
-}
-
-/* ---- The end ----------------------------------------------------------------------------------- */
-
-static int cmp_sgap(const void* x, const void* y) {
-    const sgap *a = x, *b = y;
-    if (a->src_col != b->src_col) return a->src_col < b->src_col ? -1 : 1;
-    if (a->src_k != b->src_k) return a->src_k < b->src_k ? -1 : 1;
-    return a->dir < b->dir ? -1 : a->dir > b->dir;
-}
-static int cmp_link(const void* x, const void* y) {
-    const ptl_lmap_link *a = x, *b = y;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    if (a->dir != b->dir) return a->dir < b->dir ? -1 : 1;
-    return a->col < b->col ? -1 : a->col > b->col;
-}
-static int cmp_gap(const void* x, const void* y) {
-    const ptl_lmap_gap *a = x, *b = y;
-    if (a->a != b->a) return a->a < b->a ? -1 : 1;
-    if (a->col != b->col) return a->col < b->col ? -1 : 1;
-    return a->dir < b->dir ? -1 : a->dir > b->dir;
-}
-static int cmp_u64_pair(const void* x, const void* y) {
-    const uint64_t a = ((const uint64_t*)x)[0], b = ((const uint64_t*)y)[0];
-    return a < b ? -1 : a > b;
-}
-
-ptl_status ptl_lstream_finish(ptl_layer_stream* s, ptl_layer_set* ls, ptl_layer_map* map, ptl_error* err) {
-    memset(ls, 0, sizeof *ls);
-    memset(map, 0, sizeof *map);
-    ptl_allocator al = s->a;
-    const ptl_allocator* a = &al;
-    ls->alloc = al;
-    map->alloc = al;
-    ptl_status st = PTL_OK;
-    const uint32_t n = s->acc.bl.count;
-    const size_t nn = (size_t)n + 1;
-    uint32_t* root = NULL;
-    uint64_t* key = NULL;   /* per root: (lowest, root) */
-    uint32_t* dense = NULL;
-    uint8_t* keep = NULL;
-    uint32_t* size = NULL;
-    uint32_t* adj_start = NULL;
-    uint32_t* adj = NULL;
-    size_t adj_n = 0;
-    uint32_t* queue = NULL;
-    ptl_lmap_gap* gaps = NULL;
-    uint64_t* conf = NULL;
-    uint32_t nconf = 0, ngaps = s->acc.gaps.count, roots = 0, kept = 0;
-    if (s->tile_size ? s->tiles_added != s->tiles_x * s->tiles_z : s->z_next != s->p.depth) {
-        st = ptl_error_set(err, PTL_ERR_INTERNAL, "layers: %d of %d rows, %u of %u tiles given", s->z_next, s->p.depth,
-                           s->tiles_added, s->tiles_x * s->tiles_z);
-        goto done;
-    }
-    /* Each block's block-layers (the pieces may come in any order of blocks): a counting sort. */
-    const uint32_t nblocks = s->nbx * s->nbz;
-    map->block_first = ptl_mem_calloc(a, (size_t)nblocks + 1, sizeof *map->block_first);
-    map->block_first_cap = map->block_first ? nblocks + 1 : 0;
-    map->block_bls = ptl_mem_alloc(a, nn * sizeof *map->block_bls);
-    map->block_bls_cap = map->block_bls ? n + 1 : 0;
-    if (!map->block_first || !map->block_bls) goto oom;
-    for (uint32_t i = 0; i < n; ++i) map->block_first[s->acc.bl.data[i].block + 1]++;
-    for (uint32_t b = 0; b < nblocks; ++b) map->block_first[b + 1] += map->block_first[b];
-    for (uint32_t i = 0; i < n; ++i) map->block_bls[map->block_first[s->acc.bl.data[i].block]++] = i;
-    for (uint32_t b = nblocks; b > 0; --b) map->block_first[b] = map->block_first[b - 1];
-    map->block_first[0] = 0;
-    /* Gap links' far ends: the mirror gap (every gap is listed from both ends) names its block-layer. */
-    if (!ptl_sort(s->acc.gaps.data, s->acc.gaps.count, sizeof *s->acc.gaps.data, cmp_sgap, a)) goto oom;
-    gaps = ptl_mem_alloc(a, ((size_t)s->acc.gaps.count + 1) * sizeof *gaps);
-    if (!gaps) goto oom;
-    for (uint32_t g = 0; g < s->acc.gaps.count; ++g) {
-        const sgap* r = &s->acc.gaps.data[g];
-        sgap k = {r->dst_col, r->dst_k, 0, 0, 0, (uint8_t)((r->dir + 2) & 3), 0, 0};
-        uint32_t lo = 0, hi = s->acc.gaps.count;
-        while (lo < hi) {
-            uint32_t mid = lo + (hi - lo) / 2;
-            if (cmp_sgap(&s->acc.gaps.data[mid], &k) < 0) lo = mid + 1;
-            else hi = mid;
-        }
-        if (lo == s->acc.gaps.count || cmp_sgap(&s->acc.gaps.data[lo], &k) != 0) {
-            st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "layers: a gap link without its other end (damaged tiles?)");
-            goto done;
-        }
-        ptl_lmap_gap o = {r->a, s->acc.gaps.data[lo].a, r->src_col, r->dir, r->cols, 0};
-        gaps[g] = o;
-    }
-    PTL_ARRAY_FREE(a, s->acc.gaps);
-    /* 1. The stitch. */
-    root = ptl_mem_alloc(a, nn * sizeof *root);
-    if (!root) goto oom;
-    if (!settle_conflicts(s) || !ptl_pair_set_sorted(&s->acc.conf_set, a, &conf, &nconf) ||
-        !ptl_sort(s->acc.cand.data, s->acc.cand.count, sizeof *s->acc.cand.data, ptl_stitch_candidate_cmp, a))
-        goto oom;
-    st = ptl_stitch_layers(n, conf, nconf, s->acc.cand.data, s->acc.cand.count, a, root, err);
-    ptl_pair_set_free(&s->acc.conf_set, a);
-    PTL_ARRAY_FREE(a, s->acc.cand);
-    if (st < 0) goto done;
-    /* 2. Per root: spans, lowest span. */
-    key = ptl_mem_alloc(a, nn * 2 * sizeof *key);
-    size = ptl_mem_calloc(a, nn, sizeof *size);
-    keep = ptl_mem_alloc(a, nn);
-    dense = ptl_mem_alloc(a, nn * sizeof *dense);
-    if (!key || !size || !keep || !dense) goto oom;
-    for (uint32_t i = 0; i < n; ++i) key[2 * i] = UINT64_MAX;
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t r = root[i];
-        size[r] += s->acc.bl.data[i].count;
-        if (s->acc.bl.data[i].lowest < key[2 * r]) key[2 * r] = s->acc.bl.data[i].lowest;
-    }
-    for (uint32_t i = 0; i < n; ++i) roots += root[i] == i;
-    memset(keep, 1, nn);
-    /* 3. The graph of roots: links and gap links between different ones (both ways). */
-    adj_start = ptl_mem_calloc(a, nn + 1, sizeof *adj_start);
-    if (!adj_start) goto oom;
-    for (int pass = 0; pass < 2; ++pass) {
-        for (uint32_t i = 0; i < s->acc.links.count + ngaps; ++i) {
-            const uint32_t x = i < s->acc.links.count ? s->acc.links.data[i].a : gaps[i - s->acc.links.count].a;
-            const uint32_t y = i < s->acc.links.count ? s->acc.links.data[i].b : gaps[i - s->acc.links.count].b;
-            const uint32_t rx = root[x], ry = root[y];
-            if (rx == ry) continue;
-            if (pass == 0) adj_start[rx + 1]++, adj_start[ry + 1]++;
-            else adj[adj_start[rx]++] = ry, adj[adj_start[ry]++] = rx;
-        }
-        if (pass == 0) {
-            for (uint32_t i = 0; i < n; ++i) adj_start[i + 1] += adj_start[i];
-            adj_n = (size_t)adj_start[n] + 1;
-            adj = ptl_mem_alloc(a, adj_n * sizeof *adj);
-            if (!adj) goto oom;
-        } else {
-            for (uint32_t i = n; i > 0; --i) adj_start[i] = adj_start[i - 1];
-            adj_start[0] = 0;
-        }
-    }
-    /* Small islands: a layer under min_island spans linked to no other. */
-    if (s->p.min_island > 0)
-        for (uint32_t r = 0; r < n; ++r)
-            if (root[r] == r && size[r] < (uint32_t)s->p.min_island && adj_start[r] == adj_start[r + 1]) {
-                keep[r] = 0;
-                ls->dropped_islands++;
-            }
-    /* Seeds: what the seeds' layers reach. */
-    if (s->seed_count) {
-        memset(keep, 0, nn);
-        queue = ptl_mem_alloc(a, nn * sizeof *queue);
-        if (!queue) goto oom;
-        uint32_t qn = 0;
-        for (uint32_t i = 0; i < s->seed_count; ++i) {
-            if (!s->acc.seeds[i].found) continue;
-            ls->seeds_found++;
-            const uint32_t r = root[s->acc.seeds[i].bl];
-            if (!keep[r]) keep[r] = 1, queue[qn++] = r;
-        }
-        for (uint32_t q = 0; q < qn; ++q)
-            for (uint32_t k = adj_start[queue[q]]; k < adj_start[queue[q] + 1]; ++k)
-                if (!keep[adj[k]]) keep[adj[k]] = 1, queue[qn++] = adj[k];
-        if (ls->seeds_found == 0) {
-            st = ptl_error_set(err, PTL_ERR_BAD_INPUT,
-                               "layers: none of the %u seeds lies on walkable space (the first is at %g, %g, %g; a "
-                               "seed must be within the agent height above a floor, or the climb below it)",
-                               s->seed_count, (double)s->first_seed[0], (double)s->first_seed[1],
-                               (double)s->first_seed[2]);
-            goto done;
-        }
-    }
-    /* 4. Dense ids for the kept roots in order of their lowest span. */
-    for (uint32_t r = 0; r < n; ++r)
-        if (root[r] == r && keep[r]) key[2 * kept] = key[2 * r], key[2 * kept + 1] = r, ++kept;
-    if (!ptl_sort(key, kept, 2 * sizeof *key, cmp_u64_pair, a)) goto oom;
-    for (uint32_t r = 0; r < n; ++r) dense[r] = PTL_VX_NONE;
-    for (uint32_t i = 0; i < kept; ++i) dense[key[2 * i + 1]] = i;
-    ls->layers = ptl_mem_calloc(a, kept ? kept : 1, sizeof *ls->layers);
-    ls->layer_count = ls->layers ? kept : 0;
-    map->layer_first = ptl_mem_calloc(a, (size_t)kept + 1, sizeof *map->layer_first);
-    map->layer_count = map->layer_first ? kept : 0;
-    map->layer_bls = ptl_mem_alloc(a, nn * sizeof *map->layer_bls);
-    map->layer_bls_cap = map->layer_bls ? n + 1 : 0;
-    if (!ls->layers || !map->layer_first || !map->layer_bls) goto oom;
-    ls->dropped_layers = roots - kept;
-    for (uint32_t l = 0; l < kept; ++l) {
-        ptl_layer_info* li = &ls->layers[l];
-        li->x0 = li->z0 = INT32_MAX, li->x1 = li->z1 = INT32_MIN;
-        li->floor_min = UINT16_MAX, li->floor_max = 0;
-    }
-    for (uint32_t i = 0; i < n; ++i) {
-        ptl_lmap_bl* r = &s->acc.bl.data[i];
-        r->world = dense[root[i]];
-        if (r->world == PTL_VX_NONE) continue;
-        ptl_layer_info* li = &ls->layers[r->world];
-        const int32_t bx = (int32_t)(r->block % s->nbx * PTL_LMAP_B), bz = (int32_t)(r->block / s->nbx * PTL_LMAP_B);
-        if (bx + r->x0 < li->x0) li->x0 = bx + r->x0;
-        if (bx + r->x1 > li->x1) li->x1 = bx + r->x1;
-        if (bz + r->z0 < li->z0) li->z0 = bz + r->z0;
-        if (bz + r->z1 > li->z1) li->z1 = bz + r->z1;
-        li->span_count += r->count;
-        if (r->floor_min < li->floor_min) li->floor_min = r->floor_min;
-        if (r->floor_max > li->floor_max) li->floor_max = r->floor_max;
-        map->layer_first[r->world + 1]++;
-    }
-    for (uint32_t l = 0; l < kept; ++l) map->layer_first[l + 1] += map->layer_first[l];
-    for (uint32_t l = 0; l < kept; ++l) dense[l] = map->layer_first[l]; /* dense, done with: each layer's next slot */
-    for (uint32_t i = 0; i < n; ++i)
-        if (s->acc.bl.data[i].world != PTL_VX_NONE) map->layer_bls[dense[s->acc.bl.data[i].world]++] = i;
-    /* 5. The map. */
-    if (!ptl_sort(s->acc.links.data, s->acc.links.count, sizeof *s->acc.links.data, cmp_link, a) ||
-        !ptl_sort(gaps, ngaps, sizeof *gaps, cmp_gap, a))
-        goto oom;
-    map->p = s->p;
-    map->nbx = s->nbx, map->nbz = s->nbz;
-    /* the arrays are handed over with their allocated sizes (ptl_layer_map_free) */
-    map->bl = s->acc.bl.data, map->bl_count = n, map->bl_cap = s->acc.bl.cap;
-    map->pool = s->acc.pool.data, map->pool_size = s->acc.pool.cap;
-    map->links = s->acc.links.data, map->link_count = s->acc.links.count, map->link_cap = s->acc.links.cap;
-    map->gaps = gaps, map->gap_count = ngaps, map->gap_cap = ngaps + 1;
-        memset(&s->acc.bl, 0, sizeof s->acc.bl);
-    memset(&s->acc.pool, 0, sizeof s->acc.pool);
-    memset(&s->acc.links, 0, sizeof s->acc.links);
-    gaps = NULL;
-    goto done;
-oom:
-    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory (%u block-layers)", n);
-done:
-    ptl_mem_free(a, root, nn * sizeof *root);
-    ptl_mem_free(a, key, nn * 2 * sizeof *key);
-    ptl_mem_free(a, size, nn * sizeof *size);
-    ptl_mem_free(a, keep, nn);
-    ptl_mem_free(a, dense, nn * sizeof *dense);
-    ptl_mem_free(a, adj_start, (nn + 1) * sizeof *adj_start);
-    ptl_mem_free(a, adj, adj_n * sizeof *adj);
-    ptl_mem_free(a, queue, nn * sizeof *queue);
-    ptl_mem_free(a, gaps, ((size_t)ngaps + 1) * sizeof *gaps);
-    if (st < 0) {
-        ptl_layer_set_free(ls);
-        ptl_layer_map_free(map);
-    }
-    ptl_lstream_destroy(s);
-    if (st >= 0) ptl_error_ok(err);
-    return st;
 }

@@ -263,6 +263,79 @@ oom:
     return false;
 }
 
+/* Copies the block at (x0, z0) of `of` into bf (its size and arrays set, n spans), the links
+   leaving the block cut; map: block span -> field span. */
+static void block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_open_field* bf, uint32_t* cs,
+                       uint32_t* map, uint32_t n) {
+    const uint32_t W = (uint32_t)of->p.width, w = (uint32_t)bf->p.width, d = (uint32_t)bf->p.depth;
+    uint32_t k = 0;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t c0 = (z0 + z) * W + x0;
+        if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
+            for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = k;
+            continue;
+        }
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = c0 + x, e = ptl_filter_col_end(of, c);
+            cs[z * w + x] = k;
+            for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s, ++k) {
+                ptl_open_span sp = of->spans[s];
+                if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
+                if (z + 1 == d) sp.con[1] = PTL_VX_NOCON;
+                if (x + 1 == w) sp.con[2] = PTL_VX_NOCON;
+                if (z == 0) sp.con[3] = PTL_VX_NOCON;
+                sp.layer = PTL_VX_NONE;
+                bf->spans[k] = sp, bf->col_of[k] = z * w + x, map[k] = s;
+            }
+        }
+    }
+    cs[(size_t)w * d] = n;
+    bf->col_index.off.u32 = cs, bf->col_index.cols = w * d, bf->col_index.width = 4, bf->col_index.filled = w * d + 1;
+    bf->span_count = bf->span_cap = n;
+}
+
+/* Floods the block's n spans in the flood's (floor, z, x) order (a counting sort over the block's
+   own floors); then the block-layers get ids in order of creation (*dense, *nl: the flood's layers
+   to those ids), a layer's lowest span being the first visited. */
+static bool block_flood(flood* f, const ptl_open_field* bf, const uint32_t* map, uint32_t n, const ptl_allocator* a,
+                        block_out* o, uint32_t** dense, size_t* nl) {
+    uint32_t lo = UINT32_MAX, hi = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t h = bf->spans[i].floor;
+        lo = h < lo ? h : lo, hi = h > hi ? h : hi;
+    }
+    const size_t nh = (size_t)(hi - lo) + 2;
+    uint32_t* count = ptl_mem_calloc(a, nh, sizeof *count);
+    uint32_t* order = ptl_mem_alloc(a, (size_t)n * sizeof *order);
+    bool ok = count && order;
+    if (ok) {
+        for (uint32_t i = 0; i < n; ++i) ++count[bf->spans[i].floor - lo + 1];
+        for (size_t h = 1; h < nh; ++h) count[h] += count[h - 1];
+        for (uint32_t i = 0; i < n; ++i) order[count[bf->spans[i].floor - lo]++] = i;
+        ok = flood_spans(f, order, n);
+    }
+    if (ok) {
+        *nl = f->ln.count;
+        *dense = ptl_mem_alloc(a, (*nl ? *nl : 1) * sizeof **dense);
+        o->lowest = ptl_mem_alloc(a, (*nl ? *nl : 1) * sizeof *o->lowest);
+        o->lowest_cap = o->lowest ? (*nl ? (uint32_t)*nl : 1) : 0;
+        ok = *dense && o->lowest;
+    }
+    if (ok) {
+        uint32_t k = 0;
+        for (uint32_t l = 0; l < *nl; ++l) (*dense)[l] = find(f, l) == l ? k++ : PTL_VX_NONE;
+        o->layer_count = k;
+        for (uint32_t l = 0; l < k; ++l) o->lowest[l] = UINT64_MAX;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t sp = order[i], l = (*dense)[find(f, bf->spans[sp].layer)];
+            if (o->lowest[l] == UINT64_MAX) o->lowest[l] = (uint64_t)bf->spans[sp].floor << 32 | map[sp];
+        }
+    }
+    ptl_mem_free(a, count, nh * sizeof *count);
+    ptl_mem_free(a, order, (size_t)n * sizeof *order);
+    return ok;
+}
+
 /* Floods block b on its own: its columns copied into a field of their own, the links leaving the
    block cut, the ordered flood run there (the rules above, within the block), and the block-layers
    (ids in order of creation, so in order of their lowest span) written back to the field's spans,
@@ -300,65 +373,8 @@ void ptl_layers_flood_block(void* data, uint32_t b) {
     size_t nl = 0;
     bool ok = cs && map && bf.spans && bf.col_of && f.next;
     if (ok) {
-        uint32_t k = 0;
-        for (uint32_t z = 0; z < d; ++z) {
-            const uint32_t c0 = (z0 + z) * W + x0;
-            if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
-                for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = k;
-                continue;
-            }
-            for (uint32_t x = 0; x < w; ++x) {
-                const uint32_t c = c0 + x, e = ptl_filter_col_end(of, c);
-                cs[z * w + x] = k;
-                for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s, ++k) {
-                    ptl_open_span sp = of->spans[s];
-                    if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
-                    if (z + 1 == d) sp.con[1] = PTL_VX_NOCON;
-                    if (x + 1 == w) sp.con[2] = PTL_VX_NOCON;
-                    if (z == 0) sp.con[3] = PTL_VX_NOCON;
-                    sp.layer = PTL_VX_NONE;
-                    bf.spans[k] = sp, bf.col_of[k] = z * w + x, map[k] = s;
-                }
-            }
-        }
-        cs[(size_t)w * d] = n;
-        bf.col_index.off.u32 = cs, bf.col_index.cols = w * d, bf.col_index.width = 4, bf.col_index.filled = w * d + 1;
-        bf.span_count = bf.span_cap = n;
-        /* The flood's (floor, z, x) order: a counting sort over the block's own floors. */
-        uint32_t lo = UINT32_MAX, hi = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            const uint32_t h = bf.spans[i].floor;
-            lo = h < lo ? h : lo, hi = h > hi ? h : hi;
-        }
-        const size_t nh = (size_t)(hi - lo) + 2;
-        uint32_t* count = ptl_mem_calloc(a, nh, sizeof *count);
-        uint32_t* order = ptl_mem_alloc(a, (size_t)n * sizeof *order);
-        ok = count && order;
-        if (ok) {
-            for (uint32_t i = 0; i < n; ++i) ++count[bf.spans[i].floor - lo + 1];
-            for (size_t h = 1; h < nh; ++h) count[h] += count[h - 1];
-            for (uint32_t i = 0; i < n; ++i) order[count[bf.spans[i].floor - lo]++] = i;
-            ok = flood_spans(&f, order, n);
-        }
-        if (ok) { /* ids in order of creation; a layer's lowest span is the first visited */
-            nl = f.ln.count;
-            dense = ptl_mem_alloc(a, (nl ? nl : 1) * sizeof *dense);
-            o->lowest = ptl_mem_alloc(a, (nl ? nl : 1) * sizeof *o->lowest);
-            o->lowest_cap = o->lowest ? (nl ? (uint32_t)nl : 1) : 0;
-            ok = dense && o->lowest;
-        }
-        if (ok) {
-            uint32_t k = 0;
-            for (uint32_t l = 0; l < nl; ++l) dense[l] = find(&f, l) == l ? k++ : PTL_VX_NONE;
-            o->layer_count = k;
-            for (uint32_t l = 0; l < k; ++l) o->lowest[l] = UINT64_MAX;
-            for (uint32_t i = 0; i < n; ++i) {
-                const uint32_t sp = order[i], l = dense[find(&f, bf.spans[sp].layer)];
-                if (o->lowest[l] == UINT64_MAX) o->lowest[l] = (uint64_t)bf.spans[sp].floor << 32 | map[sp];
-            }
-        }
-        ptl_mem_free(a, count, nh * sizeof *count);
-        ptl_mem_free(a, order, (size_t)n * sizeof *order);
+        block_copy(of, x0, z0, &bf, cs, map, n);
+        ok = block_flood(&f, &bf, map, n, a, o, &dense, &nl);
     }
     if (ok) {
         for (uint32_t i = 0; i < n; ++i) {

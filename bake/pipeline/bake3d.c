@@ -59,87 +59,139 @@ static ptl_status run_layers(const ptl_job_system* jobs, ptl_job_fn fn, layer_jo
     return PTL_OK;
 }
 
+/* The layers' contours and decompositions, made per layer (as jobs). */
+typedef struct bake_layers {
+    const ptl_allocator* a;
+    uint32_t nl;
+    ptl_layer_contour* lc;
+    ptl_decomposition* dc;
+    ptl_status* lst;
+    ptl_error* lerr;
+} bake_layers;
+
+static void bake_layers_free(bake_layers* bl) {
+    for (uint32_t l = 0; l < bl->nl; ++l) {
+        if (bl->lc) ptl_layer_contour_free(&bl->lc[l]);
+        if (bl->dc) ptl_decomposition_free(&bl->dc[l]);
+    }
+    ptl_mem_free(bl->a, bl->lc, (size_t)bl->nl * sizeof *bl->lc);
+    ptl_mem_free(bl->a, bl->dc, (size_t)bl->nl * sizeof *bl->dc);
+    ptl_mem_free(bl->a, bl->lst, (size_t)bl->nl * sizeof *bl->lst);
+    ptl_mem_free(bl->a, bl->lerr, (size_t)bl->nl * sizeof *bl->lerr);
+    memset(bl, 0, sizeof *bl);
+}
+
+/* Contours, then decompositions, of every layer (kept in the debug capture if any); *t: the clock
+   at the end of the last timed stage. */
+static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, double pair_slack, const ptl_layer_map* map,
+                                  const ptl_layer_set* ls, ptl_bake_progress* pg, ptl_bake_stats* bs, double* t,
+                                  ptl_error* err) {
+    ptl_status st = PTL_OK;
+    if (ls->layer_count == 0)
+        st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no walkable surface%s",
+                           d->seed_count ? " reachable from the seeds" : " (check the agent height, climb and slope)");
+    if (st >= 0) {
+        const uint32_t nl = bl->nl = ls->layer_count;
+        bl->lc = ptl_mem_calloc(bl->a, nl, sizeof *bl->lc);
+        bl->dc = ptl_mem_calloc(bl->a, nl, sizeof *bl->dc);
+        bl->lst = ptl_mem_calloc(bl->a, nl, sizeof *bl->lst);
+        bl->lerr = ptl_mem_calloc(bl->a, nl, sizeof *bl->lerr);
+        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    }
+    ptl_decompose_desc dd = {.relax = d->relax, .pair_slack = pair_slack, .alloc = bl->a};
+    layer_jobs lj = {map, ls, d->max_error > 0 ? d->max_error : 0, &dd, bl->a, bl->lc, bl->dc, bl->lst, bl->lerr};
+    if (st >= 0) st = run_layers(d->jobs, contour_job, &lj, bl->nl, err);
+    bs->ms_contours = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
+    if (st >= 0 && d->debug)
+        st = ptl_bake_debug_keep_contours(d->debug, map, ls, bl->lc, bl->nl, err), *t = ptl_bake3d_now_ms();
+    if (st >= 0) ptl_progress_stage(pg, "decompose", 0.7f, 0.8f);
+    if (st >= 0) st = run_layers(d->jobs, decompose_job, &lj, bl->nl, err);
+    for (uint32_t l = 0; l < bl->nl && st >= 0; ++l) {
+        bs->notches += bl->dc[l].notches;
+        bs->real_notches += bl->dc[l].real_notches;
+        bs->holes += bl->dc[l].holes;
+    }
+    bs->ms_decompose = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
+    if (st >= 0 && d->debug)
+        st = ptl_bake_debug_keep_decomps(d->debug, map, bl->lc, bl->dc, bl->nl, err), *t = ptl_bake3d_now_ms();
+    return st;
+}
+
+/* The layers merged and written as a blob, checked. The map goes before the blob is built: that
+   is the bake's high point on large worlds. */
+static ptl_status bake_merge(ptl_layer_map* map, const bake_layers* bl, const ptl_bake_desc* d,
+                             const ptl_vx_tiling* tiling, void** blob, size_t* size, ptl_merge_stats* ms, ptl_error* err) {
+    ptl_layer_merge* merged = NULL;
+    ptl_status st = ptl_merge_layers(map, bl->lc, bl->dc, bl->nl, d->relax, tiling, bl->a, &merged, ms, err);
+    ptl_layer_map_free(map);
+    if (st >= 0) st = ptl_layer_merge_write(merged, blob, size, err);
+    ptl_layer_merge_free(merged);
+    /* Never hand out a navmesh that its own validation rejects (the blob is freed by the caller on
+       failure); checked before the landmark searches, which assume a valid mesh. */
+    if (st >= 0) st = ptl_cpg_check_blob(*blob, *size, bl->a, err);
+    return st;
+}
+
+/* Landmarks and hub labels, as the desc asks, each timed. */
+static ptl_status bake_extras(const ptl_bake_desc* d, const ptl_allocator* a, void** blob, size_t* size,
+                              ptl_bake_progress* pg, ptl_bake_stats* bs, double* t, ptl_error* err) {
+    ptl_status st = PTL_OK;
+    if (d->landmarks > 0) {
+        ptl_progress_stage(pg, "landmarks", 0.87f, 0.95f);
+        void* with = NULL;
+        size_t with_size = 0;
+        st = ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d->landmarks, d->jobs, a, &with, &with_size, err);
+        *blob = with; /* the blob without landmarks went with the navmesh of the landmark searches */
+        *size = with_size;
+        bs->landmarks = st >= 0 ? (uint32_t)d->landmarks : 0;
+    }
+    bs->ms_landmarks = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
+    if (st >= 0 && d->hubs) ptl_progress_stage(pg, "hubs", 0.95f, 0.99f);
+    if (st >= 0 && d->hubs) st = ptl_bake_add_hubs(d, blob, size, bs, err);
+    bs->ms_hubs = ptl_bake3d_now_ms() - *t;
+    return st;
+}
+
+/* The walkable area comes from the navmesh (a failure here is the bake's: no stats that lie). */
+static ptl_status bake_area(const void* blob, size_t size, const ptl_allocator* a, ptl_bake_stats* bs, ptl_error* err) {
+    ptl_navmesh* nm;
+    ptl_navmesh_desc nd = {.alloc = a};
+    ptl_status st = ptl_navmesh_create(blob, size, &nd, &nm, err);
+    if (st >= 0) {
+        ptl_navmesh_info in;
+        ptl_navmesh_get_info(nm, &in);
+        bs->walkable_area = in.walkable_area;
+        ptl_navmesh_destroy(nm);
+    }
+    return st;
+}
+
 ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_bake_desc* dp, double pair_slack,
                              const ptl_vx_tiling* tiling, double t0, void** blob, size_t* size, ptl_bake_stats* bs,
                              ptl_error* err) {
     const ptl_bake_desc d = *dp;
     ptl_allocator a = ptl_allocator_resolve(d.alloc);
     const ptl_layer_set ls = *lsp;
-    ptl_layer_contour* lc = NULL;
-    ptl_decomposition* dc = NULL;
-    ptl_status* lst = NULL;
-    ptl_error* lerr = NULL;
-    uint32_t nl = 0;
+    bake_layers bl;
+    memset(&bl, 0, sizeof bl);
+    bl.a = &a;
     double t = ptl_bake3d_now_ms();
-    ptl_status st = PTL_OK;
     ptl_bake_progress pg;
     ptl_progress_init(&pg, &d);
     ptl_progress_stage(&pg, "contours", 0.62f, 0.7f);
-    if (st >= 0 && ls.layer_count == 0)
-        st = ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: no walkable surface%s",
-                           d.seed_count ? " reachable from the seeds" : " (check the agent height, climb and slope)");
-    if (st >= 0) {
-        nl = ls.layer_count;
-        lc = ptl_mem_calloc(&a, nl, sizeof *lc);
-        dc = ptl_mem_calloc(&a, nl, sizeof *dc);
-        lst = ptl_mem_calloc(&a, nl, sizeof *lst);
-        lerr = ptl_mem_calloc(&a, nl, sizeof *lerr);
-        if (!lc || !dc || !lst || !lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    }
-    ptl_decompose_desc dd = {.relax = d.relax, .pair_slack = pair_slack, .alloc = &a};
-    layer_jobs lj = {map, &ls, d.max_error > 0 ? d.max_error : 0, &dd, &a, lc, dc, lst, lerr};
-    if (st >= 0) st = run_layers(d.jobs, contour_job, &lj, nl, err);
-    bs->ms_contours = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
-    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_contours(d.debug, map, &ls, lc, nl, err), t = ptl_bake3d_now_ms();
-    if (st >= 0) ptl_progress_stage(&pg, "decompose", 0.7f, 0.8f);
-    if (st >= 0) st = run_layers(d.jobs, decompose_job, &lj, nl, err);
-    for (uint32_t l = 0; l < nl && st >= 0; ++l) {
-        bs->notches += dc[l].notches;
-        bs->real_notches += dc[l].real_notches;
-        bs->holes += dc[l].holes;
-    }
-    bs->ms_decompose = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
-    if (st >= 0 && d.debug) st = ptl_bake_debug_keep_decomps(d.debug, map, lc, dc, nl, err), t = ptl_bake3d_now_ms();
+    ptl_status st = bake_layers_run(&bl, &d, pair_slack, map, &ls, &pg, bs, &t, err);
+    const uint32_t nl = bl.nl;
     ptl_merge_stats ms;
     memset(&ms, 0, sizeof ms);
     if (st >= 0) ptl_progress_stage(&pg, "merge", 0.8f, 0.87f);
-    if (st >= 0) st = ptl_merge_layers(map, lc, dc, nl, d.relax, tiling, &a, blob, size, &ms, err);
-    /* Never hand out a navmesh that its own validation rejects (the blob is freed below on
-       failure); checked before the landmark searches, which assume a valid mesh. */
-    if (st >= 0) st = ptl_cpg_check_blob(*blob, *size, &a, err);
+    if (st >= 0) st = bake_merge(map, &bl, &d, tiling, blob, size, &ms, err);
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;
     ptl_layer_map_free(map); /* nothing below reads it, nor the contours and decompositions */
-    for (uint32_t l = 0; l < nl; ++l) {
-        if (lc) ptl_layer_contour_free(&lc[l]);
-        if (dc) ptl_decomposition_free(&dc[l]);
-    }
-    if (st >= 0 && d.landmarks > 0) {
-        ptl_progress_stage(&pg, "landmarks", 0.87f, 0.95f);
-        void* with = NULL;
-        size_t with_size = 0;
-        st = ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d.landmarks, d.jobs, &a, &with, &with_size, err);
-        *blob = with; /* the blob without landmarks went with the navmesh of the landmark searches */
-        *size = with_size;
-        bs->landmarks = st >= 0 ? (uint32_t)d.landmarks : 0;
-    }
-    bs->ms_landmarks = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
-    if (st >= 0 && d.hubs) ptl_progress_stage(&pg, "hubs", 0.95f, 0.99f);
-    if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, bs, err);
-    bs->ms_hubs = ptl_bake3d_now_ms() - t;
-    if (st >= 0) {
-        ptl_navmesh* nm;
-        ptl_navmesh_desc nd = {.alloc = &a};
-        /* the walkable area comes from the navmesh (a failure here is the bake's: no stats that lie) */
-        st = ptl_navmesh_create(*blob, *size, &nd, &nm, err);
-        if (st >= 0) {
-            ptl_navmesh_info in;
-            ptl_navmesh_get_info(nm, &in);
-            bs->walkable_area = in.walkable_area;
-            ptl_navmesh_destroy(nm);
-        }
-    }
+    bake_layers_free(&bl);
+    if (st >= 0) st = bake_extras(&d, &a, blob, size, &pg, bs, &t, err);
+    if (st >= 0) st = bake_area(*blob, *size, &a, bs, err);
     if (st >= 0) {
         bs->vertices = ms.vertices, bs->cells = ms.cells, bs->portals = ms.portals;
         bs->junction_portals = ms.junction_portals;
@@ -153,14 +205,6 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
         *blob = NULL;
         *size = 0;
     }
-    for (uint32_t l = 0; l < nl; ++l) {
-        if (lc) ptl_layer_contour_free(&lc[l]);
-        if (dc) ptl_decomposition_free(&dc[l]);
-    }
-    ptl_mem_free(&a, lc, (size_t)nl * sizeof *lc);
-    ptl_mem_free(&a, dc, (size_t)nl * sizeof *dc);
-    ptl_mem_free(&a, lst, (size_t)nl * sizeof *lst);
-    ptl_mem_free(&a, lerr, (size_t)nl * sizeof *lerr);
     ptl_layer_set_free(lsp);
     ptl_layer_map_free(map);
     return st;

@@ -1,0 +1,163 @@
+/* Triangles binned to the tiles they may touch (tiles.c), as jobs over chunks of triangles; a tile's
+   triangles keep their index order whatever the threads. */
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "tiles_internal.h"
+
+static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
+static int32_t clampi(int64_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : (int32_t)v; }
+
+/* The tile rows and columns a triangle's window test could pass (a superset; voxelize.c decides). */
+static void tri_tiles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t, uint32_t tri, int32_t* tx0,
+                      int32_t* tz0, int32_t* tx1, int32_t* tz1) {
+    double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
+    for (int k = 0; k < 3; ++k) {
+        const float* s = m->verts + 3 * (size_t)m->tris[3 * (size_t)tri + k];
+        double u = ((double)s[0] - w->bmin[0]) / w->cs, v = ((double)s[2] - w->bmin[2]) / w->cs;
+        u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
+    }
+    /* columns touched, one more on each side, clamped (the triangle is finite: vx_params checked) */
+    int64_t c0 = (int64_t)(u0 < -1e9 ? -1e9 : u0) - 2, c1 = (int64_t)(u1 > 1e9 ? 1e9 : u1) + 2;
+    int64_t r0 = (int64_t)(v0 < -1e9 ? -1e9 : v0) - 2, r1 = (int64_t)(v1 > 1e9 ? 1e9 : v1) + 2;
+    *tx0 = clampi(floor_div(c0 - t->border, t->tile_size), 0, t->tiles_x - 1);
+    *tx1 = clampi(floor_div(c1 + t->border, t->tile_size), 0, t->tiles_x - 1);
+    *tz0 = clampi(floor_div(r0 - t->border, t->tile_size), 0, t->tiles_z - 1);
+    *tz1 = clampi(floor_div(r1 + t->border, t->tile_size), 0, t->tiles_z - 1);
+}
+
+/* Binning runs as jobs over chunks of the triangles: each chunk counts its triangles per tile, the
+   counts become every (tile, chunk)'s place in the bins, and each chunk writes its triangles there,
+   so a tile's triangles keep their index order whatever the threads. */
+typedef struct bin_job {
+    const ptl_trimesh* m;
+    const ptl_vx_params* w;
+    const ptl_vx_tiling* t;
+    const int32_t* range;
+    uint32_t chunks, per_chunk;
+    uint32_t* at; /* chunks x tiles: the chunk's count, then its next slot, per tile */
+    uint32_t* tris;
+    int pass;
+    const int32_t* rows; /* NULL, or per PTL_TILES_BIN_RUN triangles: the first and last tile row they meet */
+} bin_job;
+
+enum { BIN_MAX_COUNTERS = 1 << 22 };
+
+static void bin_chunk(void* data, uint32_t chunk) {
+    const bin_job* j = data;
+    const int32_t* range = j->range;
+    const uint32_t rw = (uint32_t)(range[2] - range[0]), tiles = rw * (uint32_t)(range[3] - range[1]);
+    uint32_t* at = j->at + (size_t)chunk * tiles;
+    const uint32_t i0 = chunk * j->per_chunk;
+    const uint32_t i1 = i0 + j->per_chunk < j->m->tri_count ? i0 + j->per_chunk : j->m->tri_count;
+    for (uint32_t i = i0; i < i1; ++i) {
+        if (j->rows && i % PTL_TILES_BIN_RUN == 0) { /* a run of triangles that meets none of the range's rows */
+            const int32_t* r = &j->rows[2 * (i / PTL_TILES_BIN_RUN)];
+            if (r[1] < range[1] || r[0] >= range[3]) {
+                i += PTL_TILES_BIN_RUN - 1;
+                continue;
+            }
+        }
+        int32_t x0, z0, x1, z1;
+        tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
+        if (x0 < range[0]) x0 = range[0];
+        if (z0 < range[1]) z0 = range[1];
+        if (x1 > range[2] - 1) x1 = range[2] - 1;
+        if (z1 > range[3] - 1) z1 = range[3] - 1;
+        for (int32_t z = z0; z <= z1; ++z)
+            for (int32_t x = x0; x <= x1; ++x) {
+                uint32_t k = (uint32_t)(z - range[1]) * rw + (uint32_t)(x - range[0]);
+                if (j->pass == 0) ++at[k];
+                else j->tris[at[k]++] = i;
+            }
+    }
+}
+
+ptl_status ptl_tiles_bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t,
+                                   const int32_t range[4], const int32_t* rows, const ptl_job_system* jobs,
+                                   const ptl_allocator* a, ptl_tiles_bins* b) {
+    const int32_t rw = range[2] - range[0], rd = range[3] - range[1];
+    b->tiles = (uint32_t)rw * (uint32_t)rd;
+    b->start = ptl_mem_calloc(a, (size_t)b->tiles + 1, sizeof *b->start);
+    if (!b->start) return PTL_ERR_NO_MEMORY;
+    /* chunks of PTL_TILES_BIN_RUN triangles, fewer when the tiles are many (chunks x tiles counters) */
+    uint32_t chunks = (m->tri_count + PTL_TILES_BIN_RUN - 1) / PTL_TILES_BIN_RUN;
+    if (chunks < 1) chunks = 1;
+    if ((uint64_t)chunks * b->tiles > BIN_MAX_COUNTERS) chunks = (uint32_t)(BIN_MAX_COUNTERS / b->tiles);
+    if (chunks < 1) chunks = 1;
+    uint32_t per_chunk = (uint32_t)(((uint64_t)m->tri_count + chunks - 1) / chunks);
+    if (rows) per_chunk = (per_chunk + PTL_TILES_BIN_RUN - 1) / PTL_TILES_BIN_RUN * PTL_TILES_BIN_RUN; /* whole runs */
+    if (rows) chunks = (uint32_t)(((uint64_t)m->tri_count + per_chunk - 1) / per_chunk);
+    if (chunks < 1) chunks = 1;
+    const size_t ncount = (size_t)chunks * b->tiles;
+    uint32_t* at = ptl_mem_calloc(a, ncount, sizeof *at);
+    if (!at) return PTL_ERR_NO_MEMORY;
+    bin_job j = {m, w, t, range, chunks, per_chunk, at, NULL, 0, rows};
+    ptl_status st = PTL_OK;
+    for (int pass = 0; pass < 2 && st == PTL_OK; ++pass) {
+        j.pass = pass, j.tris = b->tris;
+        if (jobs && jobs->run && chunks > 1) jobs->run(jobs->user, bin_chunk, &j, chunks);
+        else
+            for (uint32_t c = 0; c < chunks; ++c) bin_chunk(&j, c);
+        if (pass > 0) break;
+        /* counts -> slots: tile by tile, chunk by chunk */
+        uint64_t total = 0;
+        for (uint32_t k = 0; k < b->tiles; ++k) {
+            b->start[k] = (uint32_t)total;
+            for (uint32_t c = 0; c < chunks; ++c) {
+                uint32_t n = at[(size_t)c * b->tiles + k];
+                at[(size_t)c * b->tiles + k] = (uint32_t)total;
+                total += n;
+            }
+            if (total > UINT32_MAX) {
+                st = PTL_ERR_NO_MEMORY;
+                break;
+            }
+        }
+        if (st != PTL_OK) break;
+        b->start[b->tiles] = (uint32_t)total;
+        b->total = (uint32_t)total;
+        b->tris = ptl_mem_alloc(a, (size_t)b->total * sizeof *b->tris + 1);
+        if (!b->tris) st = PTL_ERR_NO_MEMORY;
+    }
+    ptl_mem_free(a, at, ncount * sizeof *at);
+    return st;
+}
+
+/* Per run of PTL_TILES_BIN_RUN triangles, the first and last tile row its triangles meet: a row of
+   tiles is then binned without looking at the runs far from it (the triangles of a level are
+   mostly stored near each other, so most runs meet one or two rows). */
+typedef struct rows_job {
+    const ptl_trimesh* m;
+    const ptl_vx_params* w;
+    const ptl_vx_tiling* t;
+    int32_t* rows;
+} rows_job;
+
+static void rows_chunk(void* data, uint32_t chunk) {
+    const rows_job* j = data;
+    const uint32_t i0 = chunk * PTL_TILES_BIN_RUN;
+    const uint32_t i1 = i0 + PTL_TILES_BIN_RUN < j->m->tri_count ? i0 + PTL_TILES_BIN_RUN : j->m->tri_count;
+    int32_t lo = INT32_MAX, hi = -1;
+    for (uint32_t i = i0; i < i1; ++i) {
+        int32_t x0, z0, x1, z1;
+        tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
+        lo = z0 < lo ? z0 : lo, hi = z1 > hi ? z1 : hi;
+    }
+    j->rows[2 * chunk] = lo, j->rows[2 * chunk + 1] = hi;
+}
+
+void ptl_tiles_bin_rows(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t, const ptl_job_system* jobs,
+                        int32_t* rows) {
+    const uint32_t nruns = (m->tri_count + PTL_TILES_BIN_RUN - 1) / PTL_TILES_BIN_RUN;
+    rows_job rj = {m, w, t, rows};
+    if (jobs && jobs->run && nruns > 1) jobs->run(jobs->user, rows_chunk, &rj, nruns);
+    else
+        for (uint32_t c = 0; c < nruns; ++c) rows_chunk(&rj, c);
+}
+
+void ptl_tiles_bin_free(ptl_tiles_bins* b, const ptl_allocator* a) {
+    ptl_mem_free(a, b->start, ((size_t)b->tiles + 1) * sizeof *b->start);
+    ptl_mem_free(a, b->tris, (size_t)b->total * sizeof *b->tris + 1);
+    memset(b, 0, sizeof *b);
+}

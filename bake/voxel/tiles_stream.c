@@ -1,0 +1,436 @@
+/* Tiles streamed into the layer stage (tiles.c, layer_map.h): no open field of the whole world is
+   held. Rows of tiles are given to the stream band by band, or, when the tile size is a multiple
+   of the blocks', each tile floods its own blocks in its job. */
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "../pipeline/progress.h"
+#include "tiles_internal.h"
+
+static const int DX[4] = {-1, 0, 1, 0};
+static const int DZ[4] = {0, 1, 0, -1};
+
+double ptl_bake3d_now_ms(void);
+
+/* Gives the rows of one row of tiles (`rw` of them, x order) to the stream through `band`, handing
+   each full band (PTL_VX_LAYER_BLOCK rows, or the world's last rows) over. */
+static ptl_status stream_row(const ptl_vx_params* world, const ptl_vx_tile* const* row, uint32_t rw,
+                             ptl_vx_band* band, ptl_layer_stream* s, double* ms, ptl_error* err) {
+    for (int32_t z = row[0]->z0; z < row[0]->z0 + row[0]->d; ++z) {
+        ptl_status st = ptl_lmap_band_add_tiles(band, row, rw, z);
+        if (st < 0)
+            return ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory (a band of the layers)"
+                                                                   : "bake: more than 2^32 open spans in a band");
+        if (band->f.p.depth == (int32_t)PTL_VX_LAYER_BLOCK || z + 1 == world->world_depth) {
+            const double t = ptl_bake3d_now_ms();
+            st = ptl_lstream_band(s, &band->f, err);
+            *ms += ptl_bake3d_now_ms() - t;
+            if (st < 0) return st;
+            ptl_lmap_band_reset(band, &band->f.p, &band->f.alloc);
+        }
+    }
+    return PTL_OK;
+}
+
+static ptl_vx_params world_grid(const ptl_vx_params* world) {
+    ptl_vx_params p = *world;
+    p.ox = p.oz = 0, p.width = world->world_width, p.depth = world->world_depth, p.border = 0;
+    return p;
+}
+
+/* ---- The tile path: each tile floods its own blocks in its job (layer_map.h) ------------------- */
+
+/* The tile's own columns of the window's field as a field of their own (plain index, col_of; gaps'
+   far ends as indices inside their columns). */
+static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, const ptl_allocator* a, ptl_open_field* out) {
+    const ptl_vx_params* p = &of->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, cols = w * d;
+    memset(out, 0, sizeof *out);
+    out->p = *p;
+    out->p.width = (int32_t)w, out->p.depth = (int32_t)d, out->p.ox = t->x0, out->p.oz = t->z0, out->p.border = 0;
+    out->alloc = *a;
+    out->col_index.off.u32 = ptl_mem_alloc(a, ((size_t)cols + 1) * sizeof(uint32_t));
+    if (!out->col_index.off.u32) return PTL_ERR_NO_MEMORY;
+    out->col_index.width = 4, out->col_index.cols = cols, out->col_index.filled = cols + 1;
+    uint32_t n = 0;
+    for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
+            out->col_index.off.u32[z * w + x] = n;
+            n += ptl_filter_col_end(of, c) - ptl_filter_col_begin(of, c);
+        }
+    out->col_index.off.u32[cols] = n;
+    out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans + 1);
+    out->col_of = ptl_mem_alloc(a, (size_t)n * sizeof *out->col_of + 1);
+    out->span_count = out->span_cap = n;
+    if (!out->spans || !out->col_of) return PTL_ERR_NO_MEMORY;
+    uint32_t i = 0;
+    for (uint32_t z = 0; z < d; ++z)
+        for (uint32_t x = 0; x < w; ++x) {
+            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
+            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
+                out->spans[i] = of->spans[sp];
+                out->spans[i].layer = PTL_VX_NONE;
+                out->col_of[i++] = z * w + x;
+            }
+        }
+    for (int pass = 0; pass < 2; ++pass) {
+        uint32_t ng = 0;
+        for (uint32_t g = 0; g < of->gap_count; ++g) {
+            const ptl_vx_gap* gp = &of->gaps[g];
+            const uint32_t c = of->col_of[gp->span];
+            const int32_t x = (int32_t)(c % (uint32_t)p->width) - lx0, z = (int32_t)(c / (uint32_t)p->width) - lz0;
+            if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
+            if (pass == 1) {
+                const int k = gp->cols + 1;
+                const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
+                ptl_vx_gap o = *gp;
+                o.span = out->col_index.off.u32[(uint32_t)z * w + (uint32_t)x] + (gp->span - ptl_filter_col_begin(of, c));
+                o.other = gp->other - ptl_filter_col_begin(of, oc);
+                out->gaps[ng] = o;
+            }
+            ++ng;
+        }
+        if (pass == 0) {
+            if (!ng) break;
+            out->gaps = ptl_mem_alloc(a, (size_t)ng * sizeof *out->gaps);
+            if (!out->gaps) return PTL_ERR_NO_MEMORY;
+        }
+        out->gap_count = ng;
+    }
+    return PTL_OK;
+}
+
+static void free_own_field(ptl_open_field* f, const ptl_allocator* a) {
+    ptl_mem_free(a, f->col_index.off.u32, ((size_t)f->col_index.cols + 1) * sizeof(uint32_t));
+    ptl_mem_free(a, f->spans, (size_t)f->span_cap * sizeof *f->spans + 1);
+    ptl_mem_free(a, f->col_of, (size_t)f->span_cap * sizeof *f->col_of + 1);
+    ptl_mem_free(a, f->gaps, (size_t)f->gap_count * sizeof *f->gaps);
+    memset(f, 0, sizeof *f);
+}
+
+typedef struct layers_job {
+    ptl_tiles_job tj;
+    const ptl_layer_stream* s;
+    ptl_tile_layers** out;
+} layers_job;
+
+/* Voxelizes and filters tile `index` of the range like run_tile, then floods its blocks into
+   out[index] instead of keeping its columns. */
+static void run_tile_layers(void* data, uint32_t index) {
+    layers_job* j = data;
+    const int32_t rw = j->tj.range[2] - j->tj.range[0];
+    ptl_vx_tile* t = &j->tj.out[index];
+    ptl_error* err = &j->tj.errs[index];
+    memset(t, 0, sizeof *t);
+    j->out[index] = NULL;
+    t->tx = j->tj.range[0] + (int32_t)(index % (uint32_t)rw);
+    t->tz = j->tj.range[1] + (int32_t)(index / (uint32_t)rw);
+    const int32_t T = j->tj.t->tile_size;
+    t->x0 = t->tx * T, t->z0 = t->tz * T;
+    t->w = (t->x0 + T <= j->tj.world->world_width ? T : j->tj.world->world_width - t->x0);
+    t->d = (t->z0 + T <= j->tj.world->world_depth ? T : j->tj.world->world_depth - t->z0);
+    ptl_vx_params p;
+    ptl_tiles_window(j->tj.world, j->tj.t, t->tx, t->tz, &p);
+    ptl_heightfield hf;
+    ptl_open_field of, own;
+    memset(&hf, 0, sizeof hf);
+    memset(&of, 0, sizeof of);
+    memset(&own, 0, sizeof own);
+    const uint32_t bi = (uint32_t)(t->tz - j->tj.brange[1]) * (uint32_t)(j->tj.brange[2] - j->tj.brange[0]) +
+                        (uint32_t)(t->tx - j->tj.brange[0]);
+    const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
+    const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
+    ptl_status st = ptl_voxelize_trimesh(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
+    if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
+    if (st >= 0) { /* the heightfield spans of its own columns (stats) */
+        const int32_t lx0 = t->x0 - p.ox, lz0 = t->z0 - p.oz;
+        for (int32_t z = 0; z < t->d; ++z)
+            for (int32_t x = 0; x < t->w; ++x) {
+                const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p.width + (uint32_t)(lx0 + x);
+                t->solid_spans += hf.col_start[c + 1] - hf.col_start[c];
+            }
+    }
+    ptl_heightfield_free(&hf);
+    if (st >= 0 && own_field(&of, t, j->tj.a, &own) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
+    ptl_open_field_free(&of);
+    if (st >= 0) {
+        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, &j->out[index]);
+        if (st < 0)
+            st = ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory in the layers of tile (%d, %d)"
+                                                                : "bake: more than 2^32 block-layers in tile (%d, %d)",
+                               t->tx, t->tz);
+    }
+    free_own_field(&own, j->tj.a);
+    t->status = st < 0 ? st : PTL_OK;
+}
+
+/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the tiles of a batch of rows run as jobs,
+   each flooding its blocks; their results are added to the stream in row-major order. One tile's
+   fields at a time per thread, and each tile's few block-layers and edges until it is added. */
+static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                                     const ptl_job_system* jobs, const ptl_allocator* a, const int32_t* rows,
+                                     ptl_layer_stream* s, uint32_t* solid_spans, double* ms_layers,
+                                     const ptl_bake_progress* progress, ptl_error* err) {
+    ptl_status st = ptl_lstream_use_tiles(s, (uint32_t)t->tile_size, (uint32_t)t->tiles_x, (uint32_t)t->tiles_z, err);
+    const uint32_t rw = (uint32_t)t->tiles_x;
+    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
+    ptl_tiles_bins b;
+    memset(&b, 0, sizeof b);
+    /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every tile's triangles are binned once. */
+    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
+    if (st >= 0 && !rows && ptl_tiles_bin_triangles(m, world, t, all, NULL, jobs, a, &b) < 0)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+    for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
+        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
+        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        const uint32_t n = (uint32_t)(tz1 - tz) * rw;
+        ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
+        ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
+        ptl_tile_layers** out = ptl_mem_calloc(a, n, sizeof *out);
+        if (rows) ptl_tiles_bin_free(&b, a);
+        if (!tiles || !errs || !out) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else if (rows && ptl_tiles_bin_triangles(m, world, t, range, rows, jobs, a, &b) < 0) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+        } else {
+            layers_job lj = {{m, world, t, range, rows ? range : all, &b, a, tiles, errs}, s, out};
+            if (jobs && jobs->run) jobs->run(jobs->user, run_tile_layers, &lj, n);
+            else
+                for (uint32_t i = 0; i < n; ++i) run_tile_layers(&lj, i);
+            for (uint32_t i = 0; i < n && st >= 0; ++i) { /* in row-major order: the first failure is the bake's */
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
+                    break;
+                }
+                *solid_spans += tiles[i].solid_spans;
+                const double t0 = ptl_bake3d_now_ms();
+                st = ptl_lstream_add_tile(s, out[i], err);
+                *ms_layers += ptl_bake3d_now_ms() - t0;
+            }
+        }
+        for (uint32_t i = 0; out && i < n; ++i) ptl_lstream_tile_free(out[i], s);
+        ptl_mem_free(a, out, (size_t)n * sizeof *out);
+        ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
+        ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
+    }
+    ptl_tiles_bin_free(&b, a);
+    return st;
+}
+
+/* One batch of ptl_tiles_stream_mesh: job 0 streams the previous batch's rows of tiles (freeing each
+   row's tiles once given), jobs 1.. run this batch's tiles. */
+typedef struct stream_job {
+    ptl_tiles_job tj;
+    ptl_vx_tile* prev; /* rows of rw tiles */
+    uint32_t prev_count, rw;
+    const ptl_vx_tile** row; /* rw pointers (scratch) */
+    const ptl_vx_params* wp;
+    ptl_vx_band* band;
+    ptl_layer_stream* s;
+    double ms;
+    ptl_status st;
+    ptl_error err;
+} stream_job;
+
+static void run_stream_batch(void* data, uint32_t index) {
+    stream_job* j = data;
+    if (index > 0) {
+        ptl_tiles_run_job(&j->tj, index - 1);
+        return;
+    }
+    for (uint32_t r = 0; r < j->prev_count / j->rw; ++r) {
+        for (uint32_t x = 0; x < j->rw; ++x) j->row[x] = &j->prev[(size_t)r * j->rw + x];
+        if (j->st >= 0) j->st = stream_row(j->wp, j->row, j->rw, j->band, j->s, &j->ms, &j->err);
+        for (uint32_t x = 0; x < j->rw; ++x) ptl_tiles_tile_free(&j->prev[(size_t)r * j->rw + x], j->tj.a);
+    }
+}
+
+/* Without a job system, a row of tiles at a time, streamed as soon as it is done, so that one row
+   of tiles is alive. With one, PTL_VX_BAND_ROWS rows of tiles run as one batch of jobs, and job 0
+   of each batch streams the batch before (the stream then runs its blocks in turn: a job may not
+   start jobs), so the layers hide behind the tiles as the assembly of the world's field did; the
+   last batch is streamed with the jobs. `base` holds what every batch shares; `b` the bins of the
+   batch, rebinned for each (`rows`: ptl_tiles_bin_triangles). */
+static ptl_status stream_batches(const stream_job* base, const ptl_job_system* jobs, const int32_t* rows,
+                                 ptl_tiles_bins* b, const ptl_bake_progress* progress, uint32_t* solid_spans,
+                                 double* ms_layers, ptl_error* err) {
+    const ptl_vx_tiling* t = base->tj.t;
+    const ptl_allocator* a = base->tj.a;
+    const uint32_t rw = base->rw;
+    const bool overlap = jobs && jobs->run;
+    const int32_t batch = overlap ? PTL_VX_BAND_ROWS : 1;
+    ptl_vx_tile* prev = NULL;
+    uint32_t prev_n = 0;
+    ptl_status st = PTL_OK;
+    for (int32_t tz = 0; st >= 0 && (tz < t->tiles_z || prev); tz += batch) {
+        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
+        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
+        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
+        const uint32_t n = tz < t->tiles_z ? (uint32_t)(tz1 - tz) * rw : 0;
+        ptl_vx_tile* tiles = n ? ptl_mem_calloc(a, n, sizeof *tiles) : NULL;
+        ptl_error* errs = n ? ptl_mem_calloc(a, n, sizeof *errs) : NULL;
+        ptl_tiles_bin_free(b, a);
+        stream_job sj = *base;
+        sj.tj.range = sj.tj.brange = range, sj.tj.b = b, sj.tj.out = tiles, sj.tj.errs = errs;
+        sj.prev = prev, sj.prev_count = prev_n;
+        if (n && (!tiles || !errs)) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        } else if (n && ptl_tiles_bin_triangles(base->tj.m, base->tj.world, t, range, rows, jobs, a, b) < 0) {
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
+        } else {
+            if (overlap && n) {
+                ptl_lstream_set_jobs(base->s, NULL);
+                jobs->run(jobs->user, run_stream_batch, &sj, n + 1);
+                ptl_lstream_set_jobs(base->s, jobs);
+            } else if (n) {
+                for (uint32_t i = 0; i < n; ++i) ptl_tiles_run_job(&sj.tj, i);
+            } else {
+                run_stream_batch(&sj, 0); /* the last batch, its blocks as jobs */
+            }
+            *ms_layers += sj.ms;
+            /* the first failure in the bake's order: the earlier rows' stream, then the tiles' */
+            if (sj.st < 0) {
+                st = sj.st;
+                if (err) *err = sj.err;
+            }
+            for (uint32_t i = 0; i < n && st >= 0; ++i)
+                if (tiles[i].status < 0) {
+                    st = tiles[i].status;
+                    if (err) *err = errs[i];
+                }
+            for (uint32_t i = 0; i < n && st >= 0; ++i) *solid_spans += tiles[i].solid_spans;
+        }
+        ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
+        ptl_tiles_free_all(prev, prev_n, a);
+        prev = tiles, prev_n = n;
+        if (!overlap && st >= 0 && n) { /* this row now */
+            stream_job now = *base;
+            now.tj.range = now.tj.brange = range, now.tj.b = b, now.tj.out = tiles;
+            now.prev = prev, now.prev_count = prev_n;
+            run_stream_batch(&now, 0);
+            *ms_layers += now.ms;
+            if (now.st < 0) {
+                st = now.st;
+                if (err) *err = now.err;
+            }
+            ptl_tiles_free_all(prev, prev_n, a);
+            prev = NULL, prev_n = 0;
+        }
+    }
+    ptl_tiles_free_all(prev, prev_n, a);
+    return st;
+}
+
+ptl_status ptl_tiles_stream_mesh(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
+                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_stream* s,
+                               uint32_t* solid_spans, double* ms_layers, const ptl_bake_progress* progress,
+                               ptl_error* err) {
+    *solid_spans = 0;
+    *ms_layers = 0;
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const ptl_vx_params wp = world_grid(world);
+    ptl_vx_band band;
+    memset(&band, 0, sizeof band);
+    ptl_lmap_band_reset(&band, &wp, &a);
+    const uint32_t rw = (uint32_t)t->tiles_x;
+    const ptl_vx_tile** row = ptl_mem_alloc(&a, (size_t)rw * sizeof *row);
+    ptl_tiles_bins b; /* the triangles of a batch of tile rows */
+    memset(&b, 0, sizeof b);
+    /* Runs of triangles and the tile rows they meet, so that a batch of rows is binned without
+       looking at the rest; a mesh of a few runs is binned once for every tile instead (its bins are
+       small, and each batch would look at all of it). */
+    const uint32_t nruns = (m->tri_count + PTL_TILES_BIN_RUN - 1) / PTL_TILES_BIN_RUN;
+    const bool by_runs = nruns > PTL_TILES_BIN_ONCE_RUNS;
+    int32_t* rows = by_runs ? ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows) : NULL;
+    ptl_status st = row && (rows || !by_runs) ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    if (st >= 0 && by_runs) ptl_tiles_bin_rows(m, world, t, jobs, rows);
+    if (st >= 0 && t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0) {
+        st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
+    } else if (st >= 0) {
+        const stream_job base = {{m, world, t, NULL, NULL, NULL, &a, NULL, NULL}, NULL, 0, rw, row, &wp, &band, s,
+                                 0, PTL_OK, {0}};
+        st = stream_batches(&base, jobs, rows, &b, progress, solid_spans, ms_layers, err);
+    }
+    ptl_tiles_bin_free(&b, &a);
+    ptl_mem_free(&a, rows, ((size_t)nruns + 1) * 2 * sizeof *rows);
+    ptl_mem_free(&a, row, (size_t)rw * sizeof *row);
+    ptl_lmap_band_free(&band);
+    return st;
+}
+
+/* Spans in world column (x, z) of the placed tiles `at`. */
+static uint32_t column_spans(const ptl_vx_tiling* t, const ptl_vx_tile* const* at, int64_t x, int64_t z) {
+    const uint32_t T = (uint32_t)t->tile_size;
+    const ptl_vx_tile* tl = at[(uint32_t)z / T * (uint32_t)t->tiles_x + (uint32_t)x / T];
+    const uint32_t k = ((uint32_t)z - (uint32_t)tl->z0) * (uint32_t)tl->w + ((uint32_t)x - (uint32_t)tl->x0);
+    return ptl_tiles_tile_col(tl, k + 1) - ptl_tiles_tile_col(tl, k);
+}
+
+/* Tiles read from parts (which a checksum does not make right): every link must reach a span of
+   its neighbour column inside the world, every gap a span (sorted by span, as tiles keep them), as
+   ptl_tiles_assemble checks. The stream reads them without further checks. */
+static ptl_status check_links(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* at,
+                              ptl_error* err) {
+    const int64_t W = world->world_width, D = world->world_depth;
+    const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
+    for (uint32_t i = 0; i < ntiles; ++i) {
+        const ptl_vx_tile* tl = at[i];
+        const uint32_t ncols = (uint32_t)tl->w * (uint32_t)tl->d;
+        for (uint32_t k = 0; k < ncols; ++k) {
+            const int64_t gx = tl->x0 + (int64_t)(k % (uint32_t)tl->w), gz = tl->z0 + (int64_t)(k / (uint32_t)tl->w);
+            for (uint32_t j = ptl_tiles_tile_col(tl, k), je = ptl_tiles_tile_col(tl, k + 1); j < je; ++j)
+                for (int d = 0; d < 4; ++d) {
+                    const uint8_t c = tl->spans[j].con[d];
+                    if (c == PTL_VX_NOCON) continue;
+                    const int64_t nx = gx + DX[d], nz = gz + DZ[d];
+                    if (nx < 0 || nz < 0 || nx >= W || nz >= D || c >= column_spans(t, at, nx, nz))
+                        return ptl_error_set(err, PTL_ERR_BAD_INPUT,
+                                             "bake: tile (%d, %d) links column (%lld, %lld) to a span its neighbour lacks",
+                                             tl->tx, tl->tz, (long long)gx, (long long)gz);
+                }
+        }
+        for (uint32_t g = 0; g < tl->gap_count; ++g) {
+            const ptl_vx_gap* gp = &tl->gaps[g];
+            if (gp->span >= tl->span_count || gp->dir > 3 || (g > 0 && gp->span < tl->gaps[g - 1].span))
+                return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a malformed gap", tl->tx, tl->tz);
+            uint32_t lo = 0, hi = ncols;
+            while (hi - lo > 1) {
+                const uint32_t mid = lo + (hi - lo) / 2;
+                if (ptl_tiles_tile_col(tl, mid) <= gp->span) lo = mid;
+                else hi = mid;
+            }
+            const int64_t kk = gp->cols + 1;
+            const int64_t ox = tl->x0 + (int64_t)(lo % (uint32_t)tl->w) + kk * DX[gp->dir];
+            const int64_t oz = tl->z0 + (int64_t)(lo / (uint32_t)tl->w) + kk * DZ[gp->dir];
+            if (ox < 0 || oz < 0 || ox >= W || oz >= D || gp->other >= column_spans(t, at, ox, oz))
+                return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: tile (%d, %d) has a gap to a missing span", tl->tx, tl->tz);
+        }
+    }
+    return PTL_OK;
+}
+
+ptl_status ptl_tiles_stream_parts(const ptl_vx_params* world, const ptl_vx_tiling* t, const ptl_vx_tile* const* tiles,
+                               uint32_t count, const ptl_allocator* alloc, ptl_layer_stream* s, ptl_error* err) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const uint32_t ntiles = (uint32_t)t->tiles_x * (uint32_t)t->tiles_z;
+    const ptl_vx_tile** list = ptl_mem_calloc(&a, ntiles, sizeof *list);
+    if (!list) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    uint64_t total = 0, gaps = 0;
+    ptl_status st = ptl_tiles_assemble_place(world, t, tiles, count, list, &total, &gaps, err);
+    if (st >= 0) st = check_links(world, t, list, err);
+    const ptl_vx_params wp = world_grid(world);
+    ptl_vx_band band;
+    memset(&band, 0, sizeof band);
+    ptl_lmap_band_reset(&band, &wp, &a);
+    double ms = 0;
+    for (int32_t tz = 0; tz < t->tiles_z && st >= 0; ++tz)
+        st = stream_row(&wp, list + (size_t)tz * (uint32_t)t->tiles_x, (uint32_t)t->tiles_x, &band, s, &ms, err);
+    ptl_lmap_band_free(&band);
+    ptl_mem_free(&a, list, (size_t)ntiles * sizeof *list);
+    return st;
+}
