@@ -33,7 +33,7 @@
    2 q are one: such a turn is straight (no notch), a corner that close outside a cone side is in
    the cone, a split point that close to a wall's end is that end, a gap that close to straight is
    closed; cells are then convex within 2 q, inside validation's tolerance. The readers refuse a
-   vertex within 4 q of an edge (ptl_shape_validate), so nothing else is that close. */
+   vertex within 16 q of an edge (ptl_shape_validate), so nothing else is that close. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
