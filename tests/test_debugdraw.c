@@ -327,6 +327,79 @@ static bool has_open(const ptl_bake_debug* dbg, int32_t x, int32_t z, int f, uin
     return false;
 }
 
+/* The voxel stages of a 3D bake (spans, layers) and its input triangles. */
+static void check_voxel_drawings(const scene* s, rec* r, uint32_t nl) {
+    const ptl_bake_debug* dbg = s->dbg;
+    ptl_dd_sink sink = rec_sink(r);
+    /* voxels: 10 triangles per solid span; 2 per open span, one colour per layer */
+    ptl_dbg_grid g;
+    ptl_bake_debug_get_grid(dbg, &g);
+    cr_assert(g.cs > 0 && g.ch > 0 && g.width > 0 && g.depth > 0);
+    uint32_t nsolid, nopen, in_layer = 0;
+    ptl_bake_debug_solid_spans(dbg, &nsolid);
+    const ptl_dbg_open_span* os = ptl_bake_debug_open_spans(dbg, &nopen);
+    cr_assert_eq(nsolid, s->stats.spans, "%s: %u solid spans kept, the bake counted %u", s->name, nsolid,
+                 s->stats.spans);
+    for (uint32_t i = 0; i < nopen; ++i) {
+        if (os[i].layer != PTL_NONE) {
+            cr_assert_lt(os[i].layer, nl);
+            in_layer++;
+        }
+        cr_assert(os[i].x >= 0 && os[i].x < g.width && os[i].z >= 0 && os[i].z < g.depth);
+    }
+    cr_assert_eq(in_layer, s->stats.walkable_spans, "%s: %u spans in layers, the bake counted %u", s->name, in_layer,
+                 s->stats.walkable_spans);
+    float glo[3] = {g.bmin[0], g.bmin[1], g.bmin[2]};
+    float ghi[3] = {g.bmin[0] + g.cs * (float)g.width, g.bmin[1] + g.ch * 65536.0f, g.bmin[2] + g.cs * (float)g.depth};
+    rec_reset(r);
+    rec_box(r, glo, ghi, 0.5f);
+    ptl_dd_solid_spans(&sink, NULL, dbg);
+    rec_check(r, "solid spans", s->name);
+    /* tops and the sides the neighbouring column leaves open, each merged along a run of equal ones:
+       counted independently, height by height */
+    uint64_t stretches = 0, runs = 0;
+    const ptl_dbg_solid_span* all = ptl_bake_debug_solid_spans(dbg, &nsolid);
+    for (uint32_t i = 0; i < nsolid; ++i) {
+        uint32_t nc;
+        const ptl_dbg_solid_span* col = ptl_bake_debug_solid_column(dbg, all[i].x, all[i].z, &nc);
+        cr_assert(col && all + i >= col && all + i < col + nc, "%s: span %u is not in its column's slice", s->name, i);
+        for (uint32_t k = 0; k + 1 < nc; ++k)
+            cr_assert_lt(col[k].smax, col[k + 1].smin + 1u, "%s: a column's spans overlap or are unsorted", s->name);
+        /* a run of tops starts here unless the column at x - 1 has a span with the same top */
+        uint32_t nl2;
+        const ptl_dbg_solid_span* left = ptl_bake_debug_solid_column(dbg, all[i].x - 1, all[i].z, &nl2);
+        bool continues = false;
+        for (uint32_t k = 0; k < nl2; ++k)
+            continues |= left[k].smax == all[i].smax && left[k].walkable == all[i].walkable;
+        runs += !continues;
+        for (int f = 0; f < 4; ++f) {
+            uint32_t st2[256][2];
+            uint32_t ns = open_stretches(dbg, &all[i], f, st2);
+            int rx = f < 2 ? 0 : 1, rz = f < 2 ? 1 : 0;
+            for (uint32_t k = 0; k < ns; ++k)
+                stretches += !has_open(dbg, all[i].x - rx, all[i].z - rz, f, all[i].walkable, st2[k][0], st2[k][1]);
+        }
+    }
+    cr_assert_eq(r->verts[PTL_DD_TRIS], 6ull * (runs + stretches),
+                 "%s: %llu span triangles, expected 2 x (%llu runs of tops + %llu runs of open sides)", s->name,
+                 (unsigned long long)r->verts[PTL_DD_TRIS] / 3, (unsigned long long)runs,
+                 (unsigned long long)stretches);
+    rec_reset(r);
+    rec_box(r, glo, ghi, 0.5f);
+    ptl_dd_layers(&sink, NULL, dbg);
+    rec_check(r, "layers", s->name);
+    cr_assert_eq(r->verts[PTL_DD_TRIS], 6ull * nopen);
+
+    /* input triangles: one per non-degenerate triangle, inside the mesh's bounds */
+    rec_reset(r);
+    rec_box(r, s->mesh.bmin, s->mesh.bmax, 1e-4f);
+    ptl_dd_trimesh(&sink, NULL, &s->mesh, 0);
+    rec_check(r, "input triangles", s->name);
+    cr_assert_leq(r->verts[PTL_DD_TRIS], 3ull * s->mesh.tri_count);
+    cr_assert_geq(r->verts[PTL_DD_TRIS], 3ull * s->mesh.tri_count * 9 / 10, "%s: most triangles are not drawn",
+                  s->name);
+}
+
 static void check_bake_drawings(const scene* s, rec* r) {
     const ptl_bake_debug* dbg = s->dbg;
     ptl_dd_sink sink = rec_sink(r);
@@ -446,73 +519,7 @@ static void check_bake_drawings(const scene* s, rec* r) {
         cr_assert_eq(n, 0);
         return;
     }
-    /* voxels: 10 triangles per solid span; 2 per open span, one colour per layer */
-    ptl_dbg_grid g;
-    ptl_bake_debug_get_grid(dbg, &g);
-    cr_assert(g.cs > 0 && g.ch > 0 && g.width > 0 && g.depth > 0);
-    uint32_t nsolid, nopen, in_layer = 0;
-    ptl_bake_debug_solid_spans(dbg, &nsolid);
-    const ptl_dbg_open_span* os = ptl_bake_debug_open_spans(dbg, &nopen);
-    cr_assert_eq(nsolid, s->stats.spans, "%s: %u solid spans kept, the bake counted %u", s->name, nsolid,
-                 s->stats.spans);
-    for (uint32_t i = 0; i < nopen; ++i) {
-        if (os[i].layer != PTL_NONE) {
-            cr_assert_lt(os[i].layer, nl);
-            in_layer++;
-        }
-        cr_assert(os[i].x >= 0 && os[i].x < g.width && os[i].z >= 0 && os[i].z < g.depth);
-    }
-    cr_assert_eq(in_layer, s->stats.walkable_spans, "%s: %u spans in layers, the bake counted %u", s->name, in_layer,
-                 s->stats.walkable_spans);
-    float glo[3] = {g.bmin[0], g.bmin[1], g.bmin[2]};
-    float ghi[3] = {g.bmin[0] + g.cs * (float)g.width, g.bmin[1] + g.ch * 65536.0f, g.bmin[2] + g.cs * (float)g.depth};
-    rec_reset(r);
-    rec_box(r, glo, ghi, 0.5f);
-    ptl_dd_solid_spans(&sink, NULL, dbg);
-    rec_check(r, "solid spans", s->name);
-    /* tops and the sides the neighbouring column leaves open, each merged along a run of equal ones:
-       counted independently, height by height */
-    uint64_t stretches = 0, runs = 0;
-    const ptl_dbg_solid_span* all = ptl_bake_debug_solid_spans(dbg, &nsolid);
-    for (uint32_t i = 0; i < nsolid; ++i) {
-        uint32_t nc;
-        const ptl_dbg_solid_span* col = ptl_bake_debug_solid_column(dbg, all[i].x, all[i].z, &nc);
-        cr_assert(col && all + i >= col && all + i < col + nc, "%s: span %u is not in its column's slice", s->name, i);
-        for (uint32_t k = 0; k + 1 < nc; ++k)
-            cr_assert_lt(col[k].smax, col[k + 1].smin + 1u, "%s: a column's spans overlap or are unsorted", s->name);
-        /* a run of tops starts here unless the column at x - 1 has a span with the same top */
-        uint32_t nl2;
-        const ptl_dbg_solid_span* left = ptl_bake_debug_solid_column(dbg, all[i].x - 1, all[i].z, &nl2);
-        bool continues = false;
-        for (uint32_t k = 0; k < nl2; ++k)
-            continues |= left[k].smax == all[i].smax && left[k].walkable == all[i].walkable;
-        runs += !continues;
-        for (int f = 0; f < 4; ++f) {
-            uint32_t st2[256][2];
-            uint32_t ns = open_stretches(dbg, &all[i], f, st2);
-            int rx = f < 2 ? 0 : 1, rz = f < 2 ? 1 : 0;
-            for (uint32_t k = 0; k < ns; ++k)
-                stretches += !has_open(dbg, all[i].x - rx, all[i].z - rz, f, all[i].walkable, st2[k][0], st2[k][1]);
-        }
-    }
-    cr_assert_eq(r->verts[PTL_DD_TRIS], 6ull * (runs + stretches),
-                 "%s: %llu span triangles, expected 2 x (%llu runs of tops + %llu runs of open sides)", s->name,
-                 (unsigned long long)r->verts[PTL_DD_TRIS] / 3, (unsigned long long)runs,
-                 (unsigned long long)stretches);
-    rec_reset(r);
-    rec_box(r, glo, ghi, 0.5f);
-    ptl_dd_layers(&sink, NULL, dbg);
-    rec_check(r, "layers", s->name);
-    cr_assert_eq(r->verts[PTL_DD_TRIS], 6ull * nopen);
-
-    /* input triangles: one per non-degenerate triangle, inside the mesh's bounds */
-    rec_reset(r);
-    rec_box(r, s->mesh.bmin, s->mesh.bmax, 1e-4f);
-    ptl_dd_trimesh(&sink, NULL, &s->mesh, 0);
-    rec_check(r, "input triangles", s->name);
-    cr_assert_leq(r->verts[PTL_DD_TRIS], 3ull * s->mesh.tri_count);
-    cr_assert_geq(r->verts[PTL_DD_TRIS], 3ull * s->mesh.tri_count * 9 / 10, "%s: most triangles are not drawn",
-                  s->name);
+    check_voxel_drawings(s, r, nl);
 }
 
 /* Does cell c hold (x, z) in plan, within 1e-4? (cells are convex, counter-clockwise) */

@@ -351,7 +351,7 @@ Test(hostile_2d, a_notch_closed_by_a_split_point_on_a_far_reaching_wall_bakes) {
     cr_assert_eq(check_case("far_wall.poly", &t, true, 0, 0), BAKED);
     free(t.s);
     /* Features of a few units beside a coordinate of 7.8e6 (precision 0.5), or of a few hundred
-       beside 1.2e11 (precision 8192): baked or refused by name (a vertex within 16 times the
+       beside 1.2e11 (precision 8192): baked or refused by name (a vertex within 4 times the
        precision of an edge), never an internal error. */
     static const char* const near_limit[] = {
         "poly\n1\n2\n4  010 07777777 0 101 0 0 10\n4 3 1 3  33 6 06 3\n",

@@ -33,7 +33,7 @@
    2 q are one: such a turn is straight (no notch), a corner that close outside a cone side is in
    the cone, a split point that close to a wall's end is that end, a gap that close to straight is
    closed; cells are then convex within 2 q, inside validation's tolerance. The readers refuse a
-   vertex within 16 q of an edge (ptl_shape_validate), so nothing else is that close. */
+   vertex within 4 q of an edge (ptl_shape_validate), so nothing else is that close. */
 #include <float.h>
 #include <math.h>
 #include <stdlib.h>
@@ -44,7 +44,6 @@
 #include "relax.h"
 #include "../shape/geom2.h"
 
-enum { SEG_WALL = 0, SEG_PORTAL = 1 };
 enum { MAX_STEPS_PER_NOTCH = 64 };
 /* How far past the closest element a notch looks for a notch to pair with, in buckets of the
    segment grid (about one segment each, so the reach follows the density of the walls): at most
@@ -100,7 +99,7 @@ static bool link_portal(ptl_dc* d, uint32_t v, uint32_t seg) {
 
 static bool add_portal(ptl_dc* d, uint32_t n, uint32_t v) {
     uint32_t seg;
-    if (!add_seg(d, n, v, SEG_PORTAL, &seg)) return false;
+    if (!add_seg(d, n, v, PTL_DSEG_PORTAL, &seg)) return false;
     return link_portal(d, n, seg) && link_portal(d, v, seg);
 }
 
@@ -120,7 +119,7 @@ static bool split_wall(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
     d->v.data[a].next = id;
     d->v.data[b].prev = id;
     uint32_t s1, s2;
-    if (!add_seg(d, a, id, SEG_WALL, &s1) || !add_seg(d, id, b, SEG_WALL, &s2)) return false;
+    if (!add_seg(d, a, id, PTL_DSEG_WALL, &s1) || !add_seg(d, id, b, PTL_DSEG_WALL, &s2)) return false;
     d->v.data[a].out_seg = s1;
     d->v.data[id].out_seg = s2;
     d->split_points++;
@@ -301,8 +300,8 @@ static bool clipped_closest(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
         else if (v2_eq(p, b)) out->end = 2;
         /* A point within the input's tolerance of an end is that end: the blob stores floats, and a
            split point that rounds onto (or next to) a vertex leaves a cell of no area between them. */
-        else if (d->tol > 0 && s->kind == SEG_WALL && v2_dist2(p, a) <= d->tol * d->tol) out->raw = p, p = a, out->end = 1;
-        else if (d->tol > 0 && s->kind == SEG_WALL && v2_dist2(p, b) <= d->tol * d->tol) out->raw = p, p = b, out->end = 2;
+        else if (d->tol > 0 && s->kind == PTL_DSEG_WALL && v2_dist2(p, a) <= d->tol * d->tol) out->raw = p, p = a, out->end = 1;
+        else if (d->tol > 0 && s->kind == PTL_DSEG_WALL && v2_dist2(p, b) <= d->tol * d->tol) out->raw = p, p = b, out->end = 2;
     }
     out->seg = seg;
     out->p = p;
@@ -335,7 +334,7 @@ static bool better(const ptl_dc* d, const hit* h, const hit* best) {
     if (h->d2 != best->d2) return h->d2 < best->d2;
     int hv = h->end != 0, bv = best->end != 0;
     if (hv != bv) return hv > bv;
-    int hw = d->s.data[h->seg].kind == SEG_WALL, bw = d->s.data[best->seg].kind == SEG_WALL;
+    int hw = d->s.data[h->seg].kind == PTL_DSEG_WALL, bw = d->s.data[best->seg].kind == PTL_DSEG_WALL;
     if (hw != bw) return hw > bw;
     return h->seg < best->seg;
 }
@@ -402,7 +401,7 @@ static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double s
                     if (cand) {
                         const ptl_dseg* sg = &d->s.data[seg];
                         const uint32_t v = sg->a; /* each vertex once: it starts one wall */
-                        if (sg->kind != SEG_WALL || !d->v.data[v].real) continue;
+                        if (sg->kind != PTL_DSEG_WALL || !d->v.data[v].real) continue;
                         const ptl_v2 dq = v2_sub(P(d, v), np);
                         if (v2_cross(r1, dq) < 0 || v2_cross(r2, dq) > 0) continue;
                         npair c = {v, 0, (float)v2_len2(dq)};
@@ -584,7 +583,7 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
             } else {
                 st = add_portal(d, n, v) ? PTL_OK : PTL_ERR_NO_MEMORY;
             }
-        } else if (s->kind == SEG_WALL) {
+        } else if (s->kind == PTL_DSEG_WALL) {
             uint32_t q;
             st = split_wall(d, h.seg, h.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
         } else {
@@ -684,7 +683,7 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t seg;
-        if (!add_seg(d, i, d->v.data[i].next, SEG_WALL, &seg))
+        if (!add_seg(d, i, d->v.data[i].next, PTL_DSEG_WALL, &seg))
             return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
         d->v.data[i].out_seg = seg;
     }
@@ -748,7 +747,7 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
         if (prev == a || lid[2 * prev] != a || lid[2 * prev + 1] != b) { /* the first vertex under it */
             const ptl_v2 ab = v2_sub(P(d, b), P(d, a));
             if (!in_sector(d, a, ab) || !in_sector(d, b, v2_neg(ab))) continue;
-            if (!add_seg(d, a, b, SEG_PORTAL, &seg) || !link_portal(d, a, seg) || !link_portal(d, b, seg))
+            if (!add_seg(d, a, b, PTL_DSEG_PORTAL, &seg) || !link_portal(d, a, seg) || !link_portal(d, b, seg))
                 st = PTL_ERR_NO_MEMORY;
             else
                 d->s.data[seg].pad[0] = 1;
@@ -845,7 +844,7 @@ static bool split_touched_walls(ptl_dc* d, uint32_t n) {
                 if (x < 0 || y < 0 || x >= g->nx || y >= g->ny) continue;
                 for (uint32_t i = g->head[y * g->nx + x]; i != PTL_NONE; i = g->nodes[i].next) {
                     const ptl_dseg* sg = &d->s.data[g->nodes[i].seg];
-                    if (!sg->alive || sg->kind != SEG_WALL) continue;
+                    if (!sg->alive || sg->kind != PTL_DSEG_WALL) continue;
                     const ptl_v2 a = P(d, sg->a), b = P(d, sg->b);
                     if (v2_eq(a, p) || v2_eq(b, p) || v2_orient(a, b, p) != 0) continue;
                     if (v2_dot(v2_sub(p, a), v2_sub(b, a)) > 0 && v2_dot(v2_sub(p, b), v2_sub(a, b)) > 0) {
@@ -898,163 +897,6 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
         }
     }
     return d->oom ? ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory") : PTL_OK;
-}
-
-/* ---- reading the cells off the planar graph ----------------------------------------------------*/
-
-void ptl_dc_faces_free(ptl_dc* d, ptl_dc_faces* f) {
-    const ptl_allocator* a = &d->alloc;
-    ptl_mem_free(a, f->hstart, ((size_t)f->nv + 1) * sizeof(uint32_t));
-    ptl_mem_free(a, f->hto, (size_t)f->nh * sizeof(uint32_t));
-    ptl_mem_free(a, f->hseg, (size_t)f->nh * sizeof(uint32_t));
-    ptl_mem_free(a, f->hface, (size_t)f->nh * sizeof(uint32_t));
-    ptl_mem_free(a, f->hrev, (size_t)f->nh * sizeof(uint32_t));
-    ptl_mem_free(a, f->seg_half, (size_t)f->ns * 2 * sizeof(uint32_t));
-    PTL_ARRAY_FREE(a, f->cverts);
-    PTL_ARRAY_FREE(a, f->cstart);
-    PTL_ARRAY_FREE(a, f->chalf);
-    memset(f, 0, sizeof *f);
-}
-
-/* Faces of the planar graph of walls and live portals: each is the region to the left of a cycle
-   of half-edges, walked by turning at every vertex to the half-edge just clockwise of the one we
-   arrived on. Walls have one half-edge (free space is on their left only), portals two. */
-ptl_status ptl_dc_faces_build(ptl_dc* d, ptl_dc_faces* f, ptl_error* err) {
-    const ptl_allocator* a = &d->alloc;
-    memset(f, 0, sizeof *f);
-    uint32_t nv = d->v.count, nh = 0;
-    f->nv = nv;
-    f->ns = d->s.count;
-    f->hstart = ptl_mem_calloc(a, (size_t)nv + 1, sizeof(uint32_t));
-    if (!f->hstart) goto oom;
-    for (uint32_t v = 0; v < nv; ++v) {
-        f->hstart[v] = nh;
-        nh += 1 + d->v.data[v].portal_count;
-    }
-    f->hstart[nv] = nh;
-    f->nh = nh;
-    f->hto = ptl_mem_alloc(a, (size_t)nh * sizeof(uint32_t));
-    f->hseg = ptl_mem_alloc(a, (size_t)nh * sizeof(uint32_t));
-    f->hface = ptl_mem_alloc(a, (size_t)nh * sizeof(uint32_t));
-    f->hrev = ptl_mem_alloc(a, (size_t)nh * sizeof(uint32_t));
-    f->seg_half = ptl_mem_alloc(a, (size_t)f->ns * 2 * sizeof(uint32_t));
-    if (!f->hto || !f->hseg || !f->hface || !f->hrev || !f->seg_half) goto oom;
-    memset(f->seg_half, 0xff, (size_t)f->ns * 2 * sizeof(uint32_t));
-    for (uint32_t v = 0; v < nv; ++v) {
-        uint32_t h = f->hstart[v];
-        f->hto[h] = d->v.data[v].next;
-        f->hseg[h] = d->v.data[v].out_seg;
-        ++h;
-        for (uint32_t r = d->v.data[v].portals; r != PTL_NONE; r = d->refs.data[r].next, ++h) {
-            uint32_t seg = d->refs.data[r].seg;
-            f->hto[h] = other_end(d, seg, v);
-            f->hseg[h] = seg;
-            f->seg_half[2 * seg + (d->s.data[seg].a == v ? 0 : 1)] = h;
-        }
-    }
-    for (uint32_t h = 0; h < nh; ++h) {
-        f->hface[h] = PTL_NONE;
-        const ptl_dseg* s = &d->s.data[f->hseg[h]];
-        f->hrev[h] = s->kind == SEG_PORTAL ? f->seg_half[2 * f->hseg[h] + (f->hto[h] == s->a ? 0 : 1)] : PTL_NONE;
-    }
-    for (uint32_t h0 = 0; h0 < nh; ++h0) {
-        if (f->hface[h0] != PTL_NONE) continue;
-        if (!PTL_PUSH(a, f->cstart, f->cverts.count)) goto oom;
-        uint32_t h = h0, guard = 0;
-        do {
-            const ptl_dseg* s = &d->s.data[f->hseg[h]];
-            uint32_t from = s->kind == SEG_WALL ? s->a : (f->hto[h] == s->a ? s->b : s->a);
-            f->hface[h] = f->face_count;
-            if (!PTL_PUSH(a, f->cverts, from) || !PTL_PUSH(a, f->chalf, h)) goto oom;
-            uint32_t x = f->hto[h];
-            /* Arriving by a wall, its reverse is the last direction of x's sector; by a portal, its
-               reverse is one of x's portals, which all follow x's wall (index hstart[x]). */
-            h = f->hrev[h] == PTL_NONE ? f->hstart[x + 1] - 1 : f->hrev[h] - 1;
-            if (++guard > nh) return ptl_error_set(err, PTL_ERR_INTERNAL, "decompose: a face does not close");
-        } while (h != h0);
-        ++f->face_count;
-    }
-    if (!PTL_PUSH(a, f->cstart, f->cverts.count)) goto oom;
-    return PTL_OK;
-oom:
-    return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
-}
-
-ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err) {
-    const ptl_allocator* a = &d->alloc;
-    uint32_t nv = d->v.count;
-    ptl_dc_faces fc;
-    ptl_status st = ptl_dc_faces_build(d, &fc, err);
-    if (st < 0) {
-        ptl_dc_faces_free(d, &fc);
-        return st;
-    }
-    uint32_t faces = fc.face_count;
-    uint32_t* hrev = fc.hrev;
-    uint32_t* hface = fc.hface;
-    uint32_t* seg_half = fc.seg_half;
-#define cverts fc.cverts
-#define cstart fc.cstart
-#define chalf fc.chalf
-    /* Output arrays. */
-    memset(out, 0, sizeof *out);
-    out->alloc = d->alloc;
-    out->vert_count = nv;
-    out->xy = ptl_mem_alloc(a, (size_t)nv * 2 * sizeof(double));
-    out->cell_count = faces;
-    out->cell_start = ptl_mem_alloc(a, ((size_t)faces + 1) * sizeof(uint32_t));
-    out->cell_verts = ptl_mem_alloc(a, (size_t)cverts.count * sizeof(uint32_t));
-    out->cell_nbrs = ptl_mem_alloc(a, (size_t)cverts.count * sizeof(uint32_t));
-    uint32_t portals = 0;
-    for (uint32_t i = 0; i < d->s.count; ++i) portals += d->s.data[i].alive && d->s.data[i].kind == SEG_PORTAL;
-    out->portal_count = portals;
-    out->portals = ptl_mem_alloc(a, (size_t)portals * sizeof(ptl_decomp_portal));
-    if (!out->xy || !out->cell_start || !out->cell_verts || !out->cell_nbrs || !out->portals) {
-        ptl_mem_free(a, out->xy, (size_t)nv * 2 * sizeof(double));
-        ptl_mem_free(a, out->cell_start, ((size_t)faces + 1) * sizeof(uint32_t));
-        ptl_mem_free(a, out->cell_verts, (size_t)cverts.count * sizeof(uint32_t));
-        ptl_mem_free(a, out->cell_nbrs, (size_t)cverts.count * sizeof(uint32_t));
-        ptl_mem_free(a, out->portals, (size_t)portals * sizeof(ptl_decomp_portal));
-        memset(out, 0, sizeof *out);
-        goto oom;
-    }
-    for (uint32_t v = 0; v < nv; ++v) {
-        out->xy[2 * v] = d->v.data[v].p.x;
-        out->xy[2 * v + 1] = d->v.data[v].p.y;
-    }
-    memcpy(out->cell_start, cstart.data, ((size_t)faces + 1) * sizeof(uint32_t));
-    memcpy(out->cell_verts, cverts.data, (size_t)cverts.count * sizeof(uint32_t));
-    for (uint32_t i = 0; i < cverts.count; ++i) {
-        uint32_t h = chalf.data[i];
-        out->cell_nbrs[i] = hrev[h] == PTL_NONE ? PTL_NONE : hface[hrev[h]];
-    }
-    uint32_t p = 0;
-    for (uint32_t i = 0; i < d->s.count; ++i) {
-        const ptl_dseg* s = &d->s.data[i];
-        if (!s->alive || s->kind != SEG_PORTAL) continue;
-        ptl_decomp_portal* dp = &out->portals[p++];
-        dp->v[0] = s->a;
-        dp->v[1] = s->b;
-        dp->pocket = s->pad[0] ? 2 : 0; /* a lid: the pocket right of a -> b, cell[1] */
-        dp->cell[0] = hface[seg_half[2 * i]];
-        dp->cell[1] = hface[seg_half[2 * i + 1]];
-    }
-    out->notches = d->notches;
-    out->real_notches = 0;
-    for (uint32_t v = 0; v < nv; ++v) out->real_notches += d->v.data[v].real;
-    out->holes = d->holes;
-    out->outer_rings = d->outer_rings;
-    out->split_points = d->split_points;
-    out->dropped_portals = d->dropped_portals;
-    goto done;
-oom:
-    st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
-done:
-#undef cverts
-#undef cstart
-#undef chalf
-    ptl_dc_faces_free(d, &fc);
-    return st;
 }
 
 ptl_status ptl_decompose(const ptl_shape* s, const ptl_decompose_desc* desc, ptl_decomposition* out, ptl_error* err) {

@@ -19,6 +19,8 @@ typedef struct ptl_dvert {
     uint8_t real;            /* a notch the decomposition must resolve (after relaxation) */
 } ptl_dvert;
 
+enum { PTL_DSEG_WALL = 0, PTL_DSEG_PORTAL = 1 }; /* ptl_dseg.kind */
+
 typedef struct ptl_dseg {
     uint32_t a, b;  /* walls run a -> b with free space on the left; portals have no side */
     uint8_t kind;   /* 0 wall, 1 portal */

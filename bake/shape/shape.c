@@ -176,14 +176,13 @@ static double seg_dist(const ptl_bseg* q, double px, double py) {
     return hypot(q->ax + t * dx - px, q->ay + t * dy - py);
 }
 
-/* A rounded input (precision q > 0): no vertex within 16 q of an edge it does not end, unless it
+/* A rounded input (precision q > 0): no vertex within 4 q of an edge it does not end, unless it
    lies exactly on it (a touch, check_touch). Closer than that, the navmesh's float coordinates
    cannot tell which side of the edge the vertex is on, and the decomposition, which takes features
-   within 2 q as touching (decompose.c), draws cells whose float corners may fold over each other
-   (a split point rounded across a slit a few q wide: found by fuzzing at 5 q, none at 16 q). */
+   within 2 q as touching (decompose.c), would see the vertex on both. */
 static ptl_status check_clearance(const vctx* c, uint32_t* stamp) {
     const ptl_shape* s = c->s;
-    const double tol = 16 * s->precision;
+    const double tol = 4 * s->precision;
     const ptl_seg_index* g = &c->grid;
     for (uint32_t v = 0; v < s->vert_count; ++v) {
         const double x = X(c, v), y = Y(c, v);
@@ -204,7 +203,7 @@ static ptl_status check_clearance(const vctx* c, uint32_t* stamp) {
                         continue;
                     uint32_t f = vnext(c, e);
                     return ptl_error_set(c->err, PTL_ERR_BAD_INPUT,
-                                         "shape: ring %u vertex %u (%.9g, %.9g) lies within %g (16 times the input's "
+                                         "shape: ring %u vertex %u (%.9g, %.9g) lies within %g (4 times the input's "
                                          "precision) of ring %u edge %u (%.9g, %.9g)-(%.9g, %.9g) without touching it",
                                          c->ring_of[v], vlocal(c, v), x, y, tol, c->ring_of[e], vlocal(c, e),
                                          X(c, e), Y(c, e), X(c, f), Y(c, f));

@@ -51,7 +51,7 @@ double ptl_shape_round(double x);
    more means features too small for the float coordinates at their distance from the origin. */
 #define PTL_SHAPE_AREA_TOLERANCE 1e-3
 
-/* A rounded shape (precision > 0): PTL_ERR_BAD_INPUT when a vertex lies within 16 times the
+/* A rounded shape (precision > 0): PTL_ERR_BAD_INPUT when a vertex lies within 4 times the
    precision of an edge that it does not end and does not touch exactly (the readers' last check,
    also part of ptl_shape_validate for such shapes). */
 ptl_status ptl_shape_check_clearance(const ptl_shape* s, ptl_error* err);

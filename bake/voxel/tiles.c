@@ -1,4 +1,4 @@
-/* Tiled voxel stages (issue 5; Saupin et al. 2014 §2.1 and §4.1.4): the world's columns are cut
+/* Tiled voxel stages (Saupin et al. 2014 §2.1 and §4.1.4): the world's columns are cut
    into square tiles of `tile_size` columns; each tile rasterizes the triangles binned to it into a
    window of the world grid (its columns plus a border) and runs the filters there (filter.c), then
    keeps its own columns. The border is as wide as the filters look: a column's open spans depend on

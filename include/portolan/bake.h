@@ -76,7 +76,7 @@ typedef struct ptl_shape {
     uint32_t flags;       /* PTL_NAVMESH_* flags the shape implies (LATTICE_POINTS for grids) */
     ptl_allocator alloc;
     /* [Units: wu] the readers' rounding (.poly, .mesh); 0: exact (grids, caller's shapes). Features
-       within 2x this touch (bake/decompose); a vertex within 16x this of an edge is refused (validate). */
+       within 2x this touch (bake/decompose); a vertex within 4x this of an edge is refused (validate). */
     double precision;
 } ptl_shape;
 
@@ -120,7 +120,7 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
 ptl_status ptl_shape_load(const char* path, const ptl_input_desc* desc, ptl_shape* out, ptl_error* err);
 void ptl_shape_get_stats(const ptl_shape* s, ptl_shape_stats* out);
 /* Checks the ring invariants above (orientation, no crossing, no zero-length or collinear edge)
-   and, for a rounded shape (precision > 0), that no vertex lies within 16 times the precision of an
+   and, for a rounded shape (precision > 0), that no vertex lies within 4 times the precision of an
    edge it neither ends nor touches exactly. */
 ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err);
 void ptl_shape_free(ptl_shape* s);
