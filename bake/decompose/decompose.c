@@ -210,8 +210,8 @@ typedef struct hit {
     uint32_t seg;
     ptl_v2 p;
     double d2;
-    int end; /* 0: interior, 1: at seg.a, 2: at seg.b */
-    ptl_v2 raw; /* a wall point taken as the end within the input's tolerance: the point itself; else NaN */
+    int end;     /* 0: interior, 1: at seg.a, 2: at seg.b */
+    int snapped; /* a wall point within the input's tolerance of the end it was taken as */
 } hit;
 
 /* Clips t in [*t0, *t1] to c + t k >= 0. */
@@ -249,7 +249,7 @@ static bool end_near_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, pt
         out->p = q;
         out->d2 = d2;
         out->end = e ? 2 : 1;
-        out->raw = v2(NAN, NAN);
+        out->snapped = 0;
     }
     return out->seg != PTL_NONE;
 }
@@ -269,7 +269,7 @@ static bool clipped_closest(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
     double tp = v2_dot(v2_sub(n, a), dv) / v2_len2(dv), t = tp;
     ptl_v2 ray = v2(0, 0);
     bool on_ray = false;
-    out->raw = v2(NAN, NAN);
+    out->snapped = 0;
     if (t <= t0) {
         t = t0;
         if (t0 > 0) on_ray = true, ray = lo_r2 ? r2 : r1;
@@ -298,10 +298,6 @@ static bool clipped_closest(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
         }
         if (v2_eq(p, a)) out->end = 1;
         else if (v2_eq(p, b)) out->end = 2;
-        /* A point within the input's tolerance of an end is that end: the blob stores floats, and a
-           split point that rounds onto (or next to) a vertex leaves a cell of no area between them. */
-        else if (d->tol > 0 && s->kind == PTL_DSEG_WALL && v2_dist2(p, a) <= d->tol * d->tol) out->raw = p, p = a, out->end = 1;
-        else if (d->tol > 0 && s->kind == PTL_DSEG_WALL && v2_dist2(p, b) <= d->tol * d->tol) out->raw = p, p = b, out->end = 2;
     }
     out->seg = seg;
     out->p = p;
@@ -314,6 +310,16 @@ static bool clipped_closest(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
    along a side is in or out by the rounding of its ends, and the corner is what closes the notch). */
 static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, hit* out) {
     bool found = clipped_closest(d, seg, n, r1, r2, out);
+    if (!(d->tol > 0)) return found;
+    /* A point within the input's tolerance of an end is that end: the blob stores floats, and a
+       split point that rounds onto (or next to) a vertex leaves a cell of no area between them. */
+    const ptl_dseg* s = &d->s.data[seg];
+    if (found && out->end == 0 && s->kind == PTL_DSEG_WALL) {
+        const double t2 = d->tol * d->tol;
+        if (v2_dist2(out->p, P(d, s->a)) <= t2) out->p = P(d, s->a), out->end = 1, out->snapped = 1;
+        else if (v2_dist2(out->p, P(d, s->b)) <= t2) out->p = P(d, s->b), out->end = 2, out->snapped = 1;
+        if (out->snapped) out->d2 = v2_dist2(out->p, n);
+    }
     hit e;
     if (end_near_cone(d, seg, n, r1, r2, &e) && (!found || e.d2 < out->d2)) {
         *out = e;
@@ -371,9 +377,9 @@ static hit closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double s
                            npair_array* cand) {
     const ptl_seggrid* g = &d->grid;
     ptl_v2 np = P(d, n);
-    hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0, {NAN, NAN}};
+    hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0, 0};
     mutual->seg = PTL_NONE;
-    mutual->raw = v2(NAN, NAN);
+    mutual->snapped = 0;
     mutual->d2 = DBL_MAX;
     uint32_t stamp = ++d->stamp_id;
     int64_t cx = ptl_seggrid_ix(g, np.x), cy = ptl_seggrid_iy(g, np.y);
@@ -574,9 +580,10 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
         ptl_status st;
         if (h.end != 0) {
             uint32_t v = facing_copy(d, h.end == 1 ? s->a : s->b, np), q;
-            if (v == PTL_NONE && !isnan(h.raw.x)) {
+            hit raw;
+            if (v == PTL_NONE && h.snapped && clipped_closest(d, h.seg, np, r1, r2, &raw)) {
                 /* The end the point was taken as does not face the notch: split at the point. */
-                st = split_wall(d, h.seg, h.raw, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
+                st = split_wall(d, h.seg, raw.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
             } else if (v == PTL_NONE) {
                 return ptl_error_set(err, PTL_ERR_INTERNAL,
                                      "decompose: notch %u at (%.9g, %.9g): closest vertex does not face it", n, np.x, np.y);
@@ -871,7 +878,9 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
         if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     }
     uint32_t n = s->vert_count; /* vertices added by splits are never notches */
-    if (!split_touched_walls(d, n)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
+    /* A grid's rings never touch a wall inside it: the tracer keeps every point where two rings
+       meet as a vertex of both. */
+    if (!(s->flags & PTL_NAVMESH_LATTICE_POINTS) && !split_touched_walls(d, n)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
     if (d->notch_slack > 1 && (st = pair_notches(d, n)) >= 0 && d->oom) st = PTL_ERR_NO_MEMORY;
     if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
     for (uint32_t i = 0; i < n; ++i) {
