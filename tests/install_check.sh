@@ -129,11 +129,11 @@ int main(void) {
     ptl_grid g;
     ptl_shape s;
     ptl_error err;
-    ptl_grid_gen_desc gd;
+    ptl_grid_gen_desc gd = ptl_grid_gen_desc_defaults();
     void* blob;
     size_t size;
     gd.scene = PTL_GRID_SCENE_ROOMS, gd.width = 64, gd.height = 64, gd.seed = 1, gd.density = 0;
-    if (ptl_grid_generate(&gd, NULL, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
+    if (ptl_grid_generate(&gd, &g, &err) < 0 || ptl_shape_from_grid(&g, NULL, &s, &err) < 0 ||
         ptl_bake_shape(&s, NULL, &blob, &size, NULL, &err) < 0) {
         fprintf(stderr, "%s\n", err.message);
         return 1;
