@@ -560,17 +560,17 @@ ptl_status ptl_mesh2d_parse(const char* text, size_t len, const char* name, cons
        shape's own check can: nothing that fails it reaches the decomposition. */
     ptl_error e;
     memset(&e, 0, sizeof e);
-    if (st >= 0 && (st = ptl_shape_validate(out, &e)) < 0) {
-        st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_PARSE,
-                           "%s: the polygons overlap or nest (free space is the union of polygons that must not "
-                           "overlap): %s", name, e.message);
-        ptl_shape_free(out);
-    }
+    bool too_near = false;
     if (st >= 0) {
         out->precision = m.q;
-        if ((st = ptl_shape_check_clearance(out, &e)) < 0) {
-            st = ptl_error_set(err, st, "%s: the polygons' boundaries come too near each other for the input's precision: %s",
-                               name, e.message);
+        if ((st = ptl_shape_check(out, &e, &too_near)) < 0) {
+            if (too_near)
+                st = ptl_error_set(err, st, "%s: the polygons' boundaries come too near each other for the input's "
+                                   "precision: %s", name, e.message);
+            else
+                st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_PARSE,
+                                   "%s: the polygons overlap or nest (free space is the union of polygons that must "
+                                   "not overlap): %s", name, e.message);
             ptl_shape_free(out);
         }
     }

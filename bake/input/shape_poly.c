@@ -693,20 +693,16 @@ static ptl_status poly_xor(const poly_data* d, const char* name, ptl_shape* out,
            passes within the precision of them: refused here, never handed to the decomposition. */
         ptl_error e;
         memset(&e, 0, sizeof e);
-        if ((st = ptl_shape_validate(out, &e)) < 0) {
-            st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_BAD_INPUT,
-                               "%s: the polygons' boundaries come within the input's precision (%g) of each other "
-                               "where they cross: %s", name, d->q, e.message);
-            ptl_shape_free(out);
-        }
-    }
-    if (st >= 0) {
+        bool too_near = false;
         out->precision = d->q;
-        ptl_error e;
-        memset(&e, 0, sizeof e);
-        if ((st = ptl_shape_check_clearance(out, &e)) < 0) {
-            st = ptl_error_set(err, st, "%s: the polygons' boundaries come too near each other for the input's precision: %s",
-                               name, e.message);
+        if ((st = ptl_shape_check(out, &e, &too_near)) < 0) {
+            if (too_near)
+                st = ptl_error_set(err, st, "%s: the polygons' boundaries come too near each other for the input's "
+                                   "precision: %s", name, e.message);
+            else
+                st = ptl_error_set(err, st == PTL_ERR_NO_MEMORY ? st : PTL_ERR_BAD_INPUT,
+                                   "%s: the polygons' boundaries come within the input's precision (%g) of each other "
+                                   "where they cross: %s", name, d->q, e.message);
             ptl_shape_free(out);
         }
     }

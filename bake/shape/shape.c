@@ -332,7 +332,10 @@ static ptl_status check_orientation(const vctx* c, uint32_t* stamp) {
     return PTL_OK;
 }
 
-ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err) {
+ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err) { return ptl_shape_check(s, err, NULL); }
+
+ptl_status ptl_shape_check(const ptl_shape* s, ptl_error* err, bool* too_near) {
+    if (too_near) *too_near = false;
     if (!s) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_shape_validate: shape is NULL");
     if (s->ring_count == 0 || !s->ring_start || !s->xy)
         return ptl_error_set(err, PTL_ERR_BAD_INPUT, "shape: no rings (no free space)");
@@ -397,6 +400,13 @@ ptl_status ptl_shape_validate(const ptl_shape* s, ptl_error* err) {
     stamp = ptl_mem_calloc(&a, n, sizeof(uint32_t));
     if (!stamp) goto oom;
     if ((st = check_orientation(&c, stamp)) < 0) goto done;
+    if (s->precision > 0) {
+        memset(stamp, 0, n * sizeof(uint32_t));
+        if ((st = check_clearance(&c, stamp)) < 0) {
+            if (too_near) *too_near = true;
+            goto done;
+        }
+    }
 
     st = ptl_error_ok(err);
     goto done;
@@ -407,38 +417,6 @@ done:
     ptl_mem_free(&a, c.ring_of, n * sizeof(uint32_t));
     ptl_mem_free(&a, c.segs, n * sizeof(ptl_bseg));
     ptl_mem_free(&a, pins, n * sizeof(pin));
-    ptl_mem_free(&a, stamp, n * sizeof(uint32_t));
-    if (st >= 0 && s->precision > 0) st = ptl_shape_check_clearance(s, err);
-    return st;
-}
-
-ptl_status ptl_shape_check_clearance(const ptl_shape* s, ptl_error* err) {
-    if (!(s->precision > 0) || s->vert_count == 0) return ptl_error_ok(err);
-    ptl_allocator a = ptl_allocator_resolve(&s->alloc);
-    const size_t n = s->vert_count;
-    vctx c;
-    memset(&c, 0, sizeof c);
-    c.s = s;
-    c.err = err;
-    ptl_status st;
-    c.ring_of = ptl_mem_alloc(&a, n * sizeof(uint32_t));
-    c.segs = ptl_mem_alloc(&a, n * sizeof(ptl_bseg));
-    uint32_t* stamp = ptl_mem_calloc(&a, n, sizeof(uint32_t));
-    if (c.ring_of && c.segs && stamp) {
-        for (uint32_t r = 0; r < s->ring_count; ++r)
-            for (uint32_t v = s->ring_start[r]; v < s->ring_start[r + 1]; ++v) c.ring_of[v] = r;
-        for (uint32_t v = 0; v < s->vert_count; ++v) {
-            uint32_t nx = vnext(&c, v);
-            c.segs[v] = (ptl_bseg){X(&c, v), Y(&c, v), X(&c, nx), Y(&c, nx)};
-        }
-    }
-    if (!c.ring_of || !c.segs || !stamp || !ptl_seg_index_build(&c.grid, &a, c.segs, s->vert_count))
-        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "shape: out of memory validating %u vertices", s->vert_count);
-    else if ((st = check_clearance(&c, stamp)) >= 0)
-        st = ptl_error_ok(err);
-    ptl_seg_index_free(&c.grid);
-    ptl_mem_free(&a, c.ring_of, n * sizeof(uint32_t));
-    ptl_mem_free(&a, c.segs, n * sizeof(ptl_bseg));
     ptl_mem_free(&a, stamp, n * sizeof(uint32_t));
     return st;
 }

@@ -51,10 +51,10 @@ double ptl_shape_round(double x);
    more means features too small for the float coordinates at their distance from the origin. */
 #define PTL_SHAPE_AREA_TOLERANCE 1e-3
 
-/* A rounded shape (precision > 0): PTL_ERR_BAD_INPUT when a vertex lies within 4 times the
-   precision of an edge that it does not end and does not touch exactly (the readers' last check,
-   also part of ptl_shape_validate for such shapes). */
-ptl_status ptl_shape_check_clearance(const ptl_shape* s, ptl_error* err);
+/* ptl_shape_validate, telling apart (in *too_near, may be NULL) the one failure a rounded shape
+   (precision > 0) adds: a vertex within 4 times the precision of an edge it neither ends nor
+   touches exactly. */
+ptl_status ptl_shape_check(const ptl_shape* s, ptl_error* err, bool* too_near);
 
 /* Chains `segs` into rings as described above and fills `out` (whose `alloc` must be set; the
    other fields are overwritten). Segments of zero length are ignored; a segment and its exact
