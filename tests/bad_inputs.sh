@@ -537,6 +537,12 @@ valid poly_ring_touching_itself "$tmp/touch.poly"
 # One ring through the same point twice (two triangles pinched at vertex 0).
 printf 'mesh\n2\n5 1\n0 0 1 0\n2 0 1 0\n1 1 1 0\n-2 0 1 0\n-1 -1 1 0\n6 0 1 2 0 3 4 -1 -1 -1 -1 -1 -1\n' >"$tmp/eight.mesh"
 valid mesh_ring_through_a_vertex_twice "$tmp/eight.mesh"
+# A vertex nearer an edge than the floats resolve (5e-7 from it, 4 times the precision is 9.5e-7).
+printf 'mesh\n2\n7 2\n0 0 1 0\n1 0 1 0\n1 1 1 0\n0 1 1 0\n1.0000005 0.5 1 1\n2 0 1 1\n2 1 1 1\n4 0 1 2 3 -1 -1 -1 -1\n3 4 5 6 -1 -1 -1\n' >"$tmp/near.mesh"
+t mesh_vertex_within_the_precision_of_an_edge 1 'near\.mesh: the polygons.* too near' -- "$bin" bake "$tmp/near.mesh" -o "$out"
+# A rotated grid (its corners collinear only up to the rounding): bakes a mesh that validates.
+printf 'mesh\n2\n9 3\n0 0 1 0\n0.70710678118654757 0.70710678118654746 1 0\n1.4142135623730951 1.4142135623730949 1 0\n-0.70710678118654746 0.70710678118654757 1 0\n0 1.4142135623730951 1 0\n0.70710678118654768 2.1213203435596424 1 0\n-1.4142135623730949 1.4142135623730951 1 0\n-0.70710678118654735 2.1213203435596428 1 0\n0 2.8284271247461903 1 0\n4 0 1 4 3 -1 -1 1 2\n4 1 2 5 4 0 -1 -1 -1\n4 3 4 7 6 -1 0 -1 -1\n' >"$tmp/rotated.mesh"
+valid mesh_rotated_grid "$tmp/rotated.mesh"
 printf 'sx,sy,sz,ex,ey,ez\n1e30,0,1e30,20,0,20\n-1e30,0,0,1,0,1\n' >"$tmp/far.csv"
 t pairs_far_points 0 '2 queries: 0 found' -- "$bin" path "$tmp/g.ptl" --pairs "$tmp/far.csv"
 printf 'sx,sy,sz,ex,ey,ez\n1e39,0,0,1,0,1\n' >"$tmp/p39.csv"
