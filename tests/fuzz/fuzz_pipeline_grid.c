@@ -158,7 +158,7 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz_ask(q0, st, go, PTL_PATH_CORRIDOR, &ans[2]);
         static const char* names[3] = {"exact", "exact with hubs", "corridor"};
         for (int i = 0; i < 3; ++i) {
-            fuzz_check_answer(&ans[i], st, go, grid_inside, &g, false, names[i]);
+            fuzz_check_answer(&ans[i], st, go, grid_inside, &g, false, 0, names[i]);
             check_pinches(&g, &ans[i], names[i]);
         }
         fuzz_compare(&ans[0], &ans[1], true, st, go, "exact without and with hubs");

@@ -45,8 +45,9 @@ static int poly_parity(const poly_space* ps, double x, double y) {
 
 /* In free space, or on its boundary (within eps of an edge with free space beside it: an edge that
    the symmetric difference cancels, free on neither side, is no part of the mesh). Beside each
-   edge within eps, samples a step r along it either way and a millionth of r to either side, so
-   that a sharp corner's thin wedge of free space is found too. */
+   edge within eps, samples steps along it either way, growing four times from r (or an eighth of a
+   shorter edge), and a millionth of r to either side, so that a sharp corner's thin wedge of free
+   space is found too. */
 static int poly_inside(const void* space, double x, double y, double eps) {
     const poly_space* ps = space;
     if (poly_parity(ps, x, y)) return 1;
@@ -61,14 +62,33 @@ static int poly_inside(const void* space, double x, double y, double eps) {
             double ux = dx / len, uy = dy / len, t = ((x - a[0]) * ux + (y - a[1]) * uy);
             t = t < 0 ? 0 : t > len ? len : t;
             double cx = a[0] + t * ux, cy = a[1] + t * uy;
-            for (int along = -1; along <= 1; along += 2)
-                for (int side = -1; side <= 1; side += 2) {
-                    double qx = cx + r * (along * ux - side * 1e-6 * uy), qy = cy + r * (along * uy + side * 1e-6 * ux);
-                    if (poly_parity(ps, qx, qy)) return 1;
-                }
+            /* steps of 4 times more along the edge, from an eighth of a short edge or r: a needle's
+               wedge is wider farther in, and a polygon smaller than r is inside within its size */
+            for (double step = len / 8 < r ? len / 8 : r; step <= len + r; step *= 4)
+                for (int along = -1; along <= 1; along += 2)
+                    for (int side = -1; side <= 1; side += 2) {
+                        double qx = cx + along * step * ux - side * 1e-6 * r * uy;
+                        double qy = cy + along * step * uy + side * 1e-6 * r * ux;
+                        if (poly_parity(ps, qx, qy)) return 1;
+                    }
         }
     }
     return 0;
+}
+
+/* Within `eps` of the inside of an edge, and not within it of the edge's ends: a query point there
+   may sit on either side of an obstacle thinner than the runtime's location tolerance (1e-6 of the
+   coordinate scale), and two bakes of the same walls may put it on different sides. */
+static bool near_edge_inside(const poly_space* ps, double x, double y, double eps) {
+    for (uint32_t k = 0; k < ps->count; ++k) {
+        const double* v = ps->xy[k];
+        for (uint32_t i = 0, j = ps->n[k] - 1; i < ps->n[k]; j = i++) {
+            const double *a = v + 2 * j, *b = v + 2 * i;
+            if (hypot(x - a[0], y - a[1]) <= eps || hypot(x - b[0], y - b[1]) <= eps) continue;
+            if (seg_dist(x, y, a, b) <= eps) return true;
+        }
+    }
+    return false;
 }
 
 static ptl_status bake(const ptl_shape* s, uint32_t hubs, void** blob, size_t* size, ptl_navmesh** nm, ptl_query** q) {
@@ -143,7 +163,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz_ask(q1, st, go, PTL_PATH_EXACT, &ans[1]);
         fuzz_ask(q0, st, go, PTL_PATH_CORRIDOR, &ans[2]);
         static const char* names[3] = {"exact", "exact with hubs", "corridor"};
-        for (int i = 0; i < 3; ++i) fuzz_check_answer(&ans[i], st, go, poly_inside, &ps, true, names[i]);
+        for (int i = 0; i < 3; ++i) fuzz_check_answer(&ans[i], st, go, poly_inside, &ps, true, 1e-4, names[i]);
+        /* the decoded polygons lie within 64 units of the origin: the location tolerance is at most 6.4e-5 */
+        if (near_edge_inside(&ps, st[0], st[1], 6.4e-5) || near_edge_inside(&ps, go[0], go[1], 6.4e-5)) continue;
         fuzz_compare(&ans[0], &ans[1], true, st, go, "exact without and with hubs");
         fuzz_compare(&ans[0], &ans[2], false, st, go, "exact and corridor");
     }
