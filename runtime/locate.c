@@ -66,6 +66,30 @@ static bool resolve_extents(const float* e, double out[3]) {
     return true;
 }
 
+/* Is (x, z) in the closed polygon of the cell, within `eps` (0: exactly)? The crossing rule, for a
+   kinked cell (navmesh.cell_kinked), whose edges' half-planes leave out a part of it: a point on an
+   edge, or within eps of one, is in; otherwise a ray towards +x crosses the boundary an odd number
+   of times (each edge counted on the half-open span of z it covers). */
+static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double x, double z, double eps) {
+    const uint32_t* cv = nm->cell_verts + c->first;
+    uint32_t n = c->vert_count;
+    bool odd = false;
+    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
+    for (uint32_t i = 0; i < n; ++i) {
+        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
+        double ex = bx - ax, ez = bz - az, len2 = ex * ex + ez * ez;
+        double t = len2 > 0 ? ((x - ax) * ex + (z - az) * ez) / len2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        double dx = ax + t * ex - x, dz = az + t * ez - z;
+        if (dx * dx + dz * dz <= eps * eps || (x == ax && z == az)) return true;
+        double cross = ex * (z - az) - ez * (x - ax);
+        if (cross == 0 && (x - ax) * (x - bx) <= 0 && (z - az) * (z - bz) <= 0) return true; /* on the edge */
+        if ((az <= z) != (bz <= z) && (ez > 0 ? cross > 0 : cross < 0)) odd = !odd;
+        ax = bx, az = bz;
+    }
+    return odd;
+}
+
 /* Is (x, z) in the closed cell, within `eps`? Exact inside points cost no square root. */
 static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps) {
     const ptl_blob_cell* c = &nm->cells[cell];
@@ -76,22 +100,25 @@ static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double
         double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
         double ex = bx - ax, ez = bz - az;
         double cross = ex * (z - az) - ez * (x - ax);
-        if (cross < 0 && cross * cross > eps * eps * (ex * ex + ez * ez)) return false;
+        if (cross < 0 && cross * cross > eps * eps * (ex * ex + ez * ez))
+            return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, eps);
         ax = bx, az = bz;
     }
     return true;
 }
 
-/* Is (x, z) in the closed cell (exactly: every edge has it on its left or on its line)? A cell
-   that is not convex may answer no for some of its points: they are then snapped to its boundary,
-   a wrong answer but never an access outside the cell's own arrays. */
-static bool cell_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double x, double z) {
+/* Is (x, z) in the closed cell (exactly: every edge has it on its left or on its line, or, for a
+   kinked cell, the crossing rule)? A cell that is not convex otherwise may answer no for some of
+   its points: they are then snapped to its boundary, a wrong answer but never an access outside
+   the cell's own arrays. */
+static bool cell_holds(const ptl_navmesh* nm, uint32_t cell, double x, double z) {
+    const ptl_blob_cell* c = &nm->cells[cell];
     const uint32_t* cv = nm->cell_verts + c->first;
     uint32_t n = c->vert_count;
     double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
     for (uint32_t i = 0; i < n; ++i) {
         double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
-        if ((bx - ax) * (z - az) - (bz - az) * (x - ax) < 0) return false;
+        if ((bx - ax) * (z - az) - (bz - az) * (x - ax) < 0) return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0);
         ax = bx, az = bz;
     }
     return true;
@@ -121,9 +148,10 @@ static bool segment_in_box(double ax, double az, double ex, double ez, const dou
    holds it. Otherwise a nearest point lies on the cell's boundary inside the box (the segment from
    p to any point of the cell in the box crosses that boundary inside the box), so the edges, each
    cut to the box, are all that is searched: no clipped polygon is built, whatever the cell's shape. */
-static double nearest_in_box(const ptl_navmesh* nm, const ptl_blob_cell* c, double px, double pz, const double box[4],
+static double nearest_in_box(const ptl_navmesh* nm, uint32_t cell, double px, double pz, const double box[4],
                              double* ox, double* oz) {
-    if (cell_holds(nm, c, px, pz)) {
+    const ptl_blob_cell* c = &nm->cells[cell];
+    if (cell_holds(nm, cell, px, pz)) {
         *ox = px, *oz = pz;
         return 0;
     }
@@ -178,7 +206,7 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
         /* At equal height, a cell that holds the point exactly beats one that only comes within
            the tolerance of it: the point belongs to the first, and its cell set (and pocket)
            must say so. */
-        bool holds = cell_holds(nm, &nm->cells[c], x, z);
+        bool holds = cell_holds(nm, c, x, z);
         if (dy * dy > best->d2 || (dy * dy == best->d2 && (best_holds || !holds))) continue;
         best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
         best_holds = holds;
@@ -228,7 +256,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 if (q->seen_stamp[c] == stamp) continue;
                 q->seen_stamp[c] = stamp;
                 double nx = 0, nz = 0;
-                double d2 = nearest_in_box(nm, &nm->cells[c], p[0], p[2], box, &nx, &nz);
+                double d2 = nearest_in_box(nm, c, p[0], p[2], box, &nx, &nz);
                 if (!(d2 < INFINITY && d2 <= reach2)) continue;
                 float y = ptl_query_cell_y(nm, c, nx, nz);
                 double dy = (double)y - p[1];
@@ -365,13 +393,13 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
         return;
     }
-    if (!snapped && !cell_holds(nm, c, x, z)) {
+    if (!snapped && !cell_holds(nm, cand->cell, x, z)) {
         /* Within the tolerance of the cell near a corner, but neither inside it nor near enough to
            an edge or a vertex to be put on it: put it on the cell's nearest point (on its
            boundary) and sort that. */
         const double all[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
         candidate on = *cand;
-        nearest_in_box(nm, c, x, z, all, &on.x, &on.z);
+        nearest_in_box(nm, cand->cell, x, z, all, &on.x, &on.z);
         classify(q, &on, true, out);
         return;
     }

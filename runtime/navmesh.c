@@ -354,6 +354,40 @@ static ptl_status check_cell_shapes(const ptl_navmesh* nm, ptl_error* err) {
     return PTL_OK;
 }
 
+
+/* navmesh.cell_kinked: a right turn (within validation's tolerance of the chord) whose far
+   neighbour lies beyond the line of the shorter edge by more than a tenth of the location tolerance
+   (1e-6 of the coordinate scale, query.c). Allocated only when some cell is kinked. */
+static ptl_status find_kinked_cells(ptl_navmesh* nm) {
+    const ptl_blob_header* h = nm->h;
+    double scale = 1;
+    for (int i = 0; i < 3; i += 2) scale = fmax(scale, fmax(fabs(h->bmin[i]), fabs(h->bmax[i])));
+    const double limit = 1e-7 * scale;
+    for (uint32_t c = 0; c < h->cell_count; ++c) {
+        const uint32_t* cv = nm->cell_verts + nm->cells[c].first;
+        const uint32_t n = nm->cells[c].vert_count;
+        bool kinked = false;
+        for (uint32_t i = 0; i < n && !kinked; ++i) {
+            const uint32_t p = cv[i == 0 ? n - 1 : i - 1], q = cv[i], r = cv[i + 1 == n ? 0 : i + 1];
+            const double qx = ptl_nm_vx(nm, q), qz = ptl_nm_vz(nm, q);
+            const double ax = ptl_nm_vx(nm, p) - qx, az = ptl_nm_vz(nm, p) - qz;
+            const double bx = ptl_nm_vx(nm, r) - qx, bz = ptl_nm_vz(nm, r) - qz;
+            const double o = bx * az - bz * ax; /* orient(p, q, r): negative for a right turn */
+            if (!(o < 0)) continue;
+            const double shorter = sqrt(fmin(ax * ax + az * az, bx * bx + bz * bz));
+            kinked = -o > limit * shorter;
+        }
+        if (!kinked) continue;
+        if (!nm->cell_kinked) {
+            nm->cell_kinked = ptl_mem_alloc(&nm->alloc, h->cell_count);
+            if (!nm->cell_kinked) return PTL_ERR_NO_MEMORY;
+            memset(nm->cell_kinked, 0, h->cell_count);
+        }
+        nm->cell_kinked[c] = 1;
+    }
+    return PTL_OK;
+}
+
 /* Pieces of walkable space: cells joined through portals (breadth-first over the neighbours). */
 static ptl_status build_pieces(ptl_navmesh* nm) {
     const ptl_blob_header* h = nm->h;
@@ -433,6 +467,7 @@ static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_na
     if (s >= 0) s = check_cell_shapes(nm, err);
     if (s >= 0 && (build_vertex_cells(nm) < 0 || build_pieces(nm) < 0))
         s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    if (s >= 0 && find_kinked_cells(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s >= 0) s = check_hubs(nm, err);
     if (s >= 0) s = ptl_nm_build_pockets(nm, err);
     if (s < 0) {
@@ -484,6 +519,7 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     ptl_mem_free(&a, nm->vcell_start, ((size_t)vc + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_piece, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->cell_kinked, nm->cell_kinked ? (size_t)nm->h->cell_count : 0);
     ptl_mem_free(&a, nm->vert_hub, nm->vert_hub ? (size_t)vc * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->pocket, nm->pocket ? 2 * ((size_t)vc + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->cell_pocket,

@@ -51,7 +51,16 @@ struct ptl_navmesh {
     /* Derived at load: the piece of walkable space (cells joined through portals) of each cell. */
     uint32_t* cell_piece;
     uint32_t piece_count;
+    /* Derived at load (ptl_nm_cell_kinked): per cell, 1 when an edge's line cuts off a neighbouring
+       vertex by more than a tenth of the location tolerance; NULL when no cell does (the usual
+       case). Validation lets a cell turn right within its tolerance of the chord; on a short edge
+       such a turn can be a real angle (two vertices a few float steps apart on a rounded input),
+       and the half-planes of the cell's edges then leave out a part of it. */
+    uint8_t* cell_kinked;
 };
+
+/* Is cell c kinked (navmesh.cell_kinked)? */
+static inline bool ptl_nm_cell_kinked(const ptl_navmesh* nm, uint32_t c) { return nm->cell_kinked && nm->cell_kinked[c]; }
 
 /* ptl_navmesh_create without the copy: the navmesh takes `blob` (`size` bytes from `alloc`, freed
    with the navmesh); on failure the caller keeps it. For the bake's own stages (landmarks.c). */

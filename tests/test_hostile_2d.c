@@ -383,6 +383,44 @@ Test(hostile_2d, a_thin_spike_gets_no_pocket_lid_outside_free_space) {
     }
 }
 
+/* Polygons whose walls run a few float steps apart (a slit of about 5 q, a spike thinner than a
+   float step): a split point made in doubles and rounded when the blob is written would cross the
+   slit and fold two cells over each other. The decomposition makes it on the floats the blob
+   stores, on the wall's solid side or, in a solid wedge too thin for any float, on its free side
+   without crossing another wall: every bake validates, and every vertex of the decomposition is
+   a float. */
+Test(hostile_2d, polygons_a_slit_of_a_few_float_steps_apart_bake_with_split_points_on_floats) {
+    static const char* const cases[] = {
+        "poly\n1\n3\n4 0 16.99999 0 16.99999 15 0 7.50002 24.99999\n"
+        "3 19.37507 -6e-05 1.24996 17.00005 1.24992 18.99992\n3 1.24992 17.00005 10.00007 -7e-05 9.99992 -8e-05\n",
+        "poly\n1\n3\n4 1.375 8.125 -8e-05 0.62492 9.99992 7.62497 7.62505 16.99995\n"
+        "3 7.62498 17.00001 10.00002 16.99998 30.12496 16.99998\n3 16.99992 6.12492 2.49992 16.99997 16.99992 19.99992\n",
+        "poly\n1\n3\n3 1.25001 16.99997 28.62501 -3e-05 28.62492 -8e-05\n"
+        "3 16.99994 -6e-05 -5e-05 17.12504 7.50004 16.99995\n3 17.75 0 1.25006 1.24993 1.25002 16.99992\n",
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; ++i) {
+        text t = {0};
+        put(&t, "%s", cases[i]);
+        for (int lids = 0; lids < 2; ++lids) {
+            ptl_bake_desc desc = ptl_bake_desc_defaults();
+            desc.hubs = lids;
+            cr_assert_eq(check_case_with("slit.poly", &t, true, 0, 0, &desc), BAKED, "case %zu, hubs %d", i, lids);
+            ptl_shape sh;
+            ptl_error err;
+            cr_assert_geq(ptl_poly_parse(t.s, t.n, "slit.poly", NULL, &sh, &err), 0, "%s", err.message);
+            ptl_decompose_desc dd = ptl_decompose_desc_defaults();
+            dd.lids = lids;
+            ptl_decomposition d;
+            cr_assert_geq(ptl_decompose(&sh, &dd, &d, &err), 0, "case %zu: %s", i, err.message);
+            for (uint32_t v = 0; v < 2 * d.vert_count; ++v)
+                cr_expect_eq(d.xy[v], (double)(float)d.xy[v], "case %zu, lids %d: vertex %u is not a float", i, lids, v / 2);
+            ptl_decomposition_free(&d);
+            ptl_shape_free(&sh);
+        }
+        free(t.s);
+    }
+}
+
 /* ---- ptl_bake_decomposition on coordinates the blob cannot hold -------------------------------------*/
 
 Test(hostile_2d, a_vertex_beyond_float_range_is_refused_by_the_blob_writer) {

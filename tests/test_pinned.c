@@ -102,7 +102,7 @@ static const pin pins[] = {
     {"polyanya/meshes/tests/hard.mesh",    PIN_2D_DEFAULT,   0xe451c97a8cab2b6e,    2944,    14},
     {"polyanya/meshes/tests/hard.mesh",    PIN_2D_LIDS,      0xd8420d17863f1da7,    3232,    17},
     {"polyanya/meshes/tests/hard.mesh",    PIN_2D_HUBS,      0x15a001d940ffb92c,    7016,    17},
-    {"polyanya/meshes/aurora-merged.mesh", PIN_2D_DEFAULT,   0x1852b4c1a8b97816, 2262840, 12217},
+    {"polyanya/meshes/aurora-merged.mesh", PIN_2D_DEFAULT,   0x4ebd74dc28aa258c, 2262840, 12217},
     {"polyanya/meshes/aurora-merged.mesh", PIN_2D_LIDS,      0x1c377beec7609413, 2813232, 21178},
     {"polyanya/meshes/aurora-merged.mesh", PIN_2D_HUBS,      0x8f362a2540b086da, 9315872, 21178},
     {"grids/dao/den520d.map",              PIN_2D_HUBS_2,    0x9d01d7738a7ad51c,  436984,   932},

@@ -249,3 +249,39 @@ Test(snapping, a_pinch_point_beside_a_short_edge_is_the_pinch_in_every_bake) {
     }
     ptl_shape_free(&s);
 }
+
+/* Two polygons with corners 2e-5 apart (10 float steps at these coordinates): a notch closed,
+   within the rounding, by a portal 2e-5 long that turns 10 degrees from the wall before it. The
+   cell is convex within validation's tolerance (its vertex lies that near its neighbours' chord),
+   but the short edge's line passes 0.9 below a point of the cell, which must be located in the
+   cell and kept as it is, with and without hubs; so must a point a float step inside its edge. */
+Test(snapping, a_point_of_a_cell_kinked_at_a_short_portal_is_located_in_it) {
+    static const char poly[] = "poly\n1\n2\n"
+                               "4 1e-05 20.87505 0 16.49992 19.00007 20.00003 25.25002 25.25004\n"
+                               "5 25.25004 25.25004 10.00007 6.12494 9.99992 30.75007 14.87494 31.87492 31.87507 31.87507\n";
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_poly_parse(poly, sizeof poly - 1, "kinked.poly", NULL, &s, &err), 0, "%s", err.message);
+    const float inside[][2] = {{12.75f, 24.375f}, {24.0f, 25.2f}, {20.0f, 28.0f}};
+    for (uint32_t hubs = 0; hubs < 2; ++hubs) {
+        ptl_navmesh* nm = load_shape_navmesh(&s, hubs);
+        ptl_query* q;
+        cr_assert_geq(ptl_query_create(nm, NULL, &q), 0);
+        for (size_t i = 0; i < sizeof inside / sizeof inside[0]; ++i) {
+            found_path o;
+            path(q, inside[i][0], inside[i][1], 14.0f, 30.0f, NULL, &o);
+            cr_assert_eq(o.status, PTL_OK, "hubs %u, (%g, %g)", hubs, inside[i][0], inside[i][1]);
+            cr_expect(o.res.found && o.pts[0] == inside[i][0] && o.pts[2] == inside[i][1],
+                      "hubs %u: (%g, %g) is in a cell but the path starts at (%g, %g)", hubs, inside[i][0],
+                      inside[i][1], o.pts[0], o.pts[2]);
+            ptl_location loc;
+            const float p[3] = {inside[i][0], 0, inside[i][1]};
+            cr_assert_geq(ptl_query_locate(q, p, NULL, &loc), 0);
+            cr_expect(loc.point[0] == p[0] && loc.point[2] == p[2], "hubs %u: (%g, %g) located at (%g, %g)", hubs, p[0],
+                      p[2], loc.point[0], loc.point[2]);
+        }
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+    }
+    ptl_shape_free(&s);
+}

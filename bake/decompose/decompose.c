@@ -103,6 +103,79 @@ static bool add_portal(ptl_dc* d, uint32_t n, uint32_t v) {
     return link_portal(d, n, seg) && link_portal(d, v, seg);
 }
 
+/* Whether moving the split point q of wall a -> b to c crosses (or lands on) another wall at a's
+   or b's position: near a sharp corner the solid wedge between two walls can be thinner than a
+   float step. Walls elsewhere are at least 4 q from a -> b (the readers' rule), farther than the
+   move. */
+static bool move_crosses_wall(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q, ptl_v2 c) {
+    const uint32_t ends[2] = {a, b};
+    for (int e = 0; e < 2; ++e) {
+        uint32_t t = ends[e];
+        do {
+            const ptl_dvert* x = &d->v.data[t];
+            const uint32_t from[2] = {x->prev, t}, to[2] = {t, x->next};
+            for (int k = 0; k < 2; ++k) {
+                if (from[k] == a && to[k] == b) continue;
+                const ptl_v2 u = P(d, from[k]), v = P(d, to[k]);
+                const double sq = v2_orient(u, v, q), sc = v2_orient(u, v, c);
+                if ((sq > 0 && sc <= 0) || (sq < 0 && sc >= 0) || (sq == 0 && sc > 0)) return true;
+            }
+            t = x->twin;
+        } while (t != ends[e]);
+    }
+    return false;
+}
+
+/* For a rounded input: the float point nearest q on the wall's line or on its solid side (the
+   right of a -> b; free space is on the left of every wall), other than the wall's ends. The blob
+   stores floats, and a split point made in doubles and rounded later may cross the line of a
+   feature a few q away (two polygons a slit apart), folding the two cells at it over each other;
+   a point decomposed where it will be stored cannot. Towards the solid side, the kink it makes in
+   the wall is convex on the free side (no new notch); it moves by at most a float step per
+   coordinate (q or less: the readers round to q), less than the 4 q the readers keep between a
+   vertex and an edge it does not end, and never across a wall at the ends (move_crosses_wall).
+   Where the solid side is a wedge thinner than a float step (two walls meeting at a spike), the
+   nearest float point on the free side that crosses no wall: a kink within the rounding, on the
+   side of the notch that made the point. No such point: q as it is (rounded when written). */
+static ptl_v2 float_split_point(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q) {
+    const ptl_v2 pa = P(d, a), pb = P(d, b);
+    const float fx = (float)q.x, fy = (float)q.y;
+    const float xs[3] = {fx, nextafterf(fx, -INFINITY), nextafterf(fx, INFINITY)};
+    const float ys[3] = {fy, nextafterf(fy, -INFINITY), nextafterf(fy, INFINITY)};
+    ptl_v2 best[2] = {q, q}; /* [0]: on the line or solid side, [1]: on the free side */
+    double best_d2[2] = {DBL_MAX, DBL_MAX};
+    for (int i = 0; i < 3; ++i) {
+        for (int j = 0; j < 3; ++j) {
+            const ptl_v2 c = v2(xs[i], ys[j]);
+            const double d2 = v2_dist2(c, q);
+            const int free_side = v2_orient(pa, pb, c) > 0;
+            if (d2 >= best_d2[free_side] || v2_eq(c, pa) || v2_eq(c, pb) || move_crosses_wall(d, a, b, q, c)) continue;
+            best[free_side] = c;
+            best_d2[free_side] = d2;
+        }
+    }
+    return best_d2[0] < DBL_MAX ? best[0] : best[1];
+}
+
+/* Recomputes the keys of v's portals after its outgoing wall changed direction and sorts them
+   again. Keys are angles from the outgoing wall, and a split point off the wall's line by a
+   rounding turns that wall: keys from the old and the new wall would not compare (two portals a
+   hair apart in angle, one keyed before the split and one after, would swap). */
+static void rekey_portals(ptl_dc* d, uint32_t v) {
+    uint32_t list = d->v.data[v].portals;
+    d->v.data[v].portals = PTL_NONE;
+    while (list != PTL_NONE) {
+        uint32_t r = list;
+        list = d->refs.data[r].next;
+        double k = key_at(d, v, v2_sub(P(d, other_end(d, d->refs.data[r].seg, v)), P(d, v)));
+        d->refs.data[r].key = k;
+        uint32_t* at = &d->v.data[v].portals;
+        while (*at != PTL_NONE && d->refs.data[*at].key < k) at = &d->refs.data[*at].next;
+        d->refs.data[r].next = *at;
+        *at = r;
+    }
+}
+
 /* Splits wall a -> b at q (strictly inside it) and returns the new vertex. */
 static bool split_wall(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
     uint32_t a = d->s.data[seg].a, b = d->s.data[seg].b;
@@ -122,9 +195,17 @@ static bool split_wall(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
     if (!add_seg(d, a, id, PTL_DSEG_WALL, &s1) || !add_seg(d, id, b, PTL_DSEG_WALL, &s2)) return false;
     d->v.data[a].out_seg = s1;
     d->v.data[id].out_seg = s2;
+    rekey_portals(d, a);
     d->split_points++;
     *out = id;
     return true;
+}
+
+/* Splits a wall at the point a notch's portal ends on; on a rounded input, at the float point
+   float_split_point chooses. */
+static bool split_wall_for_notch(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
+    if (d->tol > 0) q = float_split_point(d, d->s.data[seg].a, d->s.data[seg].b, q);
+    return split_wall(d, seg, q, out);
 }
 
 /* ---- angular structure at a vertex -------------------------------------------------------------*/
@@ -583,7 +664,7 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
             hit raw;
             if (v == PTL_NONE && h.snapped && clipped_closest(d, h.seg, np, r1, r2, &raw)) {
                 /* The end the point was taken as does not face the notch: split at the point. */
-                st = split_wall(d, h.seg, raw.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
+                st = split_wall_for_notch(d, h.seg, raw.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
             } else if (v == PTL_NONE) {
                 return ptl_error_set(err, PTL_ERR_INTERNAL,
                                      "decompose: notch %u at (%.9g, %.9g): closest vertex does not face it", n, np.x, np.y);
@@ -592,7 +673,7 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
             }
         } else if (s->kind == PTL_DSEG_WALL) {
             uint32_t q;
-            st = split_wall(d, h.seg, h.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
+            st = split_wall_for_notch(d, h.seg, h.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
         } else {
             st = resolve_by_portal(d, n, u, w, r1, r2, &h);
         }

@@ -5,6 +5,9 @@
 # and the corpus kept in build/fuzz/corpus/<target>/. Exits non-zero on any finding and prints the
 # path of each crashing input. Usage: tests/fuzz/run.sh [SECONDS_PER_TARGET] [TARGET...]
 #   Reproduce a finding: build/fuzz/fuzz_<target> FILE     Minimise it: add -minimize_crash=1 -runs=10000
+# FUZZ_SEED picks libFuzzer's random seed (printed with each run; drawn anew when unset). .ci/run fixes
+# it, so that a red CI run is the same sequence of inputs on any machine: the same seed, run longer,
+# reaches a finding that a faster machine reached in its 20 s.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 secs=${1:-20}
@@ -24,6 +27,9 @@ fi
 # What each run may use: a finding is a crash, a sanitizer report, a leak, an input taking over 10 s
 # or a process over 2 GB.
 limits=(-rss_limit_mb=2048 -timeout=10)
+if [ -z "${FUZZ_SEED:-}" ]; then
+    FUZZ_SEED=$(( (RANDOM << 15 | RANDOM) + 1 ))
+fi
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:allocator_may_return_null=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 failed=0
@@ -58,7 +64,7 @@ for t in "${targets[@]}"; do
     corpus=$fuzz/corpus/$t
     findings=$fuzz/findings/$t
     mkdir -p "$corpus" "$findings" "$fuzz/logs"
-    opts=("${limits[@]}" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$findings/")
+    opts=("${limits[@]}" -seed="$FUZZ_SEED" -max_total_time="$secs" -print_final_stats=1 -artifact_prefix="$findings/")
     [ -f "tests/fuzz/dict/$t.dict" ] && opts+=(-dict="tests/fuzz/dict/$t.dict")
     [ -f "tests/fuzz/options/$t" ] && read -r -a extra <"tests/fuzz/options/$t" && opts+=("${extra[@]}")
     log=$fuzz/logs/$t.log
@@ -71,11 +77,11 @@ for t in "${targets[@]}"; do
         echo "    $first"
     elif [ $rc -ne 0 ]; then
         failed=1
-        echo "fuzz: $t: FINDING after ${runs:-?} runs (exit $rc), log $log"
+        echo "fuzz: $t: FINDING after ${runs:-?} runs (exit $rc, FUZZ_SEED=$FUZZ_SEED), log $log"
         grep -m1 -E '^SUMMARY|fuzz oracle|ERROR: libFuzzer' "$log" | sed 's/^/    /'
         grep -o 'Test unit written to .*' "$log" | sort -u | sed 's/^Test unit written to /    input: /'
     else
-        echo "fuzz: $t: ${runs:-?} runs, no finding"
+        echo "fuzz: $t: ${runs:-?} runs (FUZZ_SEED=$FUZZ_SEED), no finding"
     fi
 done
 exit $failed
