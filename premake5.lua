@@ -19,6 +19,9 @@ solution "portolan"
     includedirs { "include" }
     defines { "_POSIX_C_SOURCE=200809L" }
     buildoptions { "-Wall", "-Wextra", "-Wno-missing-field-initializers" }
+    -- Debug symbols in every configuration, and binaries not stripped: perf and the sanitizers'
+    -- reports name functions (premake4 links with -s otherwise). Symbols do not change the code.
+    if P5 then symbols "On" else flags { "Symbols" } end
     -- C11 for C sources, C++11 for the one C++ source (bench/peer_recast.cpp, the Recast/Detour
     -- peer). premake5 has cdialect/cppdialect. premake4 compiles .cpp files with
     -- CXXFLAGS = CFLAGS + ..., so one -std would reach both compilers; make picks the standard per
