@@ -658,11 +658,12 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     res->start_cell = sp.cell;
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
-    if (!q->corners) {
+    if (!q->corners || !req->follow_surface) {
         st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
     } else {
-        /* 3D: the corners into the query's buffer (it holds any path: a taut path visits each
-           vertex at most once), then the path following the surface into the caller's. */
+        /* 3D, following the surface: the corners into the query's buffer (it holds any path: a
+           taut path visits each vertex at most once), then the path following the surface into
+           the caller's. */
         ptl_path_result in = *res;
         in.points = q->corners;
         in.point_capacity = q->nm->h->vert_count + 2;
