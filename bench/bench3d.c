@@ -295,9 +295,12 @@ static double time_pair(ptl_query* q, peer_mesh* pm, const bench_pair* p, int ki
     return (bench_now_ms() - a) * 1e3;
 }
 
-/* The query times of Detour's pairs, ours (exact, corridor; then exact following the surface)
-   beside Detour's (both snaps, findPath and findStraightPath), interleaved pair by pair so that the
-   machine's noise falls on all alike; each pair's time is the median of QUERY_ROUNDS rounds. */
+/* The query times of Detour's pairs, ours (exact, corridor, exact following the surface) beside
+   Detour's (both snaps, findPath and findStraightPath). Each kind runs over all the pairs in turn,
+   QUERY_ROUNDS rounds of that, so that the machine's noise falls on all alike while no kind runs
+   in the caches another left (a query right after the same pair's query of another kind finds its
+   cells warm: one query per pair, pair after pair, is a game's many agents); each pair's time is
+   the median of its rounds. */
 static void query_times(ptl_navmesh* nm, peer_mesh* pm, mesh_run* r) {
     bench_pair* pairs = calloc(BENCH_PAIRS, sizeof *pairs);
     double* t = calloc((size_t)QUERY_KINDS * QUERY_ROUNDS * BENCH_PAIRS, sizeof(double));
@@ -306,14 +309,10 @@ static void query_times(ptl_navmesh* nm, peer_mesh* pm, mesh_run* r) {
         ptl_query_create(nm, NULL, &q) < 0)
         goto done;
     static float pts[3 * 4096];
-    /* Exact, corridor and Detour interleaved; the surface-following paths in rounds of their own
-       afterwards (their height profiles sweep the caches the next query would find warm). */
-    for (int pass = 0; pass < 2; ++pass) {
-        for (int round = 0; round < QUERY_ROUNDS; ++round) {
-            for (uint32_t i = 0; i < BENCH_PAIRS; ++i) {
-                for (int k = pass ? 3 : 0; k < (pass ? QUERY_KINDS : 3); ++k)
-                    t[((size_t)k * BENCH_PAIRS + i) * QUERY_ROUNDS + round] = time_pair(q, pm, &pairs[i], k, pts);
-            }
+    for (int round = 0; round < QUERY_ROUNDS; ++round) {
+        for (int k = 0; k < QUERY_KINDS; ++k) {
+            for (uint32_t i = 0; i < BENCH_PAIRS; ++i)
+                t[((size_t)k * BENCH_PAIRS + i) * QUERY_ROUNDS + round] = time_pair(q, pm, &pairs[i], k, pts);
         }
     }
     double* per = calloc(BENCH_PAIRS, sizeof(double));
@@ -467,10 +466,10 @@ static void short_name(const char* file, char* out, size_t cap);
 static void table_query_times(const mesh_run* runs, size_t n) {
     printf("### Path query times\n\n");
     printf("Detour's %d pairs per mesh, both snaps included: Portolan's exact and corridor paths (corners only, "
-           "the default) and Detour's findPath + findStraightPath run one after the other pair by pair, then "
-           "Portolan's exact path following the surface (`follow_surface`) in rounds of its own; each pair's time "
-           "is the median of %d rounds, then the median and p99 over the pairs (us). Ratios are Portolan / "
-           "Detour; the target is <= 0.5 for the median and the p99 of both modes.\n\n",
+           "the default), its exact path following the surface (`follow_surface`) and Detour's findPath + "
+           "findStraightPath, each kind over all the pairs in turn; each pair's time is the median of %d such "
+           "rounds, then the median and p99 over the pairs (us). Ratios are Portolan / Detour; the target is "
+           "<= 0.5 for the median and the p99 of both modes.\n\n",
            BENCH_PAIRS, QUERY_ROUNDS);
     printf("| mesh | exact median | exact p99 | corridor median | corridor p99 | surface median | surface p99 | "
            "Detour median | Detour p99 | exact ratio (median, p99) | corridor ratio (median, p99) | met |\n"
