@@ -186,7 +186,7 @@ struct ptl_query {
     double* record;
 
     /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
-       (surface.c), so that paths follow the surface. NULL for 2D navmeshes. */
+       (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */
     float* corners;         /* 3 * (vert_count + 2) */
     struct profile* profile;
 };
