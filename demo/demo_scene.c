@@ -215,6 +215,7 @@ void demo_scene_update_path(demo_scene* s) {
     memcpy(req.start, s->start, sizeof req.start);
     memcpy(req.goal, s->goal, sizeof req.goal);
     req.radius = s->radius;
+    req.follow_surface = true; /* drawn on the ground */
     ptl_path_result res = {.points = s->points, .point_capacity = DEMO_MAX_PATH};
     ptl_status st = ptl_query_find_path(s->q, &req, &res);
     s->radius_status = PTL_OK;

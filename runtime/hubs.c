@@ -25,7 +25,7 @@
    The corners in the middle are unpacked from the visibility graph: from a, the neighbour w with
    |a w| + d(w, h) = d(a, h) (the labels hold h for the next corner of the labelling's shortest-path
    tree), until h, and likewise from b. Everything is in the x-z plane; heights come from the
-   vertices, and a 3D caller makes the path follow the surface (ptl_query_find_path). */
+   vertices, and on request a 3D path follows the surface (ptl_query_find_path). */
 #include <math.h>
 #include <string.h>
 

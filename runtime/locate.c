@@ -107,6 +107,58 @@ static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double
     return true;
 }
 
+/* Each cell's box: the bounds of the points cell_contains accepts, the cell's polygon with every
+   edge's line moved out by the tolerance (eps). For a convex cell that is a convex polygon whose
+   corner at vertex b, between edges with outward unit normals n1 and n2, lies at
+   b + eps (n1 + n2) / (1 + n1.n2); a little more (1e-9 of the coordinates) covers rounding. A cell
+   with a spike (edges turning back by nearly 180 degrees, whose moved corner runs far out), a
+   zero-length edge or a reflex corner (a broken blob, or a kinked cell: navmesh.cell_kinked, whose
+   points polygon_holds also accepts) gets an unbounded box: it is never skipped. */
+void ptl_query_cell_boxes(ptl_query* q) {
+    const ptl_navmesh* nm = q->nm;
+    const double eps = q->loc_eps;
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        const uint32_t* cv = nm->cell_verts + cell->first;
+        const uint32_t n = cell->vert_count;
+        double b[4] = {INFINITY, -INFINITY, INFINITY, -INFINITY};
+        bool bounded = n >= 3;
+        for (uint32_t i = 0; i < n && bounded; ++i) {
+            const uint32_t a = cv[i == 0 ? n - 1 : i - 1], v = cv[i], w = cv[i + 1 == n ? 0 : i + 1];
+            const double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+            const double e1x = vx - ptl_nm_vx(nm, a), e1z = vz - ptl_nm_vz(nm, a);
+            const double e2x = ptl_nm_vx(nm, w) - vx, e2z = ptl_nm_vz(nm, w) - vz;
+            const double l1 = sqrt(e1x * e1x + e1z * e1z), l2 = sqrt(e2x * e2x + e2z * e2z);
+            if (!(l1 > 0 && l2 > 0) || e1x * e2z - e1z * e2x < 0) {
+                bounded = false;
+                break;
+            }
+            /* Outward normals (inside is left of each edge). */
+            const double n1x = e1z / l1, n1z = -e1x / l1, n2x = e2z / l2, n2z = -e2x / l2;
+            const double k = 1 + n1x * n2x + n1z * n2z;
+            if (!(k > 1e-3)) {
+                bounded = false;
+                break;
+            }
+            const double x = vx + eps * (n1x + n2x) / k, z = vz + eps * (n1z + n2z) / k;
+            b[0] = fmin(b[0], x), b[1] = fmax(b[1], x), b[2] = fmin(b[2], z), b[3] = fmax(b[3], z);
+        }
+        double* out = q->cell_box + 4 * (size_t)c;
+        if (!bounded) {
+            out[0] = out[2] = -INFINITY, out[1] = out[3] = INFINITY;
+            continue;
+        }
+        const double slack = 1e-9 * (fabs(b[0]) + fabs(b[1]) + fabs(b[2]) + fabs(b[3]) + eps);
+        out[0] = b[0] - slack, out[1] = b[1] + slack, out[2] = b[2] - slack, out[3] = b[3] + slack;
+    }
+}
+
+/* Is (x, z) outside cell c's box? */
+static inline bool outside_box(const ptl_query* q, uint32_t c, double x, double z) {
+    const double* b = q->cell_box + 4 * (size_t)c;
+    return x < b[0] || x > b[1] || z < b[2] || z > b[3];
+}
+
 /* Is (x, z) in the closed cell (exactly: every edge has it on its left or on its line, or, for a
    kinked cell, the crossing rule)? A cell that is not convex otherwise may answer no for some of
    its points: they are then snapped to its boundary, a wrong answer but never an access outside
@@ -199,7 +251,7 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     bool best_holds = false;
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
-        if (!cell_contains(nm, c, x, z, q->loc_eps)) continue;
+        if (outside_box(q, c, x, z) || !cell_contains(nm, c, x, z, q->loc_eps)) continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
         if (fabs(dy) > ey) continue;
@@ -255,6 +307,13 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 uint32_t c = nm->grid_items[i];
                 if (q->seen_stamp[c] == stamp) continue;
                 q->seen_stamp[c] = stamp;
+                /* The cell lies in its box: no nearer than the box, and not in the search box
+                   unless the boxes meet (checked with the box's rounding margin to spare). */
+                const double* cb = q->cell_box + 4 * (size_t)c;
+                if (cb[1] < x0 - q->eps || cb[0] > x1 + q->eps || cb[3] < z0 - q->eps || cb[2] > z1 + q->eps) continue;
+                const double bx = p[0] < cb[0] ? cb[0] - p[0] : p[0] > cb[1] ? p[0] - cb[1] : 0;
+                const double bz = p[2] < cb[2] ? cb[2] - p[2] : p[2] > cb[3] ? p[2] - cb[3] : 0;
+                if (bx * bx + bz * bz > reach2 * (1 + 1e-9)) continue;
                 double nx = 0, nz = 0;
                 double d2 = nearest_in_box(nm, c, p[0], p[2], box, &nx, &nz);
                 if (!(d2 < INFINITY && d2 <= reach2)) continue;

@@ -656,7 +656,19 @@ bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, fl
     if (!(fx >= -2 && fz >= -2 && fx <= (double)ly->w + 2 && fz <= (double)ly->d + 2)) return false;
     int64_t cx = (int64_t)floor(fx), cz = (int64_t)floor(fz);
     /* The column holding the point, or the nearest of the layer's columns around it: a point on a
-       column's border, or on a contour simplified by up to a column, still finds its floor. */
+       column's border, or on a contour simplified by up to a column, still finds its floor.
+       A point clearly inside a column with a floor (not within 1e-6 of a column side, where the
+       neighbour could tie) is nearer its centre than any other's: that column, without the
+       search (the usual case: one read instead of nine). */
+    const double ux = fx - (double)cx, uz = fz - (double)cz;
+    if (cx >= 0 && cz >= 0 && cx < (int64_t)ly->w && cz < (int64_t)ly->d && ux > 1e-6 && ux < 1 - 1e-6 &&
+        uz > 1e-6 && uz < 1 - 1e-6) {
+        uint16_t v = ptl_nm_grid_floor(nm, ly, (uint32_t)cx, (uint32_t)cz);
+        if (v != PTL_HEIGHT_NONE) {
+            *y = h->vox_origin[1] + (float)v * h->vox_ch;
+            return true;
+        }
+    }
     uint16_t best = PTL_HEIGHT_NONE;
     double best_d = 1e30;
     for (int64_t dz = -1; dz <= 1; ++dz) {

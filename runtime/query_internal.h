@@ -136,6 +136,8 @@ struct ptl_query {
     uint8_t* dead_end;    /* 1: the cell has at most one neighbour */
     ptl_ccell* cc;        /* corridor search */
     uint32_t* cheap;      /* corridor open list (cell ids), cell_count */
+    double* cell_box;     /* 4 per cell: x0, x1, z0, z1 holding every point point location may find the
+                             cell to contain (its polygon and the tolerance around it; locate.c) */
     uint32_t cheap_count;
     ptl_funnel_portal* portals; /* corridor portals, cell_count */
     ptl_funnel_point* fpoints;  /* the funnel's path, cell_count + 2 */
@@ -184,7 +186,7 @@ struct ptl_query {
     double* record;
 
     /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
-       (surface.c), so that paths follow the surface. NULL for 2D navmeshes. */
+       (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */
     float* corners;         /* 3 * (vert_count + 2) */
     struct profile* profile;
 };
@@ -213,6 +215,10 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
 /* The query point at vertex v itself: kind PTL_QPOINT_VERTEX, the cells around v (the first as its
    cell; cell_count 0 for a vertex no cell uses). */
 void ptl_query_vertex_point(const ptl_navmesh* nm, uint32_t v, ptl_qpoint* out);
+
+/* Fills q->cell_box (q->loc_eps set): a query point outside a cell's box is not in the cell,
+   and no nearer to it than to the box, which point location reads before the cell's vertices. */
+void ptl_query_cell_boxes(ptl_query* q);
 
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);

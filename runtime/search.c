@@ -396,10 +396,12 @@ void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo,
     uint32_t pick[NEAREST];
     double pd[NEAREST];
     uint32_t np = 0;
+    /* Picked by squared distance (a square root for each of dozens of vertices cost more than the
+       rest of the bounds), the root taken of the picks only. */
     for (uint32_t j = 0; j < cell->vert_count; ++j) {
         uint32_t v = nm->cell_verts[cell->first + j];
-        double dv = sqrt((nm->verts[3 * v] - p->x) * (nm->verts[3 * v] - p->x) +
-                         (nm->verts[3 * v + 2] - p->z) * (nm->verts[3 * v + 2] - p->z));
+        double dv = (nm->verts[3 * v] - p->x) * (nm->verts[3 * v] - p->x) +
+                    (nm->verts[3 * v + 2] - p->z) * (nm->verts[3 * v + 2] - p->z);
         uint32_t at = np < NEAREST ? np++ : NEAREST;
         if (at == NEAREST) {
             if (dv >= pd[NEAREST - 1]) continue;
@@ -410,7 +412,7 @@ void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo,
     }
     for (uint32_t j = 0; j < np; ++j) {
         const float* d = nm->landmarks + (size_t)pick[j] * k;
-        const double dv = pd[j];
+        const double dv = sqrt(pd[j]);
         for (uint32_t i = 0; i < k; ++i) {
             if (!isfinite(d[i])) continue;
             if (d[i] - dv > lo[i]) lo[i] = d[i] - dv;
@@ -505,6 +507,8 @@ void ptl_query_pocket_ends(const ptl_query* q, const ptl_qpoint* s, const ptl_qp
     point_lids(q->nm, t, out);
 }
 
+enum { ALT_AFTER = 128 }; /* expansions before a search takes the landmark bounds */
+
 /* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
 static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     const ptl_navmesh* nm = q->nm;
@@ -518,14 +522,12 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     }
     /* Start and goal in different pieces of walkable space: no path, and no search needed. */
     if (t->cell_count && nm->cell_piece[s->cells[0]] != nm->cell_piece[t->cells[0]]) return PTL_PARTIAL;
+    /* The landmark bounds cost the bounds of both ends and one per root, more than they save on a
+       search of a few expansions (most searches on a level's navmesh: the interval heuristic alone
+       leads them straight to the goal). So they are taken once a search has gone on for
+       ALT_AFTER expansions; the nodes queued before keep their keys, lower bounds too. */
     q->alt_on = false;
-    if (q->lm_count && !q->record) {
-        double slo[PTL_MAX_LANDMARKS], shi[PTL_MAX_LANDMARKS];
-        ptl_query_point_bounds(q, t, q->lm_goal_lo, q->lm_goal_hi);
-        ptl_query_point_bounds(q, s, slo, shi);
-        q->alt_start = alt_bound(slo, shi, q->lm_goal_lo, q->lm_goal_hi, q->lm_count);
-        q->alt_on = true;
-    }
+    bool alt_later = q->lm_count && !q->record;
     q->node_count = 0;
     q->free_head = PTL_NONE;
     q->heap_count = 0;
@@ -553,6 +555,14 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     /* A guard against a livelock on a broken mesh (the pool recycles nodes, so it bounds nothing). */
     uint64_t limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024, expansions = 0;
     while (q->heap_count > 0) {
+        if (alt_later && expansions >= ALT_AFTER) {
+            double slo[PTL_MAX_LANDMARKS], shi[PTL_MAX_LANDMARKS];
+            ptl_query_point_bounds(q, t, q->lm_goal_lo, q->lm_goal_hi);
+            ptl_query_point_bounds(q, s, slo, shi);
+            q->alt_start = alt_bound(slo, shi, q->lm_goal_lo, q->lm_goal_hi, q->lm_count);
+            q->alt_on = true;
+            alt_later = false;
+        }
         uint32_t ni = heap_pop(q);
         ptl_snode cur = q->nodes[ni];
         if (q->goal_stamp[cur.cell] == stamp) {
@@ -658,11 +668,12 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     res->start_cell = sp.cell;
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
-    if (!q->corners) {
+    if (!q->corners || !req->follow_surface) {
         st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
     } else {
-        /* 3D: the corners into the query's buffer (it holds any path: a taut path visits each
-           vertex at most once), then the path following the surface into the caller's. */
+        /* 3D, following the surface: the corners into the query's buffer (it holds any path: a
+           taut path visits each vertex at most once), then the path following the surface into
+           the caller's. */
         ptl_path_result in = *res;
         in.points = q->corners;
         in.point_capacity = q->nm->h->vert_count + 2;

@@ -1,6 +1,7 @@
-/* Paths that follow the surface (3D navmeshes). The searches return the corners of the path in
-   plan; between two corners the path is straight in x-z, but the ground under it may bend: a ramp
-   starts, a stair climbs, a deck crosses a floor. Each segment is walked through the cells it
+/* Paths that follow the surface (3D navmeshes, on request: ptl_path_request.follow_surface;
+   otherwise a path is its corners). The searches return the corners of the path in plan; between
+   two corners the path is straight in x-z, but the ground under it may bend: a ramp starts, a
+   stair climbs, a deck crosses a floor. Each segment is walked through the cells it
    crosses (through their portals, so the layer under the path is always the right one, even where
    layers overlap in plan), the layer's floor heights are sampled along it, and the samples that the
    straight 3D line between kept points misses by more than the tolerance are added as path points

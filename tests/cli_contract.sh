@@ -100,6 +100,12 @@ expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap nan
 { slab -1 9.5 1 0; slab 4 8 1.4 8; } >"$tmp/step.obj"
 expect 0 "$bin" bake "$tmp/step.obj" -o "$tmp/step.ptl"
 expect 0 "$bin" path "$tmp/step.ptl" --from 1,1,2 --to 6,1.4,2 --json && grep -q '"found":true' "$tmp/out" && ok || bad "no path up a 0.4 m step"
+# The path's points: the corners (here the two ends) by default; --surface adds those where the
+# ground bends (the step), the same length in plan.
+npoints() { python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["points"]))' "$tmp/out"; }
+[ "$(npoints)" = 2 ] && ok || bad "path up a step without --surface: $(npoints) points, not its 2 ends"
+expect 0 "$bin" path "$tmp/step.ptl" --from 1,1,2 --to 6,1.4,2 --surface --json && [ "$(npoints)" -gt 2 ] && ok ||
+    bad "path up a step with --surface: no point where the ground bends"
 expect 0 "$bin" bake "$tmp/step.obj" -o "$tmp/step0.ptl" --max-climb 0
 expect 0 "$bin" path "$tmp/step0.ptl" --from 1,1,2 --to 6,1.4,2 --json && grep -q '"found":false' "$tmp/out" && ok || bad "--max-climb 0 climbs a 0.4 m step"
 expect 2 "$bin" bake "$tmp/step.obj" -o "$tmp/x.ptl" --agent-height 0 && first_line 'agent-height.*> 0'

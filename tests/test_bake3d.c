@@ -320,6 +320,7 @@ static void find_path(ptl_query* q, const float* s, const float* e, path* p) {
     memcpy(req.start, s, sizeof req.start);
     memcpy(req.goal, e, sizeof req.goal);
     req.extents[0] = 2, req.extents[1] = 4, req.extents[2] = 2; /* DESIGN: Detour's usual half-extents */
+    req.follow_surface = true; /* the paths are checked against the input surface, sample by sample */
     memset(&p->res, 0, sizeof p->res);
     p->res.points = p->pts;
     p->res.point_capacity = MAX_POINTS;

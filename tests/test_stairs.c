@@ -186,6 +186,7 @@ static void climb(stair_scene* s, float radius, climb_result* out) {
     memcpy(req.start, s->start, sizeof req.start);
     memcpy(req.goal, s->goal, sizeof req.goal);
     req.extents[0] = 0.5f, req.extents[1] = 1.0f, req.extents[2] = 0.5f;
+    req.follow_surface = true; /* the samples below check the polyline against the input surface */
     ptl_path_result res = {.points = pts, .point_capacity = 512};
     ptl_query_find_path(q, &req, &res);
     out->found = res.found, out->complete = res.complete, out->length = res.length;

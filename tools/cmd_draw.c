@@ -294,6 +294,7 @@ static void draw_path(canvas* c, const ptl_navmesh* nm, const draw_opts* o, bool
     memset(&req, 0, sizeof req);
     memcpy(req.start, o->from, sizeof o->from);
     memcpy(req.goal, o->to, sizeof o->to);
+    req.follow_surface = true; /* a leg's band is the height of the ground under it */
     ptl_path_result res;
     memset(&res, 0, sizeof res);
     res.points = pts;

@@ -12,7 +12,7 @@ typedef struct path_opts {
     const char* pairs;
     const char* scen;
     const char* out;
-    bool json, has_from, has_to, no_hubs;
+    bool json, has_from, has_to, no_hubs, surface;
     float from[3], to[3], extents[3];
     double radius;
     ptl_path_mode mode;
@@ -29,6 +29,10 @@ static int parse(int argc, char** argv, path_opts* o) {
         }
         if (!strcmp(a, "--no-hubs")) {
             o->no_hubs = true;
+            continue;
+        }
+        if (!strcmp(a, "--surface")) {
+            o->surface = true;
             continue;
         }
         if (a[0] != '-' || !a[1]) {
@@ -88,6 +92,7 @@ static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], 
     memcpy(req.goal, g, sizeof req.goal);
     memcpy(req.extents, o->extents, sizeof req.extents);
     req.mode = o->mode;
+    req.follow_surface = o->surface;
     for (;;) {
         memset(res, 0, sizeof *res);
         res->points = *buf;

@@ -33,7 +33,8 @@ static const struct command_usage {
     {"path",
      "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
      "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
-     "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs]\n"},
+     "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs] [--surface]\n"
+     "       --surface: 3D navmeshes: points where the ground bends too (default: the corners only)\n"},
     {"decompose", "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"},
     {"draw",
      "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]\n"

@@ -251,6 +251,11 @@ typedef struct ptl_path_request {
     float extents[3];   /* snap box half-extents; all zero: 2, 4, 2 */
     float radius;       /* agent radius; must be 0 in this version (clearance queries come later) */
     ptl_path_mode mode;
+    /* 3D navmeshes: also put a point wherever the ground under the path bends (a ramp starts, a
+       stair ends), so that the polyline follows the surface within one cell height. Off (the
+       default): the corners only, joined by straight 3D segments, as a game that snaps its agents
+       to the ground itself wants them (and several times faster). No effect on 2D navmeshes. */
+    bool follow_surface;
 } ptl_path_request;
 
 typedef struct ptl_path_result {
@@ -260,8 +265,8 @@ typedef struct ptl_path_result {
     uint32_t point_total;    /* points the whole path has */
     bool found;              /* a path reaches the (snapped) goal */
     bool complete;           /* and ends exactly at it (within 1e-4) */
-    /* [Units: wu] of the whole path as a 3D polyline, 0 when not found (the exact search minimises
-       the length in plan, x-z; heights follow the surface) */
+    /* [Units: wu] of the whole path as a 3D polyline (the points returned), 0 when not found (the
+       exact search minimises the length in plan, x-z) */
     double length;
     uint32_t start_cell, goal_cell;
     uint32_t nodes_expanded; /* search effort, for benchmarks */
@@ -276,7 +281,8 @@ typedef struct ptl_path_result {
    blocked, to the region holding the direction (-1, +1), (+1, -1) or (-1, -1), in that order);
    on any other navmesh the point is ambiguous and not found.
    Points: the (snapped) start, the corners the path turns at (navmesh vertices), the (snapped)
-   goal; equal consecutive points are merged, so a path from a point to itself has one point.
+   goal; equal consecutive points are merged, so a path from a point to itself has one point. With
+   req->follow_surface on a 3D navmesh, also the points where the ground under the path bends.
    Returns PTL_OK; PTL_TRUNCATED when the points did not fit (point_total says how many there are,
    length is the whole path's); PTL_PARTIAL when the goal is unreachable (found = false, no points,
    length 0); PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
