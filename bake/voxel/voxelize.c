@@ -72,7 +72,17 @@ typedef struct raster {
     uint32_t live;
 } raster;
 
-/* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. */
+/* Merges b's extent and tags into a (they overlap or touch): the rules in the overview. */
+static void merge_into(wspan* a, const wspan* b) {
+    if (b->smin < a->smin) a->smin = b->smin;
+    if (b->smax > a->smax || (b->smax == a->smax && b->ttag > a->ttag)) a->smax = b->smax, a->ttag = b->ttag;
+    if (b->wtop > a->wtop || (b->wtop == a->wtop && b->wtag > a->wtag)) a->wtop = b->wtop, a->wtag = b->wtag;
+}
+
+/* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. The first
+   of those takes the new span in place (most pieces of a triangle land on a span already there,
+   so no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
+   between the same neighbours, as it only grows towards spans it does not reach. */
 static bool add_span(raster* r, uint32_t col, uint16_t smin, uint16_t smax, bool walkable, uint16_t tag) {
     wspan s = {smin, smax, tag, walkable ? smax : 0, walkable ? tag : 0, 0, PTL_VX_NONE};
     uint32_t prev = PTL_VX_NONE, cur = r->head[col];
@@ -83,14 +93,16 @@ static bool add_span(raster* r, uint32_t col, uint16_t smin, uint16_t smax, bool
             prev = cur, cur = c->next;
             continue;
         }
-        if (c->smin < s.smin) s.smin = c->smin;
-        if (c->smax > s.smax || (c->smax == s.smax && c->ttag > s.ttag)) s.smax = c->smax, s.ttag = c->ttag;
-        if (c->wtop > s.wtop || (c->wtop == s.wtop && c->wtag > s.wtag)) s.wtop = c->wtop, s.wtag = c->wtag;
-        uint32_t next = c->next;
-        c->next = r->free_list;
-        r->free_list = cur;
-        --r->live;
-        cur = next;
+        merge_into(c, &s);
+        for (uint32_t nx = c->next; nx != PTL_VX_NONE && r->pool.data[nx].smin <= c->smax; nx = c->next) {
+            wspan* o = &r->pool.data[nx];
+            merge_into(c, o);
+            c->next = o->next;
+            o->next = r->free_list;
+            r->free_list = nx;
+            --r->live;
+        }
+        return true;
     }
     uint32_t id;
     if (r->free_list != PTL_VX_NONE) {
