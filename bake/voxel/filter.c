@@ -97,15 +97,17 @@ void ptl_open_field_free(ptl_open_field* of) {
     memset(of, 0, sizeof *of);
 }
 
-/* Rules 1-3: the walkable flag of every solid span. */
-static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
+/* Rules 1-3: the walkable flag of every solid span; returns how many are walkable. */
+static uint32_t filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
     const ptl_vx_params* p = &hf->p;
     const uint32_t off[4] = {(uint32_t)-1, (uint32_t)p->width, 1u, (uint32_t)-p->width};
-    for (uint32_t i = 0; i < hf->span_count; ++i) walk[i] = hf->spans[i].walkable;
+    uint32_t n = 0;
     for (int z = 0; z < p->depth; ++z) {
         for (int x = 0; x < p->width; ++x) {
             uint32_t c = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
             uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+            if (b == e) continue;
+            for (uint32_t i = b; i < e; ++i) walk[i] = hf->spans[i].walkable;
             for (uint32_t i = b + 1; i < e; ++i) /* rule 1, from the rasterized flags only */
                 if (!hf->spans[i].walkable && hf->spans[i - 1].walkable &&
                     hf->spans[i].smax - hf->spans[i - 1].smax <= p->walkable_climb)
@@ -116,9 +118,11 @@ static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
                 if (!walk[i]) continue;
                 int bot = hf->spans[i].smax, top = ceil_of(hf, i, e);
                 if (edge || top - bot < p->walkable_height || is_ledge(hf, c, off, bot, top)) walk[i] = 0;
+                n += walk[i] != 0;
             }
         }
     }
+    return n;
 }
 
 /* Can open spans a and b of neighbouring columns link? Their floors are within walkable_climb and
@@ -234,13 +238,15 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
 }
 
 /* Keeps the spans not marked in `gone`, compacted in place (links to removed spans dropped, the
-   others' indices inside their columns updated); the arrays keep their size (span_cap). `map` has span_count entries of scratch. */
-static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map) {
+   others' indices inside their columns updated); the arrays keep their size (span_cap). `kept` has
+   span_count + 1 entries of scratch: kept[s] is the number of spans kept before s, so a kept span
+   moves to kept[s], a column's first span to kept[its old first], and a link's index inside its
+   column becomes kept[target] - kept[column's first]. */
+static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* kept) {
     const uint32_t n = of->span_count;
     uint32_t k = 0;
-    for (uint32_t s = 0; s < n; ++s) map[s] = gone[s] ? PTL_VX_NONE : k++;
-    /* Links: a removed neighbour is no link; a kept one moves down its column by the removed spans
-       before it there (the old index still holds). */
+    for (uint32_t s = 0; s < n; ++s) kept[s] = k, k += !gone[s];
+    kept[n] = k;
     uint32_t* cs = of->col_index.off.u32;
     for (uint32_t s = 0; s < n; ++s) {
         if (gone[s]) continue;
@@ -248,26 +254,13 @@ static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map)
         for (int d = 0; d < 4; ++d) {
             if (o->con[d] == PTL_VX_NOCON) continue;
             uint32_t first = cs[ptl_filter_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
-            if (gone[t]) {
-                o->con[d] = PTL_VX_NOCON;
-                continue;
-            }
-            uint32_t before = 0;
-            for (uint32_t u = first; u < t; ++u) before += !gone[u];
-            o->con[d] = (uint8_t)before;
+            o->con[d] = gone[t] ? PTL_VX_NOCON : (uint8_t)(kept[t] - kept[first]);
         }
+        of->spans[kept[s]] = *o;
+        of->col_of[kept[s]] = of->col_of[s];
     }
-    for (uint32_t s = 0; s < n; ++s) {
-        if (gone[s]) continue;
-        of->spans[map[s]] = of->spans[s];
-        of->col_of[map[s]] = of->col_of[s];
-    }
-    /* the index from the (sorted) column of each kept span */
     const uint32_t cols = (uint32_t)of->p.width * (uint32_t)of->p.depth;
-    uint32_t c = 0;
-    for (uint32_t s = 0; s < k; ++s)
-        while (c <= of->col_of[s]) cs[c++] = s;
-    while (c <= cols) cs[c++] = k;
+    for (uint32_t c = 0; c <= cols; ++c) cs[c] = kept[cs[c]];
     of->span_count = k;
 }
 
@@ -402,7 +395,7 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
     const uint32_t ns = hf->span_count;
     uint8_t* walk = ptl_mem_alloc(&a, ns);
     uint16_t* dist = NULL;
-    uint32_t* map = NULL;
+    uint32_t* kept = NULL;
     uint32_t n = 0;
     ptl_status st = PTL_OK;
     out->p = *p;
@@ -412,9 +405,7 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
        below read it directly. */
     if (!walk || ptl_col_index_init(&out->col_index, (uint32_t)cols, 4, &a) < 0) goto oom;
     uint32_t* cs = out->col_index.off.u32;
-    filter_flags(hf, walk);
-
-    for (uint32_t i = 0; i < ns; ++i) n += walk[i] != 0;
+    n = filter_flags(hf, walk);
     out->spans = ptl_mem_alloc(&a, (size_t)n * sizeof *out->spans);
     out->col_of = ptl_mem_alloc(&a, (size_t)n * sizeof *out->col_of);
     if (!out->spans || !out->col_of) {
@@ -446,10 +437,10 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
 
     if (p->walkable_radius > 0 && n > 0) {
         dist = ptl_mem_alloc(&a, (size_t)n * sizeof *dist);
-        map = ptl_mem_alloc(&a, (size_t)n * sizeof *map);
-        if (!dist || !map) goto oom;
+        kept = ptl_mem_alloc(&a, ((size_t)n + 1) * sizeof *kept);
+        if (!dist || !kept) goto oom;
         /* `walk` is reused as the removal mark (n <= ns) */
-        if (erode(out, dist, walk) > 0) remove_spans(out, walk, map);
+        if (erode(out, dist, walk) > 0) remove_spans(out, walk, kept);
     }
     if (find_gaps(hf, out, &a) < 0) goto oom;
     goto done;
@@ -459,7 +450,7 @@ oom:
 done:
     ptl_mem_free(&a, walk, ns);
     ptl_mem_free(&a, dist, (size_t)n * sizeof *dist);
-    ptl_mem_free(&a, map, (size_t)n * sizeof *map);
+    ptl_mem_free(&a, kept, ((size_t)n + 1) * sizeof *kept);
     if (st >= 0) ptl_error_ok(err);
     return st;
 }
