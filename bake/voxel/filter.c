@@ -186,20 +186,20 @@ static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
 static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
     const ptl_vx_params* p = &of->p;
     const ptl_open_span* sp = of->spans;
-    for (uint32_t s = 0; s < of->span_count; ++s) {
-        bool inner = true;
-        for (int d = 0; d < 4; ++d) inner = inner && sp[s].con[d] != PTL_VX_NOCON;
-        dist[s] = inner ? 0xffff : 0;
-    }
     const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
     const uint32_t* cs = of->col_index.off.u32;
     const uint32_t w = (uint32_t)p->width;
     /* A neighbour's neighbour is looked up in the column it lies in (known from the directions). */
 #define NBR(col, s, d) (sp[s].con[d] == PTL_VX_NOCON ? PTL_VX_NONE : cs[(col) + off[d]] + sp[s].con[d])
     const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
-    /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor. */
+    /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor, so
+       the spans it reads come before s and have their start values already, given as it goes:
+       0 for a span missing a link, "far" for the others. */
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = cs[c]; s < cs[c + 1]; ++s) {
+            const bool inner = sp[s].con[0] != PTL_VX_NOCON && sp[s].con[1] != PTL_VX_NOCON &&
+                               sp[s].con[2] != PTL_VX_NOCON && sp[s].con[3] != PTL_VX_NOCON;
+            dist[s] = inner ? 0xffff : 0;
             uint32_t a = NBR(c, s, 0), b = NBR(c, s, 3);
             if (a != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[a], 2);
@@ -212,7 +212,10 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
                 if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
             }
         }
-    /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1). */
+    /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1); a span's distance is final once
+       visited. */
+    const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
+    uint32_t removed = 0;
     for (uint32_t c = cols; c-- > 0;)
         for (uint32_t s = cs[c + 1]; s-- > cs[c];) {
             uint32_t a = NBR(c, s, 2), b = NBR(c, s, 1);
@@ -226,14 +229,10 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
                 uint32_t b0 = NBR(c + w, b, 0);
                 if (b0 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0], 3);
             }
+            gone[s] = dist[s] < thr;
+            removed += gone[s];
         }
 #undef NBR
-    const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
-    uint32_t removed = 0;
-    for (uint32_t s = 0; s < of->span_count; ++s) {
-        gone[s] = dist[s] < thr;
-        removed += gone[s];
-    }
     return removed;
 }
 

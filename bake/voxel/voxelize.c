@@ -225,41 +225,18 @@ static int first_cell(double lo, bool thin, int n) {
     return thin && c > 0 && lo == c ? c - 1 : c;
 }
 
-/* The triangle being rasterized: its flags and, for a fat one, its plane w = w0 + a u + b v;
-   well_shaped: fat by a wide margin (twice its plan area at least 1/64 of its longest plan edge
-   squared), so that the plane is known to within far less than clean_square's margin. */
+/* The triangle being rasterized: its flags and, for a fat one, its plane w = w0 + a u + b v. */
 typedef struct tri_ctx {
-    bool walkable, thin, well_shaped;
+    bool walkable, thin;
     uint16_t tag;
     double w0, a, b;
 } tri_ctx;
 
-/* The plane's range [*lo, *hi] over the whole square (x, z). */
-static void square_range(const tri_ctx* tc, int x, int z, double* lo, double* hi) {
-    *lo = tc->w0 + tc->a * (tc->a >= 0 ? x : x + 1) + tc->b * (tc->b >= 0 ? z : z + 1);
-    *hi = tc->w0 + tc->a * (tc->a >= 0 ? x + 1 : x) + tc->b * (tc->b >= 0 ? z + 1 : z);
-}
-
 /* Adds the span [lo, hi] (grid units) to column (x, z): the plane's range over a whole square. */
 static bool emit_square(raster* r, const tri_ctx* tc, int x, int z) {
-    double lo, hi;
-    square_range(tc, x, z, &lo, &hi);
+    double lo = tc->w0 + tc->a * (tc->a >= 0 ? x : x + 1) + tc->b * (tc->b >= 0 ? z : z + 1);
+    double hi = tc->w0 + tc->a * (tc->a >= 0 ? x + 1 : x) + tc->b * (tc->b >= 0 ? z + 1 : z);
     return emit(r, lo, hi, x, z, tc->walkable, tc->tag);
-}
-
-/* Does the plane's range over square (x, z) lie inside one voxel (k, k + 1), `margin` away from
-   both ends? Then any piece of the triangle in the square has its y range there too, whatever
-   rounding the cuts make, and emit() gives [k, k + 1] for the piece as for the square. The
-   margin covers more than the cuts can move a piece's values off the plane: the snapping of points
-   within 1e-9 (relative) of a grid line (at most 1e-9 (x + z + 2) voxels, the plane rising less
-   than a voxel across a square) and rounding in the interpolations and in the plane of a
-   well-shaped triangle (orders of magnitude below 1e-4 voxels). */
-static bool clean_square(const tri_ctx* tc, int x, int z) {
-    double lo, hi;
-    square_range(tc, x, z, &lo, &hi);
-    const double margin = 1e-4 + 1e-8 * ((double)x + (double)z + 2);
-    const double k = floor(lo - margin);
-    return lo - margin > k && hi + margin < k + 1;
 }
 
 /* The u range [*lo, *hi] of the row polygon's vertices on the line v = c; false when none. */
@@ -303,21 +280,6 @@ static bool raster_row(raster* r, const tri_ctx* tc, const double (*row)[3], int
         wmin = wmax = rp[0][1];
         for (int i = 1; i < nr; ++i) wmin = dmin(wmin, rp[i][1]), wmax = dmax(wmax, rp[i][1]);
         return emit(r, wmin, wmax, xa, z, tc->walkable, tc->tag);
-    }
-    /* A row of a well-shaped triangle, inside the grid, whose cut squares in the window are all
-       clean (most rows of ramps and gentle slopes): every square of the row from xa to xb has a
-       piece with positive area except one starting at ru1 (the cuts find the same), and each
-       gets the span of the plane over its square, so the row needs no cutting. */
-    if (tc->well_shaped && ru0 >= xa && ru1 < p->world_width) {
-        const int x0 = xa > wx0 ? xa : wx0, x1 = xb < wx1 ? xb : wx1;
-        bool clean = true;
-        for (int x = x0; x <= x1 && clean; ++x)
-            if ((x < ia || x > ib) && x != ru1 && !clean_square(tc, x, z)) clean = false;
-        if (clean) {
-            for (int x = x0; x <= x1; ++x)
-                if (x != ru1 && !emit_square(r, tc, x, z)) return false;
-            return true;
-        }
     }
     if (ru0 < xa) {
         split_u((const double(*)[2])rp, nr, xa, &nc, &wmin, &wmax, rr, &nrest);
@@ -385,7 +347,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         e2 = dmax(e2, du * du + dv * dv);
     }
     const double area2 = plan_area2(t, 3);
-    tri_ctx tc = {walkable, fabs(area2) <= 1e-6 * e2, fabs(area2) >= e2 / 64, tag, 0, 0, 0};
+    tri_ctx tc = {walkable, fabs(area2) <= 1e-6 * e2, tag, 0, 0, 0};
     /* A thin triangle on a grid line touches the closed squares on both sides of it. */
     /* World rows and columns: a window (tiles.c) cuts the triangle exactly as the whole grid does. */
     const int z0 = first_cell(vmin, tc.thin, p->world_depth), z1 = floor_clamp(vmax, 0, p->world_depth - 1);
