@@ -160,23 +160,6 @@ static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, in
     }
 }
 
-/* Rule 5 over the field, each pair of neighbouring columns once; only mutual links are kept, so
-   the graph is symmetric. */
-static void link_spans(ptl_open_field* of) {
-    const ptl_vx_params* p = &of->p;
-    const int h = p->walkable_height, climb = p->walkable_climb;
-    const uint32_t w = (uint32_t)p->width;
-    const uint32_t* cs = of->col_index.off.u32;
-    for (uint32_t s = 0; s < of->span_count; ++s) memset(of->spans[s].con, PTL_VX_NOCON, sizeof of->spans[s].con);
-    for (int z = 0; z < p->depth; ++z)
-        for (int x = 0; x < p->width; ++x) {
-            uint32_t c = (uint32_t)z * w + (uint32_t)x;
-            if (cs[c] == cs[c + 1]) continue;
-            if (x + 1 < p->width) link_columns(of, c, c + 1, 2, h, climb);
-            if (z + 1 < p->depth) link_columns(of, c, c + w, 1, h, climb);
-        }
-}
-
 static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
     unsigned v = (unsigned)from + step;
     return v < cur ? (uint16_t)v : cur;
@@ -414,25 +397,33 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
         goto oom;
     }
     out->span_count = out->span_cap = n;
+    /* Rule 5 as the columns come: a column is linked to the ones before it in x and z once its
+       spans are in (each pair of neighbour columns once, so the order does not matter). */
+    const int h = p->walkable_height, climb = p->walkable_climb;
+    const uint32_t w = (uint32_t)p->width;
     uint32_t k = 0;
-    for (size_t c = 0; c < cols; ++c) {
-        cs[c] = k;
-        uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
-        for (uint32_t i = b; i < e; ++i) {
-            if (!walk[i]) continue;
-            ptl_open_span o;
-            memset(&o, 0, sizeof o);
-            o.floor = hf->spans[i].smax;
-            o.ceil = (uint16_t)ceil_of(hf, i, e);
-            o.tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
-            o.layer = PTL_VX_NONE;
-            out->col_of[k] = (uint32_t)c;
-            out->spans[k++] = o;
+    for (uint32_t z = 0, c = 0; z < (uint32_t)p->depth; ++z)
+        for (uint32_t x = 0; x < w; ++x, ++c) {
+            cs[c] = k;
+            uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+            for (uint32_t i = b; i < e; ++i) {
+                if (!walk[i]) continue;
+                ptl_open_span o;
+                memset(&o, 0, sizeof o);
+                o.floor = hf->spans[i].smax;
+                o.ceil = (uint16_t)ceil_of(hf, i, e);
+                o.tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
+                memset(o.con, PTL_VX_NOCON, sizeof o.con);
+                o.layer = PTL_VX_NONE;
+                out->col_of[k] = c;
+                out->spans[k++] = o;
+            }
+            cs[c + 1] = k;
+            if (cs[c] == k) continue;
+            if (x > 0) link_columns(out, c - 1, c, 2, h, climb);
+            if (z > 0) link_columns(out, c - w, c, 1, h, climb);
         }
-    }
-    cs[cols] = k;
     out->col_index.filled = (uint32_t)cols + 1;
-    link_spans(out);
 
     if (p->walkable_radius > 0 && n > 0) {
         dist = ptl_mem_alloc(&a, (size_t)n * sizeof *dist);
