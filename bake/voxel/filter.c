@@ -423,6 +423,7 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
             if (x > 0) link_columns(out, c - 1, c, 2, h, climb);
             if (z > 0) link_columns(out, c - w, c, 1, h, climb);
         }
+    cs[cols] = k; /* set above too, unless the grid has no column */
     out->col_index.filled = (uint32_t)cols + 1;
 
     if (p->walkable_radius > 0 && n > 0) {
