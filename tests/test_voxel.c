@@ -270,6 +270,47 @@ Test(voxel, triangle_order_does_not_change_the_heightfield) {
     mb_free(&b);
 }
 
+Test(voxel, a_piece_bridging_several_spans_of_a_column_merges_them_whatever_the_order) {
+    /* three floors 1 m apart (tags 1, 2, 3) and a wall through them from 0 to 2.3 m (tag 4): the
+       column the wall stands in is one span [0, 12), walkable with the top floor's tag (its top,
+       voxel 11, is within climb of 12), whether the wall comes before, between or after them */
+    mesh_b b = {0};
+    for (int k = 0; k < 3; ++k) {
+        mb_floor(&b, 0, 0, 3, 3, (float)k, true);
+        b.tag[b.nt - 2] = b.tag[b.nt - 1] = (uint16_t)(k + 1);
+    }
+    mb_wall_x(&b, 1.45f, 1.05f, 1.95f, 0, 2.3f);
+    b.tag[b.nt - 2] = b.tag[b.nt - 1] = 4;
+    ptl_trimesh m = mb_mesh(&b);
+    ptl_vx_params p;
+    ptl_error err;
+    cr_assert_eq(ptl_vx_params_resolve(NULL, &m, &p, &err), PTL_OK);
+    const uint32_t orders[4][8] = {{0, 1, 2, 3, 4, 5, 6, 7}, {6, 7, 0, 1, 2, 3, 4, 5}, {0, 1, 6, 4, 2, 7, 5, 3},
+                                   {7, 5, 3, 1, 6, 4, 2, 0}};
+    ptl_heightfield first;
+    for (int o = 0; o < 4; ++o) {
+        ptl_heightfield h;
+        cr_assert_eq(ptl_voxelize_trimesh(&m, orders[o], 8, &p, NULL, &h, &err), PTL_OK);
+        const uint32_t c = col_at(&p, 1.45f, 1.5f);
+        cr_assert_eq(h.col_start[c + 1] - h.col_start[c], 1, "order %d: one span", o);
+        const ptl_vx_span* s = &h.spans[h.col_start[c]];
+        cr_expect_eq(s->smin, 0, "order %d", o);
+        cr_expect_eq(s->smax, 12, "order %d: top %d", o, s->smax);
+        cr_expect_eq(s->walkable, 1, "order %d", o);
+        cr_expect_eq(s->tag, 3, "order %d", o);
+        if (o == 0) {
+            first = h;
+            continue;
+        }
+        cr_assert_eq(h.span_count, first.span_count);
+        cr_expect_eq(memcmp(h.spans, first.spans, h.span_count * sizeof *h.spans), 0, "order %d", o);
+        cr_expect_eq(memcmp(h.col_start, first.col_start, ((size_t)p.width * p.depth + 1) * sizeof(uint32_t)), 0);
+        ptl_heightfield_free(&h);
+    }
+    ptl_heightfield_free(&first);
+    mb_free(&b);
+}
+
 /* ---- Filters ------------------------------------------------------------------------------------*/
 
 Test(voxel, box_on_floor_removes_the_floor_under_it_and_its_top_needs_walkable_and_clearance) {

@@ -71,6 +71,14 @@ static uint32_t find(flood* f, uint32_t l) {
     return l;
 }
 
+/* The root of span t's layer (t has one), written back as its label: labels only ever stand for
+   their roots, so later look-ups of t start at the root instead of walking the merges again. */
+static uint32_t span_root(flood* f, uint32_t t) {
+    const uint32_t l = find(f, f->sp[t].layer);
+    f->sp[t].layer = l;
+    return l;
+}
+
 static void box_add(int32_t* b, int32_t x, int32_t z) {
     if (x < b[0]) b[0] = x;
     if (z < b[1]) b[1] = z;
@@ -106,7 +114,7 @@ static uint32_t new_layer(flood* f, uint32_t s) {
 static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
     const uint32_t e = ptl_col_index_at_w(&f->of->col_index, c + 1, width);
     for (uint32_t t = b; t < e; ++t)
-        if (f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l) return true;
+        if (f->sp[t].layer != PTL_VX_NONE && span_root(f, t) == l) return true;
     return false;
 }
 
@@ -126,7 +134,7 @@ static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, u
         const uint32_t nc = ptl_filter_ncol(of->p.width, c, d);
         const uint32_t b = ptl_col_index_at_w(ix, nc, width), e = ptl_col_index_at_w(ix, nc + 1, width);
         for (uint32_t t = b; t < e; ++t)
-            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && find(f, f->sp[t].layer) == l)
+            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && span_root(f, t) == l)
                 return false;
     }
     return true;
@@ -176,7 +184,7 @@ static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, u
     const int32_t w = of->p.width;
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t s = list ? list[i] : i;
-        uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : find(f, f->sp[s].layer);
+        uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : span_root(f, s);
         if (l == PTL_VX_NONE) return false;
         for (int d = 0; d < 4; ++d) {
             const uint32_t k = f->sp[s].con[d]; /* ptl_filter_nbr, at this width */
@@ -186,7 +194,7 @@ static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, u
                 if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
             }
-            uint32_t m = find(f, f->sp[t].layer);
+            uint32_t m = span_root(f, t);
             if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }

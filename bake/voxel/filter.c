@@ -97,15 +97,17 @@ void ptl_open_field_free(ptl_open_field* of) {
     memset(of, 0, sizeof *of);
 }
 
-/* Rules 1-3: the walkable flag of every solid span. */
-static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
+/* Rules 1-3: the walkable flag of every solid span; returns how many are walkable. */
+static uint32_t filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
     const ptl_vx_params* p = &hf->p;
     const uint32_t off[4] = {(uint32_t)-1, (uint32_t)p->width, 1u, (uint32_t)-p->width};
-    for (uint32_t i = 0; i < hf->span_count; ++i) walk[i] = hf->spans[i].walkable;
+    uint32_t n = 0;
     for (int z = 0; z < p->depth; ++z) {
         for (int x = 0; x < p->width; ++x) {
             uint32_t c = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
             uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+            if (b == e) continue;
+            for (uint32_t i = b; i < e; ++i) walk[i] = hf->spans[i].walkable;
             for (uint32_t i = b + 1; i < e; ++i) /* rule 1, from the rasterized flags only */
                 if (!hf->spans[i].walkable && hf->spans[i - 1].walkable &&
                     hf->spans[i].smax - hf->spans[i - 1].smax <= p->walkable_climb)
@@ -116,9 +118,11 @@ static void filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
                 if (!walk[i]) continue;
                 int bot = hf->spans[i].smax, top = ceil_of(hf, i, e);
                 if (edge || top - bot < p->walkable_height || is_ledge(hf, c, off, bot, top)) walk[i] = 0;
+                n += walk[i] != 0;
             }
         }
     }
+    return n;
 }
 
 /* Can open spans a and b of neighbouring columns link? Their floors are within walkable_climb and
@@ -156,23 +160,6 @@ static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, in
     }
 }
 
-/* Rule 5 over the field, each pair of neighbouring columns once; only mutual links are kept, so
-   the graph is symmetric. */
-static void link_spans(ptl_open_field* of) {
-    const ptl_vx_params* p = &of->p;
-    const int h = p->walkable_height, climb = p->walkable_climb;
-    const uint32_t w = (uint32_t)p->width;
-    const uint32_t* cs = of->col_index.off.u32;
-    for (uint32_t s = 0; s < of->span_count; ++s) memset(of->spans[s].con, PTL_VX_NOCON, sizeof of->spans[s].con);
-    for (int z = 0; z < p->depth; ++z)
-        for (int x = 0; x < p->width; ++x) {
-            uint32_t c = (uint32_t)z * w + (uint32_t)x;
-            if (cs[c] == cs[c + 1]) continue;
-            if (x + 1 < p->width) link_columns(of, c, c + 1, 2, h, climb);
-            if (z + 1 < p->depth) link_columns(of, c, c + w, 1, h, climb);
-        }
-}
-
 static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
     unsigned v = (unsigned)from + step;
     return v < cur ? (uint16_t)v : cur;
@@ -182,20 +169,20 @@ static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
 static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
     const ptl_vx_params* p = &of->p;
     const ptl_open_span* sp = of->spans;
-    for (uint32_t s = 0; s < of->span_count; ++s) {
-        bool inner = true;
-        for (int d = 0; d < 4; ++d) inner = inner && sp[s].con[d] != PTL_VX_NOCON;
-        dist[s] = inner ? 0xffff : 0;
-    }
     const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
     const uint32_t* cs = of->col_index.off.u32;
     const uint32_t w = (uint32_t)p->width;
     /* A neighbour's neighbour is looked up in the column it lies in (known from the directions). */
 #define NBR(col, s, d) (sp[s].con[d] == PTL_VX_NOCON ? PTL_VX_NONE : cs[(col) + off[d]] + sp[s].con[d])
     const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
-    /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor. */
+    /* Forward sweep: (-1, 0), (-1, -1), (0, -1), (+1, -1). Column order is z-major, x-minor, so
+       the spans it reads come before s and have their start values already, given as it goes:
+       0 for a span missing a link, "far" for the others. */
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = cs[c]; s < cs[c + 1]; ++s) {
+            const bool inner = sp[s].con[0] != PTL_VX_NOCON && sp[s].con[1] != PTL_VX_NOCON &&
+                               sp[s].con[2] != PTL_VX_NOCON && sp[s].con[3] != PTL_VX_NOCON;
+            dist[s] = inner ? 0xffff : 0;
             uint32_t a = NBR(c, s, 0), b = NBR(c, s, 3);
             if (a != PTL_VX_NONE) {
                 dist[s] = relax(dist[s], dist[a], 2);
@@ -208,7 +195,10 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
                 if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
             }
         }
-    /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1). */
+    /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1); a span's distance is final once
+       visited. */
+    const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
+    uint32_t removed = 0;
     for (uint32_t c = cols; c-- > 0;)
         for (uint32_t s = cs[c + 1]; s-- > cs[c];) {
             uint32_t a = NBR(c, s, 2), b = NBR(c, s, 1);
@@ -222,25 +212,23 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
                 uint32_t b0 = NBR(c + w, b, 0);
                 if (b0 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0], 3);
             }
+            gone[s] = dist[s] < thr;
+            removed += gone[s];
         }
 #undef NBR
-    const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
-    uint32_t removed = 0;
-    for (uint32_t s = 0; s < of->span_count; ++s) {
-        gone[s] = dist[s] < thr;
-        removed += gone[s];
-    }
     return removed;
 }
 
 /* Keeps the spans not marked in `gone`, compacted in place (links to removed spans dropped, the
-   others' indices inside their columns updated); the arrays keep their size (span_cap). `map` has span_count entries of scratch. */
-static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map) {
+   others' indices inside their columns updated); the arrays keep their size (span_cap). `kept` has
+   span_count + 1 entries of scratch: kept[s] is the number of spans kept before s, so a kept span
+   moves to kept[s], a column's first span to kept[its old first], and a link's index inside its
+   column becomes kept[target] - kept[column's first]. */
+static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* kept) {
     const uint32_t n = of->span_count;
     uint32_t k = 0;
-    for (uint32_t s = 0; s < n; ++s) map[s] = gone[s] ? PTL_VX_NONE : k++;
-    /* Links: a removed neighbour is no link; a kept one moves down its column by the removed spans
-       before it there (the old index still holds). */
+    for (uint32_t s = 0; s < n; ++s) kept[s] = k, k += !gone[s];
+    kept[n] = k;
     uint32_t* cs = of->col_index.off.u32;
     for (uint32_t s = 0; s < n; ++s) {
         if (gone[s]) continue;
@@ -248,26 +236,13 @@ static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* map)
         for (int d = 0; d < 4; ++d) {
             if (o->con[d] == PTL_VX_NOCON) continue;
             uint32_t first = cs[ptl_filter_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
-            if (gone[t]) {
-                o->con[d] = PTL_VX_NOCON;
-                continue;
-            }
-            uint32_t before = 0;
-            for (uint32_t u = first; u < t; ++u) before += !gone[u];
-            o->con[d] = (uint8_t)before;
+            o->con[d] = gone[t] ? PTL_VX_NOCON : (uint8_t)(kept[t] - kept[first]);
         }
+        of->spans[kept[s]] = *o;
+        of->col_of[kept[s]] = of->col_of[s];
     }
-    for (uint32_t s = 0; s < n; ++s) {
-        if (gone[s]) continue;
-        of->spans[map[s]] = of->spans[s];
-        of->col_of[map[s]] = of->col_of[s];
-    }
-    /* the index from the (sorted) column of each kept span */
     const uint32_t cols = (uint32_t)of->p.width * (uint32_t)of->p.depth;
-    uint32_t c = 0;
-    for (uint32_t s = 0; s < k; ++s)
-        while (c <= of->col_of[s]) cs[c++] = s;
-    while (c <= cols) cs[c++] = k;
+    for (uint32_t c = 0; c <= cols; ++c) cs[c] = kept[cs[c]];
     of->span_count = k;
 }
 
@@ -402,7 +377,7 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
     const uint32_t ns = hf->span_count;
     uint8_t* walk = ptl_mem_alloc(&a, ns);
     uint16_t* dist = NULL;
-    uint32_t* map = NULL;
+    uint32_t* kept = NULL;
     uint32_t n = 0;
     ptl_status st = PTL_OK;
     out->p = *p;
@@ -412,9 +387,7 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
        below read it directly. */
     if (!walk || ptl_col_index_init(&out->col_index, (uint32_t)cols, 4, &a) < 0) goto oom;
     uint32_t* cs = out->col_index.off.u32;
-    filter_flags(hf, walk);
-
-    for (uint32_t i = 0; i < ns; ++i) n += walk[i] != 0;
+    n = filter_flags(hf, walk);
     out->spans = ptl_mem_alloc(&a, (size_t)n * sizeof *out->spans);
     out->col_of = ptl_mem_alloc(&a, (size_t)n * sizeof *out->col_of);
     if (!out->spans || !out->col_of) {
@@ -424,32 +397,41 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
         goto oom;
     }
     out->span_count = out->span_cap = n;
+    /* Rule 5 as the columns come: a column is linked to the ones before it in x and z once its
+       spans are in (each pair of neighbour columns once, so the order does not matter). */
+    const int h = p->walkable_height, climb = p->walkable_climb;
+    const uint32_t w = (uint32_t)p->width;
     uint32_t k = 0;
-    for (size_t c = 0; c < cols; ++c) {
-        cs[c] = k;
-        uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
-        for (uint32_t i = b; i < e; ++i) {
-            if (!walk[i]) continue;
-            ptl_open_span o;
-            memset(&o, 0, sizeof o);
-            o.floor = hf->spans[i].smax;
-            o.ceil = (uint16_t)ceil_of(hf, i, e);
-            o.tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
-            o.layer = PTL_VX_NONE;
-            out->col_of[k] = (uint32_t)c;
-            out->spans[k++] = o;
+    for (uint32_t z = 0, c = 0; z < (uint32_t)p->depth; ++z)
+        for (uint32_t x = 0; x < w; ++x, ++c) {
+            cs[c] = k;
+            uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+            for (uint32_t i = b; i < e; ++i) {
+                if (!walk[i]) continue;
+                ptl_open_span o;
+                memset(&o, 0, sizeof o);
+                o.floor = hf->spans[i].smax;
+                o.ceil = (uint16_t)ceil_of(hf, i, e);
+                o.tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
+                memset(o.con, PTL_VX_NOCON, sizeof o.con);
+                o.layer = PTL_VX_NONE;
+                out->col_of[k] = c;
+                out->spans[k++] = o;
+            }
+            cs[c + 1] = k;
+            if (cs[c] == k) continue;
+            if (x > 0) link_columns(out, c - 1, c, 2, h, climb);
+            if (z > 0) link_columns(out, c - w, c, 1, h, climb);
         }
-    }
-    cs[cols] = k;
+    cs[cols] = k; /* set above too, unless the grid has no column */
     out->col_index.filled = (uint32_t)cols + 1;
-    link_spans(out);
 
     if (p->walkable_radius > 0 && n > 0) {
         dist = ptl_mem_alloc(&a, (size_t)n * sizeof *dist);
-        map = ptl_mem_alloc(&a, (size_t)n * sizeof *map);
-        if (!dist || !map) goto oom;
+        kept = ptl_mem_alloc(&a, ((size_t)n + 1) * sizeof *kept);
+        if (!dist || !kept) goto oom;
         /* `walk` is reused as the removal mark (n <= ns) */
-        if (erode(out, dist, walk) > 0) remove_spans(out, walk, map);
+        if (erode(out, dist, walk) > 0) remove_spans(out, walk, kept);
     }
     if (find_gaps(hf, out, &a) < 0) goto oom;
     goto done;
@@ -459,7 +441,7 @@ oom:
 done:
     ptl_mem_free(&a, walk, ns);
     ptl_mem_free(&a, dist, (size_t)n * sizeof *dist);
-    ptl_mem_free(&a, map, (size_t)n * sizeof *map);
+    ptl_mem_free(&a, kept, ((size_t)n + 1) * sizeof *kept);
     if (st >= 0) ptl_error_ok(err);
     return st;
 }

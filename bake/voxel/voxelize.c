@@ -72,7 +72,17 @@ typedef struct raster {
     uint32_t live;
 } raster;
 
-/* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. */
+/* Merges b's extent and tags into a (they overlap or touch): the rules in the overview. */
+static void merge_into(wspan* a, const wspan* b) {
+    if (b->smin < a->smin) a->smin = b->smin;
+    if (b->smax > a->smax || (b->smax == a->smax && b->ttag > a->ttag)) a->smax = b->smax, a->ttag = b->ttag;
+    if (b->wtop > a->wtop || (b->wtop == a->wtop && b->wtag > a->wtag)) a->wtop = b->wtop, a->wtag = b->wtag;
+}
+
+/* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. The first
+   of those takes the new span in place (most pieces of a triangle land on a span already there,
+   so no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
+   between the same neighbours, as it only grows towards spans it does not reach. */
 static bool add_span(raster* r, uint32_t col, uint16_t smin, uint16_t smax, bool walkable, uint16_t tag) {
     wspan s = {smin, smax, tag, walkable ? smax : 0, walkable ? tag : 0, 0, PTL_VX_NONE};
     uint32_t prev = PTL_VX_NONE, cur = r->head[col];
@@ -83,14 +93,16 @@ static bool add_span(raster* r, uint32_t col, uint16_t smin, uint16_t smax, bool
             prev = cur, cur = c->next;
             continue;
         }
-        if (c->smin < s.smin) s.smin = c->smin;
-        if (c->smax > s.smax || (c->smax == s.smax && c->ttag > s.ttag)) s.smax = c->smax, s.ttag = c->ttag;
-        if (c->wtop > s.wtop || (c->wtop == s.wtop && c->wtag > s.wtag)) s.wtop = c->wtop, s.wtag = c->wtag;
-        uint32_t next = c->next;
-        c->next = r->free_list;
-        r->free_list = cur;
-        --r->live;
-        cur = next;
+        merge_into(c, &s);
+        for (uint32_t nx = c->next; nx != PTL_VX_NONE && r->pool.data[nx].smin <= c->smax; nx = c->next) {
+            wspan* o = &r->pool.data[nx];
+            merge_into(c, o);
+            c->next = o->next;
+            o->next = r->free_list;
+            r->free_list = nx;
+            --r->live;
+        }
+        return true;
     }
     uint32_t id;
     if (r->free_list != PTL_VX_NONE) {
@@ -120,6 +132,7 @@ enum { U = 0, W = 1, V = 2, MAXV = 16 };
    bounds. */
 static void split(const double (*in)[3], int n, int axis, double c, double (*lo)[3], int* nlo, double (*hi)[3],
                   int* nhi) {
+    /* hi == NULL: only the half <= c is wanted (the last row); the same values for it */
     if (n > MAXV / 2) n = MAXV / 2;
     const double eps = 1e-9 * (c < 1 ? 1 : c);
     double dj = in[n - 1][axis] - c;
@@ -134,13 +147,13 @@ static void split(const double (*in)[3], int n, int axis, double c, double (*lo)
             for (int k = 0; k < 3; ++k) x[k] = in[j][k] + (in[i][k] - in[j][k]) * t;
             x[axis] = c;
             memcpy(lo[a++], x, sizeof x);
-            memcpy(hi[b++], x, sizeof x);
+            if (hi) memcpy(hi[b++], x, sizeof x);
         }
         if (di <= 0) {
             memcpy(lo[a], in[i], sizeof in[i]);
             lo[a++][axis] = di == 0 ? c : in[i][axis];
         }
-        if (di >= 0) {
+        if (di >= 0 && hi) {
             memcpy(hi[b], in[i], sizeof in[i]);
             hi[b++][axis] = di == 0 ? c : in[i][axis];
         }
@@ -281,8 +294,17 @@ static bool raster_row(raster* r, const tri_ctx* tc, const double (*row)[3], int
             --x;
             continue;
         }
-        split_u((const double(*)[2])rp, nr, x + 1, &nc, &wmin, &wmax, rr, &nrest);
-        q = rp, rp = rr, rr = q, nr = nrest;
+        if (ru1 < x + 1 || (!tc->thin && ru1 == x + 1)) {
+            /* The last column the row reaches (a fat row ending on the line u = x + 1 only
+               touches the next one): its piece is all that is left, with no point beyond the
+               line, so split_u would keep every point's y and build nothing else. */
+            nc = nr, nr = 0;
+            wmin = wmax = rp[0][1];
+            for (int i = 1; i < nc; ++i) wmin = dmin(wmin, rp[i][1]), wmax = dmax(wmax, rp[i][1]);
+        } else {
+            split_u((const double(*)[2])rp, nr, x + 1, &nc, &wmin, &wmax, rr, &nrest);
+            q = rp, rp = rr, rr = q, nr = nrest;
+        }
         /* A fat triangle meets every column strictly inside its row's u range with positive area;
            a column starting exactly at the row's last u is a mere touch (its piece lies on the line
            u = x: split_u puts every point there on it). */
@@ -354,7 +376,11 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         s = poly, poly = rest, rest = s, n = nrest;
     }
     for (int z = z0; z <= z1 && z <= wz1 && n > 0; ++z) {
-        split((const double(*)[3])poly, n, V, z + 1, row, &nr, rest, &nrest);
+        /* The last row (a fat triangle ending on the line v = z + 1 only touches the next one)
+           needs no rest. */
+        const bool last = vmax < z + 1 || (!tc.thin && vmax == z + 1);
+        split((const double(*)[3])poly, n, V, z + 1, row, &nr, last ? NULL : rest, &nrest);
+        if (last) nrest = 0;
         s = poly, poly = rest, rest = s, n = nrest;
         if (z < wz0) continue;
         /* A fat triangle meets the open strip of every row strictly inside its v range with
