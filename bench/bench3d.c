@@ -556,13 +556,13 @@ static void table_targets(const mesh_run* runs, size_t n, const mesh_run* main3[
         note(times, sizeof times, nm, "%.2fx", t);
         note(mem, sizeof mem, nm, "%.2fx", m);
         note(area3, sizeof area3, nm, "%.3fx", a);
-        cells_ok = cells_ok && c <= 0.6, time_ok = time_ok && t <= 1.0, mem_ok = mem_ok && m <= 1.0;
+        cells_ok = cells_ok && c <= 0.6, time_ok = time_ok && t <= 0.5, mem_ok = mem_ok && m <= 1.0;
         area3_ok = area3_ok && fabs(a - 1) <= 0.03;
     }
     printf("| cells <= 0.6x Recast's polygons (dungeon, nav_test, undulating) | %s | %s |\n", cells,
            cells_ok ? "yes" : "no");
     printf("| ... while covering the same area (within 3%%) | %s | %s |\n", area3, area3_ok ? "yes" : "no");
-    printf("| bake time <= 1.0x Recast's (0.5x planned: bench/NOTES.md) | %s | %s |\n", times, time_ok ? "yes" : "no");
+    printf("| bake time <= 0.5x Recast's solo bake, one thread (bench/NOTES.md: where the time goes) | %s | %s |\n", times, time_ok ? "yes" : "no");
     printf("| peak memory <= Recast's | %s | %s |\n", mem, mem_ok ? "yes" : "no");
     char area_bad[1024] = "", conn_bad[1024] = "", len_bad[1024] = "", invalid[1024] = "";
     double worst_area = 1, worst_conn = 100, all_ours = 0, all_detour = 0;

@@ -23,7 +23,7 @@
 #include "../tools/jobs.h"
 #include "bench.h"
 
-enum { TILE = 256, RC_TILE = 64, MAX_SCENES = 8 };
+enum { TILE = 256, SMALL_TILE = 64, RC_TILE = 64, MAX_SCENES = 8 };
 
 typedef struct scene_run {
     char name[64];
@@ -31,6 +31,7 @@ typedef struct scene_run {
     bool ok;
     char error[300];
     double ms_whole, ms_tiled1, ms_tiled2;     /* medians */
+    double ms_small1;                          /* median, tiles of SMALL_TILE, 1 thread */
     size_t peak_whole, peak_tiled;             /* [Units: bytes] */
     ptl_bake_stats whole, tiled;               /* of the last runs */
     bool same;                                 /* tiled and one-piece blobs equal past the header */
@@ -84,7 +85,7 @@ static void run_scene(const ptl_trimesh* m, const char* name, int reps, scene_ru
     memset(r, 0, sizeof *r);
     snprintf(r->name, sizeof r->name, "%s", name);
     r->triangles = m->tri_count;
-    double w[8], t1[8], t2[8], rs[8], rt[8];
+    double w[8], t1[8], t2[8], t64[8], rs[8], rt[8];
     void *bw = NULL, *bt = NULL;
     size_t sw = 0, st = 0;
     r->ok = true;
@@ -114,8 +115,14 @@ static void run_scene(const ptl_trimesh* m, const char* name, int reps, scene_ru
             break;
         }
         free_blob(b, s, NULL);
+        if ((t64[k] = bake_once(m, SMALL_TILE, 1, NULL, &b, &s, &bs2, r)) < 0) {
+            r->ok = false;
+            break;
+        }
+        free_blob(b, s, NULL);
     }
     if (r->ok) {
+        r->ms_small1 = bench_median(t64, (size_t)reps);
         r->ms_whole = bench_median(w, (size_t)reps);
         r->ms_tiled1 = bench_median(t1, (size_t)reps);
         r->ms_tiled2 = bench_median(t2, (size_t)reps);
@@ -339,7 +346,23 @@ int bench_tiles_run(const char* data, bool quick) {
         if (!strcmp(runs[i].name, "dungeon 8x8") && runs[i].ok) d8 = &runs[i];
         if (strstr(runs[i].name, "Aurora") && runs[i].ok) au = &runs[i];
     }
+    printf("\n### Tile size (1 thread)\n\nThe same bakes in tiles of %d and %d columns, one thread (medians): smaller "
+           "tiles rebake faster around an obstacle, and each carries a border of columns it rasterizes and filters for "
+           "its neighbours.\n\n| scene | tiles of %d ms | tiles of %d ms | ratio |\n|---|---|---|---|\n",
+           SMALL_TILE, TILE, SMALL_TILE, TILE);
+    for (int i = 0; i < n; ++i) {
+        const scene_run* r = &runs[i];
+        if (r->ok) printf("| %s | %.0f | %.0f | %.2f |\n", r->name, r->ms_small1, r->ms_tiled1, ratio(r->ms_small1, r->ms_tiled1));
+    }
     printf("\n### Targets (tiles)\n\n| target | measured | met |\n|---|---|---|\n");
+    if (d8) {
+        printf("| dungeon 8x8: 1-thread bake (tiles of %d) <= 0.5x Recast's solo bake | %.0f ms / %.0f ms = %.2f | %s |\n", TILE,
+               d8->ms_tiled1, d8->rc_solo_ms, ratio(d8->ms_tiled1, d8->rc_solo_ms),
+               d8->rc_solo_ok && d8->ms_tiled1 <= 0.5 * d8->rc_solo_ms ? "yes" : "no");
+        printf("| dungeon 8x8: tiles of %d within 10%% of tiles of %d (1 thread) | %.0f ms / %.0f ms = %.2f | %s |\n",
+               SMALL_TILE, TILE, d8->ms_small1, d8->ms_tiled1, ratio(d8->ms_small1, d8->ms_tiled1),
+               d8->ms_small1 <= 1.1 * d8->ms_tiled1 ? "yes" : "no");
+    }
     for (int s = 0; s < 2; ++s) {
         const scene_run* r = s ? au : d8;
         if (!r) continue;
