@@ -275,3 +275,79 @@ Test(heights, packed_grids_give_back_every_floor) {
     ptl_blob_free(blob, size, NULL);
     free(heights);
 }
+
+/* The ground under an agent: ptl_query_locate's point, for a point inside a cell, carries the
+   surface's height there (what a game asks when it walks a path of corners). Checked against the
+   input triangles themselves on single-surface terrains (the generated one and undulating.obj):
+   at random points, the height of the triangle under the point. A voxel floor is the top of its
+   column's span, so it may lie above the triangle at the point by the rise across a column's
+   diagonal (cs sqrt 2 tan 45 degrees, the steepest walkable slope) plus one cell height of
+   rounding, and below it by a cell height: 99% of the points must be within that. A span's top
+   may also come from a steeper triangle in the column that the walkable one reaches within the
+   climb (Recast's merge rule), so every point must be within the default climb (0.9). */
+static bool triangle_height(const ptl_trimesh* m, double x, double z, double* y) {
+    for (uint32_t t = 0; t < m->tri_count; ++t) {
+        const float* a = &m->verts[3 * (size_t)m->tris[3 * t]];
+        const float* b = &m->verts[3 * (size_t)m->tris[3 * t + 1]];
+        const float* c = &m->verts[3 * (size_t)m->tris[3 * t + 2]];
+        double d = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+        if (fabs(d) < 1e-12) continue;
+        double u = ((x - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (z - a[2])) / d;
+        double v = ((b[0] - a[0]) * (z - a[2]) - (x - a[0]) * (b[2] - a[2])) / d;
+        if (u < 0 || v < 0 || u + v > 1) continue;
+        *y = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
+        return true;
+    }
+    return false;
+}
+
+static void check_ground(const ptl_trimesh* m, const char* name) {
+    void* blob;
+    size_t size;
+    ptl_navmesh* nm = bake_mesh(m, &blob, &size);
+    ptl_query* q;
+    cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
+    const double cs = nm->h->vox_cs, ch = nm->h->vox_ch, above = cs * sqrt(2.0) + ch + 1e-3, below = ch + 1e-3;
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    uint32_t checked = 0, outside = 0;
+    double worst_above = 0, worst_below = 0;
+    for (int i = 0; i < 3000; ++i) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double fx = (double)(s >> 11) / 9007199254740992.0;
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        double fz = (double)(s >> 11) / 9007199254740992.0;
+        double x = m->bmin[0] + fx * (m->bmax[0] - m->bmin[0]), z = m->bmin[2] + fz * (m->bmax[2] - m->bmin[2]), h;
+        if (!triangle_height(m, x, z, &h)) continue;
+        const float p[3] = {(float)x, (float)h, (float)z}, ext[3] = {1e-3f, 2, 1e-3f};
+        ptl_location loc;
+        if (ptl_query_locate(q, p, ext, &loc) != PTL_OK || loc.point[0] != p[0] || loc.point[2] != p[2]) continue;
+        double e = loc.point[1] - h;
+        worst_above = fmax(worst_above, e), worst_below = fmax(worst_below, -e);
+        cr_assert(e <= 0.9 && -e <= below, "%s: at (%.3f, %.3f) the ground is %.3f, located at %.3f", name, x, z, h,
+                  loc.point[1]);
+        outside += e > above;
+        ++checked;
+    }
+    fprintf(stderr, "heights: %-10s %u points located on the mesh, heights from %.3f below to %.3f above the input, "
+            "%u more than a column's rise above\n", name, checked, worst_below, worst_above, outside);
+    cr_assert_gt(checked, 1000, "%s: only %u of 3000 points checked", name, checked);
+    cr_assert_leq(outside, checked / 100, "%s: %u of %u points more than %.3f above the input", name, outside, checked, above);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+}
+
+Test(heights, a_located_point_carries_the_height_of_the_ground_under_it, .timeout = 120) {
+    ptl_scene_desc d = {.kind = PTL_SCENE_TERRAIN, .size = 40, .seed = 7};
+    ptl_trimesh m;
+    ptl_error err;
+    cr_assert_eq(ptl_scene_generate(&d, &m, &err), PTL_OK, "%s", err.message);
+    check_ground(&m, "terrain");
+    ptl_trimesh_free(&m);
+    TEST_REQUIRE_DATA(data);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/meshes/undulating.obj", data);
+    cr_assert_eq(ptl_obj_load(path, NULL, &m, &err), PTL_OK, "%s", err.message);
+    check_ground(&m, "undulating");
+    ptl_trimesh_free(&m);
+}

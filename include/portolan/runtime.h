@@ -241,8 +241,11 @@ typedef struct ptl_location {
    within 1e-6 of the mesh's coordinate scale, is its own nearest point (distance 0, up to the
    height); one within that of a vertex or an edge is put on it. A point equally near (within that
    tolerance) to several points of the mesh snaps to the one with the least x, then z, then y, so
-   every bake of the same walls snaps it to the same place. PTL_ERR_NOT_FOUND when no cell is in the
-   box; PTL_ERR_INVALID_ARG for a non-finite point or a negative extent. */
+   every bake of the same walls snaps it to the same place. On a 3D navmesh the point's y is the
+   walkable surface's height there (from the bake's height grid of the cell, within a cell height):
+   the ground query for an agent walking a path of corners (ptl_path_request.follow_surface off).
+   PTL_ERR_NOT_FOUND when no cell is in the box; PTL_ERR_INVALID_ARG for a non-finite point or a
+   negative extent. */
 ptl_status ptl_query_locate(ptl_query* q, const float p[3], const float extents[3], ptl_location* out);
 
 typedef struct ptl_path_request {
