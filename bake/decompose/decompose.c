@@ -42,6 +42,7 @@
 #include "../../runtime/internal.h"
 #include "decompose.h"
 #include "relax.h"
+#include "split_point.h"
 #include "../shape/geom2.h"
 
 enum { MAX_STEPS_PER_NOTCH = 64 };
@@ -103,60 +104,6 @@ static bool add_portal(ptl_dc* d, uint32_t n, uint32_t v) {
     return link_portal(d, n, seg) && link_portal(d, v, seg);
 }
 
-/* Whether moving the split point q of wall a -> b to c crosses (or lands on) another wall at a's
-   or b's position: near a sharp corner the solid wedge between two walls can be thinner than a
-   float step. Walls elsewhere are at least 4 q from a -> b (the readers' rule), farther than the
-   move. */
-static bool move_crosses_wall(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q, ptl_v2 c) {
-    const uint32_t ends[2] = {a, b};
-    for (int e = 0; e < 2; ++e) {
-        uint32_t t = ends[e];
-        do {
-            const ptl_dvert* x = &d->v.data[t];
-            const uint32_t from[2] = {x->prev, t}, to[2] = {t, x->next};
-            for (int k = 0; k < 2; ++k) {
-                if (from[k] == a && to[k] == b) continue;
-                const ptl_v2 u = P(d, from[k]), v = P(d, to[k]);
-                const double sq = v2_orient(u, v, q), sc = v2_orient(u, v, c);
-                if ((sq > 0 && sc <= 0) || (sq < 0 && sc >= 0) || (sq == 0 && sc > 0)) return true;
-            }
-            t = x->twin;
-        } while (t != ends[e]);
-    }
-    return false;
-}
-
-/* For a rounded input: the float point nearest q on the wall's line or on its solid side (the
-   right of a -> b; free space is on the left of every wall), other than the wall's ends. The blob
-   stores floats, and a split point made in doubles and rounded later may cross the line of a
-   feature a few q away (two polygons a slit apart), folding the two cells at it over each other;
-   a point decomposed where it will be stored cannot. Towards the solid side, the kink it makes in
-   the wall is convex on the free side (no new notch); it moves by at most a float step per
-   coordinate (q or less: the readers round to q), less than the 4 q the readers keep between a
-   vertex and an edge it does not end, and never across a wall at the ends (move_crosses_wall).
-   Where the solid side is a wedge thinner than a float step (two walls meeting at a spike), the
-   nearest float point on the free side that crosses no wall: a kink within the rounding, on the
-   side of the notch that made the point. No such point: q as it is (rounded when written). */
-static ptl_v2 float_split_point(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q) {
-    const ptl_v2 pa = P(d, a), pb = P(d, b);
-    const float fx = (float)q.x, fy = (float)q.y;
-    const float xs[3] = {fx, nextafterf(fx, -INFINITY), nextafterf(fx, INFINITY)};
-    const float ys[3] = {fy, nextafterf(fy, -INFINITY), nextafterf(fy, INFINITY)};
-    ptl_v2 best[2] = {q, q}; /* [0]: on the line or solid side, [1]: on the free side */
-    double best_d2[2] = {DBL_MAX, DBL_MAX};
-    for (int i = 0; i < 3; ++i) {
-        for (int j = 0; j < 3; ++j) {
-            const ptl_v2 c = v2(xs[i], ys[j]);
-            const double d2 = v2_dist2(c, q);
-            const int free_side = v2_orient(pa, pb, c) > 0;
-            if (d2 >= best_d2[free_side] || v2_eq(c, pa) || v2_eq(c, pb) || move_crosses_wall(d, a, b, q, c)) continue;
-            best[free_side] = c;
-            best_d2[free_side] = d2;
-        }
-    }
-    return best_d2[0] < DBL_MAX ? best[0] : best[1];
-}
-
 /* Recomputes the keys of v's portals after its outgoing wall changed direction and sorts them
    again. Keys are angles from the outgoing wall, and a split point off the wall's line by a
    rounding turns that wall: keys from the old and the new wall would not compare (two portals a
@@ -202,9 +149,9 @@ static bool split_wall(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
 }
 
 /* Splits a wall at the point a notch's portal ends on; on a rounded input, at the float point
-   float_split_point chooses. */
+   ptl_split_point_on_floats chooses. */
 static bool split_wall_for_notch(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
-    if (d->tol > 0) q = float_split_point(d, d->s.data[seg].a, d->s.data[seg].b, q);
+    if (d->tol > 0) q = ptl_split_point_on_floats(d, d->s.data[seg].a, d->s.data[seg].b, q);
     return split_wall(d, seg, q, out);
 }
 
