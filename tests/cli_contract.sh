@@ -250,13 +250,21 @@ grep -qE '^portolan: bake: decompose +0%' "$tmp/err" && ok || bad "2D bake --pro
 expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --progress --quiet
 [ ! -s "$tmp/err" ] && ok || bad "bake --quiet wrote to stderr: $(head -2 "$tmp/err")"
 "$bin" gen building --size 64 --storeys 3 -o "$tmp/slow.obj" >/dev/null
-expect 0 "$bin" bake "$tmp/slow.obj" -o "$tmp/slow.ptl" --cell-size 0.08
-python3 - "$tmp/out" "$tmp/err" <<'PY' && ok || bad "bake past a second: no progress on stderr"
-import re, sys
-ms = float(re.search(r"([0-9.]+) ms$", open(sys.argv[1]).read().strip()).group(1))
-err = open(sys.argv[2]).read()
-assert (ms < 1000 or re.search(r"bake: [a-z]+ +[0-9]+%", err)) and (ms < 1000 or "done 100%" in err), err
-assert ms > 1100 or "%" not in err, "progress within the first second: " + err
+# The progress clock starts with the command (the OBJ read included) and shows at the next stage
+# report past a second: so a process under 0.9 s of wall time shows none, and a bake of over 1.5 s
+# (the bake alone, as printed) shows its stages; between the two either may happen on a loaded
+# machine, and nothing is asserted there.
+python3 - "$bin" "$tmp/slow.obj" "$tmp/slow.ptl" <<'PY' && ok || bad "bake past a second: progress on stderr"
+import re, subprocess, sys, time
+t = time.monotonic()
+r = subprocess.run([sys.argv[1], "bake", sys.argv[2], "-o", sys.argv[3], "--cell-size", "0.05"],
+                   capture_output=True, text=True)
+wall = (time.monotonic() - t) * 1000
+assert r.returncode == 0, r.stderr
+ms = float(re.search(r"([0-9.]+) ms$", r.stdout.strip()).group(1))
+err = r.stderr
+assert ms < 1500 or (re.search(r"bake: [a-z]+ +[0-9]+%", err) and "done 100%" in err), "no progress: %.0f ms: %s" % (ms, err)
+assert wall > 900 or "%" not in err, "progress within the first second (%.0f ms): %s" % (wall, err)
 PY
 expect 0 "$bin" bake "$tmp/slow.obj" -o "$tmp/slow.ptl" --cell-size 0.08 --json && json_has cells
 [ ! -s "$tmp/err" ] && ok || bad "bake --json wrote progress to stderr: $(head -2 "$tmp/err")"
