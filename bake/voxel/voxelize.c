@@ -82,13 +82,18 @@ typedef struct raster {
     uint32_t free_list;
     uint32_t live;
     struct xline* lines; /* width + 1 cross-sections of column lines, for the triangle being rasterized */
+    struct wrange* acc;  /* width + 2 y ranges, for the row being rasterized */
 } raster;
 
 /* Merges b's extent and tags into a (they overlap or touch): the rules in the overview. */
 static void merge_into(wspan* a, const wspan* b) {
-    if (b->smin < a->smin) a->smin = b->smin;
-    if (b->smax > a->smax || (b->smax == a->smax && b->ttag > a->ttag)) a->smax = b->smax, a->ttag = b->ttag;
-    if (b->wtop > a->wtop || (b->wtop == a->wtop && b->wtag > a->wtag)) a->wtop = b->wtop, a->wtag = b->wtag;
+    /* (top, tag) pairs compared as one key: the larger top, ties to the larger tag, with no branch
+       to mispredict */
+    uint32_t ka = (uint32_t)a->smax << 16 | a->ttag, kb = (uint32_t)b->smax << 16 | b->ttag;
+    uint32_t wa = (uint32_t)a->wtop << 16 | a->wtag, wb = (uint32_t)b->wtop << 16 | b->wtag;
+    uint32_t k = ka > kb ? ka : kb, w = wa > wb ? wa : wb;
+    a->smin = b->smin < a->smin ? b->smin : a->smin;
+    a->smax = (uint16_t)(k >> 16), a->ttag = (uint16_t)k, a->wtop = (uint16_t)(w >> 16), a->wtag = (uint16_t)w;
 }
 
 /* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. The first
@@ -139,6 +144,7 @@ enum { U = 0, W = 1, V = 2 };
 typedef struct wrange {
     double lo, hi;
 } wrange;
+
 
 static void wr_add(wrange* r, double w) {
     r->lo = dmin(r->lo, w), r->hi = dmax(r->hi, w);
@@ -194,60 +200,81 @@ typedef struct xline {
 } xline;
 
 /* The triangle being rasterized, in grid units (u = x / cs, w = y / ch, v = z / cs from bmin),
-   and for each edge e (from vertex e to vertex e + 1) its slopes along u and along v. */
+   and for each edge e (from vertex e to vertex e + 1) its slopes along u and along v. byv / byu
+   order the vertices by v / u; edge_v / edge_u are the edges from the first of that order to the
+   last (the long one), from the first to the middle one and from the middle one to the last. */
 typedef struct tri_ctx {
     double u[3], v[3], w[3];
     double dvdu[3], dwdu[3], dudv[3], dwdv[3];
+    int byv[3], byu[3], edge_v[3], edge_u[3];
     bool walkable, thin;
     uint16_t tag;
 } tri_ctx;
 
-/* The points where the triangle's edges strictly cross the row line v = c (at most two), computed
-   from each edge's own first vertex and slope, so the value does not depend on any other cut. */
-static inline int row_cross(const tri_ctx* t, double c, xpt* out) {
-    int n = 0;
-    for (int e = 0; e < 3; ++e) {
-        int f = e == 2 ? 0 : e + 1;
-        if ((t->v[e] < c && t->v[f] > c) || (t->v[e] > c && t->v[f] < c)) {
-            double d = c - t->v[e];
-            out[n].s = t->u[e] + t->dudv[e] * d, out[n++].w = t->w[e] + t->dwdv[e] * d;
-        }
-    }
-    return n;
+/* The edge joining vertices i and j (edge e runs from vertex e to vertex e + 1). */
+static int edge_of(int i, int j) {
+    return (i == 2 ? 0 : i + 1) == j ? i : j;
 }
 
-/* Adds a point to a cross-section, keeping the first two sorted by v with their slope. */
-static void line_add(xline* l, double s, double w) {
-    if (l->n == 0) {
-        l->p[0].s = s, l->p[0].w = w, l->n = 1;
-        return;
-    }
-    if (l->n == 1) {
-        if (s < l->p[0].s) l->p[1] = l->p[0], l->p[0].s = s, l->p[0].w = w;
-        else l->p[1].s = s, l->p[1].w = w;
-        l->k = l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
-        l->n = 2;
-        return;
-    }
-    l->p[2].s = s, l->p[2].w = w, l->n = 3;
+/* Vertex indices in increasing order of key[] (ties in index order, so the result is fixed): each
+   vertex's rank is the number of vertices before it, counted without branches. */
+static void order3(const double* key, int* o) {
+    o[0] = 0, o[1] = 1, o[2] = 2; /* stays a permutation of valid indices even for NaN keys */
+    o[(key[1] < key[0]) + (key[2] < key[0])] = 0;
+    o[(key[0] <= key[1]) + (key[2] < key[1])] = 1;
+    o[(key[0] <= key[2]) + (key[1] <= key[2])] = 2;
+}
+
+/* The point where edge e crosses the row line v = c, from the edge's own first vertex and slope,
+   so the value does not depend on any other cut. */
+static xpt row_point(const tri_ctx* t, int e, double c) {
+    double d = c - t->v[e];
+    return (xpt){t->u[e] + t->dudv[e] * d, t->w[e] + t->dwdv[e] * d};
+}
+
+/* The points where the triangle's edges strictly cross the row line v = c (at most two): the
+   long edge wherever c lies strictly between the lowest and highest v, and the short edge on c's
+   side of the middle vertex. */
+static inline int row_cross(const tri_ctx* t, double c, xpt* out) {
+    const double v0 = t->v[t->byv[0]], v1 = t->v[t->byv[1]], v2 = t->v[t->byv[2]];
+    if (!(c > v0 && c < v2)) return 0;
+    out[0] = row_point(t, t->edge_v[0], c);
+    if (c == v1) return 1;
+    out[1] = row_point(t, t->edge_v[c < v1 ? 1 : 2], c);
+    return 2;
 }
 
 /* Fills the cross-sections of the column lines u = c0 .. c1 (the same values whatever the window,
-   as each depends on c and the triangle only). */
+   as each depends on c and the triangle only): the edges strictly crossing the line (the long
+   edge and the short one on c's side of the middle vertex) and the vertices on it. */
 static void fill_lines(const tri_ctx* t, int c0, int c1, xline* L) {
-    for (int c = c0; c <= c1; ++c) L[c - c0].n = 0;
-    for (int k = 0; k < 3; ++k)
-        if (t->u[k] >= c0 && t->u[k] <= c1 && t->u[k] == floor(t->u[k])) line_add(&L[(int)t->u[k] - c0], t->v[k], t->w[k]);
-    for (int e = 0; e < 3; ++e) {
-        int f = e == 2 ? 0 : e + 1;
-        if (t->u[e] == t->u[f]) continue;
-        /* lines strictly between the ends: from the lower end's next integer to the upper end's
-           previous one, clamped to [c0, c1] before converting */
-        double ua = dmin(t->u[e], t->u[f]), ub = dmax(t->u[e], t->u[f]);
-        double lo = dmax(c0, floor(ua) + 1), hi = dmin(c1, ceil(ub) - 1);
-        for (int c = (int)lo; c <= (int)hi && lo <= hi; ++c) {
+    const int q0 = t->byu[0], q1 = t->byu[1], q2 = t->byu[2];
+    const double u0 = t->u[q0], u1 = t->u[q1], u2 = t->u[q2];
+    for (int c = c0; c <= c1; ++c) {
+        xline* l = &L[c - c0];
+        xpt pt[3];
+        int n = 0;
+        if (c > u0 && c < u2) {
+            int e = t->edge_u[0];
             double d = c - t->u[e];
-            line_add(&L[c - c0], t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d);
+            pt[n++] = (xpt){t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d};
+            if (c == u1) {
+                pt[n++] = (xpt){t->v[q1], t->w[q1]};
+            } else {
+                e = t->edge_u[c < u1 ? 1 : 2], d = c - t->u[e];
+                pt[n++] = (xpt){t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d};
+            }
+        } else {
+            for (int k = 0; k < 3; ++k)
+                if (t->u[k] == c) pt[n++] = (xpt){t->v[k], t->w[k]};
+        }
+        l->n = n;
+        if (n == 2) {
+            bool sw = pt[1].s < pt[0].s;
+            l->p[0] = pt[sw], l->p[1] = pt[!sw];
+            l->k = l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
+        } else {
+            for (int i = 0; i < n; ++i) l->p[i] = pt[i];
         }
     }
 }
@@ -256,11 +283,15 @@ static void fill_lines(const tri_ctx* t, int c0, int c1, xline* L) {
    points in the strip and where it crosses the strip's sides); false when it misses the strip. */
 static inline bool line_clip(const xline* l, double z, wrange* r) {
     if (l->n == 2) {
+        /* the part in the strip is [sa, sb]; each of its ends takes the height along the
+           cross-section from the nearer point: that point's own height where it lies in the strip
+           (k * 0 adds nothing), with no branch to mispredict but the miss */
         const xpt* a = &l->p[0];
         const xpt* b = &l->p[1];
-        if (b->s < z || a->s > z + 1) return false;
-        wr_add(r, a->s >= z ? a->w : a->w + l->k * (z - a->s));
-        wr_add(r, b->s <= z + 1 ? b->w : a->w + l->k * (z + 1 - a->s));
+        double sa = dmax(a->s, z), sb = dmin(b->s, z + 1);
+        if (sa > sb) return false;
+        double wa = a->w + l->k * (sa - a->s), wb = b->w + l->k * (sb - b->s);
+        r->lo = dmin(r->lo, dmin(wa, wb)), r->hi = dmax(r->hi, dmax(wa, wb));
         return true;
     }
     bool any = false;
@@ -306,17 +337,22 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
         for (int i = 1; i < np; ++i) wr_add(&wr, pts[i].w);
         return emit(r, wr.lo, wr.hi, xa, z, tc->walkable, tc->tag);
     }
-    /* each point's column: floor(u), or -1 outside [xa, xb] */
-    int pc[7];
-    for (int i = 0; i < np; ++i) pc[i] = pts[i].s >= xa && pts[i].s < xb + 1 ? (int)pts[i].s : -1;
+    /* Each point's height goes to its column floor(u) (acc[x - xa + 1]; the slots on either
+       side take the points beyond the row's columns): one pass without a branch per point and
+       column, where testing every point in every column mispredicted the most. */
+    wrange* acc = r->acc;
+    for (int i = 0; i < xb - xa + 3; ++i) acc[i] = (wrange){HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < np; ++i) {
+        wrange* a = &acc[(int)floor(dmax(xa - 1, dmin(pts[i].s, xb + 1))) - xa + 1];
+        a->lo = dmin(a->lo, pts[i].w), a->hi = dmax(a->hi, pts[i].w);
+    }
     wrange left = {HUGE_VAL, -HUGE_VAL};
     if (ru0 <= xa) line_clip(&lines[xa - c0], z, &left); /* else the line misses the row */
     for (int x = xa; x <= xb; ++x) {
-        wrange wr = left;
+        wrange wr = acc[x - xa + 1];
+        wr.lo = dmin(wr.lo, left.lo), wr.hi = dmax(wr.hi, left.hi);
         left = (wrange){HUGE_VAL, -HUGE_VAL};
         if (ru1 >= x + 1 && line_clip(&lines[x + 1 - c0], z, &left)) wr.lo = dmin(wr.lo, left.lo), wr.hi = dmax(wr.hi, left.hi);
-        for (int i = 0; i < np; ++i)
-            if (pc[i] == x) wr_add(&wr, pts[i].w);
         /* Nothing is found only where rounding made a sliver of the row miss both lines. */
         if (wr.lo <= wr.hi && !emit(r, wr.lo, wr.hi, x, z, tc->walkable, tc->tag)) return false;
     }
@@ -328,8 +364,8 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
    does not leak into the column beyond. */
 static double snap_line(double x) {
     if (!(x > -0.5 && x < 1e15)) return x; /* before the grid's first line, or far beyond it: no line to snap to */
-    double n = (double)(int64_t)(x + 0.5), d = x - n, eps = 1e-9 * dmax(1, n);
-    return d <= eps && d >= -eps ? n : x;
+    double n = (double)(int64_t)(x + 0.5);
+    return fabs(x - n) <= 1e-9 * dmax(1, n) ? n : x;
 }
 
 /* Rasterizes one triangle (vertices in grid units). */
@@ -370,6 +406,11 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         double iu = du != 0 ? 1 / du : 0, iv = dv != 0 ? 1 / dv : 0;
         tc.dvdu[e] = dv * iu, tc.dwdu[e] = dw * iu, tc.dudv[e] = du * iv, tc.dwdv[e] = dw * iv;
     }
+    order3(tc.v, tc.byv), order3(tc.u, tc.byu);
+    tc.edge_v[0] = edge_of(tc.byv[0], tc.byv[2]), tc.edge_v[1] = edge_of(tc.byv[0], tc.byv[1]);
+    tc.edge_v[2] = edge_of(tc.byv[1], tc.byv[2]);
+    tc.edge_u[0] = edge_of(tc.byu[0], tc.byu[2]), tc.edge_u[1] = edge_of(tc.byu[0], tc.byu[1]);
+    tc.edge_u[2] = edge_of(tc.byu[1], tc.byu[2]);
     /* A level triangle (floors, most of the input of many levels) has one height everywhere. */
     const double w_level = !tc.thin && tc.w[0] == tc.w[1] && tc.w[1] == tc.w[2] ? tc.w[0] : NAN;
     const int c0 = x0 > p->ox ? x0 : p->ox, c1 = (x1 < p->ox + p->width - 1 ? x1 : p->ox + p->width - 1) + 1;
@@ -381,8 +422,8 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     for (int z = za; z <= zb; ++z) {
         int nhi = row_cross(&tc, z + 1, hi), np = 0;
         for (int i = 0; i < nlo; ++i) pts[np++] = lo[i];
-        for (int k = 0; k < 3; ++k)
-            if (tc.v[k] >= z && tc.v[k] <= z + 1) pts[np].s = tc.u[k], pts[np++].w = tc.w[k];
+        for (int k = 0; k < 3; ++k) /* appended, and kept when in the strip */
+            pts[np].s = tc.u[k], pts[np].w = tc.w[k], np += (tc.v[k] >= z) & (tc.v[k] <= z + 1);
         for (int i = 0; i < nhi; ++i) pts[np++] = hi[i], lo[i] = hi[i];
         nlo = nhi;
         if (np == 0) continue;
@@ -470,8 +511,9 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
     size_t cols = (size_t)p->width * (size_t)p->depth;
     r.head = ptl_mem_alloc(&a, cols * sizeof *r.head);
     r.lines = ptl_mem_alloc(&a, ((size_t)p->width + 1) * sizeof *r.lines);
+    r.acc = ptl_mem_alloc(&a, ((size_t)p->width + 2) * sizeof *r.acc);
     ptl_status st = PTL_OK;
-    if (!r.head || !r.lines) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%zu columns)", cols);
+    if (!r.head || !r.lines || !r.acc) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%zu columns)", cols);
     if (st >= 0) memset(r.head, 0xff, cols * sizeof *r.head);
     const double cs = p->cs, ch = p->ch;
     for (uint32_t i = 0; i < n && st >= 0; ++i) {
@@ -498,6 +540,7 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
     }
     ptl_mem_free(&a, r.head, cols * sizeof *r.head);
     ptl_mem_free(&a, r.lines, ((size_t)p->width + 1) * sizeof *r.lines);
+    ptl_mem_free(&a, r.acc, ((size_t)p->width + 2) * sizeof *r.acc);
     PTL_ARRAY_FREE(&a, r.pool);
     if (st >= 0) ptl_error_ok(err);
     return st;
