@@ -343,7 +343,11 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
     wrange* acc = r->acc;
     for (int i = 0; i < xb - xa + 3; ++i) acc[i] = (wrange){HUGE_VAL, -HUGE_VAL};
     for (int i = 0; i < np; ++i) {
-        wrange* a = &acc[(int)floor(dmax(xa - 1, dmin(pts[i].s, xb + 1))) - xa + 1];
+        /* floor(u) - xa + 1 for u in [xa, xb + 1], 0 before xa: u - xa is exact there (both are
+           multiples of u's ulp and the difference is smaller than u), so truncating it is floor */
+        double u = dmax(xa - 1, dmin(pts[i].s, xb + 1));
+        int k = (int)(u - xa) + 1;
+        wrange* a = &acc[u < xa ? 0 : k];
         a->lo = dmin(a->lo, pts[i].w), a->hi = dmax(a->hi, pts[i].w);
     }
     wrange left = {HUGE_VAL, -HUGE_VAL};
@@ -416,16 +420,16 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     const int c0 = x0 > p->ox ? x0 : p->ox, c1 = (x1 < p->ox + p->width - 1 ? x1 : p->ox + p->width - 1) + 1;
     /* lines are read by rows reaching more than one column */
     if (w_level != w_level && c0 <= c1 && !(x0 == x1 && umin >= x0 && umax <= x0 + 1)) fill_lines(&tc, c0, c1, r->lines);
-    xpt lo[2], hi[2], pts[7];
+    xpt lo[2] = {{0, 0}, {0, 0}}, hi[2] = {{0, 0}, {0, 0}}, pts[7];
     const int za = z0 > wz0 ? z0 : wz0, zb = z1 < wz1 ? z1 : wz1;
     int nlo = row_cross(&tc, za, lo);
     for (int z = za; z <= zb; ++z) {
         int nhi = row_cross(&tc, z + 1, hi), np = 0;
-        for (int i = 0; i < nlo; ++i) pts[np++] = lo[i];
+        pts[0] = lo[0], pts[1] = lo[1], np = nlo;
         for (int k = 0; k < 3; ++k) /* appended, and kept when in the strip */
             pts[np].s = tc.u[k], pts[np].w = tc.w[k], np += (tc.v[k] >= z) & (tc.v[k] <= z + 1);
-        for (int i = 0; i < nhi; ++i) pts[np++] = hi[i], lo[i] = hi[i];
-        nlo = nhi;
+        pts[np] = hi[0], pts[np + 1] = hi[1], lo[0] = hi[0], lo[1] = hi[1]; /* slots past nhi are unused */
+        np += nhi, nlo = nhi;
         if (np == 0) continue;
         double ru0 = pts[0].s, ru1 = ru0;
         for (int i = 1; i < np; ++i) ru0 = dmin(ru0, pts[i].s), ru1 = dmax(ru1, pts[i].s);
