@@ -50,9 +50,9 @@
    associative and commutative, so the result does not depend on the order of the triangles
    (Recast's own merge compares against the already-merged top, which makes it order-dependent).
 
-   Memory: one list head per column and a pool of spans, recycled when spans merge, and one
-   cross-section per column line for the triangle at hand; the result is compacted into arrays
-   (voxelize.h). Nothing is proportional to width * depth * height. */
+   Memory: one list head per column and a pool of spans, recycled when spans merge, and scratch
+   for the widest sloped triangle (its column lines' cross-sections); the result is compacted into
+   arrays (voxelize.h). Nothing is proportional to width * depth * height. */
 #include <math.h>
 #include <string.h>
 
@@ -81,8 +81,10 @@ typedef struct raster {
     PTL_ARRAY(wspan) pool;
     uint32_t free_list;
     uint32_t live;
-    struct xline* lines; /* width + 1 cross-sections of column lines, for the triangle being rasterized */
-    struct wrange* acc;  /* width + 2 y ranges, for the row being rasterized */
+    /* scratch sized to the widest non-level triangle so far: the cross-sections of its column
+       lines and the y ranges of a row's columns */
+    PTL_ARRAY(struct xline) lines;
+    PTL_ARRAY(struct wrange) acc;
 } raster;
 
 /* Merges b's extent and tags into a (they overlap or touch): the rules in the overview. */
@@ -332,7 +334,7 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
             if (!emit(r, w_level, w_level, x, z, tc->walkable, tc->tag)) return false;
         return true;
     }
-    if (xa == xb && ru0 >= xa && ru1 <= xa + 1) { /* the row lies in one column: it is the piece */
+    if (!lines || (xa == xb && ru0 >= xa && ru1 <= xa + 1)) { /* the row lies in one column: it is the piece */
         wrange wr = {pts[0].w, pts[0].w};
         for (int i = 1; i < np; ++i) wr_add(&wr, pts[i].w);
         return emit(r, wr.lo, wr.hi, xa, z, tc->walkable, tc->tag);
@@ -340,7 +342,7 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
     /* Each point's height goes to its column floor(u) (acc[x - xa + 1]; the slots on either
        side take the points beyond the row's columns): one pass without a branch per point and
        column, where testing every point in every column mispredicted the most. */
-    wrange* acc = r->acc;
+    wrange* acc = r->acc.data;
     for (int i = 0; i < xb - xa + 3; ++i) acc[i] = (wrange){HUGE_VAL, -HUGE_VAL};
     for (int i = 0; i < np; ++i) {
         /* floor(u) - xa + 1 for u in [xa, xb + 1], 0 before xa: u - xa is exact there (both are
@@ -418,8 +420,15 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     /* A level triangle (floors, most of the input of many levels) has one height everywhere. */
     const double w_level = !tc.thin && tc.w[0] == tc.w[1] && tc.w[1] == tc.w[2] ? tc.w[0] : NAN;
     const int c0 = x0 > p->ox ? x0 : p->ox, c1 = (x1 < p->ox + p->width - 1 ? x1 : p->ox + p->width - 1) + 1;
-    /* lines are read by rows reaching more than one column */
-    if (w_level != w_level && c0 <= c1 && !(x0 == x1 && umin >= x0 && umax <= x0 + 1)) fill_lines(&tc, c0, c1, r->lines);
+    /* Lines are read by rows reaching more than one column; a triangle within one column has
+       none (lines = NULL: each row is its column's piece, whatever rounding does to its ends). */
+    const xline* lines = NULL;
+    if (w_level != w_level && c0 <= c1 && !(x0 == x1 && umin >= x0 && umax <= x0 + 1)) {
+        if (!PTL_RESERVE(r->a, r->lines, (uint64_t)(c1 - c0) + 1) || !PTL_RESERVE(r->a, r->acc, (uint64_t)(c1 - c0) + 2))
+            return false;
+        fill_lines(&tc, c0, c1, r->lines.data);
+        lines = r->lines.data;
+    }
     xpt lo[2] = {{0, 0}, {0, 0}}, hi[2] = {{0, 0}, {0, 0}}, pts[7];
     const int za = z0 > wz0 ? z0 : wz0, zb = z1 < wz1 ? z1 : wz1;
     int nlo = row_cross(&tc, za, lo);
@@ -433,7 +442,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         if (np == 0) continue;
         double ru0 = pts[0].s, ru1 = ru0;
         for (int i = 1; i < np; ++i) ru0 = dmin(ru0, pts[i].s), ru1 = dmax(ru1, pts[i].s);
-        if (!raster_row(r, &tc, pts, np, ru0, ru1, z, r->lines, c0, c1, w_level)) return false;
+        if (!raster_row(r, &tc, pts, np, ru0, ru1, z, lines, c0, c1, w_level)) return false;
     }
     return true;
 }
@@ -514,10 +523,8 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
     r.p = p, r.a = &a, r.free_list = PTL_VX_NONE;
     size_t cols = (size_t)p->width * (size_t)p->depth;
     r.head = ptl_mem_alloc(&a, cols * sizeof *r.head);
-    r.lines = ptl_mem_alloc(&a, ((size_t)p->width + 1) * sizeof *r.lines);
-    r.acc = ptl_mem_alloc(&a, ((size_t)p->width + 2) * sizeof *r.acc);
     ptl_status st = PTL_OK;
-    if (!r.head || !r.lines || !r.acc) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%zu columns)", cols);
+    if (!r.head) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%zu columns)", cols);
     if (st >= 0) memset(r.head, 0xff, cols * sizeof *r.head);
     const double cs = p->cs, ch = p->ch;
     for (uint32_t i = 0; i < n && st >= 0; ++i) {
@@ -543,8 +550,8 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
         if (st < 0) ptl_heightfield_free(hf);
     }
     ptl_mem_free(&a, r.head, cols * sizeof *r.head);
-    ptl_mem_free(&a, r.lines, ((size_t)p->width + 1) * sizeof *r.lines);
-    ptl_mem_free(&a, r.acc, ((size_t)p->width + 2) * sizeof *r.acc);
+    PTL_ARRAY_FREE(&a, r.lines);
+    PTL_ARRAY_FREE(&a, r.acc);
     PTL_ARRAY_FREE(&a, r.pool);
     if (st >= 0) ptl_error_ok(err);
     return st;
