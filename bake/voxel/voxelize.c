@@ -543,6 +543,10 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
         if (!raster_tri(&r, (const double(*)[3])g, walkable, tag))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%u spans)", r.pool.count);
     }
+    /* the scratch goes back before the compaction takes its arrays: the stage's peak stays the lists
+       and the result */
+    PTL_ARRAY_FREE(&a, r.lines);
+    PTL_ARRAY_FREE(&a, r.acc);
     if (st >= 0) {
         hf->p = *p;
         hf->alloc = a;
@@ -550,8 +554,6 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
         if (st < 0) ptl_heightfield_free(hf);
     }
     ptl_mem_free(&a, r.head, cols * sizeof *r.head);
-    PTL_ARRAY_FREE(&a, r.lines);
-    PTL_ARRAY_FREE(&a, r.acc);
     PTL_ARRAY_FREE(&a, r.pool);
     if (st >= 0) ptl_error_ok(err);
     return st;
