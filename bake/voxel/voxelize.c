@@ -2,15 +2,25 @@
    the span representation of Recast's heightfield).
 
    Rasterization is conservative in x-z: a triangle goes into every column its closed footprint
-   meets with positive area, so nothing is lost between column centres. The triangle is cut along
-   the grid lines (Sutherland-Hodgman against each side of the column's square; the cut along
-   z = row + 1 is shared by the row above and the cut along x = col + 1 by the next column, so each
-   line is computed once), and the column gets the y range of the piece inside its square:
-   [floor(ymin / ch), ceil(ymax / ch)] relative to bmin, at least one voxel tall. Squares that
-   lie wholly inside a triangle skip the clipping: their range is the triangle's plane at the
-   square's corners (most of the work on scenes with large floors); a level triangle skips it
-   everywhere (its height is the same in every piece). A row's pieces are cut keeping only (u, y)
-   and, for the part inside the column, only its y range (split_u), which is all a span needs.
+   meets with positive area, so nothing is lost between column centres. The column gets the y range
+   of the triangle's piece inside its square: [floor(ymin / ch), ceil(ymax / ch)] relative to bmin,
+   at least one voxel tall. Nothing is clipped in a chain: per row of columns, the row's u range
+   comes from the points where the triangle's edges cross the row's two lines; per column, the y
+   range is the range over the piece's vertices, which are (the plane being linear, these are all
+   the candidates) the triangle's vertices inside the square, the edges' crossings with the row
+   lines inside it, and the ends of the triangle's cross-sections by the column's two lines clipped
+   to the row. Each crossing is computed from the original edge (its first vertex plus its slope
+   times the distance to the line), each clipped end from one cross-section, so no value depends
+   on the order in which other cuts were made, and every column's value is the same whatever
+   window (tile) computes it. Why this is exact enough and conservative: every point used lies on
+   the triangle, up to the rounding of one multiply-add from the input vertices (about 1e-16 of the
+   coordinates; vx_params.c keeps coordinates within a quarter voxel of exact), so a y range is
+   narrower than the exact one by at most that, far below a voxel; and a column is left out only
+   where the triangle's part in it is a sliver of that width (the boundary rules below decide ties
+   exactly, on values computed the same way for every column). A level triangle (floors, most of
+   many levels' input) needs only its rows' u ranges: every piece has its height. Vertices within
+   1e-9 (relative) of a grid line are put on it first, so that a floor meant to end on a line
+   (3 m on 0.3 m cells: 3 / 0.3 = 10.000000000000002) does not leak into the column beyond it.
 
    Which columns a triangle touches:
    - A triangle with area in plan (floors, ramps, slanted walls) counts where its piece has
@@ -40,8 +50,9 @@
    associative and commutative, so the result does not depend on the order of the triangles
    (Recast's own merge compares against the already-merged top, which makes it order-dependent).
 
-   Memory: one list head per column and a pool of spans, recycled when spans merge; the result is
-   compacted into arrays (voxelize.h). Nothing is proportional to width * depth * height. */
+   Memory: one list head per column and a pool of spans, recycled when spans merge, and scratch
+   for the widest sloped triangle (its column lines' cross-sections); the result is compacted into
+   arrays (voxelize.h). Nothing is proportional to width * depth * height. */
 #include <math.h>
 #include <string.h>
 
@@ -70,13 +81,21 @@ typedef struct raster {
     PTL_ARRAY(wspan) pool;
     uint32_t free_list;
     uint32_t live;
+    /* scratch sized to the widest non-level triangle so far: the cross-sections of its column
+       lines and the y ranges of a row's columns */
+    PTL_ARRAY(struct xline) lines;
+    PTL_ARRAY(struct wrange) acc;
 } raster;
 
 /* Merges b's extent and tags into a (they overlap or touch): the rules in the overview. */
 static void merge_into(wspan* a, const wspan* b) {
-    if (b->smin < a->smin) a->smin = b->smin;
-    if (b->smax > a->smax || (b->smax == a->smax && b->ttag > a->ttag)) a->smax = b->smax, a->ttag = b->ttag;
-    if (b->wtop > a->wtop || (b->wtop == a->wtop && b->wtag > a->wtag)) a->wtop = b->wtop, a->wtag = b->wtag;
+    /* (top, tag) pairs compared as one key: the larger top, ties to the larger tag, with no branch
+       to mispredict */
+    uint32_t ka = (uint32_t)a->smax << 16 | a->ttag, kb = (uint32_t)b->smax << 16 | b->ttag;
+    uint32_t wa = (uint32_t)a->wtop << 16 | a->wtag, wb = (uint32_t)b->wtop << 16 | b->wtag;
+    uint32_t k = ka > kb ? ka : kb, w = wa > wb ? wa : wb;
+    a->smin = b->smin < a->smin ? b->smin : a->smin;
+    a->smax = (uint16_t)(k >> 16), a->ttag = (uint16_t)k, a->wtop = (uint16_t)(w >> 16), a->wtag = (uint16_t)w;
 }
 
 /* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. The first
@@ -120,82 +139,17 @@ static bool add_span(raster* r, uint32_t col, uint16_t smin, uint16_t smax, bool
     return true;
 }
 
-/* A polygon vertex in grid units: u = x / cs, w = y / ch, v = z / cs, all relative to bmin. */
-enum { U = 0, W = 1, V = 2, MAXV = 16 };
+/* A triangle vertex in grid units: u = x / cs, w = y / ch, v = z / cs, all relative to bmin. */
+enum { U = 0, W = 1, V = 2 };
 
-/* Splits polygon `in` along coordinate `axis` = c into the closed halves `lo` (<= c) and `hi`
-   (>= c); points on the line go to both, crossing points get exactly c. Points within 1e-9
-   (relative) of the line are put on it, so that rounding cannot make a convex piece wave around
-   the line and cross it more than twice. The pieces cut here are convex with at most 7 vertices
-   (a triangle within two v lines and two u lines); a split gives at most n + crossings <= 2n
-   vertices, so inputs beyond MAXV / 2 (impossible for convex pieces) are cut short to stay in
-   bounds. */
-static void split(const double (*in)[3], int n, int axis, double c, double (*lo)[3], int* nlo, double (*hi)[3],
-                  int* nhi) {
-    /* hi == NULL: only the half <= c is wanted (the last row); the same values for it */
-    if (n > MAXV / 2) n = MAXV / 2;
-    const double eps = 1e-9 * (c < 1 ? 1 : c);
-    double dj = in[n - 1][axis] - c;
-    if (dj <= eps && dj >= -eps) dj = 0;
-    int a = 0, b = 0;
-    for (int i = 0, j = n - 1; i < n; j = i++) {
-        double di = in[i][axis] - c;
-        if (di <= eps && di >= -eps) di = 0;
-        if ((dj < 0 && di > 0) || (dj > 0 && di < 0)) {
-            double t = dj / (dj - di);
-            double x[3];
-            for (int k = 0; k < 3; ++k) x[k] = in[j][k] + (in[i][k] - in[j][k]) * t;
-            x[axis] = c;
-            memcpy(lo[a++], x, sizeof x);
-            if (hi) memcpy(hi[b++], x, sizeof x);
-        }
-        if (di <= 0) {
-            memcpy(lo[a], in[i], sizeof in[i]);
-            lo[a++][axis] = di == 0 ? c : in[i][axis];
-        }
-        if (di >= 0 && hi) {
-            memcpy(hi[b], in[i], sizeof in[i]);
-            hi[b++][axis] = di == 0 ? c : in[i][axis];
-        }
-        dj = di;
-    }
-    *nlo = a, *nhi = b;
-}
+/* The y range (grid units) of a triangle's part in one column, accumulated point by point. */
+typedef struct wrange {
+    double lo, hi;
+} wrange;
 
-/* split() along u for a row's piece kept as (u, w) pairs (the columns of a row need nothing else):
-   the part >= c goes to `hi`; of the part <= c only its vertex count and y range are kept, which is
-   all a column's span needs. The same arithmetic as split(), so the same values. */
-static void split_u(const double (*in)[2], int n, double c, int* nlo, double* wmin, double* wmax, double (*hi)[2],
-                    int* nhi) {
-    if (n > MAXV / 2) n = MAXV / 2;
-    const double eps = 1e-9 * (c < 1 ? 1 : c);
-    double dj = in[n - 1][0] - c;
-    if (dj <= eps && dj >= -eps) dj = 0;
-    int a = 0, b = 0;
-    double lo = HUGE_VAL, up = -HUGE_VAL;
-    for (int i = 0, j = n - 1; i < n; j = i++) {
-        double di = in[i][0] - c;
-        if (di <= eps && di >= -eps) di = 0;
-        if ((dj < 0 && di > 0) || (dj > 0 && di < 0)) {
-            double t = dj / (dj - di);
-            double w = in[j][1] + (in[i][1] - in[j][1]) * t;
-            ++a, lo = dmin(lo, w), up = dmax(up, w);
-            hi[b][0] = c, hi[b++][1] = w;
-        }
-        if (di <= 0) ++a, lo = dmin(lo, in[i][1]), up = dmax(up, in[i][1]);
-        if (di >= 0) hi[b][0] = di == 0 ? c : in[i][0], hi[b++][1] = in[i][1];
-        dj = di;
-    }
-    *nlo = a, *nhi = b, *wmin = lo, *wmax = up;
-}
 
-/* Twice the signed plan area, translated to the first vertex so that points on one grid line give
-   exactly 0. */
-static double plan_area2(const double (*p)[3], int n) {
-    double s = 0;
-    for (int i = 1; i + 1 < n; ++i)
-        s += (p[i][U] - p[0][U]) * (p[i + 1][V] - p[0][V]) - (p[i + 1][U] - p[0][U]) * (p[i][V] - p[0][V]);
-    return s;
+static void wr_add(wrange* r, double w) {
+    r->lo = dmin(r->lo, w), r->hi = dmax(r->hi, w);
 }
 
 /* Adds the span of a triangle's piece whose y range is [wmin, wmax] (grid units) to column (x, z):
@@ -225,170 +179,270 @@ static int first_cell(double lo, bool thin, int n) {
     return thin && c > 0 && lo == c ? c - 1 : c;
 }
 
-/* The triangle being rasterized: its flags and, for a fat one, its plane w = w0 + a u + b v. */
-typedef struct tri_ctx {
-    bool walkable, thin;
-    uint16_t tag;
-    double w0, a, b;
-} tri_ctx;
-
-/* Adds the span [lo, hi] (grid units) to column (x, z): the plane's range over a whole square. */
-static bool emit_square(raster* r, const tri_ctx* tc, int x, int z) {
-    double lo = tc->w0 + tc->a * (tc->a >= 0 ? x : x + 1) + tc->b * (tc->b >= 0 ? z : z + 1);
-    double hi = tc->w0 + tc->a * (tc->a >= 0 ? x + 1 : x) + tc->b * (tc->b >= 0 ? z + 1 : z);
-    return emit(r, lo, hi, x, z, tc->walkable, tc->tag);
+/* The last cell a footprint ending at `hi` reaches: floor(hi), or for a fat triangle ending
+   exactly on a line, the cell before it (beyond the line it has no area). */
+static int last_cell(double hi, bool thin, int n) {
+    int c = floor_clamp(hi, 0, n - 1);
+    return !thin && hi == c ? c - 1 : c;
 }
 
-/* The u range [*lo, *hi] of the row polygon's vertices on the line v = c; false when none. */
-static bool row_edge(const double (*p)[3], int n, double c, double* lo, double* hi) {
+/* A point of a triangle's cross-section by a grid line: its position along the line (v on a
+   column line u = c, u on a row line v = c) and its height. */
+typedef struct xpt {
+    double s, w;
+} xpt;
+
+/* The triangle's cross-section by the column line u = c: the points where its edges cross the line
+   and its vertices on it (n <= 3; 3 only for a triangle lying in the plane u = c). With n == 2 the
+   points are sorted by v and k is dw/dv between them (0 when they share v). */
+typedef struct xline {
+    xpt p[3];
+    double k;
+    int n;
+} xline;
+
+/* The triangle being rasterized, in grid units (u = x / cs, w = y / ch, v = z / cs from bmin),
+   and for each edge e (from vertex e to vertex e + 1) its slopes along u and along v. byv / byu
+   order the vertices by v / u; edge_v / edge_u are the edges from the first of that order to the
+   last (the long one), from the first to the middle one and from the middle one to the last. */
+typedef struct tri_ctx {
+    double u[3], v[3], w[3];
+    double dvdu[3], dwdu[3], dudv[3], dwdv[3];
+    int byv[3], byu[3], edge_v[3], edge_u[3];
+    bool walkable, thin;
+    uint16_t tag;
+} tri_ctx;
+
+/* The edge joining vertices i and j (edge e runs from vertex e to vertex e + 1). */
+static int edge_of(int i, int j) {
+    return (i == 2 ? 0 : i + 1) == j ? i : j;
+}
+
+/* Vertex indices in increasing order of key[] (ties in index order, so the result is fixed): each
+   vertex's rank is the number of vertices before it, counted without branches. */
+static void order3(const double* key, int* o) {
+    o[0] = 0, o[1] = 1, o[2] = 2; /* stays a permutation of valid indices even for NaN keys */
+    o[(key[1] < key[0]) + (key[2] < key[0])] = 0;
+    o[(key[0] <= key[1]) + (key[2] < key[1])] = 1;
+    o[(key[0] <= key[2]) + (key[1] <= key[2])] = 2;
+}
+
+/* The point where edge e crosses the row line v = c, from the edge's own first vertex and slope,
+   so the value does not depend on any other cut. */
+static xpt row_point(const tri_ctx* t, int e, double c) {
+    double d = c - t->v[e];
+    return (xpt){t->u[e] + t->dudv[e] * d, t->w[e] + t->dwdv[e] * d};
+}
+
+/* The points where the triangle's edges strictly cross the row line v = c (at most two): the
+   long edge wherever c lies strictly between the lowest and highest v, and the short edge on c's
+   side of the middle vertex. */
+static inline int row_cross(const tri_ctx* t, double c, xpt* out) {
+    const double v0 = t->v[t->byv[0]], v1 = t->v[t->byv[1]], v2 = t->v[t->byv[2]];
+    if (!(c > v0 && c < v2)) return 0;
+    out[0] = row_point(t, t->edge_v[0], c);
+    if (c == v1) return 1;
+    out[1] = row_point(t, t->edge_v[c < v1 ? 1 : 2], c);
+    return 2;
+}
+
+/* Fills the cross-sections of the column lines u = c0 .. c1 (the same values whatever the window,
+   as each depends on c and the triangle only): the edges strictly crossing the line (the long
+   edge and the short one on c's side of the middle vertex) and the vertices on it. */
+static void fill_lines(const tri_ctx* t, int c0, int c1, xline* L) {
+    const int q0 = t->byu[0], q1 = t->byu[1], q2 = t->byu[2];
+    const double u0 = t->u[q0], u1 = t->u[q1], u2 = t->u[q2];
+    for (int c = c0; c <= c1; ++c) {
+        xline* l = &L[c - c0];
+        xpt pt[3];
+        int n = 0;
+        if (c > u0 && c < u2) {
+            int e = t->edge_u[0];
+            double d = c - t->u[e];
+            pt[n++] = (xpt){t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d};
+            if (c == u1) {
+                pt[n++] = (xpt){t->v[q1], t->w[q1]};
+            } else {
+                e = t->edge_u[c < u1 ? 1 : 2], d = c - t->u[e];
+                pt[n++] = (xpt){t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d};
+            }
+        } else {
+            for (int k = 0; k < 3; ++k)
+                if (t->u[k] == c) pt[n++] = (xpt){t->v[k], t->w[k]};
+        }
+        l->n = n;
+        if (n == 2) {
+            bool sw = pt[1].s < pt[0].s;
+            l->p[0] = pt[sw], l->p[1] = pt[!sw];
+            l->k = l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
+        } else {
+            for (int i = 0; i < n; ++i) l->p[i] = pt[i];
+        }
+    }
+}
+
+/* Adds to `r` the heights of the cross-section `l` within the row strip z <= v <= z + 1 (its
+   points in the strip and where it crosses the strip's sides); false when it misses the strip. */
+static inline bool line_clip(const xline* l, double z, wrange* r) {
+    if (l->n == 2) {
+        /* the part in the strip is [sa, sb]; each of its ends takes the height along the
+           cross-section from the nearer point: that point's own height where it lies in the strip
+           (k * 0 adds nothing), with no branch to mispredict but the miss */
+        const xpt* a = &l->p[0];
+        const xpt* b = &l->p[1];
+        double sa = dmax(a->s, z), sb = dmin(b->s, z + 1);
+        if (sa > sb) return false;
+        double wa = a->w + l->k * (sa - a->s), wb = b->w + l->k * (sb - b->s);
+        r->lo = dmin(r->lo, dmin(wa, wb)), r->hi = dmax(r->hi, dmax(wa, wb));
+        return true;
+    }
     bool any = false;
-    for (int i = 0; i < n; ++i) {
-        if (p[i][V] != c) continue;
-        if (!any || p[i][U] < *lo) *lo = p[i][U];
-        if (!any || p[i][U] > *hi) *hi = p[i][U];
-        any = true;
+    for (int i = 0; i < l->n; ++i) {
+        if (l->p[i].s >= z && l->p[i].s <= z + 1) wr_add(r, l->p[i].w), any = true;
+        for (int j = i + 1; j < l->n; ++j)
+            for (int side = 0; side < 2; ++side) {
+                double c = z + side, di = l->p[i].s - c, dj = l->p[j].s - c;
+                if ((di < 0 && dj > 0) || (di > 0 && dj < 0)) {
+                    wr_add(r, l->p[i].w + (l->p[j].w - l->p[i].w) * (di / (di - dj)));
+                    any = true;
+                }
+            }
     }
     return any;
 }
 
-/* Rasterizes row z of a triangle: `row` is the triangle's piece in the strip [z, z+1] (nr > 0).
-   Columns whose square lies wholly inside a fat triangle take the plane's range at the square's
-   corners (no clipping); the others are cut off one by one. For a convex piece spanning the whole
-   strip, the squares inside are those between the larger of its left ends on v = z and v = z + 1
-   and the smaller of its right ends. */
-static bool raster_row(raster* r, const tri_ctx* tc, const double (*row)[3], int nr, int z) {
+/* Rasterizes row z of a triangle. Its part in the strip z <= v <= z + 1 is a convex polygon whose
+   vertices are `pts` (the triangle's vertices in the strip and its edges' crossings with the two
+   row lines; u range [ru0, ru1]). A column's part of it is a convex polygon whose vertices are
+   those of `pts` within the column, and the ends of the triangle's cross-sections by the column's
+   two lines clipped to the strip; the plane is linear, so its y range over the part is the range
+   over these points. Every point is computed from the triangle's own vertices and edges, never
+   from another cut (see the overview). `lines` holds the cross-sections of the lines c0 .. c1;
+   `w_level` is the height of a level triangle (NAN otherwise), whose every part has that height. */
+static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, double ru0, double ru1, int z,
+                       const xline* lines, int c0, int c1, double w_level) {
     const ptl_vx_params* p = r->p;
-    double bufa[MAXV][2], bufb[MAXV][2], (*rp)[2] = bufa, (*rr)[2] = bufb, (*q)[2];
-    double ru0 = row[0][U], ru1 = ru0;
-    for (int i = 0; i < nr; ++i) {
-        ru0 = dmin(ru0, row[i][U]), ru1 = dmax(ru1, row[i][U]);
-        rp[i][0] = row[i][U], rp[i][1] = row[i][W];
+    if (tc->thin ? ru1 < 0 || ru0 > p->world_width : ru1 <= 0 || ru0 >= p->world_width) return true;
+    /* within the lines filled for the triangle (c0 .. c1), which a crossing rounded past the
+       triangle's own range would leave */
+    int xa = first_cell(ru0, tc->thin, p->world_width), xb = last_cell(ru1, tc->thin, p->world_width);
+    if (xa < c0) xa = c0;
+    if (xb > c1 - 1) xb = c1 - 1;
+    if (xa > xb) return true;
+    if (w_level == w_level) {
+        for (int x = xa; x <= xb; ++x)
+            if (!emit(r, w_level, w_level, x, z, tc->walkable, tc->tag)) return false;
+        return true;
     }
-    /* World columns (the cuts do not depend on the window); only the window's are emitted. */
-    const int xa = first_cell(ru0, tc->thin, p->world_width), xb = floor_clamp(ru1, 0, p->world_width - 1);
-    const int wx0 = p->ox, wx1 = p->ox + p->width - 1;
-    int ia = 1, ib = 0; /* whole squares: columns [ia, ib] */
-    double l0, h0, l1, h1;
-    if (!tc->thin && row_edge(row, nr, z, &l0, &h0) && row_edge(row, nr, z + 1, &l1, &h1)) {
-        double l = dmax(l0, l1), h = dmin(h0, h1);
-        ia = (int)dmax(xa, ceil(l)), ib = (int)dmin(xb, floor(h) - 1);
+    if (!lines || (xa == xb && ru0 >= xa && ru1 <= xa + 1)) { /* the row lies in one column: it is the piece */
+        wrange wr = {pts[0].w, pts[0].w};
+        for (int i = 1; i < np; ++i) wr_add(&wr, pts[i].w);
+        return emit(r, wr.lo, wr.hi, xa, z, tc->walkable, tc->tag);
     }
-    int nc, nrest;
-    double wmin, wmax;
-    if (xa == xb && ru0 >= xa && ru1 <= xa + 1) { /* the row lies in one column: it is the piece */
-        if (xa < wx0 || xa > wx1 || (!tc->thin && xa == ru1)) return true;
-        wmin = wmax = rp[0][1];
-        for (int i = 1; i < nr; ++i) wmin = dmin(wmin, rp[i][1]), wmax = dmax(wmax, rp[i][1]);
-        return emit(r, wmin, wmax, xa, z, tc->walkable, tc->tag);
+    /* Each point's height goes to its column floor(u) (acc[x - xa + 1]; the slots on either
+       side take the points beyond the row's columns): one pass without a branch per point and
+       column, where testing every point in every column mispredicted the most. */
+    wrange* acc = r->acc.data;
+    for (int i = 0; i < xb - xa + 3; ++i) acc[i] = (wrange){HUGE_VAL, -HUGE_VAL};
+    for (int i = 0; i < np; ++i) {
+        /* floor(u) - xa + 1 for u in [xa, xb + 1], 0 before xa: u - xa is exact there (both are
+           multiples of u's ulp and the difference is smaller than u), so truncating it is floor */
+        double u = dmax(xa - 1, dmin(pts[i].s, xb + 1));
+        int k = (int)(u - xa) + 1;
+        wrange* a = &acc[u < xa ? 0 : k];
+        a->lo = dmin(a->lo, pts[i].w), a->hi = dmax(a->hi, pts[i].w);
     }
-    if (ru0 < xa) {
-        split_u((const double(*)[2])rp, nr, xa, &nc, &wmin, &wmax, rr, &nrest);
-        q = rp, rp = rr, rr = q, nr = nrest;
-    }
-    for (int x = xa; x <= xb && x <= wx1 && nr > 0; ++x) {
-        if (x == ia && ia <= ib) {
-            for (; x <= ib; ++x)
-                if (x >= wx0 && x <= wx1 && !emit_square(r, tc, x, z)) return false;
-            split_u((const double(*)[2])rp, nr, x, &nc, &wmin, &wmax, rr, &nrest);
-            q = rp, rp = rr, rr = q, nr = nrest;
-            --x;
-            continue;
-        }
-        if (ru1 < x + 1 || (!tc->thin && ru1 == x + 1)) {
-            /* The last column the row reaches (a fat row ending on the line u = x + 1 only
-               touches the next one): its piece is all that is left, with no point beyond the
-               line, so split_u would keep every point's y and build nothing else. */
-            nc = nr, nr = 0;
-            wmin = wmax = rp[0][1];
-            for (int i = 1; i < nc; ++i) wmin = dmin(wmin, rp[i][1]), wmax = dmax(wmax, rp[i][1]);
-        } else {
-            split_u((const double(*)[2])rp, nr, x + 1, &nc, &wmin, &wmax, rr, &nrest);
-            q = rp, rp = rr, rr = q, nr = nrest;
-        }
-        /* A fat triangle meets every column strictly inside its row's u range with positive area;
-           a column starting exactly at the row's last u is a mere touch (its piece lies on the line
-           u = x: split_u puts every point there on it). */
-        if (x >= wx0 && nc > 0 && (tc->thin || x != ru1) && !emit(r, wmin, wmax, x, z, tc->walkable, tc->tag))
-            return false;
+    wrange left = {HUGE_VAL, -HUGE_VAL};
+    if (ru0 <= xa) line_clip(&lines[xa - c0], z, &left); /* else the line misses the row */
+    for (int x = xa; x <= xb; ++x) {
+        wrange wr = acc[x - xa + 1];
+        wr.lo = dmin(wr.lo, left.lo), wr.hi = dmax(wr.hi, left.hi);
+        left = (wrange){HUGE_VAL, -HUGE_VAL};
+        if (ru1 >= x + 1 && line_clip(&lines[x + 1 - c0], z, &left)) wr.lo = dmin(wr.lo, left.lo), wr.hi = dmax(wr.hi, left.hi);
+        /* Nothing is found only where rounding made a sliver of the row miss both lines. */
+        if (wr.lo <= wr.hi && !emit(r, wr.lo, wr.hi, x, z, tc->walkable, tc->tag)) return false;
     }
     return true;
 }
 
-/* raster_row() for a level fat triangle at height w: every column of the row's u range has a
-   piece of positive area, except one starting exactly at the range's end, and every piece's y range
-   is [w, w] (what cutting would compute: interpolating between equal heights gives them exactly),
-   so no piece needs cutting. */
-static bool raster_level_row(raster* r, const tri_ctx* tc, const double (*row)[3], int nr, int z, double w) {
-    const ptl_vx_params* p = r->p;
-    double ru0 = row[0][U], ru1 = ru0;
-    for (int i = 1; i < nr; ++i) ru0 = dmin(ru0, row[i][U]), ru1 = dmax(ru1, row[i][U]);
-    const int xa = first_cell(ru0, false, p->world_width), xb = floor_clamp(ru1, 0, p->world_width - 1);
-    const int x0 = xa > p->ox ? xa : p->ox, x1 = xb < p->ox + p->width - 1 ? xb : p->ox + p->width - 1;
-    for (int x = x0; x <= x1; ++x)
-        if (x != ru1 && !emit(r, w, w, x, z, tc->walkable, tc->tag)) return false;
-    return true;
+/* x rounded to the nearest integer when within 1e-9 (relative) of it: a vertex meant to lie on a
+   grid line (a 3 m floor on 0.3 m cells: 3 / 0.3 = 10.000000000000002) is put on it, so the floor
+   does not leak into the column beyond. */
+static double snap_line(double x) {
+    if (!(x > -0.5 && x < 1e15)) return x; /* before the grid's first line, or far beyond it: no line to snap to */
+    double n = (double)(int64_t)(x + 0.5);
+    return fabs(x - n) <= 1e-9 * dmax(1, n) ? n : x;
 }
 
 /* Rasterizes one triangle (vertices in grid units). */
 static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t tag) {
     const ptl_vx_params* p = r->p;
-    double umin = t[0][U], umax = umin, vmin = t[0][V], vmax = vmin, wmin = t[0][W], wmax = wmin;
-    for (int i = 1; i < 3; ++i) {
-        umin = dmin(umin, t[i][U]), umax = dmax(umax, t[i][U]);
-        vmin = dmin(vmin, t[i][V]), vmax = dmax(vmax, t[i][V]);
-        wmin = dmin(wmin, t[i][W]), wmax = dmax(wmax, t[i][W]);
-    }
+    tri_ctx tc;
+    for (int k = 0; k < 3; ++k) tc.u[k] = snap_line(t[k][U]), tc.v[k] = snap_line(t[k][V]), tc.w[k] = t[k][W];
+    double umin = dmin(tc.u[0], dmin(tc.u[1], tc.u[2])), umax = dmax(tc.u[0], dmax(tc.u[1], tc.u[2]));
+    double vmin = dmin(tc.v[0], dmin(tc.v[1], tc.v[2])), vmax = dmax(tc.v[0], dmax(tc.v[1], tc.v[2]));
+    double wmin = dmin(tc.w[0], dmin(tc.w[1], tc.w[2])), wmax = dmax(tc.w[0], dmax(tc.w[1], tc.w[2]));
     if (umax < 0 || vmax < 0 || umin > p->world_width || vmin > p->world_depth || wmax < 0 || wmin > p->heights)
         return true;
     if (umax < p->ox || vmax < p->oz || umin > p->ox + p->width || vmin > p->oz + p->depth) return true; /* off the window */
     double e2 = 0;
     for (int i = 0, j = 2; i < 3; j = i++) {
-        double du = t[i][U] - t[j][U], dv = t[i][V] - t[j][V];
+        double du = tc.u[i] - tc.u[j], dv = tc.v[i] - tc.v[j];
         e2 = dmax(e2, du * du + dv * dv);
     }
-    const double area2 = plan_area2(t, 3);
-    tri_ctx tc = {walkable, fabs(area2) <= 1e-6 * e2, tag, 0, 0, 0};
-    /* A thin triangle on a grid line touches the closed squares on both sides of it. */
-    /* World rows and columns: a window (tiles.c) cuts the triangle exactly as the whole grid does. */
-    const int z0 = first_cell(vmin, tc.thin, p->world_depth), z1 = floor_clamp(vmax, 0, p->world_depth - 1);
-    const int x0 = first_cell(umin, tc.thin, p->world_width), x1 = floor_clamp(umax, 0, p->world_width - 1);
+    /* twice the signed plan area, translated to the first vertex so that points on one grid line
+       give exactly 0 */
+    const double area2 = (tc.u[1] - tc.u[0]) * (tc.v[2] - tc.v[0]) - (tc.u[2] - tc.u[0]) * (tc.v[1] - tc.v[0]);
+    tc.walkable = walkable, tc.thin = fabs(area2) <= 1e-6 * e2, tc.tag = tag;
+    /* a fat triangle only touching the grid's sides from outside has no area in it */
+    if (!tc.thin && (umax <= 0 || vmax <= 0 || umin >= p->world_width || vmin >= p->world_depth)) return true;
+    /* World rows and columns: a window (tiles.c) cuts the triangle exactly as the whole grid does.
+       A thin triangle on a grid line touches the closed squares on both sides of it. */
+    const int z0 = first_cell(vmin, tc.thin, p->world_depth), z1 = last_cell(vmax, tc.thin, p->world_depth);
+    const int x0 = first_cell(umin, tc.thin, p->world_width), x1 = last_cell(umax, tc.thin, p->world_width);
     const int wz0 = p->oz, wz1 = p->oz + p->depth - 1;
     if (x0 == x1 && z0 == z1 && umin >= x0 && umax <= x0 + 1 && vmin >= z0 && vmax <= z0 + 1 &&
         (!tc.thin || (umin > x0 && umax < x0 + 1 && vmin > z0 && vmax < z0 + 1))) {
         if (x0 < p->ox || x0 > p->ox + p->width - 1 || z0 < wz0 || z0 > wz1) return true;
         return emit(r, wmin, wmax, x0, z0, walkable, tag); /* only this square: a fat triangle has area there */
     }
-    if (!tc.thin) {
-        double du1 = t[1][U] - t[0][U], dv1 = t[1][V] - t[0][V], dw1 = t[1][W] - t[0][W];
-        double du2 = t[2][U] - t[0][U], dv2 = t[2][V] - t[0][V], dw2 = t[2][W] - t[0][W];
-        tc.a = (dw1 * dv2 - dw2 * dv1) / area2;
-        tc.b = (du1 * dw2 - du2 * dw1) / area2;
-        tc.w0 = t[0][W] - tc.a * t[0][U] - tc.b * t[0][V];
+    for (int e = 0; e < 3; ++e) {
+        int f = e == 2 ? 0 : e + 1;
+        double du = tc.u[f] - tc.u[e], dv = tc.v[f] - tc.v[e], dw = tc.w[f] - tc.w[e];
+        double iu = du != 0 ? 1 / du : 0, iv = dv != 0 ? 1 / dv : 0;
+        tc.dvdu[e] = dv * iu, tc.dwdu[e] = dw * iu, tc.dudv[e] = du * iv, tc.dwdv[e] = dw * iv;
     }
+    order3(tc.v, tc.byv), order3(tc.u, tc.byu);
+    tc.edge_v[0] = edge_of(tc.byv[0], tc.byv[2]), tc.edge_v[1] = edge_of(tc.byv[0], tc.byv[1]);
+    tc.edge_v[2] = edge_of(tc.byv[1], tc.byv[2]);
+    tc.edge_u[0] = edge_of(tc.byu[0], tc.byu[2]), tc.edge_u[1] = edge_of(tc.byu[0], tc.byu[1]);
+    tc.edge_u[2] = edge_of(tc.byu[1], tc.byu[2]);
     /* A level triangle (floors, most of the input of many levels) has one height everywhere. */
-    const bool level = !tc.thin && t[0][W] == t[1][W] && t[1][W] == t[2][W];
-    double bufa[MAXV][3], bufb[MAXV][3], row[MAXV][3], junk[MAXV][3];
-    double (*poly)[3] = bufa, (*rest)[3] = bufb, (*s)[3];
-    int n = 3, nr, nrest, nj;
-    memcpy(poly, t, 3 * sizeof t[0]);
-    if (vmin < z0) { /* drop what lies before the grid */
-        split((const double(*)[3])poly, n, V, z0, junk, &nj, rest, &nrest);
-        s = poly, poly = rest, rest = s, n = nrest;
-    }
-    for (int z = z0; z <= z1 && z <= wz1 && n > 0; ++z) {
-        /* The last row (a fat triangle ending on the line v = z + 1 only touches the next one)
-           needs no rest. */
-        const bool last = vmax < z + 1 || (!tc.thin && vmax == z + 1);
-        split((const double(*)[3])poly, n, V, z + 1, row, &nr, last ? NULL : rest, &nrest);
-        if (last) nrest = 0;
-        s = poly, poly = rest, rest = s, n = nrest;
-        if (z < wz0) continue;
-        /* A fat triangle meets the open strip of every row strictly inside its v range with
-           positive area; only a row starting exactly at vmax can be a mere touch. */
-        if (nr == 0 || (!tc.thin && z == vmax && plan_area2((const double(*)[3])row, nr) == 0)) continue;
-        if (!(level ? raster_level_row(r, &tc, (const double(*)[3])row, nr, z, t[0][W])
-                    : raster_row(r, &tc, (const double(*)[3])row, nr, z)))
+    const double w_level = !tc.thin && tc.w[0] == tc.w[1] && tc.w[1] == tc.w[2] ? tc.w[0] : NAN;
+    const int c0 = x0 > p->ox ? x0 : p->ox, c1 = (x1 < p->ox + p->width - 1 ? x1 : p->ox + p->width - 1) + 1;
+    /* Lines are read by rows reaching more than one column; a triangle within one column has
+       none (lines = NULL: each row is its column's piece, whatever rounding does to its ends). */
+    const xline* lines = NULL;
+    if (w_level != w_level && c0 <= c1 && !(x0 == x1 && umin >= x0 && umax <= x0 + 1)) {
+        if (!PTL_RESERVE(r->a, r->lines, (uint64_t)(c1 - c0) + 1) || !PTL_RESERVE(r->a, r->acc, (uint64_t)(c1 - c0) + 2))
             return false;
+        fill_lines(&tc, c0, c1, r->lines.data);
+        lines = r->lines.data;
+    }
+    xpt lo[2] = {{0, 0}, {0, 0}}, hi[2] = {{0, 0}, {0, 0}}, pts[7];
+    const int za = z0 > wz0 ? z0 : wz0, zb = z1 < wz1 ? z1 : wz1;
+    int nlo = row_cross(&tc, za, lo);
+    for (int z = za; z <= zb; ++z) {
+        int nhi = row_cross(&tc, z + 1, hi), np = 0;
+        pts[0] = lo[0], pts[1] = lo[1], np = nlo;
+        for (int k = 0; k < 3; ++k) /* appended, and kept when in the strip */
+            pts[np].s = tc.u[k], pts[np].w = tc.w[k], np += (tc.v[k] >= z) & (tc.v[k] <= z + 1);
+        pts[np] = hi[0], pts[np + 1] = hi[1], lo[0] = hi[0], lo[1] = hi[1]; /* slots past nhi are unused */
+        np += nhi, nlo = nhi;
+        if (np == 0) continue;
+        double ru0 = pts[0].s, ru1 = ru0;
+        for (int i = 1; i < np; ++i) ru0 = dmin(ru0, pts[i].s), ru1 = dmax(ru1, pts[i].s);
+        if (!raster_row(r, &tc, pts, np, ru0, ru1, z, lines, c0, c1, w_level)) return false;
     }
     return true;
 }
@@ -489,6 +543,10 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
         if (!raster_tri(&r, (const double(*)[3])g, walkable, tag))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%u spans)", r.pool.count);
     }
+    /* the scratch goes back before the compaction takes its arrays: the stage's peak stays the lists
+       and the result */
+    PTL_ARRAY_FREE(&a, r.lines);
+    PTL_ARRAY_FREE(&a, r.acc);
     if (st >= 0) {
         hf->p = *p;
         hf->alloc = a;
