@@ -360,9 +360,7 @@ static ptl_status check_cell_shapes(const ptl_navmesh* nm, ptl_error* err) {
    (1e-6 of the coordinate scale, query.c). Allocated only when some cell is kinked. */
 static ptl_status find_kinked_cells(ptl_navmesh* nm) {
     const ptl_blob_header* h = nm->h;
-    double scale = 1;
-    for (int i = 0; i < 3; i += 2) scale = fmax(scale, fmax(fabs(h->bmin[i]), fabs(h->bmax[i])));
-    const double limit = 1e-7 * scale;
+    const double limit = 0.1 * PTL_NM_LOC_REL * ptl_nm_plan_scale(nm);
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const uint32_t* cv = nm->cell_verts + nm->cells[c].first;
         const uint32_t n = nm->cells[c].vert_count;

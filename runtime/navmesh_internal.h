@@ -59,6 +59,15 @@ struct ptl_navmesh {
     uint8_t* cell_kinked;
 };
 
+/* The coordinate scale in plan, at least 1: the largest |x| or |z| of the bounds. The queries'
+   tolerances are relative to it (query.c: ptl_query.eps, loc_eps = PTL_NM_LOC_REL x scale). */
+#define PTL_NM_LOC_REL 1e-6
+static inline double ptl_nm_plan_scale(const ptl_navmesh* nm) {
+    double scale = 1;
+    for (int i = 0; i < 3; i += 2) scale = fmax(scale, fmax(fabs(nm->h->bmin[i]), fabs(nm->h->bmax[i])));
+    return scale;
+}
+
 /* Is cell c kinked (navmesh.cell_kinked)? */
 static inline bool ptl_nm_cell_kinked(const ptl_navmesh* nm, uint32_t c) { return nm->cell_kinked && nm->cell_kinked[c]; }
 

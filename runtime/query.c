@@ -252,11 +252,9 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;
     }
-    const ptl_blob_header* h = nm->h;
-    double scale = 1;
-    for (int i = 0; i < 3; i += 2) scale = fmax(scale, fmax(fabs(h->bmin[i]), fabs(h->bmax[i])));
+    const double scale = ptl_nm_plan_scale(nm);
     q->eps = 1e-9 * scale;
-    q->loc_eps = 1e-6 * scale;
+    q->loc_eps = PTL_NM_LOC_REL * scale;
     ptl_query_cell_boxes(q);
     q->stamp = 0;
     *out = q;
