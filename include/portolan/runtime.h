@@ -294,6 +294,40 @@ typedef struct ptl_path_result {
    arguments. On every error found = false and no points are returned. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
 
+/* ---- Clearance ---------------------------------------------------------------------------------
+   Walls are the edges of the walkable area with no cell beyond them (walls and ledges alike). Both
+   queries measure in plan (x-z) and follow the surface: a floor above or below does not count. */
+
+/* The nearest wall to a point. */
+typedef struct ptl_wall_hit {
+    bool found;         /* a wall lies within max_radius */
+    float distance;     /* [Units: wu] in plan from `from` to `point`; max_radius when not found */
+    float from[3];      /* the query point as located on the mesh (snapped within the extents) */
+    float point[3];     /* the nearest wall point (height: the mesh's there) */
+    float normal[3];    /* unit, in plan (y 0): from the wall point toward `from`; on the wall, the
+                           wall's normal into the walkable side */
+    uint32_t cell;      /* the cell `from` lies in */
+    uint32_t wall_cell; /* the cell whose edge the wall point is on (PTL_NONE when not found) */
+} ptl_wall_hit;
+
+/* The wall nearest p within max_radius (inclusive), among the walls p sees across the surface
+   (Detour's findDistanceToWall). p is first located as by ptl_query_locate (extents: NULL or zero
+   for 2, 4, 2). Returns PTL_OK (found false when no wall is that near), PTL_ERR_NOT_FOUND (no mesh
+   in the box), PTL_ERR_INVALID_ARG (NULL, non-finite, negative max_radius), PTL_ERR_OUT_OF_NODES
+   (the sweep's windows outgrew the query's node pool: raise ptl_query_desc.max_nodes). */
+ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float extents[3], float max_radius,
+                                   ptl_wall_hit* out);
+
+/* Where an agent of radius `radius` can stand nearest to p: the nearest point (in plan) that keeps
+   at least `radius` from every wall and that p sees (the straight way to it crosses no wall), at
+   most min(extents x, z) from p (2 with NULL or zero extents). p is first located as by
+   ptl_query_locate; a located point that keeps the radius is returned as it is. The point found
+   keeps the radius plus two float steps of the coordinate scale, so that its float coordinates keep
+   the radius. PTL_ERR_NOT_FOUND when p has no mesh in the box or no such point is that near;
+   PTL_ERR_INVALID_ARG for NULL, non-finite or a negative radius; PTL_ERR_OUT_OF_NODES as above. */
+ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
+                                 ptl_location* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,0 +1,490 @@
+/* Clearance: how far a point is from the walls, and where the nearest point is that keeps a
+   disc of radius r off them (issue 18, agents of any radius; issue 19, the wall distance query).
+
+   A wall is an edge of a cell with no neighbour: the boundary of the walkable area (walls and
+   ledges alike). Every vertex of the navmesh lies on such a boundary, so the corners a disc has to
+   keep clear of are vertices of walls.
+
+   The nearest wall of a point p is found by a sweep of what p sees, in plan: from p's cell, each
+   portal that a window of sight reaches is crossed with the window narrowed to it (the cone from p
+   through the part of the portal it sees), and each wall edge is clipped to the window. The nearest
+   wall point is always seen (the segment to it crosses no wall before it), so the least distance
+   to a clipped wall is the wall distance; windows further than the best distance so far are not
+   crossed, so the sweep reads only the cells within that distance. On a 3D navmesh the sweep
+   follows the surface through its portals, so a floor above or below in plan does not count, as
+   for Detour's findDistanceToWall (which walks the polygons within the radius).
+
+   The nearest point with clearance r: the points with clearance r or more are the walkable area
+   minus the union of the walls' stadiums (each wall edge grown by r, a rectangle with a half disc
+   at each end). The nearest of them to p lies on the boundary of that union (when p is not in it
+   already): on one stadium, where the stadium's boundary is nearest to p (p pushed off a wall's
+   line by r, or off a corner's circle), or where two stadiums' boundaries cross (p in a corner
+   between two walls), or where a ray from p past a corner meets a stadium (the point must be seen
+   from p: an agent is not moved through a wall). Those candidates are made from the walls near p
+   (the cells within the search distance plus r, through portals), tried nearest first, and the
+   first that keeps r from every wall it sees, and that p sees, is the answer. */
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#include "query_internal.h"
+
+/* ---- The nearest wall: a sweep of sight from a point --------------------------------------- */
+
+typedef struct wall_best {
+    double d;           /* distance to the best wall point so far */
+    double x, z;        /* the wall point */
+    double ex, ez;      /* the wall edge's direction (the cell's interior on its left) */
+    uint32_t cell;      /* the cell whose wall it is */
+    bool found;
+} wall_best;
+
+/* Clips segment a + t (b - a), t in [*t0, *t1], to the half-plane left of the ray from (px, pz)
+   through (ux, uz) (sign +1) or right of it (sign -1), with a slack of `tol` in distance from
+   the ray's line. False when nothing is left. */
+static bool clip_ray(double px, double pz, double ux, double uz, double sign, double ax, double az, double dx,
+                     double dz, double tol, double* t0, double* t1) {
+    double rx = ux - px, rz = uz - pz;
+    double len = sqrt(rx * rx + rz * rz);
+    double f0 = sign * (rx * (az - pz) - rz * (ax - px)) + tol * len; /* >= 0 inside, at t = 0 */
+    double df = sign * (rx * dz - rz * dx);                           /* its change per unit of t */
+    if (df == 0) return f0 >= 0;
+    double t = -f0 / df;
+    if (df > 0) {
+        if (t > *t0) *t0 = t;
+    } else if (t < *t1) {
+        *t1 = t;
+    }
+    return *t0 <= *t1;
+}
+
+/* The point of segment (ax, az)-(bx, bz) nearest (px, pz), and its distance. */
+static double nearest_on_segment(double px, double pz, double ax, double az, double bx, double bz, double* ox,
+                                 double* oz) {
+    double dx = bx - ax, dz = bz - az;
+    double l2 = dx * dx + dz * dz;
+    double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    *ox = t == 1 ? bx : ax + t * dx;
+    *oz = t == 1 ? bz : az + t * dz;
+    return hypot(px - *ox, pz - *oz);
+}
+
+enum { WINDOW_FULL = 1 };
+
+static bool push_window(ptl_query* q, uint32_t* top, uint32_t cell, uint32_t edge, bool full, double rx, double rz,
+                        double lx, double lz) {
+    if (*top >= q->max_nodes) return false;
+    ptl_snode* n = &q->nodes[(*top)++];
+    n->cell = cell;
+    n->edge = (uint16_t)edge;
+    n->ends = full ? WINDOW_FULL : 0;
+    n->rx = rx, n->rz = rz, n->lx = lx, n->lz = lz;
+    return true;
+}
+
+/* The wall nearest (px, pz), a point of cell `cell` (inside it or on its boundary), among the walls it
+   sees within max_d (inclusive). Stops as soon as one nearer than stop_d is found (0: never).
+   PTL_ERR_OUT_OF_NODES when the windows overflow the node pool. */
+static ptl_status nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
+                               wall_best* best) {
+    const ptl_navmesh* nm = q->nm;
+    const double tol = q->eps;
+    memset(best, 0, sizeof *best);
+    best->d = max_d;
+    uint32_t stamp = ptl_query_next_stamp(q);
+    uint32_t top = 0;
+    q->seen_stamp[cell] = stamp;
+    push_window(q, &top, cell, 0, true, 0, 0, 0, 0);
+    while (top > 0) {
+        ptl_snode n = q->nodes[--top];
+        const ptl_blob_cell* c = &nm->cells[n.cell];
+        const bool full = n.ends & WINDOW_FULL;
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            if (!full && i == n.edge) continue;
+            const ptl_slot* sa = &q->slots[c->first + i];
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double ax = sa->x, az = sa->z, dx = (double)sb->x - ax, dz = (double)sb->z - az;
+            double t0 = 0, t1 = 1;
+            if (!full && (!clip_ray(px, pz, n.rx, n.rz, 1, ax, az, dx, dz, tol, &t0, &t1) ||
+                          !clip_ray(px, pz, n.lx, n.lz, -1, ax, az, dx, dz, tol, &t0, &t1)))
+                continue;
+            double x0 = ax + t0 * dx, z0 = az + t0 * dz;
+            double x1 = t1 == 1 ? sb->x : ax + t1 * dx, z1 = t1 == 1 ? sb->z : az + t1 * dz;
+            double wx, wz;
+            double d = nearest_on_segment(px, pz, x0, z0, x1, z1, &wx, &wz);
+            if (best->found ? d >= best->d : d > best->d) continue;
+            if (sa->nbr == PTL_NONE) {
+                *best = (wall_best){.d = d, .x = wx, .z = wz, .ex = dx, .ez = dz, .cell = n.cell, .found = true};
+                if (d < stop_d) return PTL_OK;
+                continue;
+            }
+            bool ok;
+            if (d <= tol) {
+                /* p lies on this portal: the cell beyond holds p as well, every direction open */
+                if (q->seen_stamp[sa->nbr] == stamp) continue;
+                q->seen_stamp[sa->nbr] = stamp;
+                ok = push_window(q, &top, sa->nbr, 0, true, 0, 0, 0, 0);
+            } else {
+                /* seen from p, the edge's first vertex is on the right of the window */
+                ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1);
+            }
+            if (!ok) return PTL_ERR_OUT_OF_NODES;
+        }
+    }
+    return PTL_OK;
+}
+
+/* Writes the hit of a sweep from (px, pz) on `cell`. */
+static void fill_hit(const ptl_query* q, const wall_best* b, double px, double pz, float py, uint32_t cell,
+                     float max_radius, ptl_wall_hit* out) {
+    memset(out, 0, sizeof *out);
+    out->cell = cell;
+    out->from[0] = (float)px, out->from[1] = py, out->from[2] = (float)pz;
+    out->wall_cell = PTL_NONE;
+    if (!b->found) {
+        out->distance = max_radius;
+        return;
+    }
+    out->found = true;
+    out->distance = (float)b->d;
+    out->wall_cell = b->cell;
+    out->point[0] = (float)b->x;
+    out->point[1] = ptl_query_cell_y(q->nm, b->cell, b->x, b->z);
+    out->point[2] = (float)b->z;
+    double nx = px - b->x, nz = pz - b->z, len = hypot(nx, nz);
+    if (!(len > q->eps)) {
+        /* on the wall: its normal into the walkable side (left of the edge) */
+        nx = -b->ez, nz = b->ex, len = hypot(nx, nz);
+    }
+    out->normal[0] = (float)(nx / len);
+    out->normal[2] = (float)(nz / len);
+}
+
+static bool finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
+
+ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float extents[3], float max_radius,
+                                   ptl_wall_hit* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    memset(out, 0, sizeof *out);
+    out->cell = out->wall_cell = PTL_NONE;
+    if (!q || !p || !finite3(p) || (extents && !finite3(extents)) || !(max_radius >= 0) || !isfinite(max_radius))
+        return PTL_ERR_INVALID_ARG;
+    ptl_qpoint s;
+    ptl_status st = ptl_query_locate_point(q, p, extents, &s);
+    if (st < 0) return st;
+    wall_best b;
+    st = nearest_wall(q, s.x, s.z, s.cell, max_radius, 0, &b);
+    if (st < 0) return st;
+    fill_hit(q, &b, s.x, s.z, s.y, s.cell, max_radius, out);
+    return PTL_OK;
+}
+
+/* ---- The nearest point with clearance r ------------------------------------------------------ */
+
+typedef struct seg {
+    double ax, az, bx, bz;
+} seg;
+
+/* Distance between segments (plan). */
+static double seg_seg_distance(const seg* a, const seg* b) {
+    double x, z;
+    double d = nearest_on_segment(a->ax, a->az, b->ax, b->az, b->bx, b->bz, &x, &z);
+    d = fmin(d, nearest_on_segment(a->bx, a->bz, b->ax, b->az, b->bx, b->bz, &x, &z));
+    d = fmin(d, nearest_on_segment(b->ax, b->az, a->ax, a->az, a->bx, a->bz, &x, &z));
+    d = fmin(d, nearest_on_segment(b->bx, b->bz, a->ax, a->az, a->bx, a->bz, &x, &z));
+    /* crossing segments */
+    double d1x = a->bx - a->ax, d1z = a->bz - a->az, d2x = b->bx - b->ax, d2z = b->bz - b->az;
+    double den = d1x * d2z - d1z * d2x;
+    if (den != 0) {
+        double t = ((b->ax - a->ax) * d2z - (b->az - a->az) * d2x) / den;
+        double u = ((b->ax - a->ax) * d1z - (b->az - a->az) * d1x) / den;
+        if (t >= 0 && t <= 1 && u >= 0 && u <= 1) d = 0;
+    }
+    return d;
+}
+
+/* The walls of the cells within plan distance `reach` of (px, pz), through portals from `cell`, into
+   q->cwall (at most PTL_CLEAR_WALLS); false when there are more. */
+static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, double reach, uint32_t* count) {
+    const ptl_navmesh* nm = q->nm;
+    uint32_t stamp = ptl_query_next_stamp(q);
+    uint32_t head = 0, tail = 0, n = 0;
+    seg* walls = (seg*)q->cwall;
+    q->cheap[tail++] = cell;
+    q->seen_stamp[cell] = stamp;
+    while (head < tail) {
+        const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double x, z;
+            if (nearest_on_segment(px, pz, sa->x, sa->z, sb->x, sb->z, &x, &z) > reach) continue;
+            if (sa->nbr == PTL_NONE) {
+                if (n == PTL_CLEAR_WALLS) return false;
+                walls[n++] = (seg){sa->x, sa->z, sb->x, sb->z};
+            } else if (q->seen_stamp[sa->nbr] != stamp) {
+                q->seen_stamp[sa->nbr] = stamp;
+                q->cheap[tail++] = sa->nbr;
+            }
+        }
+    }
+    *count = n;
+    return true;
+}
+
+/* The cell holding (tx, tz) reached from point s along the straight segment in plan, crossing only
+   portals; PTL_NONE when a wall is in the way. */
+static uint32_t walk_to(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {
+    const ptl_navmesh* nm = q->nm;
+    const double eps = q->eps;
+    for (uint32_t k = 0; k < s->cell_count; ++k) {
+        uint32_t c = s->cells[k], from = PTL_NONE;
+        for (uint32_t steps = 0; steps <= nm->h->cell_count; ++steps) {
+            const ptl_blob_cell* cell = &nm->cells[c];
+            /* the edge the segment leaves the cell through: among the edges whose half-plane the
+               target is outside of, the one whose own extent the segment crosses (a cell may
+               have collinear edges), nearest along the segment; at a vertex, a portal first */
+            double best_t = DBL_MAX;
+            uint32_t exit = PTL_NONE;
+            bool exit_open = false, outside = false;
+            for (uint32_t i = 0; i < cell->vert_count; ++i) {
+                const ptl_slot* sa = &q->slots[cell->first + i];
+                const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
+                double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
+                double len = hypot(ex, ez);
+                double side_t = (ex * (tz - sa->z) - ez * (tx - sa->x)) / len; /* > 0: inside */
+                if (side_t >= -eps) continue;
+                outside = true;
+                double side_s = (ex * (s->z - sa->z) - ez * (s->x - sa->x)) / len;
+                if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
+                double t = side_s / (side_s - side_t);
+                double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
+                double u = ((cx - sa->x) * ex + (cz - sa->z) * ez) / (len * len);
+                double slack = eps / len;
+                if (u < -slack || u > 1 + slack) continue;
+                bool open = sa->nbr != PTL_NONE;
+                bool tie = fabs(t - best_t) <= 1e-12;
+                if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open))
+                    best_t = t, exit = i, exit_open = open;
+            }
+            if (!outside) return c; /* the target is in the cell */
+            if (exit == PTL_NONE) break;
+            uint32_t nb = q->slots[cell->first + exit].nbr;
+            if (nb == PTL_NONE || nb == from) break;
+            from = c;
+            c = nb;
+        }
+    }
+    return PTL_NONE;
+}
+
+/* Is (x, z) at least r from every wall its sweep sees, and seen from s? Its cell to *cell. */
+static ptl_status keeps_clear(ptl_query* q, const ptl_qpoint* s, double x, double z, double r, uint32_t* cell,
+                              bool* ok) {
+    *ok = false;
+    uint32_t c = walk_to(q, s, x, z);
+    if (c == PTL_NONE) return PTL_OK;
+    wall_best b;
+    double slack = 4 * q->eps;
+    ptl_status st = nearest_wall(q, x, z, c, r, r - slack, &b);
+    if (st < 0) return st;
+    *ok = !(b.found && b.d < r - slack);
+    *cell = c;
+    return PTL_OK;
+}
+
+/* Candidates: the points of the stadiums' boundaries described in the file's header. */
+typedef struct cand_state {
+    ptl_query* q;
+    const ptl_qpoint* s;
+    const seg* walls;
+    uint32_t wall_count;
+    double r, reach;
+    double best_d, bx, bz;
+    uint32_t best_cell;
+    bool found;
+    ptl_status error;
+} cand_state;
+
+/* Does (x, z) keep r from every gathered wall (a cheap test before the sweep)? */
+static bool clear_of_gathered(const cand_state* cs, double x, double z) {
+    double lim = cs->r - 4 * cs->q->eps, wx, wz;
+    for (uint32_t i = 0; i < cs->wall_count; ++i) {
+        const seg* w = &cs->walls[i];
+        if (nearest_on_segment(x, z, w->ax, w->az, w->bx, w->bz, &wx, &wz) < lim) return false;
+    }
+    return true;
+}
+
+static void try_candidate(cand_state* cs, double x, double z) {
+    if (cs->error < 0 || !isfinite(x) || !isfinite(z)) return;
+    double d = hypot(x - cs->s->x, z - cs->s->z);
+    if (d > cs->reach) return;
+    /* nearer by more than the tolerance, or as near and first in (x, z): the same walls give the
+       same point whatever order the candidates come in */
+    const double tol = cs->q->eps;
+    if (cs->found && !(d < cs->best_d - tol || (d <= cs->best_d + tol && (x < cs->bx || (x == cs->bx && z < cs->bz)))))
+        return;
+    if (!clear_of_gathered(cs, x, z)) return;
+    uint32_t cell;
+    bool ok;
+    ptl_status st = keeps_clear(cs->q, cs->s, x, z, cs->r, &cell, &ok);
+    if (st < 0) {
+        cs->error = st;
+        return;
+    }
+    if (!ok) return;
+    cs->found = true;
+    cs->best_d = d, cs->bx = x, cs->bz = z, cs->best_cell = cell;
+}
+
+/* The two offset lines of wall w at distance r: point and direction. */
+static void offset_line(const seg* w, double r, int side, double* ox, double* oz, double* dx, double* dz) {
+    *dx = w->bx - w->ax, *dz = w->bz - w->az;
+    double len = hypot(*dx, *dz);
+    double nx = -*dz / len * r * side, nz = *dx / len * r * side;
+    *ox = w->ax + nx, *oz = w->az + nz;
+}
+
+/* Points at parameter t of the offset line within the segment's span (the flat side of the stadium). */
+static bool on_flat(const seg* w, double ox, double oz, double dx, double dz, double x, double z) {
+    (void)ox, (void)oz;
+    double t = ((x - w->ax) * dx + (z - w->az) * dz) / (dx * dx + dz * dz);
+    return t >= -1e-12 && t <= 1 + 1e-12;
+}
+
+/* Intersections of line o + t d with the circle (cx, cz, r): up to two points. */
+static int line_circle(double ox, double oz, double dx, double dz, double cx, double cz, double r, double out[4]) {
+    double fx = ox - cx, fz = oz - cz;
+    double a = dx * dx + dz * dz, b = 2 * (fx * dx + fz * dz), c = fx * fx + fz * fz - r * r;
+    double disc = b * b - 4 * a * c;
+    if (!(a > 0) || disc < 0) return 0;
+    double sq = sqrt(disc);
+    double t1 = (-b - sq) / (2 * a), t2 = (-b + sq) / (2 * a);
+    out[0] = ox + t1 * dx, out[1] = oz + t1 * dz, out[2] = ox + t2 * dx, out[3] = oz + t2 * dz;
+    return 2;
+}
+
+static void single_wall_candidates(cand_state* cs, const seg* w) {
+    const double px = cs->s->x, pz = cs->s->z, r = cs->r;
+    for (int side = -1; side <= 1; side += 2) {
+        double ox, oz, dx, dz;
+        offset_line(w, r, side, &ox, &oz, &dx, &dz);
+        double t = ((px - ox) * dx + (pz - oz) * dz) / (dx * dx + dz * dz);
+        if (t >= 0 && t <= 1) try_candidate(cs, ox + t * dx, oz + t * dz);
+    }
+    const double ends[2][2] = {{w->ax, w->az}, {w->bx, w->bz}};
+    for (int e = 0; e < 2; ++e) {
+        double vx = px - ends[e][0], vz = pz - ends[e][1], len = hypot(vx, vz);
+        if (len > 0) try_candidate(cs, ends[e][0] + vx / len * r, ends[e][1] + vz / len * r);
+    }
+}
+
+/* Where the boundaries of stadiums a and b cross, and where the rays from p past a's corners meet b. */
+static void pair_candidates(cand_state* cs, const seg* a, const seg* b) {
+    const double r = cs->r;
+    double out[4];
+    const double ca[2][2] = {{a->ax, a->az}, {a->bx, a->bz}}, cb[2][2] = {{b->ax, b->az}, {b->bx, b->bz}};
+    for (int sa = -1; sa <= 1; sa += 2) {
+        double aox, aoz, adx, adz;
+        offset_line(a, r, sa, &aox, &aoz, &adx, &adz);
+        for (int sb = -1; sb <= 1; sb += 2) {
+            double box, boz, bdx, bdz;
+            offset_line(b, r, sb, &box, &boz, &bdx, &bdz);
+            double den = adx * bdz - adz * bdx;
+            if (den == 0) continue;
+            double t = ((box - aox) * bdz - (boz - aoz) * bdx) / den;
+            double x = aox + t * adx, z = aoz + t * adz;
+            if (on_flat(a, aox, aoz, adx, adz, x, z) && on_flat(b, box, boz, bdx, bdz, x, z)) try_candidate(cs, x, z);
+        }
+        for (int e = 0; e < 2; ++e) {
+            if (line_circle(aox, aoz, adx, adz, cb[e][0], cb[e][1], r, out) != 2) continue;
+            for (int k = 0; k < 2; ++k)
+                if (on_flat(a, aox, aoz, adx, adz, out[2 * k], out[2 * k + 1])) try_candidate(cs, out[2 * k], out[2 * k + 1]);
+        }
+    }
+    for (int e = 0; e < 2; ++e) {
+        for (int f = 0; f < 2; ++f) {
+            /* two corners' circles */
+            double dx = cb[f][0] - ca[e][0], dz = cb[f][1] - ca[e][1], d = hypot(dx, dz);
+            if (d > 0 && d <= 2 * r) {
+                double h = sqrt(fmax(0, r * r - d * d / 4));
+                double mx = ca[e][0] + dx / 2, mz = ca[e][1] + dz / 2;
+                try_candidate(cs, mx - dz / d * h, mz + dx / d * h);
+                try_candidate(cs, mx + dz / d * h, mz - dx / d * h);
+            }
+        }
+    }
+}
+
+/* Where the ray from p past corner (vx, vz) meets the stadium of wall b. */
+static void ray_candidates(cand_state* cs, double vx, double vz, const seg* b) {
+    const double r = cs->r;
+    double out[4];
+    const double cb[2][2] = {{b->ax, b->az}, {b->bx, b->bz}};
+    double px = cs->s->x, pz = cs->s->z, rx = vx - px, rz = vz - pz;
+    if (!(rx != 0 || rz != 0)) return;
+    for (int f = 0; f < 2; ++f)
+        if (line_circle(px, pz, rx, rz, cb[f][0], cb[f][1], r, out) == 2)
+            for (int k = 0; k < 2; ++k) try_candidate(cs, out[2 * k], out[2 * k + 1]);
+    for (int sb = -1; sb <= 1; sb += 2) {
+        double box, boz, bdx, bdz;
+        offset_line(b, r, sb, &box, &boz, &bdx, &bdz);
+        double den = rx * bdz - rz * bdx;
+        if (den == 0) continue;
+        double t = ((box - px) * bdz - (boz - pz) * bdx) / den;
+        double x = px + t * rx, z = pz + t * rz;
+        if (t > 0 && on_flat(b, box, boz, bdx, bdz, x, z)) try_candidate(cs, x, z);
+    }
+}
+
+ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
+                                 ptl_location* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    memset(out, 0, sizeof *out);
+    out->cell = PTL_NONE;
+    if (!q || !p || !finite3(p) || (extents && !finite3(extents)) || !(radius >= 0) || !isfinite(radius))
+        return PTL_ERR_INVALID_ARG;
+    ptl_qpoint s;
+    ptl_status st = ptl_query_locate_point(q, p, extents, &s);
+    if (st < 0) return st;
+    /* how far the point may move: the box's half-extents in plan (default 2) */
+    double ex = 2, ez = 2;
+    if (extents && (extents[0] != 0 || extents[1] != 0 || extents[2] != 0)) ex = extents[0], ez = extents[2];
+    double reach = fmin(ex, ez);
+    bool ok;
+    uint32_t cell = s.cell;
+    double sx = s.x, sz = s.z;
+    st = keeps_clear(q, &s, s.x, s.z, radius, &cell, &ok);
+    if (st < 0) return st;
+    if (!ok) {
+        /* Candidates keep r plus two float steps of the coordinate scale, so that the point rounded
+           to floats still keeps r. */
+        double margin = 2.4e-7 * ptl_nm_plan_scale(q->nm);
+        cand_state cs = {.q = q, .s = &s, .walls = (const seg*)q->cwall, .r = radius + margin, .reach = reach};
+        /* the walls near enough to shape a candidate; fewer than the buffer holds */
+        while (!gather_walls(q, s.x, s.z, s.cell, cs.reach + cs.r, &cs.wall_count)) cs.reach *= 0.5;
+        for (uint32_t i = 0; i < cs.wall_count && cs.error == PTL_OK; ++i) {
+            single_wall_candidates(&cs, &cs.walls[i]);
+            /* the rays from p past this wall's first corner (every corner starts a wall) */
+            for (uint32_t j = 0; j < cs.wall_count && cs.error == PTL_OK; ++j)
+                ray_candidates(&cs, cs.walls[i].ax, cs.walls[i].az, &cs.walls[j]);
+            for (uint32_t j = i + 1; j < cs.wall_count && cs.error == PTL_OK; ++j)
+                if (seg_seg_distance(&cs.walls[i], &cs.walls[j]) <= 2 * cs.r) {
+                    pair_candidates(&cs, &cs.walls[i], &cs.walls[j]);
+                    pair_candidates(&cs, &cs.walls[j], &cs.walls[i]);
+                }
+        }
+        if (cs.error < 0) return cs.error;
+        if (!cs.found) return PTL_ERR_NOT_FOUND;
+        sx = cs.bx, sz = cs.bz, cell = cs.best_cell;
+    }
+    out->cell = cell;
+    out->point[0] = (float)sx;
+    out->point[1] = ptl_query_cell_y(q->nm, cell, sx, sz);
+    out->point[2] = (float)sz;
+    double dx = out->point[0] - p[0], dy = out->point[1] - p[1], dz = out->point[2] - p[2];
+    out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
+    return PTL_OK;
+}
