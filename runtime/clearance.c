@@ -205,12 +205,16 @@ static double seg_seg_distance(const seg* a, const seg* b) {
 }
 
 /* The walls of the cells within plan distance `reach` of (px, pz), through portals from `cell`, into
-   q->cwall (at most PTL_CLEAR_WALLS); false when there are more. */
+   the exact search's open list (q->heap, unused here: max_nodes / 2 walls); false when there are
+   more. */
+static uint32_t wall_capacity(const ptl_query* q) { return (uint32_t)((size_t)q->max_nodes * sizeof(ptl_heap_item) / sizeof(seg)); }
+
 static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, double reach, uint32_t* count) {
     const ptl_navmesh* nm = q->nm;
     uint32_t stamp = ptl_query_next_stamp(q);
     uint32_t head = 0, tail = 0, n = 0;
-    seg* walls = (seg*)q->cwall;
+    seg* walls = (seg*)(void*)q->heap;
+    const uint32_t cap = wall_capacity(q);
     q->cheap[tail++] = cell;
     q->seen_stamp[cell] = stamp;
     while (head < tail) {
@@ -221,7 +225,7 @@ static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, doub
             double x, z;
             if (nearest_on_segment(px, pz, sa->x, sa->z, sb->x, sb->z, &x, &z) > reach) continue;
             if (sa->nbr == PTL_NONE) {
-                if (n == PTL_CLEAR_WALLS) return false;
+                if (n == cap) return false;
                 walls[n++] = (seg){sa->x, sa->z, sb->x, sb->z};
             } else if (q->seen_stamp[sa->nbr] != stamp) {
                 q->seen_stamp[sa->nbr] = stamp;
@@ -462,9 +466,13 @@ ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float ext
         /* Candidates keep r plus two float steps of the coordinate scale, so that the point rounded
            to floats still keeps r. */
         double margin = 2.4e-7 * ptl_nm_plan_scale(q->nm);
-        cand_state cs = {.q = q, .s = &s, .walls = (const seg*)q->cwall, .r = radius + margin, .reach = reach};
-        /* the walls near enough to shape a candidate; fewer than the buffer holds */
-        while (!gather_walls(q, s.x, s.z, s.cell, cs.reach + cs.r, &cs.wall_count)) cs.reach *= 0.5;
+        cand_state cs = {.q = q, .s = &s, .walls = (const seg*)(const void*)q->heap, .r = radius + margin, .reach = reach};
+        /* the walls near enough to shape a candidate, fewer than the buffer holds: a nearer reach
+           when there are more; none that holds the walls within the radius itself: too many */
+        while (!gather_walls(q, s.x, s.z, s.cell, cs.reach + cs.r, &cs.wall_count)) {
+            if (cs.reach < q->eps) return PTL_ERR_OUT_OF_NODES;
+            cs.reach = cs.reach * 0.5 < q->eps ? 0 : cs.reach * 0.5;
+        }
         for (uint32_t i = 0; i < cs.wall_count && cs.error == PTL_OK; ++i) {
             single_wall_candidates(&cs, &cs.walls[i]);
             /* the rays from p past this wall's first corner (every corner starts a wall) */

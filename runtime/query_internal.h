@@ -14,8 +14,6 @@
 
 #define PTL_QUERY_DEFAULT_MAX_NODES 65536u
 #define PTL_QUERY_MIN_MAX_NODES 64u
-/* Walls a clearance query gathers around a point at most (clearance.c; 32 bytes each). */
-#define PTL_CLEAR_WALLS 1024u
 
 /* A node of the exact search (Polyanya, Cui, Harabor and Grastien 2017, §3): a root point and an
    interval on an edge, seen from the root; `cell` is the cell beyond the interval. Left and right
@@ -186,9 +184,6 @@ struct ptl_query {
     /* One-to-all distances (ptl_query_vertex_distances): when set, expansions record the length of
        the shortest path found so far to every vertex they see. Per vertex. */
     double* record;
-
-    /* Clearance (clearance.c): the walls near a point, 4 doubles each (ax, az, bx, bz). */
-    double* cwall;        /* PTL_CLEAR_WALLS walls */
 
     /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
        (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */

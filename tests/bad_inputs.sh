@@ -296,6 +296,7 @@ t help_global 0 'usage' -- "$bin" --help
 t help_bake 0 '--cell-size' -- "$bin" bake --help
 t help_info 0 '--validate' -- "$bin" info --help
 t help_path 0 '--extents' -- "$bin" path --help
+t help_query 0 'max_radius' -- "$bin" query --help
 t help_merge 0 'PART' -- "$bin" merge --help
 t help_decompose 0 'decompose' -- "$bin" decompose --help
 t help_draw 0 '--window' -- "$bin" draw --help
@@ -308,7 +309,7 @@ t unknown_command 2 'unknown command' -- "$bin" frobnicate
 t gen_grid_stray_word 2 "unexpected argument 'stray'" -- "$bin" gen grid stray -o "$tmp/out.map"
 t draw_unknown_option_last 2 "unknown option '--frobnicate'" -- "$bin" draw "$tmp/g.ptl" -o "$tmp/out.png" --frobnicate
 t no_command 2 'command' -- "$bin"
-for c in bake info path merge decompose draw "gen grid" "gen building" "gen copy $tmp/b.obj" "gen extrude $tmp/g.map"; do
+for c in bake info path "query $tmp/g.ptl wall" merge decompose draw "gen grid" "gen building" "gen copy $tmp/b.obj" "gen extrude $tmp/g.map"; do
     words=(${c%% /*})
     # shellcheck disable=SC2086
     t "unknown_option_of_$(IFS=_; echo "${words[*]}")" 2 "unknown option '--frobnicate'" -- "$bin" $c --frobnicate
@@ -369,6 +370,18 @@ path=("$bin" path "$tmp/g.ptl" --from 1,0,1 --to 20,0,20)
 absurd path_radius 'radius' "-1=2 0=0 1e30=1 nan=2" "${path[@]}" --radius
 absurd path_extents 'extents' "-1,0,0=2 0,0,0=0 1e30,1e30,1e30=0 nan,2,2=2" "${path[@]}" --extents
 t path_from_zero 0 '' -- "$bin" path "$tmp/g.ptl" --from 0,0,0 --to 20,0,20
+printf 'px,py,pz,max_radius\n1,0,1,2\n1e30,0,1e30,1e30\n-1e30,-1e30,-1e30,0\n' >"$tmp/q_wall.csv"
+query=("$bin" query "$tmp/g.ptl" wall --in "$tmp/q_wall.csv" --out "$tmp/q_out.csv")
+absurd query_extents 'extents' "-1,0,0=2 0,0,0=0 1e30,1e30,1e30=0 nan,2,2=2" "${query[@]}" --extents
+absurd query_clear_radius 'radius' "-1=2 0=0 1e30=2 nan=2 1e6=0" "$bin" query "$tmp/g.ptl" clear --in "$tmp/q_wall.csv" --out "$tmp/q_out.csv" --radius
+t query_in_missing 1 'missing.csv' -- "$bin" query "$tmp/g.ptl" wall --in "$tmp/missing.csv" --out "$tmp/q_out.csv"
+t query_in_directory 1 'dir.csv' -- "$bin" query "$tmp/g.ptl" wall --in "$tmp/dir.csv" --out "$tmp/q_out.csv"
+t query_in_empty 1 'empty' -- "$bin" query "$tmp/g.ptl" wall --in "$tmp/e0.obj" --out "$tmp/q_out.csv"
+t query_out_full 1 '/dev/full' -- "$bin" query "$tmp/g.ptl" wall --in "$tmp/q_wall.csv" --out /dev/full
+t query_out_directory 1 'dir.csv' -- "$bin" query "$tmp/g.ptl" wall --in "$tmp/q_wall.csv" --out "$tmp/dir.csv"
+t query_nav_damaged 1 '' -- "$bin" query "$tmp/z0.ptl" wall --in "$tmp/q_wall.csv" --out "$tmp/q_out.csv"
+head -c 3000 /dev/urandom | tr -d '\000' >"$tmp/q_noise.csv"
+t query_in_noise 1 '' -- "$bin" query "$tmp/g.ptl" wall --in "$tmp/q_noise.csv" --out "$tmp/q_out.csv"
 t path_from_1e30 0 'no path' -- "$bin" path "$tmp/g.ptl" --from 1e30,0,1e30 --to 20,0,20
 t path_from_minus_1e30 0 'no path' -- "$bin" path "$tmp/g.ptl" --from -1e30,-1e30,-1e30 --to 20,0,20
 t path_to_beyond_float 2 'to' -- "$bin" path "$tmp/g.ptl" --from 1,0,1 --to 4e38,0,0

@@ -68,6 +68,25 @@ expect 0 "$bin" path "$tmp/rooms.ptl" --pairs "$tmp/pairs.csv" --out "$tmp/res.c
 head -1 "$tmp/res.csv" | grep -qx 'idx,found,complete,length,points,us' && ok || bad "--out header"
 [ "$(wc -l <"$tmp/res.csv")" -eq 3 ] && ok || bad "--out rows"
 expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/rooms.png" --from 1,0,1 --to 90,0,75
+# query: one row out per row in, the contract's columns, and the JSON summary
+printf 'px,py,pz,max_radius,note\n1.5,0,1.5,10,a\n40,0,30,0.5,b\n500,0,500,1,off\n' >"$tmp/wall.csv"
+expect 0 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/wall.csv" --out "$tmp/wall_out.csv" --json && json_has queries found us
+head -1 "$tmp/wall_out.csv" | grep -qx 'idx,found,dist,x,y,z,nx,nz,us' && ok || bad "query wall header"
+[ "$(wc -l <"$tmp/wall_out.csv")" -eq 4 ] && ok || bad "query wall rows"
+sed -n 4p "$tmp/wall_out.csv" | grep -q '^2,0,' && ok || bad "query wall: a point off the mesh is not found"
+expect 0 "$bin" query "$tmp/rooms.ptl" nearest --in "$tmp/wall.csv" --out "$tmp/near_out.csv" --json && json_has queries found us
+head -1 "$tmp/near_out.csv" | grep -qx 'idx,found,x,y,z,cell,dist,us' && ok || bad "query nearest header"
+expect 0 "$bin" query "$tmp/rooms.ptl" clear --radius 0.5 --in "$tmp/wall.csv" --out "$tmp/clear_out.csv"
+[ "$(wc -l <"$tmp/clear_out.csv")" -eq 4 ] && ok || bad "query clear rows"
+expect 2 "$bin" query "$tmp/rooms.ptl" clear --in "$tmp/wall.csv" --out "$tmp/clear_out.csv"
+expect 2 "$bin" query "$tmp/rooms.ptl" frobnicate --in "$tmp/wall.csv" --out "$tmp/x.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" raycast --in "$tmp/wall.csv" --out "$tmp/x.csv"
+printf 'px,py\n1,2\n' >"$tmp/short.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/short.csv" --out "$tmp/x.csv" && first_line "no column 'pz'"
+printf 'px,py,pz,max_radius\n1,0,nan,1\n' >"$tmp/nan.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/nan.csv" --out "$tmp/x.csv" && first_line 'nan.csv:2'
+printf 'px,py,pz,max_radius\n1,0,1,-1\n' >"$tmp/neg.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/neg.csv" --out "$tmp/x.csv" && first_line 'negative'
 expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/zoom.png" --size 200 --window 10,10,20,20 --from 1,0,1 --to 90,0,75
 python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); assert d[:8]==b'\x89PNG\r\n\x1a\n' and struct.unpack('>II',d[16:24])==(200,200)" "$tmp/zoom.png" \
     && ok || bad "draw --window: not a 200x200 PNG"

@@ -47,6 +47,7 @@ int cli_bake(int argc, char** argv);
 int cli_info(int argc, char** argv);
 int cli_merge(int argc, char** argv);
 int cli_path(int argc, char** argv);
+int cli_query(int argc, char** argv);
 int cli_decompose(int argc, char** argv);
 int cli_draw(int argc, char** argv);
 int cli_gen(int argc, char** argv);

@@ -35,6 +35,13 @@ static const struct command_usage {
      "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
      "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs] [--surface]\n"
      "       --surface: 3D navmeshes: points where the ground bends too (default: the corners only)\n"},
+    {"query",
+     "  query NAV.ptl KIND --in IN.csv --out OUT.csv [--extents X,Y,Z] [--radius R] [--json]\n"
+     "       one query per row of IN (a header naming its columns; others are ignored), each timed\n"
+     "       nearest  IN: px,py,pz             OUT: idx,found,x,y,z,cell,dist,us   (the nearest point of the mesh)\n"
+     "       wall     IN: px,py,pz,max_radius  OUT: idx,found,dist,x,y,z,nx,nz,us (the nearest wall within max_radius)\n"
+     "       clear    IN: px,py,pz[,radius]    OUT: idx,found,x,y,z,cell,dist,us   (the nearest point keeping radius,\n"
+     "                                         or --radius, from every wall)\n"},
     {"decompose", "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"},
     {"draw",
      "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]\n"
@@ -228,8 +235,9 @@ int main(int argc, char** argv) {
     static const struct {
         const char* name;
         int (*run)(int, char**);
-    } COMMANDS[] = {{"bake", cli_bake}, {"info", cli_info},       {"merge", cli_merge}, {"path", cli_path},
-                    {"decompose", cli_decompose}, {"draw", cli_draw}, {"gen", cli_gen}};
+    } COMMANDS[] = {{"bake", cli_bake},   {"info", cli_info},           {"merge", cli_merge},
+                    {"path", cli_path},   {"query", cli_query},         {"decompose", cli_decompose},
+                    {"draw", cli_draw},   {"gen", cli_gen}};
     for (size_t k = 0; k < sizeof COMMANDS / sizeof COMMANDS[0]; ++k) {
         if (strcmp(cmd, COMMANDS[k].name) != 0) continue;
         /* `portolan CMD ... --help`: that command's usage, whatever else is on the line */

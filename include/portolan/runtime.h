@@ -324,7 +324,9 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
    ptl_query_locate; a located point that keeps the radius is returned as it is. The point found
    keeps the radius plus two float steps of the coordinate scale, so that its float coordinates keep
    the radius. PTL_ERR_NOT_FOUND when p has no mesh in the box or no such point is that near;
-   PTL_ERR_INVALID_ARG for NULL, non-finite or a negative radius; PTL_ERR_OUT_OF_NODES as above. */
+   PTL_ERR_INVALID_ARG for NULL, non-finite or a negative radius; PTL_ERR_OUT_OF_NODES when more
+   walls lie within the radius of p than max_nodes / 2 (the candidates are made from them; the
+   sweep's windows as above). */
 ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
                                  ptl_location* out);
 

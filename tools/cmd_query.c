@@ -1,0 +1,321 @@
+/* `portolan query NAV KIND --in IN.csv --out OUT.csv`: one runtime query per input row, timed.
+   Kinds: nearest (ptl_query_locate), wall (ptl_query_wall_distance), clear (ptl_query_clear_point). */
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <portolan/runtime.h>
+
+#include "cli.h"
+
+typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR } query_kind;
+
+typedef struct query_opts {
+    const char* nav;
+    const char* kind_name;
+    const char* in;
+    const char* out;
+    query_kind kind;
+    bool json, has_radius;
+    double radius;
+    float extents[3];
+} query_opts;
+
+static int parse(int argc, char** argv, query_opts* o) {
+    memset(o, 0, sizeof *o);
+    for (int i = 0; i < argc; ++i) {
+        const char* a = argv[i];
+        const char* v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!strcmp(a, "--json")) {
+            o->json = true;
+            continue;
+        }
+        if (a[0] != '-' || !a[1]) {
+            if (!o->nav) o->nav = a;
+            else if (!o->kind_name) o->kind_name = a;
+            else return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
+            continue;
+        }
+        static const char* const VALUED[] = {"--in", "--out", "--radius", "--extents", NULL};
+        if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
+        if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
+        ++i;
+        if (!strcmp(a, "--in")) {
+            o->in = v;
+        } else if (!strcmp(a, "--out")) {
+            o->out = v;
+        } else if (!strcmp(a, "--radius")) {
+            if (!cli_parse_double(v, &o->radius) || o->radius < 0 || o->radius > 1e9)
+                return cli_error(EXIT_USAGE, "--radius needs a number in 0..1e9");
+            o->has_radius = true;
+        } else if (!strcmp(a, "--extents")) {
+            if (!cli_parse_vec3(v, o->extents) || o->extents[0] < 0 || o->extents[1] < 0 || o->extents[2] < 0)
+                return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
+            /* as for `path`: all three 0 asks for no snapping (a point on the mesh) */
+            if (o->extents[0] == 0 && o->extents[1] == 0 && o->extents[2] == 0) o->extents[1] = FLT_TRUE_MIN;
+        }
+    }
+    if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl");
+    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall or clear)");
+    if (!strcmp(o->kind_name, "nearest")) o->kind = KIND_NEAREST;
+    else if (!strcmp(o->kind_name, "wall")) o->kind = KIND_WALL;
+    else if (!strcmp(o->kind_name, "clear")) o->kind = KIND_CLEAR;
+    else if (!strcmp(o->kind_name, "raycast") || !strcmp(o->kind_name, "move") || !strcmp(o->kind_name, "random"))
+        return cli_error(EXIT_FAIL, "query kind '%s' is not available in this version (nearest, wall, clear)", o->kind_name);
+    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall or clear)", o->kind_name);
+    if (!o->in) return cli_error(EXIT_USAGE, "missing --in IN.csv");
+    if (!o->out) return cli_error(EXIT_USAGE, "missing --out OUT.csv");
+    return EXIT_OK;
+}
+
+/* ---- The input table: a header naming the columns, then rows of numbers ------------------------ */
+
+#define MAX_COLS 5
+
+typedef struct table {
+    double* v;      /* MAX_COLS per row, in the order the kind asks for them */
+    uint32_t rows;
+    bool has[MAX_COLS];
+} table;
+
+/* The next field of a comma-separated line (in place: the comma becomes a NUL), trimmed. */
+static char* next_field(char** cursor) {
+    char* s = *cursor;
+    if (!s) return NULL;
+    char* comma = strchr(s, ',');
+    if (comma) *comma = 0, *cursor = comma + 1;
+    else *cursor = NULL;
+    while (*s == ' ' || *s == '\t') ++s;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r')) s[--n] = 0;
+    return s;
+}
+
+/* Reads `path` into t: the columns `names` (NULL-terminated; those in `optional` may be absent).
+   EXIT_OK, or EXIT_FAIL after a message naming the file and the line. */
+static int read_table(const char* path, const char* const* names, const bool* optional, table* t) {
+    memset(t, 0, sizeof *t);
+    errno = 0;
+    FILE* f = fopen(path, "rb");
+    if (!f) {
+        int e = errno;
+        return cli_error(EXIT_FAIL, "%s: cannot open%s%s", path, e ? ": " : "", e ? strerror(e) : "");
+    }
+    size_t cap = 1 << 16, len = 0;
+    char* text = malloc(cap + 1);
+    size_t got;
+    while (text && (got = fread(text + len, 1, cap - len, f)) > 0) {
+        len += got;
+        if (len == cap) {
+            char* nt = cap < ((size_t)1 << 31) ? realloc(text, 2 * cap + 1) : NULL;
+            if (!nt) {
+                free(text);
+                text = NULL;
+                break;
+            }
+            text = nt, cap *= 2;
+        }
+    }
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!text) return cli_error(EXIT_FAIL, "%s: too large to read (out of memory)", path);
+    if (read_error) {
+        free(text);
+        return cli_error(EXIT_FAIL, "%s: read error", path);
+    }
+    text[len] = 0;
+    if (memchr(text, 0, len)) {
+        free(text);
+        return cli_error(EXIT_FAIL, "%s: not a text file (NUL byte)", path);
+    }
+    int code = EXIT_OK;
+    int col_of[32]; /* input column -> wanted index, -1: ignored */
+    int ncols = 0;
+    uint32_t row_cap = 0, line_no = 0;
+    char* line = text;
+    bool header = true;
+    while (line && code == EXIT_OK) {
+        char* nl = strchr(line, '\n');
+        if (nl) *nl = 0;
+        ++line_no;
+        char* cursor = line;
+        char* probe = line;
+        while (*probe == ' ' || *probe == '\t' || *probe == '\r') ++probe;
+        if (*probe == 0) {
+            line = nl ? nl + 1 : NULL;
+            continue;
+        }
+        if (header) {
+            for (char* fld; (fld = next_field(&cursor));) {
+                if (ncols == 32) {
+                    code = cli_error(EXIT_FAIL, "%s:%u: more than 32 columns", path, line_no);
+                    break;
+                }
+                col_of[ncols] = -1;
+                for (int k = 0; names[k]; ++k)
+                    if (!strcmp(fld, names[k])) {
+                        if (t->has[k]) code = cli_error(EXIT_FAIL, "%s:%u: column '%s' given twice", path, line_no, fld);
+                        col_of[ncols] = k, t->has[k] = true;
+                    }
+                ++ncols;
+            }
+            for (int k = 0; names[k] && code == EXIT_OK; ++k)
+                if (!t->has[k] && !optional[k]) code = cli_error(EXIT_FAIL, "%s:%u: the header has no column '%s'", path, line_no, names[k]);
+            header = false;
+        } else {
+            if (t->rows == row_cap) {
+                row_cap = row_cap ? 2 * row_cap : 256;
+                double* nv = row_cap < (1u << 26) ? realloc(t->v, (size_t)row_cap * MAX_COLS * sizeof(double)) : NULL;
+                if (!nv) {
+                    code = cli_error(EXIT_FAIL, "%s:%u: too many rows", path, line_no);
+                    break;
+                }
+                t->v = nv;
+            }
+            double* row = t->v + (size_t)t->rows * MAX_COLS;
+            int c = 0;
+            for (char* fld; (fld = next_field(&cursor)); ++c) {
+                if (c >= ncols) {
+                    code = cli_error(EXIT_FAIL, "%s:%u: more fields than the header's %d columns", path, line_no, ncols);
+                    break;
+                }
+                if (col_of[c] < 0) continue;
+                double d;
+                if (!cli_parse_double(fld, &d) || !isfinite(d)) {
+                    code = cli_error(EXIT_FAIL, "%s:%u: column '%s': '%s' is not a finite number", path, line_no,
+                                     names[col_of[c]], fld);
+                    break;
+                }
+                row[col_of[c]] = d;
+            }
+            if (code == EXIT_OK && c < ncols)
+                code = cli_error(EXIT_FAIL, "%s:%u: %d fields, the header has %d columns", path, line_no, c, ncols);
+            ++t->rows;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    if (code == EXIT_OK && header) code = cli_error(EXIT_FAIL, "%s: empty (no header line)", path);
+    free(text);
+    if (code != EXIT_OK) {
+        free(t->v);
+        t->v = NULL;
+    }
+    return code;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Runs row `i` of the table and writes its output line. */
+static ptl_status run_row(ptl_query* q, const query_opts* o, const double* row, bool has_radius_col, uint32_t i,
+                          FILE* out, double* us, bool* found) {
+    const float p[3] = {(float)row[0], (float)row[1], (float)row[2]};
+    const float* ext = o->extents[0] != 0 || o->extents[1] != 0 || o->extents[2] != 0 ? o->extents : NULL;
+    double t0 = cli_now_ms();
+    ptl_status st;
+    if (o->kind == KIND_WALL) {
+        ptl_wall_hit hit;
+        st = ptl_query_wall_distance(q, p, ext, (float)row[3], &hit);
+        *us = (cli_now_ms() - t0) * 1e3;
+        *found = st == PTL_OK && hit.found;
+        fprintf(out, "%u,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,%.3f\n", i, *found, *found ? hit.distance : 0.0,
+                *found ? hit.point[0] : 0.0, *found ? hit.point[1] : 0.0, *found ? hit.point[2] : 0.0,
+                *found ? hit.normal[0] : 0.0, *found ? hit.normal[2] : 0.0, *us);
+    } else {
+        ptl_location loc;
+        if (o->kind == KIND_NEAREST) st = ptl_query_locate(q, p, ext, &loc);
+        else st = ptl_query_clear_point(q, p, ext, (float)(has_radius_col ? row[3] : o->radius), &loc);
+        *us = (cli_now_ms() - t0) * 1e3;
+        *found = st == PTL_OK;
+        if (*found)
+            fprintf(out, "%u,1,%.9g,%.9g,%.9g,%u,%.9g,%.3f\n", i, loc.point[0], loc.point[1], loc.point[2], loc.cell,
+                    loc.distance, *us);
+        else
+            fprintf(out, "%u,0,0,0,0,%u,0,%.3f\n", i, PTL_NONE, *us);
+    }
+    return st == PTL_ERR_NOT_FOUND ? PTL_OK : st;
+}
+
+int cli_query(int argc, char** argv) {
+    query_opts o;
+    int r = parse(argc, argv, &o);
+    if (r) return r;
+    static const char* const NAMES[3][5] = {{"px", "py", "pz", NULL, NULL},
+                                            {"px", "py", "pz", "max_radius", NULL},
+                                            {"px", "py", "pz", "radius", NULL}};
+    const bool optional[3][4] = {{false, false, false, false}, {false, false, false, false}, {false, false, false, true}};
+    table t;
+    if ((r = read_table(o.in, NAMES[o.kind], optional[o.kind], &t))) return r;
+    bool radius_col = o.kind == KIND_CLEAR && t.has[3];
+    if (o.kind == KIND_CLEAR && !radius_col && !o.has_radius) {
+        free(t.v);
+        return cli_error(EXIT_USAGE, "clear needs --radius R or a 'radius' column in %s", o.in);
+    }
+    for (uint32_t i = 0; i < t.rows && (o.kind == KIND_WALL || radius_col); ++i)
+        if (t.v[(size_t)i * MAX_COLS + 3] < 0) {
+            free(t.v);
+            return cli_error(EXIT_FAIL, "%s: row %u: %s is negative", o.in, i, NAMES[o.kind][3]);
+        }
+    ptl_navmesh* nm;
+    ptl_error err;
+    if (ptl_navmesh_load_file(o.nav, NULL, &nm, &err) < 0) {
+        free(t.v);
+        return cli_error(EXIT_FAIL, "%s", err.message);
+    }
+    ptl_query* q;
+    ptl_query_desc qd = {.max_nodes = 1u << 20};
+    if (ptl_query_create(nm, &qd, &q) < 0) {
+        free(t.v);
+        ptl_navmesh_destroy(nm);
+        return cli_error(EXIT_FAIL, "cannot create a query (out of memory)");
+    }
+    errno = 0;
+    FILE* out = fopen(o.out, "w");
+    double* times = malloc(((size_t)t.rows + 1) * sizeof(double));
+    int code = EXIT_OK;
+    if (!out) {
+        int e = errno;
+        code = cli_error(EXIT_FAIL, "%s: cannot open for writing%s%s", o.out, e ? ": " : "", e ? strerror(e) : "");
+    } else if (!times) {
+        code = cli_error(EXIT_FAIL, "out of memory");
+    }
+    uint32_t found = 0;
+    double tsum = 0;
+    if (code == EXIT_OK) {
+        fprintf(out, o.kind == KIND_WALL ? "idx,found,dist,x,y,z,nx,nz,us\n" : "idx,found,x,y,z,cell,dist,us\n");
+        for (uint32_t i = 0; i < t.rows && code == EXIT_OK; ++i) {
+            bool f;
+            ptl_status st = run_row(q, &o, t.v + (size_t)i * MAX_COLS, radius_col, i, out, &times[i], &f);
+            if (st < 0) code = cli_error(EXIT_FAIL, "%s: row %u: %s", o.in, i, ptl_status_message(st));
+            found += f;
+            tsum += times[i];
+        }
+    }
+    if (out && code == EXIT_OK) code = cli_file_close(out, o.out);
+    else if (out) fclose(out);
+    if (code == EXIT_OK) {
+        qsort(times, t.rows, sizeof(double), cmp_double);
+        double median = t.rows ? times[t.rows / 2] : 0, p99 = t.rows ? times[(size_t)((t.rows - 1) * 0.99)] : 0;
+        double mean = t.rows ? tsum / t.rows : 0;
+        if (o.json) {
+            printf("{\"queries\":%u,\"found\":%u,\"us\":{\"median\":", t.rows, found);
+            cli_json_number(stdout, median);
+            printf(",\"p99\":");
+            cli_json_number(stdout, p99);
+            printf(",\"mean\":");
+            cli_json_number(stdout, mean);
+            printf("}}\n");
+        } else {
+            printf("%u %s queries: %u found; us median %.2f p99 %.2f mean %.2f\n", t.rows, o.kind_name, found, median, p99, mean);
+        }
+    }
+    free(times);
+    free(t.v);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    return code;
+}
