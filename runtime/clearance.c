@@ -27,17 +27,11 @@
 #include <math.h>
 #include <string.h>
 
-#include "query_internal.h"
+#include "clearance.h"
 
 /* ---- The nearest wall: a sweep of sight from a point --------------------------------------- */
 
-typedef struct wall_best {
-    double d;           /* distance to the best wall point so far */
-    double x, z;        /* the wall point */
-    double ex, ez;      /* the wall edge's direction (the cell's interior on its left) */
-    uint32_t cell;      /* the cell whose wall it is */
-    bool found;
-} wall_best;
+typedef ptl_clear_wall wall_best;
 
 /* Clips segment a + t (b - a), t in [*t0, *t1], to the half-plane left of the ray from (px, pz)
    through (ux, uz) (sign +1) or right of it (sign -1), with a slack of `tol` in distance from
@@ -72,10 +66,12 @@ static double nearest_on_segment(double px, double pz, double ax, double az, dou
 
 enum { WINDOW_FULL = 1 };
 
+/* The sweeps' stack: the upper half of the exact search's node pool (the disc search keeps its
+   states in the lower half, disc_path.c). */
 static bool push_window(ptl_query* q, uint32_t* top, uint32_t cell, uint32_t edge, bool full, double rx, double rz,
                         double lx, double lz) {
-    if (*top >= q->max_nodes) return false;
-    ptl_snode* n = &q->nodes[(*top)++];
+    if (*top >= q->max_nodes - q->max_nodes / 2) return false;
+    ptl_snode* n = &q->nodes[q->max_nodes / 2 + (*top)++];
     n->cell = cell;
     n->edge = (uint16_t)edge;
     n->ends = full ? WINDOW_FULL : 0;
@@ -83,10 +79,7 @@ static bool push_window(ptl_query* q, uint32_t* top, uint32_t cell, uint32_t edg
     return true;
 }
 
-/* The wall nearest (px, pz), a point of cell `cell` (inside it or on its boundary), among the walls it
-   sees within max_d (inclusive). Stops as soon as one nearer than stop_d is found (0: never).
-   PTL_ERR_OUT_OF_NODES when the windows overflow the node pool. */
-static ptl_status nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
+ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
                                wall_best* best) {
     const ptl_navmesh* nm = q->nm;
     const double tol = q->eps;
@@ -97,7 +90,7 @@ static ptl_status nearest_wall(ptl_query* q, double px, double pz, uint32_t cell
     q->seen_stamp[cell] = stamp;
     push_window(q, &top, cell, 0, true, 0, 0, 0, 0);
     while (top > 0) {
-        ptl_snode n = q->nodes[--top];
+        ptl_snode n = q->nodes[q->max_nodes / 2 + --top];
         const ptl_blob_cell* c = &nm->cells[n.cell];
         const bool full = n.ends & WINDOW_FULL;
         for (uint32_t i = 0; i < c->vert_count; ++i) {
@@ -127,6 +120,58 @@ static ptl_status nearest_wall(ptl_query* q, double px, double pz, uint32_t cell
                 ok = push_window(q, &top, sa->nbr, 0, true, 0, 0, 0, 0);
             } else {
                 /* seen from p, the edge's first vertex is on the right of the window */
+                ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1);
+            }
+            if (!ok) return PTL_ERR_OUT_OF_NODES;
+        }
+    }
+    return PTL_OK;
+}
+
+/* Is (x, z) inside the window from (px, pz) through (rx, rz) (right) and (lx, lz) (left), within
+   `tol` of its rays? */
+static bool in_window(double px, double pz, const ptl_snode* n, double x, double z, double tol) {
+    double rx = n->rx - px, rz = n->rz - pz, lx = n->lx - px, lz = n->lz - pz, vx = x - px, vz = z - pz;
+    return rx * vz - rz * vx >= -tol * hypot(rx, rz) && lx * vz - lz * vx <= tol * hypot(lx, lz);
+}
+
+ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(void* user, uint32_t vert), void* user) {
+    const ptl_navmesh* nm = q->nm;
+    const double tol = q->eps, px = from->x, pz = from->z;
+    uint32_t stamp = ptl_query_next_stamp(q);
+    uint32_t top = 0;
+    for (uint32_t k = 0; k < from->cell_count; ++k) {
+        if (q->seen_stamp[from->cells[k]] == stamp) continue;
+        q->seen_stamp[from->cells[k]] = stamp;
+        if (!push_window(q, &top, from->cells[k], 0, true, 0, 0, 0, 0)) return PTL_ERR_OUT_OF_NODES;
+    }
+    while (top > 0) {
+        ptl_snode n = q->nodes[q->max_nodes / 2 + --top];
+        const ptl_blob_cell* c = &nm->cells[n.cell];
+        const bool full = n.ends & WINDOW_FULL;
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            uint32_t v = nm->cell_verts[c->first + i];
+            if (q->root_stamp[v] != stamp && (full || in_window(px, pz, &n, sa->x, sa->z, tol))) {
+                q->root_stamp[v] = stamp;
+                seen(user, v);
+            }
+            if ((!full && i == n.edge) || sa->nbr == PTL_NONE) continue;
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double ax = sa->x, az = sa->z, dx = (double)sb->x - ax, dz = (double)sb->z - az;
+            double t0 = 0, t1 = 1;
+            if (!full && (!clip_ray(px, pz, n.rx, n.rz, 1, ax, az, dx, dz, tol, &t0, &t1) ||
+                          !clip_ray(px, pz, n.lx, n.lz, -1, ax, az, dx, dz, tol, &t0, &t1)))
+                continue;
+            double x0 = ax + t0 * dx, z0 = az + t0 * dz;
+            double x1 = t1 == 1 ? sb->x : ax + t1 * dx, z1 = t1 == 1 ? sb->z : az + t1 * dz;
+            double wx, wz;
+            bool ok;
+            if (nearest_on_segment(px, pz, x0, z0, x1, z1, &wx, &wz) <= tol) {
+                if (q->seen_stamp[sa->nbr] == stamp) continue;
+                q->seen_stamp[sa->nbr] = stamp;
+                ok = push_window(q, &top, sa->nbr, 0, true, 0, 0, 0, 0);
+            } else {
                 ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1);
             }
             if (!ok) return PTL_ERR_OUT_OF_NODES;
@@ -174,7 +219,7 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
     ptl_status st = ptl_query_locate_point(q, p, extents, &s);
     if (st < 0) return st;
     wall_best b;
-    st = nearest_wall(q, s.x, s.z, s.cell, max_radius, 0, &b);
+    st = ptl_clear_nearest_wall(q, s.x, s.z, s.cell, max_radius, 0, &b);
     if (st < 0) return st;
     fill_hit(q, &b, s.x, s.z, s.y, s.cell, max_radius, out);
     return PTL_OK;
@@ -237,9 +282,7 @@ static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, doub
     return true;
 }
 
-/* The cell holding (tx, tz) reached from point s along the straight segment in plan, crossing only
-   portals; PTL_NONE when a wall is in the way. */
-static uint32_t walk_to(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {
+uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {
     const ptl_navmesh* nm = q->nm;
     const double eps = q->eps;
     for (uint32_t k = 0; k < s->cell_count; ++k) {
@@ -287,11 +330,11 @@ static uint32_t walk_to(const ptl_query* q, const ptl_qpoint* s, double tx, doub
 static ptl_status keeps_clear(ptl_query* q, const ptl_qpoint* s, double x, double z, double r, uint32_t* cell,
                               bool* ok) {
     *ok = false;
-    uint32_t c = walk_to(q, s, x, z);
+    uint32_t c = ptl_clear_walk(q, s, x, z);
     if (c == PTL_NONE) return PTL_OK;
     wall_best b;
     double slack = 4 * q->eps;
-    ptl_status st = nearest_wall(q, x, z, c, r, r - slack, &b);
+    ptl_status st = ptl_clear_nearest_wall(q, x, z, c, r, r - slack, &b);
     if (st < 0) return st;
     *ok = !(b.found && b.d < r - slack);
     *cell = c;
@@ -443,33 +486,21 @@ static void ray_candidates(cand_state* cs, double vx, double vz, const seg* b) {
     }
 }
 
-ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
-                                 ptl_location* out) {
-    if (!out) return PTL_ERR_INVALID_ARG;
-    memset(out, 0, sizeof *out);
-    out->cell = PTL_NONE;
-    if (!q || !p || !finite3(p) || (extents && !finite3(extents)) || !(radius >= 0) || !isfinite(radius))
-        return PTL_ERR_INVALID_ARG;
-    ptl_qpoint s;
-    ptl_status st = ptl_query_locate_point(q, p, extents, &s);
-    if (st < 0) return st;
-    /* how far the point may move: the box's half-extents in plan (default 2) */
-    double ex = 2, ez = 2;
-    if (extents && (extents[0] != 0 || extents[1] != 0 || extents[2] != 0)) ex = extents[0], ez = extents[2];
-    double reach = fmin(ex, ez);
+ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* ox, double* oz,
+                          uint32_t* ocell) {
     bool ok;
-    uint32_t cell = s.cell;
-    double sx = s.x, sz = s.z;
-    st = keeps_clear(q, &s, s.x, s.z, radius, &cell, &ok);
+    uint32_t cell = s->cell;
+    *ox = s->x, *oz = s->z;
+    ptl_status st = keeps_clear(q, s, s->x, s->z, radius, &cell, &ok);
     if (st < 0) return st;
     if (!ok) {
         /* Candidates keep r plus two float steps of the coordinate scale, so that the point rounded
            to floats still keeps r. */
         double margin = 2.4e-7 * ptl_nm_plan_scale(q->nm);
-        cand_state cs = {.q = q, .s = &s, .walls = (const seg*)(const void*)q->heap, .r = radius + margin, .reach = reach};
+        cand_state cs = {.q = q, .s = s, .walls = (const seg*)(const void*)q->heap, .r = radius + margin, .reach = reach};
         /* the walls near enough to shape a candidate, fewer than the buffer holds: a nearer reach
            when there are more; none that holds the walls within the radius itself: too many */
-        while (!gather_walls(q, s.x, s.z, s.cell, cs.reach + cs.r, &cs.wall_count)) {
+        while (!gather_walls(q, s->x, s->z, s->cell, cs.reach + cs.r, &cs.wall_count)) {
             if (cs.reach < q->eps) return PTL_ERR_OUT_OF_NODES;
             cs.reach = cs.reach * 0.5 < q->eps ? 0 : cs.reach * 0.5;
         }
@@ -486,12 +517,36 @@ ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float ext
         }
         if (cs.error < 0) return cs.error;
         if (!cs.found) return PTL_ERR_NOT_FOUND;
-        sx = cs.bx, sz = cs.bz, cell = cs.best_cell;
+        *ox = cs.bx, *oz = cs.bz, cell = cs.best_cell;
     }
+    *ocell = cell;
+    return PTL_OK;
+}
+
+/* The reach of a clear point: the box's half-extents in plan (default 2). */
+double ptl_clear_reach(const float extents[3]) {
+    if (extents && (extents[0] != 0 || extents[1] != 0 || extents[2] != 0)) return fmin(extents[0], extents[2]);
+    return 2;
+}
+
+ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
+                                 ptl_location* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    memset(out, 0, sizeof *out);
+    out->cell = PTL_NONE;
+    if (!q || !p || !finite3(p) || (extents && !finite3(extents)) || !(radius >= 0) || !isfinite(radius))
+        return PTL_ERR_INVALID_ARG;
+    ptl_qpoint s;
+    ptl_status st = ptl_query_locate_point(q, p, extents, &s);
+    if (st < 0) return st;
+    double x, z;
+    uint32_t cell;
+    st = ptl_clear_move(q, &s, radius, ptl_clear_reach(extents), &x, &z, &cell);
+    if (st < 0) return st;
     out->cell = cell;
-    out->point[0] = (float)sx;
-    out->point[1] = ptl_query_cell_y(q->nm, cell, sx, sz);
-    out->point[2] = (float)sz;
+    out->point[0] = (float)x;
+    out->point[1] = ptl_query_cell_y(q->nm, cell, x, z);
+    out->point[2] = (float)z;
     double dx = out->point[0] - p[0], dy = out->point[1] - p[1], dz = out->point[2] - p[2];
     out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
     return PTL_OK;

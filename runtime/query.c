@@ -15,7 +15,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes;
+    size_t boxes, disc_rec;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
@@ -41,6 +41,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.cc = (size_t)h->cell_count * sizeof(ptl_ccell);
     s.cheap = (size_t)h->cell_count * sizeof(uint32_t);
     s.boxes = (size_t)h->cell_count * 4 * sizeof(double);
+    s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
     bool lm = h->landmark_count > 0;
@@ -90,6 +91,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cc, s.cc);
     ptl_mem_free(&a, q->cheap, s.cheap);
     ptl_mem_free(&a, q->cell_box, s.boxes);
+    ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->portals, s.portals);
     ptl_mem_free(&a, q->fpoints, s.fpoints);
     ptl_mem_free(&a, q->lm_goal_lo, s.lm_goal);
@@ -124,6 +126,8 @@ static bool is_corner(const ptl_navmesh* nm, const uint32_t* wall, uint32_t v) {
     double cross = ax * bz - az * bx; /* > 0: the boundary turns left, a convex corner of free space */
     return !(cross > 1e-6 * sqrt((ax * ax + az * az) * (bx * bx + bz * bz)));
 }
+
+bool ptl_query_is_corner(const ptl_query* q, uint32_t v) { return is_corner(q->nm, q->wall, v); }
 
 static bool build_slots(ptl_query* q) {
     const ptl_navmesh* nm = q->nm;
@@ -209,6 +213,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->cc = ptl_mem_calloc(&a, 1, s.cc);
     q->cheap = ptl_mem_alloc(&a, s.cheap);
     q->cell_box = ptl_mem_alloc(&a, s.boxes);
+    q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
     q->portals = ptl_mem_alloc(&a, s.portals);
     q->fpoints = ptl_mem_alloc(&a, s.fpoints);
     q->lm_count = nm->h->landmark_count;
@@ -247,7 +252,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
-        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || !q->portals || !q->fpoints ||
+        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || (!q->disc_rec && s.disc_rec) || !q->portals || !q->fpoints ||
         !build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;
@@ -270,6 +275,7 @@ uint32_t ptl_query_next_stamp(ptl_query* q) {
         memset(q->goal_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
         memset(q->seen_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));
         for (uint32_t c = 0; c < h->cell_count; ++c) q->cc[c].stamp = 0;
+        if (q->disc_rec) memset(q->disc_rec, 0, (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec));
         for (int k = 0; q->use_hubs && k < 2; ++k) {
             memset(q->hub_seen[k], 0, (size_t)h->hub_count * sizeof(uint32_t));
             if (q->hub_vrec[k]) memset(q->hub_vrec[k], 0, PTL_HUB_VRECS * sizeof(ptl_hub_vrec));

@@ -185,11 +185,26 @@ struct ptl_query {
        the shortest path found so far to every vertex they see. Per vertex. */
     double* record;
 
+    /* The disc search (disc_path.c): per vertex and side (2 v + (side > 0)), the best checked
+       arrival on the corner's circle (stamped). */
+    struct ptl_disc_rec* disc_rec;
+
     /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
        (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */
     float* corners;         /* 3 * (vert_count + 2) */
     struct profile* profile;
 };
+
+typedef struct ptl_disc_rec {
+    double g;       /* [Units: wu] length to the arrival point */
+    double x, z;    /* the arrival point */
+    uint32_t stamp; /* generation: unset unless it equals the search's */
+    uint32_t pad;
+} ptl_disc_rec;
+
+/* Does a shortest path possibly turn at vertex v: do the walls at v turn right or go straight (or is
+   v not on exactly one pair of walls)? (query.c) */
+bool ptl_query_is_corner(const ptl_query* q, uint32_t v);
 
 /* Switches for comparisons in tests and benchmarks, kept out of the public ptl_query_desc: both
    give the same lengths, more slowly. ignore_hubs: exact paths search the cells as if the navmesh

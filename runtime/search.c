@@ -29,7 +29,7 @@
 #include <string.h>
 
 #include "interval.h"
-#include "query_internal.h"
+#include "clearance.h"
 
 /* ---- Open list (interval.h) ------------------------------------------------------------------ */
 
@@ -658,6 +658,37 @@ static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, 
 
 static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
+/* A path of radius r > 0 (disc_path.c): the ends moved to keep r, then the disc search. */
+static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
+                            ptl_path_result* res) {
+    const double r = req->radius, reach = ptl_clear_reach(req->extents);
+    ptl_qpoint* ends[2] = {sp, gp};
+    for (int k = 0; k < 2; ++k) {
+        double x, z;
+        uint32_t cell;
+        ptl_status st = ptl_clear_move(q, ends[k], r, reach, &x, &z, &cell);
+        if (st < 0) return st;
+        if (x != ends[k]->x || z != ends[k]->z) {
+            memset(ends[k], 0, sizeof *ends[k]);
+            ends[k]->x = x, ends[k]->z = z;
+            ends[k]->kind = PTL_QPOINT_CELL;
+            ends[k]->cell = ends[k]->pair[0] = cell;
+            ends[k]->cells = ends[k]->pair;
+            ends[k]->cell_count = 1;
+        }
+    }
+    res->start_cell = sp->cell;
+    double tol = req->arc_tolerance > 0 ? req->arc_tolerance : 0.05 * r;
+    ptl_status st = ptl_query_disc_path(q, sp, gp, r, tol, res->turns, res->turn_capacity, res);
+    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
+        res->point_count = res->point_total = res->turn_count = 0;
+        res->found = res->complete = false;
+        res->length = 0;
+        res->goal_cell = PTL_NONE;
+    }
+    return st;
+}
+
 /* Dispatches on req->mode: PTL_PATH_EXACT runs the interval search above, PTL_PATH_CORRIDOR the A*
    over cells and the funnel (corridor.c). Both locate start and goal with the same rules
    (locate.c) and answer start and goal in a common cell with the straight segment. */
@@ -672,13 +703,15 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
         return PTL_ERR_INVALID_ARG;
     if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;
-    if (req->radius != 0) return PTL_ERR_UNSUPPORTED;
+    if (!(req->radius >= 0) || !(req->arc_tolerance >= 0) || !isfinite(req->arc_tolerance)) return PTL_ERR_INVALID_ARG;
+    res->turn_count = 0;
     ptl_qpoint sp, gp;
     ptl_status st = ptl_query_locate_point(q, req->start, req->extents, &sp);
     if (st < 0) return st;
     res->start_cell = sp.cell;
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
+    if (req->radius > 0) return disc_path(q, req, &sp, &gp, res);
     if (!q->corners || !req->follow_surface) {
         st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
     } else {

@@ -59,7 +59,8 @@ static int parse(int argc, char** argv, path_opts* o) {
                of height is that (heights on the mesh are exact where the point is). */
             if (o->extents[0] == 0 && o->extents[1] == 0 && o->extents[2] == 0) o->extents[1] = FLT_TRUE_MIN;
         } else if (!strcmp(a, "--radius")) {
-            if (!cli_parse_double(v, &o->radius) || o->radius < 0) return cli_error(EXIT_USAGE, "--radius needs a number >= 0");
+            if (!cli_parse_double(v, &o->radius) || o->radius < 0 || o->radius > 1e9)
+                return cli_error(EXIT_USAGE, "--radius needs a number in 0..1e9");
         } else if (!strcmp(a, "--mode")) {
             if (!strcmp(v, "exact")) o->mode = PTL_PATH_EXACT;
             else if (!strcmp(v, "corridor")) o->mode = PTL_PATH_CORRIDOR;
@@ -78,8 +79,6 @@ static int parse(int argc, char** argv, path_opts* o) {
     if (batch == 0 && !(o->has_from && o->has_to)) return cli_error(EXIT_USAGE, "give --from and --to, or --pairs or --scen");
     if (batch == 1 && (o->has_from || o->has_to)) return cli_error(EXIT_USAGE, "--from/--to do not mix with --pairs/--scen");
     if (batch == 0 && o->out) return cli_error(EXIT_USAGE, "--out goes with --pairs or --scen");
-    if (o->radius > 0)
-        return cli_error(EXIT_FAIL, "--radius %g: paths with clearance are not in this version (radius 0 only)", o->radius);
     return EXIT_OK;
 }
 
@@ -92,6 +91,7 @@ static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], 
     memcpy(req.goal, g, sizeof req.goal);
     memcpy(req.extents, o->extents, sizeof req.extents);
     req.mode = o->mode;
+    req.radius = (float)o->radius;
     req.follow_surface = o->surface;
     for (;;) {
         memset(res, 0, sizeof *res);
@@ -127,6 +127,8 @@ static int single(ptl_query* q, const path_opts* o) {
     if (o->json) {
         printf("{\"found\":%s,\"complete\":%s,\"length\":", res.found ? "true" : "false", res.complete ? "true" : "false");
         cli_json_number(stdout, res.length);
+        printf(",\"radius\":");
+        cli_json_number(stdout, (float)o->radius);
         printf(",\"points\":[");
         for (uint32_t i = 0; i < res.point_count; ++i) {
             printf(i ? ",[" : "[");

@@ -33,7 +33,8 @@ static const struct command_usage {
     {"path",
      "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
      "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
-     "       [--extents X,Y,Z] [--mode exact|corridor] [--radius 0] [--no-hubs] [--surface]\n"
+     "       [--extents X,Y,Z] [--mode exact|corridor] [--radius R] [--no-hubs] [--surface]\n"
+     "       --radius R: the path of a disc of radius R (its ends moved to keep R from the walls)\n"
      "       --surface: 3D navmeshes: points where the ground bends too (default: the corners only)\n"},
     {"query",
      "  query NAV.ptl KIND --in IN.csv --out OUT.csv [--extents X,Y,Z] [--radius R] [--json]\n"

@@ -252,14 +252,30 @@ typedef struct ptl_path_request {
     float start[3];
     float goal[3];
     float extents[3];   /* snap box half-extents; all zero: 2, 4, 2 */
-    float radius;       /* agent radius; must be 0 in this version (clearance queries come later) */
+    /* [Units: wu] The agent's radius: the path of a disc, every point of it at least this far from
+       every wall (ptl_query_find_path). 0: a point. [Limit: >= 0, finite] */
+    float radius;
     ptl_path_mode mode;
     /* 3D navmeshes: also put a point wherever the ground under the path bends (a ramp starts, a
        stair ends), so that the polyline follows the surface within one cell height. Off (the
        default): the corners only, joined by straight 3D segments, as a game that snaps its agents
        to the ground itself wants them (and several times faster). No effect on 2D navmeshes. */
     bool follow_surface;
+    /* [Units: wu] radius > 0: how far the polyline may stray outside a circle it goes around (its
+       arcs are written as tangent segments outside the circle). 0: 0.05 x radius. [Limit: >= 0] */
+    float arc_tolerance;
 } ptl_path_request;
+
+/* A turn of a path of radius r > 0 around a corner: an arc of the circle of radius r around it. */
+typedef struct ptl_path_turn {
+    float corner[3];  /* the corner (a navmesh vertex): the circle's centre */
+    float entry[3];   /* where the path meets the circle (y: the corner's) */
+    float exit[3];    /* where it leaves it */
+    float radius;     /* [Units: wu] */
+    float angle;      /* [Units: rad] of the arc, >= 0 */
+    int32_t side;     /* +1: the corner on the path's left (turning counter-clockwise), -1: on its right */
+    uint32_t vert;    /* the corner's vertex id */
+} ptl_path_turn;
 
 typedef struct ptl_path_result {
     float* points;           /* caller buffer, 3 floats per point; may be NULL with capacity 0 */
@@ -273,6 +289,11 @@ typedef struct ptl_path_result {
     double length;
     uint32_t start_cell, goal_cell;
     uint32_t nodes_expanded; /* search effort, for benchmarks */
+    /* radius > 0: caller buffer for the path's turns around corners, in order (NULL with capacity
+       0: none wanted); turn_count: how many were written (at most turn_capacity). */
+    ptl_path_turn* turns;
+    uint32_t turn_capacity;
+    uint32_t turn_count;
 } ptl_path_result;
 
 /* The path from start to goal, by req->mode (PTL_PATH_EXACT or PTL_PATH_CORRIDOR).
@@ -290,8 +311,17 @@ typedef struct ptl_path_result {
    length is the whole path's); PTL_PARTIAL when the goal is unreachable (found = false, no points,
    length 0); PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
    PTL_ERR_OUT_OF_NODES when the exact search's pool is full (raise ptl_query_desc.max_nodes);
-   PTL_ERR_UNSUPPORTED for radius != 0; PTL_ERR_INVALID_ARG for NULL, non-finite or out-of-range
-   arguments. On every error found = false and no points are returned. */
+   PTL_ERR_INVALID_ARG for NULL, non-finite or out-of-range arguments (a negative radius). On every
+   error found = false and no points are returned.
+   radius > 0 (any radius from one navmesh): the shortest path of a disc of that radius. Each end
+   that is nearer than the radius to a wall is first moved to the nearest point that keeps it, and
+   that it sees, at most min(extents x, z) away (ptl_query_clear_point; none: PTL_ERR_NOT_FOUND);
+   the points start and end at the moved ends. The path keeps the radius from every wall: straight
+   segments tangent to the circles of that radius around the corners it turns at, and arcs on them,
+   written as tangent segments just outside the circle (within req->arc_tolerance); `length` is
+   the true path's (segments and arcs), and res->turns receives the arcs. Both modes give this
+   exact path for now (runtime/disc_path.c: A* over the tangents between the corners' circles),
+   slower than the point search (bench/NOTES.md); follow_surface is ignored. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
 
 /* ---- Clearance ---------------------------------------------------------------------------------

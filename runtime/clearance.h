@@ -1,0 +1,46 @@
+/* Clearance geometry shared by the clearance queries (clearance.c) and the disc search
+   (disc_path.c). Private to the runtime. Distances are in plan (x-z); walls are the edges of cells
+   with no neighbour. The sweeps keep their stack in the upper half of the query's node pool. */
+#ifndef PTL_CLEARANCE_H
+#define PTL_CLEARANCE_H
+
+#include "query_internal.h"
+
+/* A wall point found by a sweep. */
+typedef struct ptl_clear_wall {
+    double d;           /* distance to the best wall point so far */
+    double x, z;        /* the wall point */
+    double ex, ez;      /* the wall edge's direction (the cell's interior on its left) */
+    uint32_t cell;      /* the cell whose wall it is */
+    bool found;
+} ptl_clear_wall;
+
+/* The wall nearest (px, pz), a point of cell `cell` (inside it or on its boundary), among the walls it
+   sees within max_d (inclusive): a sweep of windows of sight through the portals. Stops as soon as
+   one nearer than stop_d is found (0: never). PTL_ERR_OUT_OF_NODES when the windows overflow the
+   stack. */
+ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
+                                  ptl_clear_wall* best);
+
+/* The cell holding (tx, tz) reached from point s (from any of its cells) along the straight segment
+   in plan, crossing only portals; PTL_NONE when a wall is in the way. */
+uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz);
+
+/* Calls seen(user, v) once for every vertex v that the located point `from` sees (the open segment
+   between them crosses no wall): a sweep of windows of sight from its cells. PTL_ERR_OUT_OF_NODES
+   when the windows overflow the stack. */
+ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(void* user, uint32_t vert), void* user);
+
+/* The nearest point to s (in plan) that keeps `radius` from every wall and that s sees, at most
+   `reach` away: (*x, *z) in *cell. s itself when it keeps the radius. PTL_ERR_NOT_FOUND when none. */
+ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* x, double* z,
+                          uint32_t* cell);
+/* How far a clear point may move for a request's extents (NULL or zero: 2). */
+double ptl_clear_reach(const float extents[3]);
+
+/* The exact shortest path of a disc of radius r > 0 (disc_path.c): same contract as the searches of
+   query_internal.h, start and goal already located and moved to keep r. */
+ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
+                               double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res);
+
+#endif

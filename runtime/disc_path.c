@@ -1,0 +1,439 @@
+/* The shortest path of a disc of radius r > 0 (issue 18: any agent radius from one navmesh).
+
+   The disc's centre moves in the free space shrunk by r: the walkable area minus every point
+   nearer than r to a wall. A shortest path there is made of straight segments tangent to circles
+   of radius r around the corners where the walkable boundary turns right (the obstacles' convex
+   corners) and of arcs on those circles (the visibility graph of circles, or "tangent graph", of
+   the motion-planning literature; Kallmann, "Shortest paths with arbitrary clearance from
+   navigation meshes", 2010, §3, builds the same path on a triangulation). The search here is A* on
+   that graph, built as it goes:
+   - a state is a point where the path arrives on a corner's circle (tangent to it), with the side
+     the path goes around it (the corner on its left: counter-clockwise, or on its right), its
+     length g and the state it came from; the start is a state without a corner;
+   - its successors are the tangents from its circle (or point) to the circles of the corners it
+     sees, each way round, and to the goal. A tangent that keeps r from the walls has both its
+     corners in sight of each other at r = 0 (the segment between the corners lies within r of
+     the tangent, which no wall comes nearer than r to), so the corners a sweep of sight from the
+     corner finds are enough;
+   - a successor's segment, and the arc on the state's circle before it, are checked against the
+     walls only when it is taken off the open list (lazy A*): a segment must cross the cells through
+     portals and keep r from every wall near it, an arc likewise;
+   - a state at a corner is dropped when an earlier one at the same corner and side arrived with a
+     length that, plus the arc between the two arrivals, is no longer (it can continue every way
+     the later one can, no longer).
+   h is the straight line to the goal (admissible), so the first goal state taken off the list ends
+   a shortest path. Exact up to floating point.
+
+   Cost: each expansion sweeps what its corner sees; successors are checked lazily. Far slower than
+   the point search on open maps (bench/NOTES.md: clearance searches); the bake's per-corner data of
+   the design (issue 18) is the way to speed it up. */
+#include <math.h>
+#include <string.h>
+
+#include "clearance.h"
+#include "interval.h"
+
+#define TWO_PI 6.283185307179586476925286766559
+
+typedef struct dstate {
+    double ax, az;   /* arrival: the tangent point on the corner's circle (the start: the start point) */
+    double dx, dz;   /* where the segment into this state leaves the parent's circle (or point) */
+    double g;        /* [Units: wu] length from the start to the arrival point */
+    uint32_t parent; /* PTL_NONE: the start */
+    uint32_t vert;   /* the corner whose circle the state arrives on; PTL_NONE: the start or the goal */
+    uint32_t cell;   /* a cell holding the arrival point, once checked */
+    int8_t side;     /* +1: around the corner counter-clockwise (the corner on the left), -1: clockwise */
+    uint8_t goal;    /* the state is the goal */
+    uint8_t checked; /* its segment (and the arc before it) kept r */
+} dstate;
+
+_Static_assert(sizeof(dstate) <= sizeof(ptl_snode), "a disc state fits a node of the pool");
+
+typedef struct disc_search {
+    ptl_query* q;
+    const ptl_qpoint* s;
+    const ptl_qpoint* t;
+    dstate* st;
+    uint32_t count, cap;
+    uint32_t stamp;  /* of disc_rec */
+    double r, tol;
+    uint32_t expanding; /* the state being expanded */
+    ptl_status error;
+} disc_search;
+
+/* ---- Geometry ------------------------------------------------------------------------------- */
+
+/* The tangent from circle (c1, side o1) to circle (c2, side o2) (a side of 0: a point), leaving
+   along direction phi = beta + asin(r (o1 - o2) / d): with the right normal n(u) = (uz, -ux) of the
+   direction u, a circle passed with side o touches the path at c + o r n(u). */
+static bool tangent(double c1x, double c1z, int o1, double c2x, double c2z, int o2, double r, double* t1x,
+                    double* t1z, double* t2x, double* t2z) {
+    double dx = c2x - c1x, dz = c2z - c1z, d = hypot(dx, dz);
+    double k = r * (o1 - o2) / d;
+    if (!(d > 0) || fabs(k) > 1) return false;
+    double phi = atan2(dz, dx) + asin(k);
+    double ux = cos(phi), uz = sin(phi);
+    *t1x = c1x + o1 * r * uz, *t1z = c1z - o1 * r * ux;
+    *t2x = c2x + o2 * r * uz, *t2z = c2z - o2 * r * ux;
+    return (*t2x - *t1x) * ux + (*t2z - *t1z) * uz >= 0;
+}
+
+/* Angle swept going around (cx, cz) from (ax, az) to (bx, bz) with side o (+1 counter-clockwise),
+   in [0, 2 pi). */
+static double sweep(double cx, double cz, double ax, double az, double bx, double bz, int o) {
+    double a = atan2(az - cz, ax - cx), b = atan2(bz - cz, bx - cx);
+    double d = o > 0 ? b - a : a - b;
+    d = fmod(d, TWO_PI);
+    if (d < 0) d += TWO_PI;
+    if (d > TWO_PI - 1e-12) d = 0; /* the same point, rounded */
+    return d;
+}
+
+/* Is angle `a` (around the centre) within the arc from a0 sweeping `span` with side o? */
+static bool in_arc(double a, double a0, double span, int o) {
+    double d = o > 0 ? a - a0 : a0 - a;
+    d = fmod(d, TWO_PI);
+    if (d < 0) d += TWO_PI;
+    return d <= span || d >= TWO_PI - 1e-12;
+}
+
+static double point_segment(double px, double pz, double ax, double az, double bx, double bz) {
+    double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
+    double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px - (ax + t * dx), pz - (az + t * dz));
+}
+
+static double segment_segment(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez) {
+    double d1x = bx - ax, d1z = bz - az, d2x = ex - cx, d2z = ez - cz;
+    double den = d1x * d2z - d1z * d2x;
+    if (den != 0) {
+        double t = ((cx - ax) * d2z - (cz - az) * d2x) / den, u = ((cx - ax) * d1z - (cz - az) * d1x) / den;
+        if (t >= 0 && t <= 1 && u >= 0 && u <= 1) return 0;
+    }
+    double d = fmin(point_segment(ax, az, cx, cz, ex, ez), point_segment(bx, bz, cx, cz, ex, ez));
+    return fmin(d, fmin(point_segment(cx, cz, ax, az, bx, bz), point_segment(ex, ez, ax, az, bx, bz)));
+}
+
+/* Distance between segment a-b and the arc of radius r around c from angle a0 sweeping `span` with
+   side o: at an end of either, at the foot of the perpendicular from c, or 0 where they cross. */
+static double segment_arc(double ax, double az, double bx, double bz, double cx, double cz, double r, double a0,
+                          double span, int o) {
+    double e0x = cx + r * cos(a0), e0z = cz + r * sin(a0);
+    double a1 = a0 + o * span, e1x = cx + r * cos(a1), e1z = cz + r * sin(a1);
+    double d = fmin(point_segment(e0x, e0z, ax, az, bx, bz), point_segment(e1x, e1z, ax, az, bx, bz));
+    const double pts[2][2] = {{ax, az}, {bx, bz}};
+    for (int k = 0; k < 2; ++k) {
+        double px = pts[k][0] - cx, pz = pts[k][1] - cz;
+        if (in_arc(atan2(pz, px), a0, span, o)) d = fmin(d, fabs(hypot(px, pz) - r));
+    }
+    double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
+    if (l2 > 0) {
+        double t = ((cx - ax) * dx + (cz - az) * dz) / l2;
+        if (t > 0 && t < 1) {
+            double fx = ax + t * dx - cx, fz = az + t * dz - cz;
+            if (in_arc(atan2(fz, fx), a0, span, o)) d = fmin(d, fabs(hypot(fx, fz) - r));
+        }
+        /* crossings of the segment's line with the circle */
+        double fx = ax - cx, fz = az - cz;
+        double b = 2 * (fx * dx + fz * dz), c = fx * fx + fz * fz - r * r, disc = b * b - 4 * l2 * c;
+        if (disc >= 0) {
+            double sq = sqrt(disc);
+            for (int k = -1; k <= 1; k += 2) {
+                double u = (-b + k * sq) / (2 * l2);
+                if (u >= 0 && u <= 1 && in_arc(atan2(fz + u * dz, fx + u * dx), a0, span, o)) return 0;
+            }
+        }
+    }
+    return d;
+}
+
+/* ---- Checks against the walls ------------------------------------------------------------------ */
+
+/* Does the segment from point `from` (located) to (bx, bz) cross the cells through portals and keep
+   `r` (less the tolerance) from every wall near it? Its end's cell to *end. The walls read are those
+   of the cells within r of the segment, reached through portals from the start's cells. */
+static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, double bz, double r, uint32_t* end) {
+    *end = ptl_clear_walk(q, from, bx, bz);
+    if (*end == PTL_NONE) return false;
+    const ptl_navmesh* nm = q->nm;
+    const double ax = from->x, az = from->z, lim = r - 4 * q->eps;
+    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
+    for (uint32_t k = 0; k < from->cell_count; ++k)
+        if (q->seen_stamp[from->cells[k]] != stamp) q->seen_stamp[from->cells[k]] = stamp, q->cheap[tail++] = from->cells[k];
+    while (head < tail) {
+        const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double d = segment_segment(ax, az, bx, bz, sa->x, sa->z, sb->x, sb->z);
+            if (sa->nbr == PTL_NONE) {
+                if (d < lim) return false;
+            } else if (d < r && q->seen_stamp[sa->nbr] != stamp) {
+                q->seen_stamp[sa->nbr] = stamp;
+                q->cheap[tail++] = sa->nbr;
+            }
+        }
+    }
+    return true;
+}
+
+/* Does the arc of radius r around vertex v, from angle a0 sweeping `span` with side o, keep r (less
+   the tolerance) from every wall other than at v itself? */
+static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span, int o) {
+    if (span <= 0) return true;
+    const ptl_navmesh* nm = q->nm;
+    const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v), lim = r - 4 * q->eps;
+    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
+    for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1]; ++k)
+        if (q->seen_stamp[nm->vcell[k]] != stamp) q->seen_stamp[nm->vcell[k]] = stamp, q->cheap[tail++] = nm->vcell[k];
+    while (head < tail) {
+        const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            if (sa->nbr == PTL_NONE) {
+                if (segment_arc(sa->x, sa->z, sb->x, sb->z, cx, cz, r, a0, span, o) < lim) return false;
+            } else if (q->seen_stamp[sa->nbr] != stamp && segment_segment(cx, cz, cx, cz, sa->x, sa->z, sb->x, sb->z) < 2 * r) {
+                q->seen_stamp[sa->nbr] = stamp;
+                q->cheap[tail++] = sa->nbr;
+            }
+        }
+    }
+    return true;
+}
+
+/* A located point at (x, z) in `cell`. */
+static void cell_point(double x, double z, uint32_t cell, ptl_qpoint* out) {
+    memset(out, 0, sizeof *out);
+    out->x = x, out->z = z;
+    out->kind = PTL_QPOINT_CELL;
+    out->cell = out->pair[0] = cell;
+    out->cells = out->pair;
+    out->cell_count = 1;
+}
+
+/* Checks the segment into state i and the arc before it on its parent's circle. */
+static bool check_state(disc_search* ds, uint32_t i) {
+    ptl_query* q = ds->q;
+    dstate* s = &ds->st[i];
+    const dstate* p = &ds->st[s->parent];
+    ptl_qpoint from;
+    if (p->vert == PTL_NONE) {
+        if (s->parent == 0) from = *ds->s;
+        else cell_point(p->ax, p->az, p->cell, &from);
+    } else {
+        const ptl_navmesh* nm = q->nm;
+        double cx = ptl_nm_vx(nm, p->vert), cz = ptl_nm_vz(nm, p->vert);
+        double span = sweep(cx, cz, p->ax, p->az, s->dx, s->dz, p->side);
+        if (!arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side)) return false;
+        /* the departure point's cell: from the corner, straight out to it (inside the circle) */
+        ptl_qpoint corner;
+        ptl_query_vertex_point(nm, p->vert, &corner);
+        uint32_t c = ptl_clear_walk(q, &corner, s->dx, s->dz);
+        if (c == PTL_NONE) return false;
+        cell_point(s->dx, s->dz, c, &from);
+    }
+    uint32_t end;
+    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, &end)) return false;
+    s->cell = end;
+    return true;
+}
+
+/* ---- The search ------------------------------------------------------------------------------- */
+
+/* Is an arrival at corner v (side o) with length g at (x, z) no better than the best checked one? */
+static bool dominated(const disc_search* ds, uint32_t v, int o, double g, double x, double z) {
+    const ptl_disc_rec* rec = &ds->q->disc_rec[2 * v + (o > 0)];
+    if (rec->stamp != ds->stamp) return false;
+    const ptl_navmesh* nm = ds->q->nm;
+    double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
+    return rec->g + ds->r * sweep(cx, cz, rec->x, rec->z, x, z, o) <= g + ds->tol;
+}
+
+static void record(disc_search* ds, const dstate* s) {
+    ptl_disc_rec* rec = &ds->q->disc_rec[2 * s->vert + (s->side > 0)];
+    if (rec->stamp == ds->stamp && rec->g <= s->g) return;
+    *rec = (ptl_disc_rec){.g = s->g, .x = s->ax, .z = s->az, .stamp = ds->stamp};
+}
+
+static void push_state(disc_search* ds, const dstate* s) {
+    if (ds->error < 0) return;
+    if (ds->count == ds->cap || ds->q->heap_count == ds->q->max_nodes) {
+        ds->error = PTL_ERR_OUT_OF_NODES;
+        return;
+    }
+    ds->st[ds->count] = *s;
+    double h = hypot(ds->t->x - s->ax, ds->t->z - s->az);
+    ptl_heap_push(ds->q->heap, &ds->q->heap_count, s->g + h, (float)s->g, ds->count);
+    ++ds->count;
+}
+
+/* The successors of state `ds->expanding` through the tangents to the circle of corner w. */
+static void tangents_to(disc_search* ds, uint32_t w) {
+    const dstate* s = &ds->st[ds->expanding];
+    if (w == s->vert || !ptl_query_is_corner(ds->q, w)) return;
+    const ptl_navmesh* nm = ds->q->nm;
+    double ox = s->vert == PTL_NONE ? s->ax : ptl_nm_vx(nm, s->vert), oz = s->vert == PTL_NONE ? s->az : ptl_nm_vz(nm, s->vert);
+    int o1 = s->vert == PTL_NONE ? 0 : s->side;
+    double wx = ptl_nm_vx(nm, w), wz = ptl_nm_vz(nm, w);
+    for (int o2 = -1; o2 <= 1; o2 += 2) {
+        dstate n = {.parent = ds->expanding, .vert = w, .cell = PTL_NONE, .side = (int8_t)o2};
+        if (!tangent(ox, oz, o1, wx, wz, o2, ds->r, &n.dx, &n.dz, &n.ax, &n.az)) continue;
+        double arc = o1 ? ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, o1) : 0;
+        n.g = s->g + arc + hypot(n.ax - n.dx, n.az - n.dz);
+        if (dominated(ds, w, o2, n.g, n.ax, n.az)) continue;
+        push_state(ds, &n);
+    }
+}
+
+static void successor_seen(void* user, uint32_t v) { tangents_to((disc_search*)user, v); }
+
+/* The successor at the goal. */
+static void tangent_to_goal(disc_search* ds) {
+    const dstate* s = &ds->st[ds->expanding];
+    const ptl_navmesh* nm = ds->q->nm;
+    dstate n = {.parent = ds->expanding, .vert = PTL_NONE, .cell = PTL_NONE, .goal = 1, .ax = ds->t->x, .az = ds->t->z};
+    if (s->vert == PTL_NONE) {
+        n.dx = s->ax, n.dz = s->az;
+        n.g = s->g + hypot(n.ax - n.dx, n.az - n.dz);
+    } else {
+        double ox = ptl_nm_vx(nm, s->vert), oz = ptl_nm_vz(nm, s->vert), tx, tz;
+        if (!tangent(ox, oz, s->side, n.ax, n.az, 0, ds->r, &n.dx, &n.dz, &tx, &tz)) return;
+        n.g = s->g + ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, s->side) + hypot(n.ax - n.dx, n.az - n.dz);
+    }
+    push_state(ds, &n);
+}
+
+/* ---- Output ----------------------------------------------------------------------------------- */
+
+typedef struct out_writer {
+    ptl_query* q;
+    ptl_path_result* res;
+    ptl_qpoint last; /* the last point written, located */
+    uint32_t total;
+    double length;
+} out_writer;
+
+static void put_point(out_writer* w, double x, double z) {
+    uint32_t cell = w->total == 0 ? w->last.cell : ptl_clear_walk(w->q, &w->last, x, z);
+    if (cell == PTL_NONE) cell = w->last.cell; /* rounding at a wall: the previous point's cell */
+    if (w->total > 0) {
+        if (x == w->last.x && z == w->last.z) return;
+        w->length += hypot(x - w->last.x, z - w->last.z);
+    }
+    ptl_path_result* res = w->res;
+    if (w->total < res->point_capacity) {
+        float* p = res->points + 3 * w->total;
+        p[0] = (float)x, p[1] = ptl_query_cell_y(w->q->nm, cell, x, z), p[2] = (float)z;
+        res->point_count = w->total + 1;
+    }
+    ++w->total;
+    cell_point(x, z, cell, &w->last);
+}
+
+/* Writes the arc around v from (ax, az) to (bx, bz) as a polyline outside the circle, within `tol`
+   of it: the tangent lines at n + 1 evenly spaced angles meet at radius r / cos(step / 2). */
+static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, double bx, double bz, int o, double tol) {
+    const ptl_navmesh* nm = w->q->nm;
+    double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
+    double span = sweep(cx, cz, ax, az, bx, bz, o);
+    put_point(w, ax, az);
+    if (span > 0) {
+        double max_step = 2 * acos(r / (r + tol));
+        uint32_t n = (uint32_t)ceil(span / max_step);
+        if (n < 1) n = 1;
+        if (n > 256) n = 256;
+        double step = span / n, rr = r / cos(step / 2), a0 = atan2(az - cz, ax - cx);
+        for (uint32_t k = 0; k < n; ++k) {
+            double a = a0 + o * (k + 0.5) * step;
+            put_point(w, cx + rr * cos(a), cz + rr * sin(a));
+        }
+    }
+    put_point(w, bx, bz);
+}
+
+static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_path_turn* turns, uint32_t turn_cap,
+                             ptl_path_result* res) {
+    /* the chain, start first: reverse the parent links in the states' `cell` field... kept apart in
+       the node pool's spare states instead, so the checked cells stay */
+    uint32_t n = 0;
+    for (uint32_t i = goal; i != PTL_NONE; i = ds->st[i].parent) ++n;
+    if (ds->count + n > ds->cap) return PTL_ERR_OUT_OF_NODES;
+    uint32_t* chain = (uint32_t*)(void*)&ds->st[ds->count];
+    uint32_t k = n;
+    for (uint32_t i = goal; i != PTL_NONE; i = ds->st[i].parent) chain[--k] = i;
+    out_writer w = {.q = ds->q, .res = res};
+    w.last = *ds->s;
+    const ptl_navmesh* nm = ds->q->nm;
+    double length = 0;
+    res->turn_count = 0;
+    put_point(&w, ds->st[chain[0]].ax, ds->st[chain[0]].az);
+    for (uint32_t j = 1; j < n; ++j) {
+        const dstate* s = &ds->st[chain[j]];
+        length += hypot(s->ax - s->dx, s->az - s->dz);
+        if (s->vert == PTL_NONE) {
+            put_point(&w, s->ax, s->az);
+            continue;
+        }
+        const dstate* next = &ds->st[chain[j + 1]];
+        double cx = ptl_nm_vx(nm, s->vert), cz = ptl_nm_vz(nm, s->vert);
+        double span = sweep(cx, cz, s->ax, s->az, next->dx, next->dz, s->side);
+        length += ds->r * span;
+        put_arc(&w, s->vert, ds->r, s->ax, s->az, next->dx, next->dz, s->side, tol);
+        if (res->turn_count < turn_cap && turns) {
+            ptl_path_turn* t = &turns[res->turn_count];
+            t->vert = s->vert;
+            memcpy(t->corner, nm->verts + 3 * s->vert, sizeof t->corner);
+            t->radius = (float)ds->r;
+            t->side = s->side;
+            t->angle = (float)span;
+            t->entry[0] = (float)s->ax, t->entry[2] = (float)s->az;
+            t->exit[0] = (float)next->dx, t->exit[2] = (float)next->dz;
+            t->entry[1] = t->exit[1] = t->corner[1];
+        }
+        ++res->turn_count;
+    }
+    res->point_total = w.total;
+    res->length = length;
+    res->found = res->complete = true;
+    res->goal_cell = w.last.cell;
+    if (res->turn_count > turn_cap) res->turn_count = turn_cap;
+    return w.total > res->point_capacity ? PTL_TRUNCATED : PTL_OK;
+}
+
+ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
+                               double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res) {
+    disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
+    ds.st = (dstate*)(void*)q->nodes;
+    ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
+    ds.stamp = ptl_query_next_stamp(q);
+    q->heap_count = 0;
+    push_state(&ds, &(dstate){.ax = start->x, .az = start->z, .dx = start->x, .dz = start->z, .parent = PTL_NONE,
+                              .vert = PTL_NONE, .cell = start->cell, .checked = 1});
+    uint64_t expansions = 0;
+    while (q->heap_count > 0 && ds.error == PTL_OK) {
+        uint32_t i = ptl_heap_pop(q->heap, &q->heap_count);
+        dstate* s = &ds.st[i];
+        if (!s->checked) {
+            if (s->vert != PTL_NONE && dominated(&ds, s->vert, s->side, s->g, s->ax, s->az)) continue;
+            if (!check_state(&ds, i)) continue;
+            s->checked = 1;
+        }
+        if (s->goal) {
+            res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
+            return write_path(&ds, i, tolerance, turns, turn_capacity, res);
+        }
+        if (s->vert != PTL_NONE) record(&ds, s);
+        ++expansions;
+        ds.expanding = i;
+        tangent_to_goal(&ds);
+        ptl_qpoint from;
+        if (s->vert == PTL_NONE) from = *start;
+        else ptl_query_vertex_point(q->nm, s->vert, &from);
+        ptl_status st = ptl_clear_visible(q, &from, successor_seen, &ds);
+        if (st < 0) return st;
+    }
+    res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
+    return ds.error < 0 ? ds.error : PTL_PARTIAL;
+}
