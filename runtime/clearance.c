@@ -25,6 +25,7 @@
    first that keeps r from every wall it sees, and that p sees, is the answer. */
 #include <float.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clearance.h"
@@ -494,10 +495,7 @@ ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, doub
     ptl_status st = keeps_clear(q, s, s->x, s->z, radius, &cell, &ok);
     if (st < 0) return st;
     if (!ok) {
-        /* Candidates keep r plus two float steps of the coordinate scale, so that the point rounded
-           to floats still keeps r. */
-        double margin = 2.4e-7 * ptl_nm_plan_scale(q->nm);
-        cand_state cs = {.q = q, .s = s, .walls = (const seg*)(const void*)q->heap, .r = radius + margin, .reach = reach};
+        cand_state cs = {.q = q, .s = s, .walls = (const seg*)(const void*)q->heap, .r = radius, .reach = reach};
         /* the walls near enough to shape a candidate, fewer than the buffer holds: a nearer reach
            when there are more; none that holds the walls within the radius itself: too many */
         while (!gather_walls(q, s->x, s->z, s->cell, cs.reach + cs.r, &cs.wall_count)) {
@@ -523,6 +521,36 @@ ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, doub
     return PTL_OK;
 }
 
+/* Float coordinates for (x, z), a point of `cell` that keeps r: the nearest floats, or where
+   rounding brings them nearer than r to a wall, the floats within two steps that keep r (the
+   nearest such, or the one that keeps the most). A point squeezed between walls exactly 2 r apart
+   keeps r only where its floats fall on the middle. */
+void ptl_clear_float_point(ptl_query* q, double x, double z, uint32_t cell, double r, float* fx, float* fz) {
+    float bx = (float)x, bz = (float)z;
+    *fx = bx, *fz = bz;
+    if (!(r > 0)) return;
+    ptl_qpoint at;
+    memset(&at, 0, sizeof at);
+    at.x = x, at.z = z, at.cell = at.pair[0] = cell, at.cells = at.pair, at.cell_count = 1;
+    double best = -1;
+    for (int ring = 0; ring <= 2; ++ring) {
+        for (int i = -ring; i <= ring; ++i)
+            for (int j = -ring; j <= ring; ++j) {
+                if (ring && abs(i) != ring && abs(j) != ring) continue;
+                float cx = bx, cz = bz;
+                for (int k = 0; k < abs(i); ++k) cx = nextafterf(cx, i > 0 ? INFINITY : -INFINITY);
+                for (int k = 0; k < abs(j); ++k) cz = nextafterf(cz, j > 0 ? INFINITY : -INFINITY);
+                uint32_t c = ptl_clear_walk(q, &at, cx, cz);
+                if (c == PTL_NONE) continue;
+                wall_best b;
+                if (ptl_clear_nearest_wall(q, cx, cz, c, r, 0, &b) < 0) return;
+                double keep = b.found ? b.d : r;
+                if (keep > best) best = keep, *fx = cx, *fz = cz;
+            }
+        if (best >= r) return;
+    }
+}
+
 /* The reach of a clear point: the box's half-extents in plan (default 2). */
 double ptl_clear_reach(const float extents[3]) {
     if (extents && (extents[0] != 0 || extents[1] != 0 || extents[2] != 0)) return fmin(extents[0], extents[2]);
@@ -544,9 +572,8 @@ ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float ext
     st = ptl_clear_move(q, &s, radius, ptl_clear_reach(extents), &x, &z, &cell);
     if (st < 0) return st;
     out->cell = cell;
-    out->point[0] = (float)x;
+    ptl_clear_float_point(q, x, z, cell, radius, &out->point[0], &out->point[2]);
     out->point[1] = ptl_query_cell_y(q->nm, cell, x, z);
-    out->point[2] = (float)z;
     double dx = out->point[0] - p[0], dy = out->point[1] - p[1], dz = out->point[2] - p[2];
     out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
     return PTL_OK;

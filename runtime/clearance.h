@@ -35,6 +35,10 @@ ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(
    `reach` away: (*x, *z) in *cell. s itself when it keeps the radius. PTL_ERR_NOT_FOUND when none. */
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* x, double* z,
                           uint32_t* cell);
+/* Float coordinates for (x, z), a point of `cell` that keeps r, that keep r too where floats can:
+   rounded, or moved by up to two float steps where rounding would bring them nearer. */
+void ptl_clear_float_point(ptl_query* q, double x, double z, uint32_t cell, double r, float* fx, float* fz);
+
 /* How far a clear point may move for a request's extents (NULL or zero: 2). */
 double ptl_clear_reach(const float extents[3]);
 

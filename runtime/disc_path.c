@@ -311,6 +311,7 @@ typedef struct out_writer {
     ptl_query* q;
     ptl_path_result* res;
     ptl_qpoint last; /* the last point written, located */
+    double r;
     uint32_t total;
     double length;
 } out_writer;
@@ -325,31 +326,93 @@ static void put_point(out_writer* w, double x, double z) {
     ptl_path_result* res = w->res;
     if (w->total < res->point_capacity) {
         float* p = res->points + 3 * w->total;
-        p[0] = (float)x, p[1] = ptl_query_cell_y(w->q->nm, cell, x, z), p[2] = (float)z;
+        ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
+        p[1] = ptl_query_cell_y(w->q->nm, cell, x, z);
         res->point_count = w->total + 1;
     }
     ++w->total;
     cell_point(x, z, cell, &w->last);
 }
 
+/* Angles (as sweeps from the arc's start, in (0, span)) where a wall comes within r + tol of the
+   arc around v: the arc's point nearest the wall's nearest point to v. A polyline that touches the
+   circle there (a tangent line at that angle) keeps r from such a wall even where the path is
+   squeezed between it and the corner. Into `out` (at most cap), sorted; returns the count. */
+static uint32_t touch_angles(ptl_query* q, uint32_t v, double r, double tol, double a0, double span, int o, double* out,
+                             uint32_t cap) {
+    const ptl_navmesh* nm = q->nm;
+    const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
+    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0, n = 0;
+    for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1]; ++k)
+        if (q->seen_stamp[nm->vcell[k]] != stamp) q->seen_stamp[nm->vcell[k]] = stamp, q->cheap[tail++] = nm->vcell[k];
+    while (head < tail) {
+        const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double d = point_segment(cx, cz, sa->x, sa->z, sb->x, sb->z);
+            if (sa->nbr != PTL_NONE) {
+                if (d < 2 * r + tol && q->seen_stamp[sa->nbr] != stamp) q->seen_stamp[sa->nbr] = stamp, q->cheap[tail++] = sa->nbr;
+                continue;
+            }
+            if (d >= 2 * r + tol || d <= 0 || n == cap) continue;
+            /* the wall's point nearest v, and the arc's angle toward it */
+            double dx = (double)sb->x - sa->x, dz = (double)sb->z - sa->z, l2 = dx * dx + dz * dz;
+            double t = l2 > 0 ? ((cx - sa->x) * dx + (cz - sa->z) * dz) / l2 : 0;
+            t = t < 0 ? 0 : t > 1 ? 1 : t;
+            double a = atan2(sa->z + t * dz - cz, sa->x + t * dx - cx);
+            double u = o > 0 ? a - a0 : a0 - a;
+            u = fmod(u, TWO_PI);
+            if (u < 0) u += TWO_PI;
+            if (u > 1e-9 && u < span - 1e-9) out[n++] = u;
+        }
+    }
+    for (uint32_t i = 1; i < n; ++i)
+        for (uint32_t k = i; k > 0 && out[k - 1] > out[k]; --k) {
+            double x = out[k];
+            out[k] = out[k - 1], out[k - 1] = x;
+        }
+    return n;
+}
+
+/* Writes the polyline vertex for the piece [u0, u1] of the arc (sweeps from angle a0): the meeting
+   point of the tangent lines at u0 and u1, at radius r / cos((u1 - u0) / 2). Pieces wider than
+   max_step, or whose vertex comes nearer than r to a wall, are halved first (to a depth). */
+static void put_piece(out_writer* w, double cx, double cz, double r, double a0, int o, double u0, double u1, double max_step,
+                      int depth) {
+    double h = 0.5 * (u1 - u0);
+    bool split = 2 * h > max_step;
+    double a = a0 + o * (u0 + h), rr = r / cos(h), x = cx + rr * cos(a), z = cz + rr * sin(a);
+    if (!split && depth < 24) {
+        uint32_t cell = ptl_clear_walk(w->q, &w->last, x, z);
+        ptl_clear_wall b;
+        double slack = 4 * w->q->eps;
+        split = cell == PTL_NONE || (ptl_clear_nearest_wall(w->q, x, z, cell, r, r - slack, &b) == PTL_OK && b.found && b.d < r - slack);
+    }
+    if (split && depth < 24) {
+        put_piece(w, cx, cz, r, a0, o, u0, u0 + h, max_step, depth + 1);
+        put_piece(w, cx, cz, r, a0, o, u0 + h, u1, max_step, depth + 1);
+        return;
+    }
+    put_point(w, x, z);
+}
+
 /* Writes the arc around v from (ax, az) to (bx, bz) as a polyline outside the circle, within `tol`
-   of it: the tangent lines at n + 1 evenly spaced angles meet at radius r / cos(step / 2). */
+   of it: the tangent lines at the ends, at the angles where walls come near (touch_angles) and at
+   evenly spaced angles between, each meeting the next beyond the circle. */
 static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, double bx, double bz, int o, double tol) {
     const ptl_navmesh* nm = w->q->nm;
     double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
     double span = sweep(cx, cz, ax, az, bx, bz, o);
     put_point(w, ax, az);
-    if (span > 0) {
-        double max_step = 2 * acos(r / (r + tol));
-        uint32_t n = (uint32_t)ceil(span / max_step);
-        if (n < 1) n = 1;
-        if (n > 256) n = 256;
-        double step = span / n, rr = r / cos(step / 2), a0 = atan2(az - cz, ax - cx);
-        for (uint32_t k = 0; k < n; ++k) {
-            double a = a0 + o * (k + 0.5) * step;
-            put_point(w, cx + rr * cos(a), cz + rr * sin(a));
-        }
-    }
+    if (span <= 0) return;
+    double a0 = atan2(az - cz, ax - cx), max_step = 2 * acos(r / (r + tol));
+    /* the search's open list is free now: the touch angles go there */
+    double* u = (double*)(void*)w->q->heap;
+    uint32_t cap = w->q->max_nodes, n = touch_angles(w->q, v, r, tol, a0, span, o, u + 1, cap - 2);
+    u[0] = 0, u[n + 1] = span;
+    for (uint32_t k = 0; k <= n; ++k)
+        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, a0, o, u[k], u[k + 1], max_step, 0);
     put_point(w, bx, bz);
 }
 
@@ -363,7 +426,7 @@ static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_pat
     uint32_t* chain = (uint32_t*)(void*)&ds->st[ds->count];
     uint32_t k = n;
     for (uint32_t i = goal; i != PTL_NONE; i = ds->st[i].parent) chain[--k] = i;
-    out_writer w = {.q = ds->q, .res = res};
+    out_writer w = {.q = ds->q, .res = res, .r = ds->r};
     w.last = *ds->s;
     const ptl_navmesh* nm = ds->q->nm;
     double length = 0;

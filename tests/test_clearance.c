@@ -220,11 +220,11 @@ Test(clearance, clear_point_in_corners_corridors_and_bad_input) {
     float side[3] = {5, 0, 1.5f};
     cr_assert_eq(ptl_query_clear_point(q, side, NULL, 1.9f, &loc), PTL_OK);
     cr_expect(fabs(loc.point[2] - 1.9) < 1e-5 && fabs(loc.point[0] - 5) < 1e-5, "(%g, %g)", loc.point[0], loc.point[2]);
-    /* radius 2 fits the passage only on its middle line, and the point keeps two float steps
-       more: it goes just past the pillar's corner (4, 4), the nearer of the two ways (least x) */
+    /* radius 2 fits the passage exactly, on its middle line */
     cr_assert_eq(ptl_query_clear_point(q, side, NULL, 2, &loc), PTL_OK);
-    cr_expect(fabs(loc.point[2] - 2) < 1e-4 && loc.point[0] < 4 && loc.point[0] > 3.98, "(%g, %g)", loc.point[0], loc.point[2]);
-    const float small_box[3] = {0.9f, 4, 0.9f};
+    cr_expect(loc.point[2] == 2 && loc.point[0] == 5, "(%.9g, %.9g)", loc.point[0], loc.point[2]);
+    /* the middle line is 0.5 away: out of reach of a box of 0.4 */
+    const float small_box[3] = {0.4f, 4, 0.4f};
     cr_expect_eq(ptl_query_clear_point(q, side, small_box, 2, &loc), PTL_ERR_NOT_FOUND);
     /* nothing of radius 2.5 is within reach */
     cr_expect_eq(ptl_query_clear_point(q, side, NULL, 2.5f, &loc), PTL_ERR_NOT_FOUND);

@@ -351,9 +351,9 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
 /* Where an agent of radius `radius` can stand nearest to p: the nearest point (in plan) that keeps
    at least `radius` from every wall and that p sees (the straight way to it crosses no wall), at
    most min(extents x, z) from p (2 with NULL or zero extents). p is first located as by
-   ptl_query_locate; a located point that keeps the radius is returned as it is. The point found
-   keeps the radius plus two float steps of the coordinate scale, so that its float coordinates keep
-   the radius. PTL_ERR_NOT_FOUND when p has no mesh in the box or no such point is that near;
+   ptl_query_locate; a located point that keeps the radius is returned as it is. Its float
+   coordinates keep the radius too (moved by a float step or two where rounding would bring them
+   nearer; in a passage exactly twice the radius wide, only its middle keeps it). PTL_ERR_NOT_FOUND when p has no mesh in the box or no such point is that near;
    PTL_ERR_INVALID_ARG for NULL, non-finite or a negative radius; PTL_ERR_OUT_OF_NODES when more
    walls lie within the radius of p than max_nodes / 2 (the candidates are made from them; the
    sweep's windows as above). */
