@@ -236,6 +236,12 @@ static bool check_state(disc_search* ds, uint32_t i) {
     }
     uint32_t end;
     if (!segment_keeps(q, &from, s->ax, s->az, ds->r, &end)) return false;
+    if (s->goal) {
+        /* at the goal itself, not at its place in plan on another floor */
+        bool holds = false;
+        for (uint32_t k = 0; k < ds->t->cell_count && !holds; ++k) holds = ds->t->cells[k] == end;
+        if (!holds) return false;
+    }
     s->cell = end;
     return true;
 }
