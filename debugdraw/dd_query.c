@@ -230,3 +230,50 @@ void ptl_dd_wall_distance(const ptl_dd_sink* sink, const ptl_dd_style* style, co
     if (wall_point) dd_vertexv(sink, wall_point, dy, c);
     dd_end(sink);
 }
+
+static void dd_circle(const ptl_dd_sink* sink, float cx, float cy, float cz, float r, float a0, float span, int n,
+                      ptl_dd_color c) {
+    for (int i = 0; i < n; ++i) {
+        float a = a0 + span * (float)i / (float)n, b = a0 + span * (float)(i + 1) / (float)n;
+        dd_vertex(sink, cx + r * cosf(a), cy, cz + r * sinf(a), c);
+        dd_vertex(sink, cx + r * cosf(b), cy, cz + r * sinf(b), c);
+    }
+}
+
+void ptl_dd_path_clearance(const ptl_dd_sink* sink, const ptl_dd_style* style, const float* points, uint32_t count,
+                           float radius, const ptl_path_turn* turns, uint32_t turn_count) {
+    if (!dd_ok(sink) || !(radius > 0) || !isfinite(radius) || (count > 0 && !points)) return;
+    dd_style st;
+    dd_style_resolve(style, &st);
+    ptl_dd_color band = st.col[PTL_DD_COL_CLEARANCE], turn = st.col[PTL_DD_COL_TURN];
+    float dy = st.lift * 3;
+    dd_begin(sink, PTL_DD_LINES, st.line_width);
+    for (uint32_t i = 0; i + 1 < count; ++i) {
+        const float* a = points + 3 * i;
+        const float* b = a + 3;
+        float dx = b[0] - a[0], dz = b[2] - a[2], len = sqrtf(dx * dx + dz * dz);
+        if (!(len > 0)) continue;
+        float nx = -dz / len * radius, nz = dx / len * radius;
+        for (int side = -1; side <= 1; side += 2) {
+            dd_vertex(sink, a[0] + side * nx, a[1] + dy, a[2] + side * nz, band);
+            dd_vertex(sink, b[0] + side * nx, b[1] + dy, b[2] + side * nz, band);
+        }
+    }
+    for (uint32_t k = 0; count > 0 && k < 2; ++k) {
+        const float* p = points + 3 * (k ? count - 1 : 0);
+        dd_circle(sink, p[0], p[1] + dy, p[2], radius, 0, 6.2831853f, 32, band);
+    }
+    for (uint32_t i = 0; turns && i < turn_count; ++i) {
+        const ptl_path_turn* t = &turns[i];
+        float y = t->corner[1] + dy;
+        float a0 = atan2f(t->entry[2] - t->corner[2], t->entry[0] - t->corner[0]);
+        int n = (int)ceilf(t->angle / 6.2831853f * 32);
+        if (n < 1) n = 1;
+        dd_circle(sink, t->corner[0], y, t->corner[2], t->radius, a0, (float)t->side * t->angle, n, turn);
+        dd_vertex(sink, t->corner[0], y, t->corner[2], turn);
+        dd_vertex(sink, t->entry[0], y, t->entry[2], turn);
+        dd_vertex(sink, t->corner[0], y, t->corner[2], turn);
+        dd_vertex(sink, t->exit[0], y, t->exit[2], turn);
+    }
+    dd_end(sink);
+}

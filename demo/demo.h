@@ -19,7 +19,7 @@
 /* ---- Scene: input, bake on a thread, navmesh, path --------------------------------------------*/
 typedef enum demo_bake_state { BAKE_IDLE, BAKE_RUNNING, BAKE_DONE, BAKE_FAILED } demo_bake_state;
 
-enum { DEMO_MAX_PATH = 4096, DEMO_MAX_CORRIDOR = 8192 };
+enum { DEMO_MAX_PATH = 4096, DEMO_MAX_CORRIDOR = 8192, DEMO_MAX_TURNS = 1024 };
 
 typedef struct demo_scene {
     char name[256];        /* what the stats panel calls it */
@@ -55,10 +55,11 @@ typedef struct demo_scene {
     bool has_start, has_goal;
     float start[3], goal[3];
     float radius;          /* agent radius the slider asks for [Units: wu] */
-    float radius_used;     /* what the last query ran with (0 when the runtime refused the radius) */
+    float radius_used;     /* what the last query ran with */
     ptl_status path_status;
-    ptl_status radius_status; /* PTL_OK, or what the runtime said about radius > 0 */
+    ptl_status radius_status; /* PTL_OK, or the error the path query gave at radius > 0 */
     float points[3 * DEMO_MAX_PATH];
+    ptl_path_turn turns[DEMO_MAX_TURNS]; /* the path's turns around corners (radius > 0) */
     ptl_path_result path;
     double query_us;       /* median of repeated runs of the last query */
     uint32_t corridor[DEMO_MAX_CORRIDOR];

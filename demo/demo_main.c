@@ -127,6 +127,8 @@ static void draw_scene(app* a) {
             if (s->has_goal) ptl_dd_nearest(k, NULL, s->goal_click, &s->goal_loc);
         }
         if (on[L_PATH] && s->path.found) ptl_dd_path(k, NULL, s->points, s->path.point_count);
+        if (on[L_PATH] && s->path.found && s->radius_used > 0)
+            ptl_dd_path_clearance(k, NULL, s->points, s->path.point_count, s->radius_used, s->turns, s->path.turn_count);
         if (on[L_PATH] && s->has_start && !s->has_goal) ptl_dd_path(k, NULL, s->start, 1);
     }
     double t1 = now_ms();
@@ -240,8 +242,10 @@ static void draw_ui(app* a) {
     } else {
         panel_add(&st, TEXT, s->has_start ? "path: click the goal" : "path: click the start");
     }
-    if (s->radius_status == PTL_ERR_UNSUPPORTED)
-        panel_add(&st, ACCENT, "agent radius %.2f m: no clearance in this runtime yet (path for 0)", s->radius);
+    if (s->radius_status == PTL_ERR_NOT_FOUND)
+        panel_add(&st, ACCENT, "agent radius %.2f m: no room for it at the start or the goal", s->radius);
+    else if (s->radius > 0 && s->path.found)
+        panel_add(&st, TEXT, "agent radius %.2f m: %u turns   ([ ] or slider)", s->radius, s->path.turn_count);
     else
         panel_add(&st, TEXT, "agent radius %.2f m   ([ ] or drag the slider)", s->radius);
     int slider_line = st.n - 1;

@@ -215,16 +215,11 @@ void demo_scene_update_path(demo_scene* s) {
     memcpy(req.start, s->start, sizeof req.start);
     memcpy(req.goal, s->goal, sizeof req.goal);
     req.radius = s->radius;
-    req.follow_surface = true; /* drawn on the ground */
-    ptl_path_result res = {.points = s->points, .point_capacity = DEMO_MAX_PATH};
+    req.follow_surface = true; /* drawn on the ground (radius 0; a disc's path has its own points) */
+    ptl_path_result res = {.points = s->points, .point_capacity = DEMO_MAX_PATH, .turns = s->turns,
+                           .turn_capacity = DEMO_MAX_TURNS};
     ptl_status st = ptl_query_find_path(s->q, &req, &res);
-    s->radius_status = PTL_OK;
-    if (st == PTL_ERR_UNSUPPORTED && req.radius > 0) {
-        /* this runtime has no clearance yet: say so on screen and show the radius-0 path */
-        s->radius_status = st;
-        req.radius = 0;
-        st = ptl_query_find_path(s->q, &req, &res);
-    }
+    s->radius_status = req.radius > 0 && st < 0 ? st : PTL_OK;
     s->radius_used = req.radius;
     s->path = res;
     s->path_status = st;

@@ -62,7 +62,7 @@ static double nearest_on_segment(double px, double pz, double ax, double az, dou
     t = t < 0 ? 0 : t > 1 ? 1 : t;
     *ox = t == 1 ? bx : ax + t * dx;
     *oz = t == 1 ? bz : az + t * dz;
-    return hypot(px - *ox, pz - *oz);
+    return ptl_len2(px - *ox, pz - *oz);
 }
 
 enum { WINDOW_FULL = 1 };
@@ -133,7 +133,7 @@ ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t c
    `tol` of its rays? */
 static bool in_window(double px, double pz, const ptl_snode* n, double x, double z, double tol) {
     double rx = n->rx - px, rz = n->rz - pz, lx = n->lx - px, lz = n->lz - pz, vx = x - px, vz = z - pz;
-    return rx * vz - rz * vx >= -tol * hypot(rx, rz) && lx * vz - lz * vx <= tol * hypot(lx, lz);
+    return rx * vz - rz * vx >= -tol * ptl_len2(rx, rz) && lx * vz - lz * vx <= tol * ptl_len2(lx, lz);
 }
 
 ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(void* user, uint32_t vert), void* user) {
@@ -198,10 +198,10 @@ static void fill_hit(const ptl_query* q, const wall_best* b, double px, double p
     out->point[0] = (float)b->x;
     out->point[1] = ptl_query_cell_y(q->nm, b->cell, b->x, b->z);
     out->point[2] = (float)b->z;
-    double nx = px - b->x, nz = pz - b->z, len = hypot(nx, nz);
+    double nx = px - b->x, nz = pz - b->z, len = ptl_len2(nx, nz);
     if (!(len > q->eps)) {
         /* on the wall: its normal into the walkable side (left of the edge) */
-        nx = -b->ez, nz = b->ex, len = hypot(nx, nz);
+        nx = -b->ez, nz = b->ex, len = ptl_len2(nx, nz);
     }
     out->normal[0] = (float)(nx / len);
     out->normal[2] = (float)(nz / len);
@@ -300,7 +300,7 @@ uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, doub
                 const ptl_slot* sa = &q->slots[cell->first + i];
                 const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
                 double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
-                double len = hypot(ex, ez);
+                double len = ptl_len2(ex, ez);
                 double side_t = (ex * (tz - sa->z) - ez * (tx - sa->x)) / len; /* > 0: inside */
                 if (side_t >= -eps) continue;
                 outside = true;
@@ -367,7 +367,7 @@ static bool clear_of_gathered(const cand_state* cs, double x, double z) {
 
 static void try_candidate(cand_state* cs, double x, double z) {
     if (cs->error < 0 || !isfinite(x) || !isfinite(z)) return;
-    double d = hypot(x - cs->s->x, z - cs->s->z);
+    double d = ptl_len2(x - cs->s->x, z - cs->s->z);
     if (d > cs->reach) return;
     /* nearer by more than the tolerance, or as near and first in (x, z): the same walls give the
        same point whatever order the candidates come in */
@@ -390,7 +390,7 @@ static void try_candidate(cand_state* cs, double x, double z) {
 /* The two offset lines of wall w at distance r: point and direction. */
 static void offset_line(const seg* w, double r, int side, double* ox, double* oz, double* dx, double* dz) {
     *dx = w->bx - w->ax, *dz = w->bz - w->az;
-    double len = hypot(*dx, *dz);
+    double len = ptl_len2(*dx, *dz);
     double nx = -*dz / len * r * side, nz = *dx / len * r * side;
     *ox = w->ax + nx, *oz = w->az + nz;
 }
@@ -424,7 +424,7 @@ static void single_wall_candidates(cand_state* cs, const seg* w) {
     }
     const double ends[2][2] = {{w->ax, w->az}, {w->bx, w->bz}};
     for (int e = 0; e < 2; ++e) {
-        double vx = px - ends[e][0], vz = pz - ends[e][1], len = hypot(vx, vz);
+        double vx = px - ends[e][0], vz = pz - ends[e][1], len = ptl_len2(vx, vz);
         if (len > 0) try_candidate(cs, ends[e][0] + vx / len * r, ends[e][1] + vz / len * r);
     }
 }
@@ -455,7 +455,7 @@ static void pair_candidates(cand_state* cs, const seg* a, const seg* b) {
     for (int e = 0; e < 2; ++e) {
         for (int f = 0; f < 2; ++f) {
             /* two corners' circles */
-            double dx = cb[f][0] - ca[e][0], dz = cb[f][1] - ca[e][1], d = hypot(dx, dz);
+            double dx = cb[f][0] - ca[e][0], dz = cb[f][1] - ca[e][1], d = ptl_len2(dx, dz);
             if (d > 0 && d <= 2 * r) {
                 double h = sqrt(fmax(0, r * r - d * d / 4));
                 double mx = ca[e][0] + dx / 2, mz = ca[e][1] + dz / 2;

@@ -6,6 +6,10 @@
 
 #include "query_internal.h"
 
+/* sqrt(x^2 + z^2): libm's hypot guards against overflow that plan coordinates (floats) cannot
+   reach in doubles, at several times the cost. */
+static inline double ptl_len2(double x, double z) { return sqrt(x * x + z * z); }
+
 /* A wall point found by a sweep. */
 typedef struct ptl_clear_wall {
     double d;           /* distance to the best wall point so far */

@@ -68,7 +68,7 @@ typedef struct disc_search {
    direction u, a circle passed with side o touches the path at c + o r n(u). */
 static bool tangent(double c1x, double c1z, int o1, double c2x, double c2z, int o2, double r, double* t1x,
                     double* t1z, double* t2x, double* t2z) {
-    double dx = c2x - c1x, dz = c2z - c1z, d = hypot(dx, dz);
+    double dx = c2x - c1x, dz = c2z - c1z, d = ptl_len2(dx, dz);
     double k = r * (o1 - o2) / d;
     if (!(d > 0) || fabs(k) > 1) return false;
     double phi = atan2(dz, dx) + asin(k);
@@ -101,7 +101,7 @@ static double point_segment(double px, double pz, double ax, double az, double b
     double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
     double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return hypot(px - (ax + t * dx), pz - (az + t * dz));
+    return ptl_len2(px - (ax + t * dx), pz - (az + t * dz));
 }
 
 static double segment_segment(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez) {
@@ -125,14 +125,14 @@ static double segment_arc(double ax, double az, double bx, double bz, double cx,
     const double pts[2][2] = {{ax, az}, {bx, bz}};
     for (int k = 0; k < 2; ++k) {
         double px = pts[k][0] - cx, pz = pts[k][1] - cz;
-        if (in_arc(atan2(pz, px), a0, span, o)) d = fmin(d, fabs(hypot(px, pz) - r));
+        if (in_arc(atan2(pz, px), a0, span, o)) d = fmin(d, fabs(ptl_len2(px, pz) - r));
     }
     double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
     if (l2 > 0) {
         double t = ((cx - ax) * dx + (cz - az) * dz) / l2;
         if (t > 0 && t < 1) {
             double fx = ax + t * dx - cx, fz = az + t * dz - cz;
-            if (in_arc(atan2(fz, fx), a0, span, o)) d = fmin(d, fabs(hypot(fx, fz) - r));
+            if (in_arc(atan2(fz, fx), a0, span, o)) d = fmin(d, fabs(ptl_len2(fx, fz) - r));
         }
         /* crossings of the segment's line with the circle */
         double fx = ax - cx, fz = az - cz;
@@ -270,9 +270,28 @@ static void push_state(disc_search* ds, const dstate* s) {
         return;
     }
     ds->st[ds->count] = *s;
-    double h = hypot(ds->t->x - s->ax, ds->t->z - s->az);
+    double h = ptl_len2(ds->t->x - s->ax, ds->t->z - s->az);
     ptl_heap_push(ds->q->heap, &ds->q->heap_count, s->g + h, (float)s->g, ds->count);
     ++ds->count;
+}
+
+/* Can the path touch the circle around corner v at (x, z) and keep r from v's own walls? Only where
+   v is the walls' nearest point: inside the cone of directions between the two walls' normals into
+   the walkable side (the walls turn right at a corner: the cone turns clockwise from the arriving
+   wall's normal to the leaving wall's). A point outside it is nearer than r to a wall of v, so no
+   tangent or arc there keeps r: pruned before it is checked. True where v has no single pair of
+   walls. */
+static bool in_normal_cone(const ptl_query* q, uint32_t v, double x, double z) {
+    uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
+    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return true;
+    const ptl_navmesh* nm = q->nm;
+    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
+    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
+    double n1x = -iz, n1z = ix, n2x = -oz, n2z = ox; /* left normals: into the walkable side */
+    double dx = x - vx, dz = z - vz;
+    double tol = 1e-9 * sqrt((dx * dx + dz * dz) * (n1x * n1x + n1z * n1z + n2x * n2x + n2z * n2z));
+    return n1x * dz - n1z * dx <= tol && dx * n2z - dz * n2x <= tol;
 }
 
 /* The successors of state `ds->expanding` through the tangents to the circle of corner w. */
@@ -286,8 +305,9 @@ static void tangents_to(disc_search* ds, uint32_t w) {
     for (int o2 = -1; o2 <= 1; o2 += 2) {
         dstate n = {.parent = ds->expanding, .vert = w, .cell = PTL_NONE, .side = (int8_t)o2};
         if (!tangent(ox, oz, o1, wx, wz, o2, ds->r, &n.dx, &n.dz, &n.ax, &n.az)) continue;
+        if ((o1 && !in_normal_cone(ds->q, s->vert, n.dx, n.dz)) || !in_normal_cone(ds->q, w, n.ax, n.az)) continue;
         double arc = o1 ? ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, o1) : 0;
-        n.g = s->g + arc + hypot(n.ax - n.dx, n.az - n.dz);
+        n.g = s->g + arc + ptl_len2(n.ax - n.dx, n.az - n.dz);
         if (dominated(ds, w, o2, n.g, n.ax, n.az)) continue;
         push_state(ds, &n);
     }
@@ -302,11 +322,12 @@ static void tangent_to_goal(disc_search* ds) {
     dstate n = {.parent = ds->expanding, .vert = PTL_NONE, .cell = PTL_NONE, .goal = 1, .ax = ds->t->x, .az = ds->t->z};
     if (s->vert == PTL_NONE) {
         n.dx = s->ax, n.dz = s->az;
-        n.g = s->g + hypot(n.ax - n.dx, n.az - n.dz);
+        n.g = s->g + ptl_len2(n.ax - n.dx, n.az - n.dz);
     } else {
         double ox = ptl_nm_vx(nm, s->vert), oz = ptl_nm_vz(nm, s->vert), tx, tz;
         if (!tangent(ox, oz, s->side, n.ax, n.az, 0, ds->r, &n.dx, &n.dz, &tx, &tz)) return;
-        n.g = s->g + ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, s->side) + hypot(n.ax - n.dx, n.az - n.dz);
+        if (!in_normal_cone(ds->q, s->vert, n.dx, n.dz)) return;
+        n.g = s->g + ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, s->side) + ptl_len2(n.ax - n.dx, n.az - n.dz);
     }
     push_state(ds, &n);
 }
@@ -327,7 +348,7 @@ static void put_point(out_writer* w, double x, double z) {
     if (cell == PTL_NONE) cell = w->last.cell; /* rounding at a wall: the previous point's cell */
     if (w->total > 0) {
         if (x == w->last.x && z == w->last.z) return;
-        w->length += hypot(x - w->last.x, z - w->last.z);
+        w->length += ptl_len2(x - w->last.x, z - w->last.z);
     }
     ptl_path_result* res = w->res;
     if (w->total < res->point_capacity) {
@@ -440,7 +461,7 @@ static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_pat
     put_point(&w, ds->st[chain[0]].ax, ds->st[chain[0]].az);
     for (uint32_t j = 1; j < n; ++j) {
         const dstate* s = &ds->st[chain[j]];
-        length += hypot(s->ax - s->dx, s->az - s->dz);
+        length += ptl_len2(s->ax - s->dx, s->az - s->dz);
         if (s->vert == PTL_NONE) {
             put_point(&w, s->ax, s->az);
             continue;

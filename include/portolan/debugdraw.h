@@ -85,6 +85,8 @@ typedef enum ptl_dd_color_id {
     PTL_DD_COL_RAY,               /* raycasts: the free part */
     PTL_DD_COL_RAY_HIT,           /* raycasts: the hit point and the blocked part */
     PTL_DD_COL_WALL_DISTANCE,     /* distance-to-wall queries */
+    PTL_DD_COL_CLEARANCE,         /* the band an agent's disc sweeps along a path of radius > 0 */
+    PTL_DD_COL_TURN,              /* a path's turns around corners: arcs and their spokes */
     PTL_DD_COL_COUNT
 } ptl_dd_color_id;
 
@@ -159,6 +161,13 @@ void ptl_dd_tiles(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_
 /* ---- Paths and queries --------------------------------------------------------------------------*/
 /* A path: one LINES batch (count - 1 lines) and one POINTS batch (count points). */
 void ptl_dd_path(const ptl_dd_sink* sink, const ptl_dd_style* style, const float* points, uint32_t count);
+/* A path of an agent of radius `radius` > 0 (ptl_path_request.radius): in PTL_DD_COL_CLEARANCE the
+   band its disc sweeps (each segment's two sides, `radius` off it, and the disc at the start and at
+   the end, 32 lines each), in PTL_DD_COL_TURN each turn (ptl_path_turn) as its arc on the circle
+   (up to 32 lines) with the spokes from the corner to where the arc starts and ends, all in one
+   LINES batch. Nothing for a radius that is not positive and finite. */
+void ptl_dd_path_clearance(const ptl_dd_sink* sink, const ptl_dd_style* style, const float* points, uint32_t count,
+                           float radius, const ptl_path_turn* turns, uint32_t turn_count);
 /* Cells filled in the corridor colour (one TRIS batch per cell, ids out of range skipped). */
 void ptl_dd_corridor(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm,
                      const uint32_t* cells, uint32_t count);
