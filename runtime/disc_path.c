@@ -57,6 +57,7 @@ typedef struct disc_search {
     uint32_t count, cap;
     uint32_t stamp;  /* of disc_rec */
     double r, tol;
+    bool alt;           /* landmark bounds in h (the navmesh has landmarks) */
     uint32_t expanding; /* the state being expanded */
     ptl_status error;
 } disc_search;
@@ -71,8 +72,9 @@ static bool tangent(double c1x, double c1z, int o1, double c2x, double c2z, int 
     double dx = c2x - c1x, dz = c2z - c1z, d = ptl_len2(dx, dz);
     double k = r * (o1 - o2) / d;
     if (!(d > 0) || fabs(k) > 1) return false;
-    double phi = atan2(dz, dx) + asin(k);
-    double ux = cos(phi), uz = sin(phi);
+    /* the direction of D turned by asin(k): cos = sqrt(1 - k^2), sin = k */
+    double c = sqrt(1 - k * k), ex = dx / d, ez = dz / d;
+    double ux = ex * c - ez * k, uz = ex * k + ez * c;
     *t1x = c1x + o1 * r * uz, *t1z = c1z - o1 * r * ux;
     *t2x = c2x + o2 * r * uz, *t2z = c2z - o2 * r * ux;
     return (*t2x - *t1x) * ux + (*t2z - *t1z) * uz >= 0;
@@ -89,12 +91,23 @@ static double sweep(double cx, double cz, double ax, double az, double bx, doubl
     return d;
 }
 
-/* Is angle `a` (around the centre) within the arc from a0 sweeping `span` with side o? */
-static bool in_arc(double a, double a0, double span, int o) {
-    double d = o > 0 ? a - a0 : a0 - a;
-    d = fmod(d, TWO_PI);
-    if (d < 0) d += TWO_PI;
-    return d <= span || d >= TWO_PI - 1e-12;
+/* An arc of the circle of radius r around (cx, cz): from unit direction (ax, az) sweeping `span`
+   (radians, [0, 2 pi)) counter-clockwise (o = +1) or clockwise, ending at direction (bx, bz). */
+typedef struct arc {
+    double cx, cz, r, ax, az, bx, bz, span;
+    int o;
+} arc;
+
+static arc make_arc(double cx, double cz, double r, double a0, double span, int o) {
+    double a1 = a0 + o * span;
+    return (arc){.cx = cx, .cz = cz, .r = r, .ax = cos(a0), .az = sin(a0), .bx = cos(a1), .bz = sin(a1), .span = span, .o = o};
+}
+
+/* Is direction (x, z) from the centre within the arc? Cross products against its ends (no angles). */
+static bool in_arc(const arc* a, double x, double z) {
+    double from = a->o * (a->ax * z - a->az * x), to = a->o * (x * a->bz - z * a->bx);
+    if (a->span <= 3.141592653589793) return from >= 0 && to >= 0;
+    return from >= 0 || to >= 0;
 }
 
 static double point_segment(double px, double pz, double ax, double az, double bx, double bz) {
@@ -115,33 +128,31 @@ static double segment_segment(double ax, double az, double bx, double bz, double
     return fmin(d, fmin(point_segment(cx, cz, ax, az, bx, bz), point_segment(ex, ez, ax, az, bx, bz)));
 }
 
-/* Distance between segment a-b and the arc of radius r around c from angle a0 sweeping `span` with
-   side o: at an end of either, at the foot of the perpendicular from c, or 0 where they cross. */
-static double segment_arc(double ax, double az, double bx, double bz, double cx, double cz, double r, double a0,
-                          double span, int o) {
-    double e0x = cx + r * cos(a0), e0z = cz + r * sin(a0);
-    double a1 = a0 + o * span, e1x = cx + r * cos(a1), e1z = cz + r * sin(a1);
+/* Distance between segment a-b and the arc: at an end of either, at the foot of the perpendicular
+   from the centre, or 0 where they cross. */
+static double segment_arc(double ax, double az, double bx, double bz, const arc* c) {
+    double e0x = c->cx + c->r * c->ax, e0z = c->cz + c->r * c->az, e1x = c->cx + c->r * c->bx, e1z = c->cz + c->r * c->bz;
     double d = fmin(point_segment(e0x, e0z, ax, az, bx, bz), point_segment(e1x, e1z, ax, az, bx, bz));
     const double pts[2][2] = {{ax, az}, {bx, bz}};
     for (int k = 0; k < 2; ++k) {
-        double px = pts[k][0] - cx, pz = pts[k][1] - cz;
-        if (in_arc(atan2(pz, px), a0, span, o)) d = fmin(d, fabs(ptl_len2(px, pz) - r));
+        double px = pts[k][0] - c->cx, pz = pts[k][1] - c->cz;
+        if (in_arc(c, px, pz)) d = fmin(d, fabs(ptl_len2(px, pz) - c->r));
     }
     double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
     if (l2 > 0) {
-        double t = ((cx - ax) * dx + (cz - az) * dz) / l2;
+        double fx = ax - c->cx, fz = az - c->cz;
+        double t = -(fx * dx + fz * dz) / l2;
         if (t > 0 && t < 1) {
-            double fx = ax + t * dx - cx, fz = az + t * dz - cz;
-            if (in_arc(atan2(fz, fx), a0, span, o)) d = fmin(d, fabs(ptl_len2(fx, fz) - r));
+            double px = fx + t * dx, pz = fz + t * dz;
+            if (in_arc(c, px, pz)) d = fmin(d, fabs(ptl_len2(px, pz) - c->r));
         }
-        /* crossings of the segment's line with the circle */
-        double fx = ax - cx, fz = az - cz;
-        double b = 2 * (fx * dx + fz * dz), c = fx * fx + fz * fz - r * r, disc = b * b - 4 * l2 * c;
+        /* crossings of the segment with the circle */
+        double b = 2 * (fx * dx + fz * dz), cc = fx * fx + fz * fz - c->r * c->r, disc = b * b - 4 * l2 * cc;
         if (disc >= 0) {
             double sq = sqrt(disc);
             for (int k = -1; k <= 1; k += 2) {
                 double u = (-b + k * sq) / (2 * l2);
-                if (u >= 0 && u <= 1 && in_arc(atan2(fz + u * dz, fx + u * dx), a0, span, o)) return 0;
+                if (u >= 0 && u <= 1 && in_arc(c, fx + u * dx, fz + u * dz)) return 0;
             }
         }
     }
@@ -184,6 +195,7 @@ static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span
     if (span <= 0) return true;
     const ptl_navmesh* nm = q->nm;
     const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v), lim = r - 4 * q->eps;
+    const arc the_arc = make_arc(cx, cz, r, a0, span, o);
     uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
     for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1]; ++k)
         if (q->seen_stamp[nm->vcell[k]] != stamp) q->seen_stamp[nm->vcell[k]] = stamp, q->cheap[tail++] = nm->vcell[k];
@@ -193,7 +205,7 @@ static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
             if (sa->nbr == PTL_NONE) {
-                if (segment_arc(sa->x, sa->z, sb->x, sb->z, cx, cz, r, a0, span, o) < lim) return false;
+                if (segment_arc(sa->x, sa->z, sb->x, sb->z, &the_arc) < lim) return false;
             } else if (q->seen_stamp[sa->nbr] != stamp && segment_segment(cx, cz, cx, cz, sa->x, sa->z, sb->x, sb->z) < 2 * r) {
                 q->seen_stamp[sa->nbr] = stamp;
                 q->cheap[tail++] = sa->nbr;
@@ -263,6 +275,22 @@ static void record(disc_search* ds, const dstate* s) {
     *rec = (ptl_disc_rec){.g = s->g, .x = s->ax, .z = s->az, .stamp = ds->stamp};
 }
 
+/* A lower bound of the rest of the way from a state: the straight line, or the landmark bound of
+   its corner's radius-0 distance to the goal less r (the point lies r from the corner, and a path of
+   radius 0 is never longer than a disc's; Goldberg and Harrelson's ALT bounds, as in search.c). */
+static double state_h(disc_search* ds, const dstate* s) {
+    double h = ptl_len2(ds->t->x - s->ax, ds->t->z - s->az);
+    ptl_query* q = ds->q;
+    if (!ds->alt || s->vert == PTL_NONE) return h;
+    uint32_t v = s->vert;
+    if (q->alt_stamp[v] != ds->stamp) {
+        q->alt_h[v] = ptl_alt_vertex(q->nm->landmarks + (size_t)v * q->lm_count, q->lm_goal_lo, q->lm_goal_hi, q->lm_count);
+        q->alt_stamp[v] = ds->stamp;
+    }
+    double a = q->alt_h[v] - ds->r;
+    return a > h ? a : h;
+}
+
 static void push_state(disc_search* ds, const dstate* s) {
     if (ds->error < 0) return;
     if (ds->count == ds->cap || ds->q->heap_count == ds->q->max_nodes) {
@@ -270,7 +298,7 @@ static void push_state(disc_search* ds, const dstate* s) {
         return;
     }
     ds->st[ds->count] = *s;
-    double h = ptl_len2(ds->t->x - s->ax, ds->t->z - s->az);
+    double h = state_h(ds, s);
     ptl_heap_push(ds->q->heap, &ds->q->heap_count, s->g + h, (float)s->g, ds->count);
     ++ds->count;
 }
@@ -499,6 +527,12 @@ ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_
     ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
     ds.stamp = ptl_query_next_stamp(q);
     q->heap_count = 0;
+    /* start and goal in different pieces of walkable space: no path, and no search needed */
+    if (q->nm->cell_piece[start->cell] != q->nm->cell_piece[goal->cell]) return PTL_PARTIAL;
+    if (q->lm_count) {
+        ptl_query_point_bounds(q, goal, q->lm_goal_lo, q->lm_goal_hi);
+        ds.alt = true;
+    }
     push_state(&ds, &(dstate){.ax = start->x, .az = start->z, .dx = start->x, .dz = start->z, .parent = PTL_NONE,
                               .vert = PTL_NONE, .cell = start->cell, .checked = 1});
     uint64_t expansions = 0;
