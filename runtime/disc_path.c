@@ -39,6 +39,7 @@ typedef struct dstate {
     double ax, az;   /* arrival: the tangent point on the corner's circle (the start: the start point) */
     double dx, dz;   /* where the segment into this state leaves the parent's circle (or point) */
     double g;        /* [Units: wu] length from the start to the arrival point */
+    float ay, dy;    /* heights of the arrival and the departure points on the mesh, once checked */
     uint32_t parent; /* PTL_NONE: the start */
     uint32_t vert;   /* the corner whose circle the state arrives on; PTL_NONE: the start or the goal */
     uint32_t cell;   /* a cell holding the arrival point, once checked */
@@ -248,6 +249,8 @@ static bool check_state(disc_search* ds, uint32_t i) {
     }
     uint32_t end;
     if (!segment_keeps(q, &from, s->ax, s->az, ds->r, &end)) return false;
+    s->dy = ptl_query_cell_y(q->nm, from.cell, s->dx, s->dz);
+    s->ay = ptl_query_cell_y(q->nm, end, s->ax, s->az);
     if (s->goal) {
         /* at the goal itself, not at its place in plan on another floor */
         bool holds = false;
@@ -489,7 +492,9 @@ static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_pat
     put_point(&w, ds->st[chain[0]].ax, ds->st[chain[0]].az);
     for (uint32_t j = 1; j < n; ++j) {
         const dstate* s = &ds->st[chain[j]];
-        length += ptl_len2(s->ax - s->dx, s->az - s->dz);
+        /* lengths in 3D, as for radius 0: each segment and arc with the rise between its ends */
+        double seg = ptl_len2(s->ax - s->dx, s->az - s->dz), rise = (double)s->ay - s->dy;
+        length += sqrt(seg * seg + rise * rise);
         if (s->vert == PTL_NONE) {
             put_point(&w, s->ax, s->az);
             continue;
@@ -497,7 +502,8 @@ static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_pat
         const dstate* next = &ds->st[chain[j + 1]];
         double cx = ptl_nm_vx(nm, s->vert), cz = ptl_nm_vz(nm, s->vert);
         double span = sweep(cx, cz, s->ax, s->az, next->dx, next->dz, s->side);
-        length += ds->r * span;
+        double arc_len = ds->r * span, arc_rise = (double)next->dy - s->ay;
+        length += sqrt(arc_len * arc_len + arc_rise * arc_rise);
         put_arc(&w, s->vert, ds->r, s->ax, s->az, next->dx, next->dz, s->side, tol);
         if (res->turn_count < turn_cap && turns) {
             ptl_path_turn* t = &turns[res->turn_count];

@@ -319,7 +319,8 @@ typedef struct ptl_path_result {
    the points start and end at the moved ends. The path keeps the radius from every wall: straight
    segments tangent to the circles of that radius around the corners it turns at, and arcs on them,
    written as tangent segments just outside the circle (within req->arc_tolerance); `length` is
-   the true path's (segments and arcs), and res->turns receives the arcs. Both modes give this
+   the true path's (its segments and arcs, each with the rise between its ends on a 3D navmesh, as
+   for radius 0), and res->turns receives the arcs. Both modes give this
    exact path for now (runtime/disc_path.c: A* over the tangents between the corners' circles),
    slower than the point search (bench/NOTES.md); follow_surface is ignored. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
