@@ -165,11 +165,12 @@ static double segment_arc(double ax, double az, double bx, double bz, const arc*
 /* Does the segment from point `from` (located) to (bx, bz) cross the cells through portals and keep
    `r` (less the tolerance) from every wall near it? Its end's cell to *end. The walls read are those
    of the cells within r of the segment, reached through portals from the start's cells. */
-static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, double bz, double r, uint32_t* end) {
+static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, double bz, double r, double slack,
+                          uint32_t* end) {
     *end = ptl_clear_walk(q, from, bx, bz);
     if (*end == PTL_NONE) return false;
     const ptl_navmesh* nm = q->nm;
-    const double ax = from->x, az = from->z, lim = r - 4 * q->eps;
+    const double ax = from->x, az = from->z, lim = r - slack;
     uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
     for (uint32_t k = 0; k < from->cell_count; ++k)
         if (q->seen_stamp[from->cells[k]] != stamp) q->seen_stamp[from->cells[k]] = stamp, q->cheap[tail++] = from->cells[k];
@@ -248,7 +249,7 @@ static bool check_state(disc_search* ds, uint32_t i) {
         cell_point(s->dx, s->dz, c, &from);
     }
     uint32_t end;
-    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, &end)) return false;
+    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, 4 * q->eps, &end)) return false;
     s->dy = ptl_query_cell_y(q->nm, from.cell, s->dx, s->dz);
     s->ay = ptl_query_cell_y(q->nm, end, s->ax, s->az);
     if (s->goal) {
@@ -433,26 +434,51 @@ static uint32_t touch_angles(ptl_query* q, uint32_t v, double r, double tol, dou
     return n;
 }
 
+/* Does (x, z) keep `keep` from every wall it sees (reached from the last point written)? */
+static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
+    uint32_t cell = ptl_clear_walk(w->q, &w->last, x, z);
+    if (cell == PTL_NONE) return false;
+    ptl_clear_wall b;
+    return ptl_clear_nearest_wall(w->q, x, z, cell, keep, keep, &b) == PTL_OK && !(b.found && b.d < keep);
+}
+
+/* Do the segments from the last point written to (x, z), and from there to the arc's exit (when
+   `exit`), keep r less `slack`? */
+static bool piece_segments_keep(out_writer* w, double x, double z, const double* exit, double r, double slack) {
+    uint32_t end;
+    if (!segment_keeps(w->q, &w->last, x, z, r, slack, &end)) return false;
+    if (!exit) return true;
+    ptl_qpoint at;
+    cell_point(x, z, end, &at);
+    return segment_keeps(w->q, &at, exit[0], exit[1], r, slack, &end);
+}
+
 /* Writes the polyline vertex for the piece [u0, u1] of the arc (sweeps from angle a0): the meeting
-   point of the tangent lines at u0 and u1, at radius r / cos((u1 - u0) / 2). Pieces wider than
-   max_step, or whose vertex comes nearer than r to a wall, are halved first (to a depth). */
-static void put_piece(out_writer* w, double cx, double cz, double r, double a0, int o, double u0, double u1, double max_step,
-                      int depth) {
-    double h = 0.5 * (u1 - u0);
-    bool split = 2 * h > max_step;
-    double a = a0 + o * (u0 + h), rr = r / cos(h), x = cx + rr * cos(a), z = cz + rr * sin(a);
-    if (!split && depth < 24) {
-        uint32_t cell = ptl_clear_walk(w->q, &w->last, x, z);
-        ptl_clear_wall b;
-        double slack = 4 * w->q->eps;
-        split = cell == PTL_NONE || (ptl_clear_nearest_wall(w->q, x, z, cell, r, r - slack, &b) == PTL_OK && b.found && b.d < r - slack);
+   point of the tangent lines at u0 and u1, at radius r / cos((u1 - u0) / 2). The tangent lines are
+   first taken `margin` beyond the circle (two float steps of the coordinates), so that the segments
+   between rounded vertices keep r where they touch it; where that brings the vertex, or a segment
+   to it (or from it to the arc's exit, `exit` for the last piece), nearer than r to another wall (a
+   squeeze), on the circle itself. Pieces wider than max_step, or that keep r neither way, are
+   halved first (to a depth). */
+static void put_piece(out_writer* w, double cx, double cz, double r, double margin, double a0, int o, double u0, double u1,
+                      double max_step, const double* exit, int depth) {
+    double h = 0.5 * (u1 - u0), a = a0 + o * (u0 + h), ca = cos(a), sa = sin(a);
+    bool split = 2 * h > max_step && depth < 24;
+    if (!split) {
+        const double slack = 4 * w->q->eps;
+        double rr = (r + margin) / cos(h), x = cx + rr * ca, z = cz + rr * sa;
+        if (vertex_keeps(w, x, z, r + 0.5 * margin) && piece_segments_keep(w, x, z, exit, r, 0)) {
+            put_point(w, x, z);
+            return;
+        }
+        rr = r / cos(h), x = cx + rr * ca, z = cz + rr * sa;
+        if (depth >= 24 || (vertex_keeps(w, x, z, r - slack) && piece_segments_keep(w, x, z, exit, r, slack))) {
+            put_point(w, x, z);
+            return;
+        }
     }
-    if (split && depth < 24) {
-        put_piece(w, cx, cz, r, a0, o, u0, u0 + h, max_step, depth + 1);
-        put_piece(w, cx, cz, r, a0, o, u0 + h, u1, max_step, depth + 1);
-        return;
-    }
-    put_point(w, x, z);
+    put_piece(w, cx, cz, r, margin, a0, o, u0, u0 + h, max_step, NULL, depth + 1);
+    put_piece(w, cx, cz, r, margin, a0, o, u0 + h, u1, max_step, exit, depth + 1);
 }
 
 /* Writes the arc around v from (ax, az) to (bx, bz) as a polyline outside the circle, within `tol`
@@ -469,8 +495,10 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
     double* u = (double*)(void*)w->q->heap;
     uint32_t cap = w->q->max_nodes, n = touch_angles(w->q, v, r, tol, a0, span, o, u + 1, cap - 2);
     u[0] = 0, u[n + 1] = span;
+    double margin = 2.4e-7 * fmax(1, fmax(fabs(cx), fabs(cz)) + r);
+    const double exit[2] = {bx, bz};
     for (uint32_t k = 0; k <= n; ++k)
-        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, a0, o, u[k], u[k + 1], max_step, 0);
+        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, 0);
     put_point(w, bx, bz);
 }
 

@@ -19,6 +19,7 @@
 #include <string.h>
 
 #include "query_reference.h"
+#include "test_util.h"
 
 static double seg_point(double px, double py, double ax, double ay, double bx, double by) {
     double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
@@ -52,8 +53,11 @@ static void check_clear_path(const ptl_shape* s, const ptl_path_result* res, dou
         const float* p = res->points + 3 * k;
         cr_assert(in_free_space(s, p[0], p[2]), "%s: point %u (%g, %g) outside", what, k, p[0], p[2]);
         const float* b = k + 1 < res->point_count ? p + 3 : p;
+        /* 1e-6, or two float steps of the coordinates where those are larger: a path squeezed
+           between walls exactly 2 r apart keeps r only on points that floats cannot all hold */
+        double mag = fmax(fmax(fabs(p[0]), fabs(p[2])), fmax(fabs(b[0]), fabs(b[2])));
         double c = seg_clearance(s, p[0], p[2], b[0], b[2]);
-        cr_assert(c >= r - 1e-6, "%s: segment %u (%g, %g)-(%g, %g) keeps %.9g < r %g", what, k, p[0], p[2], b[0], b[2], c, r);
+        cr_assert(c >= r - fmax(1e-6, 2.4e-7 * mag), "%s: segment %u (%.9g, %.9g)-(%.9g, %.9g) keeps %.9g < r %g", what, k, p[0], p[2], b[0], b[2], c, r);
         cr_assert(in_free_space(s, 0.5 * (p[0] + b[0]), 0.5 * (p[2] + b[2])), "%s: segment %u leaves", what, k);
     }
 }
@@ -212,7 +216,8 @@ static double lattice_disc_length(const ptl_shape* s, const double* clear, int w
         for (int i = 0; i < n; ++i) {
             if (clear[i] < keep) continue;
             double x = (i % nx) * h, y = (i / nx) * h, d = hypot(x - pts[k][0], y - pts[k][1]);
-            if (d < ed[k] && d < 3 * h && seg_clearance(s, pts[k][0], pts[k][1], x, y) >= keep) ed[k] = d, ends[k] = i;
+            /* the end itself may keep only r (a moved end): its link keeps r, feasible still */
+            if (d < ed[k] && d < 3 * h && seg_clearance(s, pts[k][0], pts[k][1], x, y) >= r - 1e-9) ed[k] = d, ends[k] = i;
         }
     double result = INFINITY;
     if (ends[0] >= 0 && ends[1] >= 0) {
@@ -380,4 +385,98 @@ Test(disc_path, grids_no_longer_than_a_lattice_and_monotone_in_r, .timeout = 600
         ptl_grid_free(&g);
     }
     cr_assert_gt(compared, 40, "compared %d", compared);
+}
+
+/* A shared grid map and its scenario pairs (lattice points (x, y) -> world (x, 0, y)). */
+static bool load_map_and_scen(const char* map, const char* scen, ptl_grid* g, ptl_shape* s, ptl_query_set* qs) {
+    char mp[512], sp[512];
+    const char* dir = test_data_dir();
+    if (!dir) return false;
+    snprintf(mp, sizeof mp, "%s/%s", dir, map);
+    snprintf(sp, sizeof sp, "%s/%s", dir, scen);
+    ptl_error err;
+    cr_assert_geq(ptl_grid_load(mp, NULL, g, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_shape_from_grid(g, NULL, s, &err), 0, "%s", err.message);
+    cr_assert_geq(ptl_scen_load(sp, NULL, qs, &err), 0, "%s", err.message);
+    return true;
+}
+
+/* Scenario pairs of shared maps at r in {0.25, 0.5, 1, 2}: every path keeps r from every wall (brute
+   force), is no shorter than the radius-0 path, gets no shorter as r grows, and its ends are the
+   scenario's points or points keeping r at most 2 away; on arena, never longer than the lattice's
+   path and found whenever it finds one. */
+Test(disc_path, shared_maps_scenario_pairs, .timeout = 900) {
+    TEST_REQUIRE_DATA(data);
+    (void)data;
+    static const struct {
+        const char* map;
+        const char* scen;
+        int pairs;
+        bool lattice;
+    } MAPS[] = {{"polyanya/gridmaps/arena.map", "polyanya/scenarios/arena.scen", 24, true},
+                {"grids/dao/arena2.map", "grids/dao/arena2.map.scen", 12, false},
+                {"grids/room512/64room_000.map", "grids/room512/64room_000.map.scen", 6, false}};
+    const double radii[] = {0.25, 0.5, 1, 2};
+    int checked = 0, lattice_checked = 0;
+    for (size_t m = 0; m < sizeof MAPS / sizeof MAPS[0]; ++m) {
+        ptl_grid g;
+        ptl_shape s;
+        ptl_query_set qs;
+        if (!load_map_and_scen(MAPS[m].map, MAPS[m].scen, &g, &s, &qs)) continue;
+        ptl_navmesh* nm = bake_ptl_shape(&s, PTL_NAVMESH_LATTICE_POINTS);
+        ptl_query* q = make_query(nm);
+        double* clear = MAPS[m].lattice ? lattice_clearance(&s, (int)g.width, (int)g.height, 0.25) : NULL;
+        uint32_t step = qs.count / (uint32_t)MAPS[m].pairs + 1;
+        for (uint32_t i = 0; i < qs.count; i += step) {
+            const ptl_query_item* it = &qs.items[i];
+            double sx = it->start[0], sy = it->start[2], gx = it->goal[0], gy = it->goal[2];
+            path_out z;
+            find(q, sx, sy, gx, gy, PTL_PATH_EXACT, &z);
+            double prev = z.res.found ? z.res.length : INFINITY;
+            for (int k = 0; k < 4; ++k) {
+                double r = radii[k];
+                path_out o;
+                ptl_status st = disc_find(q, sx, sy, gx, gy, r, PTL_PATH_EXACT, &o, NULL, 0);
+                bool ends_keep = seg_clearance(&s, sx, sy, sx, sy) >= r + 1e-3 && seg_clearance(&s, gx, gy, gx, gy) >= r + 1e-3;
+                if (st != PTL_OK) {
+                    cr_assert(st == PTL_PARTIAL || st == PTL_ERR_NOT_FOUND, "%s pair %u r %g: %s", MAPS[m].map, i, r,
+                              ptl_status_name(st));
+                    if (clear && ends_keep) {
+                        double lat = lattice_disc_length(&s, clear, (int)g.width, (int)g.height, r, 0.25, sx, sy, gx, gy);
+                        cr_assert(isinf(lat), "%s pair %u r %g: not found, the lattice has %.6f", MAPS[m].map, i, r, lat);
+                    }
+                    prev = INFINITY;
+                    continue;
+                }
+                check_clear_path(&s, &o.res, r, MAPS[m].map);
+                const float* a = o.res.points;
+                const float* b = o.res.points + 3 * (o.res.point_count - 1);
+                cr_assert(hypot(a[0] - sx, a[2] - sy) <= 2 + 1e-6 && hypot(b[0] - gx, b[2] - gy) <= 2 + 1e-6);
+                if (ends_keep) {
+                    cr_assert(a[0] == (float)sx && a[2] == (float)sy && b[0] == (float)gx && b[2] == (float)gy, "ends kept");
+                    cr_assert(o.res.length >= z.res.length - 1e-6, "%s pair %u r %g: %.9f shorter than radius 0 (%.9f)", MAPS[m].map,
+                              i, r, o.res.length, z.res.length);
+                    cr_assert(!(prev < INFINITY) || o.res.length >= prev - 1e-6, "%s pair %u r %g: %.9f, less than at a smaller r (%.9f)",
+                              MAPS[m].map, i, r, o.res.length, prev);
+                }
+                if (clear) {
+                    /* the lattice between the path's own ends (moved to keep r where they did not) */
+                    double lat = lattice_disc_length(&s, clear, (int)g.width, (int)g.height, r, 0.25, a[0], a[2], b[0], b[2]);
+                    cr_assert(o.res.length <= lat + 1e-6, "%s pair %u r %g: %.9f longer than the lattice's %.9f", MAPS[m].map, i, r,
+                              o.res.length, lat);
+                    if (!isinf(lat)) ++lattice_checked;
+                }
+                prev = ends_keep ? o.res.length : INFINITY;
+                ++checked;
+            }
+        }
+        free(clear);
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+        ptl_query_set_free(&qs);
+        ptl_shape_free(&s);
+        ptl_grid_free(&g);
+    }
+    cr_assert_gt(checked, 100, "checked %d", checked);
+    cr_assert_gt(lattice_checked, 20, "lattice %d", lattice_checked);
 }

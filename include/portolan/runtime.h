@@ -320,7 +320,9 @@ typedef struct ptl_path_result {
    segments tangent to the circles of that radius around the corners it turns at, and arcs on them,
    written as tangent segments just outside the circle (within req->arc_tolerance); `length` is
    the true path's (its segments and arcs, each with the rise between its ends on a 3D navmesh, as
-   for radius 0), and res->turns receives the arcs. Both modes give this
+   for radius 0), and res->turns receives the arcs. Every point returned keeps the radius; a segment
+   keeps it within two float steps of its coordinates (a path squeezed between walls exactly twice
+   the radius apart passes through points that floats cannot all hold). Both modes give this
    exact path for now (runtime/disc_path.c: A* over the tangents between the corners' circles),
    slower than the point search (bench/NOTES.md); follow_surface is ignored. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
