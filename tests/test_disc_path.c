@@ -480,3 +480,102 @@ Test(disc_path, shared_maps_scenario_pairs, .timeout = 900) {
     cr_assert_gt(checked, 100, "checked %d", checked);
     cr_assert_gt(lattice_checked, 20, "lattice %d", lattice_checked);
 }
+
+/* ---- 3D: doors and stairs --------------------------------------------------------------------- */
+
+#include "mesh_builder.h"
+
+static ptl_navmesh* bake_builder(mesh_builder* b) {
+    ptl_trimesh m = as_trimesh(b);
+    ptl_error err;
+    void* blob;
+    size_t size;
+    cr_assert_eq(ptl_bake_trimesh(&m, NULL, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    return nm;
+}
+
+static ptl_status path3(ptl_query* q, const float s[3], const float g[3], float r, ptl_path_result* res, float* pts) {
+    ptl_path_request req;
+    memset(&req, 0, sizeof req);
+    memcpy(req.start, s, sizeof req.start);
+    memcpy(req.goal, g, sizeof req.goal);
+    req.radius = r;
+    memset(res, 0, sizeof *res);
+    res->points = pts;
+    res->point_capacity = 1024;
+    return ptl_query_find_path(q, &req, res);
+}
+
+/* The least distance in plan from any segment of the path to the walls of the navmesh (its cells'
+   edges without a neighbour), among the walls whose height range meets the segment's. */
+static double path_wall_clearance(const ptl_navmesh* nm, const ptl_path_result* res) {
+    ptl_navmesh_info info;
+    ptl_navmesh_get_info(nm, &info);
+    double best = INFINITY;
+    for (uint32_t c = 0; c < info.cell_count; ++c) {
+        ptl_cell_view v;
+        ptl_navmesh_get_cell(nm, c, &v);
+        for (uint32_t i = 0; i < v.vert_count; ++i) {
+            if (v.neighbors[i] != PTL_NONE) continue;
+            const float* a = ptl_navmesh_vert(nm, v.verts[i]);
+            const float* b = ptl_navmesh_vert(nm, v.verts[(i + 1) % v.vert_count]);
+            for (uint32_t k = 0; k + 1 < res->point_count; ++k) {
+                const float* p = res->points + 3 * k;
+                const float* q = p + 3;
+                float lo = fminf(p[1], q[1]) - 1, hi = fmaxf(p[1], q[1]) + 1;
+                if (fmaxf(a[1], b[1]) < lo || fminf(a[1], b[1]) > hi) continue; /* another storey */
+                double d = seg_seg(p[0], p[2], q[0], q[2], a[0], a[2], b[0], b[2]);
+                best = fmin(best, d);
+            }
+        }
+    }
+    return best;
+}
+
+Test(disc_path, a_3m_door_and_a_3m_staircase_pass_1_2_and_stop_2_0) {
+    /* two rooms 10 x 10 joined by a door 3 m wide (z 3.5 .. 6.5) in a wall at x = 10 */
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 20, 10, 0);
+    box(b, 9.8f, 0, -0.2f, 10.2f, 3, 3.5f);
+    box(b, 9.8f, 0, 6.5f, 10.2f, 3, 10.2f);
+    ptl_navmesh* nm = bake_builder(b);
+    ptl_query* q = make_query(nm);
+    float pts[3 * 1024];
+    ptl_path_result res;
+    const float s[3] = {5, 0, 2}, g[3] = {15, 0, 8};
+    cr_assert_eq(path3(q, s, g, 1.2f, &res, pts), PTL_OK);
+    cr_assert(res.found);
+    double c = path_wall_clearance(nm, &res);
+    cr_assert(c >= 1.2 - 1e-5, "door: the path keeps %.6f", c);
+    cr_assert_eq(path3(q, s, g, 2.0f, &res, pts), PTL_PARTIAL, "a 3 m door stops a radius of 2");
+    cr_assert(!res.found && res.point_count == 0);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+
+    /* a staircase 3 m wide (z 3.5 .. 6.5, 15 steps of 0.2 up along x) from a floor at y 0 to a
+       platform at y 3, ledges on both sides (walls for the disc, as every edge of the walkable
+       area is) */
+    memset(b, 0, sizeof *b);
+    floor_quad(b, 0, 0, 10, 10, 0);
+    /* treads only (no solid below them, nothing walkable under the platform either) */
+    for (int k = 0; k < 15; ++k) floor_quad(b, 10 + 0.3f * k, 3.5f, 10 + 0.3f * (k + 1), 6.5f, 0.2f * (k + 1));
+    floor_quad(b, 14.5f, 0, 24, 10, 3);
+    nm = bake_builder(b);
+    q = make_query(nm);
+    const float s2[3] = {4, 0, 5}, g2[3] = {20, 3, 5};
+    ptl_status st0 = path3(q, s2, g2, 0, &res, pts);
+    cr_assert_eq(st0, PTL_OK, "%s", ptl_status_name(st0));
+    cr_assert(res.found, "the stairs join the floors");
+    cr_assert_eq(path3(q, s2, g2, 1.2f, &res, pts), PTL_OK);
+    cr_assert(res.found);
+    c = path_wall_clearance(nm, &res);
+    cr_assert(c >= 1.2 - 1e-5, "stairs: the path keeps %.6f", c);
+    cr_assert(fabsf(pts[3 * (res.point_count - 1) + 1] - 3) < 0.3f, "ends on the platform");
+    cr_assert_eq(path3(q, s2, g2, 2.0f, &res, pts), PTL_PARTIAL, "a 3 m staircase stops a radius of 2");
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    free(b);
+}
