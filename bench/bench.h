@@ -1,14 +1,16 @@
 /* The benchmark program (portolan-bench): its sections and what they share.
 
-   portolan-bench [2d] [3d] [tiles] [reference] [--quick] [--data DIR] [--out DIR]
+   portolan-bench [2d] [3d] [tiles] [radius] [reference] [--quick] [--data DIR] [--out DIR]
    - 2d (bench2d.c): the 2D tables (decomposition, queries, Recast/Detour on grid maps).
    - 3d (bench3d.c): the 3D tables (3D bake per stage, peak memory, cells, walkable area and
      connectivity beside Recast/Detour at Recast's reference parameters).
    - tiles (bench_tiles.c): the tiled tables (tiled bake on dungeon copies and extruded Aurora, 1 and
      2 threads, peak memory, beside Recast solo and tiled; time against triangles).
+   - radius (bench_radius.c): paths for an agent radius from one radius-0 bake, beside Detour's
+     bake per radius (dungeon), and on sc1/Aurora.
    - reference (reference.c): writes the Detour reference data the tests read
      (tests/data/detour/, or --out DIR); prints nothing to stdout.
-   With no section named, 2d, 3d and tiles run. Tables go to stdout as Markdown (bench/run.sh keeps them in
+   With no section named, 2d, 3d, tiles and radius run. Tables go to stdout as Markdown (bench/run.sh keeps them in
    bench/RESULTS.md); progress and problems go to stderr. Never part of the test run. */
 #ifndef PORTOLAN_BENCH_H
 #define PORTOLAN_BENCH_H
@@ -26,6 +28,7 @@
 int bench2d_run(const char* data, bool quick);
 int bench3d_run(const char* data, bool quick);
 int bench_tiles_run(const char* data, bool quick);
+int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
 int bench_tiles_rss_child(const char* who, const char* path);

@@ -5,8 +5,8 @@
 #include "bench.h"
 
 static int usage(void) {
-    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [reference] [--quick] [--data DIR] [--out DIR]\n"
-                    "  2d, 3d, tiles  benchmark tables (Markdown on stdout); default: all three\n"
+    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [reference] [--quick] [--data DIR] [--out DIR]\n"
+                    "  2d, 3d, tiles, radius  benchmark tables (Markdown on stdout); default: all four\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n"
                     "usage: portolan-bench rss portolan|recast FILE.obj\n"
@@ -17,7 +17,7 @@ static int usage(void) {
 int main(int argc, char** argv) {
     const char* data = "../shared/data";
     const char* out_dir = "tests/data/detour";
-    bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false;
+    bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false, runradius = false;
     if (argc == 4 && !strcmp(argv[1], "rss") && (!strcmp(argv[2], "portolan") || !strcmp(argv[2], "recast")))
         return bench_tiles_rss_child(argv[2], argv[3]);
     for (int i = 1; i < argc; ++i) {
@@ -27,20 +27,22 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "2d")) run2d = true;
         else if (!strcmp(argv[i], "3d")) run3d = true;
         else if (!strcmp(argv[i], "tiles")) runtiles = true;
+        else if (!strcmp(argv[i], "radius")) runradius = true;
         else if (!strcmp(argv[i], "reference")) reference = true;
         else return usage();
     }
-    if (!run2d && !run3d && !runtiles && !reference) run2d = run3d = runtiles = true;
+    if (!run2d && !run3d && !runtiles && !reference && !runradius) run2d = run3d = runtiles = runradius = true;
     int rc = 0;
     if (reference) rc |= bench_reference_run(data, out_dir);
-    if (run2d || run3d || runtiles) {
+    if (run2d || run3d || runtiles || runradius) {
         printf("# Portolan benchmarks\n\n");
         bench_print_machine();
-        printf("Sections:%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D" : "",
-               run3d ? " 3D" : "", runtiles ? " tiles" : "");
+        printf("Sections:%s%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D" : "",
+               run3d ? " 3D" : "", runtiles ? " tiles" : "", runradius ? " radius" : "");
     }
     if (run2d) rc |= bench2d_run(data, quick);
     if (run3d) rc |= bench3d_run(data, quick);
     if (runtiles) rc |= bench_tiles_run(data, quick);
+    if (runradius) rc |= bench_radius_run(data, quick);
     return rc ? 1 : 0;
 }
