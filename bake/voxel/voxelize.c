@@ -107,11 +107,12 @@ static wspan* take_node(raster* r, uint32_t** link) {
         r->free_list = r->pool.data[id].next;
     } else {
         if (r->pool.count == r->pool.cap) {
-            const wspan* old = r->pool.data;
-            const bool in_pool = (const void*)*link >= (const void*)old && (const void*)*link < (const void*)(old + r->pool.cap);
-            const size_t at = in_pool ? (size_t)((const char*)*link - (const char*)old) : 0;
+            /* a link inside the pool is kept as its offset (addresses compared as integers: the
+               link may be a list head, outside the pool) */
+            const uintptr_t old = (uintptr_t)r->pool.data, at = (uintptr_t)*link - old;
+            const bool in_pool = r->pool.data && at < (uintptr_t)r->pool.cap * sizeof(wspan);
             if (!PTL_RESERVE(r->a, r->pool, (uint64_t)r->pool.count + 1)) return NULL;
-            if (in_pool) *link = (uint32_t*)((char*)r->pool.data + at);
+            if (in_pool) *link = (uint32_t*)(void*)((char*)r->pool.data + at);
         }
         id = r->pool.count++;
     }
