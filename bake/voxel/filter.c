@@ -201,20 +201,19 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* idx) {
        0 for a span missing a link, "far" for the others. */
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = cs[c]; s < cs[c + 1]; ++s) {
-            const bool inner = sp[s].con[0] != PTL_VX_NOCON && sp[s].con[1] != PTL_VX_NOCON &&
-                               sp[s].con[2] != PTL_VX_NOCON && sp[s].con[3] != PTL_VX_NOCON;
-            dist[s] = inner ? 0xffff : 0;
-            uint32_t a = NBR(c, s, 0), b = NBR(c, s, 3);
-            if (a != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[a], 2);
-                uint32_t a3 = NBR(c - 1, a, 3);
-                if (a3 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a3], 3);
+            const uint8_t* con = sp[s].con;
+            if ((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)) {
+                dist[s] = 0; /* nothing is nearer the wall: no neighbour to look at */
+                continue;
             }
-            if (b != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[b], 2);
-                uint32_t b2 = NBR(c - w, b, 2);
-                if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
-            }
+            /* linked on every side: the two neighbours this sweep reads exist; the distance is kept
+               in a register until it is final */
+            const uint32_t a = cs[c - 1] + con[0], b = cs[c - w] + con[3];
+            uint16_t dv = relax(relax(0xffff, dist[a], 2), dist[b], 2);
+            const uint32_t a3 = NBR(c - 1, a, 3), b2 = NBR(c - w, b, 2);
+            if (a3 != PTL_VX_NONE) dv = relax(dv, dist[a3], 3);
+            if (b2 != PTL_VX_NONE) dv = relax(dv, dist[b2], 3);
+            dist[s] = dv;
         }
     /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1); a span's distance is final once
        visited. */
@@ -223,17 +222,14 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* idx) {
     for (uint32_t c = cols; c-- > 0;) {
         const uint32_t b0 = cs[c], e0 = cs[c + 1];
         for (uint32_t s = e0; s-- > b0;) {
-            uint32_t a = NBR(c, s, 2), b = NBR(c, s, 1);
-            if (a != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[a], 2);
-                uint32_t a1 = NBR(c + 1, a, 1);
-                if (a1 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a1], 3);
-            }
-            if (b != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[b], 2);
-                uint32_t b0n = NBR(c + w, b, 0);
-                if (b0n != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0n], 3);
-            }
+            uint16_t dv = dist[s];
+            if (dv == 0) continue; /* a span missing a link (every other one has all four) */
+            const uint32_t a = cs[c + 1] + sp[s].con[2], b = cs[c + w] + sp[s].con[1];
+            dv = relax(relax(dv, dist[a], 2), dist[b], 2);
+            const uint32_t a1 = NBR(c + 1, a, 1), b0n = NBR(c + w, b, 0);
+            if (a1 != PTL_VX_NONE) dv = relax(dv, dist[a1], 3);
+            if (b0n != PTL_VX_NONE) dv = relax(dv, dist[b0n], 3);
+            dist[s] = dv;
         }
         uint32_t j = 0;
         for (uint32_t s = b0; s < e0; ++s) {
