@@ -250,17 +250,17 @@ static bool block_conflicts(const ptl_open_field* bf, const ptl_allocator* a, bl
     for (uint32_t z = 0; z < d; ++z)
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = z * w + x, b = cs[c], e = cs[c + 1];
+            if (b == e) continue;
+            /* the spans of the next columns in +z and in +x (none outside the block) */
+            const uint32_t zb = z + 1 < d ? cs[c + w] : 0, ze = z + 1 < d ? cs[c + w + 1] : 0;
+            const uint32_t xb = x + 1 < w ? cs[c + 1] : 0, xe = x + 1 < w ? cs[c + 2] : 0;
             for (uint32_t i = b; i < e; ++i) {
                 for (uint32_t j = i + 1; j < e; ++j)
                     if (!ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[j].layer), a)) goto oom;
-                for (int dir = 1; dir <= 2; ++dir) { /* +z, +x */
-                    const uint32_t nx = x + (dir == 2), nz = z + (dir == 1);
-                    if (nx >= w || nz >= d) continue;
-                    const uint32_t nc = nz * w + nx;
-                    for (uint32_t k = cs[nc]; k < cs[nc + 1]; ++k)
-                        if (sp[i].con[dir] != k - cs[nc] && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a))
-                            goto oom;
-                }
+                for (uint32_t k = zb; k < ze; ++k)
+                    if (sp[i].con[1] != k - zb && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a)) goto oom;
+                for (uint32_t k = xb; k < xe; ++k)
+                    if (sp[i].con[2] != k - xb && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a)) goto oom;
             }
         }
     if (!ptl_pair_set_sorted(&set, a, &o->conflicts, &o->conflict_count)) goto oom;
