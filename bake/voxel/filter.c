@@ -69,12 +69,18 @@ static PTL_VX_INLINE_ALWAYS bool ledge_side(const ptl_vx_span* sp, uint32_t b, u
                                             int climb, int* lo, int* hi) {
     if (b == e) return top - bot >= h; /* an empty column: open down to nothing */
     if (mini(top, sp[b].smin) - bot >= h) return true; /* open down to nothing below its first span */
-    for (uint32_t i = b; i < e; ++i) {
-        int nbot = sp[i].smax, ntop = i + 1 < e ? sp[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
+    /* the openings between spans, then the last span's, which reaches the sky (peeled off the
+       loop: a column of one span, terrain and most floors, runs no loop at all) */
+    for (uint32_t i = b; i + 1 < e; ++i) {
+        const int nbot = sp[i].smax, ntop = sp[i + 1].smin;
         if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
         if (nbot - bot < -climb) return true;
         if (nbot - bot <= climb) *lo = mini(*lo, nbot), *hi = maxi(*hi, nbot);
     }
+    const int nbot = sp[e - 1].smax;
+    if (top - maxi(bot, nbot) < h) return false;
+    if (nbot - bot < -climb) return true;
+    if (nbot - bot <= climb) *lo = mini(*lo, nbot), *hi = maxi(*hi, nbot);
     return false;
 }
 
