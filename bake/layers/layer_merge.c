@@ -142,12 +142,16 @@ static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, 
                          int64_t z1, const uint8_t* ov) {
     const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
 #define OV(x, z) ((x) >= 0 && (z) >= 0 && (x) < w && (z) < d && ov[(z) * w + (x)])
-    for (int64_t z = 0; z < d; ++z)
+    for (int64_t z = 0; z < d; ++z) {
+        const int64_t za = z > 0 ? z - 1 : 0, zb = z + 1 < d ? z + 1 : d - 1;
         for (int64_t x = 0; x < w; ++x) {
             if (ov[z * w + x]) continue;
-            bool read = false;
-            for (int64_t nz = z - 1; nz <= z + 1 && !read; ++nz)
-                for (int64_t nx = x - 1; nx <= x + 1 && !read; ++nx) read = OV(nx, nz);
+            /* does the cell cover one of the 3 x 3 columns around (the window clipped to the grid,
+               where OV is false): or-ed without a branch per column */
+            const int64_t xa = x > 0 ? x - 1 : 0, xb = x + 1 < w ? x + 1 : w - 1;
+            uint8_t read = 0;
+            for (int64_t nz = za; nz <= zb; ++nz)
+                for (int64_t nx = xa; nx <= xb; ++nx) read |= ov[nz * w + nx];
             if (!read) continue;
             const int32_t fe = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
             if (fe < 0) continue;
@@ -160,6 +164,7 @@ static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, 
                 }
             if (!near_own) return true;
         }
+    }
 #undef OV
     return false;
 }

@@ -214,6 +214,8 @@ static bool map_block_scan(block_map* m, uint32_t b) {
     for (uint32_t z = 0; z < m->d; ++z)
         for (uint32_t x = 0; x < m->w; ++x) {
             const uint32_t c = (m->z0 + z) * W + m->x0 + x;
+            const uint32_t gx = m->x0 + x, gz = m->z0 + z;
+            const bool in[4] = {gx > 0, gz + 1 < D, gx + 1 < W, gz > 0}; /* the neighbour columns inside the piece */
             for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
@@ -228,9 +230,7 @@ static bool map_block_scan(block_map* m, uint32_t b) {
                 if (z < r->z0) r->z0 = (uint8_t)z;
                 if (z > r->z1) r->z1 = (uint8_t)z;
                 for (int dir = 0; dir < 4; ++dir) {
-                    if (os->con[dir] == PTL_VX_NOCON) continue;
-                    const int64_t nx = (int64_t)(m->x0 + x) + DX[dir], nz = (int64_t)(m->z0 + z) + DZ[dir];
-                    if (nx < 0 || nz < 0 || nx >= (int64_t)W || nz >= (int64_t)D) continue;
+                    if (os->con[dir] == PTL_VX_NOCON || !in[dir]) continue;
                     const uint32_t t = ptl_filter_col_begin(of, ptl_filter_ncol(of->p.width, c, dir)) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;

@@ -209,6 +209,49 @@ static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
     }
 }
 
+/* links_agree in a field (plain index) whose every column holds at most one span: t's only
+   neighbour in direction d is that column's span, which t is linked to unless con[d] is
+   PTL_VX_NOCON, so only the unlinked sides are looked at (the same look-ups, in the same order). */
+static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
+    const ptl_open_field* of = f->of;
+    const uint32_t* cs = of->col_index.off.u32;
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[t], x = c % w, z = c / w;
+    const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
+    for (int d = 0; d < 4; ++d) {
+        if (f->sp[t].con[d] != PTL_VX_NOCON || !in[d]) continue;
+        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d), u = cs[nc];
+        if (u < cs[nc + 1] && f->sp[u].layer != PTL_VX_NONE && span_root(f, u) == l) return false;
+    }
+    return true;
+}
+
+/* flood_spans in a field (plain index) whose every column holds at most one span (a block of a
+   terrain, or of one storey): a neighbour t without a layer is alone in its column, so the column
+   test (column_has) always passes, and links_agree_single replaces links_agree. The same joins and
+   merges as flood_spans, in the same order. */
+static bool flood_spans_single(flood* f, const uint32_t* list, uint32_t count) {
+    const ptl_open_field* of = f->of;
+    const uint32_t* cs = of->col_index.off.u32;
+    const int32_t w = of->p.width;
+    for (uint32_t i = 0; i < count; ++i) {
+        const uint32_t s = list[i];
+        uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : span_root(f, s);
+        if (l == PTL_VX_NONE) return false;
+        for (int d = 0; d < 4; ++d) {
+            const uint32_t k = f->sp[s].con[d];
+            if (k == PTL_VX_NOCON) continue;
+            const uint32_t t = cs[ptl_filter_ncol(w, of->col_of[s], d)] + k;
+            if (f->sp[t].layer == PTL_VX_NONE) {
+                if (links_agree_single(f, t, l)) join(f, t, l);
+                continue;
+            }
+            uint32_t m = span_root(f, t);
+            if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
+        }
+    }
+    return true;
+}
+
 void ptl_layer_set_free(ptl_layer_set* ls) {
     if (!ls) return;
     if (ls->alloc.free) ptl_mem_free(&ls->alloc, ls->layers, (size_t)ls->layer_count * sizeof *ls->layers);
@@ -250,17 +293,17 @@ static bool block_conflicts(const ptl_open_field* bf, const ptl_allocator* a, bl
     for (uint32_t z = 0; z < d; ++z)
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = z * w + x, b = cs[c], e = cs[c + 1];
+            if (b == e) continue;
+            /* the spans of the next columns in +z and in +x (none outside the block) */
+            const uint32_t zb = z + 1 < d ? cs[c + w] : 0, ze = z + 1 < d ? cs[c + w + 1] : 0;
+            const uint32_t xb = x + 1 < w ? cs[c + 1] : 0, xe = x + 1 < w ? cs[c + 2] : 0;
             for (uint32_t i = b; i < e; ++i) {
                 for (uint32_t j = i + 1; j < e; ++j)
                     if (!ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[j].layer), a)) goto oom;
-                for (int dir = 1; dir <= 2; ++dir) { /* +z, +x */
-                    const uint32_t nx = x + (dir == 2), nz = z + (dir == 1);
-                    if (nx >= w || nz >= d) continue;
-                    const uint32_t nc = nz * w + nx;
-                    for (uint32_t k = cs[nc]; k < cs[nc + 1]; ++k)
-                        if (sp[i].con[dir] != k - cs[nc] && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a))
-                            goto oom;
-                }
+                for (uint32_t k = zb; k < ze; ++k)
+                    if (sp[i].con[1] != k - zb && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a)) goto oom;
+                for (uint32_t k = xb; k < xe; ++k)
+                    if (sp[i].con[2] != k - xb && !ptl_pair_set_add(&set, ptl_pair_key(sp[i].layer, sp[k].layer), a)) goto oom;
             }
         }
     if (!ptl_pair_set_sorted(&set, a, &o->conflicts, &o->conflict_count)) goto oom;
@@ -272,11 +315,13 @@ oom:
 }
 
 /* Copies the block at (x0, z0) of `of` into bf (its size and arrays set, n spans), the links
-   leaving the block cut; map: block span -> field span. */
-static void block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_open_field* bf, uint32_t* cs,
+   leaving the block cut; map: block span -> field span. True when every column of the block holds
+   at most one span. */
+static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_open_field* bf, uint32_t* cs,
                        uint32_t* map, uint32_t n) {
     const uint32_t W = (uint32_t)of->p.width, w = (uint32_t)bf->p.width, d = (uint32_t)bf->p.depth;
     uint32_t k = 0;
+    bool single = true;
     for (uint32_t z = 0; z < d; ++z) {
         const uint32_t c0 = (z0 + z) * W + x0;
         if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
@@ -286,6 +331,7 @@ static void block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
         for (uint32_t x = 0; x < w; ++x) {
             const uint32_t c = c0 + x, e = ptl_filter_col_end(of, c);
             cs[z * w + x] = k;
+            single &= e - ptl_filter_col_begin(of, c) <= 1;
             for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s, ++k) {
                 ptl_open_span sp = of->spans[s];
                 if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
@@ -300,13 +346,14 @@ static void block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
     cs[(size_t)w * d] = n;
     bf->col_index.off.u32 = cs, bf->col_index.cols = w * d, bf->col_index.width = 4, bf->col_index.filled = w * d + 1;
     bf->span_count = bf->span_cap = n;
+    return single;
 }
 
 /* Floods the block's n spans in the flood's (floor, z, x) order (a counting sort over the block's
    own floors); then the block-layers get ids in order of creation (*dense, *nl: the flood's layers
    to those ids), a layer's lowest span being the first visited. */
-static bool block_flood(flood* f, const ptl_open_field* bf, const uint32_t* map, uint32_t n, const ptl_allocator* a,
-                        block_out* o, uint32_t** dense, size_t* nl) {
+static bool block_flood(flood* f, const ptl_open_field* bf, const uint32_t* map, uint32_t n, bool single,
+                        const ptl_allocator* a, block_out* o, uint32_t** dense, size_t* nl) {
     uint32_t lo = UINT32_MAX, hi = 0;
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t h = bf->spans[i].floor;
@@ -320,7 +367,7 @@ static bool block_flood(flood* f, const ptl_open_field* bf, const uint32_t* map,
         for (uint32_t i = 0; i < n; ++i) ++count[bf->spans[i].floor - lo + 1];
         for (size_t h = 1; h < nh; ++h) count[h] += count[h - 1];
         for (uint32_t i = 0; i < n; ++i) order[count[bf->spans[i].floor - lo]++] = i;
-        ok = flood_spans(f, order, n);
+        ok = single ? flood_spans_single(f, order, n) : flood_spans(f, order, n);
     }
     if (ok) {
         *nl = f->ln.count;
@@ -381,8 +428,8 @@ void ptl_layers_flood_block(void* data, uint32_t b) {
     size_t nl = 0;
     bool ok = cs && map && bf.spans && bf.col_of && f.next;
     if (ok) {
-        block_copy(of, x0, z0, &bf, cs, map, n);
-        ok = block_flood(&f, &bf, map, n, a, o, &dense, &nl);
+        const bool single = block_copy(of, x0, z0, &bf, cs, map, n);
+        ok = block_flood(&f, &bf, map, n, single, a, o, &dense, &nl);
     }
     if (ok) {
         for (uint32_t i = 0; i < n; ++i) {

@@ -63,27 +63,42 @@ static int ceil_of(const ptl_heightfield* hf, uint32_t i, uint32_t end) {
     return i + 1 < end ? hf->spans[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
 }
 
+/* Rule 3 for one neighbour column [b, e) of the floor `bot` (opening up to `top`): true when
+   it makes the floor a ledge, else the neighbour floors within walkable_climb widen [*lo, *hi]. */
+static PTL_VX_INLINE_ALWAYS bool ledge_side(const ptl_vx_span* sp, uint32_t b, uint32_t e, int bot, int top, int h,
+                                            int climb, int* lo, int* hi) {
+    if (b == e) return top - bot >= h; /* an empty column: open down to nothing */
+    if (mini(top, sp[b].smin) - bot >= h) return true; /* open down to nothing below its first span */
+    /* the openings between spans, then the last span's, which reaches the sky (peeled off the
+       loop: a column of one span, terrain and most floors, runs no loop at all) */
+    for (uint32_t i = b; i + 1 < e; ++i) {
+        const int nbot = sp[i].smax, ntop = sp[i + 1].smin;
+        if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
+        if (nbot - bot < -climb) return true;
+        if (nbot - bot <= climb) *lo = mini(*lo, nbot), *hi = maxi(*hi, nbot);
+    }
+    const int nbot = sp[e - 1].smax;
+    if (top - maxi(bot, nbot) < h) return false;
+    if (nbot - bot < -climb) return true;
+    if (nbot - bot <= climb) *lo = mini(*lo, nbot), *hi = maxi(*hi, nbot);
+    return false;
+}
+
 /* Rule 3 above for the floor `bot` (opening up to `top`) of column c, whose four neighbour
    columns are c + off[d], all inside the grid (a column on the grid's edge is a ledge: the caller
-   decides those). */
+   decides those). The sides are written out, without a loop over them to mispredict. */
 static bool is_ledge(const ptl_heightfield* hf, uint32_t c, const uint32_t off[4], int bot, int top) {
     const ptl_vx_params* p = &hf->p;
     const int h = p->walkable_height, climb = p->walkable_climb;
     const ptl_vx_span* sp = hf->spans;
-    int amin[2] = {bot, bot}, amax[2] = {bot, bot}; /* per axis: d = 0, 2 (x) and d = 1, 3 (z) */
-    for (int d = 0; d < 4; ++d) {
-        const uint32_t nc = c + off[d];
-        const uint32_t b = hf->col_start[nc], e = hf->col_start[nc + 1];
-        int first = b < e ? sp[b].smin : (int)PTL_VX_MAX_HEIGHT;
-        if (mini(top, first) - bot >= h) return true; /* open down to nothing */
-        for (uint32_t i = b; i < e; ++i) {
-            int nbot = sp[i].smax, ntop = i + 1 < e ? sp[i + 1].smin : (int)PTL_VX_MAX_HEIGHT;
-            if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
-            if (nbot - bot < -climb) return true;
-            if (nbot - bot <= climb) amin[d & 1] = mini(amin[d & 1], nbot), amax[d & 1] = maxi(amax[d & 1], nbot);
-        }
-    }
-    return amax[0] - amin[0] > climb || amax[1] - amin[1] > climb;
+    const uint32_t* cs = hf->col_start;
+    int xlo = bot, xhi = bot, zlo = bot, zhi = bot; /* the x sides (d = 0, 2) and the z sides (1, 3) */
+    if (ledge_side(sp, cs[c + off[0]], cs[c + off[0] + 1], bot, top, h, climb, &xlo, &xhi) ||
+        ledge_side(sp, cs[c + off[1]], cs[c + off[1] + 1], bot, top, h, climb, &zlo, &zhi) ||
+        ledge_side(sp, cs[c + off[2]], cs[c + off[2] + 1], bot, top, h, climb, &xlo, &xhi) ||
+        ledge_side(sp, cs[c + off[3]], cs[c + off[3] + 1], bot, top, h, climb, &zlo, &zhi))
+        return true;
+    return xhi - xlo > climb || zhi - zlo > climb;
 }
 
 void ptl_open_field_free(ptl_open_field* of) {
@@ -107,18 +122,19 @@ static uint32_t filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
             uint32_t c = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
             uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
             if (b == e) continue;
-            for (uint32_t i = b; i < e; ++i) walk[i] = hf->spans[i].walkable;
-            for (uint32_t i = b + 1; i < e; ++i) /* rule 1, from the rasterized flags only */
-                if (!hf->spans[i].walkable && hf->spans[i - 1].walkable &&
-                    hf->spans[i].smax - hf->spans[i - 1].smax <= p->walkable_climb)
-                    walk[i] = 2; /* 2: walkable with the tag of the span below */
             /* a column on the grid's edge has a neighbour outside: every floor there is a ledge */
             const bool edge = x == 0 || z == 0 || x + 1 == p->width || z + 1 == p->depth;
             for (uint32_t i = b; i < e; ++i) {
-                if (!walk[i]) continue;
-                int bot = hf->spans[i].smax, top = ceil_of(hf, i, e);
-                if (edge || top - bot < p->walkable_height || is_ledge(hf, c, off, bot, top)) walk[i] = 0;
-                n += walk[i] != 0;
+                uint8_t wk = hf->spans[i].walkable;
+                if (!wk && i > b && hf->spans[i - 1].walkable && /* rule 1, from the rasterized flags only */
+                    hf->spans[i].smax - hf->spans[i - 1].smax <= p->walkable_climb)
+                    wk = 2; /* 2: walkable with the tag of the span below */
+                if (wk) {
+                    int bot = hf->spans[i].smax, top = ceil_of(hf, i, e);
+                    if (edge || top - bot < p->walkable_height || is_ledge(hf, c, off, bot, top)) wk = 0;
+                }
+                walk[i] = wk;
+                n += wk != 0;
             }
         }
     }
@@ -143,15 +159,8 @@ static uint32_t first_link(const ptl_open_span* sp, const ptl_open_span* a, uint
 
 /* Rule 5 between column ca and its neighbour cb in direction d: a span links to the first span of
    the other column it can link to, and the link is kept when that one's first is it in return. */
-static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, int h, int climb) {
-    ptl_open_span* sp = of->spans;
-    const uint32_t* cs = of->col_index.off.u32;
-    const uint32_t a0 = cs[ca], a1 = cs[ca + 1];
-    const uint32_t b0 = cs[cb], b1 = cs[cb + 1];
-    if (a1 - a0 == 1 && b1 - b0 == 1) { /* the common case: one floor on each side */
-        if (can_link(&sp[a0], &sp[b0], h, climb)) sp[a0].con[d] = 0, sp[b0].con[(d + 2) & 3] = 0;
-        return;
-    }
+static void link_columns_many(ptl_open_span* sp, uint32_t a0, uint32_t a1, uint32_t b0, uint32_t b1, int d, int h,
+                              int climb) {
     for (uint32_t a = a0; a < a1 && a - a0 < PTL_VX_NOCON; ++a) {
         uint32_t b = first_link(sp, &sp[a], b0, b1, h, climb);
         if (b == PTL_VX_NONE || first_link(sp, &sp[b], a0, a1, h, climb) != a) continue;
@@ -160,13 +169,31 @@ static void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, in
     }
 }
 
+/* Rule 5 between column ca and its neighbour cb in direction d; the common case, one floor on
+   each side, without a call. */
+static inline void link_columns(ptl_open_field* of, uint32_t ca, uint32_t cb, int d, int h, int climb) {
+    ptl_open_span* sp = of->spans;
+    const uint32_t* cs = of->col_index.off.u32;
+    const uint32_t a0 = cs[ca], a1 = cs[ca + 1];
+    const uint32_t b0 = cs[cb], b1 = cs[cb + 1];
+    if (a1 - a0 == 1 && b1 - b0 == 1) {
+        if (can_link(&sp[a0], &sp[b0], h, climb)) sp[a0].con[d] = 0, sp[b0].con[(d + 2) & 3] = 0;
+        return;
+    }
+    if (a0 < a1 && b0 < b1) link_columns_many(sp, a0, a1, b0, b1, d, h, climb);
+}
+
 static uint16_t relax(uint16_t cur, uint16_t from, unsigned step) {
     unsigned v = (unsigned)from + step;
     return v < cur ? (uint16_t)v : cur;
 }
 
-/* Rule 6: marks in `gone` the spans the erosion removes; returns how many. */
-static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
+/* Rule 6: finds the spans the erosion removes and returns how many. On return, idx[s] is what
+   remove_spans needs: PTL_VX_NOCON for a removed span, else its index among the kept spans of its
+   column (saturated at PTL_VX_NOCON - 1: links reach only a column's first PTL_VX_NOCON spans,
+   whose new index is at most the old one). Each column's indices are written as soon as the
+   backward sweep has settled its spans, while they are in cache. */
+static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* idx) {
     const ptl_vx_params* p = &of->p;
     const ptl_open_span* sp = of->spans;
     const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
@@ -180,69 +207,74 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* gone) {
        0 for a span missing a link, "far" for the others. */
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = cs[c]; s < cs[c + 1]; ++s) {
-            const bool inner = sp[s].con[0] != PTL_VX_NOCON && sp[s].con[1] != PTL_VX_NOCON &&
-                               sp[s].con[2] != PTL_VX_NOCON && sp[s].con[3] != PTL_VX_NOCON;
-            dist[s] = inner ? 0xffff : 0;
-            uint32_t a = NBR(c, s, 0), b = NBR(c, s, 3);
-            if (a != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[a], 2);
-                uint32_t a3 = NBR(c - 1, a, 3);
-                if (a3 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a3], 3);
+            const uint8_t* con = sp[s].con;
+            if ((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)) {
+                dist[s] = 0; /* nothing is nearer the wall: no neighbour to look at */
+                continue;
             }
-            if (b != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[b], 2);
-                uint32_t b2 = NBR(c - w, b, 2);
-                if (b2 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b2], 3);
-            }
+            /* linked on every side: the two neighbours this sweep reads exist; the distance is kept
+               in a register until it is final */
+            const uint32_t a = cs[c - 1] + con[0], b = cs[c - w] + con[3];
+            uint16_t dv = relax(relax(0xffff, dist[a], 2), dist[b], 2);
+            const uint32_t a3 = NBR(c - 1, a, 3), b2 = NBR(c - w, b, 2);
+            if (a3 != PTL_VX_NONE) dv = relax(dv, dist[a3], 3);
+            if (b2 != PTL_VX_NONE) dv = relax(dv, dist[b2], 3);
+            dist[s] = dv;
         }
     /* Backward sweep: (+1, 0), (+1, +1), (0, +1), (-1, +1); a span's distance is final once
        visited. */
     const uint32_t thr = 2u * (uint32_t)p->walkable_radius;
     uint32_t removed = 0;
-    for (uint32_t c = cols; c-- > 0;)
-        for (uint32_t s = cs[c + 1]; s-- > cs[c];) {
-            uint32_t a = NBR(c, s, 2), b = NBR(c, s, 1);
-            if (a != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[a], 2);
-                uint32_t a1 = NBR(c + 1, a, 1);
-                if (a1 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[a1], 3);
-            }
-            if (b != PTL_VX_NONE) {
-                dist[s] = relax(dist[s], dist[b], 2);
-                uint32_t b0 = NBR(c + w, b, 0);
-                if (b0 != PTL_VX_NONE) dist[s] = relax(dist[s], dist[b0], 3);
-            }
-            gone[s] = dist[s] < thr;
-            removed += gone[s];
+    for (uint32_t c = cols; c-- > 0;) {
+        const uint32_t b0 = cs[c], e0 = cs[c + 1];
+        for (uint32_t s = e0; s-- > b0;) {
+            uint16_t dv = dist[s];
+            if (dv == 0) continue; /* a span missing a link (every other one has all four) */
+            const uint32_t a = cs[c + 1] + sp[s].con[2], b = cs[c + w] + sp[s].con[1];
+            dv = relax(relax(dv, dist[a], 2), dist[b], 2);
+            const uint32_t a1 = NBR(c + 1, a, 1), b0n = NBR(c + w, b, 0);
+            if (a1 != PTL_VX_NONE) dv = relax(dv, dist[a1], 3);
+            if (b0n != PTL_VX_NONE) dv = relax(dv, dist[b0n], 3);
+            dist[s] = dv;
         }
+        uint32_t j = 0;
+        for (uint32_t s = b0; s < e0; ++s) {
+            const bool gone = dist[s] < thr;
+            idx[s] = gone ? (uint8_t)PTL_VX_NOCON : (uint8_t)(j < PTL_VX_NOCON - 1 ? j : PTL_VX_NOCON - 1);
+            j += !gone;
+            removed += gone;
+        }
+    }
 #undef NBR
     return removed;
 }
 
-/* Keeps the spans not marked in `gone`, compacted in place (links to removed spans dropped, the
-   others' indices inside their columns updated); the arrays keep their size (span_cap). `kept` has
-   span_count + 1 entries of scratch: kept[s] is the number of spans kept before s, so a kept span
-   moves to kept[s], a column's first span to kept[its old first], and a link's index inside its
-   column becomes kept[target] - kept[column's first]. */
-static void remove_spans(ptl_open_field* of, const uint8_t* gone, uint32_t* kept) {
-    const uint32_t n = of->span_count;
-    uint32_t k = 0;
-    for (uint32_t s = 0; s < n; ++s) kept[s] = k, k += !gone[s];
-    kept[n] = k;
+/* Keeps the spans whose idx (from erode) is not PTL_VX_NOCON, compacted in place: a kept link
+   becomes the new index of its target inside the target's column (the target's idx; a removed
+   target's is PTL_VX_NOCON, which drops the link), and a column's spans start after the kept
+   spans of the columns before it. The arrays keep their size (span_cap). The links are read
+   through the old column index, so it is rewritten last. */
+static void remove_spans(ptl_open_field* of, const uint8_t* idx) {
     uint32_t* cs = of->col_index.off.u32;
-    for (uint32_t s = 0; s < n; ++s) {
-        if (gone[s]) continue;
-        ptl_open_span* o = &of->spans[s];
-        for (int d = 0; d < 4; ++d) {
-            if (o->con[d] == PTL_VX_NOCON) continue;
-            uint32_t first = cs[ptl_filter_ncol(of->p.width, of->col_of[s], d)], t = first + o->con[d];
-            o->con[d] = gone[t] ? PTL_VX_NOCON : (uint8_t)(kept[t] - kept[first]);
+    const uint32_t w = (uint32_t)of->p.width, cols = w * (uint32_t)of->p.depth;
+    const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
+    uint32_t k = 0;
+    for (uint32_t c = 0; c < cols; ++c)
+        for (uint32_t s = cs[c], e = cs[c + 1]; s < e; ++s) {
+            if (idx[s] == PTL_VX_NOCON) continue;
+            ptl_open_span o = of->spans[s];
+            for (int d = 0; d < 4; ++d)
+                if (o.con[d] != PTL_VX_NOCON) o.con[d] = idx[cs[c + off[d]] + o.con[d]];
+            of->spans[k] = o;
+            of->col_of[k++] = c;
         }
-        of->spans[kept[s]] = *o;
-        of->col_of[kept[s]] = of->col_of[s];
+    k = 0;
+    for (uint32_t c = 0, s = 0; c < cols; ++c) {
+        const uint32_t e = cs[c + 1];
+        cs[c] = k;
+        for (; s < e; ++s) k += idx[s] != PTL_VX_NOCON;
     }
-    const uint32_t cols = (uint32_t)of->p.width * (uint32_t)of->p.depth;
-    for (uint32_t c = 0; c <= cols; ++c) cs[c] = kept[cs[c]];
+    cs[cols] = k;
     of->span_count = k;
 }
 
@@ -332,7 +364,10 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
     for (int z = 0; z < p->depth; ++z)
         for (int x = 0; x < p->width; ++x) {
             uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
-            for (uint32_t s = of->col_index.off.u32[col]; s < of->col_index.off.u32[col + 1]; ++s)
+            for (uint32_t s = of->col_index.off.u32[col]; s < of->col_index.off.u32[col + 1]; ++s) {
+                const uint8_t* con = of->spans[s].con;
+                if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+                    continue; /* linked on every side (most spans): one test */
                 for (int d = 0; d < 4; ++d) {
                     if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
                     uint32_t t;
@@ -344,6 +379,7 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
                         return PTL_ERR_NO_MEMORY;
                     }
                 }
+            }
         }
     /* Spans are visited in index order (columns z-major, spans in column order) and directions in
        order, so the list is sorted already. */
@@ -377,7 +413,6 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
     const uint32_t ns = hf->span_count;
     uint8_t* walk = ptl_mem_alloc(&a, ns);
     uint16_t* dist = NULL;
-    uint32_t* kept = NULL;
     uint32_t n = 0;
     ptl_status st = PTL_OK;
     out->p = *p;
@@ -428,10 +463,9 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
 
     if (p->walkable_radius > 0 && n > 0) {
         dist = ptl_mem_alloc(&a, (size_t)n * sizeof *dist);
-        kept = ptl_mem_alloc(&a, ((size_t)n + 1) * sizeof *kept);
-        if (!dist || !kept) goto oom;
-        /* `walk` is reused as the removal mark (n <= ns) */
-        if (erode(out, dist, walk) > 0) remove_spans(out, walk, kept);
+        if (!dist) goto oom;
+        /* `walk` is reused for the kept spans' new indices (n <= ns) */
+        if (erode(out, dist, walk) > 0) remove_spans(out, walk);
     }
     if (find_gaps(hf, out, &a) < 0) goto oom;
     goto done;
@@ -441,7 +475,6 @@ oom:
 done:
     ptl_mem_free(&a, walk, ns);
     ptl_mem_free(&a, dist, (size_t)n * sizeof *dist);
-    ptl_mem_free(&a, kept, ((size_t)n + 1) * sizeof *kept);
     if (st >= 0) ptl_error_ok(err);
     return st;
 }

@@ -67,17 +67,25 @@ static double dmax(double a, double b) {
     return a > b ? a : b;
 }
 
-/* A span while rasterizing: its extent, the tag of its top, and the highest walkable top merged
-   into it (0: none; every top is >= 1) with that surface's tag. */
+/* A span while rasterizing: its extent, its top and that surface's tag as one key (top << 16 |
+   tag), and the highest walkable top merged into it with its tag, the same way (0: none; every
+   top is >= 1). The merge rules of the overview are then the larger of two keys, with no branch
+   to mispredict. */
 typedef struct wspan {
-    uint16_t smin, smax, ttag, wtop, wtag, pad;
+    uint32_t tkey, wkey;
+    uint16_t smin, pad;
     uint32_t next;
 } wspan;
+
+/* The sentinel node, pool entry 0, that ends every list: its extent (0xffff, 0xffff) lies above
+   every span's (heights < PTL_VX_MAX_HEIGHT), so a walk up the list stops there. It also ends the
+   free list (it is never free). */
+#define END 0u
 
 typedef struct raster {
     const ptl_vx_params* p;
     const ptl_allocator* a;
-    uint32_t* head; /* width * depth list heads, PTL_VX_NONE: empty */
+    uint32_t* head; /* width * depth list heads, END: empty */
     PTL_ARRAY(wspan) pool;
     uint32_t free_list;
     uint32_t live;
@@ -87,55 +95,61 @@ typedef struct raster {
     PTL_ARRAY(struct wrange) acc;
 } raster;
 
-/* Merges b's extent and tags into a (they overlap or touch): the rules in the overview. */
-static void merge_into(wspan* a, const wspan* b) {
-    /* (top, tag) pairs compared as one key: the larger top, ties to the larger tag, with no branch
-       to mispredict */
-    uint32_t ka = (uint32_t)a->smax << 16 | a->ttag, kb = (uint32_t)b->smax << 16 | b->ttag;
-    uint32_t wa = (uint32_t)a->wtop << 16 | a->wtag, wb = (uint32_t)b->wtop << 16 | b->wtag;
-    uint32_t k = ka > kb ? ka : kb, w = wa > wb ? wa : wb;
-    a->smin = b->smin < a->smin ? b->smin : a->smin;
-    a->smax = (uint16_t)(k >> 16), a->ttag = (uint16_t)k, a->wtop = (uint16_t)(w >> 16), a->wtag = (uint16_t)w;
+static uint32_t umax32(uint32_t a, uint32_t b) {
+    return a > b ? a : b;
 }
 
-/* Adds [smin, smax) to column `col`, merging with the spans it overlaps or touches. The first
-   of those takes the new span in place (most pieces of a triangle land on a span already there,
-   so no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
-   between the same neighbours, as it only grows towards spans it does not reach. */
-static bool add_span(raster* r, uint32_t col, uint16_t smin, uint16_t smax, bool walkable, uint16_t tag) {
-    wspan s = {smin, smax, tag, walkable ? smax : 0, walkable ? tag : 0, 0, PTL_VX_NONE};
-    uint32_t prev = PTL_VX_NONE, cur = r->head[col];
-    while (cur != PTL_VX_NONE) {
-        wspan* c = &r->pool.data[cur];
-        if (c->smin > s.smax) break;
-        if (c->smax < s.smin) {
-            prev = cur, cur = c->next;
-            continue;
-        }
-        merge_into(c, &s);
-        for (uint32_t nx = c->next; nx != PTL_VX_NONE && r->pool.data[nx].smin <= c->smax; nx = c->next) {
-            wspan* o = &r->pool.data[nx];
-            merge_into(c, o);
-            c->next = o->next;
-            o->next = r->free_list;
-            r->free_list = nx;
-            --r->live;
-        }
-        return true;
-    }
-    uint32_t id;
-    if (r->free_list != PTL_VX_NONE) {
-        id = r->free_list;
+/* Takes a node for a new span, to be linked at *link (in the heads or in the pool, which may
+   move when it grows); NULL when out of memory. */
+static wspan* take_node(raster* r, uint32_t** link) {
+    uint32_t id = r->free_list;
+    if (id != END) {
         r->free_list = r->pool.data[id].next;
     } else {
-        if (!PTL_RESERVE(r->a, r->pool, (uint64_t)r->pool.count + 1)) return false;
+        if (r->pool.count == r->pool.cap) {
+            /* a link inside the pool is kept as its offset (addresses compared as integers: the
+               link may be a list head, outside the pool) */
+            const uintptr_t old = (uintptr_t)r->pool.data, at = (uintptr_t)*link - old;
+            const bool in_pool = r->pool.data && at < (uintptr_t)r->pool.cap * sizeof(wspan);
+            if (!PTL_RESERVE(r->a, r->pool, (uint64_t)r->pool.count + 1)) return NULL;
+            if (in_pool) *link = (uint32_t*)(void*)((char*)r->pool.data + at);
+        }
         id = r->pool.count++;
     }
-    s.next = cur;
-    r->pool.data[id] = s;
-    if (prev == PTL_VX_NONE) r->head[col] = id;
-    else r->pool.data[prev].next = id;
+    **link = id;
     ++r->live;
+    return &r->pool.data[id];
+}
+
+/* Adds [lo, hi) to column `col` with the keys of its top (tkey = hi << 16 | tag; wkey = tkey when
+   the surface is walkable, else 0), merging with the spans it overlaps or touches. The first of
+   those takes the new span in place (most pieces of a triangle land on a span already there, so
+   no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
+   between the same neighbours, as it only grows towards spans it does not reach. Every list ends
+   at the sentinel (END), which lies above every span, so the walk tests one condition per node. */
+static inline bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, uint32_t tkey, uint32_t wkey) {
+    wspan* pool = r->pool.data;
+    uint32_t* link = &r->head[col];
+    wspan* c = &pool[*link];
+    while (c->tkey >> 16 < lo) /* spans below the piece, not touching it */
+        link = &c->next, c = &pool[*link];
+    if (c->smin > hi) { /* the piece lies between the spans: a new node before c */
+        const uint32_t next = *link;
+        wspan* s = take_node(r, &link);
+        if (!s) return false;
+        *s = (wspan){tkey, wkey, (uint16_t)lo, 0, next};
+        return true;
+    }
+    c->tkey = umax32(c->tkey, tkey), c->wkey = umax32(c->wkey, wkey);
+    c->smin = (uint16_t)(lo < c->smin ? lo : c->smin);
+    for (wspan* o = &pool[c->next]; o->smin <= c->tkey >> 16; o = &pool[c->next]) {
+        const uint32_t nx = c->next;
+        c->tkey = umax32(c->tkey, o->tkey), c->wkey = umax32(c->wkey, o->wkey);
+        c->next = o->next;
+        o->next = r->free_list;
+        r->free_list = nx;
+        --r->live;
+    }
     return true;
 }
 
@@ -147,24 +161,41 @@ typedef struct wrange {
     double lo, hi;
 } wrange;
 
-
 static void wr_add(wrange* r, double w) {
     r->lo = dmin(r->lo, w), r->hi = dmax(r->hi, w);
 }
 
-/* Adds the span of a triangle's piece whose y range is [wmin, wmax] (grid units) to column (x, z):
-   [floor(wmin), ceil(wmax)] clamped to the grid, at least one voxel tall. */
-static bool emit(raster* r, double wmin, double wmax, int x, int z, bool walkable, uint16_t tag) {
-    const int top = r->p->heights;
-    if (wmax < 0 || wmin > top) return true;
+/* The span of a triangle's piece whose y range is [wmin, wmax] (grid units), into *lo and *hi:
+   [floor(wmin), ceil(wmax)] clamped to the grid, at least one voxel tall; false when the piece
+   lies outside the grid's heights. */
+static inline bool piece_span(int top, double wmin, double wmax, uint32_t* lo_out, uint32_t* hi_out) {
+    if (wmax < 0 || wmin > top) return false;
     /* floor and ceil after clamping to [0, top], where truncation is exact */
     int lo = (int)dmax(0, wmin), hi = (int)dmin(top, wmax);
     if (hi < dmin(top, wmax)) ++hi;
     if (lo > top - 1) lo = top - 1;
     if (hi < lo + 1) hi = lo + 1;
-    const ptl_vx_params* g = r->p; /* (x, z) is a world column inside the window */
-    return add_span(r, (uint32_t)(z - g->oz) * (uint32_t)g->width + (uint32_t)(x - g->ox), (uint16_t)lo, (uint16_t)hi,
-                    walkable, tag);
+    *lo_out = (uint32_t)lo, *hi_out = (uint32_t)hi;
+    return true;
+}
+
+/* A triangle's surface as the spans take it: its tag and whether it is walkable. */
+typedef struct surf {
+    uint16_t tag;
+    bool walkable;
+} surf;
+
+/* Adds the span of a piece with y range [wmin, wmax] to column `col` (piece_span). */
+static inline bool emit_col(raster* r, double wmin, double wmax, uint32_t col, surf f) {
+    uint32_t lo, hi;
+    if (!piece_span(r->p->heights, wmin, wmax, &lo, &hi)) return true;
+    const uint32_t tkey = hi << 16 | f.tag;
+    return add_span(r, col, lo, hi, tkey, f.walkable ? tkey : 0);
+}
+
+/* The window's column of world column (x, z), which lies inside the window. */
+static inline uint32_t col_of(const ptl_vx_params* g, int x, int z) {
+    return (uint32_t)(z - g->oz) * (uint32_t)g->width + (uint32_t)(x - g->ox);
 }
 
 /* floor(v) clamped to [lo, hi], lo >= 0 (the same as truncating v clamped to [lo, hi]). */
@@ -329,15 +360,20 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
     if (xa < c0) xa = c0;
     if (xb > c1 - 1) xb = c1 - 1;
     if (xa > xb) return true;
-    if (w_level == w_level) {
-        for (int x = xa; x <= xb; ++x)
-            if (!emit(r, w_level, w_level, x, z, tc->walkable, tc->tag)) return false;
+    const surf f = {tc->tag, tc->walkable};
+    const uint32_t col0 = col_of(p, xa, z);
+    if (w_level == w_level) { /* every piece is the same span */
+        uint32_t lo, hi;
+        if (!piece_span(p->heights, w_level, w_level, &lo, &hi)) return true;
+        const uint32_t tkey = hi << 16 | f.tag, wkey = f.walkable ? tkey : 0;
+        for (uint32_t c = col0; c <= col0 + (uint32_t)(xb - xa); ++c)
+            if (!add_span(r, c, lo, hi, tkey, wkey)) return false;
         return true;
     }
     if (!lines || (xa == xb && ru0 >= xa && ru1 <= xa + 1)) { /* the row lies in one column: it is the piece */
         wrange wr = {pts[0].w, pts[0].w};
         for (int i = 1; i < np; ++i) wr_add(&wr, pts[i].w);
-        return emit(r, wr.lo, wr.hi, xa, z, tc->walkable, tc->tag);
+        return emit_col(r, wr.lo, wr.hi, col0, f);
     }
     /* Each point's height goes to its column floor(u) (acc[x - xa + 1]; the slots on either
        side take the points beyond the row's columns): one pass without a branch per point and
@@ -360,7 +396,7 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
         left = (wrange){HUGE_VAL, -HUGE_VAL};
         if (ru1 >= x + 1 && line_clip(&lines[x + 1 - c0], z, &left)) wr.lo = dmin(wr.lo, left.lo), wr.hi = dmax(wr.hi, left.hi);
         /* Nothing is found only where rounding made a sliver of the row miss both lines. */
-        if (wr.lo <= wr.hi && !emit(r, wr.lo, wr.hi, x, z, tc->walkable, tc->tag)) return false;
+        if (wr.lo <= wr.hi && !emit_col(r, wr.lo, wr.hi, col0 + (uint32_t)(x - xa), f)) return false;
     }
     return true;
 }
@@ -404,7 +440,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     if (x0 == x1 && z0 == z1 && umin >= x0 && umax <= x0 + 1 && vmin >= z0 && vmax <= z0 + 1 &&
         (!tc.thin || (umin > x0 && umax < x0 + 1 && vmin > z0 && vmax < z0 + 1))) {
         if (x0 < p->ox || x0 > p->ox + p->width - 1 || z0 < wz0 || z0 > wz1) return true;
-        return emit(r, wmin, wmax, x0, z0, walkable, tag); /* only this square: a fat triangle has area there */
+        return emit_col(r, wmin, wmax, col_of(p, x0, z0), (surf){tag, walkable}); /* only this square: a fat triangle has area there */
     }
     for (int e = 0; e < 3; ++e) {
         int f = e == 2 ? 0 : e + 1;
@@ -468,10 +504,11 @@ static ptl_status compact(raster* r, ptl_heightfield* hf, ptl_error* err) {
     uint32_t k = 0;
     for (size_t c = 0; c < cols; ++c) {
         hf->col_start[c] = k;
-        for (uint32_t i = r->head[c]; i != PTL_VX_NONE; i = r->pool.data[i].next) {
+        for (uint32_t i = r->head[c]; i != END; i = r->pool.data[i].next) {
             const wspan* s = &r->pool.data[i];
-            bool walk = s->wtop != 0 && (int32_t)s->smax - (int32_t)s->wtop <= p->walkable_climb;
-            ptl_vx_span o = {s->smin, s->smax, walk ? s->wtag : s->ttag, walk, 0};
+            const uint32_t smax = s->tkey >> 16, wtop = s->wkey >> 16;
+            bool walk = wtop != 0 && (int32_t)smax - (int32_t)wtop <= p->walkable_climb;
+            ptl_vx_span o = {s->smin, (uint16_t)smax, (uint16_t)(walk ? s->wkey : s->tkey), walk, 0};
             hf->spans[k++] = o;
         }
     }
@@ -520,12 +557,17 @@ ptl_status ptl_voxelize_trimesh(const ptl_trimesh* m, const uint32_t* tris, uint
     ptl_allocator a = ptl_allocator_resolve(alloc);
     raster r;
     memset(&r, 0, sizeof r);
-    r.p = p, r.a = &a, r.free_list = PTL_VX_NONE;
+    r.p = p, r.a = &a, r.free_list = END;
     size_t cols = (size_t)p->width * (size_t)p->depth;
     r.head = ptl_mem_alloc(&a, cols * sizeof *r.head);
     ptl_status st = PTL_OK;
-    if (!r.head) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%zu columns)", cols);
-    if (st >= 0) memset(r.head, 0xff, cols * sizeof *r.head);
+    if (!r.head || !PTL_RESERVE(&a, r.pool, 1))
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%zu columns)", cols);
+    if (st >= 0) {
+        memset(r.head, 0, cols * sizeof *r.head); /* END */
+        r.pool.data[END] = (wspan){0xffffu << 16, 0, 0xffffu, 0, END};
+        r.pool.count = 1;
+    }
     const double cs = p->cs, ch = p->ch;
     for (uint32_t i = 0; i < n && st >= 0; ++i) {
         uint32_t t = tris ? tris[i] : i;
