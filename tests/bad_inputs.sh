@@ -367,7 +367,7 @@ t bake_tiles_reversed 2 'tiles' -- "${bake3d[@]}" --tile-size 16 --tiles 3:1,0:0
 absurd decompose_relax 'relax' "-1=2 0=0 1e30=0 nan=2" "$bin" decompose "$tmp/g.map" --relax
 absurd decompose_pair_slack 'pair.slack' "-1=2 0=2 1e30=2 nan=2" "$bin" decompose "$tmp/g.map" --pair-slack
 path=("$bin" path "$tmp/g.ptl" --from 1,0,1 --to 20,0,20)
-absurd path_radius 'radius' "-1=2 0=0 1e30=1 nan=2" "${path[@]}" --radius
+absurd path_radius 'radius' "-1=2 0=0 1e30=2 nan=2 1e6=0 0.5=0" "${path[@]}" --radius
 absurd path_extents 'extents' "-1,0,0=2 0,0,0=0 1e30,1e30,1e30=0 nan,2,2=2" "${path[@]}" --extents
 t path_from_zero 0 '' -- "$bin" path "$tmp/g.ptl" --from 0,0,0 --to 20,0,20
 printf 'px,py,pz,max_radius\n1,0,1,2\n1e30,0,1e30,1e30\n-1e30,-1e30,-1e30,0\n' >"$tmp/q_wall.csv"

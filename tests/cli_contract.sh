@@ -92,7 +92,9 @@ python3 -c "import struct,sys; d=open(sys.argv[1],'rb').read(24); assert d[:8]==
     && ok || bad "draw --window: not a 200x200 PNG"
 expect 2 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/zoom.png" --window 20,10,10,20
 expect 2 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/zoom.png" --window 1,2,3
-expect 1 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 9,0,9 --radius 0.5
+expect 0 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 9,0,9 --radius 0.5 --json && json_has found complete length radius points
+grep -q '"radius":0.5' "$tmp/out" && ok || bad "path --radius: the JSON names the radius"
+expect 0 "$bin" path "$tmp/rooms.ptl" --pairs "$tmp/pairs.csv" --radius 0.5 --out "$tmp/res.csv" --json && json_has queries found complete mean_length us
 expect 1 "$bin" bake "$tmp/missing.map" -o "$tmp/x.ptl"
 expect 1 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu
 
