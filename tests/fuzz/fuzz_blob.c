@@ -57,6 +57,19 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             ptl_status st = ptl_query_find_path(q, &req, &res);
             if (st >= 0 && res.found && !(res.length >= 0)) fuzz_fail("blob: path of length %g", res.length);
             if (res.point_count > res.point_capacity) fuzz_fail("blob: %u points written into 64", res.point_count);
+            /* an agent of some radius, the wall distance and the clear point */
+            float radius = (float)(fuzz_unit(&rng) * 0.05 * (info.bmax[0] - info.bmin[0] + 1));
+            if (!isfinite(radius)) radius = 1;
+            req.radius = radius;
+            res = (ptl_path_result){.points = pts, .point_capacity = 64};
+            st = ptl_query_find_path(q, &req, &res);
+            if (st >= 0 && res.found && !(res.length >= 0)) fuzz_fail("blob: radius %g: path of length %g", radius, res.length);
+            if (res.point_count > res.point_capacity) fuzz_fail("blob: radius %g: %u points written into 64", radius, res.point_count);
+            ptl_wall_hit hit;
+            st = ptl_query_wall_distance(q, req.start, NULL, radius, &hit);
+            if (st >= 0 && hit.found && !(hit.distance >= 0 && hit.distance <= radius * (1 + 1e-6) + 1e-6))
+                fuzz_fail("blob: wall distance %g beyond max %g", hit.distance, radius);
+            (void)ptl_query_clear_point(q, req.goal, NULL, radius, &loc);
         }
         ptl_query_destroy(q);
     }

@@ -2,7 +2,8 @@
    hub labels, validation of both blobs, then path queries checked against a brute-force oracle on
    the grid squares (fuzz_oracle.h): no sample of a path in a blocked cell or outside the map, no
    squeezing through a pinch (two blocked cells touching at a corner), length at least the straight
-   line, exact with hubs equal to exact without, corridor no shorter than exact.
+   line, exact with hubs equal to exact without, corridor no shorter than exact; and paths of radius
+   0.25, 0.5 or 1 keeping it from every blocked square (runtime/disc_path.c).
    Input: width - 1, height - 1 (each mod 32), flags (bit 0: lids on the bake without hubs), one
    bit per cell (1: blocked, row-major; missing bytes: free), then 8 bytes per query (at most 8):
    x and y of start and goal, each an integer byte (-1 .. width + 1) and a fraction byte (0 .. 159:
@@ -88,6 +89,60 @@ static void check_pinches(const grid_space* g, const fuzz_answer* a, const char*
         }
 }
 
+/* Distance from (x, y) to the nearest blocked square (cells outside the map are blocked), looked
+   for within `reach`. */
+static double grid_clearance(const grid_space* g, double x, double y, double reach) {
+    double best = reach;
+    long r = (long)ceil(reach) + 1;
+    for (long cy = (long)floor(y) - r; cy <= (long)floor(y) + r; ++cy)
+        for (long cx = (long)floor(x) - r; cx <= (long)floor(x) + r; ++cx) {
+            if (!blocked_at(g, cx, cy)) continue;
+            double dx = x < cx ? cx - x : x > cx + 1 ? x - cx - 1 : 0, dy = y < cy ? cy - y : y > cy + 1 ? y - cy - 1 : 0;
+            best = fmin(best, sqrt(dx * dx + dy * dy));
+        }
+    return best;
+}
+
+/* A path of radius r: a known status; for a path, every sample of it keeps r (less the wall
+   tolerance) from every blocked square, and when both ends keep r themselves (and so are not
+   moved), it starts and ends where the radius-0 path does and is no shorter. */
+static void check_disc(ptl_query* q, const grid_space* g, const float s[2], const float t[2], float r, const fuzz_answer* zero) {
+    static fuzz_answer a;
+    ptl_path_request req = {.start = {s[0], 0, s[1]}, .goal = {t[0], 0, t[1]}, .radius = r};
+    memset(&a.res, 0, sizeof a.res);
+    a.res.points = a.pts;
+    a.res.point_capacity = FUZZ_PATH_POINTS;
+    ptl_status st = ptl_query_find_path(q, &req, &a.res);
+    if (st != PTL_OK && st != PTL_PARTIAL && st != PTL_TRUNCATED && st != PTL_ERR_NOT_FOUND && st != PTL_ERR_OUT_OF_NODES)
+        fuzz_fail("radius %g: (%g,%g)->(%g,%g) returned %s", r, s[0], s[1], t[0], t[1], ptl_status_name(st));
+    if (st < 0 || !a.res.found || a.res.point_count != a.res.point_total) return;
+    const float* p = a.pts;
+    for (uint32_t i = 0; i + 1 < a.res.point_count; ++i) {
+        double dx = p[3 * i + 3] - p[3 * i], dy = p[3 * i + 5] - p[3 * i + 2], len = sqrt(dx * dx + dy * dy);
+        uint32_t n = (uint32_t)ceil(len * FUZZ_SAMPLES_PER_WU) + 1;
+        for (uint32_t k = 0; k <= n; ++k) {
+            double x = p[3 * i] + dx * k / n, y = p[3 * i + 2] + dy * k / n;
+            double c = grid_clearance(g, x, y, r);
+            if (c < r - FUZZ_WALL_EPS)
+                fuzz_fail("radius %g: (%g,%g)->(%g,%g): the path passes (%g, %g), %g from a blocked square", r, s[0], s[1], t[0],
+                          t[1], x, y, c);
+        }
+    }
+    /* ends that keep r are where the radius-0 path has them (located: a point within the location
+       tolerance of an edge or a vertex is put on it) */
+    bool keep = grid_clearance(g, s[0], s[1], r) >= r + 1e-4 && grid_clearance(g, t[0], t[1], r) >= r + 1e-4;
+    if (!keep || zero->status != PTL_OK || !zero->res.found || zero->res.point_count == 0) return;
+    const float* e = p + 3 * (a.res.point_count - 1);
+    const float* zs = zero->pts;
+    const float* ze = zero->pts + 3 * (zero->res.point_count - 1);
+    if (p[0] != zs[0] || p[2] != zs[2] || e[0] != ze[0] || e[2] != ze[2])
+        fuzz_fail("radius %g: (%.9g,%.9g)->(%.9g,%.9g): ends that keep r moved to (%.9g,%.9g), (%.9g,%.9g)", r, s[0], s[1], t[0], t[1], p[0], p[2],
+                  e[0], e[2]);
+    if (a.res.length < zero->res.length - 1e-6)
+        fuzz_fail("radius %g: (%g,%g)->(%g,%g): length %.9g shorter than radius 0's %.9g", r, s[0], s[1], t[0], t[1], a.res.length,
+                  zero->res.length);
+}
+
 static float coord(uint8_t i, uint8_t f, uint32_t span) {
     double x = (double)(i % (span + 3)) - 1.0;
     return (float)(f < 160 ? x + f / 160.0 : x + (f - 208) * 1e-6);
@@ -163,6 +218,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         }
         fuzz_compare(&ans[0], &ans[1], true, st, go, "exact without and with hubs");
         fuzz_compare(&ans[0], &ans[2], false, st, go, "exact and corridor");
+        static const float radii[3] = {0.25f, 0.5f, 1.0f};
+        check_disc(q0, &g, st, go, radii[k % 3], &ans[0]);
     }
 done:
     ptl_query_destroy(q0);
