@@ -8,7 +8,8 @@
      median of ROUNDS rounds, each kind running over all the pairs in turn; then the median and p99
      over the pairs. Lengths are compared where both reach the goal (Portolan's `found`, Detour's
      `complete`), as 3D polylines.
-   - sc1/Aurora.map (2D): every 100th scenario at radius 0, 0.5, 1 and 2 (one round).
+   - sc1/Aurora.map (2D, the default bake: 4 landmarks per piece): every 100th scenario at radius 0,
+     0.5, 1 and 2 (one round).
    Blob: Portolan's one bake against Detour's four. */
 #include <math.h>
 #include <stdio.h>
@@ -185,17 +186,12 @@ static void aurora(const char* data, bool quick) {
         return;
     }
     s.flags = PTL_NAVMESH_LATTICE_POINTS;
-    ptl_decomposition dec;
     void* blob = NULL;
     size_t size = 0;
     ptl_navmesh* nm = NULL;
     ptl_query* q = NULL;
-    if (ptl_decompose(&s, NULL, &dec, &err) < 0) goto out;
-    if (ptl_bake_decomposition(&dec, &(ptl_blob_desc){.flags = PTL_NAVMESH_LATTICE_POINTS}, &blob, &size, &err) < 0) {
-        ptl_decomposition_free(&dec);
-        goto out;
-    }
-    ptl_decomposition_free(&dec);
+    /* the default 2D bake (`portolan bake`): 4 landmarks per piece, which bound the disc search too */
+    if (ptl_bake_shape(&s, NULL, &blob, &size, NULL, &err) < 0) goto out;
     if (ptl_navmesh_create(blob, size, NULL, &nm, &err) < 0 || ptl_query_create(nm, &(ptl_query_desc){.max_nodes = 1u << 20}, &q) < 0)
         goto out;
     uint32_t step = quick ? 400 : 100, n = 0;

@@ -136,15 +136,22 @@ static bool in_window(double px, double pz, const ptl_snode* n, double x, double
     return rx * vz - rz * vx >= -tol * ptl_len2(rx, rz) && lx * vz - lz * vx <= tol * ptl_len2(lx, lz);
 }
 
-ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(void* user, uint32_t vert), void* user) {
+/* The sweep of sight from `from`: every vertex seen (the open segment to it crosses no wall) is
+   passed to `seen` once per vertex stamp `vstamp` (q->root_stamp). `win` (NULL: every direction):
+   the sweep starts in the cone from the apex counter-clockwise from direction (win[0], win[1]) to
+   (win[2], win[3]) (under 180 degrees). Windows and vertices farther than max_d are left out. */
+static ptl_status sweep_visible(ptl_query* q, const ptl_qpoint* from, const double* win, double max_d, uint32_t vstamp,
+                                void (*seen)(void* user, uint32_t vert), void* user) {
     const ptl_navmesh* nm = q->nm;
     const double tol = q->eps, px = from->x, pz = from->z;
     uint32_t stamp = ptl_query_next_stamp(q);
     uint32_t top = 0;
+    const bool start_full = !win;
+    const double wrx = win ? px + win[0] : 0, wrz = win ? pz + win[1] : 0, wlx = win ? px + win[2] : 0, wlz = win ? pz + win[3] : 0;
     for (uint32_t k = 0; k < from->cell_count; ++k) {
         if (q->seen_stamp[from->cells[k]] == stamp) continue;
         q->seen_stamp[from->cells[k]] = stamp;
-        if (!push_window(q, &top, from->cells[k], 0, true, 0, 0, 0, 0)) return PTL_ERR_OUT_OF_NODES;
+        if (!push_window(q, &top, from->cells[k], 0xffff, start_full, wrx, wrz, wlx, wlz)) return PTL_ERR_OUT_OF_NODES;
     }
     while (top > 0) {
         ptl_snode n = q->nodes[q->max_nodes / 2 + --top];
@@ -153,8 +160,9 @@ ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(
         for (uint32_t i = 0; i < c->vert_count; ++i) {
             const ptl_slot* sa = &q->slots[c->first + i];
             uint32_t v = nm->cell_verts[c->first + i];
-            if (q->root_stamp[v] != stamp && (full || in_window(px, pz, &n, sa->x, sa->z, tol))) {
-                q->root_stamp[v] = stamp;
+            if (q->root_stamp[v] != vstamp && (full || in_window(px, pz, &n, sa->x, sa->z, tol)) &&
+                ptl_len2(sa->x - px, sa->z - pz) <= max_d) {
+                q->root_stamp[v] = vstamp;
                 seen(user, v);
             }
             if ((!full && i == n.edge) || sa->nbr == PTL_NONE) continue;
@@ -167,11 +175,14 @@ ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(
             double x0 = ax + t0 * dx, z0 = az + t0 * dz;
             double x1 = t1 == 1 ? sb->x : ax + t1 * dx, z1 = t1 == 1 ? sb->z : az + t1 * dz;
             double wx, wz;
+            double d = nearest_on_segment(px, pz, x0, z0, x1, z1, &wx, &wz);
+            if (d > max_d) continue;
             bool ok;
-            if (nearest_on_segment(px, pz, x0, z0, x1, z1, &wx, &wz) <= tol) {
+            if (d <= tol) {
+                /* the apex lies on this portal: the cell beyond holds it too, with the same window */
                 if (q->seen_stamp[sa->nbr] == stamp) continue;
                 q->seen_stamp[sa->nbr] = stamp;
-                ok = push_window(q, &top, sa->nbr, 0, true, 0, 0, 0, 0);
+                ok = push_window(q, &top, sa->nbr, 0xffff, start_full, wrx, wrz, wlx, wlz);
             } else {
                 ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1);
             }
@@ -179,6 +190,18 @@ ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(
         }
     }
     return PTL_OK;
+}
+
+ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(void* user, uint32_t vert), void* user) {
+    return sweep_visible(q, from, NULL, INFINITY, ptl_query_next_stamp(q), seen, user);
+}
+
+ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const double win[4], double near_d,
+                                  void (*seen)(void* user, uint32_t vert), void* user) {
+    uint32_t vstamp = ptl_query_next_stamp(q);
+    ptl_status st = sweep_visible(q, from, NULL, near_d, vstamp, seen, user);
+    if (st < 0) return st;
+    return sweep_visible(q, from, win, INFINITY, vstamp, seen, user);
 }
 
 /* Writes the hit of a sweep from (px, pz) on `cell`. */

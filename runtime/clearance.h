@@ -35,6 +35,12 @@ uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, doub
    when the windows overflow the stack. */
 ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(void* user, uint32_t vert), void* user);
 
+/* The vertices `from` sees within near_d in every direction, and beyond it those in the cone
+   counter-clockwise from direction (win[0], win[1]) to (win[2], win[3]) (under 180 degrees): each
+   passed to `seen` once. */
+ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const double win[4], double near_d,
+                                  void (*seen)(void* user, uint32_t vert), void* user);
+
 /* The nearest point to s (in plan) that keeps `radius` from every wall and that s sees, at most
    `reach` away: (*x, *z) in *cell. s itself when it keeps the radius. PTL_ERR_NOT_FOUND when none. */
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* x, double* z,

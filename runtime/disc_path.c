@@ -326,6 +326,41 @@ static bool in_normal_cone(const ptl_query* q, uint32_t v, double x, double z) {
     return n1x * dz - n1z * dx <= tol && dx * n2z - dz * n2x <= tol;
 }
 
+/* Corners nearer than NEAR_RADII x r are looked for in every direction; farther ones only within
+   asin(2 / NEAR_RADII) of the directions a path can leave the corner in. */
+#define NEAR_RADII 4.0
+
+/* The directions a path going around corner v with side o can leave it in, widened for the corners
+   beyond NEAR_RADII x r: the departure point is o r (uz, -ux) from v for direction u, and lies in
+   v's normal cone (in_normal_cone), so u is that cone turned a quarter turn towards o; a tangent to
+   a corner d away turns from the direction to it by at most asin(2 r / d). As a window (win: from
+   direction, counter-clockwise to direction); false when v has no single pair of walls or the
+   window is not under a half turn (then every direction is swept). */
+static bool departure_window(const disc_search* ds, uint32_t v, int o, double win[4]) {
+    const ptl_query* q = ds->q;
+    uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
+    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return false;
+    const ptl_navmesh* nm = q->nm;
+    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
+    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
+    double li = ptl_len2(ix, iz), lo = ptl_len2(ox, oz);
+    if (!(li > 0) || !(lo > 0)) return false;
+    /* the cone: from n1 clockwise to n2 (left normals of the arriving and leaving walls) */
+    double n1x = -iz / li, n1z = ix / li, n2x = -oz / lo, n2z = ox / lo;
+    double width = atan2(n1x * n2z - n1z * n2x, n1x * n2x + n1z * n2z); /* counter-clockwise n1 -> n2 */
+    width = width <= 0 ? -width : TWO_PI - width;                      /* clockwise */
+    const double alpha = asin(2.0 / NEAR_RADII);
+    if (!(width + 2 * alpha < 3.1415926535 - 1e-6)) return false;
+    /* departure directions: the cone turned a quarter turn counter-clockwise (o = +1) or clockwise;
+       as a counter-clockwise window from the turned n2 to the turned n1, widened by alpha */
+    double rx = o > 0 ? -n2z : n2z, rz = o > 0 ? n2x : -n2x, lx = o > 0 ? -n1z : n1z, lz = o > 0 ? n1x : -n1x;
+    double ca = cos(alpha), sa = sin(alpha);
+    win[0] = rx * ca + rz * sa, win[1] = -rx * sa + rz * ca; /* clockwise by alpha */
+    win[2] = lx * ca - lz * sa, win[3] = lx * sa + lz * ca;  /* counter-clockwise by alpha */
+    return true;
+}
+
 /* The successors of state `ds->expanding` through the tangents to the circle of corner w. */
 static void tangents_to(disc_search* ds, uint32_t w) {
     const dstate* s = &ds->st[ds->expanding];
@@ -587,9 +622,17 @@ ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_
         ds.expanding = i;
         tangent_to_goal(&ds);
         ptl_qpoint from;
-        if (s->vert == PTL_NONE) from = *start;
-        else ptl_query_vertex_point(q->nm, s->vert, &from);
-        ptl_status st = ptl_clear_visible(q, &from, successor_seen, &ds);
+        ptl_status st;
+        double win[4];
+        if (s->vert == PTL_NONE) {
+            from = *start;
+            st = ptl_clear_visible(q, &from, successor_seen, &ds);
+        } else {
+            ptl_query_vertex_point(q->nm, s->vert, &from);
+            st = departure_window(&ds, s->vert, s->side, win)
+                     ? ptl_clear_visible_cone(q, &from, win, NEAR_RADII * ds.r, successor_seen, &ds)
+                     : ptl_clear_visible(q, &from, successor_seen, &ds);
+        }
         if (st < 0) return st;
     }
     res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
