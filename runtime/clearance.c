@@ -80,22 +80,54 @@ static bool push_window(ptl_query* q, uint32_t* top, uint32_t cell, uint32_t edg
     return true;
 }
 
+static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t* cells, uint32_t cell_count,
+                              uint32_t skip_vert, double max_d, double stop_d, wall_best* best);
+
 ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
-                               wall_best* best) {
+                                  wall_best* best) {
+    return sweep_walls(q, px, pz, &cell, 1, PTL_NONE, max_d, stop_d, best);
+}
+
+double ptl_clear_vertex_rho(ptl_query* q, uint32_t v) {
+    if (q->vert_rho[v] >= 0) return q->vert_rho[v];
+    const ptl_navmesh* nm = q->nm;
+    wall_best b;
+    double rho = 0; /* on failure (the stack overflowed): unknown, as near as can be */
+    if (sweep_walls(q, ptl_nm_vx(nm, v), ptl_nm_vz(nm, v), nm->vcell + nm->vcell_start[v],
+                    nm->vcell_start[v + 1] - nm->vcell_start[v], v, INFINITY, 0, &b) == PTL_OK)
+        rho = b.found ? b.d : INFINITY;
+    /* stored as a float rounded down, so that it stays a lower bound */
+    float f = (float)rho;
+    if ((double)f > rho) f = nextafterf(f, 0);
+    q->vert_rho[v] = f;
+    return f;
+}
+
+/* The sweep of ptl_clear_nearest_wall from the point (px, pz) of `cells` (every direction in each),
+   leaving out the walls that end at vertex skip_vert (PTL_NONE: none). */
+static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t* cells, uint32_t cell_count,
+                              uint32_t skip_vert, double max_d, double stop_d, wall_best* best) {
     const ptl_navmesh* nm = q->nm;
     const double tol = q->eps;
     memset(best, 0, sizeof *best);
     best->d = max_d;
     uint32_t stamp = ptl_query_next_stamp(q);
     uint32_t top = 0;
-    q->seen_stamp[cell] = stamp;
-    push_window(q, &top, cell, 0, true, 0, 0, 0, 0);
+    for (uint32_t k = 0; k < cell_count; ++k) {
+        if (q->seen_stamp[cells[k]] == stamp) continue;
+        q->seen_stamp[cells[k]] = stamp;
+        if (!push_window(q, &top, cells[k], 0, true, 0, 0, 0, 0)) return PTL_ERR_OUT_OF_NODES;
+    }
     while (top > 0) {
         ptl_snode n = q->nodes[q->max_nodes / 2 + --top];
         const ptl_blob_cell* c = &nm->cells[n.cell];
         const bool full = n.ends & WINDOW_FULL;
         for (uint32_t i = 0; i < c->vert_count; ++i) {
             if (!full && i == n.edge) continue;
+            if (skip_vert != PTL_NONE && q->slots[c->first + i].nbr == PTL_NONE &&
+                (nm->cell_verts[c->first + i] == skip_vert ||
+                 nm->cell_verts[c->first + (i + 1 == c->vert_count ? 0 : i + 1)] == skip_vert))
+                continue;
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
             double ax = sa->x, az = sa->z, dx = (double)sb->x - ax, dz = (double)sb->z - az;

@@ -26,6 +26,11 @@ typedef struct ptl_clear_wall {
 ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
                                   ptl_clear_wall* best);
 
+/* The distance from vertex v to the nearest wall that does not end at v, among those it sees; cached
+   per query (q->vert_rho; the navmesh never changes). A lower bound (float rounded down); 0 when the
+   sweep could not finish. */
+double ptl_clear_vertex_rho(ptl_query* q, uint32_t v);
+
 /* The cell holding (tx, tz) reached from point s (from any of its cells) along the straight segment
    in plan, crossing only portals; PTL_NONE when a wall is in the way. */
 uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz);

@@ -227,6 +227,20 @@ static void cell_point(double x, double z, uint32_t cell, ptl_qpoint* out) {
     out->cell_count = 1;
 }
 
+/* The angle of corner v's normal cone (between its walls' normals into the walkable side, clockwise
+   from the arriving wall's), or -1 when v has no single pair of walls. */
+static double cone_width(const ptl_query* q, uint32_t v) {
+    uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
+    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return -1;
+    const ptl_navmesh* nm = q->nm;
+    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
+    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
+    /* the normals turn as the walls do: clockwise by the walls' right turn */
+    double w = atan2(ix * oz - iz * ox, ix * ox + iz * oz); /* counter-clockwise turn of the walls */
+    return w <= 0 ? -w : -1;                                 /* a left turn: not a corner */
+}
+
 /* Checks the segment into state i and the arc before it on its parent's circle. */
 static bool check_state(disc_search* ds, uint32_t i) {
     ptl_query* q = ds->q;
@@ -240,7 +254,14 @@ static bool check_state(disc_search* ds, uint32_t i) {
         const ptl_navmesh* nm = q->nm;
         double cx = ptl_nm_vx(nm, p->vert), cz = ptl_nm_vz(nm, p->vert);
         double span = sweep(cx, cz, p->ax, p->az, s->dx, s->dz, p->side);
-        if (!arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side)) return false;
+        /* An arc whose ends lie in the corner's normal cone (in_normal_cone) and that sweeps no more
+           than the cone's width lies in it, so the corner's own walls keep r from it; the other walls
+           do when none comes within 2 r of the corner. Any other arc is checked against the walls (one
+           that sweeps the long way round crosses the corner's own). */
+        double width = cone_width(q, p->vert);
+        if (!(width >= 0 && span <= width + 1e-9 && ptl_clear_vertex_rho(q, p->vert) >= 2 * ds->r) &&
+            !arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side))
+            return false;
         /* the departure point's cell: from the corner, straight out to it (inside the circle) */
         ptl_qpoint corner;
         ptl_query_vertex_point(nm, p->vert, &corner);
@@ -410,7 +431,11 @@ typedef struct out_writer {
     double length;
 } out_writer;
 
-static void put_point(out_writer* w, double x, double z) {
+static void put_point_as(out_writer* w, double x, double z, bool sure);
+static void put_point(out_writer* w, double x, double z) { put_point_as(w, x, z, false); }
+
+/* sure: (x, z) keeps r by more than rounding moves it, so its floats need no check. */
+static void put_point_as(out_writer* w, double x, double z, bool sure) {
     uint32_t cell = w->total == 0 ? w->last.cell : ptl_clear_walk(w->q, &w->last, x, z);
     if (cell == PTL_NONE) cell = w->last.cell; /* rounding at a wall: the previous point's cell */
     if (w->total > 0) {
@@ -420,7 +445,8 @@ static void put_point(out_writer* w, double x, double z) {
     ptl_path_result* res = w->res;
     if (w->total < res->point_capacity) {
         float* p = res->points + 3 * w->total;
-        ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
+        if (sure) p[0] = (float)x, p[2] = (float)z;
+        else ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
         p[1] = ptl_query_cell_y(w->q->nm, cell, x, z);
         res->point_count = w->total + 1;
     }
@@ -496,9 +522,16 @@ static bool piece_segments_keep(out_writer* w, double x, double z, const double*
    squeeze), on the circle itself. Pieces wider than max_step, or that keep r neither way, are
    halved first (to a depth). */
 static void put_piece(out_writer* w, double cx, double cz, double r, double margin, double a0, int o, double u0, double u1,
-                      double max_step, const double* exit, int depth) {
+                      double max_step, const double* exit, bool clear, int depth) {
     double h = 0.5 * (u1 - u0), a = a0 + o * (u0 + h), ca = cos(a), sa = sin(a);
     bool split = 2 * h > max_step && depth < 24;
+    if (!split && clear) {
+        /* no other wall near the corner: the vertex two float steps out keeps r, and so do its
+           floats and the segments along the tangent lines */
+        double rr = (r + margin) / cos(h);
+        put_point_as(w, cx + rr * ca, cz + rr * sa, true);
+        return;
+    }
     if (!split) {
         const double slack = 4 * w->q->eps;
         double rr = (r + margin) / cos(h), x = cx + rr * ca, z = cz + rr * sa;
@@ -512,8 +545,8 @@ static void put_piece(out_writer* w, double cx, double cz, double r, double marg
             return;
         }
     }
-    put_piece(w, cx, cz, r, margin, a0, o, u0, u0 + h, max_step, NULL, depth + 1);
-    put_piece(w, cx, cz, r, margin, a0, o, u0 + h, u1, max_step, exit, depth + 1);
+    put_piece(w, cx, cz, r, margin, a0, o, u0, u0 + h, max_step, NULL, clear, depth + 1);
+    put_piece(w, cx, cz, r, margin, a0, o, u0 + h, u1, max_step, exit, clear, depth + 1);
 }
 
 /* Writes the arc around v from (ax, az) to (bx, bz) as a polyline outside the circle, within `tol`
@@ -523,18 +556,24 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
     const ptl_navmesh* nm = w->q->nm;
     double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
     double span = sweep(cx, cz, ax, az, bx, bz, o);
-    put_point(w, ax, az);
+    double margin = 2.4e-7 * fmax(1, fmax(fabs(cx), fabs(cz)) + r);
+    /* No wall but the corner's own within 2 r + tol + 2 margins: nothing to squeeze against (the
+       polyline lies within r + tol + margin of the corner, in its normal cone). Then the arc's ends
+       too are written two float steps out from the circle, along its radius: the tangent segments
+       to them keep r from the corner still (the segment's squared distance to the corner grows by
+       the push), and their floats need no check. */
+    const bool clear = ptl_clear_vertex_rho(w->q, v) >= 2 * r + tol + 2 * margin;
+    const double push = clear ? (r + margin) / r : 1;
+    put_point_as(w, cx + (ax - cx) * push, cz + (az - cz) * push, clear);
     if (span <= 0) return;
     double a0 = atan2(az - cz, ax - cx), max_step = 2 * acos(r / (r + tol));
-    /* the search's open list is free now: the touch angles go there */
     double* u = (double*)(void*)w->q->heap;
-    uint32_t cap = w->q->max_nodes, n = touch_angles(w->q, v, r, tol, a0, span, o, u + 1, cap - 2);
+    uint32_t cap = w->q->max_nodes, n = clear ? 0 : touch_angles(w->q, v, r, tol, a0, span, o, u + 1, cap - 2);
     u[0] = 0, u[n + 1] = span;
-    double margin = 2.4e-7 * fmax(1, fmax(fabs(cx), fabs(cz)) + r);
     const double exit[2] = {bx, bz};
     for (uint32_t k = 0; k <= n; ++k)
-        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, 0);
-    put_point(w, bx, bz);
+        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, clear, 0);
+    put_point_as(w, cx + (bx - cx) * push, cz + (bz - cz) * push, clear);
 }
 
 static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_path_turn* turns, uint32_t turn_cap,

@@ -15,7 +15,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes, disc_rec;
+    size_t boxes, disc_rec, vert_rho;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
@@ -42,6 +42,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.cheap = (size_t)h->cell_count * sizeof(uint32_t);
     s.boxes = (size_t)h->cell_count * 4 * sizeof(double);
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
+    s.vert_rho = (size_t)h->vert_count * sizeof(float);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
     bool lm = h->landmark_count > 0;
@@ -92,6 +93,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cheap, s.cheap);
     ptl_mem_free(&a, q->cell_box, s.boxes);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
+    ptl_mem_free(&a, q->vert_rho, s.vert_rho);
     ptl_mem_free(&a, q->portals, s.portals);
     ptl_mem_free(&a, q->fpoints, s.fpoints);
     ptl_mem_free(&a, q->lm_goal_lo, s.lm_goal);
@@ -214,6 +216,8 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->cheap = ptl_mem_alloc(&a, s.cheap);
     q->cell_box = ptl_mem_alloc(&a, s.boxes);
     q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
+    q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
+    for (uint32_t v = 0; q->vert_rho && v < nm->h->vert_count; ++v) q->vert_rho[v] = -1;
     q->portals = ptl_mem_alloc(&a, s.portals);
     q->fpoints = ptl_mem_alloc(&a, s.fpoints);
     q->lm_count = nm->h->landmark_count;
@@ -252,7 +256,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
-        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || (!q->disc_rec && s.disc_rec) || !q->portals || !q->fpoints ||
+        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || ((!q->disc_rec || !q->vert_rho) && s.disc_rec) || !q->portals || !q->fpoints ||
         !build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;

@@ -188,6 +188,9 @@ struct ptl_query {
     /* The disc search (disc_path.c): per vertex and side (2 v + (side > 0)), the best checked
        arrival on the corner's circle (stamped). */
     struct ptl_disc_rec* disc_rec;
+    /* Per vertex: the distance to the nearest wall not ending at it, once a clearance query needed it
+       (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
+    float* vert_rho;
 
     /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
        (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */

@@ -579,3 +579,25 @@ Test(disc_path, a_3m_door_and_a_3m_staircase_pass_1_2_and_stop_2_0) {
     ptl_navmesh_destroy(nm);
     free(b);
 }
+
+/* Fuzz finding (pipeline_grid, 2026-11-27): with no other wall within 2 r of a corner, the search
+   took an arc's ends being in the corner's normal cone for the arc lying in it, and an arc the long
+   way round corner (6, 11) ran through the blocked square [6, 7] x [10, 11]. */
+Test(disc_path, an_arc_the_long_way_round_a_corner_is_checked) {
+    const char* text = "type octile\nheight 19\nwidth 7\nmap\n.@..@@.\n@.....@\n@..@@..\n.......\n.....@@\n......@\n..@@...\n"
+                       "@@.....\n.....@@\n..@..@@\n.@.@..@\n@......\n.......\n..@@.@.\n.......\n.......\n.......\n.......\n.......\n";
+    ptl_grid g;
+    ptl_error err;
+    cr_assert_geq(ptl_grid_parse(text, strlen(text), "finding", NULL, &g, &err), 0, "%s", err.message);
+    ptl_shape s;
+    cr_assert_geq(ptl_shape_from_grid(&g, NULL, &s, &err), 0, "%s", err.message);
+    ptl_navmesh* nm = bake_ptl_shape(&s, PTL_NAVMESH_LATTICE_POINTS);
+    ptl_query* q = make_query(nm);
+    path_out o;
+    cr_assert_eq(disc_find(q, 4.5, 1.5, 6, 11, 0.25, PTL_PATH_EXACT, &o, NULL, 0), PTL_OK);
+    check_clear_path(&s, &o.res, 0.25, "finding");
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    ptl_shape_free(&s);
+    ptl_grid_free(&g);
+}
