@@ -67,6 +67,13 @@ else
     fails=$((fails + 1))
 fi
 run builtin-offscreen offscreen
+# an agent of radius 0.6 on the built-in scene: the path keeps it, planned from the same navmesh
+run builtin-radius-offscreen offscreen "" --radius 0.6
+if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then
+    echo "demo_headless: FAIL: builtin-radius-offscreen: no path for radius 0.6:"
+    sed 's/^/    /' "$out/builtin-radius-offscreen.log"
+    fails=$((fails + 1))
+fi
 if [ -f "$dungeon" ]; then
     run dungeon-offscreen offscreen "$dungeon"
     # the path tool: two clicks on the floor (window pixels of the default view) give a path
