@@ -68,6 +68,8 @@ expect 0 "$bin" path "$tmp/rooms.ptl" --pairs "$tmp/pairs.csv" --out "$tmp/res.c
 head -1 "$tmp/res.csv" | grep -qx 'idx,found,complete,length,points,us' && ok || bad "--out header"
 [ "$(wc -l <"$tmp/res.csv")" -eq 3 ] && ok || bad "--out rows"
 expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/rooms.png" --from 1,0,1 --to 90,0,75
+expect 0 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/rooms_r.png" --from 3,0,3 --to 90,0,75 --radius 1 && [ -s "$tmp/rooms_r.png" ] && ok || bad "draw --radius"
+expect 2 "$bin" draw "$tmp/rooms.ptl" -o "$tmp/rooms_r.png" --from 3,0,3 --to 90,0,75 --radius -1
 # query: one row out per row in, the contract's columns, and the JSON summary
 printf 'px,py,pz,max_radius,note\n1.5,0,1.5,10,a\n40,0,30,0.5,b\n500,0,500,1,off\n' >"$tmp/wall.csv"
 expect 0 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/wall.csv" --out "$tmp/wall_out.csv" --json && json_has queries found us

@@ -138,6 +138,7 @@ typedef struct draw_opts {
     float from[3], to[3];
     bool has_from, has_to, has_window, has_layer, has_band;
     double win[4], band[2];
+    double radius; /* --radius: the path of an agent of that radius, its band drawn */
 } draw_opts;
 
 /* --window X0,Z0,X1,Z1 into o->win; 0 or a usage error. */
@@ -169,7 +170,7 @@ static int parse_draw(int argc, char** argv, draw_opts* o) {
             o->nav = a;
             continue;
         }
-        static const char* const VALUED[] = {"-o", "--size", "--from", "--to", "--window", "--layer", "--band", NULL};
+        static const char* const VALUED[] = {"-o", "--size", "--from", "--to", "--window", "--layer", "--band", "--radius", NULL};
         if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
@@ -195,6 +196,9 @@ static int parse_draw(int argc, char** argv, draw_opts* o) {
         } else if (!strcmp(a, "--to")) {
             if (!cli_parse_vec3(v, o->to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z");
             o->has_to = true;
+        } else if (!strcmp(a, "--radius")) {
+            if (!cli_parse_double(v, &o->radius) || o->radius < 0 || o->radius > 1e9)
+                return cli_error(EXIT_USAGE, "--radius needs a number in 0..1e9");
         }
     }
     if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl (portolan draw --help)");
@@ -295,6 +299,7 @@ static void draw_path(canvas* c, const ptl_navmesh* nm, const draw_opts* o, bool
     memcpy(req.start, o->from, sizeof o->from);
     memcpy(req.goal, o->to, sizeof o->to);
     req.follow_surface = true; /* a leg's band is the height of the ground under it */
+    req.radius = (float)o->radius;
     ptl_path_result res;
     memset(&res, 0, sizeof res);
     res.points = pts;
@@ -307,6 +312,26 @@ static void draw_path(canvas* c, const ptl_navmesh* nm, const draw_opts* o, bool
                                 fmin(pts[3 * k + 1], pts[3 * k + 4]) <= o->band[1]);
         line(c, pts[3 * k], pts[3 * k + 2], pts[3 * k + 3], pts[3 * k + 5], in_band ? path_rgb : dim_rgb,
              in_band ? thick + 2 : thick);
+    }
+    if (res.found && o->radius > 0) {
+        /* the band the agent's disc sweeps: each segment's sides, and the disc at both ends */
+        const unsigned char band_rgb[3] = {40, 170, 230};
+        const double r = o->radius;
+        for (uint32_t k = 0; k + 1 < res.point_count; ++k) {
+            double dx = pts[3 * k + 3] - pts[3 * k], dz = pts[3 * k + 5] - pts[3 * k + 2], len = sqrt(dx * dx + dz * dz);
+            if (!(len > 0)) continue;
+            double nx = -dz / len * r, nz = dx / len * r;
+            for (int side = -1; side <= 1; side += 2)
+                line(c, pts[3 * k] + side * nx, pts[3 * k + 2] + side * nz, pts[3 * k + 3] + side * nx, pts[3 * k + 5] + side * nz,
+                     band_rgb, 1);
+        }
+        for (int e = 0; e < 2; ++e) {
+            const float* p = &pts[e ? 3 * (res.point_count - 1) : 0];
+            for (int k = 0; k < 48; ++k) {
+                double a0 = k * 6.283185307179586 / 48, a1 = (k + 1) * 6.283185307179586 / 48;
+                line(c, p[0] + r * cos(a0), p[2] + r * sin(a0), p[0] + r * cos(a1), p[2] + r * sin(a1), band_rgb, 1);
+            }
+        }
     }
     if (!res.found) fprintf(stderr, "portolan: draw: no path between the given points\n");
     /* start and goal: where the path begins and ends (the snapped points), else as given */

@@ -45,11 +45,12 @@ static const struct command_usage {
      "                                         or --radius, from every wall)\n"},
     {"decompose", "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"},
     {"draw",
-     "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z] [--window X0,Z0,X1,Z1]\n"
+     "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z [--radius R]] [--window X0,Z0,X1,Z1]\n"
      "       [--layer N | --band Y0,Y1]\n"
      "                                                  top-view picture (and a path, start and goal marked;\n"
      "                                                  --window: a part of x-z; --layer: one storey, 0 the\n"
-     "                                                  lowest; --band: the cells whose heights meet Y0..Y1)\n"},
+     "                                                  lowest; --band: the cells whose heights meet Y0..Y1;\n"
+     "                                                  --radius: an agent's path and the band it sweeps)\n"},
     {"gen",
      "  gen grid [--scene rooms|random] [--width W] [--height H] [--seed N] [--density F] -o OUT.map\n"
      "                                                  a generated 2D scene (the built-in default: rooms;\n"
