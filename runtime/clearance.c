@@ -338,48 +338,79 @@ static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, doub
     return true;
 }
 
-uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {
+/* The walk of one start cell c0 (see ptl_clear_trace). */
+static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, double tx, double tz, ptl_clear_trace_out* out) {
     const ptl_navmesh* nm = q->nm;
     const double eps = q->eps;
-    for (uint32_t k = 0; k < s->cell_count; ++k) {
-        uint32_t c = s->cells[k], from = PTL_NONE;
-        for (uint32_t steps = 0; steps <= nm->h->cell_count; ++steps) {
-            const ptl_blob_cell* cell = &nm->cells[c];
-            /* the edge the segment leaves the cell through: among the edges whose half-plane the
-               target is outside of, the one whose own extent the segment crosses (a cell may
-               have collinear edges), nearest along the segment; at a vertex, a portal first */
-            double best_t = DBL_MAX;
-            uint32_t exit = PTL_NONE;
-            bool exit_open = false, outside = false;
-            for (uint32_t i = 0; i < cell->vert_count; ++i) {
-                const ptl_slot* sa = &q->slots[cell->first + i];
-                const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
-                double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
-                double len = ptl_len2(ex, ez);
-                double side_t = (ex * (tz - sa->z) - ez * (tx - sa->x)) / len; /* > 0: inside */
-                if (side_t >= -eps) continue;
-                outside = true;
-                double side_s = (ex * (s->z - sa->z) - ez * (s->x - sa->x)) / len;
-                if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
-                double t = side_s / (side_s - side_t);
-                double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
-                double u = ((cx - sa->x) * ex + (cz - sa->z) * ez) / (len * len);
-                double slack = eps / len;
-                if (u < -slack || u > 1 + slack) continue;
-                bool open = sa->nbr != PTL_NONE;
-                bool tie = fabs(t - best_t) <= 1e-12;
-                if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open))
-                    best_t = t, exit = i, exit_open = open;
-            }
-            if (!outside) return c; /* the target is in the cell */
-            if (exit == PTL_NONE) break;
-            uint32_t nb = q->slots[cell->first + exit].nbr;
-            if (nb == PTL_NONE || nb == from) break;
-            from = c;
-            c = nb;
+    uint32_t c = c0, from = PTL_NONE;
+    out->cell_count = 0;
+    for (uint32_t steps = 0; steps <= nm->h->cell_count; ++steps) {
+        if (out->cells && out->cell_count < out->cell_capacity) out->cells[out->cell_count] = c;
+        ++out->cell_count;
+        const ptl_blob_cell* cell = &nm->cells[c];
+        /* the edge the segment leaves the cell through: among the edges whose half-plane the
+           target is outside of, the one whose own extent the segment crosses (a cell may have
+           collinear edges), nearest along the segment; at a vertex, a portal first */
+        double best_t = DBL_MAX;
+        uint32_t exit = PTL_NONE;
+        bool exit_open = false, outside = false;
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[cell->first + i];
+            const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
+            double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
+            double len = ptl_len2(ex, ez);
+            double side_t = (ex * (tz - sa->z) - ez * (tx - sa->x)) / len; /* > 0: inside */
+            if (side_t >= -eps) continue;
+            outside = true;
+            double side_s = (ex * (s->z - sa->z) - ez * (s->x - sa->x)) / len;
+            if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
+            double t = side_s / (side_s - side_t);
+            double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
+            double u = ((cx - sa->x) * ex + (cz - sa->z) * ez) / (len * len);
+            double slack = eps / len;
+            if (u < -slack || u > 1 + slack) continue;
+            bool open = sa->nbr != PTL_NONE;
+            bool tie = fabs(t - best_t) <= 1e-12;
+            if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open)) best_t = t, exit = i, exit_open = open;
         }
+        out->cell = c;
+        if (!outside) { /* the target is in the cell */
+            out->hit = false, out->t = 1, out->edge = PTL_NONE;
+            return true;
+        }
+        if (exit == PTL_NONE) return false;
+        uint32_t nb = q->slots[cell->first + exit].nbr;
+        if (nb == PTL_NONE || nb == from) {
+            out->hit = true, out->edge = exit;
+            out->t = best_t < 0 ? 0 : best_t > 1 ? 1 : best_t;
+            return true;
+        }
+        from = c;
+        c = nb;
     }
-    return PTL_NONE;
+    return false;
+}
+
+bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out) {
+    /* from each of the start's cells until one goes as far as the target, else the one stopped
+       furthest (a point on an edge or a vertex belongs to several); the cells are written by a
+       last walk from the chosen one */
+    uint32_t best = PTL_NONE;
+    double best_t = -1;
+    for (uint32_t k = 0; k < s->cell_count && best_t < 1; ++k) {
+        ptl_clear_trace_out o = {0};
+        if (!trace_from(q, s, s->cells[k], tx, tz, &o)) continue;
+        double t = o.hit ? o.t : 2;
+        if (t > best_t) best_t = t, best = s->cells[k];
+    }
+    if (best == PTL_NONE) return false;
+    out->start = best;
+    return trace_from(q, s, best, tx, tz, out);
+}
+
+uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {
+    ptl_clear_trace_out o = {0};
+    return ptl_clear_trace(q, s, tx, tz, &o) && !o.hit ? o.cell : PTL_NONE;
 }
 
 /* Is (x, z) at least r from every wall its sweep sees, and seen from s? Its cell to *cell. */

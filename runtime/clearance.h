@@ -31,6 +31,24 @@ ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t c
    sweep could not finish. */
 double ptl_clear_vertex_rho(ptl_query* q, uint32_t v);
 
+/* A walk along a segment in plan (ptl_clear_trace). */
+typedef struct ptl_clear_trace_out {
+    bool hit;                /* a wall stops it before the target */
+    double t;                /* the fraction of the segment walked (1: to the target) */
+    uint32_t start;          /* the start cell it walked from */
+    uint32_t cell;           /* the cell it ends in (holding the target, or the wall) */
+    uint32_t edge;           /* the wall's edge in `cell` when hit, else PTL_NONE */
+    uint32_t* cells;         /* the cells passed through, in order (may be NULL) */
+    uint32_t cell_capacity;  /* of cells */
+    uint32_t cell_count;     /* cells the walk passed through (all of them, even past capacity) */
+} ptl_clear_trace_out;
+
+/* Walks from point s toward (tx, tz) through the portals its segment crosses, from the start cell
+   that goes furthest (a point on an edge or a vertex belongs to several): at a vertex a portal is
+   taken before a wall, so a segment grazing a corner passes. False when the walk lost its way
+   (rounding at a vertex). */
+bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out);
+
 /* The cell holding (tx, tz) reached from point s (from any of its cells) along the straight segment
    in plan, crossing only portals; PTL_NONE when a wall is in the way. */
 uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz);

@@ -363,6 +363,29 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
 ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
                                  ptl_location* out);
 
+/* ---- Raycast -------------------------------------------------------------------------------------*/
+typedef struct ptl_raycast_hit {
+    bool hit;             /* a wall stops the ray before `end` */
+    float t;              /* the fraction of the way from the (located) start to `end` reached, in plan; 1
+                             when not hit */
+    float point[3];       /* where it stops: the hit point, or `end`'s x-z with the surface's height */
+    float normal[3];      /* when hit: the wall's normal in plan (y 0), into the walkable side; else 0 */
+    uint32_t start_cell, end_cell;
+    uint32_t* cells;      /* caller buffer for the cells the ray passes through, in order (NULL with
+                             capacity 0: none wanted) */
+    uint32_t cell_capacity;
+    uint32_t cell_count;  /* cells passed through (all of them; at most cell_capacity written) */
+} ptl_raycast_hit;
+
+/* A straight move in plan from `start` (located as by ptl_query_locate within `extents`) toward
+   `end`'s x-z across the surface (Detour's raycast): it passes along walls and grazes corners, and
+   stops at the first wall (or ledge) it would cross, or where two regions touch at a single point.
+   Set out->cells and out->cell_capacity before the call to receive the cells. Returns PTL_OK,
+   PTL_TRUNCATED (the cells did not fit; cell_count says how many there are), PTL_ERR_NOT_FOUND (no
+   mesh within the extents of start), PTL_ERR_INVALID_ARG (NULL or non-finite). */
+ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end[3], const float extents[3],
+                             ptl_raycast_hit* out);
+
 #ifdef __cplusplus
 }
 #endif
