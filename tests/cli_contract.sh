@@ -82,7 +82,11 @@ expect 0 "$bin" query "$tmp/rooms.ptl" clear --radius 0.5 --in "$tmp/wall.csv" -
 [ "$(wc -l <"$tmp/clear_out.csv")" -eq 4 ] && ok || bad "query clear rows"
 expect 2 "$bin" query "$tmp/rooms.ptl" clear --in "$tmp/wall.csv" --out "$tmp/clear_out.csv"
 expect 2 "$bin" query "$tmp/rooms.ptl" frobnicate --in "$tmp/wall.csv" --out "$tmp/x.csv"
-expect 1 "$bin" query "$tmp/rooms.ptl" raycast --in "$tmp/wall.csv" --out "$tmp/x.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" move --in "$tmp/wall.csv" --out "$tmp/x.csv"
+printf 'sx,sy,sz,ex,ey,ez\n1.5,0,1.5,90,0,75\n1.5,0,1.5,1.5,0,1.5\n' >"$tmp/ray.csv"
+expect 0 "$bin" query "$tmp/rooms.ptl" raycast --in "$tmp/ray.csv" --out "$tmp/ray_out.csv" --json && json_has queries found us
+head -1 "$tmp/ray_out.csv" | grep -qx 'idx,hit,t,x,y,z,nx,nz,cells,us' && ok || bad "query raycast header"
+sed -n 3p "$tmp/ray_out.csv" | grep -q '^1,0,1,' && ok || bad "query raycast: a zero-length ray does not hit"
 printf 'px,py\n1,2\n' >"$tmp/short.csv"
 expect 1 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/short.csv" --out "$tmp/x.csv" && first_line "no column 'pz'"
 printf 'px,py,pz,max_radius\n1,0,nan,1\n' >"$tmp/nan.csv"

@@ -1,5 +1,6 @@
 /* `portolan query NAV KIND --in IN.csv --out OUT.csv`: one runtime query per input row, timed.
-   Kinds: nearest (ptl_query_locate), wall (ptl_query_wall_distance), clear (ptl_query_clear_point). */
+   Kinds: nearest (ptl_query_locate), wall (ptl_query_wall_distance), clear (ptl_query_clear_point),
+   raycast (ptl_query_raycast; cells as "c;c;..."). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -10,7 +11,7 @@
 
 #include "cli.h"
 
-typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR } query_kind;
+typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR, KIND_RAYCAST } query_kind;
 
 typedef struct query_opts {
     const char* nav;
@@ -58,13 +59,14 @@ static int parse(int argc, char** argv, query_opts* o) {
         }
     }
     if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl");
-    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall or clear)");
+    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall, clear or raycast)");
     if (!strcmp(o->kind_name, "nearest")) o->kind = KIND_NEAREST;
     else if (!strcmp(o->kind_name, "wall")) o->kind = KIND_WALL;
     else if (!strcmp(o->kind_name, "clear")) o->kind = KIND_CLEAR;
-    else if (!strcmp(o->kind_name, "raycast") || !strcmp(o->kind_name, "move") || !strcmp(o->kind_name, "random"))
-        return cli_error(EXIT_FAIL, "query kind '%s' is not available in this version (nearest, wall, clear)", o->kind_name);
-    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall or clear)", o->kind_name);
+    else if (!strcmp(o->kind_name, "raycast")) o->kind = KIND_RAYCAST;
+    else if (!strcmp(o->kind_name, "move") || !strcmp(o->kind_name, "random"))
+        return cli_error(EXIT_FAIL, "query kind '%s' is not available in this version (nearest, wall, clear, raycast)", o->kind_name);
+    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall, clear or raycast)", o->kind_name);
     if (!o->in) return cli_error(EXIT_USAGE, "missing --in IN.csv");
     if (!o->out) return cli_error(EXIT_USAGE, "missing --out OUT.csv");
     return EXIT_OK;
@@ -72,7 +74,7 @@ static int parse(int argc, char** argv, query_opts* o) {
 
 /* ---- The input table: a header naming the columns, then rows of numbers ------------------------ */
 
-#define MAX_COLS 5
+#define MAX_COLS 6
 
 typedef struct table {
     double* v;      /* MAX_COLS per row, in the order the kind asks for them */
@@ -217,6 +219,23 @@ static ptl_status run_row(ptl_query* q, const query_opts* o, const double* row, 
     const float* ext = o->extents[0] != 0 || o->extents[1] != 0 || o->extents[2] != 0 ? o->extents : NULL;
     double t0 = cli_now_ms();
     ptl_status st;
+    if (o->kind == KIND_RAYCAST) {
+        static uint32_t cells[1u << 16];
+        const float e[3] = {(float)row[3], (float)row[4], (float)row[5]};
+        ptl_raycast_hit h = {.cells = cells, .cell_capacity = 1u << 16};
+        st = ptl_query_raycast(q, p, e, ext, &h);
+        *us = (cli_now_ms() - t0) * 1e3;
+        *found = st >= 0;
+        if (st >= 0) {
+            fprintf(out, "%u,%d,%.9g,%.9g,%.9g,%.9g,%.9g,%.9g,", i, h.hit, h.t, h.point[0], h.point[1], h.point[2], h.normal[0],
+                    h.normal[2]);
+            for (uint32_t k = 0; k < h.cell_count && k < h.cell_capacity; ++k) fprintf(out, "%s%u", k ? ";" : "", cells[k]);
+            fprintf(out, ",%.3f\n", *us);
+        } else {
+            fprintf(out, "%u,0,0,0,0,0,0,0,,%.3f\n", i, *us);
+        }
+        return st == PTL_ERR_NOT_FOUND || st == PTL_TRUNCATED ? PTL_OK : st;
+    }
     if (o->kind == KIND_WALL) {
         ptl_wall_hit hit;
         st = ptl_query_wall_distance(q, p, ext, (float)row[3], &hit);
@@ -244,10 +263,11 @@ int cli_query(int argc, char** argv) {
     query_opts o;
     int r = parse(argc, argv, &o);
     if (r) return r;
-    static const char* const NAMES[3][5] = {{"px", "py", "pz", NULL, NULL},
+    static const char* const NAMES[4][7] = {{"px", "py", "pz", NULL},
                                             {"px", "py", "pz", "max_radius", NULL},
-                                            {"px", "py", "pz", "radius", NULL}};
-    const bool optional[3][4] = {{false, false, false, false}, {false, false, false, false}, {false, false, false, true}};
+                                            {"px", "py", "pz", "radius", NULL},
+                                            {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
+    const bool optional[4][6] = {{false}, {false}, {false, false, false, true}, {false}};
     table t;
     if ((r = read_table(o.in, NAMES[o.kind], optional[o.kind], &t))) return r;
     bool radius_col = o.kind == KIND_CLEAR && t.has[3];
@@ -286,7 +306,9 @@ int cli_query(int argc, char** argv) {
     uint32_t found = 0;
     double tsum = 0;
     if (code == EXIT_OK) {
-        fprintf(out, o.kind == KIND_WALL ? "idx,found,dist,x,y,z,nx,nz,us\n" : "idx,found,x,y,z,cell,dist,us\n");
+        fprintf(out, o.kind == KIND_WALL      ? "idx,found,dist,x,y,z,nx,nz,us\n"
+                     : o.kind == KIND_RAYCAST ? "idx,hit,t,x,y,z,nx,nz,cells,us\n"
+                                              : "idx,found,x,y,z,cell,dist,us\n");
         for (uint32_t i = 0; i < t.rows && code == EXIT_OK; ++i) {
             bool f;
             ptl_status st = run_row(q, &o, t.v + (size_t)i * MAX_COLS, radius_col, i, out, &times[i], &f);

@@ -42,7 +42,8 @@ static const struct command_usage {
      "       nearest  IN: px,py,pz             OUT: idx,found,x,y,z,cell,dist,us   (the nearest point of the mesh)\n"
      "       wall     IN: px,py,pz,max_radius  OUT: idx,found,dist,x,y,z,nx,nz,us (the nearest wall within max_radius)\n"
      "       clear    IN: px,py,pz[,radius]    OUT: idx,found,x,y,z,cell,dist,us   (the nearest point keeping radius,\n"
-     "                                         or --radius, from every wall)\n"},
+     "                                         or --radius, from every wall)\n"
+     "       raycast  IN: sx,sy,sz,ex,ey,ez    OUT: idx,hit,t,x,y,z,nx,nz,cells,us (cells: c;c;...)\n"},
     {"decompose", "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"},
     {"draw",
      "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z [--radius R]] [--window X0,Z0,X1,Z1]\n"
