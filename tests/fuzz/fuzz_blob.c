@@ -70,6 +70,11 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (st >= 0 && hit.found && !(hit.distance >= 0 && hit.distance <= radius * (1 + 1e-6) + 1e-6))
                 fuzz_fail("blob: wall distance %g beyond max %g", hit.distance, radius);
             (void)ptl_query_clear_point(q, req.goal, NULL, radius, &loc);
+            uint32_t cells[32];
+            ptl_raycast_hit ray = {.cells = cells, .cell_capacity = 32};
+            st = ptl_query_raycast(q, req.start, req.goal, NULL, &ray);
+            if (st >= 0 && !(ray.t >= 0 && ray.t <= 1 && ray.cell_count >= 1))
+                fuzz_fail("blob: raycast t %g over %u cells", ray.t, ray.cell_count);
         }
         ptl_query_destroy(q);
     }
