@@ -110,97 +110,144 @@ static void free_own_field(ptl_open_field* f, const ptl_allocator* a) {
     memset(f, 0, sizeof *f);
 }
 
+/* Tiles smaller than PTL_VX_GROUP_COLS columns run in groups of G x G (G = ptl_tiles_group): one job
+   rasterizes and filters the group's columns plus one border around them all, then floods each of
+   its tiles' blocks. The border is paid once per group instead of once per tile, and every column
+   the group's window holds comes out as in one piece (the window's premise, tiles.c), so the tiles'
+   results are the same bytes whatever the grouping. A group is a tile of the grouping `gt` (tiles
+   of G * tile_size columns, the same border), to which the triangles are binned. */
 typedef struct layers_job {
-    ptl_tiles_job tj;
+    ptl_tiles_job tj;    /* tj.range: the batch's tiles; tj.brange: the groups `tj.b` was binned for */
+    const ptl_vx_tiling* gt;
+    const int32_t* grange; /* the batch's groups (rows of gt->tiles_x) */
+    int32_t group;       /* G */
     const ptl_layer_stream* s;
-    ptl_tile_layers** out;
+    ptl_tile_layers** out; /* per tile of tj.range, row-major */
 } layers_job;
 
-/* Voxelizes and filters tile `index` of the range like run_tile, then floods its blocks into
-   out[index] instead of keeping its columns. */
-static void run_tile_layers(void* data, uint32_t index) {
-    layers_job* j = data;
-    const int32_t rw = j->tj.range[2] - j->tj.range[0];
-    ptl_vx_tile* t = &j->tj.out[index];
-    ptl_error* err = &j->tj.errs[index];
-    memset(t, 0, sizeof *t);
-    j->out[index] = NULL;
-    t->tx = j->tj.range[0] + (int32_t)(index % (uint32_t)rw);
-    t->tz = j->tj.range[1] + (int32_t)(index / (uint32_t)rw);
-    const int32_t T = j->tj.t->tile_size;
-    t->x0 = t->tx * T, t->z0 = t->tz * T;
-    t->w = (t->x0 + T <= j->tj.world->world_width ? T : j->tj.world->world_width - t->x0);
-    t->d = (t->z0 + T <= j->tj.world->world_depth ? T : j->tj.world->world_depth - t->z0);
-    ptl_vx_params p;
-    ptl_tiles_window(j->tj.world, j->tj.t, t->tx, t->tz, &p);
-    ptl_heightfield hf;
-    ptl_open_field of, own;
-    memset(&hf, 0, sizeof hf);
-    memset(&of, 0, sizeof of);
-    memset(&own, 0, sizeof own);
-    const uint32_t bi = (uint32_t)(t->tz - j->tj.brange[1]) * (uint32_t)(j->tj.brange[2] - j->tj.brange[0]) +
-                        (uint32_t)(t->tx - j->tj.brange[0]);
-    const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
-    const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
-    ptl_status st = ptl_voxelize_trimesh(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
-    if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
-    if (st >= 0) { /* the heightfield spans of its own columns (stats) */
-        const int32_t lx0 = t->x0 - p.ox, lz0 = t->z0 - p.oz;
-        for (int32_t z = 0; z < t->d; ++z)
-            for (int32_t x = 0; x < t->w; ++x) {
-                const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p.width + (uint32_t)(lx0 + x);
-                t->solid_spans += hf.col_start[c + 1] - hf.col_start[c];
-            }
-    }
-    ptl_heightfield_free(&hf);
-    if (st >= 0 && own_field(&of, t, j->tj.a, &own) < 0)
-        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
-    ptl_open_field_free(&of);
+/* The heightfield spans of tile t's own columns (stats). */
+static void count_solid(const ptl_heightfield* hf, ptl_vx_tile* t) {
+    const ptl_vx_params* p = &hf->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    for (int32_t z = 0; z < t->d; ++z)
+        for (int32_t x = 0; x < t->w; ++x) {
+            const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
+            t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
+        }
+}
+
+/* Tile t's own columns of the window `of` as a field of their own, flooded into *out; frees `of`
+   first when `last` (the group's last tile: the window goes before the tile's flood, as one tile's
+   job did). */
+static ptl_status tile_layers(const layers_job* j, ptl_vx_tile* t, ptl_open_field* of, bool last,
+                              ptl_tile_layers** out, ptl_error* err) {
+    ptl_open_field own;
+    ptl_status st = own_field(of, t, j->tj.a, &own);
+    if (last) ptl_open_field_free(of);
+    if (st < 0) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
     if (st >= 0) {
-        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, &j->out[index]);
+        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, out);
         if (st < 0)
             st = ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory in the layers of tile (%d, %d)"
                                                                 : "bake: more than 2^32 block-layers in tile (%d, %d)",
                                t->tx, t->tz);
     }
     free_own_field(&own, j->tj.a);
-    t->status = st < 0 ? st : PTL_OK;
+    return st;
 }
 
-/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the tiles of a batch of rows run as jobs,
-   each flooding its blocks; their results are added to the stream in row-major order. One tile's
-   fields at a time per thread, and each tile's few block-layers and edges until it is added. */
+/* Voxelizes and filters group `index` of the batch in one window, then floods each of its tiles'
+   blocks into out[] (the tile's place in the batch). A failure goes to every tile of the group not
+   done, so the first one in row-major order is the group's first failure. */
+static void run_group_layers(void* data, uint32_t index) {
+    const layers_job* j = data;
+    const ptl_vx_tiling* t = j->tj.t;
+    const int32_t T = t->tile_size, G = j->group;
+    const int32_t gw = j->grange[2] - j->grange[0];
+    const int32_t gx = j->grange[0] + (int32_t)(index % (uint32_t)gw), gz = j->grange[1] + (int32_t)(index / (uint32_t)gw);
+    const int32_t* range = j->tj.range;
+    const uint32_t rw = (uint32_t)(range[2] - range[0]);
+    const int32_t tx0 = gx * G, tz0 = gz * G;
+    const int32_t tx1 = tx0 + G < t->tiles_x ? tx0 + G : t->tiles_x, tz1 = tz0 + G < t->tiles_z ? tz0 + G : t->tiles_z;
+    for (int32_t tz = tz0; tz < tz1; ++tz)
+        for (int32_t tx = tx0; tx < tx1; ++tx) {
+            const uint32_t k = (uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0]);
+            ptl_vx_tile* tl = &j->tj.out[k];
+            memset(tl, 0, sizeof *tl);
+            j->out[k] = NULL;
+            tl->tx = tx, tl->tz = tz, tl->x0 = tx * T, tl->z0 = tz * T;
+            tl->w = (tl->x0 + T <= j->tj.world->world_width ? T : j->tj.world->world_width - tl->x0);
+            tl->d = (tl->z0 + T <= j->tj.world->world_depth ? T : j->tj.world->world_depth - tl->z0);
+        }
+    const uint32_t k0 = (uint32_t)(tz0 - range[1]) * rw + (uint32_t)(tx0 - range[0]);
+    ptl_error* err = &j->tj.errs[k0];
+    ptl_vx_params p;
+    ptl_tiles_window(j->tj.world, j->gt, gx, gz, &p);
+    ptl_heightfield hf;
+    ptl_open_field of;
+    memset(&hf, 0, sizeof hf);
+    memset(&of, 0, sizeof of);
+    const uint32_t bi = (uint32_t)(gz - j->tj.brange[1]) * (uint32_t)(j->tj.brange[2] - j->tj.brange[0]) +
+                        (uint32_t)(gx - j->tj.brange[0]);
+    const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
+    const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
+    ptl_status st = ptl_voxelize_trimesh(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
+    if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
+    for (int32_t tz = tz0; tz < tz1 && st >= 0; ++tz)
+        for (int32_t tx = tx0; tx < tx1; ++tx)
+            count_solid(&hf, &j->tj.out[(uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0])]);
+    ptl_heightfield_free(&hf);
+    for (int32_t tz = tz0; tz < tz1; ++tz)
+        for (int32_t tx = tx0; tx < tx1; ++tx) {
+            const uint32_t k = (uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0]);
+            if (st >= 0) {
+                err = &j->tj.errs[k];
+                st = tile_layers(j, &j->tj.out[k], &of, tz + 1 == tz1 && tx + 1 == tx1, &j->out[k], err);
+            } else if (&j->tj.errs[k] != err) {
+                j->tj.errs[k] = *err;
+            }
+            j->tj.out[k].status = st < 0 ? st : PTL_OK;
+        }
+    ptl_open_field_free(&of);
+}
+
+/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the groups of a batch of rows run as jobs,
+   each flooding its tiles' blocks; the tiles' results are added to the stream in row-major order.
+   One group's fields at a time per thread, and each tile's few block-layers and edges until it is
+   added. `rows`: per run of triangles, the rows of groups it meets (ptl_tiles_bin_rows on gt). */
 static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
-                                     const ptl_job_system* jobs, const ptl_allocator* a, const int32_t* rows,
-                                     ptl_layer_stream* s, uint32_t* solid_spans, double* ms_layers,
-                                     const ptl_bake_progress* progress, ptl_error* err) {
+                                     const ptl_vx_tiling* gt, const ptl_job_system* jobs, const ptl_allocator* a,
+                                     const int32_t* rows, ptl_layer_stream* s, uint32_t* solid_spans,
+                                     double* ms_layers, const ptl_bake_progress* progress, ptl_error* err) {
     ptl_status st = ptl_lstream_use_tiles(s, (uint32_t)t->tile_size, (uint32_t)t->tiles_x, (uint32_t)t->tiles_z, err);
     const uint32_t rw = (uint32_t)t->tiles_x;
-    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
+    const int32_t G = gt->tile_size / t->tile_size;
+    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1; /* rows of groups */
     ptl_tiles_bins b;
     memset(&b, 0, sizeof b);
-    /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every tile's triangles are binned once. */
-    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
-    if (st >= 0 && !rows && ptl_tiles_bin_triangles(m, world, t, all, NULL, jobs, a, &b) < 0)
+    /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every group's triangles are binned once. */
+    const int32_t all[4] = {0, 0, gt->tiles_x, gt->tiles_z};
+    if (st >= 0 && !rows && ptl_tiles_bin_triangles(m, world, gt, all, NULL, jobs, a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-    for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
-        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
-        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
-        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
-        const uint32_t n = (uint32_t)(tz1 - tz) * rw;
+    for (int32_t gz = 0; st >= 0 && gz < gt->tiles_z; gz += batch) {
+        const int32_t gz1 = gz + batch < gt->tiles_z ? gz + batch : gt->tiles_z;
+        const int32_t grange[4] = {0, gz, gt->tiles_x, gz1};
+        const int32_t tz1 = gz1 * G < t->tiles_z ? gz1 * G : t->tiles_z;
+        const int32_t range[4] = {0, gz * G, t->tiles_x, tz1};
+        const uint32_t n = (uint32_t)(tz1 - gz * G) * rw, ng = (uint32_t)(gz1 - gz) * (uint32_t)gt->tiles_x;
         ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
         ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
         ptl_tile_layers** out = ptl_mem_calloc(a, n, sizeof *out);
         if (rows) ptl_tiles_bin_free(&b, a);
         if (!tiles || !errs || !out) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        } else if (rows && ptl_tiles_bin_triangles(m, world, t, range, rows, jobs, a, &b) < 0) {
+        } else if (rows && ptl_tiles_bin_triangles(m, world, gt, grange, rows, jobs, a, &b) < 0) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
         } else {
-            layers_job lj = {{m, world, t, range, rows ? range : all, &b, a, tiles, errs}, s, out};
-            if (jobs && jobs->run) jobs->run(jobs->user, run_tile_layers, &lj, n);
+            layers_job lj = {{m, world, t, range, rows ? grange : all, &b, a, tiles, errs}, gt, grange, G, s, out};
+            if (jobs && jobs->run) jobs->run(jobs->user, run_group_layers, &lj, ng);
             else
-                for (uint32_t i = 0; i < n; ++i) run_tile_layers(&lj, i);
+                for (uint32_t i = 0; i < ng; ++i) run_group_layers(&lj, i);
             for (uint32_t i = 0; i < n && st >= 0; ++i) { /* in row-major order: the first failure is the bake's */
                 if (tiles[i].status < 0) {
                     st = tiles[i].status;
@@ -217,11 +264,11 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         ptl_mem_free(a, out, (size_t)n * sizeof *out);
         ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
         ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
+        if (st >= 0) ptl_progress_at(progress, (float)gz1 / (float)gt->tiles_z); /* rows of tiles done */
     }
     ptl_tiles_bin_free(&b, a);
     return st;
 }
-
 /* One batch of ptl_tiles_stream_mesh: job 0 streams the previous batch's rows of tiles (freeing each
    row's tiles once given), jobs 1.. run this batch's tiles. */
 typedef struct stream_job {
@@ -348,9 +395,11 @@ ptl_status ptl_tiles_stream_mesh(const ptl_trimesh* m, const ptl_vx_params* worl
     const bool by_runs = nruns > PTL_TILES_BIN_ONCE_RUNS;
     int32_t* rows = by_runs ? ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows) : NULL;
     ptl_status st = row && (rows || !by_runs) ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    if (st >= 0 && by_runs) ptl_tiles_bin_rows(m, world, t, jobs, rows);
-    if (st >= 0 && t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0) {
-        st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
+    const bool by_tiles = t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0;
+    const ptl_vx_tiling gt = ptl_tiles_grouping(t); /* jobs' windows: groups of tiles */
+    if (st >= 0 && by_runs) ptl_tiles_bin_rows(m, world, by_tiles ? &gt : t, jobs, rows);
+    if (st >= 0 && by_tiles) {
+        st = stream_tile_layers(m, world, t, &gt, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
     } else if (st >= 0) {
         const stream_job base = {{m, world, t, NULL, NULL, NULL, &a, NULL, NULL}, NULL, 0, rw, row, &wp, &band, s,
                                  0, PTL_OK, {0}};
