@@ -35,8 +35,11 @@ static inline ptl_vx_tiling ptl_tiles_grouping(const ptl_vx_tiling* t) {
 }
 
 /* Triangles per run: a row of tiles is binned without looking at the runs that meet none of its
-   rows; a mesh of at most PTL_TILES_BIN_ONCE_RUNS runs is binned once for every tile. */
-enum { PTL_TILES_BIN_RUN = 16384, PTL_TILES_BIN_ONCE_RUNS = 4 };
+   rows (short runs keep the rows a run meets close to its triangles' own); a mesh of at most
+   PTL_TILES_BIN_ONCE_RUNS runs is binned once for every tile. Binning jobs take chunks of
+   PTL_TILES_BIN_CHUNK triangles (whole runs). */
+enum { PTL_TILES_BIN_RUN = 256, PTL_TILES_BIN_ONCE_RUNS = 256, PTL_TILES_BIN_CHUNK = 16384 };
+_Static_assert(PTL_TILES_BIN_CHUNK % PTL_TILES_BIN_RUN == 0, "binning chunks are whole runs");
 
 /* ---- tiles_bin.c -------------------------------------------------------------------------------- */
 
