@@ -123,6 +123,7 @@ typedef struct layers_job {
     int32_t group;       /* G */
     const ptl_layer_stream* s;
     ptl_tile_layers** out; /* per tile of tj.range, row-major */
+    ptl_heightfield* strips; /* per column of groups: the rows the last group there shares with the next */
 } layers_job;
 
 /* The heightfield spans of tile t's own columns (stats). */
@@ -156,15 +157,83 @@ static ptl_status tile_layers(const layers_job* j, ptl_vx_tile* t, ptl_open_fiel
     return st;
 }
 
-/* Voxelizes and filters group `index` of the batch in one window, then floods each of its tiles'
+/* Strips. The windows of two groups one above the other overlap in 2 x border rows (the first
+   window's last rows, the second's first). The first group keeps its heightfield of those rows (a
+   strip) and the second rasterizes only the rows after them: each column is rasterized the same
+   whatever window holds it (voxelize.c), so the strip and the rest joined are the second window's
+   heightfield, byte for byte, and the border costs the filters' reach, not the rasterization. */
+
+/* Rows [z0, end) of hf as a heightfield of their own in *out (empty when z0 is outside hf's rows);
+   false when out of memory. */
+static bool strip_keep(const ptl_heightfield* hf, int32_t z0, const ptl_allocator* a, ptl_heightfield* out) {
+    memset(out, 0, sizeof *out);
+    const ptl_vx_params* p = &hf->p;
+    if (z0 <= p->oz || z0 >= p->oz + p->depth) return true;
+    const uint32_t c0 = (uint32_t)(z0 - p->oz) * (uint32_t)p->width;
+    const uint32_t cols = (uint32_t)(p->oz + p->depth - z0) * (uint32_t)p->width;
+    const uint32_t s0 = hf->col_start[c0], n = hf->col_start[c0 + cols] - s0;
+    out->p = *p, out->p.oz = z0, out->p.depth = p->oz + p->depth - z0;
+    out->alloc = *a;
+    out->col_start = ptl_mem_alloc(a, ((size_t)cols + 1) * sizeof *out->col_start);
+    out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans);
+    out->span_count = n;
+    if (!out->col_start || !out->spans) {
+        ptl_heightfield_free(out);
+        return false;
+    }
+    for (uint32_t c = 0; c <= cols; ++c) out->col_start[c] = hf->col_start[c0 + c] - s0;
+    memcpy(out->spans, hf->spans + s0, (size_t)n * sizeof *out->spans);
+    return true;
+}
+
+/* The heightfield of window p into *hf: the strip's rows when they are the window's first rows, and
+   the rest rasterized; without such a strip, all of it. The strip is freed either way. */
+static ptl_status window_hf(const layers_job* j, const ptl_vx_params* p, const uint32_t* tris, uint32_t count,
+                            ptl_heightfield* strip, ptl_heightfield* hf, ptl_error* err) {
+    const ptl_allocator* a = j->tj.a;
+    if (!strip->col_start || strip->p.oz != p->oz || strip->p.ox != p->ox || strip->p.width != p->width ||
+        strip->p.depth > p->depth) {
+        ptl_heightfield_free(strip);
+        return ptl_voxelize_trimesh(j->tj.m, tris, count, p, a, hf, err);
+    }
+    ptl_vx_params q = *p;
+    q.oz = p->oz + strip->p.depth, q.depth = p->depth - strip->p.depth;
+    ptl_heightfield fresh;
+    memset(&fresh, 0, sizeof fresh);
+    ptl_status st = q.depth > 0 ? ptl_voxelize_trimesh(j->tj.m, tris, count, &q, a, &fresh, err) : PTL_OK;
+    const uint32_t sc = (uint32_t)strip->p.width * (uint32_t)strip->p.depth;
+    const uint32_t fc = q.depth > 0 ? (uint32_t)q.width * (uint32_t)q.depth : 0;
+    const uint64_t n = (uint64_t)strip->span_count + fresh.span_count;
+    if (st >= 0 && n > UINT32_MAX) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%llu spans)", (unsigned long long)n);
+    if (st >= 0) {
+        memset(hf, 0, sizeof *hf);
+        hf->p = *p, hf->alloc = *a;
+        hf->col_start = ptl_mem_alloc(a, ((size_t)sc + fc + 1) * sizeof *hf->col_start);
+        hf->spans = ptl_mem_alloc(a, (size_t)n * sizeof *hf->spans);
+        hf->span_count = (uint32_t)n;
+        if (!hf->col_start || !hf->spans) {
+            ptl_heightfield_free(hf);
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%llu spans)", (unsigned long long)n);
+        }
+    }
+    if (st >= 0) {
+        memcpy(hf->col_start, strip->col_start, (size_t)sc * sizeof *hf->col_start);
+        for (uint32_t c = 0; c < fc; ++c) hf->col_start[sc + c] = strip->span_count + fresh.col_start[c];
+        hf->col_start[sc + fc] = (uint32_t)n;
+        memcpy(hf->spans, strip->spans, (size_t)strip->span_count * sizeof *hf->spans);
+        if (fresh.span_count) memcpy(hf->spans + strip->span_count, fresh.spans, (size_t)fresh.span_count * sizeof *hf->spans);
+    }
+    ptl_heightfield_free(&fresh);
+    ptl_heightfield_free(strip);
+    return st;
+}
+
+/* Voxelizes and filters group (gx, gz) of the batch in one window, then floods each of its tiles'
    blocks into out[] (the tile's place in the batch). A failure goes to every tile of the group not
    done, so the first one in row-major order is the group's first failure. */
-static void run_group_layers(void* data, uint32_t index) {
-    const layers_job* j = data;
+static void run_group(const layers_job* j, int32_t gx, int32_t gz) {
     const ptl_vx_tiling* t = j->tj.t;
     const int32_t T = t->tile_size, G = j->group;
-    const int32_t gw = j->grange[2] - j->grange[0];
-    const int32_t gx = j->grange[0] + (int32_t)(index % (uint32_t)gw), gz = j->grange[1] + (int32_t)(index / (uint32_t)gw);
     const int32_t* range = j->tj.range;
     const uint32_t rw = (uint32_t)(range[2] - range[0]);
     const int32_t tx0 = gx * G, tz0 = gz * G;
@@ -191,11 +260,16 @@ static void run_group_layers(void* data, uint32_t index) {
                         (uint32_t)(gx - j->tj.brange[0]);
     const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
     const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
-    ptl_status st = ptl_voxelize_trimesh(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
+    ptl_heightfield* strip = &j->strips[gx - j->grange[0]];
+    ptl_status st = window_hf(j, &p, tris, count, strip, &hf, err);
     if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
     for (int32_t tz = tz0; tz < tz1 && st >= 0; ++tz)
         for (int32_t tx = tx0; tx < tx1; ++tx)
             count_solid(&hf, &j->tj.out[(uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0])]);
+    /* the rows the group below shares: from the start of its window on */
+    if (st >= 0 && gz + 1 < j->gt->tiles_z &&
+        !strip_keep(&hf, (int32_t)((int64_t)(gz + 1) * j->gt->tile_size - j->gt->border), j->tj.a, strip))
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", tx0, tz0);
     ptl_heightfield_free(&hf);
     for (int32_t tz = tz0; tz < tz1; ++tz)
         for (int32_t tx = tx0; tx < tx1; ++tx) {
@@ -209,6 +283,12 @@ static void run_group_layers(void* data, uint32_t index) {
             j->tj.out[k].status = st < 0 ? st : PTL_OK;
         }
     ptl_open_field_free(&of);
+}
+
+/* Column `index` of the batch's groups, top to bottom, each sharing its strip with the next. */
+static void run_group_column(void* data, uint32_t index) {
+    const layers_job* j = data;
+    for (int32_t gz = j->grange[1]; gz < j->grange[3]; ++gz) run_group(j, j->grange[0] + (int32_t)index, gz);
 }
 
 /* ptl_tiles_stream_mesh when the tiles hold whole blocks: the groups of a batch of rows run as jobs,
@@ -225,6 +305,8 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1; /* rows of groups */
     ptl_tiles_bins b;
     memset(&b, 0, sizeof b);
+    ptl_heightfield* strips = ptl_mem_calloc(a, (size_t)gt->tiles_x, sizeof *strips);
+    if (st >= 0 && !strips) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every group's triangles are binned once. */
     const int32_t all[4] = {0, 0, gt->tiles_x, gt->tiles_z};
     if (st >= 0 && !rows && ptl_tiles_bin_triangles(m, world, gt, all, NULL, jobs, a, &b) < 0)
@@ -234,7 +316,7 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         const int32_t grange[4] = {0, gz, gt->tiles_x, gz1};
         const int32_t tz1 = gz1 * G < t->tiles_z ? gz1 * G : t->tiles_z;
         const int32_t range[4] = {0, gz * G, t->tiles_x, tz1};
-        const uint32_t n = (uint32_t)(tz1 - gz * G) * rw, ng = (uint32_t)(gz1 - gz) * (uint32_t)gt->tiles_x;
+        const uint32_t n = (uint32_t)(tz1 - gz * G) * rw, ng = (uint32_t)gt->tiles_x; /* jobs: columns of groups */
         ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
         ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
         ptl_tile_layers** out = ptl_mem_calloc(a, n, sizeof *out);
@@ -244,10 +326,10 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         } else if (rows && ptl_tiles_bin_triangles(m, world, gt, grange, rows, jobs, a, &b) < 0) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
         } else {
-            layers_job lj = {{m, world, t, range, rows ? grange : all, &b, a, tiles, errs}, gt, grange, G, s, out};
-            if (jobs && jobs->run) jobs->run(jobs->user, run_group_layers, &lj, ng);
+            layers_job lj = {{m, world, t, range, rows ? grange : all, &b, a, tiles, errs}, gt, grange, G, s, out, strips};
+            if (jobs && jobs->run) jobs->run(jobs->user, run_group_column, &lj, ng);
             else
-                for (uint32_t i = 0; i < ng; ++i) run_group_layers(&lj, i);
+                for (uint32_t i = 0; i < ng; ++i) run_group_column(&lj, i);
             for (uint32_t i = 0; i < n && st >= 0; ++i) { /* in row-major order: the first failure is the bake's */
                 if (tiles[i].status < 0) {
                     st = tiles[i].status;
@@ -266,6 +348,8 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
         if (st >= 0) ptl_progress_at(progress, (float)gz1 / (float)gt->tiles_z); /* rows of tiles done */
     }
+    for (int32_t i = 0; strips && i < gt->tiles_x; ++i) ptl_heightfield_free(&strips[i]);
+    ptl_mem_free(a, strips, (size_t)gt->tiles_x * sizeof *strips);
     ptl_tiles_bin_free(&b, a);
     return st;
 }
