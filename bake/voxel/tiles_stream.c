@@ -1,6 +1,7 @@
 /* Tiles streamed into the layer stage (tiles.c, layer_map.h): no open field of the whole world is
    held. Rows of tiles are given to the stream band by band, or, when the tile size is a multiple
-   of the blocks', each tile floods its own blocks in its job. */
+   of the blocks', each tile floods its own blocks in its group's job (small tiles share one window
+   per group, and a window shares its first rows with the one above it: see the strips). */
 #include <string.h>
 
 #include "../../runtime/internal.h"
@@ -110,7 +111,7 @@ static void free_own_field(ptl_open_field* f, const ptl_allocator* a) {
     memset(f, 0, sizeof *f);
 }
 
-/* Tiles smaller than PTL_VX_GROUP_COLS columns run in groups of G x G (G = ptl_tiles_group): one job
+/* Tiles smaller than PTL_VX_GROUP_COLS columns run in groups of G x G (ptl_tiles_grouping): one job
    rasterizes and filters the group's columns plus one border around them all, then floods each of
    its tiles' blocks. The border is paid once per group instead of once per tile, and every column
    the group's window holds comes out as in one piece (the window's premise, tiles.c), so the tiles'
@@ -291,10 +292,11 @@ static void run_group_column(void* data, uint32_t index) {
     for (int32_t gz = j->grange[1]; gz < j->grange[3]; ++gz) run_group(j, j->grange[0] + (int32_t)index, gz);
 }
 
-/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the groups of a batch of rows run as jobs,
-   each flooding its tiles' blocks; the tiles' results are added to the stream in row-major order.
-   One group's fields at a time per thread, and each tile's few block-layers and edges until it is
-   added. `rows`: per run of triangles, the rows of groups it meets (ptl_tiles_bin_rows on gt). */
+/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the columns of groups of a batch of rows
+   run as jobs (each group after the one above it, whose strip it takes), each group flooding its
+   tiles' blocks; the tiles' results are added to the stream in row-major order. One group's fields
+   at a time per thread, a strip per column of groups, and each tile's few block-layers and edges
+   until it is added. `rows`: per run of triangles, the rows of groups it meets (ptl_tiles_bin_rows on gt). */
 static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
                                      const ptl_vx_tiling* gt, const ptl_job_system* jobs, const ptl_allocator* a,
                                      const int32_t* rows, ptl_layer_stream* s, uint32_t* solid_spans,
