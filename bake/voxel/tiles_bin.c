@@ -16,10 +16,12 @@ static bin_grid grid_of(const ptl_vx_params* w, const ptl_vx_tiling* t) {
     return g;
 }
 
-/* The tile of column c's reach (c - border or c + border, within +-(1e9 + 129)), clamped to 0 .. n - 1. */
-static int32_t tile_of(int32_t c, int32_t T, int32_t n) {
-    const int32_t k = c < 0 ? 0 : (int32_t)((uint32_t)c / (uint32_t)T); /* floor(c / T) clamped below at 0 */
-    return k < n ? k : n - 1;
+/* The tile of column c (a column bound plus or minus the border, in 64 bits: the border may be
+   large), clamped to 0 .. n - 1; a 32-bit division, as the tiles' columns fit 32 bits. */
+static int32_t tile_of(int64_t c, int32_t T, int32_t n) {
+    if (c < 0) return 0;
+    if (c >= (int64_t)T * n) return n - 1;
+    return (int32_t)((uint32_t)c / (uint32_t)T);
 }
 
 static float fmin3(float a, float b, float c) {
@@ -47,8 +49,9 @@ static void tri_tiles(const ptl_trimesh* m, const bin_grid* g, uint32_t tri, int
     const int32_t c1 = (int32_t)(u1 < -1e9 ? -1e9 : u1 > 1e9 ? 1e9 : u1) + 2;
     const int32_t r0 = (int32_t)(v0 < -1e9 ? -1e9 : v0 > 1e9 ? 1e9 : v0) - 2;
     const int32_t r1 = (int32_t)(v1 < -1e9 ? -1e9 : v1 > 1e9 ? 1e9 : v1) + 2;
-    *tx0 = tile_of(c0 - g->border, g->tile_size, g->tiles_x), *tx1 = tile_of(c1 + g->border, g->tile_size, g->tiles_x);
-    *tz0 = tile_of(r0 - g->border, g->tile_size, g->tiles_z), *tz1 = tile_of(r1 + g->border, g->tile_size, g->tiles_z);
+    const int64_t B = g->border;
+    *tx0 = tile_of(c0 - B, g->tile_size, g->tiles_x), *tx1 = tile_of(c1 + B, g->tile_size, g->tiles_x);
+    *tz0 = tile_of(r0 - B, g->tile_size, g->tiles_z), *tz1 = tile_of(r1 + B, g->tile_size, g->tiles_z);
 }
 
 /* Binning runs as jobs over chunks of the triangles: each chunk counts its triangles per tile, the
