@@ -12,7 +12,9 @@
    tiling leaves no vertex behind (the merge "without artificial vertices" of Saupin §4.3 happens at
    the level of columns and block-layers, where it is exact).
 
-   A tile's job allocates only for its window: (tile_size + 2 border)^2 columns and their spans. */
+   A tile's job allocates only for its window: (tile_size + 2 border)^2 columns and their spans. In
+   the streamed bake, tiles under PTL_VX_GROUP_COLS columns share a window per group of them, and
+   each window takes the rows it shares with the one above it from there (tiles_stream.c). */
 #include <string.h>
 
 #include "../../runtime/internal.h"

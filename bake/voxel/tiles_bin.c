@@ -5,25 +5,53 @@
 #include "../../runtime/internal.h"
 #include "tiles_internal.h"
 
-static int64_t floor_div(int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); }
-static int32_t clampi(int64_t v, int32_t lo, int32_t hi) { return v < lo ? lo : v > hi ? hi : (int32_t)v; }
+/* What tri_tiles reads of the grid and the tiling, with the cell size's reciprocal. */
+typedef struct bin_grid {
+    double bx, bz, inv_cs;
+    int32_t tile_size, border, tiles_x, tiles_z;
+} bin_grid;
 
-/* The tile rows and columns a triangle's window test could pass (a superset; voxelize.c decides). */
-static void tri_tiles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t, uint32_t tri, int32_t* tx0,
-                      int32_t* tz0, int32_t* tx1, int32_t* tz1) {
-    double u0 = 1e300, u1 = -1e300, v0 = 1e300, v1 = -1e300;
-    for (int k = 0; k < 3; ++k) {
-        const float* s = m->verts + 3 * (size_t)m->tris[3 * (size_t)tri + k];
-        double u = ((double)s[0] - w->bmin[0]) / w->cs, v = ((double)s[2] - w->bmin[2]) / w->cs;
-        u0 = u < u0 ? u : u0, u1 = u > u1 ? u : u1, v0 = v < v0 ? v : v0, v1 = v > v1 ? v : v1;
-    }
-    /* columns touched, one more on each side, clamped (the triangle is finite: vx_params checked) */
-    int64_t c0 = (int64_t)(u0 < -1e9 ? -1e9 : u0) - 2, c1 = (int64_t)(u1 > 1e9 ? 1e9 : u1) + 2;
-    int64_t r0 = (int64_t)(v0 < -1e9 ? -1e9 : v0) - 2, r1 = (int64_t)(v1 > 1e9 ? 1e9 : v1) + 2;
-    *tx0 = clampi(floor_div(c0 - t->border, t->tile_size), 0, t->tiles_x - 1);
-    *tx1 = clampi(floor_div(c1 + t->border, t->tile_size), 0, t->tiles_x - 1);
-    *tz0 = clampi(floor_div(r0 - t->border, t->tile_size), 0, t->tiles_z - 1);
-    *tz1 = clampi(floor_div(r1 + t->border, t->tile_size), 0, t->tiles_z - 1);
+static bin_grid grid_of(const ptl_vx_params* w, const ptl_vx_tiling* t) {
+    bin_grid g = {w->bmin[0], w->bmin[2], 1.0 / w->cs, t->tile_size, t->border, t->tiles_x, t->tiles_z};
+    return g;
+}
+
+/* The tile of column c (a column bound plus or minus the border, in 64 bits: the border may be
+   large), clamped to 0 .. n - 1; a 32-bit division, as the tiles' columns fit 32 bits. */
+static int32_t tile_of(int64_t c, int32_t T, int32_t n) {
+    if (c < 0) return 0;
+    if (c >= (int64_t)T * n) return n - 1;
+    return (int32_t)((uint32_t)c / (uint32_t)T);
+}
+
+static float fmin3(float a, float b, float c) {
+    const float m = a < b ? a : b;
+    return m < c ? m : c;
+}
+static float fmax3(float a, float b, float c) {
+    const float m = a > b ? a : b;
+    return m > c ? m : c;
+}
+
+/* The tile rows and columns a triangle's window test could pass (a superset; voxelize.c decides).
+   The footprint is taken in floats (exact) and scaled by the cell size's reciprocal: that moves a
+   column bound by an ulp at most, against the margin of two columns below. */
+static void tri_tiles(const ptl_trimesh* m, const bin_grid* g, uint32_t tri, int32_t* tx0, int32_t* tz0, int32_t* tx1,
+                      int32_t* tz1) {
+    const uint32_t* ix = m->tris + 3 * (size_t)tri;
+    const float *a = m->verts + 3 * (size_t)ix[0], *b = m->verts + 3 * (size_t)ix[1], *c = m->verts + 3 * (size_t)ix[2];
+    const double u0 = ((double)fmin3(a[0], b[0], c[0]) - g->bx) * g->inv_cs;
+    const double u1 = ((double)fmax3(a[0], b[0], c[0]) - g->bx) * g->inv_cs;
+    const double v0 = ((double)fmin3(a[2], b[2], c[2]) - g->bz) * g->inv_cs;
+    const double v1 = ((double)fmax3(a[2], b[2], c[2]) - g->bz) * g->inv_cs;
+    /* columns touched, two more on each side, clamped (the triangle is finite: vx_params checked) */
+    const int32_t c0 = (int32_t)(u0 < -1e9 ? -1e9 : u0 > 1e9 ? 1e9 : u0) - 2;
+    const int32_t c1 = (int32_t)(u1 < -1e9 ? -1e9 : u1 > 1e9 ? 1e9 : u1) + 2;
+    const int32_t r0 = (int32_t)(v0 < -1e9 ? -1e9 : v0 > 1e9 ? 1e9 : v0) - 2;
+    const int32_t r1 = (int32_t)(v1 < -1e9 ? -1e9 : v1 > 1e9 ? 1e9 : v1) + 2;
+    const int64_t B = g->border;
+    *tx0 = tile_of(c0 - B, g->tile_size, g->tiles_x), *tx1 = tile_of(c1 + B, g->tile_size, g->tiles_x);
+    *tz0 = tile_of(r0 - B, g->tile_size, g->tiles_z), *tz1 = tile_of(r1 + B, g->tile_size, g->tiles_z);
 }
 
 /* Binning runs as jobs over chunks of the triangles: each chunk counts its triangles per tile, the
@@ -31,8 +59,7 @@ static void tri_tiles(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx
    so a tile's triangles keep their index order whatever the threads. */
 typedef struct bin_job {
     const ptl_trimesh* m;
-    const ptl_vx_params* w;
-    const ptl_vx_tiling* t;
+    bin_grid g;
     const int32_t* range;
     uint32_t chunks, per_chunk;
     uint32_t* at; /* chunks x tiles: the chunk's count, then its next slot, per tile */
@@ -59,7 +86,7 @@ static void bin_chunk(void* data, uint32_t chunk) {
             }
         }
         int32_t x0, z0, x1, z1;
-        tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
+        tri_tiles(j->m, &j->g, i, &x0, &z0, &x1, &z1);
         if (x0 < range[0]) x0 = range[0];
         if (z0 < range[1]) z0 = range[1];
         if (x1 > range[2] - 1) x1 = range[2] - 1;
@@ -80,8 +107,8 @@ ptl_status ptl_tiles_bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w,
     b->tiles = (uint32_t)rw * (uint32_t)rd;
     b->start = ptl_mem_calloc(a, (size_t)b->tiles + 1, sizeof *b->start);
     if (!b->start) return PTL_ERR_NO_MEMORY;
-    /* chunks of PTL_TILES_BIN_RUN triangles, fewer when the tiles are many (chunks x tiles counters) */
-    uint32_t chunks = (m->tri_count + PTL_TILES_BIN_RUN - 1) / PTL_TILES_BIN_RUN;
+    /* chunks of PTL_TILES_BIN_CHUNK triangles, fewer when the tiles are many (chunks x tiles counters) */
+    uint32_t chunks = (m->tri_count + PTL_TILES_BIN_CHUNK - 1) / PTL_TILES_BIN_CHUNK;
     if (chunks < 1) chunks = 1;
     if ((uint64_t)chunks * b->tiles > BIN_MAX_COUNTERS) chunks = (uint32_t)(BIN_MAX_COUNTERS / b->tiles);
     if (chunks < 1) chunks = 1;
@@ -92,7 +119,7 @@ ptl_status ptl_tiles_bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w,
     const size_t ncount = (size_t)chunks * b->tiles;
     uint32_t* at = ptl_mem_calloc(a, ncount, sizeof *at);
     if (!at) return PTL_ERR_NO_MEMORY;
-    bin_job j = {m, w, t, range, chunks, per_chunk, at, NULL, 0, rows};
+    bin_job j = {m, grid_of(w, t), range, chunks, per_chunk, at, NULL, 0, rows};
     ptl_status st = PTL_OK;
     for (int pass = 0; pass < 2 && st == PTL_OK; ++pass) {
         j.pass = pass, j.tris = b->tris;
@@ -129,31 +156,33 @@ ptl_status ptl_tiles_bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w,
    mostly stored near each other, so most runs meet one or two rows). */
 typedef struct rows_job {
     const ptl_trimesh* m;
-    const ptl_vx_params* w;
-    const ptl_vx_tiling* t;
+    bin_grid g;
     int32_t* rows;
 } rows_job;
 
+/* The runs of chunk `chunk` (PTL_TILES_BIN_CHUNK triangles). */
 static void rows_chunk(void* data, uint32_t chunk) {
     const rows_job* j = data;
-    const uint32_t i0 = chunk * PTL_TILES_BIN_RUN;
-    const uint32_t i1 = i0 + PTL_TILES_BIN_RUN < j->m->tri_count ? i0 + PTL_TILES_BIN_RUN : j->m->tri_count;
-    int32_t lo = INT32_MAX, hi = -1;
-    for (uint32_t i = i0; i < i1; ++i) {
-        int32_t x0, z0, x1, z1;
-        tri_tiles(j->m, j->w, j->t, i, &x0, &z0, &x1, &z1);
-        lo = z0 < lo ? z0 : lo, hi = z1 > hi ? z1 : hi;
+    const uint32_t n = j->m->tri_count, per = PTL_TILES_BIN_CHUNK / PTL_TILES_BIN_RUN;
+    for (uint32_t run = chunk * per; run < (chunk + 1) * per && run * PTL_TILES_BIN_RUN < n; ++run) {
+        const uint32_t i0 = run * PTL_TILES_BIN_RUN, i1 = i0 + PTL_TILES_BIN_RUN < n ? i0 + PTL_TILES_BIN_RUN : n;
+        int32_t lo = INT32_MAX, hi = -1;
+        for (uint32_t i = i0; i < i1; ++i) {
+            int32_t x0, z0, x1, z1;
+            tri_tiles(j->m, &j->g, i, &x0, &z0, &x1, &z1);
+            lo = z0 < lo ? z0 : lo, hi = z1 > hi ? z1 : hi;
+        }
+        j->rows[2 * run] = lo, j->rows[2 * run + 1] = hi;
     }
-    j->rows[2 * chunk] = lo, j->rows[2 * chunk + 1] = hi;
 }
 
 void ptl_tiles_bin_rows(const ptl_trimesh* m, const ptl_vx_params* w, const ptl_vx_tiling* t, const ptl_job_system* jobs,
                         int32_t* rows) {
-    const uint32_t nruns = (m->tri_count + PTL_TILES_BIN_RUN - 1) / PTL_TILES_BIN_RUN;
-    rows_job rj = {m, w, t, rows};
-    if (jobs && jobs->run && nruns > 1) jobs->run(jobs->user, rows_chunk, &rj, nruns);
+    const uint32_t chunks = (m->tri_count + PTL_TILES_BIN_CHUNK - 1) / PTL_TILES_BIN_CHUNK;
+    rows_job rj = {m, grid_of(w, t), rows};
+    if (jobs && jobs->run && chunks > 1) jobs->run(jobs->user, rows_chunk, &rj, chunks);
     else
-        for (uint32_t c = 0; c < nruns; ++c) rows_chunk(&rj, c);
+        for (uint32_t c = 0; c < chunks; ++c) rows_chunk(&rj, c);
 }
 
 void ptl_tiles_bin_free(ptl_tiles_bins* b, const ptl_allocator* a) {

@@ -19,9 +19,27 @@
    other once per band. Memory: two bands of tiles at a time. */
 #define PTL_VX_BAND_ROWS 2
 
+/* Tiles narrower than this run in groups (tiles_stream.c): G x G tiles, G = PTL_VX_GROUP_COLS /
+   tile_size, rasterized and filtered in one window, so that the border around the window is paid once
+   per group. A group's window is as large as one tile of PTL_VX_GROUP_COLS columns (the bench's
+   tiles), so the voxel stages' memory is what such a tile's is. */
+#define PTL_VX_GROUP_COLS 256
+
+/* The grouping of tiling t: tiles of G x tile_size columns with t's border (G = 1: t itself). */
+static inline ptl_vx_tiling ptl_tiles_grouping(const ptl_vx_tiling* t) {
+    ptl_vx_tiling g = *t;
+    const int32_t G = t->tile_size < PTL_VX_GROUP_COLS ? PTL_VX_GROUP_COLS / t->tile_size : 1;
+    g.tile_size = G * t->tile_size;
+    g.tiles_x = (t->tiles_x + G - 1) / G, g.tiles_z = (t->tiles_z + G - 1) / G;
+    return g;
+}
+
 /* Triangles per run: a row of tiles is binned without looking at the runs that meet none of its
-   rows; a mesh of at most PTL_TILES_BIN_ONCE_RUNS runs is binned once for every tile. */
-enum { PTL_TILES_BIN_RUN = 16384, PTL_TILES_BIN_ONCE_RUNS = 4 };
+   rows (short runs keep the rows a run meets close to its triangles' own); a mesh of at most
+   PTL_TILES_BIN_ONCE_RUNS runs is binned once for every tile. Binning jobs take chunks of
+   PTL_TILES_BIN_CHUNK triangles (whole runs). */
+enum { PTL_TILES_BIN_RUN = 256, PTL_TILES_BIN_ONCE_RUNS = 256, PTL_TILES_BIN_CHUNK = 16384 };
+_Static_assert(PTL_TILES_BIN_CHUNK % PTL_TILES_BIN_RUN == 0, "binning chunks are whole runs");
 
 /* ---- tiles_bin.c -------------------------------------------------------------------------------- */
 

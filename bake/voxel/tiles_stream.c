@@ -1,6 +1,7 @@
 /* Tiles streamed into the layer stage (tiles.c, layer_map.h): no open field of the whole world is
    held. Rows of tiles are given to the stream band by band, or, when the tile size is a multiple
-   of the blocks', each tile floods its own blocks in its job. */
+   of the blocks', each tile floods its own blocks in its group's job (small tiles share one window
+   per group, and a window shares its first rows with the one above it: see the strips). */
 #include <string.h>
 
 #include "../../runtime/internal.h"
@@ -110,97 +111,227 @@ static void free_own_field(ptl_open_field* f, const ptl_allocator* a) {
     memset(f, 0, sizeof *f);
 }
 
+/* Tiles smaller than PTL_VX_GROUP_COLS columns run in groups of G x G (ptl_tiles_grouping): one job
+   rasterizes and filters the group's columns plus one border around them all, then floods each of
+   its tiles' blocks. The border is paid once per group instead of once per tile, and every column
+   the group's window holds comes out as in one piece (the window's premise, tiles.c), so the tiles'
+   results are the same bytes whatever the grouping. A group is a tile of the grouping `gt` (tiles
+   of G * tile_size columns, the same border), to which the triangles are binned. */
 typedef struct layers_job {
-    ptl_tiles_job tj;
+    ptl_tiles_job tj;    /* tj.range: the batch's tiles; tj.brange: the groups `tj.b` was binned for */
+    const ptl_vx_tiling* gt;
+    const int32_t* grange; /* the batch's groups (rows of gt->tiles_x) */
+    int32_t group;       /* G */
     const ptl_layer_stream* s;
-    ptl_tile_layers** out;
+    ptl_tile_layers** out; /* per tile of tj.range, row-major */
+    ptl_heightfield* strips; /* per column of groups: the rows the last group there shares with the next */
 } layers_job;
 
-/* Voxelizes and filters tile `index` of the range like run_tile, then floods its blocks into
-   out[index] instead of keeping its columns. */
-static void run_tile_layers(void* data, uint32_t index) {
-    layers_job* j = data;
-    const int32_t rw = j->tj.range[2] - j->tj.range[0];
-    ptl_vx_tile* t = &j->tj.out[index];
-    ptl_error* err = &j->tj.errs[index];
-    memset(t, 0, sizeof *t);
-    j->out[index] = NULL;
-    t->tx = j->tj.range[0] + (int32_t)(index % (uint32_t)rw);
-    t->tz = j->tj.range[1] + (int32_t)(index / (uint32_t)rw);
-    const int32_t T = j->tj.t->tile_size;
-    t->x0 = t->tx * T, t->z0 = t->tz * T;
-    t->w = (t->x0 + T <= j->tj.world->world_width ? T : j->tj.world->world_width - t->x0);
-    t->d = (t->z0 + T <= j->tj.world->world_depth ? T : j->tj.world->world_depth - t->z0);
-    ptl_vx_params p;
-    ptl_tiles_window(j->tj.world, j->tj.t, t->tx, t->tz, &p);
-    ptl_heightfield hf;
-    ptl_open_field of, own;
-    memset(&hf, 0, sizeof hf);
-    memset(&of, 0, sizeof of);
-    memset(&own, 0, sizeof own);
-    const uint32_t bi = (uint32_t)(t->tz - j->tj.brange[1]) * (uint32_t)(j->tj.brange[2] - j->tj.brange[0]) +
-                        (uint32_t)(t->tx - j->tj.brange[0]);
-    const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
-    const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
-    ptl_status st = ptl_voxelize_trimesh(j->tj.m, tris, count, &p, j->tj.a, &hf, err);
-    if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
-    if (st >= 0) { /* the heightfield spans of its own columns (stats) */
-        const int32_t lx0 = t->x0 - p.ox, lz0 = t->z0 - p.oz;
-        for (int32_t z = 0; z < t->d; ++z)
-            for (int32_t x = 0; x < t->w; ++x) {
-                const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p.width + (uint32_t)(lx0 + x);
-                t->solid_spans += hf.col_start[c + 1] - hf.col_start[c];
-            }
-    }
-    ptl_heightfield_free(&hf);
-    if (st >= 0 && own_field(&of, t, j->tj.a, &own) < 0)
-        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
-    ptl_open_field_free(&of);
+/* The heightfield spans of tile t's own columns (stats). */
+static void count_solid(const ptl_heightfield* hf, ptl_vx_tile* t) {
+    const ptl_vx_params* p = &hf->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    for (int32_t z = 0; z < t->d; ++z)
+        for (int32_t x = 0; x < t->w; ++x) {
+            const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
+            t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
+        }
+}
+
+/* Tile t's own columns of the window `of` as a field of their own, flooded into *out; frees `of`
+   first when `last` (the group's last tile: the window goes before the tile's flood, as one tile's
+   job did). */
+static ptl_status tile_layers(const layers_job* j, ptl_vx_tile* t, ptl_open_field* of, bool last,
+                              ptl_tile_layers** out, ptl_error* err) {
+    ptl_open_field own;
+    ptl_status st = own_field(of, t, j->tj.a, &own);
+    if (last) ptl_open_field_free(of);
+    if (st < 0) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
     if (st >= 0) {
-        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, &j->out[index]);
+        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, out);
         if (st < 0)
             st = ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory in the layers of tile (%d, %d)"
                                                                 : "bake: more than 2^32 block-layers in tile (%d, %d)",
                                t->tx, t->tz);
     }
     free_own_field(&own, j->tj.a);
-    t->status = st < 0 ? st : PTL_OK;
+    return st;
 }
 
-/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the tiles of a batch of rows run as jobs,
-   each flooding its blocks; their results are added to the stream in row-major order. One tile's
-   fields at a time per thread, and each tile's few block-layers and edges until it is added. */
+/* Strips. The windows of two groups one above the other overlap in 2 x border rows (the first
+   window's last rows, the second's first). The first group keeps its heightfield of those rows (a
+   strip) and the second rasterizes only the rows after them: each column is rasterized the same
+   whatever window holds it (voxelize.c), so the strip and the rest joined are the second window's
+   heightfield, byte for byte, and the border costs the filters' reach, not the rasterization. */
+
+/* Rows [z0, end) of hf as a heightfield of their own in *out (empty when z0 is outside hf's rows);
+   false when out of memory. */
+static bool strip_keep(const ptl_heightfield* hf, int32_t z0, const ptl_allocator* a, ptl_heightfield* out) {
+    memset(out, 0, sizeof *out);
+    const ptl_vx_params* p = &hf->p;
+    if (z0 <= p->oz || z0 >= p->oz + p->depth) return true;
+    const uint32_t c0 = (uint32_t)(z0 - p->oz) * (uint32_t)p->width;
+    const uint32_t cols = (uint32_t)(p->oz + p->depth - z0) * (uint32_t)p->width;
+    const uint32_t s0 = hf->col_start[c0], n = hf->col_start[c0 + cols] - s0;
+    out->p = *p, out->p.oz = z0, out->p.depth = p->oz + p->depth - z0;
+    out->alloc = *a;
+    out->col_start = ptl_mem_alloc(a, ((size_t)cols + 1) * sizeof *out->col_start);
+    out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans);
+    out->span_count = n;
+    if (!out->col_start || !out->spans) {
+        ptl_heightfield_free(out);
+        return false;
+    }
+    for (uint32_t c = 0; c <= cols; ++c) out->col_start[c] = hf->col_start[c0 + c] - s0;
+    memcpy(out->spans, hf->spans + s0, (size_t)n * sizeof *out->spans);
+    return true;
+}
+
+/* The heightfield of window p into *hf: the strip's rows when they are the window's first rows, and
+   the rest rasterized; without such a strip, all of it. The strip is freed either way. */
+static ptl_status window_hf(const layers_job* j, const ptl_vx_params* p, const uint32_t* tris, uint32_t count,
+                            ptl_heightfield* strip, ptl_heightfield* hf, ptl_error* err) {
+    const ptl_allocator* a = j->tj.a;
+    if (!strip->col_start || strip->p.oz != p->oz || strip->p.ox != p->ox || strip->p.width != p->width ||
+        strip->p.depth > p->depth) {
+        ptl_heightfield_free(strip);
+        return ptl_voxelize_trimesh(j->tj.m, tris, count, p, a, hf, err);
+    }
+    ptl_vx_params q = *p;
+    q.oz = p->oz + strip->p.depth, q.depth = p->depth - strip->p.depth;
+    ptl_heightfield fresh;
+    memset(&fresh, 0, sizeof fresh);
+    ptl_status st = q.depth > 0 ? ptl_voxelize_trimesh(j->tj.m, tris, count, &q, a, &fresh, err) : PTL_OK;
+    const uint32_t sc = (uint32_t)strip->p.width * (uint32_t)strip->p.depth;
+    const uint32_t fc = q.depth > 0 ? (uint32_t)q.width * (uint32_t)q.depth : 0;
+    const uint64_t n = (uint64_t)strip->span_count + fresh.span_count;
+    if (st >= 0 && n > UINT32_MAX) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%llu spans)", (unsigned long long)n);
+    if (st >= 0) {
+        memset(hf, 0, sizeof *hf);
+        hf->p = *p, hf->alloc = *a;
+        hf->col_start = ptl_mem_alloc(a, ((size_t)sc + fc + 1) * sizeof *hf->col_start);
+        hf->spans = ptl_mem_alloc(a, (size_t)n * sizeof *hf->spans);
+        hf->span_count = (uint32_t)n;
+        if (!hf->col_start || !hf->spans) {
+            ptl_heightfield_free(hf);
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%llu spans)", (unsigned long long)n);
+        }
+    }
+    if (st >= 0) {
+        memcpy(hf->col_start, strip->col_start, (size_t)sc * sizeof *hf->col_start);
+        for (uint32_t c = 0; c < fc; ++c) hf->col_start[sc + c] = strip->span_count + fresh.col_start[c];
+        hf->col_start[sc + fc] = (uint32_t)n;
+        memcpy(hf->spans, strip->spans, (size_t)strip->span_count * sizeof *hf->spans);
+        if (fresh.span_count) memcpy(hf->spans + strip->span_count, fresh.spans, (size_t)fresh.span_count * sizeof *hf->spans);
+    }
+    ptl_heightfield_free(&fresh);
+    ptl_heightfield_free(strip);
+    return st;
+}
+
+/* Voxelizes and filters group (gx, gz) of the batch in one window, then floods each of its tiles'
+   blocks into out[] (the tile's place in the batch). A failure goes to every tile of the group not
+   done, so the first one in row-major order is the group's first failure. */
+static void run_group(const layers_job* j, int32_t gx, int32_t gz) {
+    const ptl_vx_tiling* t = j->tj.t;
+    const int32_t T = t->tile_size, G = j->group;
+    const int32_t* range = j->tj.range;
+    const uint32_t rw = (uint32_t)(range[2] - range[0]);
+    const int32_t tx0 = gx * G, tz0 = gz * G;
+    const int32_t tx1 = tx0 + G < t->tiles_x ? tx0 + G : t->tiles_x, tz1 = tz0 + G < t->tiles_z ? tz0 + G : t->tiles_z;
+    for (int32_t tz = tz0; tz < tz1; ++tz)
+        for (int32_t tx = tx0; tx < tx1; ++tx) {
+            const uint32_t k = (uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0]);
+            ptl_vx_tile* tl = &j->tj.out[k];
+            memset(tl, 0, sizeof *tl);
+            j->out[k] = NULL;
+            tl->tx = tx, tl->tz = tz, tl->x0 = tx * T, tl->z0 = tz * T;
+            tl->w = (tl->x0 + T <= j->tj.world->world_width ? T : j->tj.world->world_width - tl->x0);
+            tl->d = (tl->z0 + T <= j->tj.world->world_depth ? T : j->tj.world->world_depth - tl->z0);
+        }
+    const uint32_t k0 = (uint32_t)(tz0 - range[1]) * rw + (uint32_t)(tx0 - range[0]);
+    ptl_error* err = &j->tj.errs[k0];
+    ptl_vx_params p;
+    ptl_tiles_window(j->tj.world, j->gt, gx, gz, &p);
+    ptl_heightfield hf;
+    ptl_open_field of;
+    memset(&hf, 0, sizeof hf);
+    memset(&of, 0, sizeof of);
+    const uint32_t bi = (uint32_t)(gz - j->tj.brange[1]) * (uint32_t)(j->tj.brange[2] - j->tj.brange[0]) +
+                        (uint32_t)(gx - j->tj.brange[0]);
+    const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
+    const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
+    ptl_heightfield* strip = &j->strips[gx - j->grange[0]];
+    ptl_status st = window_hf(j, &p, tris, count, strip, &hf, err);
+    if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
+    for (int32_t tz = tz0; tz < tz1 && st >= 0; ++tz)
+        for (int32_t tx = tx0; tx < tx1; ++tx)
+            count_solid(&hf, &j->tj.out[(uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0])]);
+    /* the rows the group below shares: from the start of its window on */
+    if (st >= 0 && gz + 1 < j->gt->tiles_z &&
+        !strip_keep(&hf, (int32_t)((int64_t)(gz + 1) * j->gt->tile_size - j->gt->border), j->tj.a, strip))
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", tx0, tz0);
+    ptl_heightfield_free(&hf);
+    for (int32_t tz = tz0; tz < tz1; ++tz)
+        for (int32_t tx = tx0; tx < tx1; ++tx) {
+            const uint32_t k = (uint32_t)(tz - range[1]) * rw + (uint32_t)(tx - range[0]);
+            if (st >= 0) {
+                err = &j->tj.errs[k];
+                st = tile_layers(j, &j->tj.out[k], &of, tz + 1 == tz1 && tx + 1 == tx1, &j->out[k], err);
+            } else if (&j->tj.errs[k] != err) {
+                j->tj.errs[k] = *err;
+            }
+            j->tj.out[k].status = st < 0 ? st : PTL_OK;
+        }
+    ptl_open_field_free(&of);
+}
+
+/* Column `index` of the batch's groups, top to bottom, each sharing its strip with the next. */
+static void run_group_column(void* data, uint32_t index) {
+    const layers_job* j = data;
+    for (int32_t gz = j->grange[1]; gz < j->grange[3]; ++gz) run_group(j, j->grange[0] + (int32_t)index, gz);
+}
+
+/* ptl_tiles_stream_mesh when the tiles hold whole blocks: the columns of groups of a batch of rows
+   run as jobs (each group after the one above it, whose strip it takes), each group flooding its
+   tiles' blocks; the tiles' results are added to the stream in row-major order. One group's fields
+   at a time per thread, a strip per column of groups, and each tile's few block-layers and edges
+   until it is added. `rows`: per run of triangles, the rows of groups it meets (ptl_tiles_bin_rows on gt). */
 static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* world, const ptl_vx_tiling* t,
-                                     const ptl_job_system* jobs, const ptl_allocator* a, const int32_t* rows,
-                                     ptl_layer_stream* s, uint32_t* solid_spans, double* ms_layers,
-                                     const ptl_bake_progress* progress, ptl_error* err) {
+                                     const ptl_vx_tiling* gt, const ptl_job_system* jobs, const ptl_allocator* a,
+                                     const int32_t* rows, ptl_layer_stream* s, uint32_t* solid_spans,
+                                     double* ms_layers, const ptl_bake_progress* progress, ptl_error* err) {
     ptl_status st = ptl_lstream_use_tiles(s, (uint32_t)t->tile_size, (uint32_t)t->tiles_x, (uint32_t)t->tiles_z, err);
     const uint32_t rw = (uint32_t)t->tiles_x;
-    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1;
+    const int32_t G = gt->tile_size / t->tile_size;
+    const int32_t batch = jobs && jobs->run ? PTL_VX_BAND_ROWS : 1; /* rows of groups */
     ptl_tiles_bins b;
     memset(&b, 0, sizeof b);
-    /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every tile's triangles are binned once. */
-    const int32_t all[4] = {0, 0, t->tiles_x, t->tiles_z};
-    if (st >= 0 && !rows && ptl_tiles_bin_triangles(m, world, t, all, NULL, jobs, a, &b) < 0)
+    ptl_heightfield* strips = ptl_mem_calloc(a, (size_t)gt->tiles_x, sizeof *strips);
+    if (st >= 0 && !strips) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+    /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every group's triangles are binned once. */
+    const int32_t all[4] = {0, 0, gt->tiles_x, gt->tiles_z};
+    if (st >= 0 && !rows && ptl_tiles_bin_triangles(m, world, gt, all, NULL, jobs, a, &b) < 0)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
-    for (int32_t tz = 0; st >= 0 && tz < t->tiles_z; tz += batch) {
-        ptl_progress_at(progress, (float)tz / (float)t->tiles_z); /* rows of tiles done */
-        const int32_t tz1 = tz + batch < t->tiles_z ? tz + batch : t->tiles_z;
-        const int32_t range[4] = {0, tz, t->tiles_x, tz1};
-        const uint32_t n = (uint32_t)(tz1 - tz) * rw;
+    for (int32_t gz = 0; st >= 0 && gz < gt->tiles_z; gz += batch) {
+        const int32_t gz1 = gz + batch < gt->tiles_z ? gz + batch : gt->tiles_z;
+        const int32_t grange[4] = {0, gz, gt->tiles_x, gz1};
+        const int32_t tz1 = gz1 * G < t->tiles_z ? gz1 * G : t->tiles_z;
+        const int32_t range[4] = {0, gz * G, t->tiles_x, tz1};
+        const uint32_t n = (uint32_t)(tz1 - gz * G) * rw, ng = (uint32_t)gt->tiles_x; /* jobs: columns of groups */
         ptl_vx_tile* tiles = ptl_mem_calloc(a, n, sizeof *tiles);
         ptl_error* errs = ptl_mem_calloc(a, n, sizeof *errs);
         ptl_tile_layers** out = ptl_mem_calloc(a, n, sizeof *out);
         if (rows) ptl_tiles_bin_free(&b, a);
         if (!tiles || !errs || !out) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-        } else if (rows && ptl_tiles_bin_triangles(m, world, t, range, rows, jobs, a, &b) < 0) {
+        } else if (rows && ptl_tiles_bin_triangles(m, world, gt, grange, rows, jobs, a, &b) < 0) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
         } else {
-            layers_job lj = {{m, world, t, range, rows ? range : all, &b, a, tiles, errs}, s, out};
-            if (jobs && jobs->run) jobs->run(jobs->user, run_tile_layers, &lj, n);
+            layers_job lj = {{m, world, t, range, rows ? grange : all, &b, a, tiles, errs}, gt, grange, G, s, out, strips};
+            if (jobs && jobs->run) jobs->run(jobs->user, run_group_column, &lj, ng);
             else
-                for (uint32_t i = 0; i < n; ++i) run_tile_layers(&lj, i);
+                for (uint32_t i = 0; i < ng; ++i) run_group_column(&lj, i);
             for (uint32_t i = 0; i < n && st >= 0; ++i) { /* in row-major order: the first failure is the bake's */
                 if (tiles[i].status < 0) {
                     st = tiles[i].status;
@@ -217,11 +348,13 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         ptl_mem_free(a, out, (size_t)n * sizeof *out);
         ptl_mem_free(a, errs, (size_t)n * sizeof *errs);
         ptl_mem_free(a, tiles, (size_t)n * sizeof *tiles);
+        if (st >= 0) ptl_progress_at(progress, (float)gz1 / (float)gt->tiles_z); /* rows of tiles done */
     }
+    for (int32_t i = 0; strips && i < gt->tiles_x; ++i) ptl_heightfield_free(&strips[i]);
+    ptl_mem_free(a, strips, (size_t)gt->tiles_x * sizeof *strips);
     ptl_tiles_bin_free(&b, a);
     return st;
 }
-
 /* One batch of ptl_tiles_stream_mesh: job 0 streams the previous batch's rows of tiles (freeing each
    row's tiles once given), jobs 1.. run this batch's tiles. */
 typedef struct stream_job {
@@ -348,9 +481,11 @@ ptl_status ptl_tiles_stream_mesh(const ptl_trimesh* m, const ptl_vx_params* worl
     const bool by_runs = nruns > PTL_TILES_BIN_ONCE_RUNS;
     int32_t* rows = by_runs ? ptl_mem_alloc(&a, ((size_t)nruns + 1) * 2 * sizeof *rows) : NULL;
     ptl_status st = row && (rows || !by_runs) ? PTL_OK : ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
-    if (st >= 0 && by_runs) ptl_tiles_bin_rows(m, world, t, jobs, rows);
-    if (st >= 0 && t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0) {
-        st = stream_tile_layers(m, world, t, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
+    const bool by_tiles = t->tile_size % (int32_t)PTL_VX_LAYER_BLOCK == 0;
+    const ptl_vx_tiling gt = ptl_tiles_grouping(t); /* jobs' windows: groups of tiles */
+    if (st >= 0 && by_runs) ptl_tiles_bin_rows(m, world, by_tiles ? &gt : t, jobs, rows);
+    if (st >= 0 && by_tiles) {
+        st = stream_tile_layers(m, world, t, &gt, jobs, &a, rows, s, solid_spans, ms_layers, progress, err);
     } else if (st >= 0) {
         const stream_job base = {{m, world, t, NULL, NULL, NULL, &a, NULL, NULL}, NULL, 0, rw, row, &wp, &band, s,
                                  0, PTL_OK, {0}};
