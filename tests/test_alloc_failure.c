@@ -140,3 +140,42 @@ Test(alloc_failure, a_tiled_bake_kept_for_debugging_fails_cleanly_from_every_all
     fail_each(tiled_debug_bake, &m, true);
     free(b);
 }
+
+/* A tiled bake whose tiles run in groups of several rows and columns (tiles_stream.c: tiles under
+   256 columns share a window per group, and a group keeps the rows the group below shares: the
+   strips): 2 x 2 groups of 16 x 16 tiles of 16 columns at cell size 1. Allocations fail one at a
+   time (120 of them spread over the bake, to keep the test short, the first 40 all of them): each bake
+   says so and leaks nothing. */
+static ptl_status grouped_bake(const ptl_allocator* a, const void* mesh) {
+    ptl_bake_desc d = {.tile_size = 16, .cell_size = 1, .cell_height = 0.5f, .alloc = a};
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_error err;
+    ptl_status st = ptl_bake_trimesh(mesh, &d, &blob, &size, NULL, &err);
+    if (blob) ptl_blob_free(blob, size, a);
+    return st;
+}
+
+Test(alloc_failure, a_bake_in_groups_of_tiles_fails_cleanly_at_every_allocation, .timeout = 600) {
+    mesh_builder* b = calloc(1, sizeof *b);
+    floor_quad(b, 0, 0, 300, 290, 0);
+    box(b, 40, 0, 40, 60, 3, 250);
+    box(b, 250, 0, 100, 270, 3, 280);
+    floor_quad(b, 120, 120, 200, 200, 1);
+    ptl_trimesh m = as_trimesh(b);
+    tracking t = {.fail_at = -1};
+    ptl_allocator a = {t_alloc, t_realloc, t_free, &t};
+    cr_assert_eq(grouped_bake(&a, &m), PTL_OK);
+    cr_assert_eq(t.live_blocks, 0);
+    const long total = t.calls;
+    cr_assert_gt(total, 100);
+    const long stride = total / 120 + 1;
+    for (long n = 0; n < total; n += n < 40 ? 1 : stride) {
+        tracking f = {.fail_at = n};
+        ptl_allocator fa = {t_alloc, t_realloc, t_free, &f};
+        ptl_status st = grouped_bake(&fa, &m);
+        cr_expect(st == PTL_ERR_NO_MEMORY, "failing allocation %ld of %ld gave %s", n, total, ptl_status_name(st));
+        cr_expect(f.live_blocks == 0 && f.live_bytes == 0, "failing allocation %ld: %ld blocks leaked", n, f.live_blocks);
+    }
+    free(b);
+}
