@@ -393,7 +393,7 @@ static void paths_one(const char* data, const char* name, bool dump, int loop) {
     free(pairs);
     if (pm) peer_free(pm);
     ptl_navmesh_destroy(nm);
-    free(blob);
+    if (blob) ptl_blob_free(blob, size, NULL);
 }
 
 int bench3d_paths_run(const char* data, const char* only, bool dump, int loop) {
