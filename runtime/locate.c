@@ -90,10 +90,10 @@ static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double 
     return odd;
 }
 
-/* Is (x, z) in the closed cell within `eps` (the return value), and is it exactly (*exact: every
-   edge has it on its left or on its line, or, for a kinked cell, the crossing rule)? One pass over
-   the edges answers both, as cell_contains and cell_holds below would one after the other; exact
-   inside points cost no square root. *exact is set only when the point is within eps. */
+/* Is (x, z) in the closed cell within `eps` (the return value), and is it in exactly (*exact, what
+   cell_holds below answers: every edge has it on its left or on its line, or, for a kinked cell,
+   the crossing rule)? One pass over the edges for both; exact inside points cost no square root.
+   *exact is set only when the point is within eps. */
 static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps, bool* exact) {
     const ptl_blob_cell* c = &nm->cells[cell];
     const uint32_t* cv = nm->cell_verts + c->first;

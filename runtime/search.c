@@ -51,11 +51,12 @@ typedef struct expansion {
 } expansion;
 
 /* Is cell c inside a pocket both ends of the search are outside of (pockets.c)? Out of line: the
-   test below is inlined in the expansions' loops over edges, and most navmeshes have no pockets. */
+   test below is inlined in the expansions' loops over edges, and 3D navmeshes have no pockets. */
 static bool cell_skipped(const ptl_query* q, uint32_t c) { return ptl_nm_cell_skips(q->nm, c, &q->pk); }
 
 /* A neighbour worth entering: not a wall, not a dead end unless it holds the goal (or the search has
-   no goal and must see everything), not inside a pocket both ends are outside of. */
+   no goal and must see everything), not inside a pocket both ends are outside of. Forced inline:
+   gcc made it a call per edge of every expanded cell (bench/NOTES.md, "undulating p99"). */
 #if defined(__GNUC__)
 __attribute__((always_inline))
 #endif
