@@ -27,6 +27,10 @@
 /* Each returns 0 on success, 1 when something it needs failed (it says what on stderr). */
 int bench2d_run(const char* data, bool quick);
 int bench3d_run(const char* data, bool quick);
+/* `portolan-bench paths [--mesh NAME] [--dump] [--loop N]`: the 3d section's path-query table alone (meshes
+   whose file name contains NAME), each mesh baked once; --dump lists every pair's exact time, --loop runs
+   the exact queries N more times (for a profiler). */
+int bench3d_paths_run(const char* data, const char* only, bool dump, int loop);
 int bench_tiles_run(const char* data, bool quick);
 int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's

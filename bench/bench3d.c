@@ -63,6 +63,7 @@ typedef struct mesh_run {
        QUERY_ROUNDS interleaved runs; [0] exact, [1] corridor, [2] Detour (path + straight path),
        [3] exact following the surface. */
     double q_med[4], q_p99[4];
+    double q_pair[BENCH_PAIRS]; /* each pair's exact time, the median of its rounds (pair order) */
 } mesh_run;
 
 static double ratio(double a, double b) { return b > 0 ? a / b : 0; }
@@ -322,6 +323,7 @@ static void query_times(ptl_navmesh* nm, peer_mesh* pm, mesh_run* r) {
             double* v = &t[((size_t)k * BENCH_PAIRS + i) * QUERY_ROUNDS];
             qsort(v, QUERY_ROUNDS, sizeof(double), cmp_double);
             per[i] = v[QUERY_ROUNDS / 2];
+            if (k == 0) r->q_pair[i] = per[i];
         }
         qsort(per, BENCH_PAIRS, sizeof(double), cmp_double);
         r->q_med[k] = per[BENCH_PAIRS / 2];
@@ -332,6 +334,76 @@ done:
     ptl_query_destroy(q);
     free(pairs);
     free(t);
+}
+
+/* ---- `portolan-bench paths`: the path-query table alone, for iterating on the runtime -------------- */
+
+/* One mesh baked once each side (no stage times), then query_times as in the 3d section. With
+   `dump`, every pair's exact time (the median of its rounds), expansions and points go to stdout,
+   slowest first; with `loop` > 0, the exact kind then runs over all the pairs `loop` times more
+   (untimed: for perf record). */
+static void paths_one(const char* data, const char* name, bool dump, int loop) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/meshes/%s", data, name);
+    mesh_run r;
+    memset(&r, 0, sizeof r);
+    r.name = name;
+    ptl_trimesh m;
+    ptl_error err;
+    if (ptl_obj_load(path, NULL, &m, &err) < 0) {
+        fprintf(stderr, "portolan-bench: paths: %s: %s\n", name, err.message);
+        return;
+    }
+    ptl_bake_desc d;
+    bench_reference_desc(&d);
+    void* blob = NULL;
+    size_t size = 0;
+    peer_mesh* pm = NULL;
+    ptl_navmesh* nm = NULL;
+    bool ok = ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err) >= 0 && bench_recast_bake_trimesh(&m, &pm, &r.rc) == 0 &&
+              ptl_navmesh_create(blob, size, NULL, &nm, &err) >= 0;
+    ptl_trimesh_free(&m);
+    if (ok) query_times(nm, pm, &r);
+    if (ok)
+        printf("| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n", name, r.q_med[0], r.q_p99[0],
+               r.q_med[1], r.q_p99[1], r.q_med[3], r.q_p99[3], r.q_med[2], r.q_p99[2]);
+    bench_pair* pairs = calloc(BENCH_PAIRS, sizeof *pairs);
+    ptl_query* q = NULL;
+    static float pts[3 * 4096];
+    if (ok && (dump || loop > 0) && pairs && bench_detour_pairs(pm, BENCH_PAIRS, BENCH_PAIR_SEED, pairs) == 0 &&
+        ptl_query_create(nm, NULL, &q) >= 0) {
+        for (int k = 0; k < loop; ++k)
+            for (uint32_t i = 0; i < BENCH_PAIRS; ++i) time_pair(q, pm, &pairs[i], 0, pts);
+        for (uint32_t i = 0; dump && i < BENCH_PAIRS; ++i) {
+            ptl_path_request req;
+            memset(&req, 0, sizeof req);
+            memcpy(req.start, pairs[i].start, sizeof req.start);
+            memcpy(req.goal, pairs[i].goal, sizeof req.goal);
+            req.extents[0] = 2, req.extents[1] = 4, req.extents[2] = 2;
+            ptl_path_result res;
+            memset(&res, 0, sizeof res);
+            res.points = pts;
+            res.point_capacity = 4096;
+            ptl_query_find_path(q, &req, &res);
+            printf("pair %u exact %.3f us expansions %u points %u length %.6f\n", i, r.q_pair[i], res.nodes_expanded,
+                   res.point_count, res.length);
+        }
+    }
+    ptl_query_destroy(q);
+    free(pairs);
+    if (pm) peer_free(pm);
+    ptl_navmesh_destroy(nm);
+    if (blob) ptl_blob_free(blob, size, NULL);
+}
+
+int bench3d_paths_run(const char* data, const char* only, bool dump, int loop) {
+    char** meshes = bench_list_meshes(data);
+    printf("| mesh | exact median | exact p99 | corridor median | corridor p99 | surface median | surface p99 | "
+           "Detour median | Detour p99 |\n|---|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (size_t i = 0; meshes && meshes[i]; ++i)
+        if (!only || strstr(meshes[i], only)) paths_one(data, meshes[i], dump, loop);
+    bench_free_list(meshes);
+    return meshes ? 0 : 1;
 }
 
 static void measure(const char* data, const char* name, mesh_run* r) {

@@ -1,12 +1,14 @@
 /* portolan-bench: the benchmark program (sections and usage: bench/bench.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bench.h"
 
 static int usage(void) {
-    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [reference] [--quick] [--data DIR] [--out DIR]\n"
+    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [reference] [paths] [--quick] [--data DIR] [--out DIR]\n"
                     "  2d, 3d, tiles, radius  benchmark tables (Markdown on stdout); default: all four\n"
+                    "  paths      the 3D path-query table alone: [--mesh NAME] [--dump] [--loop N]\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n"
                     "usage: portolan-bench rss portolan|recast FILE.obj\n"
@@ -18,6 +20,9 @@ int main(int argc, char** argv) {
     const char* data = "../shared/data";
     const char* out_dir = "tests/data/detour";
     bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false, runradius = false;
+    bool paths = false, dump = false;
+    const char* only = NULL;
+    int loop = 0;
     if (argc == 4 && !strcmp(argv[1], "rss") && (!strcmp(argv[2], "portolan") || !strcmp(argv[2], "recast")))
         return bench_tiles_rss_child(argv[2], argv[3]);
     for (int i = 1; i < argc; ++i) {
@@ -29,8 +34,13 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "tiles")) runtiles = true;
         else if (!strcmp(argv[i], "radius")) runradius = true;
         else if (!strcmp(argv[i], "reference")) reference = true;
+        else if (!strcmp(argv[i], "paths")) paths = true;
+        else if (!strcmp(argv[i], "--mesh") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--dump")) dump = true;
+        else if (!strcmp(argv[i], "--loop") && i + 1 < argc) loop = atoi(argv[++i]);
         else return usage();
     }
+    if (paths) return bench3d_paths_run(data, only, dump, loop) ? 1 : 0;
     if (!run2d && !run3d && !runtiles && !reference && !runradius) run2d = run3d = runtiles = runradius = true;
     int rc = 0;
     if (reference) rc |= bench_reference_run(data, out_dir);

@@ -90,20 +90,31 @@ static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double 
     return odd;
 }
 
-/* Is (x, z) in the closed cell, within `eps`? Exact inside points cost no square root. */
-static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps) {
+/* Is (x, z) in the closed cell within `eps` (the return value), and is it in exactly (*exact, what
+   cell_holds below answers: every edge has it on its left or on its line, or, for a kinked cell,
+   the crossing rule)? One pass over the edges for both; exact inside points cost no square root.
+   *exact is set only when the point is within eps. */
+static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps, bool* exact) {
     const ptl_blob_cell* c = &nm->cells[cell];
     const uint32_t* cv = nm->cell_verts + c->first;
     uint32_t n = c->vert_count;
     double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
+    bool outside = false; /* an edge has the point strictly on its right */
     for (uint32_t i = 0; i < n; ++i) {
         double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
         double ex = bx - ax, ez = bz - az;
         double cross = ex * (z - az) - ez * (x - ax);
-        if (cross < 0 && cross * cross > eps * eps * (ex * ex + ez * ez))
-            return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, eps);
+        if (cross < 0) {
+            if (cross * cross > eps * eps * (ex * ex + ez * ez)) {
+                if (!(ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, eps))) return false;
+                *exact = polygon_holds(nm, c, x, z, 0);
+                return true;
+            }
+            outside = true;
+        }
         ax = bx, az = bz;
     }
+    *exact = !outside || (ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0));
     return true;
 }
 
@@ -235,6 +246,7 @@ typedef struct candidate {
     uint32_t cell;
     double x, z, d2; /* nearest point and its squared 3D distance */
     float y;
+    int8_t holds;    /* 1: the cell holds (x, z) exactly (cell_holds); 0: it does not; -1: not known */
 } candidate;
 
 /* Fast path: a cell of p's bucket contains p (the usual case for a start or a goal). */
@@ -251,18 +263,19 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     bool best_holds = false;
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
-        if (outside_box(q, c, x, z) || !cell_contains(nm, c, x, z, q->loc_eps)) continue;
+        bool holds;
+        if (outside_box(q, c, x, z) || !cell_contains(nm, c, x, z, q->loc_eps, &holds)) continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
         if (fabs(dy) > ey) continue;
         /* At equal height, a cell that holds the point exactly beats one that only comes within
            the tolerance of it: the point belongs to the first, and its cell set (and pocket)
            must say so. */
-        bool holds = cell_holds(nm, c, x, z);
         if (dy * dy > best->d2 || (dy * dy == best->d2 && (best_holds || !holds))) continue;
         best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
         best_holds = holds;
     }
+    best->holds = best_holds;
     return best->cell != PTL_NONE;
 }
 
@@ -320,7 +333,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 float y = ptl_query_cell_y(nm, c, nx, nz);
                 double dy = (double)y - p[1];
                 if (fabs(dy) > ext[1]) continue;
-                candidate cand = {c, nx, nz, d2 + dy * dy, y};
+                candidate cand = {c, nx, nz, d2 + dy * dy, y, -1};
                 if (!nearer(&cand, best, q->loc_eps)) continue;
                 *best = cand;
                 reach2 = sqrt(best->d2) + q->loc_eps;
@@ -452,7 +465,7 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
         return;
     }
-    if (!snapped && !cell_holds(nm, cand->cell, x, z)) {
+    if (!snapped && !(cand->holds >= 0 ? cand->holds : cell_holds(nm, cand->cell, x, z))) {
         /* Within the tolerance of the cell near a corner, but neither inside it nor near enough to
            an edge or a vertex to be put on it: put it on the cell's nearest point (on its
            boundary) and sort that. */

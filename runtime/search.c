@@ -50,12 +50,19 @@ typedef struct expansion {
     const ptl_query* q; /* for the pockets (q->pockets_on) */
 } expansion;
 
+/* Is cell c inside a pocket both ends of the search are outside of (pockets.c)? Out of line: the
+   test below is inlined in the expansions' loops over edges, and 3D navmeshes have no pockets. */
+static bool cell_skipped(const ptl_query* q, uint32_t c) { return ptl_nm_cell_skips(q->nm, c, &q->pk); }
+
 /* A neighbour worth entering: not a wall, not a dead end unless it holds the goal (or the search has
-   no goal and must see everything), not inside a pocket both ends are outside of (pockets.c). */
+   no goal and must see everything), not inside a pocket both ends are outside of. Forced inline:
+   gcc made it a call per edge of every expanded cell (bench/NOTES.md, "undulating p99"). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
 static inline bool enterable(const expansion* e, const ptl_slot* sl) {
     if (!(sl->open || (sl->nbr != PTL_NONE && (e->all || e->goal_stamp[sl->nbr] == e->stamp)))) return false;
-    const ptl_query* q = e->q;
-    return !q->pockets_on || !ptl_nm_cell_skips(q->nm, sl->nbr, &q->pk);
+    return !e->q->pockets_on || !cell_skipped(e->q, sl->nbr);
 }
 
 /* May the path turn at the vertex of slot `slot` of cell `cell`: a corner, and not one inside a
