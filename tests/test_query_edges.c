@@ -153,8 +153,12 @@ Test(query, out_of_range_queries_fail_cleanly) {
     req.start[0] = req.start[2] = 1, req.goal[0] = req.goal[2] = 2;
     ptl_path_result res;
     memset(&res, 0, sizeof res);
+    /* an agent radius: found, and with no point buffer truncated; a negative one is refused */
     req.radius = 0.5f;
-    cr_expect_eq(ptl_query_find_path(q, &req, &res), PTL_ERR_UNSUPPORTED);
+    cr_expect_eq(ptl_query_find_path(q, &req, &res), PTL_TRUNCATED);
+    cr_expect(res.found && res.point_count == 0 && res.point_total >= 2 && res.length >= sqrt(2) - 1e-9);
+    req.radius = -0.5f;
+    cr_expect_eq(ptl_query_find_path(q, &req, &res), PTL_ERR_INVALID_ARG);
     cr_expect(!res.found);
     req.radius = 0;
     req.mode = (ptl_path_mode)7;
