@@ -60,6 +60,9 @@ typedef struct demo_scene {
     ptl_status radius_status; /* PTL_OK, or the error the path query gave at radius > 0 */
     float points[3 * DEMO_MAX_PATH];
     ptl_path_turn turns[DEMO_MAX_TURNS]; /* the path's turns around corners (radius > 0) */
+    ptl_raycast_hit ray;      /* from the start toward the goal (layer G) */
+    ptl_status ray_status;
+    ptl_wall_hit wall;        /* the nearest wall to the start, within 10 m (layer G) */
     ptl_path_result path;
     double query_us;       /* median of repeated runs of the last query */
     uint32_t corridor[DEMO_MAX_CORRIDOR];

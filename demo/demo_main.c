@@ -33,7 +33,7 @@
 /* ---- Layers the keys toggle --------------------------------------------------------------------*/
 typedef enum layer_id {
     L_INPUT, L_VOXELS, L_SPANS, L_CONTOUR_RAW, L_CONTOUR, L_NOTCHES, L_CELLS, L_OUTLINE, L_PORTALS, L_LINKS,
-    L_TILES, L_CORRIDOR, L_PATH, L_NEAREST, L_COUNT
+    L_TILES, L_CORRIDOR, L_PATH, L_NEAREST, L_QUERIES, L_COUNT
 } layer_id;
 
 static const struct {
@@ -56,6 +56,7 @@ static const struct {
     [L_CORRIDOR] = {SDLK_c, "C", "path corridor", true},
     [L_PATH] = {SDLK_p, "P", "path", true},
     [L_NEAREST] = {SDLK_n, "N", "nearest points (snaps)", true},
+    [L_QUERIES] = {SDLK_g, "G", "raycast start->goal, wall distance", true},
 };
 
 typedef struct app {
@@ -125,6 +126,17 @@ static void draw_scene(app* a) {
         if (on[L_NEAREST]) {
             if (s->has_start) ptl_dd_nearest(k, NULL, s->start_click, &s->start_loc);
             if (s->has_goal) ptl_dd_nearest(k, NULL, s->goal_click, &s->goal_loc);
+        }
+        if (on[L_QUERIES] && s->has_start && s->has_goal) {
+            if (s->ray_status >= 0) {
+                ptl_dd_ray ray = {.hit = s->ray.hit};
+                memcpy(ray.start, s->start_loc.point, sizeof ray.start);
+                memcpy(ray.end, s->goal, sizeof ray.end);
+                memcpy(ray.hit_point, s->ray.point, sizeof ray.hit_point);
+                memcpy(ray.normal, s->ray.normal, sizeof ray.normal);
+                ptl_dd_raycast(k, NULL, &ray);
+            }
+            if (s->wall.found) ptl_dd_wall_distance(k, NULL, s->wall.from, s->wall.distance, s->wall.point);
         }
         if (on[L_PATH] && s->path.found) ptl_dd_path(k, NULL, s->points, s->path.point_count);
         if (on[L_PATH] && s->path.found && s->radius_used > 0)
@@ -239,6 +251,11 @@ static void draw_ui(app* a) {
         else
             panel_add(&st, TEXT, "path: not found (%s)", ptl_status_name(s->path_status));
         panel_add(&st, TEXT, "query %.1f us (exact search, median of repeats)", s->query_us);
+        if (s->ray_status >= 0 && s->wall.found)
+            panel_add(&st, TEXT, "ray to goal: %s %.1f m; nearest wall %.2f m (G)", s->ray.hit ? "wall at" : "clear,",
+                      s->ray.t * sqrtf((s->goal[0] - s->start[0]) * (s->goal[0] - s->start[0]) +
+                                       (s->goal[2] - s->start[2]) * (s->goal[2] - s->start[2])),
+                      s->wall.distance);
     } else {
         panel_add(&st, TEXT, s->has_start ? "path: click the goal" : "path: click the start");
     }
