@@ -664,3 +664,38 @@ ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float ext
     out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
     return PTL_OK;
 }
+
+/* ---- Cells in a circle ----------------------------------------------------------------------- */
+
+ptl_status ptl_query_cells_in_circle(ptl_query* q, const float p[3], const float extents[3], float radius, uint32_t* cells,
+                                     uint32_t capacity, uint32_t* count) {
+    if (count) *count = 0;
+    if (!q || !p || !count || !finite3(p) || (extents && !finite3(extents)) || !(radius >= 0) || !isfinite(radius) ||
+        (capacity && !cells))
+        return PTL_ERR_INVALID_ARG;
+    ptl_qpoint s;
+    ptl_status st = ptl_query_locate_point(q, p, extents, &s);
+    if (st < 0) return st;
+    /* breadth first from the cells holding the point, through the portals that come within the
+       radius (closed): each cell reached meets the disc on that portal */
+    const ptl_navmesh* nm = q->nm;
+    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
+    for (uint32_t k = 0; k < s.cell_count; ++k)
+        if (q->seen_stamp[s.cells[k]] != stamp) q->seen_stamp[s.cells[k]] = stamp, q->cheap[tail++] = s.cells[k];
+    while (head < tail) {
+        uint32_t cid = q->cheap[head++];
+        if (head - 1 < capacity) cells[head - 1] = cid;
+        const ptl_blob_cell* c = &nm->cells[cid];
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            if (sa->nbr == PTL_NONE || q->seen_stamp[sa->nbr] == stamp) continue;
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double x, z;
+            if (nearest_on_segment(s.x, s.z, sa->x, sa->z, sb->x, sb->z, &x, &z) > radius) continue;
+            q->seen_stamp[sa->nbr] = stamp;
+            q->cheap[tail++] = sa->nbr;
+        }
+    }
+    *count = tail;
+    return tail > capacity ? PTL_TRUNCATED : PTL_OK;
+}

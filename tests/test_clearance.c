@@ -239,3 +239,78 @@ Test(clearance, clear_point_in_corners_corridors_and_bad_input) {
     ptl_query_destroy(q);
     ptl_navmesh_destroy(nm);
 }
+
+/* Cells in a circle against a breadth-first search written here from the public cell views: from
+   the cell holding the point through every portal within the radius; the same set, each cell
+   within the radius of the point. */
+static double seg_dist(double px, double py, const float* a, const float* b) {
+    double dx = b[0] - a[0], dy = b[2] - a[2], l2 = dx * dx + dy * dy;
+    double t = l2 > 0 ? ((px - a[0]) * dx + (py - a[2]) * dy) / l2 : 0;
+    t = t < 0 ? 0 : t > 1 ? 1 : t;
+    return hypot(px - a[0] - t * dx, py - a[2] - t * dy);
+}
+
+static int cmp_u32(const void* a, const void* b) {
+    uint32_t x = *(const uint32_t*)a, y = *(const uint32_t*)b;
+    return x < y ? -1 : x > y;
+}
+
+Test(clearance, cells_in_a_circle_match_a_search_over_the_cell_views, .timeout = 120) {
+    int checked = 0;
+    for (int k = 0; k < 6; ++k) {
+        test_map m;
+        make_map(k, &m);
+        ptl_query* q = make_query(m.nm);
+        ptl_navmesh_info info;
+        ptl_navmesh_get_info(m.nm, &info);
+        uint32_t* got = malloc(info.cell_count * sizeof(uint32_t));
+        uint32_t* want = malloc(info.cell_count * sizeof(uint32_t));
+        bool* seen = calloc(info.cell_count, 1);
+        uint64_t st = 900 + (uint64_t)k;
+        for (int i = 0; i < 60; ++i) {
+            double x, y;
+            free_point(&m, &st, &x, &y);
+            float r = (float)(rng_int(&st, 0, 80) / 8.0);
+            float p[3] = {(float)x, 0, (float)y};
+            ptl_location loc;
+            cr_assert_eq(ptl_query_locate(q, p, NULL, &loc), PTL_OK);
+            uint32_t n = 0;
+            cr_assert_eq(ptl_query_cells_in_circle(q, p, NULL, r, got, info.cell_count, &n), PTL_OK);
+            /* the reference */
+            memset(seen, 0, info.cell_count);
+            uint32_t head = 0, tail = 0;
+            want[tail++] = loc.cell, seen[loc.cell] = true;
+            while (head < tail) {
+                ptl_cell_view v;
+                ptl_navmesh_get_cell(m.nm, want[head++], &v);
+                for (uint32_t e = 0; e < v.vert_count; ++e) {
+                    uint32_t nb = v.neighbors[e];
+                    if (nb == PTL_NONE || seen[nb]) continue;
+                    const float* a = ptl_navmesh_vert(m.nm, v.verts[e]);
+                    const float* b = ptl_navmesh_vert(m.nm, v.verts[(e + 1) % v.vert_count]);
+                    if (seg_dist(p[0], p[2], a, b) > r) continue;
+                    seen[nb] = true;
+                    want[tail++] = nb;
+                }
+            }
+            cr_assert_eq(n, tail, "map %d (%g, %g) r %g: %u cells, the reference %u", k, x, y, r, n, tail);
+            cr_assert_eq(got[0], loc.cell, "the point's cell first");
+            qsort(got, n, sizeof *got, cmp_u32);
+            qsort(want, tail, sizeof *want, cmp_u32);
+            cr_assert(memcmp(got, want, n * sizeof *got) == 0, "map %d: the same cells", k);
+            ++checked;
+        }
+        /* truncation, and bad input */
+        uint32_t one[1], n = 0;
+        float c[3] = {20, 0, 20};
+        ptl_status ts = ptl_query_cells_in_circle(q, c, NULL, 1000, one, 1, &n);
+        cr_expect(ts == PTL_TRUNCATED || (ts == PTL_OK && n == 1) || ts == PTL_ERR_NOT_FOUND, "%s", ptl_status_name(ts));
+        cr_expect_eq(ptl_query_cells_in_circle(q, c, NULL, -1, one, 1, &n), PTL_ERR_INVALID_ARG);
+        cr_expect_eq(ptl_query_cells_in_circle(q, c, NULL, 1, NULL, 1, &n), PTL_ERR_INVALID_ARG);
+        cr_expect_eq(ptl_query_cells_in_circle(q, c, NULL, 1, one, 1, NULL), PTL_ERR_INVALID_ARG);
+        free(got), free(want), free(seen);
+        ptl_query_destroy(q);
+        free_map(&m);
+    }
+    cr_assert_eq(checked, 360);
+}

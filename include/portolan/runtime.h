@@ -363,6 +363,14 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
 ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float extents[3], float radius,
                                  ptl_location* out);
 
+/* The cells within `radius` (in plan, closed) of p, which is first located as by ptl_query_locate:
+   those reached from p's cells through portals that come within the radius, so on a 3D navmesh a
+   floor above or below is left out (Detour's findPolysAroundCircle). Breadth-first order, p's cells
+   first; at most `capacity` written to `cells`, *count is how many there are. PTL_OK, PTL_TRUNCATED
+   (they did not fit), PTL_ERR_NOT_FOUND, PTL_ERR_INVALID_ARG (NULL, non-finite, negative radius). */
+ptl_status ptl_query_cells_in_circle(ptl_query* q, const float p[3], const float extents[3], float radius, uint32_t* cells,
+                                     uint32_t capacity, uint32_t* count);
+
 /* ---- Raycast -------------------------------------------------------------------------------------*/
 typedef struct ptl_raycast_hit {
     bool hit;             /* a wall stops the ray before `end` */
