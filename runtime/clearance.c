@@ -80,6 +80,22 @@ static bool push_window(ptl_query* q, uint32_t* top, uint32_t cell, uint32_t edg
     return true;
 }
 
+/* Edge i of cell c (slots sa -> sb) clipped to window n of the sweep from (px, pz) (all of it in a
+   full window): the piece (x0, z0)-(x1, z1) and the edge's direction (dx, dz); false when nothing of
+   it is in the window. */
+static bool clip_edge(double px, double pz, const ptl_snode* n, bool full, const ptl_slot* sa, const ptl_slot* sb, double tol,
+                      double piece[4], double* dx, double* dz) {
+    double ax = sa->x, az = sa->z;
+    *dx = (double)sb->x - ax, *dz = (double)sb->z - az;
+    double t0 = 0, t1 = 1;
+    if (!full && (!clip_ray(px, pz, n->rx, n->rz, 1, ax, az, *dx, *dz, tol, &t0, &t1) ||
+                  !clip_ray(px, pz, n->lx, n->lz, -1, ax, az, *dx, *dz, tol, &t0, &t1)))
+        return false;
+    piece[0] = ax + t0 * *dx, piece[1] = az + t0 * *dz;
+    piece[2] = t1 == 1 ? sb->x : ax + t1 * *dx, piece[3] = t1 == 1 ? sb->z : az + t1 * *dz;
+    return true;
+}
+
 static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t* cells, uint32_t cell_count,
                               uint32_t skip_vert, double max_d, double stop_d, wall_best* best);
 
@@ -130,14 +146,9 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
                 continue;
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
-            double ax = sa->x, az = sa->z, dx = (double)sb->x - ax, dz = (double)sb->z - az;
-            double t0 = 0, t1 = 1;
-            if (!full && (!clip_ray(px, pz, n.rx, n.rz, 1, ax, az, dx, dz, tol, &t0, &t1) ||
-                          !clip_ray(px, pz, n.lx, n.lz, -1, ax, az, dx, dz, tol, &t0, &t1)))
-                continue;
-            double x0 = ax + t0 * dx, z0 = az + t0 * dz;
-            double x1 = t1 == 1 ? sb->x : ax + t1 * dx, z1 = t1 == 1 ? sb->z : az + t1 * dz;
-            double wx, wz;
+            double pc[4], dx, dz, wx, wz;
+            if (!clip_edge(px, pz, &n, full, sa, sb, tol, pc, &dx, &dz)) continue;
+            double x0 = pc[0], z0 = pc[1], x1 = pc[2], z1 = pc[3];
             double d = nearest_on_segment(px, pz, x0, z0, x1, z1, &wx, &wz);
             if (best->found ? d >= best->d : d > best->d) continue;
             if (sa->nbr == PTL_NONE) {
@@ -199,14 +210,9 @@ static ptl_status sweep_visible(ptl_query* q, const ptl_qpoint* from, const doub
             }
             if ((!full && i == n.edge) || sa->nbr == PTL_NONE) continue;
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
-            double ax = sa->x, az = sa->z, dx = (double)sb->x - ax, dz = (double)sb->z - az;
-            double t0 = 0, t1 = 1;
-            if (!full && (!clip_ray(px, pz, n.rx, n.rz, 1, ax, az, dx, dz, tol, &t0, &t1) ||
-                          !clip_ray(px, pz, n.lx, n.lz, -1, ax, az, dx, dz, tol, &t0, &t1)))
-                continue;
-            double x0 = ax + t0 * dx, z0 = az + t0 * dz;
-            double x1 = t1 == 1 ? sb->x : ax + t1 * dx, z1 = t1 == 1 ? sb->z : az + t1 * dz;
-            double wx, wz;
+            double pc[4], dx, dz, wx, wz;
+            if (!clip_edge(px, pz, &n, full, sa, sb, tol, pc, &dx, &dz)) continue;
+            double x0 = pc[0], z0 = pc[1], x1 = pc[2], z1 = pc[3];
             double d = nearest_on_segment(px, pz, x0, z0, x1, z1, &wx, &wz);
             if (d > max_d) continue;
             bool ok;
@@ -395,6 +401,10 @@ bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double 
     /* from each of the start's cells until one goes as far as the target, else the one stopped
        furthest (a point on an edge or a vertex belongs to several); the cells are written by a
        last walk from the chosen one */
+    if (s->cell_count == 1) {
+        out->start = s->cells[0];
+        return trace_from(q, s, s->cells[0], tx, tz, out);
+    }
     uint32_t best = PTL_NONE;
     double best_t = -1;
     for (uint32_t k = 0; k < s->cell_count && best_t < 1; ++k) {

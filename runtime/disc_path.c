@@ -162,6 +162,16 @@ static double segment_arc(double ax, double az, double bx, double bz, const arc*
 
 /* ---- Checks against the walls ------------------------------------------------------------------ */
 
+/* Starts a breadth-first walk over cells (queue q->cheap, marks q->seen_stamp): a new stamp, and
+   `cells` queued once each. Returns the stamp; *tail the queue's length. */
+static uint32_t bfs_start(ptl_query* q, const uint32_t* cells, uint32_t count, uint32_t* tail) {
+    uint32_t stamp = ptl_query_next_stamp(q);
+    *tail = 0;
+    for (uint32_t k = 0; k < count; ++k)
+        if (q->seen_stamp[cells[k]] != stamp) q->seen_stamp[cells[k]] = stamp, q->cheap[(*tail)++] = cells[k];
+    return stamp;
+}
+
 /* Does the segment from point `from` (located) to (bx, bz) cross the cells through portals and keep
    `r` (less the tolerance) from every wall near it? Its end's cell to *end. The walls read are those
    of the cells within r of the segment, reached through portals from the start's cells. */
@@ -171,9 +181,7 @@ static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, doubl
     if (*end == PTL_NONE) return false;
     const ptl_navmesh* nm = q->nm;
     const double ax = from->x, az = from->z, lim = r - slack;
-    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
-    for (uint32_t k = 0; k < from->cell_count; ++k)
-        if (q->seen_stamp[from->cells[k]] != stamp) q->seen_stamp[from->cells[k]] = stamp, q->cheap[tail++] = from->cells[k];
+    uint32_t head = 0, tail, stamp = bfs_start(q, from->cells, from->cell_count, &tail);
     while (head < tail) {
         const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
         for (uint32_t i = 0; i < c->vert_count; ++i) {
@@ -198,9 +206,7 @@ static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span
     const ptl_navmesh* nm = q->nm;
     const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v), lim = r - 4 * q->eps;
     const arc the_arc = make_arc(cx, cz, r, a0, span, o);
-    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0;
-    for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1]; ++k)
-        if (q->seen_stamp[nm->vcell[k]] != stamp) q->seen_stamp[nm->vcell[k]] = stamp, q->cheap[tail++] = nm->vcell[k];
+    uint32_t head = 0, tail, stamp = bfs_start(q, nm->vcell + nm->vcell_start[v], nm->vcell_start[v + 1] - nm->vcell_start[v], &tail);
     while (head < tail) {
         const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
         for (uint32_t i = 0; i < c->vert_count; ++i) {
@@ -462,9 +468,7 @@ static uint32_t touch_angles(ptl_query* q, uint32_t v, double r, double tol, dou
                              uint32_t cap) {
     const ptl_navmesh* nm = q->nm;
     const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
-    uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0, n = 0;
-    for (uint32_t k = nm->vcell_start[v]; k < nm->vcell_start[v + 1]; ++k)
-        if (q->seen_stamp[nm->vcell[k]] != stamp) q->seen_stamp[nm->vcell[k]] = stamp, q->cheap[tail++] = nm->vcell[k];
+    uint32_t head = 0, tail, n = 0, stamp = bfs_start(q, nm->vcell + nm->vcell_start[v], nm->vcell_start[v + 1] - nm->vcell_start[v], &tail);
     while (head < tail) {
         const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
         for (uint32_t i = 0; i < c->vert_count; ++i) {

@@ -27,6 +27,10 @@ double cli_now_ms(void);
 bool cli_parse_double(const char* s, double* out);
 bool cli_parse_vec3(const char* s, float out[3]);
 bool cli_parse_uint(const char* s, unsigned* out);
+/* --extents X,Y,Z (each >= 0) as a query's half-extents; all three 0 asks for no snapping (a point
+   on the mesh), which a request would read as its default (2, 4, 2): then a zero box in plan with
+   the smallest positive float of height, where heights on the mesh are exact. */
+bool cli_parse_extents(const char* s, float out[3]);
 
 /* Whether `name` is one of the NULL-terminated `names`: an option parser asks this before it asks
    for the option's value, so that a misspelt option is named as unknown, not as missing a value. */

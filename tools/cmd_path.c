@@ -52,12 +52,7 @@ static int parse(int argc, char** argv, path_opts* o) {
             if (!cli_parse_vec3(v, o->to)) return cli_error(EXIT_USAGE, "--to needs X,Y,Z (finite numbers)");
             o->has_to = true;
         } else if (!strcmp(a, "--extents")) {
-            if (!cli_parse_vec3(v, o->extents) || o->extents[0] < 0 || o->extents[1] < 0 || o->extents[2] < 0)
-                return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
-            /* All three 0 is the request's "default" (2, 4, 2); asked for here, it means no snapping:
-               the point must be on the mesh. A zero box in plan with the smallest positive float
-               of height is that (heights on the mesh are exact where the point is). */
-            if (o->extents[0] == 0 && o->extents[1] == 0 && o->extents[2] == 0) o->extents[1] = FLT_TRUE_MIN;
+            if (!cli_parse_extents(v, o->extents)) return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
         } else if (!strcmp(a, "--radius")) {
             if (!cli_parse_double(v, &o->radius) || o->radius < 0 || o->radius > 1e9)
                 return cli_error(EXIT_USAGE, "--radius needs a number in 0..1e9");

@@ -52,10 +52,7 @@ static int parse(int argc, char** argv, query_opts* o) {
                 return cli_error(EXIT_USAGE, "--radius needs a number in 0..1e9");
             o->has_radius = true;
         } else if (!strcmp(a, "--extents")) {
-            if (!cli_parse_vec3(v, o->extents) || o->extents[0] < 0 || o->extents[1] < 0 || o->extents[2] < 0)
-                return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
-            /* as for `path`: all three 0 asks for no snapping (a point on the mesh) */
-            if (o->extents[0] == 0 && o->extents[1] == 0 && o->extents[2] == 0) o->extents[1] = FLT_TRUE_MIN;
+            if (!cli_parse_extents(v, o->extents)) return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
         }
     }
     if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl");

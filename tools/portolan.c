@@ -1,6 +1,7 @@
 /* `portolan`: the command-line program. Its contract (commands, options, JSON fields, exit codes)
    is in ../shared/DESIGN.md; tools outside the project depend on it, so it only grows. */
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -193,6 +194,12 @@ void cli_json_string(FILE* f, const char* s) {
         else fputc(*p, f);
     }
     fputc('"', f);
+}
+
+bool cli_parse_extents(const char* s, float out[3]) {
+    if (!cli_parse_vec3(s, out) || out[0] < 0 || out[1] < 0 || out[2] < 0) return false;
+    if (out[0] == 0 && out[1] == 0 && out[2] == 0) out[1] = FLT_TRUE_MIN;
+    return true;
 }
 
 void cli_json_number(FILE* f, double v) {
