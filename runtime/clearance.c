@@ -365,6 +365,7 @@ static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, dou
             const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
             double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
             double len = ptl_len2(ex, ez);
+            if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
             double side_t = (ex * (tz - sa->z) - ez * (tx - sa->x)) / len; /* > 0: inside */
             if (side_t >= -eps) continue;
             outside = true;
