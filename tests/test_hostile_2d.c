@@ -601,15 +601,17 @@ Test(hostile_2d, a_tiny_shape_handed_to_the_bake_takes_memory_in_proportion_to_i
    scaled and moved. Rotated, the corners along each grid line are collinear only up to the
    float rounding: notches nearly straight, walls along the sides of a notch's Area of Interest,
    split points within rounding of a corner. */
-static int put_rotated_grid(text* t, int w, int h, double angle, double scale, double offset) {
+static int put_rotated_grid_stray(text* t, int w, int h, double angle, double scale, double offset, double stray) {
     int id[12 * 12], n = 0;
     for (int i = 0; i < w * h; ++i) id[i] = rnd() < 0.75 ? n++ : -1;
     if (n == 0) id[0] = n++;
     const double c = cos(angle), s = sin(angle);
-    put(t, "mesh\n2\n%d %d\n", (w + 1) * (h + 1), n);
+    put(t, "mesh\n2\n%d %d\n", (w + 1) * (h + 1) + (stray != 0), n);
     for (int y = 0; y <= h; ++y)
         for (int x = 0; x <= w; ++x)
             put(t, "%.17g %.17g 1 -1\n", (x * c - y * s) * scale + offset, (x * s + y * c) * scale + offset);
+    /* a vertex no polygon uses, far away: it must not coarsen the precision the bake works to */
+    if (stray != 0) put(t, "%.17g %.17g 1 -1\n", stray, -stray);
 #define NB(x, y) ((x) < 0 || (y) < 0 || (x) >= w || (y) >= h ? -1 : id[(y) * w + (x)])
     for (int y = 0; y < h; ++y)
         for (int x = 0; x < w; ++x) {
@@ -621,6 +623,10 @@ static int put_rotated_grid(text* t, int w, int h, double angle, double scale, d
         }
 #undef NB
     return n;
+}
+
+static int put_rotated_grid(text* t, int w, int h, double angle, double scale, double offset) {
+    return put_rotated_grid_stray(t, w, h, angle, scale, offset, 0);
 }
 
 Test(hostile_2d, rotated_grids_of_squares_bake_valid_meshes_of_the_right_area_with_and_without_lids, .timeout = 300) {
@@ -648,6 +654,30 @@ Test(hostile_2d, rotated_grids_of_squares_bake_valid_meshes_of_the_right_area_wi
     }
     /* Only squares of 1e-3 at 1e4 come near the float resolution there (2^-10): the rest bake. */
     cr_assert_geq(baked, cases * 8 / 10, "only %d of %d rotated grids baked", baked, cases);
+}
+
+/* Fuzz finding mesh cfd18e: a vertex listed in the file but used by no polygon, 1e4 times farther
+   out than the mesh, set the reader's precision (2^-7 on a 7-unit mesh), and the decomposition
+   then accepted cells turning by more than the navmesh's validation (sized by the vertices the blob
+   holds) allows: PTL_ERR_INTERNAL. Every such grid must bake a valid navmesh of the right area. */
+Test(hostile_2d, rotated_grids_with_a_far_unused_vertex_bake_valid_meshes, .timeout = 300) {
+    rng_state = 0x2545f4914f6cdd1dull;
+    static const double angles[] = {0.7853981633974483, 0.5235987755982988, 0.4636476090008061, 2.0};
+    static const double strays[] = {7e4, 1e6, 3e7, 1e3};
+    for (int it = 0; it < 120; ++it) {
+        const int w = 2 + (int)(rnd() * 9), h = 2 + (int)(rnd() * 9);
+        const double angle = angles[it % 4], stray = strays[(it / 4) % 4], scale = it % 3 ? 0.7071067811865476 : 1;
+        text t = {0};
+        int squares = put_rotated_grid_stray(&t, w, h, angle, scale, 0, stray);
+        char what[64];
+        snprintf(what, sizeof what, "rotated-stray%d.mesh", it);
+        ptl_bake_desc d = {.lids = (bool)(it & 1)};
+        double per = 4.0 * squares * scale;
+        cr_assert_eq(check_case_with(what, &t, false, squares * scale * scale, 2 * precision_of(scale * hypot(w, h)) * per,
+                                     &d),
+                     BAKED, "%s was refused", what);
+        free(t.s);
+    }
 }
 
 /* The decomposition cannot tell which side of an edge a vertex this near it is on: refused. */

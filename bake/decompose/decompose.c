@@ -44,6 +44,7 @@
 #include "relax.h"
 #include "split_point.h"
 #include "../shape/geom2.h"
+#include "../shape/shape_build.h"
 
 enum { MAX_STEPS_PER_NOTCH = 64 };
 /* How far past the closest element a notch looks for a notch to pair with, in buckets of the
@@ -677,6 +678,18 @@ static bool link_twins(ptl_dc* d) {
     return true;
 }
 
+/* The precision the decomposition works to: the reader's (ptl_shape.precision), but never coarser
+   than the float resolution at the shape's own largest coordinate. A reader sizes its precision by
+   every coordinate of the file, and a far point no ring uses (an unused vertex of a .mesh) would
+   otherwise let cells turn by more than the navmesh's validation allows, which is sized by the
+   vertices the blob holds (fuzz finding mesh cfd18e: q = 2^-7 from a stray 70071 on a 7-unit mesh). */
+double ptl_dc_precision(const ptl_shape* s, double extent) {
+    if (!(s->precision > 0)) return 0;
+    int e = 0;
+    frexp(extent, &e); /* extent < 2^e */
+    return fmin(s->precision, fmax(ldexp(1.0, e - 24), PTL_SHAPE_MIN_PRECISION));
+}
+
 static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
     uint32_t n = s->vert_count;
     if (!PTL_RESERVE(&d->alloc, d->v, (uint64_t)n + n / 4 + 16) || !PTL_RESERVE(&d->alloc, d->s, (uint64_t)n * 2 + 16))
@@ -701,7 +714,8 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
         if (area2 > 0) d->outer_rings++;
         else d->holes++;
     }
-    d->tol = s->precision > 0 ? 2 * s->precision : 0;
+    d->extent = fmax(fmax(fabs(x0), fabs(y0)), fmax(fabs(x1), fabs(y1)));
+    d->tol = 2 * ptl_dc_precision(s, d->extent);
     for (uint32_t i = 0; i < n; ++i) {
         ptl_dvert* v = &d->v.data[i];
         /* A turn within the input's tolerance of straight is straight (the readers keep such a
@@ -713,7 +727,6 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
         v->real = v->notch;
         d->notches += v->notch;
     }
-    d->extent = fmax(fmax(fabs(x0), fabs(y0)), fmax(fabs(x1), fabs(y1)));
     if (!link_twins(d) || !ptl_seggrid_init(&d->grid, &d->alloc, x0, y0, x1, y1, n))
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
     for (uint32_t i = 0; i < n; ++i) {
@@ -751,11 +764,11 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
         for (uint32_t i = 0; i < n; ++i) next[i] = d->v.data[i].next;
         st = ptl_pockets_find(n, s->xy, next, &d->alloc, lid);
     }
-    /* A lid that passes within twice the input's rounding (ptl_shape.precision) of a vertex under
+    /* A lid that passes within twice the input's rounding (ptl_dc_precision) of a vertex under
        it only seems to close a pocket: the wall there was straight in intent, and the sliver
        between lid and wall would be a cell of no area. Such a lid is not drawn (the vertices under
        it are in no pocket); the vertices under a lid follow each other along their ring. */
-    const double tol = 2 * s->precision;
+    const double tol = d->tol;
     for (uint32_t i = 0; st >= 0 && tol > 0 && i < n; ++i) {
         uint32_t a = lid[2 * i], b = lid[2 * i + 1], prev = d->v.data[i].prev;
         if (a == PTL_NONE || (prev != a && lid[2 * prev] == a && lid[2 * prev + 1] == b)) continue;

@@ -45,7 +45,7 @@ typedef struct ptl_dc {
     uint32_t stamp_cap, stamp_id;
     uint32_t notches, holes, outer_rings, split_points, dropped_portals;
     double extent;      /* [Units: wu] the largest |coordinate| of the shape */
-    double tol;         /* [Units: wu] twice the input's precision (ptl_shape.precision): features this
+    double tol;         /* [Units: wu] twice the input's precision (ptl_dc_precision): features this
                            close are one (a notch this near its neighbours' chord is straight) */
     double notch_slack; /* >= 1: how much longer a notch-to-notch portal may be than the closest one */
     bool lids;          /* pocket lids first (ptl_decompose_desc.lids) */
@@ -78,5 +78,8 @@ void ptl_dc_faces_free(ptl_dc* d, ptl_dc_faces* f);
 ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* err);
 ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err);
 void ptl_dc_free(ptl_dc* d);
+/* The precision features are compared to (see decompose.c): min(ptl_shape.precision, the float
+   resolution at `extent`, the shape's largest |coordinate|); 0 for an exact shape. */
+double ptl_dc_precision(const ptl_shape* s, double extent);
 
 #endif

@@ -256,7 +256,14 @@ static ptl_status snap_mesh(mesh_data* m, const char* name, const ptl_allocator*
         goto done;
     }
     for (uint32_t p = 0; p < m->np; ++p) area[p] = face_area2(m, p);
-    const double q = ptl_shape_snap(m->xy, m->nv);
+    /* The precision from the vertices the polygons use: a stray far vertex that no polygon lists
+       must not coarsen the tolerances (it refused meshes and, in the decomposition, let cells turn
+       past validation's tolerance: fuzz finding mesh cfd18e). */
+    double used = 0;
+    for (uint32_t i = 0; i < m->pv.count; ++i)
+        used = fmax(used, fmax(fabs(m->xy[2 * m->pv.data[i]]), fabs(m->xy[2 * m->pv.data[i] + 1])));
+    ptl_shape_snap(m->xy, m->nv);
+    const double q = ptl_shape_precision_of(used);
     m->q = q;
     for (uint32_t v = 0; v < m->nv; ++v) keys[v] = (vkey){m->xy[2 * v], m->xy[2 * v + 1], v};
     if (!ptl_sort(keys, m->nv, sizeof *keys, cmp_vkey, a)) {

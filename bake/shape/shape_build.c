@@ -20,15 +20,18 @@ bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings) {
     return true;
 }
 
+double ptl_shape_precision_of(double max_abs) {
+    int e = 0;
+    frexp(max_abs, &e); /* max_abs < 2^e */
+    double q = ldexp(1.0, e - 24);
+    return q >= PTL_SHAPE_MIN_PRECISION ? q : PTL_SHAPE_MIN_PRECISION;
+}
+
 double ptl_shape_snap(double* xy, uint32_t points) {
     double m = 0;
     for (size_t i = 0; i < 2 * (size_t)points; ++i) m = fmax(m, fabs(xy[i]));
-    int e = 0;
-    frexp(m, &e); /* m < 2^e */
-    double q = ldexp(1.0, e - 24);
-    if (!(q >= PTL_SHAPE_MIN_PRECISION)) q = PTL_SHAPE_MIN_PRECISION;
     for (size_t i = 0; i < 2 * (size_t)points; ++i) xy[i] = ptl_shape_round(xy[i]);
-    return q;
+    return ptl_shape_precision_of(m);
 }
 
 double ptl_shape_round(double x) {

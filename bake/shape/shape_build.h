@@ -45,6 +45,8 @@ bool ptl_shape_alloc(ptl_shape* s, uint32_t verts, uint32_t rings);
    coordinate, the scale of the readers' tolerances (collinear runs, touching features). */
 #define PTL_SHAPE_MIN_PRECISION 0x1p-24
 double ptl_shape_snap(double* xy, uint32_t points);
+/* q for a largest |coordinate| of max_abs, as ptl_shape_snap computes it. */
+double ptl_shape_precision_of(double max_abs);
 /* One coordinate rounded as ptl_shape_snap does. */
 double ptl_shape_round(double x);
 /* The largest change of the input polygons' total area that the rounding may make (a fraction):

@@ -92,8 +92,8 @@ ptl_status ptl_shape_from_grid(const ptl_grid* g, const ptl_input_desc* desc, pt
    navmesh stores, so that the decomposition works on the very vertices the blob will hold) and to
    a multiple of 2^-24 wu (only coordinates below 0.5 change). Their tolerances scale with the
    precision q = 2^(e - 24), where 2^e is the smallest power of two above the largest |coordinate|
-   (at least 2^-24): the float resolution at the input's largest coordinate, kept in
-   ptl_shape.precision. Points that the rounding makes coincide are merged (repeated points
+   (at least 2^-24; of a .mesh, the largest a polygon uses): the float resolution at the input's
+   largest coordinate, kept in ptl_shape.precision. Points that the rounding makes coincide are merged (repeated points
    dropped), and a vertex within 2 q of the chord between its neighbours is dropped where nothing
    else touches it (collinear runs). Rounding that changes the polygons' total area by more than
    0.1% (features too small for floats this far from the origin: a 10-unit polygon at 1e8,
