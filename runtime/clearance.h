@@ -79,5 +79,9 @@ double ptl_clear_reach(const float extents[3]);
    query_internal.h, start and goal already located and moved to keep r. */
 ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
                                double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res);
+/* The corridor path of a disc (disc_funnel.c): A* over the cells a disc can cross, the funnel with
+   circles, every piece checked; the exact search where a check fails. Same contract. */
+ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
+                                   double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res);
 
 #endif

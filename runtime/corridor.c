@@ -168,16 +168,22 @@ static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint*
     return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
 }
 
-ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+/* Can a disc of radius r (min_w2 = (2 r)^2) cross the portal from vertex a to b? Not where both
+   ends lie on walls (the disc keeps r from each) and they are nearer than 2 r. */
+static bool wide_enough(const ptl_query* q, uint32_t a, uint32_t b, double min_w2) {
+    if (q->wall[2 * a] == PTL_NONE && q->wall[2 * a + 1] == PTL_NONE) return true;
+    if (q->wall[2 * b] == PTL_NONE && q->wall[2 * b + 1] == PTL_NONE) return true;
     const ptl_navmesh* nm = q->nm;
+    double dx = ptl_nm_vx(nm, b) - ptl_nm_vx(nm, a), dz = ptl_nm_vz(nm, b) - ptl_nm_vz(nm, a);
+    return dx * dx + dz * dz >= min_w2;
+}
+
+uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, double radius,
+                                  uint32_t* expanded_out) {
+    const ptl_navmesh* nm = q->nm;
+    const double min_w2 = 4 * radius * radius;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
-    for (uint32_t i = 0; i < s->cell_count; ++i) {
-        if (q->goal_stamp[s->cells[i]] == stamp) {
-            res->goal_cell = s->cells[i];
-            return ptl_query_straight(s, t, res);
-        }
-    }
     q->cheap_count = 0;
     ptl_pocket_ends pk;
     if (q->use_pockets) ptl_query_pocket_ends(q, s, t, &pk);
@@ -189,8 +195,8 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
     while (q->cheap_count > 0) {
         uint32_t c = pop_min(q);
         if (q->goal_stamp[c] == stamp) {
-            res->nodes_expanded = expanded;
-            return write_path(q, c, s, t, res);
+            *expanded_out = expanded;
+            return c;
         }
         ptl_ccell* cc = &q->cc[c];
         cc->closed = 1;
@@ -206,6 +212,7 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             if (q->dead_end[d] && q->goal_stamp[d] != stamp) continue;
             if (q->use_pockets && ptl_nm_cell_skips(nm, d, &pk)) continue;
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
+            if (min_w2 > 0 && !wide_enough(q, cv[j], cv[j1], min_w2)) continue;
             double x, z;
             portal_point(cc->x, cc->z, t->x, t->z, ptl_nm_vx(nm, cv[j]), ptl_nm_vz(nm, cv[j]), ptl_nm_vx(nm, cv[j1]),
                          ptl_nm_vz(nm, cv[j1]), &x, &z);
@@ -214,6 +221,20 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             open_cell(q, d, g, x, z, c, j, t, stamp);
         }
     }
+    *expanded_out = expanded;
+    return PTL_NONE;
+}
+
+ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    uint32_t stamp = ptl_query_next_stamp(q);
+    for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
+    for (uint32_t i = 0; i < s->cell_count; ++i) {
+        if (q->goal_stamp[s->cells[i]] == stamp) {
+            res->goal_cell = s->cells[i];
+            return ptl_query_straight(s, t, res);
+        }
+    }
+    uint32_t expanded = 0, goal = ptl_query_corridor_cells(q, s, t, 0, &expanded);
     res->nodes_expanded = expanded;
-    return PTL_PARTIAL;
+    return goal == PTL_NONE ? PTL_PARTIAL : write_path(q, goal, s, t, res);
 }

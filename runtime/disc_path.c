@@ -30,45 +30,17 @@
 #include <math.h>
 #include <string.h>
 
-#include "clearance.h"
+#include "disc_internal.h"
 #include "interval.h"
 
 #define TWO_PI 6.283185307179586476925286766559
-
-typedef struct dstate {
-    double ax, az;   /* arrival: the tangent point on the corner's circle (the start: the start point) */
-    double dx, dz;   /* where the segment into this state leaves the parent's circle (or point) */
-    double g;        /* [Units: wu] length from the start to the arrival point */
-    float ay, dy;    /* heights of the arrival and the departure points on the mesh, once checked */
-    uint32_t parent; /* PTL_NONE: the start */
-    uint32_t vert;   /* the corner whose circle the state arrives on; PTL_NONE: the start or the goal */
-    uint32_t cell;   /* a cell holding the arrival point, once checked */
-    int8_t side;     /* +1: around the corner counter-clockwise (the corner on the left), -1: clockwise */
-    uint8_t goal;    /* the state is the goal */
-    uint8_t checked; /* its segment (and the arc before it) kept r */
-} dstate;
-
-_Static_assert(sizeof(dstate) <= sizeof(ptl_snode), "a disc state fits a node of the pool");
-
-typedef struct disc_search {
-    ptl_query* q;
-    const ptl_qpoint* s;
-    const ptl_qpoint* t;
-    dstate* st;
-    uint32_t count, cap;
-    uint32_t stamp;  /* of disc_rec */
-    double r, tol;
-    bool alt;           /* landmark bounds in h (the navmesh has landmarks) */
-    uint32_t expanding; /* the state being expanded */
-    ptl_status error;
-} disc_search;
 
 /* ---- Geometry ------------------------------------------------------------------------------- */
 
 /* The tangent from circle (c1, side o1) to circle (c2, side o2) (a side of 0: a point), leaving
    along direction phi = beta + asin(r (o1 - o2) / d): with the right normal n(u) = (uz, -ux) of the
    direction u, a circle passed with side o touches the path at c + o r n(u). */
-static bool tangent(double c1x, double c1z, int o1, double c2x, double c2z, int o2, double r, double* t1x,
+bool ptl_disc_tangent(double c1x, double c1z, int o1, double c2x, double c2z, int o2, double r, double* t1x,
                     double* t1z, double* t2x, double* t2z) {
     double dx = c2x - c1x, dz = c2z - c1z, d = ptl_len2(dx, dz);
     double k = r * (o1 - o2) / d;
@@ -248,7 +220,7 @@ static double cone_width(const ptl_query* q, uint32_t v) {
 }
 
 /* Checks the segment into state i and the arc before it on its parent's circle. */
-static bool check_state(disc_search* ds, uint32_t i) {
+bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
     ptl_query* q = ds->q;
     dstate* s = &ds->st[i];
     const dstate* p = &ds->st[s->parent];
@@ -340,7 +312,7 @@ static void push_state(disc_search* ds, const dstate* s) {
    wall's normal to the leaving wall's). A point outside it is nearer than r to a wall of v, so no
    tangent or arc there keeps r: pruned before it is checked. True where v has no single pair of
    walls. */
-static bool in_normal_cone(const ptl_query* q, uint32_t v, double x, double z) {
+bool ptl_disc_in_cone(const ptl_query* q, uint32_t v, double x, double z) {
     uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
     if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return true;
     const ptl_navmesh* nm = q->nm;
@@ -398,8 +370,8 @@ static void tangents_to(disc_search* ds, uint32_t w) {
     double wx = ptl_nm_vx(nm, w), wz = ptl_nm_vz(nm, w);
     for (int o2 = -1; o2 <= 1; o2 += 2) {
         dstate n = {.parent = ds->expanding, .vert = w, .cell = PTL_NONE, .side = (int8_t)o2};
-        if (!tangent(ox, oz, o1, wx, wz, o2, ds->r, &n.dx, &n.dz, &n.ax, &n.az)) continue;
-        if ((o1 && !in_normal_cone(ds->q, s->vert, n.dx, n.dz)) || !in_normal_cone(ds->q, w, n.ax, n.az)) continue;
+        if (!ptl_disc_tangent(ox, oz, o1, wx, wz, o2, ds->r, &n.dx, &n.dz, &n.ax, &n.az)) continue;
+        if ((o1 && !ptl_disc_in_cone(ds->q, s->vert, n.dx, n.dz)) || !ptl_disc_in_cone(ds->q, w, n.ax, n.az)) continue;
         double arc = o1 ? ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, o1) : 0;
         n.g = s->g + arc + ptl_len2(n.ax - n.dx, n.az - n.dz);
         if (dominated(ds, w, o2, n.g, n.ax, n.az)) continue;
@@ -419,8 +391,8 @@ static void tangent_to_goal(disc_search* ds) {
         n.g = s->g + ptl_len2(n.ax - n.dx, n.az - n.dz);
     } else {
         double ox = ptl_nm_vx(nm, s->vert), oz = ptl_nm_vz(nm, s->vert), tx, tz;
-        if (!tangent(ox, oz, s->side, n.ax, n.az, 0, ds->r, &n.dx, &n.dz, &tx, &tz)) return;
-        if (!in_normal_cone(ds->q, s->vert, n.dx, n.dz)) return;
+        if (!ptl_disc_tangent(ox, oz, s->side, n.ax, n.az, 0, ds->r, &n.dx, &n.dz, &tx, &tz)) return;
+        if (!ptl_disc_in_cone(ds->q, s->vert, n.dx, n.dz)) return;
         n.g = s->g + ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, s->side) + ptl_len2(n.ax - n.dx, n.az - n.dz);
     }
     push_state(ds, &n);
@@ -580,7 +552,7 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
     put_point_as(w, cx + (bx - cx) * push, cz + (bz - cz) * push, clear);
 }
 
-static ptl_status write_path(disc_search* ds, uint32_t goal, double tol, ptl_path_turn* turns, uint32_t turn_cap,
+ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_path_turn* turns, uint32_t turn_cap,
                              ptl_path_result* res) {
     /* the chain, start first: reverse the parent links in the states' `cell` field... kept apart in
        the node pool's spare states instead, so the checked cells stay */
@@ -653,12 +625,12 @@ ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_
         dstate* s = &ds.st[i];
         if (!s->checked) {
             if (s->vert != PTL_NONE && dominated(&ds, s->vert, s->side, s->g, s->ax, s->az)) continue;
-            if (!check_state(&ds, i)) continue;
+            if (!ptl_disc_check_state(&ds, i)) continue;
             s->checked = 1;
         }
         if (s->goal) {
             res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
-            return write_path(&ds, i, tolerance, turns, turn_capacity, res);
+            return ptl_disc_write_path(&ds, i, tolerance, turns, turn_capacity, res);
         }
         if (s->vert != PTL_NONE) record(&ds, s);
         ++expansions;

@@ -276,6 +276,12 @@ ptl_status ptl_query_hub_path(ptl_query* q, const ptl_qpoint* start, const ptl_q
 /* The two searches (search.c, corridor.c). `res` is reset by the caller; start and goal are located. */
 ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
 ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
+/* The corridor search's A* over the cells alone: the cell holding the goal that it reached (its
+   chain back to a start cell through q->cc[].parent and .edge, the edge of the parent crossed), or
+   PTL_NONE. radius > 0 skips the portals a disc of that radius cannot cross (both ends on walls,
+   nearer than 2 radius). */
+uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double radius,
+                                  uint32_t* expanded);
 
 /* Exact shortest-path lengths from vertex `v` to every vertex of its piece of walkable space
    (others: +inf), written to dist[vert_count]: an interval search without a goal that records the

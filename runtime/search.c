@@ -686,7 +686,9 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
     }
     res->start_cell = sp->cell;
     double tol = req->arc_tolerance > 0 ? req->arc_tolerance : 0.05 * r;
-    ptl_status st = ptl_query_disc_path(q, sp, gp, r, tol, res->turns, res->turn_capacity, res);
+    ptl_status st = req->mode == PTL_PATH_CORRIDOR
+                        ? ptl_query_disc_corridor(q, sp, gp, r, tol, res->turns, res->turn_capacity, res)
+                        : ptl_query_disc_path(q, sp, gp, r, tol, res->turns, res->turn_capacity, res);
     if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
         res->point_count = res->point_total = res->turn_count = 0;
         res->found = res->complete = false;

@@ -387,6 +387,60 @@ Test(disc_path, grids_no_longer_than_a_lattice_and_monotone_in_r, .timeout = 600
     cr_assert_gt(compared, 40, "compared %d", compared);
 }
 
+/* PTL_PATH_CORRIDOR with a radius (disc_funnel.c): the funnel with circles over the corridor, each
+   piece checked, the exact search where a check fails. Its path keeps r (brute force against the
+   walls), is found exactly when the exact one is, and is never shorter than the exact optimum; on
+   these maps it is mostly that optimum (the corridor holds the shortest path). */
+Test(disc_path, corridor_mode_keeps_r_and_is_never_shorter_than_exact, .timeout = 600) {
+    const double radii[] = {0.25, 0.5, 1, 2};
+    int compared = 0, equal = 0;
+    for (uint64_t seed = 1; seed <= 8; ++seed) {
+        ptl_grid g;
+        test_shape t;
+        ptl_shape s;
+        const bool grid = seed % 2 == 0;
+        if (grid) {
+            s = grid_shape(1700 + seed, 24, 24, 7, &g);
+        } else {
+            random_room(&t, 500 + seed);
+            s = as_ptl_shape(&t, 0);
+        }
+        ptl_navmesh* nm = grid ? bake_ptl_shape(&s, PTL_NAVMESH_LATTICE_POINTS) : bake_test_shape(&t, 0);
+        ptl_query* q = make_query(nm);
+        uint64_t st = seed * 15485863;
+        for (int i = 0; i < 12; ++i) {
+            double r = radii[i % 4], sx, sy, gx, gy;
+            if (grid) {
+                if (!clear_point_of(&s, &st, 24, 24, 2.01, &sx, &sy) || !clear_point_of(&s, &st, 24, 24, 2.01, &gx, &gy)) continue;
+            } else {
+                do random_free_point(&s, &st, &sx, &sy);
+                while (seg_clearance(&s, sx, sy, sx, sy) < r + 1e-3);
+                do random_free_point(&s, &st, &gx, &gy);
+                while (seg_clearance(&s, gx, gy, gx, gy) < r + 1e-3);
+            }
+            path_out e, c;
+            ptl_status se = disc_find(q, sx, sy, gx, gy, r, PTL_PATH_EXACT, &e, NULL, 0);
+            ptl_status sc = disc_find(q, sx, sy, gx, gy, r, PTL_PATH_CORRIDOR, &c, NULL, 0);
+            cr_assert_eq(sc, se, "map %lu (%g, %g)->(%g, %g) r %g: corridor %s, exact %s", (unsigned long)seed, sx, sy, gx, gy,
+                         r, ptl_status_name(sc), ptl_status_name(se));
+            if (se != PTL_OK) continue;
+            check_clear_path(&s, &c.res, r, grid ? "corridor, grid" : "corridor, room");
+            cr_assert(c.res.length >= e.res.length - 1e-6, "map %lu (%g, %g)->(%g, %g) r %g: corridor %.9f shorter than exact %.9f",
+                      (unsigned long)seed, sx, sy, gx, gy, r, c.res.length, e.res.length);
+            equal += c.res.length <= e.res.length + 1e-6;
+            ++compared;
+        }
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+        if (grid) {
+            ptl_shape_free(&s);
+            ptl_grid_free(&g);
+        }
+    }
+    cr_log_info("disc corridor: %d of %d paths equal to the exact optimum", equal, compared);
+    cr_assert_gt(compared, 40, "compared %d", compared);
+}
+
 /* A shared grid map and its scenario pairs (lattice points (x, y) -> world (x, 0, y)). */
 static bool load_map_and_scen(const char* map, const char* scen, ptl_grid* g, ptl_shape* s, ptl_query_set* qs) {
     char mp[512], sp[512];

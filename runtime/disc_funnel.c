@@ -1,0 +1,242 @@
+/* The corridor path of a disc of radius r > 0 (PTL_PATH_CORRIDOR with a radius; issue 18).
+
+   1. A* over the cells (corridor.c) that skips the portals a disc cannot cross: both ends on
+      walls and nearer than 2 r.
+   2. The sleeve of the corridor: its portals, and between them the vertices of each cell's sides
+      (a cell is convex, so the segment from any vertex of its left side to any of its right side
+      lies in it: a sequence of diagonals, as a triangulated channel gives).
+   3. The funnel over those diagonals with a circle of radius r around every end (Demyen and
+      Buro, "Efficient triangulation-based pathfinding", 2006, the funnel modified for circular
+      units; Kallmann, "Shortest paths with arbitrary clearance from navigation meshes", 2010, §4):
+      the funnel's sides are tangents from the apex's circle (or the start) to the circles of the
+      left ends (passed counter-clockwise, the corner on the path's left) and of the right ends
+      (clockwise); a side that crosses the other makes its circle the new apex.
+   4. The path this gives keeps r from the sleeve's corners. Walls beyond the sleeve (Kallmann's
+      "disturbances": a wall corner near a portal but not on it), a wall between two corners, or a
+      tangent point outside a corner's normal cone would bring it nearer: every segment and arc is
+      checked against the walls as the exact search checks them (disc_path.c), and where one fails
+      the exact search answers instead. So the path always keeps r; it is the shortest within the
+      corridor's cells where the check passes, never shorter than the exact path, and the exact
+      one otherwise. */
+#include <math.h>
+#include <string.h>
+
+#include "disc_internal.h"
+
+typedef struct diag {
+    uint32_t left, right; /* vertex ids; the goal: PTL_NONE for both */
+} diag;
+
+/* Does the segment between the vertices at indices a and b of convex cell cv (m vertices) lie on
+   its boundary: are the vertices between them, one way round, on the line through them? Such a
+   "diagonal" is no crossing of the cell (a straight side with several vertices on it). */
+static bool on_side(const ptl_navmesh* nm, const uint32_t* cv, uint32_t m, uint32_t a, uint32_t b) {
+    const double ax = ptl_nm_vx(nm, cv[a]), az = ptl_nm_vz(nm, cv[a]), bx = ptl_nm_vx(nm, cv[b]), bz = ptl_nm_vz(nm, cv[b]);
+    const double dx = bx - ax, dz = bz - az, tol = 1e-9 * (dx * dx + dz * dz);
+    for (int way = 0; way < 2; ++way) {
+        uint32_t from = way ? b : a, to = way ? a : b, t = from;
+        bool flat = true;
+        for (t = t + 1 == m ? 0 : t + 1; t != to && flat; t = t + 1 == m ? 0 : t + 1) {
+            double o = dx * (ptl_nm_vz(nm, cv[t]) - az) - dz * (ptl_nm_vx(nm, cv[t]) - ax);
+            flat = fabs(o) <= tol;
+        }
+        if (flat) return true;
+    }
+    return false;
+}
+
+/* The diagonals of the sleeve from the start cell to `goal` into d (at most cap); how many, or
+   PTL_NONE when they do not fit. */
+static uint32_t sleeve(const ptl_query* q, uint32_t goal, diag* d, uint32_t cap) {
+    const ptl_navmesh* nm = q->nm;
+    uint32_t cells = 0;
+    for (uint32_t c = goal; c != PTL_NONE; c = q->cc[c].parent) ++cells;
+    /* the cells, start first, at the far end of d's room (4 bytes each, so cap - cells diagonals
+       never reach them) */
+    if (cells >= cap) return PTL_NONE;
+    uint32_t* chain = (uint32_t*)(void*)(d + cap) - cells;
+    cap -= cells;
+    uint32_t k = cells, n = 0;
+    for (uint32_t c = goal; c != PTL_NONE; c = q->cc[c].parent) chain[--k] = c;
+    for (uint32_t i = 1; i < cells; ++i) {
+        const uint32_t p = chain[i - 1], c = chain[i];
+        const ptl_blob_cell* pc = &nm->cells[p];
+        const uint32_t j = q->cc[c].edge, j1 = j + 1 == pc->vert_count ? 0 : j + 1;
+        /* the portal from p: its end j + 1 on the traveller's left */
+        const uint32_t lin = nm->cell_verts[pc->first + j1], rin = nm->cell_verts[pc->first + j];
+        if (n == cap) return PTL_NONE;
+        d[n++] = (diag){lin, rin};
+        if (i + 1 == cells) break;
+        /* the sides of c between this portal and the next: in c (counter-clockwise) the entry edge
+           runs lin -> rin (index e) and the exit edge rout -> lout (index x); the right side runs
+           forward from rin to rout, the left side backward from lin to lout */
+        const ptl_blob_cell* cc = &nm->cells[c];
+        const uint32_t m = cc->vert_count, x = q->cc[chain[i + 1]].edge, xl = x + 1 == m ? 0 : x + 1;
+        const uint32_t* cv = nm->cell_verts + cc->first;
+        uint32_t e = PTL_NONE;
+        for (uint32_t t = 0; t < m && e == PTL_NONE; ++t)
+            if (cv[t] == lin && cv[t + 1 == m ? 0 : t + 1] == rin) e = t;
+        if (e == PTL_NONE) return PTL_NONE;
+        uint32_t right = rin, ri = e + 1 == m ? 0 : e + 1;
+        for (uint32_t t = e + 1 == m ? 0 : e + 1; t != x;) {
+            t = t + 1 == m ? 0 : t + 1;
+            if (t == x || t == e) break;
+            if (on_side(nm, cv, m, e, t)) continue;
+            if (n == cap) return PTL_NONE;
+            d[n++] = (diag){lin, cv[t]};
+            right = cv[t], ri = t;
+        }
+        for (uint32_t t = e; t != xl;) {
+            t = t == 0 ? m - 1 : t - 1;
+            if (t == xl || t == x) break;
+            if (on_side(nm, cv, m, t, ri)) continue;
+            if (n == cap) return PTL_NONE;
+            d[n++] = (diag){cv[t], right};
+        }
+    }
+    return n;
+}
+
+/* An end of the funnel: a corner's circle passed with `side`, or the start or the goal (a point). */
+typedef struct fend {
+    double x, z;
+    uint32_t vert; /* PTL_NONE: a point */
+    int side;
+} fend;
+
+static fend vert_end(const ptl_navmesh* nm, uint32_t v, int side) {
+    return (fend){ptl_nm_vx(nm, v), ptl_nm_vz(nm, v), v, side};
+}
+
+static bool same_end(const fend* a, const fend* b) {
+    return a->vert == b->vert && a->side == b->side && a->x == b->x && a->z == b->z;
+}
+
+/* Direction (unnormalised) of the tangent from a to b; false when there is none. */
+static bool direction(const fend* a, const fend* b, double r, double* ux, double* uz) {
+    double t1x, t1z, t2x, t2z;
+    if (!ptl_disc_tangent(a->x, a->z, a->side, b->x, b->z, b->side, r, &t1x, &t1z, &t2x, &t2z)) return false;
+    *ux = t2x - t1x, *uz = t2z - t1z;
+    return true;
+}
+
+static double cross(double ax, double az, double bx, double bz) { return ax * bz - az * bx; }
+
+/* The funnel over the diagonals and then the goal: the corners (vertex and side) into `corners`
+   (room for count + 1); how many, or PTL_NONE when two circles on opposite sides overlap (a
+   passage narrower than 2 r). Mononen's "simple stupid funnel" with tangents for directions. */
+static uint32_t funnel(const ptl_query* q, const diag* d, uint32_t count, const ptl_qpoint* s, const ptl_qpoint* t,
+                       double r, fend* corners) {
+    const ptl_navmesh* nm = q->nm;
+    fend apex = {s->x, s->z, PTL_NONE, 0}, left = apex, right = apex;
+    const fend goal = {t->x, t->z, PTL_NONE, 0};
+    uint32_t il = 0, ir = 0, n = 0;
+    for (uint32_t i = 0; i <= count; ++i) {
+        fend nl = i < count ? vert_end(nm, d[i].left, +1) : goal;
+        fend nr = i < count ? vert_end(nm, d[i].right, -1) : goal;
+        double lx, lz, rx, rz, ux, uz;
+        bool left_at_apex = same_end(&left, &apex), right_at_apex = same_end(&right, &apex);
+        /* the right side (an end at the apex itself: the side closes on it) */
+        if (same_end(&nr, &apex)) {
+            right = apex, ir = i;
+        } else if (!same_end(&nr, &right) || right_at_apex) {
+            if (!direction(&apex, &nr, r, &ux, &uz)) return PTL_NONE;
+            bool tighter = right_at_apex;
+            if (!tighter) {
+                if (!direction(&apex, &right, r, &rx, &rz)) return PTL_NONE;
+                tighter = cross(rx, rz, ux, uz) >= 0;
+            }
+            if (tighter) {
+                bool crosses = false;
+                if (!left_at_apex) {
+                    if (!direction(&apex, &left, r, &lx, &lz)) return PTL_NONE;
+                    crosses = cross(lx, lz, ux, uz) > 0;
+                }
+                if (!crosses) {
+                    right = nr, ir = i;
+                } else {
+                    /* the left side's corner is the new apex: the path turns around it */
+                    corners[n++] = left;
+                    apex = left, right = left;
+                    i = il, ir = il;
+                    continue;
+                }
+            }
+        }
+        left_at_apex = same_end(&left, &apex), right_at_apex = same_end(&right, &apex);
+        /* the left side */
+        if (same_end(&nl, &apex)) {
+            left = apex, il = i;
+        } else if (!same_end(&nl, &left) || left_at_apex) {
+            if (!direction(&apex, &nl, r, &ux, &uz)) return PTL_NONE;
+            bool tighter = left_at_apex;
+            if (!tighter) {
+                if (!direction(&apex, &left, r, &lx, &lz)) return PTL_NONE;
+                tighter = cross(lx, lz, ux, uz) <= 0;
+            }
+            if (tighter) {
+                bool crosses = false;
+                if (!right_at_apex) {
+                    if (!direction(&apex, &right, r, &rx, &rz)) return PTL_NONE;
+                    crosses = cross(rx, rz, ux, uz) < 0;
+                }
+                if (!crosses) {
+                    left = nl, il = i;
+                } else {
+                    corners[n++] = right;
+                    apex = right, left = right;
+                    i = ir, il = ir;
+                    continue;
+                }
+            }
+        }
+    }
+    return n;
+}
+
+ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
+                                   double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res) {
+    if (q->nm->cell_piece[start->cell] != q->nm->cell_piece[goal->cell]) return PTL_PARTIAL;
+    uint32_t expanded = 0, last = ptl_query_corridor_cells(q, start, goal, r, &expanded);
+    if (last == PTL_NONE) return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+    /* room: the states in the first half of the node pool (as the exact search), the diagonals and
+       the funnel's corners in the second */
+    disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
+    ds.st = (dstate*)(void*)q->nodes;
+    ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
+    ds.stamp = ptl_query_next_stamp(q);
+    char* room = (char*)(void*)(q->nodes + q->max_nodes / 2);
+    const size_t bytes = (size_t)(q->max_nodes - q->max_nodes / 2) * sizeof(ptl_snode);
+    const uint32_t cap = (uint32_t)(bytes / 2 / sizeof(diag));
+    diag* d = (diag*)(void*)room;
+    fend* corners = (fend*)(void*)(room + bytes / 2);
+    const uint32_t corner_cap = (uint32_t)(bytes / 2 / sizeof(fend));
+    uint32_t count = sleeve(q, last, d, cap);
+    uint32_t n = count != PTL_NONE && count < corner_cap ? funnel(q, d, count, start, goal, r, corners) : PTL_NONE;
+    if (n == PTL_NONE || n + 2 > ds.cap) return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+    /* the states: the start, a tangent arrival at each corner, the goal; each checked */
+    ds.st[0] = (dstate){.ax = start->x, .az = start->z, .dx = start->x, .dz = start->z, .parent = PTL_NONE,
+                        .vert = PTL_NONE, .cell = start->cell, .checked = 1};
+    ds.count = 1;
+    for (uint32_t k = 0; k <= n; ++k) {
+        const dstate* p = &ds.st[ds.count - 1];
+        const bool at_goal = k == n;
+        const fend to = at_goal ? (fend){goal->x, goal->z, PTL_NONE, 0} : corners[k];
+        double ox = p->vert == PTL_NONE ? p->ax : ptl_nm_vx(q->nm, p->vert);
+        double oz = p->vert == PTL_NONE ? p->az : ptl_nm_vz(q->nm, p->vert);
+        int o1 = p->vert == PTL_NONE ? 0 : p->side;
+        dstate s = {.parent = ds.count - 1, .vert = to.vert, .cell = PTL_NONE, .side = (int8_t)to.side, .goal = at_goal};
+        if (!ptl_disc_tangent(ox, oz, o1, to.x, to.z, to.side, r, &s.dx, &s.dz, &s.ax, &s.az) ||
+            (o1 && !ptl_disc_in_cone(q, p->vert, s.dx, s.dz)) || (!at_goal && !ptl_disc_in_cone(q, to.vert, s.ax, s.az)))
+            return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+        if (at_goal) s.ax = goal->x, s.az = goal->z;
+        s.g = p->g + ptl_len2(s.ax - s.dx, s.az - s.dz);
+        ds.st[ds.count] = s;
+        if (!ptl_disc_check_state(&ds, ds.count))
+            return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+        ds.st[ds.count].checked = 1;
+        ++ds.count;
+    }
+    res->nodes_expanded = expanded;
+    return ptl_disc_write_path(&ds, ds.count - 1, tolerance, turns, turn_capacity, res);
+}
