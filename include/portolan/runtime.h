@@ -322,9 +322,14 @@ typedef struct ptl_path_result {
    the true path's (its segments and arcs, each with the rise between its ends on a 3D navmesh, as
    for radius 0), and res->turns receives the arcs. Every point returned keeps the radius; a segment
    keeps it within two float steps of its coordinates (a path squeezed between walls exactly twice
-   the radius apart passes through points that floats cannot all hold). Both modes give this
-   exact path for now (runtime/disc_path.c: A* over the tangents between the corners' circles),
-   slower than the point search (bench/NOTES.md); follow_surface is ignored. */
+   the radius apart passes through points that floats cannot all hold). PTL_PATH_EXACT: the
+   shortest such path (runtime/disc_path.c: A* over the tangents between the corners' circles).
+   PTL_PATH_CORRIDOR: A* over the cells a disc can cross (no portal between two walls' ends nearer
+   than 2 radius), then the funnel with a circle of the radius around every corner of the corridor
+   (runtime/disc_funnel.c); every segment and arc is checked against the walls, and where one fails
+   (a wall beyond the corridor within the radius, a corridor the disc cannot follow) the exact
+   search answers, so the path keeps the radius either way and is never shorter than the exact one.
+   Both are slower than the point search (bench/NOTES.md); follow_surface is ignored. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
 
 /* ---- Clearance ---------------------------------------------------------------------------------
