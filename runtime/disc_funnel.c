@@ -122,74 +122,79 @@ static bool direction(const fend* a, const fend* b, double r, double* ux, double
 
 static double cross(double ax, double az, double bx, double bz) { return ax * bz - az * bx; }
 
+/* Can the path run straight from `from` to the circle of `to` and keep r from both ends' own walls:
+   the tangent exists and touches each circle inside its corner's normal cone (ptl_disc_in_cone)? */
+static bool plausible(const ptl_query* q, const fend* from, const fend* to, double r) {
+    double t1x, t1z, t2x, t2z;
+    if (!ptl_disc_tangent(from->x, from->z, from->side, to->x, to->z, to->side, r, &t1x, &t1z, &t2x, &t2z)) return false;
+    return (from->vert == PTL_NONE || ptl_disc_in_cone(q, from->vert, t1x, t1z)) &&
+           (to->vert == PTL_NONE || ptl_disc_in_cone(q, to->vert, t2x, t2z));
+}
+
+typedef struct funnel_state {
+    fend apex, side[2]; /* side[0]: the right side's end (passed clockwise), side[1]: the left's */
+    uint32_t at[2];     /* the diagonal each side's end came from */
+} funnel_state;
+
+/* Offers end c of diagonal i to side k (0 right, 1 left). Returns PTL_NONE when a tangent is
+   missing, else the index to go on after: i, or the diagonal of the new apex when the side crossed
+   the other one (the apex's corner appended to corners[*n]). */
+static uint32_t offer(const ptl_query* q, funnel_state* f, int k, const fend* c, uint32_t i, double r, fend* corners,
+                      uint32_t* n) {
+    fend* mine = &f->side[k];
+    const fend* other = &f->side[1 - k];
+    const double sgn = k == 0 ? 1 : -1; /* the right side tightens counter-clockwise, the left clockwise */
+    if (same_end(c, &f->apex)) {
+        *mine = f->apex, f->at[k] = i;
+        return i;
+    }
+    const bool mine_at_apex = same_end(mine, &f->apex);
+    if (same_end(c, mine) && !mine_at_apex) return i;
+    double ux, uz, mx, mz, ox, oz;
+    if (!direction(&f->apex, c, r, &ux, &uz)) return PTL_NONE;
+    if (!mine_at_apex) {
+        if (!direction(&f->apex, mine, r, &mx, &mz)) return PTL_NONE;
+        if (sgn * cross(mx, mz, ux, uz) < 0) return i; /* wider: no change */
+    }
+    if (!same_end(other, &f->apex)) {
+        if (!direction(&f->apex, other, r, &ox, &oz)) return PTL_NONE;
+        if (sgn * cross(ox, oz, ux, uz) > 0) {
+            /* crossed the other side: the path turns around the other side's corner (the simple
+               stupid funnel). Where the path cannot leave the apex straight to that circle and keep
+               r from their walls (a side that only seems crossed: a corner behind the apex's line
+               around a circle), it turns around this one first. */
+            fend turn = *other;
+            uint32_t at = f->at[1 - k];
+            if (c->vert != PTL_NONE && !plausible(q, &f->apex, &turn, r)) turn = *c, at = i;
+            corners[(*n)++] = turn;
+            f->apex = f->side[0] = f->side[1] = turn;
+            f->at[0] = f->at[1] = at;
+            return at;
+        }
+    }
+    *mine = *c, f->at[k] = i;
+    return i;
+}
+
 /* The funnel over the diagonals and then the goal: the corners (vertex and side) into `corners`
-   (room for count + 1); how many, or PTL_NONE when two circles on opposite sides overlap (a
-   passage narrower than 2 r). Mononen's "simple stupid funnel" with tangents for directions. */
+   (room for count + 1 each time a corner is found); how many, or PTL_NONE when two circles on
+   opposite sides overlap (a passage narrower than 2 r). Mononen's "simple stupid funnel" with the
+   tangents of the circles for directions. */
 static uint32_t funnel(const ptl_query* q, const diag* d, uint32_t count, const ptl_qpoint* s, const ptl_qpoint* t,
-                       double r, fend* corners) {
+                       double r, fend* corners, uint32_t corner_cap) {
     const ptl_navmesh* nm = q->nm;
-    fend apex = {s->x, s->z, PTL_NONE, 0}, left = apex, right = apex;
+    funnel_state f = {.apex = {s->x, s->z, PTL_NONE, 0}};
+    f.side[0] = f.side[1] = f.apex;
     const fend goal = {t->x, t->z, PTL_NONE, 0};
-    uint32_t il = 0, ir = 0, n = 0;
+    uint32_t n = 0;
     for (uint32_t i = 0; i <= count; ++i) {
-        fend nl = i < count ? vert_end(nm, d[i].left, +1) : goal;
-        fend nr = i < count ? vert_end(nm, d[i].right, -1) : goal;
-        double lx, lz, rx, rz, ux, uz;
-        bool left_at_apex = same_end(&left, &apex), right_at_apex = same_end(&right, &apex);
-        /* the right side (an end at the apex itself: the side closes on it) */
-        if (same_end(&nr, &apex)) {
-            right = apex, ir = i;
-        } else if (!same_end(&nr, &right) || right_at_apex) {
-            if (!direction(&apex, &nr, r, &ux, &uz)) return PTL_NONE;
-            bool tighter = right_at_apex;
-            if (!tighter) {
-                if (!direction(&apex, &right, r, &rx, &rz)) return PTL_NONE;
-                tighter = cross(rx, rz, ux, uz) >= 0;
-            }
-            if (tighter) {
-                bool crosses = false;
-                if (!left_at_apex) {
-                    if (!direction(&apex, &left, r, &lx, &lz)) return PTL_NONE;
-                    crosses = cross(lx, lz, ux, uz) > 0;
-                }
-                if (!crosses) {
-                    right = nr, ir = i;
-                } else {
-                    /* the left side's corner is the new apex: the path turns around it */
-                    corners[n++] = left;
-                    apex = left, right = left;
-                    i = il, ir = il;
-                    continue;
-                }
-            }
-        }
-        left_at_apex = same_end(&left, &apex), right_at_apex = same_end(&right, &apex);
-        /* the left side */
-        if (same_end(&nl, &apex)) {
-            left = apex, il = i;
-        } else if (!same_end(&nl, &left) || left_at_apex) {
-            if (!direction(&apex, &nl, r, &ux, &uz)) return PTL_NONE;
-            bool tighter = left_at_apex;
-            if (!tighter) {
-                if (!direction(&apex, &left, r, &lx, &lz)) return PTL_NONE;
-                tighter = cross(lx, lz, ux, uz) <= 0;
-            }
-            if (tighter) {
-                bool crosses = false;
-                if (!right_at_apex) {
-                    if (!direction(&apex, &right, r, &rx, &rz)) return PTL_NONE;
-                    crosses = cross(rx, rz, ux, uz) < 0;
-                }
-                if (!crosses) {
-                    left = nl, il = i;
-                } else {
-                    corners[n++] = right;
-                    apex = right, left = right;
-                    i = ir, il = ir;
-                    continue;
-                }
-            }
-        }
+        if (n + 1 >= corner_cap) return PTL_NONE;
+        const fend nr = i < count ? vert_end(nm, d[i].right, -1) : goal;
+        const fend nl = i < count ? vert_end(nm, d[i].left, +1) : goal;
+        uint32_t at = offer(q, &f, 0, &nr, i, r, corners, &n);
+        if (at == i) at = offer(q, &f, 1, &nl, i, r, corners, &n);
+        if (at == PTL_NONE) return PTL_NONE;
+        i = at; /* after a new apex, on from the diagonal after its own */
     }
     return n;
 }
@@ -212,7 +217,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
     fend* corners = (fend*)(void*)(room + bytes / 2);
     const uint32_t corner_cap = (uint32_t)(bytes / 2 / sizeof(fend));
     uint32_t count = sleeve(q, last, d, cap);
-    uint32_t n = count != PTL_NONE && count < corner_cap ? funnel(q, d, count, start, goal, r, corners) : PTL_NONE;
+    uint32_t n = count != PTL_NONE ? funnel(q, d, count, start, goal, r, corners, corner_cap) : PTL_NONE;
     if (n == PTL_NONE || n + 2 > ds.cap) return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
     /* the states: the start, a tangent arrival at each corner, the goal; each checked */
     ds.st[0] = (dstate){.ax = start->x, .az = start->z, .dx = start->x, .dz = start->z, .parent = PTL_NONE,

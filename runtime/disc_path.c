@@ -28,6 +28,7 @@
    the point search on open maps (bench/NOTES.md: clearance searches); the bake's per-corner data of
    the design (issue 18) is the way to speed it up. */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "disc_internal.h"
@@ -407,7 +408,70 @@ typedef struct out_writer {
     double r;
     uint32_t total;
     double length;
+    /* While an arc is written: the walls near its corner (nearer than the arc's polyline can come
+       to them plus r), 4 doubles each, so that its points and segments are checked against them
+       alone; near_count PTL_NONE: none gathered (check through the mesh). */
+    const double* near;
+    uint32_t near_count;
 } out_writer;
+
+/* The walls within `reach` of vertex v (reached through the portals within it, so on its floor),
+   as segments into out (4 doubles each, at most cap); how many, or PTL_NONE when they do not fit. */
+static uint32_t near_walls(ptl_query* q, uint32_t v, double reach, double* out, uint32_t cap) {
+    const ptl_navmesh* nm = q->nm;
+    const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
+    uint32_t head = 0, tail, n = 0, stamp = bfs_start(q, nm->vcell + nm->vcell_start[v], nm->vcell_start[v + 1] - nm->vcell_start[v], &tail);
+    while (head < tail) {
+        const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
+        for (uint32_t i = 0; i < c->vert_count; ++i) {
+            const ptl_slot* sa = &q->slots[c->first + i];
+            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            double d = point_segment(cx, cz, sa->x, sa->z, sb->x, sb->z);
+            if (d >= reach) continue;
+            if (sa->nbr != PTL_NONE) {
+                if (q->seen_stamp[sa->nbr] != stamp) q->seen_stamp[sa->nbr] = stamp, q->cheap[tail++] = sa->nbr;
+                continue;
+            }
+            if (n == cap) return PTL_NONE;
+            double* o = out + 4 * (size_t)n++;
+            o[0] = sa->x, o[1] = sa->z, o[2] = sb->x, o[3] = sb->z;
+        }
+    }
+    return n;
+}
+
+/* The distance from (x, z), or from the segment to (ex, ez) when `seg`, to the nearest of the
+   writer's near walls. */
+static double near_distance(const out_writer* w, double x, double z, bool seg, double ex, double ez) {
+    double best = INFINITY;
+    for (uint32_t k = 0; k < w->near_count; ++k) {
+        const double* o = w->near + 4 * (size_t)k;
+        double d = seg ? segment_segment(x, z, ex, ez, o[0], o[1], o[2], o[3]) : point_segment(x, z, o[0], o[1], o[2], o[3]);
+        best = d < best ? d : best;
+    }
+    return best;
+}
+
+/* ptl_clear_float_point against the writer's near walls (a point of an arc's polyline): the floats
+   of (x, z), or the ones up to two float steps away that keep r from them (the farthest when none
+   does). */
+static void near_float_point(const out_writer* w, double x, double z, float* fx, float* fz) {
+    const float bx = (float)x, bz = (float)z;
+    *fx = bx, *fz = bz;
+    double best = -1;
+    for (int ring = 0; ring <= 2; ++ring) {
+        for (int i = -ring; i <= ring; ++i)
+            for (int j = -ring; j <= ring; ++j) {
+                if (ring && abs(i) != ring && abs(j) != ring) continue;
+                float cx = bx, cz = bz;
+                for (int k = 0; k < abs(i); ++k) cx = nextafterf(cx, i > 0 ? INFINITY : -INFINITY);
+                for (int k = 0; k < abs(j); ++k) cz = nextafterf(cz, j > 0 ? INFINITY : -INFINITY);
+                double keep = fmin(near_distance(w, cx, cz, false, 0, 0), w->r);
+                if (keep > best) best = keep, *fx = cx, *fz = cz;
+            }
+        if (best >= w->r) return;
+    }
+}
 
 static void put_point_as(out_writer* w, double x, double z, bool sure);
 static void put_point(out_writer* w, double x, double z) { put_point_as(w, x, z, false); }
@@ -423,8 +487,13 @@ static void put_point_as(out_writer* w, double x, double z, bool sure) {
     ptl_path_result* res = w->res;
     if (w->total < res->point_capacity) {
         float* p = res->points + 3 * w->total;
-        if (sure) p[0] = (float)x, p[2] = (float)z;
-        else ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
+        if (sure) {
+            p[0] = (float)x, p[2] = (float)z;
+        } else if (w->near_count != PTL_NONE) {
+            near_float_point(w, x, z, &p[0], &p[2]);
+        } else {
+            ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
+        }
         p[1] = ptl_query_cell_y(w->q->nm, cell, x, z);
         res->point_count = w->total + 1;
     }
@@ -433,35 +502,26 @@ static void put_point_as(out_writer* w, double x, double z, bool sure) {
 }
 
 /* Angles (as sweeps from the arc's start, in (0, span)) where a wall comes within r + tol of the
-   arc around v: the arc's point nearest the wall's nearest point to v. A polyline that touches the
-   circle there (a tangent line at that angle) keeps r from such a wall even where the path is
-   squeezed between it and the corner. Into `out` (at most cap), sorted; returns the count. */
-static uint32_t touch_angles(ptl_query* q, uint32_t v, double r, double tol, double a0, double span, int o, double* out,
-                             uint32_t cap) {
-    const ptl_navmesh* nm = q->nm;
-    const double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
-    uint32_t head = 0, tail, n = 0, stamp = bfs_start(q, nm->vcell + nm->vcell_start[v], nm->vcell_start[v + 1] - nm->vcell_start[v], &tail);
-    while (head < tail) {
-        const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
-        for (uint32_t i = 0; i < c->vert_count; ++i) {
-            const ptl_slot* sa = &q->slots[c->first + i];
-            const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
-            double d = point_segment(cx, cz, sa->x, sa->z, sb->x, sb->z);
-            if (sa->nbr != PTL_NONE) {
-                if (d < 2 * r + tol && q->seen_stamp[sa->nbr] != stamp) q->seen_stamp[sa->nbr] = stamp, q->cheap[tail++] = sa->nbr;
-                continue;
-            }
-            if (d >= 2 * r + tol || d <= 0 || n == cap) continue;
-            /* the wall's point nearest v, and the arc's angle toward it */
-            double dx = (double)sb->x - sa->x, dz = (double)sb->z - sa->z, l2 = dx * dx + dz * dz;
-            double t = l2 > 0 ? ((cx - sa->x) * dx + (cz - sa->z) * dz) / l2 : 0;
-            t = t < 0 ? 0 : t > 1 ? 1 : t;
-            double a = atan2(sa->z + t * dz - cz, sa->x + t * dx - cx);
-            double u = o > 0 ? a - a0 : a0 - a;
-            u = fmod(u, TWO_PI);
-            if (u < 0) u += TWO_PI;
-            if (u > 1e-9 && u < span - 1e-9) out[n++] = u;
-        }
+   arc around (cx, cz): the arc's point nearest the wall's nearest point to the corner. A polyline
+   that touches the circle there (a tangent line at that angle) keeps r from such a wall even where
+   the path is squeezed between it and the corner. From the writer's near walls; into `out` (at
+   most cap), sorted; returns the count. */
+static uint32_t touch_angles(const out_writer* w, double cx, double cz, double r, double tol, double a0, double span, int o,
+                             double* out, uint32_t cap) {
+    uint32_t n = 0;
+    for (uint32_t k = 0; k < w->near_count && n < cap; ++k) {
+        const double* s = w->near + 4 * (size_t)k;
+        double d = point_segment(cx, cz, s[0], s[1], s[2], s[3]);
+        if (d >= 2 * r + tol || d <= 0) continue;
+        /* the wall's point nearest the corner, and the arc's angle toward it */
+        double dx = s[2] - s[0], dz = s[3] - s[1], l2 = dx * dx + dz * dz;
+        double t = l2 > 0 ? ((cx - s[0]) * dx + (cz - s[1]) * dz) / l2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        double a = atan2(s[1] + t * dz - cz, s[0] + t * dx - cx);
+        double u = o > 0 ? a - a0 : a0 - a;
+        u = fmod(u, TWO_PI);
+        if (u < 0) u += TWO_PI;
+        if (u > 1e-9 && u < span - 1e-9) out[n++] = u;
     }
     for (uint32_t i = 1; i < n; ++i)
         for (uint32_t k = i; k > 0 && out[k - 1] > out[k]; --k) {
@@ -473,6 +533,7 @@ static uint32_t touch_angles(ptl_query* q, uint32_t v, double r, double tol, dou
 
 /* Does (x, z) keep `keep` from every wall it sees (reached from the last point written)? */
 static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
+    if (w->near_count != PTL_NONE) return near_distance(w, x, z, false, 0, 0) >= keep;
     uint32_t cell = ptl_clear_walk(w->q, &w->last, x, z);
     if (cell == PTL_NONE) return false;
     ptl_clear_wall b;
@@ -482,6 +543,9 @@ static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
 /* Do the segments from the last point written to (x, z), and from there to the arc's exit (when
    `exit`), keep r less `slack`? */
 static bool piece_segments_keep(out_writer* w, double x, double z, const double* exit, double r, double slack) {
+    if (w->near_count != PTL_NONE)
+        return near_distance(w, w->last.x, w->last.z, true, x, z) >= r - slack &&
+               (!exit || near_distance(w, x, z, true, exit[0], exit[1]) >= r - slack);
     uint32_t end;
     if (!segment_keeps(w->q, &w->last, x, z, r, slack, &end)) return false;
     if (!exit) return true;
@@ -540,16 +604,30 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
        the push), and their floats need no check. */
     const bool clear = ptl_clear_vertex_rho(w->q, v) >= 2 * r + tol + 2 * margin;
     const double push = clear ? (r + margin) / r : 1;
-    put_point_as(w, cx + (ax - cx) * push, cz + (az - cz) * push, clear);
-    if (span <= 0) return;
-    double a0 = atan2(az - cz, ax - cx), max_step = 2 * acos(r / (r + tol));
+    /* scratch in the search's open list (no longer used): the touch angles in its first half, the
+       walls near the corner in its second. Every point and segment of the arc's polyline lies
+       within r + tol + margin of the corner, so the walls within r of them lie within
+       2 r + tol + 2 margins of it. */
     double* u = (double*)(void*)w->q->heap;
-    uint32_t cap = w->q->max_nodes, n = clear ? 0 : touch_angles(w->q, v, r, tol, a0, span, o, u + 1, cap - 2);
+    const uint32_t cap = w->q->max_nodes;
+    w->near_count = PTL_NONE;
+    if (!clear) {
+        w->near = u + cap;
+        w->near_count = near_walls(w->q, v, 2 * r + tol + 2 * margin, u + cap, cap / 4);
+    }
+    put_point_as(w, cx + (ax - cx) * push, cz + (az - cz) * push, clear);
+    if (span <= 0) {
+        w->near_count = PTL_NONE;
+        return;
+    }
+    double a0 = atan2(az - cz, ax - cx), max_step = 2 * acos(r / (r + tol));
+    uint32_t n = clear ? 0 : touch_angles(w, cx, cz, r, tol, a0, span, o, u + 1, cap - 2);
     u[0] = 0, u[n + 1] = span;
     const double exit[2] = {bx, bz};
     for (uint32_t k = 0; k <= n; ++k)
         if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, clear, 0);
     put_point_as(w, cx + (bx - cx) * push, cz + (bz - cz) * push, clear);
+    w->near_count = PTL_NONE;
 }
 
 ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_path_turn* turns, uint32_t turn_cap,
@@ -562,7 +640,7 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
     uint32_t* chain = (uint32_t*)(void*)&ds->st[ds->count];
     uint32_t k = n;
     for (uint32_t i = goal; i != PTL_NONE; i = ds->st[i].parent) chain[--k] = i;
-    out_writer w = {.q = ds->q, .res = res, .r = ds->r};
+    out_writer w = {.q = ds->q, .res = res, .r = ds->r, .near_count = PTL_NONE};
     w.last = *ds->s;
     const ptl_navmesh* nm = ds->q->nm;
     double length = 0;
