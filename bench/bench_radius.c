@@ -3,7 +3,7 @@
 
    - dungeon.obj: Portolan bakes once at radius 0 (Recast's reference parameters otherwise) and
      answers Detour's 1000 pairs (drawn on Recast's radius-0.6 bake, as in the 3D section) at radius
-     0, 0.3, 0.6, 1 and 2 (exact mode); Recast bakes the mesh at each radius and Detour answers the
+     0, 0.3, 0.6, 1 and 2 (exact and corridor modes); Recast bakes the mesh at each radius and Detour answers the
      same pairs on that bake (both snaps, findPath and findStraightPath). Each pair's time is the
      median of ROUNDS rounds, each kind running over all the pairs in turn; then the median and p99
      over the pairs. Lengths are compared where both reach the goal (Portolan's `found`, Detour's
@@ -34,18 +34,21 @@ typedef struct radius_row {
     double det_med, det_p99, det_mean_len;
     uint32_t det_complete;
     double len_ratio_med, len_within5; /* ours / Detour's over pairs both reach; share within 5% */
+    double cor_med, cor_p99, cor_len_ratio; /* corridor mode; its mean length / exact's (pairs both reach) */
+    uint32_t cor_found;
     uint32_t both;
     size_t det_bytes;
     double det_bake_ms;
 } radius_row;
 
-static double ours_once(ptl_query* q, const bench_pair* p, float r, ptl_path_result* res, float* pts) {
+static double ours_once(ptl_query* q, const bench_pair* p, float r, ptl_path_mode mode, ptl_path_result* res, float* pts) {
     ptl_path_request req;
     memset(&req, 0, sizeof req);
     memcpy(req.start, p->start, sizeof req.start);
     memcpy(req.goal, p->goal, sizeof req.goal);
     req.extents[0] = 2, req.extents[1] = 4, req.extents[2] = 2;
     req.radius = r;
+    req.mode = mode;
     memset(res, 0, sizeof *res);
     res->points = pts;
     res->point_capacity = 4096;
@@ -116,7 +119,7 @@ static int dungeon(const char* data, radius_row* rows, size_t* blob_bytes) {
         for (int round = 0; round < ROUNDS; ++round)
             for (uint32_t i = 0; i < BENCH_PAIRS; ++i) {
                 ptl_path_result res;
-                t[(size_t)i * ROUNDS + round] = ours_once(q, &pairs[i], RADII[k], &res, pts);
+                t[(size_t)i * ROUNDS + round] = ours_once(q, &pairs[i], RADII[k], PTL_PATH_EXACT, &res, pts);
                 if (round == 0) {
                     len[(size_t)k * BENCH_PAIRS + i] = res.found ? res.length : -1;
                     row->found += res.found;
@@ -125,6 +128,20 @@ static int dungeon(const char* data, radius_row* rows, size_t* blob_bytes) {
             }
         stats(t, BENCH_PAIRS, &row->med, &row->p99);
         row->mean_len = row->found ? sum / row->found : 0;
+        /* the corridor mode, the same pairs */
+        double cor_sum = 0, ex_sum = 0;
+        for (int round = 0; round < ROUNDS; ++round)
+            for (uint32_t i = 0; i < BENCH_PAIRS; ++i) {
+                ptl_path_result res;
+                t[(size_t)i * ROUNDS + round] = ours_once(q, &pairs[i], RADII[k], PTL_PATH_CORRIDOR, &res, pts);
+                if (round == 0) {
+                    row->cor_found += res.found;
+                    if (res.found && len[(size_t)k * BENCH_PAIRS + i] >= 0)
+                        cor_sum += res.length, ex_sum += len[(size_t)k * BENCH_PAIRS + i];
+                }
+            }
+        stats(t, BENCH_PAIRS, &row->cor_med, &row->cor_p99);
+        row->cor_len_ratio = ex_sum > 0 ? cor_sum / ex_sum : 0;
         if (k == 0) continue;
         sum = 0;
         for (int round = 0; round < ROUNDS; ++round)
@@ -196,11 +213,13 @@ static void aurora(const char* data, bool quick) {
         goto out;
     uint32_t step = quick ? 400 : 100, n = 0;
     printf("\n### sc1/Aurora (2D): every %uth scenario, one round\n\n", step);
-    printf("| radius | queries | found | median us | p99 us | mean length | median / radius 0 |\n|---:|---:|---:|---:|---:|---:|---:|\n");
+    printf("| radius | mode | queries | found | median us | p99 us | mean length | median / radius 0 |\n"
+           "|---:|---|---:|---:|---:|---:|---:|---:|\n");
     double* t = malloc(((size_t)qs.count / step + 1) * sizeof(double));
     static float pts[3 * 4096];
-    double med0 = 0;
-    for (int k = 0; t && k < 4; ++k) {
+    double med0[2] = {0, 0};
+    for (int km = 0; t && km < 8; ++km) {
+        const int k = km / 2, mode = km % 2;
         uint32_t found = 0;
         double sum = 0;
         n = 0;
@@ -210,6 +229,7 @@ static void aurora(const char* data, bool quick) {
             memcpy(req.start, qs.items[i].start, sizeof req.start);
             memcpy(req.goal, qs.items[i].goal, sizeof req.goal);
             req.radius = R2[k];
+            req.mode = mode ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT;
             ptl_path_result res = {.points = pts, .point_capacity = 4096};
             double a = bench_now_ms();
             ptl_query_find_path(q, &req, &res);
@@ -219,9 +239,9 @@ static void aurora(const char* data, bool quick) {
         }
         qsort(t, n, sizeof(double), cmp_double);
         double med = t[n / 2], p99 = t[(size_t)((n - 1) * 0.99)];
-        if (k == 0) med0 = med;
-        printf("| %.1f | %u | %u | %.1f | %.1f | %.2f | %.1f |\n", R2[k], n, found, med, p99, found ? sum / found : 0,
-               med0 > 0 ? med / med0 : 0);
+        if (k == 0) med0[mode] = med;
+        printf("| %.1f | %s | %u | %u | %.1f | %.1f | %.2f | %.1f |\n", R2[k], mode ? "corridor" : "exact", n, found, med, p99,
+               found ? sum / found : 0, med0[mode] > 0 ? med / med0[mode] : 0);
     }
     free(t);
 out:
@@ -240,7 +260,7 @@ int bench_radius_run(const char* data, bool quick) {
     size_t blob_bytes = 0;
     printf("# Paths for an agent radius (issue 18)\n\n");
     printf("One Portolan bake at radius 0 answers every radius (exact mode: the shortest path of a disc, "
-           "runtime/disc_path.c); Recast bakes dungeon.obj once per radius and Detour answers on that bake. "
+           "runtime/disc_path.c; the corridor mode below it); Recast bakes dungeon.obj once per radius and Detour answers on that bake. "
            "Detour's 1000 pairs of the 3D section (drawn on its radius-0.6 bake); each pair's time the median of "
            "%d rounds, each kind over all pairs in turn; then the median and p99 over the pairs (us). "
            "Lengths as 3D polylines where both reach the goal.\n\n",
@@ -265,6 +285,19 @@ int bench_radius_run(const char* data, bool quick) {
                100 * r->len_within5);
         det_bytes += r->det_bytes;
         det_ms += r->det_bake_ms;
+    }
+    printf("\nThe corridor mode (runtime/disc_funnel.c: A* over the cells a disc can cross, the funnel with "
+           "circles, every piece checked, the exact search where a check fails), the same pairs:\n\n");
+    printf("| radius | found | median us | p99 us | median / radius 0 | median / exact | median / Detour | p99 / Detour | "
+           "length / exact (sum) |\n|---:|---:|---:|---:|---:|---:|---:|---:|---:|\n");
+    for (int k = 0; k < NRADII; ++k) {
+        const radius_row* r = &rows[k];
+        printf("| %.1f | %u | %.2f | %.2f | %.1f | %.2f |", RADII[k], r->cor_found, r->cor_med, r->cor_p99,
+               rows[0].cor_med > 0 ? r->cor_med / rows[0].cor_med : 0, r->med > 0 ? r->cor_med / r->med : 0);
+        if (k == 0) printf(" - | - | %.4f |\n", r->cor_len_ratio);
+        else
+            printf(" %.2f | %.2f | %.4f |\n", r->det_med > 0 ? r->cor_med / r->det_med : 0,
+                   r->det_p99 > 0 ? r->cor_p99 / r->det_p99 : 0, r->cor_len_ratio);
     }
     printf("\nBlob: Portolan's one bake %.1f KB (no clearance data yet: 1.0x the radius-0 blob) against Detour's four "
            "bakes (0.3, 0.6, 1, 2) %.1f KB together (%.2fx), which took Recast %.0f ms.\n",

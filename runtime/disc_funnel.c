@@ -133,6 +133,7 @@ static bool plausible(const ptl_query* q, const fend* from, const fend* to, doub
 
 typedef struct funnel_state {
     fend apex, side[2]; /* side[0]: the right side's end (passed clockwise), side[1]: the left's */
+    double dir[2][2];   /* the tangent's direction from the apex to each side's end (unless at the apex) */
     uint32_t at[2];     /* the diagonal each side's end came from */
 } funnel_state;
 
@@ -150,15 +151,11 @@ static uint32_t offer(const ptl_query* q, funnel_state* f, int k, const fend* c,
     }
     const bool mine_at_apex = same_end(mine, &f->apex);
     if (same_end(c, mine) && !mine_at_apex) return i;
-    double ux, uz, mx, mz, ox, oz;
+    double ux, uz;
     if (!direction(&f->apex, c, r, &ux, &uz)) return PTL_NONE;
-    if (!mine_at_apex) {
-        if (!direction(&f->apex, mine, r, &mx, &mz)) return PTL_NONE;
-        if (sgn * cross(mx, mz, ux, uz) < 0) return i; /* wider: no change */
-    }
+    if (!mine_at_apex && sgn * cross(f->dir[k][0], f->dir[k][1], ux, uz) < 0) return i; /* wider: no change */
     if (!same_end(other, &f->apex)) {
-        if (!direction(&f->apex, other, r, &ox, &oz)) return PTL_NONE;
-        if (sgn * cross(ox, oz, ux, uz) > 0) {
+        if (sgn * cross(f->dir[1 - k][0], f->dir[1 - k][1], ux, uz) > 0) {
             /* crossed the other side: the path turns around the other side's corner (the simple
                stupid funnel). Where the path cannot leave the apex straight to that circle and keep
                r from their walls (a side that only seems crossed: a corner behind the apex's line
@@ -173,6 +170,7 @@ static uint32_t offer(const ptl_query* q, funnel_state* f, int k, const fend* c,
         }
     }
     *mine = *c, f->at[k] = i;
+    f->dir[k][0] = ux, f->dir[k][1] = uz;
     return i;
 }
 
