@@ -84,11 +84,17 @@ static bool in_arc(const arc* a, double x, double z) {
     return from >= 0 || to >= 0;
 }
 
-static double point_segment(double px, double pz, double ax, double az, double bx, double bz) {
+/* Squared distance from p to segment a-b. */
+static double point_segment2(double px, double pz, double ax, double az, double bx, double bz) {
     double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
     double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
-    return ptl_len2(px - (ax + t * dx), pz - (az + t * dz));
+    double x = px - (ax + t * dx), z = pz - (az + t * dz);
+    return x * x + z * z;
+}
+
+static double point_segment(double px, double pz, double ax, double az, double bx, double bz) {
+    return sqrt(point_segment2(px, pz, ax, az, bx, bz));
 }
 
 static double segment_segment(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez) {
@@ -98,8 +104,8 @@ static double segment_segment(double ax, double az, double bx, double bz, double
         double t = ((cx - ax) * d2z - (cz - az) * d2x) / den, u = ((cx - ax) * d1z - (cz - az) * d1x) / den;
         if (t >= 0 && t <= 1 && u >= 0 && u <= 1) return 0;
     }
-    double d = fmin(point_segment(ax, az, cx, cz, ex, ez), point_segment(bx, bz, cx, cz, ex, ez));
-    return fmin(d, fmin(point_segment(cx, cz, ax, az, bx, bz), point_segment(ex, ez, ax, az, bx, bz)));
+    double d = fmin(point_segment2(ax, az, cx, cz, ex, ez), point_segment2(bx, bz, cx, cz, ex, ez));
+    return sqrt(fmin(d, fmin(point_segment2(cx, cz, ax, az, bx, bz), point_segment2(ex, ez, ax, az, bx, bz))));
 }
 
 /* Distance between segment a-b and the arc: at an end of either, at the foot of the perpendicular
@@ -154,12 +160,17 @@ static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, doubl
     if (*end == PTL_NONE) return false;
     const ptl_navmesh* nm = q->nm;
     const double ax = from->x, az = from->z, lim = r - slack;
+    /* the segment's box grown by r: an edge outside it is at least r away (no distance needed) */
+    const double x0 = fmin(ax, bx) - r, x1 = fmax(ax, bx) + r, z0 = fmin(az, bz) - r, z1 = fmax(az, bz) + r;
     uint32_t head = 0, tail, stamp = bfs_start(q, from->cells, from->cell_count, &tail);
     while (head < tail) {
         const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
         for (uint32_t i = 0; i < c->vert_count; ++i) {
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            if ((sa->x < x0 && sb->x < x0) || (sa->x > x1 && sb->x > x1) || (sa->z < z0 && sb->z < z0) ||
+                (sa->z > z1 && sb->z > z1))
+                continue;
             double d = segment_segment(ax, az, bx, bz, sa->x, sa->z, sb->x, sb->z);
             if (sa->nbr == PTL_NONE) {
                 if (d < lim) return false;
