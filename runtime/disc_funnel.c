@@ -201,7 +201,11 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
                                    double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res) {
     if (q->nm->cell_piece[start->cell] != q->nm->cell_piece[goal->cell]) return PTL_PARTIAL;
     uint32_t expanded = 0, last = ptl_query_corridor_cells(q, start, goal, r, &expanded);
-    if (last == PTL_NONE) return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+    /* every path of the disc crosses a chain of portals it can cross, so none: no path */
+    if (last == PTL_NONE) {
+        res->nodes_expanded = expanded;
+        return PTL_PARTIAL;
+    }
     /* room: the states in the first half of the node pool (as the exact search), the diagonals and
        the funnel's corners in the second */
     disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
