@@ -104,8 +104,22 @@ typedef struct fend {
     int side;
 } fend;
 
-static fend vert_end(const ptl_navmesh* nm, uint32_t v, int side) {
-    return (fend){ptl_nm_vx(nm, v), ptl_nm_vz(nm, v), v, side};
+/* The funnel's end for vertex v on one side: the circle of radius r around a corner; around a
+   vertex where the walls turn left (a concave corner, which a disc never goes round) the point
+   where the two walls' lines moved r into the walkable side meet, which the disc's centre cannot
+   pass beyond: W = v + r (n1 + n2) / (1 + n1 . n2) for the walls' unit normals n1, n2. */
+static fend vert_end(const ptl_query* q, uint32_t v, int side, double r) {
+    const ptl_navmesh* nm = q->nm;
+    const double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+    const fend circle = {vx, vz, v, side};
+    if (ptl_query_is_corner(q, v)) return circle;
+    const uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
+    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
+    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
+    double li = ptl_len2(ix, iz), lo = ptl_len2(ox, oz);
+    double n1x = -iz / li, n1z = ix / li, n2x = -oz / lo, n2z = ox / lo, k = 1 + n1x * n2x + n1z * n2z;
+    if (!(k > 1e-9)) return circle; /* a turn back on itself: no such point */
+    return (fend){vx + r * (n1x + n2x) / k, vz + r * (n1z + n2z) / k, PTL_NONE, 0};
 }
 
 static bool same_end(const fend* a, const fend* b) {
@@ -152,7 +166,9 @@ static uint32_t offer(const ptl_query* q, funnel_state* f, int k, const fend* c,
     const bool mine_at_apex = same_end(mine, &f->apex);
     if (same_end(c, mine) && !mine_at_apex) return i;
     double ux, uz;
-    if (!direction(&f->apex, c, r, &ux, &uz)) return PTL_NONE;
+    /* no tangent: two circles on opposite sides overlap (no way between them); a concave corner's
+       point inside the apex's circle bounds nothing the circle does not */
+    if (!direction(&f->apex, c, r, &ux, &uz)) return c->vert == PTL_NONE ? i : PTL_NONE;
     if (!mine_at_apex && sgn * cross(f->dir[k][0], f->dir[k][1], ux, uz) < 0) return i; /* wider: no change */
     if (!same_end(other, &f->apex)) {
         if (sgn * cross(f->dir[1 - k][0], f->dir[1 - k][1], ux, uz) > 0) {
@@ -180,15 +196,14 @@ static uint32_t offer(const ptl_query* q, funnel_state* f, int k, const fend* c,
    tangents of the circles for directions. */
 static uint32_t funnel(const ptl_query* q, const diag* d, uint32_t count, const ptl_qpoint* s, const ptl_qpoint* t,
                        double r, fend* corners, uint32_t corner_cap) {
-    const ptl_navmesh* nm = q->nm;
     funnel_state f = {.apex = {s->x, s->z, PTL_NONE, 0}};
     f.side[0] = f.side[1] = f.apex;
     const fend goal = {t->x, t->z, PTL_NONE, 0};
     uint32_t n = 0;
     for (uint32_t i = 0; i <= count; ++i) {
         if (n + 1 >= corner_cap) return PTL_NONE;
-        const fend nr = i < count ? vert_end(nm, d[i].right, -1) : goal;
-        const fend nl = i < count ? vert_end(nm, d[i].left, +1) : goal;
+        const fend nr = i < count ? vert_end(q, d[i].right, -1, r) : goal;
+        const fend nl = i < count ? vert_end(q, d[i].left, +1, r) : goal;
         uint32_t at = offer(q, &f, 0, &nr, i, r, corners, &n);
         if (at == i) at = offer(q, &f, 1, &nl, i, r, corners, &n);
         if (at == PTL_NONE) return PTL_NONE;
@@ -225,6 +240,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
     ds.st[0] = (dstate){.ax = start->x, .az = start->z, .dx = start->x, .dz = start->z, .parent = PTL_NONE,
                         .vert = PTL_NONE, .cell = start->cell, .checked = 1};
     ds.count = 1;
+    uint32_t inserted = 0;
     for (uint32_t k = 0; k <= n; ++k) {
         const dstate* p = &ds.st[ds.count - 1];
         const bool at_goal = k == n;
@@ -233,9 +249,23 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
         double oz = p->vert == PTL_NONE ? p->az : ptl_nm_vz(q->nm, p->vert);
         int o1 = p->vert == PTL_NONE ? 0 : p->side;
         dstate s = {.parent = ds.count - 1, .vert = to.vert, .cell = PTL_NONE, .side = (int8_t)to.side, .goal = at_goal};
-        if (!ptl_disc_tangent(ox, oz, o1, to.x, to.z, to.side, r, &s.dx, &s.dz, &s.ax, &s.az) ||
-            (o1 && !ptl_disc_in_cone(q, p->vert, s.dx, s.dz)) || (!at_goal && !ptl_disc_in_cone(q, to.vert, s.ax, s.az)))
+        if (!ptl_disc_tangent(ox, oz, o1, to.x, to.z, to.side, r, &s.dx, &s.dz, &s.ax, &s.az))
             return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+        /* A tangent touching a circle outside its corner's normal cone comes nearer than r to one of
+           the corner's walls: the path goes round the corner at that wall's other end first (the
+           sleeve left it out, or the funnel passed it), the same way round. */
+        const int dep = o1 ? ptl_disc_cone_miss(q, p->vert, s.dx, s.dz) : 0;
+        const int arr = dep == 0 && to.vert != PTL_NONE ? ptl_disc_cone_miss(q, to.vert, s.ax, s.az) : 0;
+        if (dep || arr) {
+            const uint32_t v = dep ? p->vert : to.vert, u = q->wall[2 * v + (dep ? dep : arr) - 1];
+            if (u == PTL_NONE || u == v || u == p->vert || u == to.vert || !ptl_query_is_corner(q, u) || ++inserted > 32 ||
+                n + 2 >= corner_cap || n + 3 > ds.cap)
+                return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+            memmove(corners + k + 1, corners + k, (size_t)(n - k) * sizeof *corners);
+            corners[k] = vert_end(q, u, dep ? p->side : to.side, r);
+            ++n, --k; /* this corner again, after the new one */
+            continue;
+        }
         if (at_goal) s.ax = goal->x, s.az = goal->z;
         s.g = p->g + ptl_len2(s.ax - s.dx, s.az - s.dz);
         ds.st[ds.count] = s;

@@ -39,6 +39,9 @@ bool ptl_disc_tangent(double c1x, double c1z, int o1, double c2x, double c2z, in
                       double* t1z, double* t2x, double* t2z);
 /* Can a path touch the circle around corner v at (x, z) and keep r from v's own walls? */
 bool ptl_disc_in_cone(const ptl_query* q, uint32_t v, double x, double z);
+/* 0 where ptl_disc_in_cone holds; else which of v's walls (x, z) lies nearer than r to: 1 the one
+   arriving at v (from q->wall[2 v]), 2 the one leaving it (to q->wall[2 v + 1]). */
+int ptl_disc_cone_miss(const ptl_query* q, uint32_t v, double x, double z);
 /* Checks the segment into state i and the arc before it on its parent's circle against the walls;
    sets the state's cell and heights. */
 bool ptl_disc_check_state(disc_search* ds, uint32_t i);

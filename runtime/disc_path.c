@@ -324,9 +324,11 @@ static void push_state(disc_search* ds, const dstate* s) {
    wall's normal to the leaving wall's). A point outside it is nearer than r to a wall of v, so no
    tangent or arc there keeps r: pruned before it is checked. True where v has no single pair of
    walls. */
-bool ptl_disc_in_cone(const ptl_query* q, uint32_t v, double x, double z) {
+bool ptl_disc_in_cone(const ptl_query* q, uint32_t v, double x, double z) { return ptl_disc_cone_miss(q, v, x, z) == 0; }
+
+int ptl_disc_cone_miss(const ptl_query* q, uint32_t v, double x, double z) {
     uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
-    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return true;
+    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return 0;
     const ptl_navmesh* nm = q->nm;
     double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
     double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
@@ -334,7 +336,8 @@ bool ptl_disc_in_cone(const ptl_query* q, uint32_t v, double x, double z) {
     double n1x = -iz, n1z = ix, n2x = -oz, n2z = ox; /* left normals: into the walkable side */
     double dx = x - vx, dz = z - vz;
     double tol = 1e-9 * sqrt((dx * dx + dz * dz) * (n1x * n1x + n1z * n1z + n2x * n2x + n2z * n2z));
-    return n1x * dz - n1z * dx <= tol && dx * n2z - dz * n2x <= tol;
+    if (!(n1x * dz - n1z * dx <= tol)) return 1;
+    return dx * n2z - dz * n2x <= tol ? 0 : 2;
 }
 
 /* Corners nearer than NEAR_RADII x r are looked for in every direction; farther ones only within
