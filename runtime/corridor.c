@@ -168,7 +168,7 @@ static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint*
     return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
 }
 
-/* Can a disc of radius r (min_w2 = (2 r)^2) cross the portal from vertex a to b? Not where both
+/* Can a disc of radius r (min_w2: about (2 r)^2) cross the portal from vertex a to b? Not where both
    ends lie on walls (the disc keeps r from each) and they are nearer than 2 r. */
 static bool wide_enough(const ptl_query* q, uint32_t a, uint32_t b, double min_w2) {
     if (q->wall[2 * a] == PTL_NONE && q->wall[2 * a + 1] == PTL_NONE) return true;
@@ -181,7 +181,8 @@ static bool wide_enough(const ptl_query* q, uint32_t a, uint32_t b, double min_w
 uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, double radius,
                                   uint32_t* expanded_out) {
     const ptl_navmesh* nm = q->nm;
-    const double min_w2 = 4 * radius * radius;
+    /* 2 r less the checks' tolerance (a squeeze exactly 2 r wide passes within float steps) */
+    const double min_w = radius > 0 ? fmax(0, 2 * radius - 8 * q->eps) : 0, min_w2 = min_w * min_w;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
     q->cheap_count = 0;

@@ -389,7 +389,7 @@ Test(disc_path, grids_no_longer_than_a_lattice_and_monotone_in_r, .timeout = 600
 
 /* PTL_PATH_CORRIDOR with a radius (disc_funnel.c): the funnel with circles over the corridor, each
    piece checked, the exact search where a check fails. Its path keeps r (brute force against the
-   walls), is found exactly when the exact one is, and is never shorter than the exact optimum; on
+   walls), is found wherever the exact one is, and is never shorter than the exact optimum; on
    these maps it is mostly that optimum (the corridor holds the shortest path). */
 Test(disc_path, corridor_mode_keeps_r_and_is_never_shorter_than_exact, .timeout = 600) {
     const double radii[] = {0.25, 0.5, 1, 2};
@@ -421,8 +421,11 @@ Test(disc_path, corridor_mode_keeps_r_and_is_never_shorter_than_exact, .timeout 
             path_out e, c;
             ptl_status se = disc_find(q, sx, sy, gx, gy, r, PTL_PATH_EXACT, &e, NULL, 0);
             ptl_status sc = disc_find(q, sx, sy, gx, gy, r, PTL_PATH_CORRIDOR, &c, NULL, 0);
-            cr_assert_eq(sc, se, "map %lu (%g, %g)->(%g, %g) r %g: corridor %s, exact %s", (unsigned long)seed, sx, sy, gx, gy,
-                         r, ptl_status_name(sc), ptl_status_name(se));
+            /* found wherever exact is (a squeeze exactly 2 r wide may let only the corridor through, by
+               rounding: its path is checked like any) */
+            cr_assert(se != PTL_OK || sc == PTL_OK, "map %lu (%g, %g)->(%g, %g) r %g: corridor %s, exact %s", (unsigned long)seed,
+                      sx, sy, gx, gy, r, ptl_status_name(sc), ptl_status_name(se));
+            if (sc == PTL_OK && se != PTL_OK) check_clear_path(&s, &c.res, r, "corridor where exact finds none");
             if (se != PTL_OK) continue;
             check_clear_path(&s, &c.res, r, grid ? "corridor, grid" : "corridor, room");
             cr_assert(c.res.length >= e.res.length - 1e-6, "map %lu (%g, %g)->(%g, %g) r %g: corridor %.9f shorter than exact %.9f",

@@ -3,7 +3,8 @@
    the grid squares (fuzz_oracle.h): no sample of a path in a blocked cell or outside the map, no
    squeezing through a pinch (two blocked cells touching at a corner), length at least the straight
    line, exact with hubs equal to exact without, corridor no shorter than exact; and paths of radius
-   0.25, 0.5 or 1 keeping it from every blocked square (runtime/disc_path.c).
+   0.25, 0.5 or 1, exact and corridor, keeping it from every blocked square (runtime/disc_path.c,
+   disc_funnel.c), the corridor found wherever exact is and never shorter.
    Input: width - 1, height - 1 (each mod 32), flags (bit 0: lids on the bake without hubs), one
    bit per cell (1: blocked, row-major; missing bytes: free), then 8 bytes per query (at most 8):
    x and y of start and goal, each an integer byte (-1 .. width + 1) and a fraction byte (0 .. 159:
@@ -105,19 +106,33 @@ static double grid_clearance(const grid_space* g, double x, double y, double rea
 
 /* A path of radius r: a known status; for a path, every sample of it keeps r (less the wall
    tolerance) from every blocked square, and when both ends keep r themselves (and so are not
-   moved), it starts and ends where the radius-0 path does and is no shorter. */
-static void check_disc(ptl_query* q, const grid_space* g, const float s[2], const float t[2], float r, const fuzz_answer* zero) {
-    static fuzz_answer a;
-    ptl_path_request req = {.start = {s[0], 0, s[1]}, .goal = {t[0], 0, t[1]}, .radius = r};
-    memset(&a.res, 0, sizeof a.res);
-    a.res.points = a.pts;
-    a.res.point_capacity = FUZZ_PATH_POINTS;
-    ptl_status st = ptl_query_find_path(q, &req, &a.res);
+   moved), it starts and ends where the radius-0 path does and is no shorter. The corridor mode
+   (after the exact one, whose answer is kept in *exact) is found wherever exact is, never shorter. */
+static void check_disc(ptl_query* q, const grid_space* g, const float s[2], const float t[2], float r, const fuzz_answer* zero,
+                       ptl_path_mode mode, fuzz_answer* exact) {
+    static fuzz_answer corridor;
+    fuzz_answer* a = mode == PTL_PATH_EXACT ? exact : &corridor;
+    ptl_path_request req = {.start = {s[0], 0, s[1]}, .goal = {t[0], 0, t[1]}, .radius = r, .mode = mode};
+    memset(&a->res, 0, sizeof a->res);
+    a->res.points = a->pts;
+    a->res.point_capacity = FUZZ_PATH_POINTS;
+    ptl_status st = a->status = ptl_query_find_path(q, &req, &a->res);
     if (st != PTL_OK && st != PTL_PARTIAL && st != PTL_TRUNCATED && st != PTL_ERR_NOT_FOUND && st != PTL_ERR_OUT_OF_NODES)
         fuzz_fail("radius %g: (%g,%g)->(%g,%g) returned %s", r, s[0], s[1], t[0], t[1], ptl_status_name(st));
-    if (st < 0 || !a.res.found || a.res.point_count != a.res.point_total) return;
-    const float* p = a.pts;
-    for (uint32_t i = 0; i + 1 < a.res.point_count; ++i) {
+    /* the corridor mode: found wherever the exact path is (where a squeeze exactly 2 r wide lets
+       only one of them through by rounding, the corridor's path is checked below like any), never
+       shorter */
+    if (mode == PTL_PATH_CORRIDOR && exact->status != PTL_ERR_OUT_OF_NODES && st != PTL_ERR_OUT_OF_NODES) {
+        if (exact->res.found && !a->res.found)
+            fuzz_fail("radius %g: (%g,%g)->(%g,%g): corridor found %d, exact %d", r, s[0], s[1], t[0], t[1], a->res.found,
+                      exact->res.found);
+        if (a->res.found && a->res.length < exact->res.length - 1e-6)
+            fuzz_fail("radius %g: (%g,%g)->(%g,%g): corridor %.9g shorter than exact %.9g", r, s[0], s[1], t[0], t[1],
+                      a->res.length, exact->res.length);
+    }
+    if (st < 0 || !a->res.found || a->res.point_count != a->res.point_total) return;
+    const float* p = a->pts;
+    for (uint32_t i = 0; i + 1 < a->res.point_count; ++i) {
         double dx = p[3 * i + 3] - p[3 * i], dy = p[3 * i + 5] - p[3 * i + 2], len = sqrt(dx * dx + dy * dy);
         uint32_t n = (uint32_t)ceil(len * FUZZ_SAMPLES_PER_WU) + 1;
         for (uint32_t k = 0; k <= n; ++k) {
@@ -132,14 +147,14 @@ static void check_disc(ptl_query* q, const grid_space* g, const float s[2], cons
        tolerance of an edge or a vertex is put on it) */
     bool keep = grid_clearance(g, s[0], s[1], r) >= r + 1e-4 && grid_clearance(g, t[0], t[1], r) >= r + 1e-4;
     if (!keep || zero->status != PTL_OK || !zero->res.found || zero->res.point_count == 0) return;
-    const float* e = p + 3 * (a.res.point_count - 1);
+    const float* e = p + 3 * (a->res.point_count - 1);
     const float* zs = zero->pts;
     const float* ze = zero->pts + 3 * (zero->res.point_count - 1);
     if (p[0] != zs[0] || p[2] != zs[2] || e[0] != ze[0] || e[2] != ze[2])
         fuzz_fail("radius %g: (%.9g,%.9g)->(%.9g,%.9g): ends that keep r moved to (%.9g,%.9g), (%.9g,%.9g)", r, s[0], s[1], t[0], t[1], p[0], p[2],
                   e[0], e[2]);
-    if (a.res.length < zero->res.length - 1e-6)
-        fuzz_fail("radius %g: (%g,%g)->(%g,%g): length %.9g shorter than radius 0's %.9g", r, s[0], s[1], t[0], t[1], a.res.length,
+    if (a->res.length < zero->res.length - 1e-6)
+        fuzz_fail("radius %g: (%g,%g)->(%g,%g): length %.9g shorter than radius 0's %.9g", r, s[0], s[1], t[0], t[1], a->res.length,
                   zero->res.length);
 }
 
@@ -219,7 +234,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         fuzz_compare(&ans[0], &ans[1], true, st, go, "exact without and with hubs");
         fuzz_compare(&ans[0], &ans[2], false, st, go, "exact and corridor");
         static const float radii[3] = {0.25f, 0.5f, 1.0f};
-        check_disc(q0, &g, st, go, radii[k % 3], &ans[0]);
+        static fuzz_answer disc_exact;
+        check_disc(q0, &g, st, go, radii[k % 3], &ans[0], PTL_PATH_EXACT, &disc_exact);
+        check_disc(q0, &g, st, go, radii[k % 3], &ans[0], PTL_PATH_CORRIDOR, &disc_exact);
     }
 done:
     ptl_query_destroy(q0);
