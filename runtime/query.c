@@ -173,7 +173,14 @@ static bool build_slots(ptl_query* q) {
 }
 
 ptl_query_desc ptl_query_desc_defaults(void) {
-    return (ptl_query_desc){.max_nodes = PTL_QUERY_DEFAULT_MAX_NODES, .alloc = NULL};
+    return (ptl_query_desc){.max_nodes = 0, .alloc = NULL};
+}
+
+/* The pool a navmesh gets by default (ptl_query_desc.max_nodes 0). */
+static uint32_t default_nodes(const ptl_navmesh* nm) {
+    uint64_t n = (uint64_t)nm->h->vert_count * PTL_QUERY_NODES_PER_VERT;
+    return n < PTL_QUERY_DEFAULT_MIN_NODES ? PTL_QUERY_DEFAULT_MIN_NODES
+                                           : n > PTL_QUERY_DEFAULT_MAX_NODES ? PTL_QUERY_DEFAULT_MAX_NODES : (uint32_t)n;
 }
 
 ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out) {
@@ -185,7 +192,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     if (!out) return PTL_ERR_INVALID_ARG;
     *out = NULL;
     if (!nm) return PTL_ERR_INVALID_ARG;
-    uint32_t max_nodes = desc && desc->max_nodes ? desc->max_nodes : PTL_QUERY_DEFAULT_MAX_NODES;
+    uint32_t max_nodes = desc && desc->max_nodes ? desc->max_nodes : default_nodes(nm);
     if (max_nodes < PTL_QUERY_MIN_MAX_NODES) return PTL_ERR_INVALID_ARG;
     ptl_allocator a = ptl_allocator_resolve(desc ? desc->alloc : NULL);
     ptl_query* q = ptl_mem_calloc(&a, 1, sizeof *q);

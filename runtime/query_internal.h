@@ -12,7 +12,11 @@
 #include "funnel.h"
 #include "navmesh_internal.h"
 
+/* ptl_query_desc.max_nodes 0: PTL_QUERY_NODES_PER_VERT per vertex, within [PTL_QUERY_DEFAULT_MIN_NODES,
+   PTL_QUERY_DEFAULT_MAX_NODES] */
 #define PTL_QUERY_DEFAULT_MAX_NODES 65536u
+#define PTL_QUERY_DEFAULT_MIN_NODES 4096u
+#define PTL_QUERY_NODES_PER_VERT 16u
 #define PTL_QUERY_MIN_MAX_NODES 64u
 
 /* A node of the exact search (Polyanya, Cui, Harabor and Grastien 2017, §3): a root point and an

@@ -376,3 +376,57 @@ Test(query, creation_survives_allocation_failures) {
     cr_expect(succeeded, "creation never succeeded within 64 allocations");
     ptl_navmesh_destroy(nm);
 }
+
+/* The default pool (ptl_query_desc.max_nodes 0: sized by the navmesh) answers the pairs of
+   Detour's 1,000 on the 3D meshes exactly as a pool of 2^20 nodes does: radius 0 on all three,
+   discs of 0.6 and 2 (every 4th pair) on dungeon and undulating, both modes. (nav_test's exact
+   disc search outgrows even 2^20 nodes on some pairs: bench/NOTES.md.) */
+Test(query, the_default_pool_sized_by_the_navmesh_answers_like_a_large_one, .timeout = 600) {
+    const char* dir = getenv("PTL_DATA") && *getenv("PTL_DATA") ? getenv("PTL_DATA") : "../shared/data";
+    static const char* const meshes[] = {"dungeon", "nav_test", "undulating"};
+    static const float radii[] = {0, 0.6f, 2};
+    struct stat sb;
+    if (stat(dir, &sb) != 0) cr_skip_test("shared data absent");
+    for (int m = 0; m < 3; ++m) {
+        char obj[1024], pairs[1024];
+        snprintf(obj, sizeof obj, "%s/meshes/%s.obj", dir, meshes[m]);
+        snprintf(pairs, sizeof pairs, "%s/expected/detour_queries/%s_findpath.csv", dir, meshes[m]);
+        ptl_trimesh tm;
+        ptl_error err;
+        cr_assert_eq(ptl_obj_load(obj, NULL, &tm, &err), PTL_OK, "%s", err.message);
+        void* blob = NULL;
+        size_t size = 0;
+        cr_assert_eq(ptl_bake_trimesh(&tm, NULL, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+        ptl_navmesh* nm = NULL;
+        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+        ptl_query_set qs;
+        cr_assert_eq(ptl_pairs_load(pairs, NULL, &qs, &err), PTL_OK, "%s", err.message);
+        ptl_query *small = NULL, *large = NULL;
+        ptl_query_desc d = ptl_query_desc_defaults();
+        cr_assert_eq(ptl_query_create(nm, &d, &small), PTL_OK);
+        cr_assert_eq(ptl_query_create(nm, &(ptl_query_desc){.max_nodes = 1u << 20}, &large), PTL_OK);
+        static float pa[3 * 4096], pb[3 * 4096];
+        uint32_t checked = 0;
+        for (int k = 0; k < (m == 1 ? 1 : 3); ++k)
+            for (int mode = 0; mode < 2; ++mode)
+                for (uint32_t i = 0; i < qs.count; i += k ? 4 : 1) {
+                    ptl_path_request req = {.radius = radii[k], .mode = mode ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT};
+                    memcpy(req.start, qs.items[i].start, sizeof req.start);
+                    memcpy(req.goal, qs.items[i].goal, sizeof req.goal);
+                    ptl_path_result a = {.points = pa, .point_capacity = 4096}, b = {.points = pb, .point_capacity = 4096};
+                    ptl_status sa = ptl_query_find_path(small, &req, &a), sl = ptl_query_find_path(large, &req, &b);
+                    cr_assert_eq(sa, sl, "%s pair %u r %g mode %d: default pool %s, large %s", meshes[m], i, radii[k], mode,
+                                 ptl_status_name(sa), ptl_status_name(sl));
+                    cr_assert(a.found == b.found && a.length == b.length && a.point_count == b.point_count,
+                              "%s pair %u r %g mode %d: %.9g against %.9g", meshes[m], i, radii[k], mode, a.length, b.length);
+                    ++checked;
+                }
+        ptl_query_destroy(small);
+        ptl_query_destroy(large);
+        ptl_query_set_free(&qs);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+        ptl_trimesh_free(&tm);
+        cr_assert_geq(checked, 2000u);
+    }
+}

@@ -99,7 +99,8 @@ static ptl_status bake(const ptl_shape* s, uint32_t hubs, void** blob, size_t* s
     if (st < 0) return st;
     fuzz_check_blob_valid(*blob, *size, hubs ? "poly bake with hubs" : "poly bake");
     if (ptl_navmesh_create(*blob, *size, NULL, nm, &err) < 0) fuzz_fail("poly: %s", err.message);
-    if (ptl_query_create(*nm, NULL, q) < 0) fuzz_fail("poly: no query object");
+    /* the old default pool, which these oracles were tuned on (the default now follows the navmesh) */
+    if (ptl_query_create(*nm, &(ptl_query_desc){.max_nodes = 65536}, q) < 0) fuzz_fail("poly: no query object");
     return PTL_OK;
 }
 
