@@ -378,9 +378,9 @@ Test(query, creation_survives_allocation_failures) {
 }
 
 /* The default pool (ptl_query_desc.max_nodes 0: sized by the navmesh) answers the pairs of
-   Detour's 1,000 on the 3D meshes exactly as a pool of 2^20 nodes does: radius 0 on all three,
-   discs of 0.6 and 2 (every 4th pair) on dungeon and undulating, both modes. (nav_test's exact
-   disc search outgrows even 2^20 nodes on some pairs: bench/NOTES.md.) */
+   Detour's 1,000 on the 3D meshes exactly as a pool of 2^20 nodes does: radius 0, and discs of 0.6
+   and 2 (every 4th pair), both modes; and no disc search runs out of either (nav_test's did, on 2^20
+   nodes: a sweep of sight cycled through windows of no width round a vertex where floors overlap). */
 Test(query, the_default_pool_sized_by_the_navmesh_answers_like_a_large_one, .timeout = 600) {
     const char* dir = getenv("PTL_DATA") && *getenv("PTL_DATA") ? getenv("PTL_DATA") : "../shared/data";
     static const char* const meshes[] = {"dungeon", "nav_test", "undulating"};
@@ -407,7 +407,7 @@ Test(query, the_default_pool_sized_by_the_navmesh_answers_like_a_large_one, .tim
         cr_assert_eq(ptl_query_create(nm, &(ptl_query_desc){.max_nodes = 1u << 20}, &large), PTL_OK);
         static float pa[3 * 4096], pb[3 * 4096];
         uint32_t checked = 0;
-        for (int k = 0; k < (m == 1 ? 1 : 3); ++k)
+        for (int k = 0; k < 3; ++k)
             for (int mode = 0; mode < 2; ++mode)
                 for (uint32_t i = 0; i < qs.count; i += k ? 4 : 1) {
                     ptl_path_request req = {.radius = radii[k], .mode = mode ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT};
@@ -417,6 +417,7 @@ Test(query, the_default_pool_sized_by_the_navmesh_answers_like_a_large_one, .tim
                     ptl_status sa = ptl_query_find_path(small, &req, &a), sl = ptl_query_find_path(large, &req, &b);
                     cr_assert_eq(sa, sl, "%s pair %u r %g mode %d: default pool %s, large %s", meshes[m], i, radii[k], mode,
                                  ptl_status_name(sa), ptl_status_name(sl));
+                    cr_assert_neq(sl, PTL_ERR_OUT_OF_NODES, "%s pair %u r %g mode %d", meshes[m], i, radii[k], mode);
                     cr_assert(a.found == b.found && a.length == b.length && a.point_count == b.point_count,
                               "%s pair %u r %g mode %d: %.9g against %.9g", meshes[m], i, radii[k], mode, a.length, b.length);
                     ++checked;
@@ -427,6 +428,6 @@ Test(query, the_default_pool_sized_by_the_navmesh_answers_like_a_large_one, .tim
         ptl_navmesh_destroy(nm);
         ptl_blob_free(blob, size, NULL);
         ptl_trimesh_free(&tm);
-        cr_assert_geq(checked, 2000u);
+        cr_assert_geq(checked, 3000u);
     }
 }
