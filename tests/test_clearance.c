@@ -314,3 +314,52 @@ Test(clearance, cells_in_a_circle_match_a_search_over_the_cell_views, .timeout =
     }
     cr_assert_eq(checked, 360);
 }
+
+/* nav_test.obj baked at radius 0.6 (floors overlapping in plan): Detour's 1,000 wall-distance
+   inputs each answer (the sweep of sight once cycled through windows of no width round a vertex
+   there, rows 209, 239, 391, 572, 692, and never returned), with a distance no larger than the
+   maximum and a wall point that far from the located point. */
+Test(clearance, wall_distance_on_overlapping_floors_always_answers, .timeout = 120) {
+    const char* dir = getenv("PTL_DATA") && *getenv("PTL_DATA") ? getenv("PTL_DATA") : "../shared/data";
+    char obj[1024], csv[1024];
+    snprintf(obj, sizeof obj, "%s/meshes/nav_test.obj", dir);
+    snprintf(csv, sizeof csv, "%s/expected/detour_queries/nav_test_distance_to_wall.csv", dir);
+    FILE* f = fopen(csv, "r");
+    if (!f) cr_skip_test("shared data absent");
+    ptl_trimesh tm;
+    ptl_error err;
+    cr_assert_eq(ptl_obj_load(obj, NULL, &tm, &err), PTL_OK, "%s", err.message);
+    ptl_bake_desc d = ptl_bake_desc_defaults();
+    d.agent_radius = 0.6f;
+    void* blob = NULL;
+    size_t size = 0;
+    cr_assert_eq(ptl_bake_trimesh(&tm, &d, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm = NULL;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+    ptl_query* q = NULL;
+    cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
+    char line[512];
+    cr_assert(fgets(line, sizeof line, f) && strstr(line, "px,py,pz"), "header: %s", line);
+    int rows = 0, found = 0;
+    while (fgets(line, sizeof line, f)) {
+        int idx;
+        float p[3];
+        if (sscanf(line, "%d,%f,%f,%f", &idx, &p[0], &p[1], &p[2]) != 4) continue;
+        ptl_wall_hit hit;
+        ptl_status st = ptl_query_wall_distance(q, p, NULL, 5, &hit);
+        cr_assert(st == PTL_OK || st == PTL_ERR_NOT_FOUND, "row %d: %s", idx, ptl_status_name(st));
+        ++rows;
+        if (st != PTL_OK || !hit.found) continue;
+        ++found;
+        cr_assert(hit.distance <= 5 + 1e-5f, "row %d: %g beyond the maximum", idx, hit.distance);
+        double dx = hit.point[0] - hit.from[0], dz = hit.point[2] - hit.from[2];
+        cr_assert(fabs(sqrt(dx * dx + dz * dz) - hit.distance) < 1e-3, "row %d: the wall point is not that far", idx);
+    }
+    fclose(f);
+    cr_assert_eq(rows, 1000);
+    cr_assert_gt(found, 800, "%d found", found);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+    ptl_trimesh_free(&tm);
+}
