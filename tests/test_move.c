@@ -8,6 +8,7 @@
 
 #include "../runtime/navmesh_format.h"
 #include "../runtime/navmesh_internal.h"
+#include "mesh_builder.h"
 #include "query_reference.h"
 #include "test_util.h"
 
@@ -455,4 +456,80 @@ Test(move, cells_in_box_match_brute_force_on_grids_and_rooms, .timeout = 120) {
         }
     }
     cr_assert_gt(total, 1000u);
+}
+
+/* ---- Links and layers ------------------------------------------------------------------------- */
+
+Test(move, crosses_a_link_between_slabs_and_keeps_its_layer_under_a_bridge_deck) {
+    for (int step = 0; step < 2; ++step) {
+        /* two slabs 2 m up with a 0.5 m crack (a walk link), or the second 0.6 m higher (a step link) */
+        float rise = step ? 0.6f : 0;
+        mesh_builder* b = calloc(1, sizeof *b);
+        box(b, -1, -0.2f, -1, 10, 0, 5);
+        box(b, 0, 1.8f, 0, 4, 2, 4);
+        box(b, 4.5f, 1.8f + rise, 0, 8.5f, 2 + rise, 4);
+        ptl_trimesh tm = as_trimesh(b);
+        void* blob;
+        size_t size;
+        ptl_error err;
+        cr_assert_eq(ptl_bake_trimesh(&tm, NULL, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+        ptl_navmesh* nm;
+        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+        ptl_query* q = make_query(nm);
+        uint32_t cells[64];
+        ptl_move_result m = {.cells = cells, .cell_capacity = 64};
+        cr_assert_eq(ptl_query_move_along_surface(q, (float[3]){1.5f, 2, 2}, (float[3]){7, 2 + rise, 2}, NULL, &m), PTL_OK);
+        bool link = false;
+        for (uint32_t k = 0; k < m.cell_count; ++k) {
+            ptl_cell_view v;
+            ptl_navmesh_get_cell(nm, cells[k], &v);
+            link |= v.link != PTL_NONE;
+        }
+        cr_expect(!m.blocked && link && m.point[0] == 7 && m.point[2] == 2, "rise %g: blocked %d, link %d, end (%g, %g)", rise,
+                  m.blocked, link, m.point[0], m.point[2]);
+        cr_expect(fabsf(m.point[1] - (2 + rise)) <= 0.2f + 1e-3f, "rise %g: end height %.3f", rise, m.point[1]);
+        /* past the slab's far end (x 8.5): slides to its edge, on the slab, not down to the ground */
+        cr_assert_eq(ptl_query_move_along_surface(q, (float[3]){1.5f, 2, 2}, (float[3]){12, 2 + rise, 2}, NULL, &m), PTL_OK);
+        cr_expect(m.blocked && m.point[0] < 8.6f && m.point[0] > 7.5f && fabsf(m.point[1] - (2 + rise)) <= 0.2f + 1e-3f,
+                  "rise %g: end (%g, %g, %g)", rise, m.point[0], m.point[1], m.point[2]);
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+        free(b);
+    }
+    /* the bridge scene: a deck over a floor; short moves from every cell keep to its layer */
+    ptl_scene_desc d = {.kind = PTL_SCENE_BRIDGE, .seed = 1};
+    ptl_trimesh tm;
+    ptl_error err;
+    cr_assert_eq(ptl_scene_generate(&d, &tm, &err), PTL_OK, "%s", err.message);
+    void* blob;
+    size_t size;
+    cr_assert_eq(ptl_bake_trimesh(&tm, NULL, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+    ptl_query* q = make_query(nm);
+    ptl_navmesh_info info;
+    ptl_navmesh_get_info(nm, &info);
+    cr_assert_gt(info.layer_count, 1u);
+    uint32_t moved = 0;
+    for (uint32_t c = 0; c < info.cell_count; ++c) {
+        float p[3];
+        ptl_navmesh_cell_centroid(nm, c, p);
+        ptl_location loc;
+        if (ptl_query_locate(q, p, (float[3]){1e-3f, 0.1f, 1e-3f}, &loc) != PTL_OK || loc.cell != c) continue;
+        for (int k = 0; k < 8; ++k) {
+            float t[3] = {loc.point[0] + 0.4f * cosf(k * 0.785f), loc.point[1], loc.point[2] + 0.4f * sinf(k * 0.785f)};
+            ptl_move_result m;
+            memset(&m, 0, sizeof m);
+            cr_assert_eq(ptl_query_move_along_surface(q, loc.point, t, (float[3]){1e-3f, 0.1f, 1e-3f}, &m), PTL_OK);
+            cr_expect_leq(fabsf(m.point[1] - loc.point[1]), 0.9f + 0.4f, "cell %u: a 0.4 m move from height %.3f ends at %.3f",
+                          c, loc.point[1], m.point[1]);
+            ++moved;
+        }
+    }
+    cr_assert_gt(moved, 100u);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+    ptl_trimesh_free(&tm);
 }
