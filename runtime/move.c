@@ -41,6 +41,35 @@ static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
     return true;
 }
 
+/* The surface's height at (x, z) of cell c. On a 3D bake the cell's height grid holds, per voxel
+   column, the top of its walkable span: the input surface's highest point over the column, rounded
+   up to a voxel height (Recast's rasterisation, which the bake follows). Read as it is (what
+   ptl_query_cell_y gives), it lies above the surface by half a voxel height on average plus, on a
+   slope, the rise from the column's centre to its highest corner. Here the floors of the four
+   columns around the point are interpolated bilinearly between their centres and lowered by that
+   expected excess: half a voxel height, and for the gradient (gx, gz) the four floors show,
+   (|gx| + |gz|) cs / 2 (the highest point of a plane over a square of side cs, above its centre).
+   The result is kept within one voxel height below the point's own column top, where the surface
+   must be (a step between the columns would otherwise pull it further). Cells without a grid
+   (flat ones, links): their vertices' heights. */
+static float surface_y(const ptl_navmesh* nm, uint32_t c, double x, double z) {
+    float own = ptl_query_cell_y(nm, c, x, z);
+    if (!nm->cell_grids || !nm->cell_grids[c].w) return own;
+    const ptl_blob_header* h = nm->h;
+    const double cs = h->vox_cs, ch = h->vox_ch;
+    double u = (x - h->vox_origin[0]) / cs - 0.5, w = (z - h->vox_origin[2]) / cs - 0.5;
+    double iu = floor(u), iw = floor(w), fu = u - iu, fw = w - iw;
+    float f[4];
+    for (int k = 0; k < 4; ++k) {
+        double px = h->vox_origin[0] + (iu + (k & 1) + 0.5) * cs, pz = h->vox_origin[2] + (iw + (k >> 1) + 0.5) * cs;
+        if (!ptl_nm_cell_floor(nm, c, px, pz, &f[k])) return own;
+    }
+    double y = (1 - fw) * ((1 - fu) * f[0] + fu * f[1]) + fw * ((1 - fu) * f[2] + fu * f[3]);
+    double gx = (f[1] - f[0] + f[3] - f[2]) / (2 * cs), gz = (f[2] - f[0] + f[3] - f[1]) / (2 * cs);
+    y -= 0.5 * ch + 0.5 * cs * (fabs(gx) + fabs(gz));
+    return (float)(y < own - ch ? own - ch : y > own ? own : y);
+}
+
 /* The slide: the breadth-first walk within the move's circle, from point s toward (tx, tz). Writes
    the end to (*x, *z) in *cell, a cell of the walk (their parents in q->cc, the walk's in
    seen_stamp): the target when a cell of the walk holds it, else the wall point of the walk's cells
@@ -126,7 +155,7 @@ ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], cons
     }
     out->end_cell = cell;
     out->point[0] = (float)x, out->point[2] = (float)z;
-    out->point[1] = ptl_query_cell_y(q->nm, cell, x, z);
+    out->point[1] = surface_y(q->nm, cell, out->point[0], out->point[2]);
     return out->cell_count > cap && cap > 0 ? PTL_TRUNCATED : PTL_OK;
 }
 
@@ -144,7 +173,7 @@ ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float
         double side = ex * ((double)z - s[i].z) - ez * ((double)x - s[i].x);
         if (side < -q->loc_eps * ptl_len2(ex, ez)) return PTL_ERR_NOT_FOUND;
     }
-    *y = ptl_query_cell_y(q->nm, cell, x, z);
+    *y = surface_y(q->nm, cell, x, z);
     return PTL_OK;
 }
 

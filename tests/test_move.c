@@ -8,6 +8,7 @@
 
 #include "../runtime/navmesh_format.h"
 #include "../runtime/navmesh_internal.h"
+#include "../runtime/query_internal.h"
 #include "mesh_builder.h"
 #include "query_reference.h"
 #include "test_util.h"
@@ -280,7 +281,8 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
         ptl_navmesh_info info;
         ptl_navmesh_get_info(nm, &info);
         uint32_t cells[1024];
-        double worst = 0;
+        double worst = 0, err_sum = 0, base_sum = 0;
+        uint32_t within = 0, base_within = 0;
         for (uint32_t i = 0; i < n; ++i) {
             const float* r = rows[i];
             ptl_move_result m = {.cells = cells, .cell_capacity = 1024};
@@ -308,16 +310,22 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
             if (mi == 2 && triangle_height(&tm, m.point[0], m.point[2], &h)) {
                 double e = m.point[1] - h, above = nm->h->vox_cs * sqrt(2.0) + nm->h->vox_ch + 1e-3;
                 worst = fmax(worst, fabs(e));
+                err_sum += fabs(e), within += fabs(e) <= nm->h->vox_ch + 1e-4;
+                double eb = ptl_query_cell_y(nm, m.end_cell, m.point[0], m.point[2]) - h;
+                base_sum += fabs(eb), base_within += fabs(eb) <= nm->h->vox_ch + 1e-4;
                 cr_assert(e <= 0.9 && -e <= nm->h->vox_ch + 1e-3, "undulating row %u: end height %.3f, surface %.3f", i,
                           m.point[1], h);
                 off += e > above;
                 ++heights;
             }
         }
-        fprintf(stderr, "move: %-10s %u of %u moves, %u slid, %u link cells crossed; heights: %u checked, worst %.3f, %u above a column's rise\n",
-                meshes[mi], done, n, slid, linked, heights, worst, off);
+        fprintf(stderr, "move: %-10s %u of %u moves, %u slid, %u link cells crossed; heights: %u checked, worst %.3f, %u above a column's rise, "
+                "mean error %.3f, %u within a cell height (column tops: %.3f, %u)\n",
+                meshes[mi], done, n, slid, linked, heights, worst, off, heights ? err_sum / heights : 0, within,
+                heights ? base_sum / heights : 0, base_within);
         cr_assert_gt(done, n / 2);
-        if (mi == 2) cr_assert(heights > done / 2 && off <= heights / 100);
+        if (mi == 2) cr_assert(heights > done / 2 && off <= heights / 100 && within >= heights * 95 / 100, "%u of %u heights within a cell height",
+                               within, heights);
         ptl_query_destroy(q);
         ptl_navmesh_destroy(nm);
         ptl_blob_free(blob, size, NULL);
@@ -327,7 +335,10 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
 
 /* ---- Heights and cells in a box ---------------------------------------------------------------- */
 
-Test(move, height_is_the_located_height_inside_a_cell_and_refused_outside) {
+/* The height at a cell's centroid: at most one voxel height below the top of the point's column
+   (ptl_query_locate's height); at random points, against the terrain's own triangles within one
+   voxel height at 90% of them (the column tops alone: about half). */
+Test(move, height_follows_the_input_surface_inside_a_cell_and_is_refused_outside) {
     ptl_scene_desc d = {.kind = PTL_SCENE_TERRAIN, .size = 30, .seed = 3};
     ptl_trimesh tm;
     ptl_error err;
@@ -340,17 +351,32 @@ Test(move, height_is_the_located_height_inside_a_cell_and_refused_outside) {
     ptl_query* q = make_query(nm);
     ptl_navmesh_info info;
     ptl_navmesh_get_info(nm, &info);
+    uint32_t checked = 0, within = 0;
     for (uint32_t c = 0; c < info.cell_count; ++c) {
         float ctr[3], y;
         cr_assert_eq(ptl_navmesh_cell_centroid(nm, c, ctr), PTL_OK);
         cr_assert_eq(ptl_query_height(q, c, ctr[0], ctr[2], &y), PTL_OK);
-        ptl_location loc;
-        ctr[1] = y;
-        cr_assert_eq(ptl_query_locate(q, ctr, (float[3]){1e-3f, 0.5f, 1e-3f}, &loc), PTL_OK);
-        if (loc.cell == c) cr_assert_eq(loc.point[1], y, "cell %u: height %.4f, located %.4f", c, y, loc.point[1]);
+        float top = ptl_query_cell_y(nm, c, ctr[0], ctr[2]);
+        cr_assert(y <= top && y >= top - nm->h->vox_ch - 1e-4f, "cell %u: height %.4f, column top %.4f", c, y, top);
+
         /* far outside the cell */
         cr_assert_eq(ptl_query_height(q, c, info.bmax[0] + 10, ctr[2], &y), PTL_ERR_NOT_FOUND);
     }
+    uint64_t st = 5;
+    for (int i = 0; i < 3000; ++i) {
+        float p[3] = {info.bmin[0] + (info.bmax[0] - info.bmin[0]) * (float)rng_int(&st, 0, 1000) / 1000, 0,
+                      info.bmin[2] + (info.bmax[2] - info.bmin[2]) * (float)rng_int(&st, 0, 1000) / 1000};
+        double h;
+        if (!triangle_height(&tm, p[0], p[2], &h)) continue;
+        p[1] = (float)h;
+        ptl_location loc;
+        float y;
+        if (ptl_query_locate(q, p, (float[3]){1e-3f, 1, 1e-3f}, &loc) != PTL_OK || loc.point[0] != p[0] || loc.point[2] != p[2]) continue;
+        cr_assert_eq(ptl_query_height(q, loc.cell, p[0], p[2], &y), PTL_OK);
+        ++checked, within += fabs(y - h) <= nm->h->vox_ch + 1e-4;
+    }
+    fprintf(stderr, "move: terrain heights at %u points, %u within a voxel height of the triangles\n", checked, within);
+    cr_assert(checked > 1000 && within >= checked * 90 / 100, "%u of %u", within, checked);
     float y;
     cr_expect_eq(ptl_query_height(q, info.cell_count, 0, 0, &y), PTL_ERR_INVALID_ARG);
     cr_expect_eq(ptl_query_height(q, 0, NAN, 0, &y), PTL_ERR_INVALID_ARG);

@@ -410,16 +410,17 @@ typedef struct ptl_move_result {
    ptl_query_raycast walks it) the move ends at `end`'s x-z; else at the point nearest `end` of the
    walls of the cells reached through portals within the circle whose diameter is the move (or at
    `end` when one of them holds it), never farther from `end` than the start. The end's height is the
-   surface's (the bake's height grid, within one cell height), not a plane through its cell's
-   corners. Set out->cells and out->cell_capacity before the call to receive the cells. Returns
+   surface's there (ptl_query_height), not a plane through its cell's corners. Set out->cells and out->cell_capacity before the call to receive the cells. Returns
    PTL_OK, PTL_TRUNCATED (the cells did not fit; cell_count says how many there are),
    PTL_ERR_NOT_FOUND (no mesh within the extents of start), PTL_ERR_INVALID_ARG (NULL or non-finite). */
 ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], const float end[3], const float extents[3],
                                         ptl_move_result* out);
 
-/* The surface's height at (x, z) of cell `cell` (Detour's getPolyHeight): the bake's height grid
-   of the cell on a 3D navmesh (within one cell height of the input surface), the plane of its
-   vertices otherwise. PTL_OK; PTL_ERR_NOT_FOUND (*y 0) when (x, z) is not in the cell (beyond the
+/* The surface's height at (x, z) of cell `cell` (Detour's getPolyHeight). On a 3D navmesh, from the
+   bake's height grid of the cell: its voxel floors interpolated between column centres, less the
+   voxelisation's upward bias (half a cell height, and on a slope the rise to a column's highest
+   corner), so within one cell height of the input surface (undulating: 97% of Detour's move ends),
+   at most a cell height below ptl_query_locate's height (its column's top). Else the cell's vertices'. PTL_OK; PTL_ERR_NOT_FOUND (*y 0) when (x, z) is not in the cell (beyond the
    point-location tolerance); PTL_ERR_INVALID_ARG for NULL, non-finite or an out-of-range cell. */
 ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float* y);
 
