@@ -8,9 +8,11 @@
      2 threads, peak memory, beside Recast solo and tiled; time against triangles).
    - radius (bench_radius.c): paths for an agent radius from one radius-0 bake, beside Detour's
      bake per radius (dungeon), and on sc1/Aurora.
+   - queries (bench_queries.c): nearest, raycast, wall distance and move along surface beside
+     Detour's on Detour's inputs (dungeon, nav_test, undulating): times, ratios, agreement, heights.
    - reference (reference.c): writes the Detour reference data the tests read
      (tests/data/detour/, or --out DIR); prints nothing to stdout.
-   With no section named, 2d, 3d, tiles and radius run. Tables go to stdout as Markdown (bench/run.sh keeps them in
+   With no section named, 2d, 3d, tiles, radius and queries run. Tables go to stdout as Markdown (bench/run.sh keeps them in
    bench/RESULTS.md); progress and problems go to stderr. Never part of the test run. */
 #ifndef PORTOLAN_BENCH_H
 #define PORTOLAN_BENCH_H
@@ -33,6 +35,7 @@ int bench3d_run(const char* data, bool quick);
 int bench3d_paths_run(const char* data, const char* only, bool dump, int loop);
 int bench_tiles_run(const char* data, bool quick);
 int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
+int bench_queries_run(const char* data, bool quick); /* bench_queries.c: the everyday queries beside Detour's */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
 int bench_tiles_rss_child(const char* who, const char* path);

@@ -6,8 +6,8 @@
 #include "bench.h"
 
 static int usage(void) {
-    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [reference] [paths] [--quick] [--data DIR] [--out DIR]\n"
-                    "  2d, 3d, tiles, radius  benchmark tables (Markdown on stdout); default: all four\n"
+    fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [queries] [reference] [paths] [--quick] [--data DIR] [--out DIR]\n"
+                    "  2d, 3d, tiles, radius, queries  benchmark tables (Markdown on stdout); default: all five\n"
                     "  paths      the 3D path-query table alone: [--mesh NAME] [--dump] [--loop N]\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n"
@@ -20,6 +20,7 @@ int main(int argc, char** argv) {
     const char* data = "../shared/data";
     const char* out_dir = "tests/data/detour";
     bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false, runradius = false;
+    bool runqueries = false;
     bool paths = false, dump = false;
     const char* only = NULL;
     int loop = 0;
@@ -33,6 +34,7 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "3d")) run3d = true;
         else if (!strcmp(argv[i], "tiles")) runtiles = true;
         else if (!strcmp(argv[i], "radius")) runradius = true;
+        else if (!strcmp(argv[i], "queries")) runqueries = true;
         else if (!strcmp(argv[i], "reference")) reference = true;
         else if (!strcmp(argv[i], "paths")) paths = true;
         else if (!strcmp(argv[i], "--mesh") && i + 1 < argc) only = argv[++i];
@@ -41,18 +43,21 @@ int main(int argc, char** argv) {
         else return usage();
     }
     if (paths) return bench3d_paths_run(data, only, dump, loop) ? 1 : 0;
-    if (!run2d && !run3d && !runtiles && !reference && !runradius) run2d = run3d = runtiles = runradius = true;
+    if (!run2d && !run3d && !runtiles && !reference && !runradius && !runqueries)
+        run2d = run3d = runtiles = runradius = runqueries = true;
     int rc = 0;
     if (reference) rc |= bench_reference_run(data, out_dir);
-    if (run2d || run3d || runtiles || runradius) {
+    if (run2d || run3d || runtiles || runradius || runqueries) {
         printf("# Portolan benchmarks\n\n");
         bench_print_machine();
-        printf("Sections:%s%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D" : "",
-               run3d ? " 3D" : "", runtiles ? " tiles" : "", runradius ? " radius" : "");
+        printf("Sections:%s%s%s%s%s. Regenerate with `bash bench/run.sh` (release build).\n\n", run2d ? " 2D" : "",
+               run3d ? " 3D" : "", runtiles ? " tiles" : "", runradius ? " radius" : "",
+               runqueries ? " queries" : "");
     }
     if (run2d) rc |= bench2d_run(data, quick);
     if (run3d) rc |= bench3d_run(data, quick);
     if (runtiles) rc |= bench_tiles_run(data, quick);
     if (runradius) rc |= bench_radius_run(data, quick);
+    if (runqueries) rc |= bench_queries_run(data, quick);
     return rc ? 1 : 0;
 }

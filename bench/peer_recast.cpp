@@ -721,4 +721,70 @@ int peer_random_point(peer_mesh* m, float out[3]) {
     return dtStatusFailed(st) || !ref ? -1 : 0;
 }
 
+/* ---- The everyday queries (bench_queries.c) ---- */
+
+static dtPolyRef start_poly(peer_mesh* m, const float p[3], const float extents[3], float pos[3], peer_query_out* out) {
+    static const float default_ext[3] = {2, 4, 2};
+    memset(out, 0, sizeof *out);
+    dtPolyRef ref = 0;
+    const double t0 = now_ms();
+    m->query->findNearestPoly(p, extents ? extents : default_ext, &m->filter, &ref, pos);
+    out->us_locate = (now_ms() - t0) * 1e3;
+    return ref;
+}
+
+int peer_query_nearest(peer_mesh* m, const float p[3], const float extents[3], peer_query_out* out) {
+    float pos[3];
+    dtPolyRef ref = start_poly(m, p, extents, pos, out);
+    out->us = out->us_locate;
+    if (!ref) return -1;
+    memcpy(out->point, pos, sizeof pos);
+    return 0;
+}
+
+int peer_query_raycast(peer_mesh* m, const float s[3], const float e[3], const float extents[3], peer_query_out* out) {
+    float pos[3], normal[3];
+    dtPolyRef ref = start_poly(m, s, extents, pos, out);
+    if (!ref) return -1;
+    int n = 0;
+    float t = 0;
+    const double t0 = now_ms();
+    m->query->raycast(ref, pos, e, &m->filter, &t, normal, m->polys, &n, MAX_PATH_POLYS);
+    out->us = (now_ms() - t0) * 1e3;
+    out->t = t;
+    out->hit = t <= 1;
+    const float u = out->hit ? t : 1;
+    for (int k = 0; k < 3; ++k) out->point[k] = pos[k] + u * (e[k] - pos[k]);
+    return 0;
+}
+
+int peer_query_wall(peer_mesh* m, const float p[3], float radius, const float extents[3], peer_query_out* out) {
+    float pos[3], hit[3], normal[3];
+    dtPolyRef ref = start_poly(m, p, extents, pos, out);
+    if (!ref) return -1;
+    float d = 0;
+    const double t0 = now_ms();
+    m->query->findDistanceToWall(ref, pos, radius, &m->filter, &d, hit, normal);
+    out->us = (now_ms() - t0) * 1e3;
+    out->dist = d;
+    out->hit = d < radius;
+    memcpy(out->point, hit, sizeof hit);
+    return 0;
+}
+
+int peer_query_move(peer_mesh* m, const float s[3], const float e[3], const float extents[3], peer_query_out* out) {
+    float pos[3];
+    dtPolyRef ref = start_poly(m, s, extents, pos, out);
+    if (!ref) return -1;
+    int n = 0;
+    const double t0 = now_ms();
+    m->query->moveAlongSurface(ref, pos, e, &m->filter, out->point, m->polys, &n, MAX_PATH_POLYS);
+    out->us = (now_ms() - t0) * 1e3;
+    out->visited = (uint32_t)n;
+    float h = 0;
+    out->has_height = n > 0 && dtStatusSucceed(m->query->getPolyHeight(m->polys[n - 1], out->point, &h));
+    out->poly_height = h;
+    return 0;
+}
+
 }  // extern "C"

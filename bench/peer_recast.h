@@ -147,6 +147,26 @@ int peer_path(peer_mesh* m, const float start[3], const float goal[3], const flo
 void peer_random_seed(uint32_t seed);
 int peer_random_point(peer_mesh* m, float out[3]);
 
+/* The everyday queries of dtNavMeshQuery on one input row, for bench_queries.c. The start's polygon
+   is found first (findNearestPoly within `extents`, NULL: 2, 4, 2); `us` times the query call alone
+   (what a game holding its agent's polygon pays) and `us_locate` that findNearestPoly. Return 0, or
+   -1 when the start has no polygon (nothing else is set). */
+typedef struct peer_query_out {
+    float point[3];   /* nearest: the point; raycast: the hit point (or the end); wall: the wall point;
+                         move: the end */
+    float t;          /* raycast: Detour's t (FLT_MAX when not hit) */
+    float dist;       /* wall: the distance */
+    bool hit;         /* raycast: a wall stops it; wall: one within the radius */
+    uint32_t visited; /* move: polygons visited */
+    bool has_height;  /* move: getPolyHeight on the end's polygon succeeded */
+    float poly_height;/* move: getPolyHeight's height there (Detour's moveAlongSurface keeps the start's y) */
+    double us, us_locate;
+} peer_query_out;
+int peer_query_nearest(peer_mesh* m, const float p[3], const float extents[3], peer_query_out* out);
+int peer_query_raycast(peer_mesh* m, const float s[3], const float e[3], const float extents[3], peer_query_out* out);
+int peer_query_wall(peer_mesh* m, const float p[3], float radius, const float extents[3], peer_query_out* out);
+int peer_query_move(peer_mesh* m, const float s[3], const float e[3], const float extents[3], peer_query_out* out);
+
 #ifdef __cplusplus
 }
 #endif

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds the release configuration and runs the benchmarks (default: the 2D and 3D sections of
-# portolan-bench, see bench/bench.h) and the demo's frame time (bench/demo_frame.sh), keeping their
+# Builds the release configuration and runs the benchmarks (default: every section of
+# portolan-bench: 2d, 3d, tiles, radius, queries; see bench/bench.h; name some to run only those) and the demo's frame time (bench/demo_frame.sh), keeping their
 # tables in bench/RESULTS.md.
 # `bash bench/run.sh reference` regenerates Detour's reference data in tests/data/detour instead
 # (RESULTS.md is left alone).

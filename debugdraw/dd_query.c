@@ -277,3 +277,27 @@ void ptl_dd_path_clearance(const ptl_dd_sink* sink, const ptl_dd_style* style, c
     }
     dd_end(sink);
 }
+
+void ptl_dd_move(const ptl_dd_sink* sink, const ptl_dd_style* style, const float start[3], const float via[3],
+                 const float end[3], const float target[3]) {
+    if (!dd_ok(sink) || !start || !end) return;
+    dd_style st;
+    dd_style_resolve(style, &st);
+    ptl_dd_color c = st.col[PTL_DD_COL_MOVE], faint = dd_with_alpha(c, (uint8_t)(PTL_DD_A(c) / 2));
+    float dy = st.lift * 5;
+    dd_begin(sink, PTL_DD_LINES, st.line_width * 2);
+    dd_vertexv(sink, start, dy, c);
+    if (via) {
+        dd_vertexv(sink, via, dy, c);
+        dd_vertexv(sink, via, dy, c);
+    }
+    dd_vertexv(sink, end, dy, c);
+    if (target && (target[0] != end[0] || target[2] != end[2])) {
+        dd_vertexv(sink, end, dy, faint);
+        dd_vertexv(sink, target, dy, faint);
+    }
+    dd_end(sink);
+    dd_begin(sink, PTL_DD_POINTS, st.point_size * 1.5f);
+    dd_vertexv(sink, end, dy, c);
+    dd_end(sink);
+}

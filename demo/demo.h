@@ -63,6 +63,8 @@ typedef struct demo_scene {
     ptl_raycast_hit ray;      /* from the start toward the goal (layer G) */
     ptl_status ray_status;
     ptl_wall_hit wall;        /* the nearest wall to the start, within 10 m (layer G) */
+    ptl_move_result move;     /* a move along the surface from the start toward the goal (layer G) */
+    ptl_status move_status;
     ptl_path_result path;
     double query_us;       /* median of repeated runs of the last query */
     uint32_t corridor[DEMO_MAX_CORRIDOR];

@@ -56,7 +56,7 @@ static const struct {
     [L_CORRIDOR] = {SDLK_c, "C", "path corridor", true},
     [L_PATH] = {SDLK_p, "P", "path", true},
     [L_NEAREST] = {SDLK_n, "N", "nearest points (snaps)", true},
-    [L_QUERIES] = {SDLK_g, "G", "raycast start->goal, wall distance", true},
+    [L_QUERIES] = {SDLK_g, "G", "raycast start->goal, wall distance, move along surface", true},
 };
 
 typedef struct app {
@@ -137,6 +137,10 @@ static void draw_scene(app* a) {
                 ptl_dd_raycast(k, NULL, &ray);
             }
             if (s->wall.found) ptl_dd_wall_distance(k, NULL, s->wall.from, s->wall.distance, s->wall.point);
+            /* the move slides from where the straight move met the wall (the raycast's hit) */
+            if (s->move_status >= 0)
+                ptl_dd_move(k, NULL, s->start_loc.point, s->move.blocked && s->ray_status >= 0 && s->ray.hit ? s->ray.point : NULL,
+                            s->move.point, s->goal);
         }
         if (on[L_PATH] && s->path.found) ptl_dd_path(k, NULL, s->points, s->path.point_count);
         if (on[L_PATH] && s->path.found && s->radius_used > 0)

@@ -227,6 +227,8 @@ void demo_scene_update_path(demo_scene* s) {
     memset(&s->ray, 0, sizeof s->ray);
     s->ray_status = ptl_query_raycast(s->q, s->start, s->goal, ext, &s->ray);
     if (ptl_query_wall_distance(s->q, s->start, ext, 10, &s->wall) < 0) s->wall.found = false;
+    memset(&s->move, 0, sizeof s->move);
+    s->move_status = ptl_query_move_along_surface(s->q, s->start, s->goal, ext, &s->move);
     /* the query's time: the median of repeated runs (up to 31 or 30 ms) */
     double t[31];
     int n = 0;

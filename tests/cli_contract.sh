@@ -82,8 +82,16 @@ expect 0 "$bin" query "$tmp/rooms.ptl" clear --radius 0.5 --in "$tmp/wall.csv" -
 [ "$(wc -l <"$tmp/clear_out.csv")" -eq 4 ] && ok || bad "query clear rows"
 expect 2 "$bin" query "$tmp/rooms.ptl" clear --in "$tmp/wall.csv" --out "$tmp/clear_out.csv"
 expect 2 "$bin" query "$tmp/rooms.ptl" frobnicate --in "$tmp/wall.csv" --out "$tmp/x.csv"
-expect 1 "$bin" query "$tmp/rooms.ptl" move --in "$tmp/wall.csv" --out "$tmp/x.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/wall.csv" --out "$tmp/x.csv"
 printf 'sx,sy,sz,ex,ey,ez\n1.5,0,1.5,90,0,75\n1.5,0,1.5,1.5,0,1.5\n' >"$tmp/ray.csv"
+# query move: idx,x,y,z,cell,us; a move to its own start stays there; a start off the mesh: cell 4294967295
+printf 'sx,sy,sz,ex,ey,ez\n1.5,0,1.5,90,0,75\n1.5,0,1.5,1.5,0,1.5\n500,0,500,1,0,1\n' >"$tmp/move.csv"
+expect 0 "$bin" query "$tmp/rooms.ptl" move --in "$tmp/move.csv" --out "$tmp/move_out.csv" --json && json_has queries found us
+head -1 "$tmp/move_out.csv" | grep -qx 'idx,x,y,z,cell,us' && ok || bad "query move header"
+[ "$(wc -l <"$tmp/move_out.csv")" -eq 4 ] && ok || bad "query move rows"
+sed -n 3p "$tmp/move_out.csv" | grep -q '^1,1.5,0,1.5,' && ok || bad "query move: a move to its start stays there"
+sed -n 4p "$tmp/move_out.csv" | grep -q '^2,0,0,0,4294967295,' && ok || bad "query move: a start off the mesh is not found"
+expect 1 "$bin" query "$tmp/rooms.ptl" move --in "$tmp/wall.csv" --out "$tmp/x.csv" && first_line "no column 'sx'"
 expect 0 "$bin" query "$tmp/rooms.ptl" raycast --in "$tmp/ray.csv" --out "$tmp/ray_out.csv" --json && json_has queries found us
 head -1 "$tmp/ray_out.csv" | grep -qx 'idx,hit,t,x,y,z,nx,nz,cells,us' && ok || bad "query raycast header"
 sed -n 3p "$tmp/ray_out.csv" | grep -q '^1,0,1,' && ok || bad "query raycast: a zero-length ray does not hit"

@@ -803,6 +803,14 @@ Test(debugdraw, query_drawings_have_their_documented_shape) {
     rec_check(r, "wall distance", "a point");
     cr_assert_eq(r->verts[PTL_DD_LINES], 2 * 33);
     cr_assert_eq(r->verts[PTL_DD_POINTS], 2);
+    rec_reset(r);
+    ptl_dd_move(&sink, NULL, (float[3]){0, 0, 0}, (float[3]){2, 0, 0}, (float[3]){2, 0, 1}, (float[3]){4, 0, 1});
+    rec_check(r, "move", "a move");
+    cr_assert_eq(r->verts[PTL_DD_LINES], 6, "start -> via -> end, and on to the target");
+    cr_assert_eq(r->verts[PTL_DD_POINTS], 1);
+    rec_reset(r);
+    ptl_dd_move(&sink, NULL, (float[3]){0, 0, 0}, NULL, (float[3]){2, 0, 1}, (float[3]){2, 0, 1});
+    cr_assert_eq(r->verts[PTL_DD_LINES], 2, "a move that reached its target: one line");
     /* layer colours are opaque by default and neighbours differ */
     for (uint32_t l = 0; l < 64; ++l) {
         cr_assert_eq(PTL_DD_A(ptl_dd_layer_color(l, 255)), 255);

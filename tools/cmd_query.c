@@ -1,6 +1,6 @@
 /* `portolan query NAV KIND --in IN.csv --out OUT.csv`: one runtime query per input row, timed.
    Kinds: nearest (ptl_query_locate), wall (ptl_query_wall_distance), clear (ptl_query_clear_point),
-   raycast (ptl_query_raycast; cells as "c;c;..."). */
+   raycast (ptl_query_raycast; cells as "c;c;..."), move (ptl_query_move_along_surface). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -11,7 +11,7 @@
 
 #include "cli.h"
 
-typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR, KIND_RAYCAST } query_kind;
+typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR, KIND_RAYCAST, KIND_MOVE } query_kind;
 
 typedef struct query_opts {
     const char* nav;
@@ -56,14 +56,15 @@ static int parse(int argc, char** argv, query_opts* o) {
         }
     }
     if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl");
-    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall, clear or raycast)");
+    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall, clear, raycast or move)");
     if (!strcmp(o->kind_name, "nearest")) o->kind = KIND_NEAREST;
     else if (!strcmp(o->kind_name, "wall")) o->kind = KIND_WALL;
     else if (!strcmp(o->kind_name, "clear")) o->kind = KIND_CLEAR;
     else if (!strcmp(o->kind_name, "raycast")) o->kind = KIND_RAYCAST;
-    else if (!strcmp(o->kind_name, "move") || !strcmp(o->kind_name, "random"))
-        return cli_error(EXIT_FAIL, "query kind '%s' is not available in this version (nearest, wall, clear, raycast)", o->kind_name);
-    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall, clear or raycast)", o->kind_name);
+    else if (!strcmp(o->kind_name, "move")) o->kind = KIND_MOVE;
+    else if (!strcmp(o->kind_name, "random"))
+        return cli_error(EXIT_FAIL, "query kind '%s' is not available in this version (nearest, wall, clear, raycast, move)", o->kind_name);
+    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall, clear, raycast or move)", o->kind_name);
     if (!o->in) return cli_error(EXIT_USAGE, "missing --in IN.csv");
     if (!o->out) return cli_error(EXIT_USAGE, "missing --out OUT.csv");
     return EXIT_OK;
@@ -209,11 +210,27 @@ static int cmp_double(const void* a, const void* b) {
     return x < y ? -1 : x > y;
 }
 
+/* A move along the surface (row: sx, sy, sz, ex, ey, ez): idx,x,y,z,cell,us; a start with no mesh
+   within the extents: 0,0,0 and cell 4294967295. */
+static ptl_status run_move(ptl_query* q, const float* ext, const double* row, uint32_t i, FILE* out, double* us, bool* found) {
+    const float s[3] = {(float)row[0], (float)row[1], (float)row[2]}, e[3] = {(float)row[3], (float)row[4], (float)row[5]};
+    ptl_move_result m;
+    memset(&m, 0, sizeof m);
+    double t0 = cli_now_ms();
+    ptl_status st = ptl_query_move_along_surface(q, s, e, ext, &m);
+    *us = (cli_now_ms() - t0) * 1e3;
+    *found = st >= 0;
+    if (st >= 0) fprintf(out, "%u,%.9g,%.9g,%.9g,%u,%.3f\n", i, m.point[0], m.point[1], m.point[2], m.end_cell, *us);
+    else fprintf(out, "%u,0,0,0,%u,%.3f\n", i, PTL_NONE, *us);
+    return st == PTL_ERR_NOT_FOUND ? PTL_OK : st;
+}
+
 /* Runs row `i` of the table and writes its output line. */
 static ptl_status run_row(ptl_query* q, const query_opts* o, const double* row, bool has_radius_col, uint32_t i,
                           FILE* out, double* us, bool* found) {
     const float p[3] = {(float)row[0], (float)row[1], (float)row[2]};
     const float* ext = o->extents[0] != 0 || o->extents[1] != 0 || o->extents[2] != 0 ? o->extents : NULL;
+    if (o->kind == KIND_MOVE) return run_move(q, ext, row, i, out, us, found);
     double t0 = cli_now_ms();
     ptl_status st;
     if (o->kind == KIND_RAYCAST) {
@@ -260,11 +277,12 @@ int cli_query(int argc, char** argv) {
     query_opts o;
     int r = parse(argc, argv, &o);
     if (r) return r;
-    static const char* const NAMES[4][7] = {{"px", "py", "pz", NULL},
+    static const char* const NAMES[5][7] = {{"px", "py", "pz", NULL},
                                             {"px", "py", "pz", "max_radius", NULL},
                                             {"px", "py", "pz", "radius", NULL},
+                                            {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                             {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
-    const bool optional[4][6] = {{false}, {false}, {false, false, false, true}, {false}};
+    const bool optional[5][6] = {{false}, {false}, {false, false, false, true}, {false}, {false}};
     table t;
     if ((r = read_table(o.in, NAMES[o.kind], optional[o.kind], &t))) return r;
     bool radius_col = o.kind == KIND_CLEAR && t.has[3];
@@ -305,6 +323,7 @@ int cli_query(int argc, char** argv) {
     if (code == EXIT_OK) {
         fprintf(out, o.kind == KIND_WALL      ? "idx,found,dist,x,y,z,nx,nz,us\n"
                      : o.kind == KIND_RAYCAST ? "idx,hit,t,x,y,z,nx,nz,cells,us\n"
+                     : o.kind == KIND_MOVE    ? "idx,x,y,z,cell,us\n"
                                               : "idx,found,x,y,z,cell,dist,us\n");
         for (uint32_t i = 0; i < t.rows && code == EXIT_OK; ++i) {
             bool f;

@@ -87,6 +87,7 @@ typedef enum ptl_dd_color_id {
     PTL_DD_COL_WALL_DISTANCE,     /* distance-to-wall queries */
     PTL_DD_COL_CLEARANCE,         /* the band an agent's disc sweeps along a path of radius > 0 */
     PTL_DD_COL_TURN,              /* a path's turns around corners: arcs and their spokes */
+    PTL_DD_COL_MOVE,              /* moves along the surface: the way to the end, and on to the target */
     PTL_DD_COL_COUNT
 } ptl_dd_color_id;
 
@@ -198,6 +199,12 @@ void ptl_dd_raycast(const ptl_dd_sink* sink, const ptl_dd_style* style, const pt
    wall point. */
 void ptl_dd_wall_distance(const ptl_dd_sink* sink, const ptl_dd_style* style, const float point[3], float distance,
                           const float wall_point[3]);
+/* A move along the surface (ptl_query_move_along_surface) in PTL_DD_COL_MOVE: the way from `start`
+   to `end`, through `via` when given (where the straight move met the wall it slid along: the
+   raycast's hit point), a line at half opacity from `end` on to `target` when they differ, and a
+   point at `end`. */
+void ptl_dd_move(const ptl_dd_sink* sink, const ptl_dd_style* style, const float start[3], const float via[3],
+                 const float end[3], const float target[3]);
 
 #ifdef __cplusplus
 }

@@ -405,6 +405,44 @@ typedef struct ptl_raycast_hit {
 ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end[3], const float extents[3],
                              ptl_raycast_hit* out);
 
+/* ---- Move along the surface, heights, cells in a box ------------------------------------------*/
+typedef struct ptl_move_result {
+    float point[3];       /* where the move ends: on the mesh, its height the surface's there */
+    bool blocked;         /* a wall stopped the straight move: it slid (point may still be `end`'s x-z) */
+    uint32_t start_cell, end_cell;
+    uint32_t* cells;      /* caller buffer for the cells from start_cell to end_cell, in order (NULL with
+                             capacity 0: none wanted) */
+    uint32_t cell_capacity;
+    uint32_t cell_count;  /* all of them; at most cell_capacity written */
+} ptl_move_result;
+
+/* A move in plan from `start` (located as by ptl_query_locate within `extents`) toward `end`'s x-z,
+   sliding along walls (Detour's moveAlongSurface): when the straight segment is free (as
+   ptl_query_raycast walks it) the move ends at `end`'s x-z; else at the point nearest `end` of the
+   walls of the cells reached through portals within the circle whose diameter is the move (or at
+   `end` when one of them holds it), never farther from `end` than the start. The end's height is the
+   surface's there (ptl_query_height), not a plane through its cell's corners. Set out->cells and out->cell_capacity before the call to receive the cells. Returns
+   PTL_OK, PTL_TRUNCATED (the cells did not fit; cell_count says how many there are),
+   PTL_ERR_NOT_FOUND (no mesh within the extents of start), PTL_ERR_INVALID_ARG (NULL or non-finite). */
+ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], const float end[3], const float extents[3],
+                                        ptl_move_result* out);
+
+/* The surface's height at (x, z) of cell `cell` (Detour's getPolyHeight). On a 3D navmesh, from the
+   bake's height grid of the cell: its voxel floors interpolated between column centres, less the
+   voxelisation's upward bias (half a cell height, and on a slope the rise to a column's highest
+   corner), so within one cell height of the input surface (undulating: 97% of Detour's move ends),
+   at most a cell height below ptl_query_locate's height (its column's top). Else the cell's vertices'. PTL_OK; PTL_ERR_NOT_FOUND (*y 0) when (x, z) is not in the cell (beyond the
+   point-location tolerance); PTL_ERR_INVALID_ARG for NULL, non-finite or an out-of-range cell. */
+ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float* y);
+
+/* The cells that meet the box [bmin, bmax] (Detour's queryPolygons): in plan exactly (the convex
+   cell and the box share a point, boundary included), in height by the range of the cell's
+   vertices. In the order of the point-location buckets; at most `capacity` written to `cells`,
+   *count is how many there are. PTL_OK, PTL_TRUNCATED (they did not fit), PTL_ERR_INVALID_ARG
+   (NULL, non-finite, bmin above bmax on an axis). */
+ptl_status ptl_query_cells_in_box(ptl_query* q, const float bmin[3], const float bmax[3], uint32_t* cells,
+                                  uint32_t capacity, uint32_t* count);
+
 #ifdef __cplusplus
 }
 #endif

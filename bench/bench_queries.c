@@ -1,0 +1,311 @@
+/* `portolan-bench queries`: the everyday queries beside Detour's on Detour's own inputs.
+
+   On dungeon, nav_test and undulating, Portolan bakes at Recast's reference parameters with agent
+   radius 0.6 (bench_reference_desc) and Recast bakes solo at the same (peer_params_reference), as
+   the 3D section does. The rows of DATA/expected/detour_queries/<mesh>_{nearest,raycast,
+   distance_to_wall,move_along_surface}.csv (1000 each, drawn by Detour on its bake) are asked of
+   both in the same run: ROUNDS rounds, each over every row, ours and Detour's interleaved row by
+   row (which goes first alternates by round); a row's time is its median over the rounds, then the
+   median and p99 over the rows. Ours takes a point and locates it (ptl_query_locate's rules) inside
+   the call; Detour's queries take the start's polygon, found by findNearestPoly first: both the
+   query call alone ("Detour") and with that search ("Detour + locate") are given.
+   Agreement (rows both answer): nearest, raycast hit points, wall points and move ends within
+   0.1 m in plan; raycast and wall also agree on hit / found. Heights of the move's end: against the
+   input surface (the triangle under the end nearest it in height), ours and Detour's (its end keeps
+   the start's y; getPolyHeight on its last polygon, the detail mesh's, is also given). */
+#include <float.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <portolan/bake.h>
+#include <portolan/runtime.h>
+
+#include "bench.h"
+#include "peer_recast.h"
+
+enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 4, KIND_SECONDS = 120 };
+enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE };
+static const char* const KIND_NAMES[NKIND] = {"nearest", "raycast", "wall distance", "move along surface"};
+static const char* const KIND_FILES[NKIND] = {"nearest", "raycast", "distance_to_wall", "move_along_surface"};
+/* the input columns of each file, in the order the queries read them */
+static const char* const KIND_COLS[NKIND][7] = {{"px", "py", "pz", "hx", "hy", "hz", NULL},
+                                                {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
+                                                {"px", "py", "pz", "max_radius", NULL},
+                                                {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
+
+typedef struct kind_rows {
+    float v[MAX_ROWS][6];
+    uint32_t n;
+} kind_rows;
+
+/* Reads the named columns of a CSV with a header; returns the rows read, or -1. */
+static int read_rows(const char* path, const char* const* cols, kind_rows* out) {
+    FILE* f = fopen(path, "r");
+    if (!f) return -1;
+    char line[4096];
+    int idx[7] = {-1, -1, -1, -1, -1, -1, -1}, ncol = 0;
+    out->n = 0;
+    if (!fgets(line, sizeof line, f)) return fclose(f), -1;
+    int c = 0;
+    for (char* tok = strtok(line, ",\r\n"); tok; tok = strtok(NULL, ",\r\n"), ++c)
+        for (int k = 0; cols[k]; ++k)
+            if (!strcmp(tok, cols[k])) idx[k] = c;
+    while (cols[ncol]) {
+        if (idx[ncol] < 0) return fclose(f), -1;
+        ++ncol;
+    }
+    while (out->n < MAX_ROWS && fgets(line, sizeof line, f)) {
+        float vals[64];
+        int nv = 0;
+        for (char* p = line; nv < 64;) {
+            vals[nv++] = strtof(p, NULL);
+            p = strchr(p, ',');
+            if (!p) break;
+            ++p;
+        }
+        for (int k = 0; k < ncol; ++k) out->v[out->n][k] = idx[k] < nv ? vals[idx[k]] : 0;
+        ++out->n;
+    }
+    fclose(f);
+    return (int)out->n;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    double x = *(const double*)a, y = *(const double*)b;
+    return x < y ? -1 : x > y;
+}
+
+/* Median and p99 over rows of each row's median over rounds (t: rows x ROUNDS, sorted in place). */
+static void stats(double* t, uint32_t n, double* med, double* p99) {
+    static double per[MAX_ROWS];
+    for (uint32_t i = 0; i < n; ++i) {
+        qsort(t + (size_t)i * ROUNDS, ROUNDS, sizeof(double), cmp_double);
+        per[i] = t[(size_t)i * ROUNDS + ROUNDS / 2];
+    }
+    qsort(per, n, sizeof(double), cmp_double);
+    *med = n ? per[n / 2] : 0;
+    *p99 = n ? per[(size_t)((n - 1) * 0.99)] : 0;
+}
+
+/* The height of the input triangle under (x, z) nearest y (NAN when none is under it). */
+static double surface_near(const ptl_trimesh* m, double x, double z, double y) {
+    double best = NAN;
+    for (uint32_t t = 0; t < m->tri_count; ++t) {
+        const float* a = &m->verts[3 * (size_t)m->tris[3 * t]];
+        const float* b = &m->verts[3 * (size_t)m->tris[3 * t + 1]];
+        const float* c = &m->verts[3 * (size_t)m->tris[3 * t + 2]];
+        double d = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+        if (fabs(d) < 1e-12) continue;
+        double u = ((x - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (z - a[2])) / d;
+        double v = ((b[0] - a[0]) * (z - a[2]) - (x - a[0]) * (b[2] - a[2])) / d;
+        if (u < -1e-6 || v < -1e-6 || u + v > 1 + 1e-6) continue;
+        double h = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
+        if (isnan(best) || fabs(h - y) < fabs(best - y)) best = h;
+    }
+    return best;
+}
+
+typedef struct kind_result {
+    double med, p99, dmed, dp99, lmed, lp99; /* ours, Detour alone, Detour + findNearestPoly [us] */
+    uint32_t rows, both, agree, found_diff;  /* rows; both answered; within 0.1 m; hit/found differ */
+} kind_result;
+
+typedef struct height_result {
+    uint32_t n, ours_within, det_within, deth_within, deth_n; /* within one cell height (0.2) of the surface */
+    double ours_med, det_med, deth_med;                        /* median |y - surface| */
+} height_result;
+
+static double plan_dist(const float* a, const float* b) { return hypot((double)a[0] - b[0], (double)a[2] - b[2]); }
+
+/* One row of kind k: ours, timed; fills *pt (the answer point) and *flag (hit / found); false when
+   not answered. */
+static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3], bool* flag) {
+    ptl_status st;
+    double a;
+    if (k == K_NEAREST) {
+        ptl_location loc;
+        a = bench_now_ms();
+        st = ptl_query_locate(q, r, r + 3, &loc);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, loc.point, 3 * sizeof(float)), *flag = st == PTL_OK;
+    } else if (k == K_RAYCAST) {
+        ptl_raycast_hit h;
+        memset(&h, 0, sizeof h);
+        a = bench_now_ms();
+        st = ptl_query_raycast(q, r, r + 3, NULL, &h);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit;
+    } else if (k == K_WALL) {
+        ptl_wall_hit w;
+        a = bench_now_ms();
+        st = ptl_query_wall_distance(q, r, NULL, r[3], &w);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, w.point, 3 * sizeof(float)), *flag = w.found;
+    } else {
+        ptl_move_result m;
+        memset(&m, 0, sizeof m);
+        a = bench_now_ms();
+        st = ptl_query_move_along_surface(q, r, r + 3, NULL, &m);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, m.point, 3 * sizeof(float)), *flag = true;
+    }
+    return st >= 0;
+}
+
+static bool peer_row(peer_mesh* pm, int k, const float* r, peer_query_out* o) {
+    if (k == K_NEAREST) return peer_query_nearest(pm, r, r + 3, o) == 0;
+    if (k == K_RAYCAST) return peer_query_raycast(pm, r, r + 3, NULL, o) == 0;
+    if (k == K_WALL) return peer_query_wall(pm, r, r[3], NULL, o) == 0;
+    return peer_query_move(pm, r, r + 3, NULL, o) == 0;
+}
+
+/* Times and compares kind k on its rows; the move's heights go to *hr. */
+static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, const kind_rows* rows, kind_result* res,
+                     height_result* hr) {
+    static double t[3][MAX_ROWS * ROUNDS];
+    static double dy[3][MAX_ROWS];
+    memset(res, 0, sizeof *res);
+    res->rows = rows->n;
+    for (int round = 0; round < ROUNDS; ++round)
+        for (uint32_t i = 0; i < rows->n; ++i) {
+            const float* r = rows->v[i];
+            float pt[3];
+            bool flag, ok = false, dok = false;
+            peer_query_out o;
+            double us = 0;
+            if ((round + i) % 2) ok = ours_row(q, k, r, &us, pt, &flag), dok = peer_row(pm, k, r, &o);
+            else dok = peer_row(pm, k, r, &o), ok = ours_row(q, k, r, &us, pt, &flag);
+            size_t at = (size_t)i * ROUNDS + round;
+            t[0][at] = us, t[1][at] = dok ? o.us : o.us_locate, t[2][at] = dok ? o.us + (k == K_NEAREST ? 0 : o.us_locate) : o.us_locate;
+            if (round) continue;
+            if (!ok || !dok) continue;
+            ++res->both;
+            bool dflag = k == K_NEAREST || k == K_MOVE ? true : o.hit;
+            if (dflag != flag) {
+                ++res->found_diff;
+                continue;
+            }
+            bool near = plan_dist(pt, o.point) <= 0.1;
+            if (k == K_WALL && !flag) near = true; /* neither found a wall within the radius */
+            res->agree += near;
+            if (k != K_MOVE) continue;
+            double s = surface_near(m, pt[0], pt[2], pt[1]);
+            double sd = surface_near(m, o.point[0], o.point[2], o.point[1]);
+            if (!isnan(s) && !isnan(sd)) {
+                dy[0][hr->n] = fabs(pt[1] - s), hr->ours_within += dy[0][hr->n] <= 0.2 + 1e-4;
+                dy[1][hr->n] = fabs(o.point[1] - sd), hr->det_within += dy[1][hr->n] <= 0.2 + 1e-4;
+                ++hr->n;
+                if (o.has_height) {
+                    double e = fabs(o.poly_height - surface_near(m, o.point[0], o.point[2], o.poly_height));
+                    dy[2][hr->deth_n++] = e, hr->deth_within += e <= 0.2 + 1e-4;
+                }
+            }
+        }
+    stats(t[0], rows->n, &res->med, &res->p99);
+    stats(t[1], rows->n, &res->dmed, &res->dp99);
+    stats(t[2], rows->n, &res->lmed, &res->lp99);
+    if (k == K_MOVE) {
+        qsort(dy[0], hr->n, sizeof(double), cmp_double);
+        qsort(dy[1], hr->n, sizeof(double), cmp_double);
+        qsort(dy[2], hr->deth_n, sizeof(double), cmp_double);
+        hr->ours_med = hr->n ? dy[0][hr->n / 2] : 0;
+        hr->det_med = hr->n ? dy[1][hr->n / 2] : 0;
+        hr->deth_med = hr->deth_n ? dy[2][hr->deth_n / 2] : 0;
+    }
+}
+
+static int one_mesh(const char* data, const char* name) {
+    char path[2048];
+    snprintf(path, sizeof path, "%s/meshes/%s.obj", data, name);
+    ptl_trimesh m;
+    ptl_error err;
+    if (ptl_obj_load(path, NULL, &m, &err) < 0) return fprintf(stderr, "queries: %s\n", err.message), 1;
+    ptl_bake_desc d;
+    bench_reference_desc(&d);
+    d.agent_radius = 0.6f;
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_navmesh* nm = NULL;
+    ptl_query* q = NULL;
+    peer_mesh* pm = NULL;
+    peer_stats pst;
+    static kind_rows rows[NKIND];
+    int rc = 1;
+    if (ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err) < 0 || ptl_navmesh_create(blob, size, NULL, &nm, &err) < 0) {
+        fprintf(stderr, "queries: %s: bake: %s\n", name, err.message);
+        goto done;
+    }
+    if (ptl_query_create(nm, NULL, &q) < 0 || bench_recast_bake_trimesh(&m, &pm, &pst) != 0) {
+        fprintf(stderr, "queries: %s: query or Recast bake failed\n", name);
+        goto done;
+    }
+    for (int k = 0; k < NKIND; ++k) {
+        snprintf(path, sizeof path, "%s/expected/detour_queries/%s_%s.csv", data, name, KIND_FILES[k]);
+        if (read_rows(path, KIND_COLS[k], &rows[k]) < 0) {
+            fprintf(stderr, "queries: cannot read %s\n", path);
+            goto done;
+        }
+    }
+    for (int k = 0; k < NKIND; ++k) {
+        /* each kind in a child process with a time limit: a query that never returns (a runtime
+           bug) costs its row of the table, not the run */
+        fflush(stdout);
+        pid_t child = fork();
+        if (child > 0) {
+            int status = 0;
+            waitpid(child, &status, 0);
+            if (!WIFEXITED(status))
+                printf("| %s | %s | did not finish in %d s (a query of some row never returns) |  |  |  |  |  |  |  |  |\n", name,
+                       KIND_NAMES[k], KIND_SECONDS);
+            continue;
+        }
+        if (child == 0) alarm(KIND_SECONDS);
+        kind_result r;
+        height_result h;
+        memset(&h, 0, sizeof h);
+        run_kind(q, pm, &m, k, &rows[k], &r, &h);
+        printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f / %.2f | %.2f / %.2f | %u / %u (%.1f%%)%s |\n", name,
+               KIND_NAMES[k], r.med, r.p99, r.dmed, r.dp99, r.lmed, r.lp99, r.dmed > 0 ? r.med / r.dmed : 0,
+               r.dp99 > 0 ? r.p99 / r.dp99 : 0, r.lmed > 0 ? r.med / r.lmed : 0, r.lp99 > 0 ? r.p99 / r.lp99 : 0, r.agree,
+               r.both, r.both ? 100.0 * r.agree / r.both : 0,
+               r.found_diff ? (k == K_RAYCAST ? ", hit differs" : ", found differs") : "");
+        if (r.found_diff) printf("|  |  |  |  |  |  |  |  |  |  | %u rows: %s |\n", r.found_diff, k == K_RAYCAST ? "hit differs" : "found differs");
+        if (k == K_MOVE)
+            printf("|  | move end height | ours: median %.3f m from the surface, %u / %u within 0.2 | Detour's end y: median %.3f, %u "
+                   "within 0.2 | getPolyHeight: median %.3f, %u / %u within 0.2 |  |  |  |  |  |\n",
+                   h.ours_med, h.ours_within, h.n, h.det_med, h.det_within, h.deth_med, h.deth_within, h.deth_n);
+        if (child == 0) fflush(stdout), _exit(0);
+    }
+    rc = 0;
+done:
+    peer_free(pm);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    if (blob) ptl_blob_free(blob, size, NULL);
+    ptl_trimesh_free(&m);
+    return rc;
+}
+
+int bench_queries_run(const char* data, bool quick) {
+    (void)quick;
+    printf("## Everyday queries beside Detour (Detour's inputs)\n\n");
+    printf("Each mesh baked by both at Recast's reference parameters, agent radius 0.6 (Recast solo); the 1000 rows of "
+           "`expected/detour_queries/<mesh>_<kind>.csv` each, %d rounds interleaved, a row's median over rounds, then "
+           "median / p99 over rows [us]. Ours locates its point inside the call; Detour is timed on the query alone (its "
+           "start polygon found beforehand) and with findNearestPoly. Ratios: ours / Detour (median / p99). Agreement: "
+           "answers within 0.1 m in plan, over rows both answer.\n\n",
+           ROUNDS);
+    printf("| mesh | query | ours med | ours p99 | Detour med | Detour p99 | Detour+locate med | Detour+locate p99 | ratio | "
+           "ratio vs +locate | agreement |\n");
+    printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
+    static const char* const MESHES[3] = {"dungeon", "nav_test", "undulating"};
+    int rc = 0;
+    for (int i = 0; i < 3; ++i) rc |= one_mesh(data, MESHES[i]);
+    printf("\n");
+    return rc;
+}
