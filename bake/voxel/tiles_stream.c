@@ -42,11 +42,14 @@ static ptl_vx_params world_grid(const ptl_vx_params* world) {
 /* ---- The tile path: each tile floods its own blocks in its job (layer_map.h) ------------------- */
 
 /* The tile's own columns of the window's field as a field of their own (plain index, col_of; gaps'
-   far ends as indices inside their columns). */
+   far ends as indices inside their columns). The window's index is plain (ptl_filter_build_open) and
+   a row of the tile is a run of consecutive columns of the window, so its spans are one range of the
+   window's, copied whole; the window's spans carry no layer yet (PTL_VX_NONE). */
 static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, const ptl_allocator* a, ptl_open_field* out) {
     const ptl_vx_params* p = &of->p;
     const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
-    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, cols = w * d;
+    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, cols = w * d, W = (uint32_t)p->width;
+    const uint32_t* wcs = of->col_index.off.u32; /* the window's plain index */
     memset(out, 0, sizeof *out);
     out->p = *p;
     out->p.width = (int32_t)w, out->p.depth = (int32_t)d, out->p.ox = t->x0, out->p.oz = t->z0, out->p.border = 0;
@@ -54,41 +57,39 @@ static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, cons
     out->col_index.off.u32 = ptl_mem_alloc(a, ((size_t)cols + 1) * sizeof(uint32_t));
     if (!out->col_index.off.u32) return PTL_ERR_NO_MEMORY;
     out->col_index.width = 4, out->col_index.cols = cols, out->col_index.filled = cols + 1;
+    uint32_t* cs = out->col_index.off.u32;
     uint32_t n = 0;
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
-            out->col_index.off.u32[z * w + x] = n;
-            n += ptl_filter_col_end(of, c) - ptl_filter_col_begin(of, c);
-        }
-    out->col_index.off.u32[cols] = n;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = wcs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t s0 = row[0];
+        for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = n + (row[x] - s0);
+        n += row[w] - s0;
+    }
+    cs[cols] = n;
     out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans + 1);
     out->col_of = ptl_mem_alloc(a, (size_t)n * sizeof *out->col_of + 1);
     out->span_count = out->span_cap = n;
     if (!out->spans || !out->col_of) return PTL_ERR_NO_MEMORY;
-    uint32_t i = 0;
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
-            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
-                out->spans[i] = of->spans[sp];
-                out->spans[i].layer = PTL_VX_NONE;
-                out->col_of[i++] = z * w + x;
-            }
-        }
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = wcs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t k = cs[z * w];
+        if (row[w] > row[0]) memcpy(out->spans + k, of->spans + row[0], (size_t)(row[w] - row[0]) * sizeof *out->spans);
+        for (uint32_t x = 0; x < w; ++x)
+            for (uint32_t i = cs[z * w + x], e = cs[z * w + x + 1]; i < e; ++i) out->col_of[i] = z * w + x;
+    }
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t ng = 0;
         for (uint32_t g = 0; g < of->gap_count; ++g) {
             const ptl_vx_gap* gp = &of->gaps[g];
             const uint32_t c = of->col_of[gp->span];
-            const int32_t x = (int32_t)(c % (uint32_t)p->width) - lx0, z = (int32_t)(c / (uint32_t)p->width) - lz0;
+            const int32_t x = (int32_t)(c % W) - lx0, z = (int32_t)(c / W) - lz0;
             if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
             if (pass == 1) {
                 const int k = gp->cols + 1;
-                const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
+                const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * W + (uint32_t)(lx0 + x + k * DX[gp->dir]);
                 ptl_vx_gap o = *gp;
-                o.span = out->col_index.off.u32[(uint32_t)z * w + (uint32_t)x] + (gp->span - ptl_filter_col_begin(of, c));
-                o.other = gp->other - ptl_filter_col_begin(of, oc);
+                o.span = cs[(uint32_t)z * w + (uint32_t)x] + (gp->span - wcs[c]);
+                o.other = gp->other - wcs[oc];
                 out->gaps[ng] = o;
             }
             ++ng;
