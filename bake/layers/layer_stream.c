@@ -276,7 +276,7 @@ static bool map_block_pool(block_map* m, bool* any_data) {
         uint16_t rank = 0;
         for (uint32_t z = 0; z < B; ++z) {
             memcpy(q + 2 * z, &rank, 2);
-            rank = (uint16_t)(rank + __builtin_popcount(m->bits[(size_t)i * B + z]));
+            rank = (uint16_t)(rank + ptl_lmap_popcount(m->bits[(size_t)i * B + z]));
         }
         o->pool.count += 2 * B + fbytes + tbytes;
     }
