@@ -140,21 +140,88 @@ static void count_solid(const ptl_heightfield* hf, ptl_vx_tile* t) {
         }
 }
 
-/* Tile t's own columns of the window `of` as a field of their own, flooded into *out; frees `of`
-   first when `last` (the group's last tile: the window goes before the tile's flood, as one tile's
-   job did). */
+/* The window's field made tile t's own field in place (the group's last tile: nothing else reads the
+   window after it), the same field own_field would copy out: each row of the tile's columns is moved
+   down to its place (a row's spans are one range of the window's, and a row's new place never lies
+   after its old one, so moving rows in order overwrites only what was read), the column index and
+   the gaps rewritten in place likewise. The arrays keep their allocated sizes: *cols and *gaps get
+   the window's column and gap counts, to be put back before ptl_open_field_free. False when out of
+   memory (the field is then unchanged). */
+static bool own_field_in_place(ptl_open_field* of, const ptl_vx_tile* t, const ptl_allocator* a, uint32_t* cols_out,
+                               uint32_t* gaps_out) {
+    const ptl_vx_params* p = &of->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, W = (uint32_t)p->width;
+    uint32_t* cs = of->col_index.off.u32; /* the window's plain index, rewritten to the tile's */
+    uint32_t* base = ptl_mem_alloc(a, ((size_t)d + 1) * sizeof *base); /* the tile's first span of each row */
+    if (!base) return false;
+    base[0] = 0;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = cs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        base[z + 1] = base[z] + (row[w] - row[0]);
+    }
+    /* the gaps first, while the window's col_of and index are intact (gap g is read before entry
+       ng <= g is written) */
+    uint32_t ng = 0;
+    for (uint32_t g = 0; g < of->gap_count; ++g) {
+        const ptl_vx_gap gp = of->gaps[g];
+        const uint32_t c = of->col_of[gp.span];
+        const int32_t x = (int32_t)(c % W) - lx0, z = (int32_t)(c / W) - lz0;
+        if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
+        const int k = gp.cols + 1;
+        const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp.dir]) * W + (uint32_t)(lx0 + x + k * DX[gp.dir]);
+        const uint32_t r0 = (uint32_t)(lz0 + z) * W + (uint32_t)lx0;
+        ptl_vx_gap o = gp;
+        o.span = base[z] + (cs[r0 + (uint32_t)x] - cs[r0]) + (gp.span - cs[c]);
+        o.other = gp.other - cs[oc];
+        of->gaps[ng++] = o;
+    }
+    /* the spans and their columns, row by row */
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = cs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t s0 = row[0], k0 = base[z];
+        if (row[w] > s0 && k0 != s0) memmove(of->spans + k0, of->spans + s0, (size_t)(row[w] - s0) * sizeof *of->spans);
+        for (uint32_t x = 0; x < w; ++x)
+            for (uint32_t i = k0 + (row[x] - s0), e = k0 + (row[x + 1] - s0); i < e; ++i) of->col_of[i] = z * w + x;
+    }
+    /* the index: entry z * w + x comes from (lz0 + z) * W + lx0 + x, never before it; a row's start
+       is read before the row's entries are written */
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t r0 = (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0, s0 = cs[r0];
+        for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = base[z] + (cs[r0 + x] - s0);
+    }
+    cs[w * d] = base[d];
+    *cols_out = of->col_index.cols, *gaps_out = of->gap_count;
+    of->col_index.cols = w * d, of->col_index.filled = w * d + 1;
+    of->span_count = base[d];
+    of->gap_count = ng;
+    of->p.width = (int32_t)w, of->p.depth = (int32_t)d, of->p.ox = t->x0, of->p.oz = t->z0, of->p.border = 0;
+    ptl_mem_free(a, base, ((size_t)d + 1) * sizeof *base);
+    return true;
+}
+
+/* Tile t's own columns of the window `of` as a field of their own, flooded into *out. The group's
+   last tile (`last`) takes the window itself (own_field_in_place) and frees it after its flood;
+   the others copy their columns out (own_field). */
 static ptl_status tile_layers(const layers_job* j, ptl_vx_tile* t, ptl_open_field* of, bool last,
                               ptl_tile_layers** out, ptl_error* err) {
     ptl_open_field own;
-    ptl_status st = own_field(of, t, j->tj.a, &own);
-    if (last) ptl_open_field_free(of);
+    memset(&own, 0, sizeof own);
+    uint32_t wcols = 0, wgaps = 0;
+    ptl_status st = PTL_OK;
+    if (last) st = own_field_in_place(of, t, j->tj.a, &wcols, &wgaps) ? PTL_OK : PTL_ERR_NO_MEMORY;
+    else st = own_field(of, t, j->tj.a, &own);
     if (st < 0) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
     if (st >= 0) {
-        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, out);
+        st = ptl_lstream_tile(j->s, last ? of : &own, t->x0, t->z0, out);
         if (st < 0)
             st = ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory in the layers of tile (%d, %d)"
                                                                 : "bake: more than 2^32 block-layers in tile (%d, %d)",
                                t->tx, t->tz);
+    }
+    if (last) {
+        if (wcols) of->col_index.cols = wcols, of->gap_count = wgaps; /* the sizes it was allocated with */
+        ptl_open_field_free(of);
     }
     free_own_field(&own, j->tj.a);
     return st;
