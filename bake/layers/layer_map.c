@@ -32,7 +32,7 @@ void ptl_layer_map_free(ptl_layer_map* m) {
 static uint32_t rank_of(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t lx, uint32_t lz) {
     uint16_t before;
     memcpy(&before, m->pool + r->data + 2 * lz, 2);
-    return before + (uint32_t)__builtin_popcount(ptl_lmap_row(m, r, lz) & ((1u << lx) - 1u));
+    return before + ptl_lmap_popcount(ptl_lmap_row(m, r, lz) & ((1u << lx) - 1u));
 }
 
 uint16_t ptl_lmap_floor(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z) {

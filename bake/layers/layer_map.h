@@ -76,6 +76,15 @@ typedef struct ptl_layer_map {
 
 void ptl_layer_map_free(ptl_layer_map* m);
 
+/* The bits set in v. Written out (SWAR) because the x86-64 baseline has no popcnt instruction and
+   gcc's __builtin_popcount becomes a call into libgcc (__popcountdi2, a table walk: 1% of a bake of
+   undulating, where the contours and the merge ask block-layers for floors). */
+static inline uint32_t ptl_lmap_popcount(uint32_t v) {
+    v = v - ((v >> 1) & 0x55555555u);
+    v = (v & 0x33333333u) + ((v >> 2) & 0x33333333u);
+    return (((v + (v >> 4)) & 0x0f0f0f0fu) * 0x01010101u) >> 24;
+}
+
 /* Row lz (0 .. PTL_LMAP_B - 1) of block-layer r's bits. */
 static inline uint32_t ptl_lmap_row(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t lz) {
     if (lz < r->z0 || lz > r->z1) return 0;

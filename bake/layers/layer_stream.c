@@ -191,6 +191,8 @@ typedef struct block_map {
     uint32_t* bits;            /* nl * B */
 } block_map;
 
+_Static_assert(PTL_LMAP_B <= 32, "a block's row of columns, and its rows, are bits of a uint32");
+
 /* Block-layer ids, bounds, floor range, tags, and the links from its spans to spans of other
    block-layers inside the piece (those leaving it: the strips). */
 static bool map_block_scan(block_map* m, uint32_t b) {
@@ -208,7 +210,6 @@ static bool map_block_scan(block_map* m, uint32_t b) {
         r->world = PTL_VX_NONE;
         r->block = (j->wz0 / B + b / j->nbx) * j->s->nbx + j->wx0 / B + b % j->nbx;
         r->floor_min = UINT16_MAX;
-        r->x0 = r->z0 = UINT8_MAX;
     }
     o->bl.count = m->nl;
     for (uint32_t z = 0; z < m->d; ++z)
@@ -225,10 +226,6 @@ static bool map_block_scan(block_map* m, uint32_t b) {
                 r->count++;
                 if (os->floor < r->floor_min) r->floor_min = os->floor;
                 if (os->floor > r->floor_max) r->floor_max = os->floor;
-                if (x < r->x0) r->x0 = (uint8_t)x;
-                if (x > r->x1) r->x1 = (uint8_t)x;
-                if (z < r->z0) r->z0 = (uint8_t)z;
-                if (z > r->z1) r->z1 = (uint8_t)z;
                 for (int dir = 0; dir < 4; ++dir) {
                     if (os->con[dir] == PTL_VX_NOCON || !in[dir]) continue;
                     const uint32_t t = ptl_filter_col_begin(of, ptl_filter_ncol(of->p.width, c, dir)) + os->con[dir];
@@ -240,6 +237,16 @@ static bool map_block_scan(block_map* m, uint32_t b) {
                 }
             }
         }
+    /* The bounds from the rows' bits, once per block-layer instead of four tests per span (a
+       block-layer has a span, so a row with a bit). */
+    for (uint32_t i = 0; i < m->nl; ++i) {
+        ptl_lmap_bl* r = &o->bl.data[i];
+        const uint32_t* rows = m->bits + (size_t)i * B;
+        uint32_t any = 0, used = 0; /* the columns and the rows it has a span in */
+        for (uint32_t z = 0; z < m->d; ++z) any |= rows[z], used |= (uint32_t)(rows[z] != 0) << z;
+        r->x0 = (uint8_t)__builtin_ctz(any), r->x1 = (uint8_t)(31 - __builtin_clz(any));
+        r->z0 = (uint8_t)__builtin_ctz(used), r->z1 = (uint8_t)(31 - __builtin_clz(used));
+    }
     return true;
 }
 
@@ -269,7 +276,7 @@ static bool map_block_pool(block_map* m, bool* any_data) {
         uint16_t rank = 0;
         for (uint32_t z = 0; z < B; ++z) {
             memcpy(q + 2 * z, &rank, 2);
-            rank = (uint16_t)(rank + __builtin_popcount(m->bits[(size_t)i * B + z]));
+            rank = (uint16_t)(rank + ptl_lmap_popcount(m->bits[(size_t)i * B + z]));
         }
         o->pool.count += 2 * B + fbytes + tbytes;
     }

@@ -333,13 +333,16 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
             cs[z * w + x] = k;
             single &= e - ptl_filter_col_begin(of, c) <= 1;
             for (uint32_t s = ptl_filter_col_begin(of, c); s < e; ++s, ++k) {
-                ptl_open_span sp = of->spans[s];
-                if (x == 0) sp.con[0] = PTL_VX_NOCON; /* links leaving the block */
-                if (z + 1 == d) sp.con[1] = PTL_VX_NOCON;
-                if (x + 1 == w) sp.con[2] = PTL_VX_NOCON;
-                if (z == 0) sp.con[3] = PTL_VX_NOCON;
-                sp.layer = PTL_VX_NONE;
-                bf->spans[k] = sp, bf->col_of[k] = z * w + x, map[k] = s;
+                /* copied whole, then changed in place (not built on the stack: its narrow stores
+                   read back as 16 bytes would stall) */
+                ptl_open_span* sp = &bf->spans[k];
+                *sp = of->spans[s];
+                if (x == 0) sp->con[0] = PTL_VX_NOCON; /* links leaving the block */
+                if (z + 1 == d) sp->con[1] = PTL_VX_NOCON;
+                if (x + 1 == w) sp->con[2] = PTL_VX_NOCON;
+                if (z == 0) sp->con[3] = PTL_VX_NOCON;
+                sp->layer = PTL_VX_NONE;
+                bf->col_of[k] = z * w + x, map[k] = s;
             }
         }
     }

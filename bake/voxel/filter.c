@@ -262,10 +262,14 @@ static void remove_spans(ptl_open_field* of, const uint8_t* idx) {
     for (uint32_t c = 0; c < cols; ++c)
         for (uint32_t s = cs[c], e = cs[c + 1]; s < e; ++s) {
             if (idx[s] == PTL_VX_NOCON) continue;
-            ptl_open_span o = of->spans[s];
+            /* the span is copied whole and its links rewritten in place: a copy built on the stack
+               byte by byte and then read back as 16 bytes stalls (no store forwarding) */
+            uint8_t con[4];
+            memcpy(con, of->spans[s].con, 4);
+            ptl_open_span* o = &of->spans[k]; /* k <= s */
+            if (k != s) *o = of->spans[s];
             for (int d = 0; d < 4; ++d)
-                if (o.con[d] != PTL_VX_NOCON) o.con[d] = idx[cs[c + off[d]] + o.con[d]];
-            of->spans[k] = o;
+                if (con[d] != PTL_VX_NOCON) o->con[d] = idx[cs[c + off[d]] + con[d]];
             of->col_of[k++] = c;
         }
     k = 0;
@@ -443,15 +447,16 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
             uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
             for (uint32_t i = b; i < e; ++i) {
                 if (!walk[i]) continue;
-                ptl_open_span o;
-                memset(&o, 0, sizeof o);
-                o.floor = hf->spans[i].smax;
-                o.ceil = (uint16_t)ceil_of(hf, i, e);
-                o.tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
-                memset(o.con, PTL_VX_NOCON, sizeof o.con);
-                o.layer = PTL_VX_NONE;
-                out->col_of[k] = c;
-                out->spans[k++] = o;
+                /* every field written in place (a span built on the stack and copied stalls on
+                   the 16-byte read of its narrow stores) */
+                ptl_open_span* o = &out->spans[k];
+                o->floor = hf->spans[i].smax;
+                o->ceil = (uint16_t)ceil_of(hf, i, e);
+                o->tag = walk[i] == 2 ? hf->spans[i - 1].tag : hf->spans[i].tag;
+                memset(o->con, PTL_VX_NOCON, sizeof o->con);
+                o->pad = 0;
+                o->layer = PTL_VX_NONE;
+                out->col_of[k++] = c;
             }
             cs[c + 1] = k;
             if (cs[c] == k) continue;

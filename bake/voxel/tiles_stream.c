@@ -42,11 +42,14 @@ static ptl_vx_params world_grid(const ptl_vx_params* world) {
 /* ---- The tile path: each tile floods its own blocks in its job (layer_map.h) ------------------- */
 
 /* The tile's own columns of the window's field as a field of their own (plain index, col_of; gaps'
-   far ends as indices inside their columns). */
+   far ends as indices inside their columns). The window's index is plain (ptl_filter_build_open) and
+   a row of the tile is a run of consecutive columns of the window, so its spans are one range of the
+   window's, copied whole; the window's spans carry no layer yet (PTL_VX_NONE). */
 static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, const ptl_allocator* a, ptl_open_field* out) {
     const ptl_vx_params* p = &of->p;
     const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
-    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, cols = w * d;
+    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, cols = w * d, W = (uint32_t)p->width;
+    const uint32_t* wcs = of->col_index.off.u32; /* the window's plain index */
     memset(out, 0, sizeof *out);
     out->p = *p;
     out->p.width = (int32_t)w, out->p.depth = (int32_t)d, out->p.ox = t->x0, out->p.oz = t->z0, out->p.border = 0;
@@ -54,41 +57,39 @@ static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, cons
     out->col_index.off.u32 = ptl_mem_alloc(a, ((size_t)cols + 1) * sizeof(uint32_t));
     if (!out->col_index.off.u32) return PTL_ERR_NO_MEMORY;
     out->col_index.width = 4, out->col_index.cols = cols, out->col_index.filled = cols + 1;
+    uint32_t* cs = out->col_index.off.u32;
     uint32_t n = 0;
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
-            out->col_index.off.u32[z * w + x] = n;
-            n += ptl_filter_col_end(of, c) - ptl_filter_col_begin(of, c);
-        }
-    out->col_index.off.u32[cols] = n;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = wcs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t s0 = row[0];
+        for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = n + (row[x] - s0);
+        n += row[w] - s0;
+    }
+    cs[cols] = n;
     out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans + 1);
     out->col_of = ptl_mem_alloc(a, (size_t)n * sizeof *out->col_of + 1);
     out->span_count = out->span_cap = n;
     if (!out->spans || !out->col_of) return PTL_ERR_NO_MEMORY;
-    uint32_t i = 0;
-    for (uint32_t z = 0; z < d; ++z)
-        for (uint32_t x = 0; x < w; ++x) {
-            const uint32_t c = (uint32_t)(lz0 + (int32_t)z) * (uint32_t)p->width + (uint32_t)(lx0 + (int32_t)x);
-            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
-                out->spans[i] = of->spans[sp];
-                out->spans[i].layer = PTL_VX_NONE;
-                out->col_of[i++] = z * w + x;
-            }
-        }
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = wcs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t k = cs[z * w];
+        if (row[w] > row[0]) memcpy(out->spans + k, of->spans + row[0], (size_t)(row[w] - row[0]) * sizeof *out->spans);
+        for (uint32_t x = 0; x < w; ++x)
+            for (uint32_t i = cs[z * w + x], e = cs[z * w + x + 1]; i < e; ++i) out->col_of[i] = z * w + x;
+    }
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t ng = 0;
         for (uint32_t g = 0; g < of->gap_count; ++g) {
             const ptl_vx_gap* gp = &of->gaps[g];
             const uint32_t c = of->col_of[gp->span];
-            const int32_t x = (int32_t)(c % (uint32_t)p->width) - lx0, z = (int32_t)(c / (uint32_t)p->width) - lz0;
+            const int32_t x = (int32_t)(c % W) - lx0, z = (int32_t)(c / W) - lz0;
             if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
             if (pass == 1) {
                 const int k = gp->cols + 1;
-                const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * (uint32_t)p->width + (uint32_t)(lx0 + x + k * DX[gp->dir]);
+                const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp->dir]) * W + (uint32_t)(lx0 + x + k * DX[gp->dir]);
                 ptl_vx_gap o = *gp;
-                o.span = out->col_index.off.u32[(uint32_t)z * w + (uint32_t)x] + (gp->span - ptl_filter_col_begin(of, c));
-                o.other = gp->other - ptl_filter_col_begin(of, oc);
+                o.span = cs[(uint32_t)z * w + (uint32_t)x] + (gp->span - wcs[c]);
+                o.other = gp->other - wcs[oc];
                 out->gaps[ng] = o;
             }
             ++ng;
@@ -125,6 +126,7 @@ typedef struct layers_job {
     const ptl_layer_stream* s;
     ptl_tile_layers** out; /* per tile of tj.range, row-major */
     ptl_heightfield* strips; /* per column of groups: the rows the last group there shares with the next */
+    ptl_heightfield* side;   /* without jobs: the columns the last group shares with the next in its row; else NULL */
 } layers_job;
 
 /* The heightfield spans of tile t's own columns (stats). */
@@ -138,21 +140,88 @@ static void count_solid(const ptl_heightfield* hf, ptl_vx_tile* t) {
         }
 }
 
-/* Tile t's own columns of the window `of` as a field of their own, flooded into *out; frees `of`
-   first when `last` (the group's last tile: the window goes before the tile's flood, as one tile's
-   job did). */
+/* The window's field made tile t's own field in place (the group's last tile: nothing else reads the
+   window after it), the same field own_field would copy out: each row of the tile's columns is moved
+   down to its place (a row's spans are one range of the window's, and a row's new place never lies
+   after its old one, so moving rows in order overwrites only what was read), the column index and
+   the gaps rewritten in place likewise. The arrays keep their allocated sizes: *cols and *gaps get
+   the window's column and gap counts, to be put back before ptl_open_field_free. False when out of
+   memory (the field is then unchanged). */
+static bool own_field_in_place(ptl_open_field* of, const ptl_vx_tile* t, const ptl_allocator* a, uint32_t* cols_out,
+                               uint32_t* gaps_out) {
+    const ptl_vx_params* p = &of->p;
+    const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
+    const uint32_t w = (uint32_t)t->w, d = (uint32_t)t->d, W = (uint32_t)p->width;
+    uint32_t* cs = of->col_index.off.u32; /* the window's plain index, rewritten to the tile's */
+    uint32_t* base = ptl_mem_alloc(a, ((size_t)d + 1) * sizeof *base); /* the tile's first span of each row */
+    if (!base) return false;
+    base[0] = 0;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = cs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        base[z + 1] = base[z] + (row[w] - row[0]);
+    }
+    /* the gaps first, while the window's col_of and index are intact (gap g is read before entry
+       ng <= g is written) */
+    uint32_t ng = 0;
+    for (uint32_t g = 0; g < of->gap_count; ++g) {
+        const ptl_vx_gap gp = of->gaps[g];
+        const uint32_t c = of->col_of[gp.span];
+        const int32_t x = (int32_t)(c % W) - lx0, z = (int32_t)(c / W) - lz0;
+        if (x < 0 || z < 0 || x >= t->w || z >= t->d) continue;
+        const int k = gp.cols + 1;
+        const uint32_t oc = (uint32_t)(lz0 + z + k * DZ[gp.dir]) * W + (uint32_t)(lx0 + x + k * DX[gp.dir]);
+        const uint32_t r0 = (uint32_t)(lz0 + z) * W + (uint32_t)lx0;
+        ptl_vx_gap o = gp;
+        o.span = base[z] + (cs[r0 + (uint32_t)x] - cs[r0]) + (gp.span - cs[c]);
+        o.other = gp.other - cs[oc];
+        of->gaps[ng++] = o;
+    }
+    /* the spans and their columns, row by row */
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = cs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t s0 = row[0], k0 = base[z];
+        if (row[w] > s0 && k0 != s0) memmove(of->spans + k0, of->spans + s0, (size_t)(row[w] - s0) * sizeof *of->spans);
+        for (uint32_t x = 0; x < w; ++x)
+            for (uint32_t i = k0 + (row[x] - s0), e = k0 + (row[x + 1] - s0); i < e; ++i) of->col_of[i] = z * w + x;
+    }
+    /* the index: entry z * w + x comes from (lz0 + z) * W + lx0 + x, never before it; a row's start
+       is read before the row's entries are written */
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t r0 = (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0, s0 = cs[r0];
+        for (uint32_t x = 0; x < w; ++x) cs[z * w + x] = base[z] + (cs[r0 + x] - s0);
+    }
+    cs[w * d] = base[d];
+    *cols_out = of->col_index.cols, *gaps_out = of->gap_count;
+    of->col_index.cols = w * d, of->col_index.filled = w * d + 1;
+    of->span_count = base[d];
+    of->gap_count = ng;
+    of->p.width = (int32_t)w, of->p.depth = (int32_t)d, of->p.ox = t->x0, of->p.oz = t->z0, of->p.border = 0;
+    ptl_mem_free(a, base, ((size_t)d + 1) * sizeof *base);
+    return true;
+}
+
+/* Tile t's own columns of the window `of` as a field of their own, flooded into *out. The group's
+   last tile (`last`) takes the window itself (own_field_in_place) and frees it after its flood;
+   the others copy their columns out (own_field). */
 static ptl_status tile_layers(const layers_job* j, ptl_vx_tile* t, ptl_open_field* of, bool last,
                               ptl_tile_layers** out, ptl_error* err) {
     ptl_open_field own;
-    ptl_status st = own_field(of, t, j->tj.a, &own);
-    if (last) ptl_open_field_free(of);
+    memset(&own, 0, sizeof own);
+    uint32_t wcols = 0, wgaps = 0;
+    ptl_status st = PTL_OK;
+    if (last) st = own_field_in_place(of, t, j->tj.a, &wcols, &wgaps) ? PTL_OK : PTL_ERR_NO_MEMORY;
+    else st = own_field(of, t, j->tj.a, &own);
     if (st < 0) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", t->tx, t->tz);
     if (st >= 0) {
-        st = ptl_lstream_tile(j->s, &own, t->x0, t->z0, out);
+        st = ptl_lstream_tile(j->s, last ? of : &own, t->x0, t->z0, out);
         if (st < 0)
             st = ptl_error_set(err, st, st == PTL_ERR_NO_MEMORY ? "bake: out of memory in the layers of tile (%d, %d)"
                                                                 : "bake: more than 2^32 block-layers in tile (%d, %d)",
                                t->tx, t->tz);
+    }
+    if (last) {
+        if (wcols) of->col_index.cols = wcols, of->gap_count = wgaps; /* the sizes it was allocated with */
+        ptl_open_field_free(of);
     }
     free_own_field(&own, j->tj.a);
     return st;
@@ -162,7 +231,11 @@ static ptl_status tile_layers(const layers_job* j, ptl_vx_tile* t, ptl_open_fiel
    window's last rows, the second's first). The first group keeps its heightfield of those rows (a
    strip) and the second rasterizes only the rows after them: each column is rasterized the same
    whatever window holds it (voxelize.c), so the strip and the rest joined are the second window's
-   heightfield, byte for byte, and the border costs the filters' reach, not the rasterization. */
+   heightfield, byte for byte, and the border costs the filters' reach, not the rasterization.
+   Without a job system the groups of a row also run left to right, and the windows of two groups
+   side by side overlap in 2 x border columns the same way: the left group keeps its heightfield of
+   those columns (a side strip, all its rows) for the right one. With jobs, the groups of a row run
+   at once and each rasterizes its columns itself; the bytes are the same either way. */
 
 /* Rows [z0, end) of hf as a heightfield of their own in *out (empty when z0 is outside hf's rows);
    false when out of memory. */
@@ -187,29 +260,75 @@ static bool strip_keep(const ptl_heightfield* hf, int32_t z0, const ptl_allocato
     return true;
 }
 
-/* The heightfield of window p into *hf: the strip's rows when they are the window's first rows, and
-   the rest rasterized; without such a strip, all of it. The strip is freed either way. */
-static ptl_status window_hf(const layers_job* j, const ptl_vx_params* p, const uint32_t* tris, uint32_t count,
-                            ptl_heightfield* strip, ptl_heightfield* hf, ptl_error* err) {
-    const ptl_allocator* a = j->tj.a;
-    if (!strip->col_start || strip->p.oz != p->oz || strip->p.ox != p->ox || strip->p.width != p->width ||
-        strip->p.depth > p->depth) {
-        ptl_heightfield_free(strip);
-        return ptl_voxelize_trimesh(j->tj.m, tris, count, p, a, hf, err);
+/* Columns [x0, end) of hf, all its rows, as a heightfield of their own in *out (a side strip; empty
+   when x0 is outside hf's columns); false when out of memory. */
+static bool side_keep(const ptl_heightfield* hf, int32_t x0, const ptl_allocator* a, ptl_heightfield* out) {
+    memset(out, 0, sizeof *out);
+    const ptl_vx_params* p = &hf->p;
+    if (x0 <= p->ox || x0 >= p->ox + p->width) return true;
+    const uint32_t W = (uint32_t)p->width, lx = (uint32_t)(x0 - p->ox), w = W - lx, d = (uint32_t)p->depth;
+    uint32_t n = 0;
+    for (uint32_t z = 0; z < d; ++z) n += hf->col_start[z * W + W] - hf->col_start[z * W + lx];
+    out->p = *p, out->p.ox = x0, out->p.width = (int32_t)w;
+    out->alloc = *a;
+    out->col_start = ptl_mem_alloc(a, ((size_t)w * d + 1) * sizeof *out->col_start);
+    out->spans = ptl_mem_alloc(a, (size_t)n * sizeof *out->spans);
+    out->span_count = n;
+    if (!out->col_start || !out->spans) {
+        ptl_heightfield_free(out);
+        return false;
     }
-    ptl_vx_params q = *p;
-    q.oz = p->oz + strip->p.depth, q.depth = p->depth - strip->p.depth;
+    uint32_t k = 0;
+    for (uint32_t z = 0; z < d; ++z) {
+        const uint32_t* row = hf->col_start + z * W + lx, s0 = row[0];
+        for (uint32_t x = 0; x < w; ++x) out->col_start[z * w + x] = k + (row[x] - s0);
+        memcpy(out->spans + k, hf->spans + s0, (size_t)(row[w] - s0) * sizeof *out->spans);
+        k += row[w] - s0;
+    }
+    out->col_start[w * d] = n;
+    return true;
+}
+
+/* Appends rows [z0, z1) of hf's columns to dst (columns in hf's order): each row's column starts
+   from *k on, its spans copied after them. */
+static void rows_append(const ptl_heightfield* hf, uint32_t z, uint32_t* cs, ptl_vx_span* spans, uint32_t* k) {
+    const uint32_t w = (uint32_t)hf->p.width;
+    const uint32_t* row = hf->col_start + z * w, s0 = row[0];
+    for (uint32_t x = 0; x < w; ++x) cs[x] = *k + (row[x] - s0);
+    if (row[w] > s0) memcpy(spans + *k, hf->spans + s0, (size_t)(row[w] - s0) * sizeof *spans);
+    *k += row[w] - s0;
+}
+
+/* The heightfield of window p into *hf: the rows of `top` when they are the window's first rows, the
+   columns of `side` (NULL: none) for the rows after them when they are the window's first columns,
+   and the rest rasterized; without such strips, all of it. Both strips are freed either way. */
+static ptl_status window_hf(const layers_job* j, const ptl_vx_params* p, const uint32_t* tris, uint32_t count,
+                            ptl_heightfield* top, ptl_heightfield* side, ptl_heightfield* hf, ptl_error* err) {
+    const ptl_allocator* a = j->tj.a;
+    const bool use_top = top->col_start && top->p.oz == p->oz && top->p.ox == p->ox && top->p.width == p->width &&
+                         top->p.depth <= p->depth;
+    const int32_t td = use_top ? top->p.depth : 0;
+    const bool use_side = side && side->col_start && side->p.ox == p->ox && side->p.oz == p->oz &&
+                          side->p.depth == p->depth && side->p.width <= p->width && td < p->depth;
+    const int32_t sw = use_side ? side->p.width : 0;
+    ptl_status st = PTL_OK;
+    if (!use_top && !use_side) {
+        st = ptl_voxelize_trimesh(j->tj.m, tris, count, p, a, hf, err);
+        goto done;
+    }
+    ptl_vx_params q = *p; /* what is left to rasterize */
+    q.oz = p->oz + td, q.depth = p->depth - td, q.ox = p->ox + sw, q.width = p->width - sw;
     ptl_heightfield fresh;
     memset(&fresh, 0, sizeof fresh);
-    ptl_status st = q.depth > 0 ? ptl_voxelize_trimesh(j->tj.m, tris, count, &q, a, &fresh, err) : PTL_OK;
-    const uint32_t sc = (uint32_t)strip->p.width * (uint32_t)strip->p.depth;
-    const uint32_t fc = q.depth > 0 ? (uint32_t)q.width * (uint32_t)q.depth : 0;
-    const uint64_t n = (uint64_t)strip->span_count + fresh.span_count;
+    if (q.depth > 0 && q.width > 0) st = ptl_voxelize_trimesh(j->tj.m, tris, count, &q, a, &fresh, err);
+    const uint32_t W = (uint32_t)p->width, D = (uint32_t)p->depth, sc = (uint32_t)td * W;
+    const uint32_t ss = use_side ? side->col_start[(uint32_t)td * (uint32_t)sw] : 0;
+    const uint64_t n = (use_top ? (uint64_t)top->span_count : 0) + (use_side ? side->span_count - ss : 0) + fresh.span_count;
     if (st >= 0 && n > UINT32_MAX) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "voxelize: out of memory (%llu spans)", (unsigned long long)n);
     if (st >= 0) {
         memset(hf, 0, sizeof *hf);
         hf->p = *p, hf->alloc = *a;
-        hf->col_start = ptl_mem_alloc(a, ((size_t)sc + fc + 1) * sizeof *hf->col_start);
+        hf->col_start = ptl_mem_alloc(a, ((size_t)W * D + 1) * sizeof *hf->col_start);
         hf->spans = ptl_mem_alloc(a, (size_t)n * sizeof *hf->spans);
         hf->span_count = (uint32_t)n;
         if (!hf->col_start || !hf->spans) {
@@ -218,14 +337,22 @@ static ptl_status window_hf(const layers_job* j, const ptl_vx_params* p, const u
         }
     }
     if (st >= 0) {
-        memcpy(hf->col_start, strip->col_start, (size_t)sc * sizeof *hf->col_start);
-        for (uint32_t c = 0; c < fc; ++c) hf->col_start[sc + c] = strip->span_count + fresh.col_start[c];
-        hf->col_start[sc + fc] = (uint32_t)n;
-        memcpy(hf->spans, strip->spans, (size_t)strip->span_count * sizeof *hf->spans);
-        if (fresh.span_count) memcpy(hf->spans + strip->span_count, fresh.spans, (size_t)fresh.span_count * sizeof *hf->spans);
+        uint32_t k = 0;
+        if (use_top) {
+            memcpy(hf->col_start, top->col_start, (size_t)sc * sizeof *hf->col_start);
+            memcpy(hf->spans, top->spans, (size_t)top->span_count * sizeof *hf->spans);
+            k = top->span_count;
+        }
+        for (uint32_t z = (uint32_t)td; z < D; ++z) { /* each row: the side strip's columns, then the fresh ones */
+            if (sw) rows_append(side, z, hf->col_start + z * W, hf->spans, &k);
+            if (q.width > 0) rows_append(&fresh, z - (uint32_t)td, hf->col_start + z * W + (uint32_t)sw, hf->spans, &k);
+        }
+        hf->col_start[W * D] = k;
     }
     ptl_heightfield_free(&fresh);
-    ptl_heightfield_free(strip);
+done:
+    ptl_heightfield_free(top);
+    if (side) ptl_heightfield_free(side);
     return st;
 }
 
@@ -262,7 +389,7 @@ static void run_group(const layers_job* j, int32_t gx, int32_t gz) {
     const uint32_t* tris = j->tj.b->tris + j->tj.b->start[bi];
     const uint32_t count = j->tj.b->start[bi + 1] - j->tj.b->start[bi];
     ptl_heightfield* strip = &j->strips[gx - j->grange[0]];
-    ptl_status st = window_hf(j, &p, tris, count, strip, &hf, err);
+    ptl_status st = window_hf(j, &p, tris, count, strip, j->side, &hf, err);
     if (st >= 0) st = ptl_filter_build_open(&hf, j->tj.a, &of, err);
     for (int32_t tz = tz0; tz < tz1 && st >= 0; ++tz)
         for (int32_t tx = tx0; tx < tx1; ++tx)
@@ -271,6 +398,13 @@ static void run_group(const layers_job* j, int32_t gx, int32_t gz) {
     if (st >= 0 && gz + 1 < j->gt->tiles_z &&
         !strip_keep(&hf, (int32_t)((int64_t)(gz + 1) * j->gt->tile_size - j->gt->border), j->tj.a, strip))
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", tx0, tz0);
+    /* the columns the next group of the row shares: from the start of its window on */
+    if (st >= 0 && j->side && gx + 1 < j->gt->tiles_x) {
+        ptl_vx_params pn;
+        ptl_tiles_window(j->tj.world, j->gt, gx + 1, gz, &pn);
+        if (!side_keep(&hf, pn.ox, j->tj.a, j->side))
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory in tile (%d, %d)", tx0, tz0);
+    }
     ptl_heightfield_free(&hf);
     for (int32_t tz = tz0; tz < tz1; ++tz)
         for (int32_t tx = tx0; tx < tx1; ++tx) {
@@ -308,6 +442,8 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
     ptl_tiles_bins b;
     memset(&b, 0, sizeof b);
     ptl_heightfield* strips = ptl_mem_calloc(a, (size_t)gt->tiles_x, sizeof *strips);
+    ptl_heightfield side; /* one thread: the groups of a row run left to right, sharing side strips */
+    memset(&side, 0, sizeof side);
     if (st >= 0 && !strips) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     /* Without runs (a small mesh, see ptl_tiles_stream_mesh), every group's triangles are binned once. */
     const int32_t all[4] = {0, 0, gt->tiles_x, gt->tiles_z};
@@ -328,10 +464,12 @@ static ptl_status stream_tile_layers(const ptl_trimesh* m, const ptl_vx_params* 
         } else if (rows && ptl_tiles_bin_triangles(m, world, gt, grange, rows, jobs, a, &b) < 0) {
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory binning triangles to tiles");
         } else {
-            layers_job lj = {{m, world, t, range, rows ? grange : all, &b, a, tiles, errs}, gt, grange, G, s, out, strips};
+            layers_job lj = {{m, world, t, range, rows ? grange : all, &b, a, tiles, errs}, gt, grange, G, s, out, strips,
+                             jobs && jobs->run ? NULL : &side};
             if (jobs && jobs->run) jobs->run(jobs->user, run_group_column, &lj, ng);
             else
                 for (uint32_t i = 0; i < ng; ++i) run_group_column(&lj, i);
+            ptl_heightfield_free(&side); /* the row's last group keeps none; a failed row may */
             for (uint32_t i = 0; i < n && st >= 0; ++i) { /* in row-major order: the first failure is the bake's */
                 if (tiles[i].status < 0) {
                     st = tiles[i].status;

@@ -36,8 +36,10 @@ static ptl_status mesh_bounds(const ptl_trimesh* m, float bmin[3], float bmax[3]
             float c = m->verts[3 * (size_t)v + k];
             if (!isfinite(c))
                 return ptl_error_set(err, PTL_ERR_BAD_INPUT, "voxelize: vertex %u has a non-finite coordinate", v);
-            if (c < bmin[k]) bmin[k] = c;
-            if (c > bmax[k]) bmax[k] = c;
+            /* selects, not branches (minss / maxss): the same values, and no misprediction per
+               coordinate of an unsorted mesh (c is finite here) */
+            bmin[k] = c < bmin[k] ? c : bmin[k];
+            bmax[k] = c > bmax[k] ? c : bmax[k];
         }
     }
     return PTL_OK;
