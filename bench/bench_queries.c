@@ -28,14 +28,19 @@
 #include "bench.h"
 #include "peer_recast.h"
 
-enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 4, KIND_SECONDS = 120 };
-enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE };
-static const char* const KIND_NAMES[NKIND] = {"nearest", "raycast", "wall distance", "move along surface"};
-static const char* const KIND_FILES[NKIND] = {"nearest", "raycast", "distance_to_wall", "move_along_surface"};
+enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 5, KIND_SECONDS = 120 };
+/* K_MOVE_IN: the move of an agent that knows its cell (ptl_query_move_along_surface_in, the start
+   located before the clock starts), as Detour's moveAlongSurface is given its start polygon */
+enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE, K_MOVE_IN };
+static const char* const KIND_NAMES[NKIND] = {"nearest", "raycast", "wall distance", "move along surface",
+                                              "move, start cell known"};
+static const char* const KIND_FILES[NKIND] = {"nearest", "raycast", "distance_to_wall", "move_along_surface",
+                                              "move_along_surface"};
 /* the input columns of each file, in the order the queries read them */
 static const char* const KIND_COLS[NKIND][7] = {{"px", "py", "pz", "hx", "hy", "hz", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"px", "py", "pz", "max_radius", NULL},
+                                                {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
 
 typedef struct kind_rows {
@@ -146,11 +151,21 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
         st = ptl_query_wall_distance(q, r, NULL, r[3], &w);
         *us = (bench_now_ms() - a) * 1e3;
         memcpy(pt, w.point, 3 * sizeof(float)), *flag = w.found;
-    } else {
+    } else if (k == K_MOVE) {
         ptl_move_result m;
         memset(&m, 0, sizeof m);
         a = bench_now_ms();
         st = ptl_query_move_along_surface(q, r, r + 3, NULL, &m);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, m.point, 3 * sizeof(float)), *flag = true;
+    } else {
+        ptl_location loc;
+        ptl_move_result m;
+        memset(&m, 0, sizeof m);
+        st = ptl_query_locate(q, r, NULL, &loc);
+        if (st < 0) return false;
+        a = bench_now_ms();
+        st = ptl_query_move_along_surface_in(q, loc.cell, loc.point, r + 3, &m);
         *us = (bench_now_ms() - a) * 1e3;
         memcpy(pt, m.point, 3 * sizeof(float)), *flag = true;
     }
@@ -161,7 +176,7 @@ static bool peer_row(peer_mesh* pm, int k, const float* r, peer_query_out* o) {
     if (k == K_NEAREST) return peer_query_nearest(pm, r, r + 3, o) == 0;
     if (k == K_RAYCAST) return peer_query_raycast(pm, r, r + 3, NULL, o) == 0;
     if (k == K_WALL) return peer_query_wall(pm, r, r[3], NULL, o) == 0;
-    return peer_query_move(pm, r, r + 3, NULL, o) == 0;
+    return peer_query_move(pm, r, r + 3, NULL, o) == 0; /* K_MOVE and K_MOVE_IN */
 }
 
 /* Times and compares kind k on its rows; the move's heights go to *hr. */
@@ -185,7 +200,7 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
             if (round) continue;
             if (!ok || !dok) continue;
             ++res->both;
-            bool dflag = k == K_NEAREST || k == K_MOVE ? true : o.hit;
+            bool dflag = k == K_NEAREST || k == K_MOVE || k == K_MOVE_IN ? true : o.hit;
             if (dflag != flag) {
                 ++res->found_diff;
                 continue;

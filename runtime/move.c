@@ -41,6 +41,19 @@ static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
     return true;
 }
 
+/* Does cell c hold (x, z) within the point-location tolerance (a point a move ended at, rounded to
+   floats, may lie a rounding step outside its cell)? */
+static bool cell_holds_within(const ptl_query* q, uint32_t c, double x, double z) {
+    const ptl_blob_cell* cell = &q->nm->cells[c];
+    const ptl_slot* s = q->slots + cell->first;
+    for (uint32_t i = 0; i < cell->vert_count; ++i) {
+        const ptl_slot* b = &s[i + 1 == cell->vert_count ? 0 : i + 1];
+        double ex = (double)b->x - s[i].x, ez = (double)b->z - s[i].z;
+        if (ex * (z - s[i].z) - ez * (x - s[i].x) < -q->loc_eps * sqrt(ex * ex + ez * ez)) return false;
+    }
+    return true;
+}
+
 /* The surface's height at (x, z) of cell c. On a 3D bake the cell's height grid holds, per voxel
    column, the top of its walkable span: the input surface's highest point over the column, rounded
    up to a voxel height (Recast's rasterisation, which the bake follows). Read as it is (what
@@ -125,23 +138,13 @@ static uint32_t chain_cells(const ptl_query* q, uint32_t end, ptl_move_result* o
     return first;
 }
 
-ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], const float end[3], const float extents[3],
-                                        ptl_move_result* out) {
-    if (!out) return PTL_ERR_INVALID_ARG;
+/* The move from the located start s (its cell in out->start_cell). */
+static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3], ptl_move_result* out) {
     uint32_t* cells = out->cells;
-    uint32_t cap = out->cell_capacity;
-    memset(out, 0, sizeof *out);
-    out->cells = cells, out->cell_capacity = cap;
-    out->start_cell = out->end_cell = PTL_NONE;
-    if (!q || !start || !end || !finite3(start) || !finite3(end) || (extents && !finite3(extents)) || (cap && !cells))
-        return PTL_ERR_INVALID_ARG;
-    ptl_qpoint s;
-    ptl_status st = ptl_query_locate_point(q, start, extents, &s);
-    if (st < 0) return st;
-    out->start_cell = s.cell;
+    const uint32_t cap = out->cell_capacity;
     double tx = end[0], tz = end[2];
     ptl_clear_trace_out tr = {.cells = cells, .cell_capacity = cap};
-    bool walked = ptl_clear_trace(q, &s, tx, tz, &tr);
+    bool walked = ptl_clear_trace(q, s, tx, tz, &tr);
     double x = tx, z = tz;
     uint32_t cell = tr.cell;
     if (walked && !tr.hit) {
@@ -149,7 +152,7 @@ ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], cons
         out->start_cell = tr.start;
     } else {
         /* a wall (or a pinch) stops the straight move: slide */
-        slide(q, &s, tx, tz, &x, &z, &cell);
+        slide(q, s, tx, tz, &x, &z, &cell);
         out->blocked = true;
         out->start_cell = chain_cells(q, cell, out);
     }
@@ -159,7 +162,43 @@ ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], cons
     return out->cell_count > cap && cap > 0 ? PTL_TRUNCATED : PTL_OK;
 }
 
-/* ---- Heights ----------------------------------------------------------------------------------- */
+/* Resets out (keeping the caller's cell buffer); false for bad arguments. */
+static bool move_begin(const ptl_query* q, const float start[3], const float end[3], ptl_move_result* out) {
+    uint32_t* cells = out->cells;
+    uint32_t cap = out->cell_capacity;
+    memset(out, 0, sizeof *out);
+    out->cells = cells, out->cell_capacity = cap;
+    out->start_cell = out->end_cell = PTL_NONE;
+    return q && start && end && finite3(start) && finite3(end) && !(cap && !cells);
+}
+
+ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], const float end[3], const float extents[3],
+                                        ptl_move_result* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    if (!move_begin(q, start, end, out) || (extents && !finite3(extents))) return PTL_ERR_INVALID_ARG;
+    ptl_qpoint s;
+    ptl_status st = ptl_query_locate_point(q, start, extents, &s);
+    if (st < 0) return st;
+    out->start_cell = s.cell;
+    return move_from(q, &s, end, out);
+}
+
+ptl_status ptl_query_move_along_surface_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3],
+                                           ptl_move_result* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    if (!move_begin(q, start, end, out)) return PTL_ERR_INVALID_ARG;
+    if (cell >= q->nm->h->cell_count || !cell_holds_within(q, cell, start[0], start[2]))
+        return ptl_query_move_along_surface(q, start, end, NULL, out);
+    ptl_qpoint s;
+    memset(&s, 0, sizeof s);
+    s.x = start[0], s.y = start[1], s.z = start[2];
+    s.kind = PTL_QPOINT_CELL;
+    s.cell = s.pair[0] = cell;
+    s.cells = s.pair;
+    s.cell_count = 1;
+    out->start_cell = cell;
+    return move_from(q, &s, end, out);
+}
 
 ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float* y) {
     if (y) *y = 0;

@@ -305,6 +305,21 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
             float y;
             cr_assert_eq(ptl_query_height(q, m.end_cell, m.point[0], m.point[2], &y), PTL_OK, "%s row %u", meshes[mi], i);
             cr_assert_eq(y, m.point[1]);
+            /* an agent that knows its cell (the located start's) moves the same way without locating;
+               from the end, knowing the end cell, a move back to the start keeps to that floor */
+            ptl_move_result mi2 = {0};
+            cr_assert_eq(ptl_query_move_along_surface_in(q, s.cell, s.point, r + 3, &mi2), PTL_OK);
+            cr_assert(mi2.end_cell == m.end_cell && fabsf(mi2.point[0] - m.point[0]) < 1e-4f &&
+                          fabsf(mi2.point[2] - m.point[2]) < 1e-4f,
+                      "%s row %u: with the start's cell, ended at (%g, %g) in %u, not (%g, %g) in %u", meshes[mi], i,
+                      mi2.point[0], mi2.point[2], mi2.end_cell, m.point[0], m.point[2], m.end_cell);
+            ptl_move_result back = {0};
+            cr_assert_eq(ptl_query_move_along_surface_in(q, m.end_cell, m.point, s.point, &back), PTL_OK);
+            cr_assert_eq(back.start_cell, m.end_cell, "%s row %u: the move back starts in the cell the move ended in", meshes[mi], i);
+            /* a cell that does not hold the start: located instead */
+            ptl_move_result wrong = {0};
+            uint32_t other = (s.cell + 1) % info.cell_count;
+            cr_assert_eq(ptl_query_move_along_surface_in(q, other, r, r + 3, &wrong), PTL_OK);
             /* the input surface (undulating has one layer: the triangle under the point) */
             double h;
             if (mi == 2 && triangle_height(&tm, m.point[0], m.point[2], &h)) {

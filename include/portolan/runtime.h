@@ -427,6 +427,13 @@ typedef struct ptl_move_result {
 ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], const float end[3], const float extents[3],
                                         ptl_move_result* out);
 
+/* The same move for an agent that knows its cell (the end_cell of its last move, as Detour's
+   moveAlongSurface takes the start polygon): `start` is taken as a point of `cell`, with no point
+   location, when the cell holds it in plan (within the point-location tolerance); otherwise it is
+   located as by ptl_query_move_along_surface with the default extents. */
+ptl_status ptl_query_move_along_surface_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3],
+                                           ptl_move_result* out);
+
 /* The surface's height at (x, z) of cell `cell` (Detour's getPolyHeight). On a 3D navmesh, from the
    bake's height grid of the cell: its voxel floors interpolated between column centres, less the
    voxelisation's upward bias (half a cell height, and on a slope the rise to a column's highest
