@@ -394,6 +394,37 @@ typedef struct ptl_raycast_hit {
 ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end[3], const float extents[3],
                              ptl_raycast_hit* out);
 
+/* ---- Random points ---------------------------------------------------------------------------
+   Uniform by the walkable surface's 3D area (not its plan area: a slope of 45 degrees gets 1.41
+   times the points of a flat floor of the same plan), on the surface the height query reads: the
+   height grids' floors of a 3D bake (each column's slope from the floors around it), else the
+   plane of each fan triangle of a cell's vertices. Link cells (gaps) are never drawn. The tables
+   come with the navmesh (built at load); a draw allocates nothing and takes O(log cells).
+   Deterministic: the only randomness is the caller's 64-bit state, advanced by SplitMix64 (Steele,
+   Lea and Flood 2014; ptl_random_next): the same state gives the same points on every machine and
+   thread. Any value is a valid state (seed it with a constant, a clock, a hash). */
+
+/* The next number of the generator (SplitMix64): state += 0x9e3779b97f4a7c15, then a mix of it. */
+uint64_t ptl_random_next(uint64_t* state);
+
+/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell or an
+   out-of-range cell). */
+double ptl_navmesh_cell_surface_area(const ptl_navmesh* nm, uint32_t cell);
+
+/* A point of the mesh, uniform by surface area: out->cell, out->point (height: the surface's there,
+   as ptl_query_locate gives it), out->distance 0. Advances *rng_state. PTL_OK, PTL_ERR_NOT_FOUND (a
+   mesh with no surface), PTL_ERR_INVALID_ARG (NULL). */
+ptl_status ptl_query_random_point(ptl_query* q, uint64_t* rng_state, ptl_location* out);
+
+/* A point uniform by surface area over the part of the mesh within `radius` in plan (closed) of
+   `centre` (located first as by ptl_query_locate within `extents`, NULL or zero: 2, 4, 2) and
+   reachable from it: in the cells ptl_query_cells_in_circle gives (so a floor above or below is
+   left out; Detour's findRandomPointAroundCircle, whose point may lie outside the circle). The point
+   itself lies inside the circle. Radius 0 (no area): the located centre. PTL_OK, PTL_ERR_NOT_FOUND
+   (no mesh within the extents), PTL_ERR_INVALID_ARG (NULL, non-finite, negative radius). */
+ptl_status ptl_query_random_point_in_circle(ptl_query* q, const float centre[3], const float extents[3], float radius,
+                                            uint64_t* rng_state, ptl_location* out);
+
 #ifdef __cplusplus
 }
 #endif
