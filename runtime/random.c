@@ -57,30 +57,36 @@ static double floor_at(const ptl_navmesh* nm, const ptl_blob_grid* g, int64_t x,
     return v == PTL_HEIGHT_NONE ? -1 : (double)v;
 }
 
-/* Weight of column (x, z) of cell c's grid: the secant of its slope (Horn's 3 x 3 differences),
-   1 where the column has no floor. */
-static double column_weight(const ptl_navmesh* nm, const ptl_blob_grid* g, int64_t x, int64_t z) {
-    if (floor_at(nm, g, x, z) < 0) return 1;
-    const double rise = (double)nm->h->vox_ch / nm->h->vox_cs; /* a voxel height per column, as a gradient */
+/* The secant of the slope of a column from the floors f[dz + 1][dx + 1] around it (-1: none; the
+   centre has one): Horn's 3 x 3 differences. `rise`: a voxel height per column, as a gradient. */
+static double slope_weight(const double f[3][3], double rise) {
     double grad[2];
     for (int axis = 0; axis < 2; ++axis) {
         double sum = 0, wsum = 0;
-        for (int k = -1; k <= 1; ++k) {
-            /* along x for axis 0 (rows at z + k), along z for axis 1 (columns at x + k) */
-            int64_t bx = axis == 0 ? x : x + k, bz = axis == 0 ? z + k : z;
-            int64_t sx = axis == 0 ? 1 : 0, sz = axis == 0 ? 0 : 1;
-            double lo = floor_at(nm, g, bx - sx, bz - sz), mid = floor_at(nm, g, bx, bz), hi = floor_at(nm, g, bx + sx, bz + sz);
+        for (int k = 0; k < 3; ++k) {
+            /* along x for axis 0 (row k), along z for axis 1 (column k) */
+            double lo = axis == 0 ? f[k][0] : f[0][k], mid = axis == 0 ? f[k][1] : f[1][k];
+            double hi = axis == 0 ? f[k][2] : f[2][k];
             double d;
             if (lo >= 0 && hi >= 0) d = 0.5 * (hi - lo);
             else if (mid >= 0 && hi >= 0) d = hi - mid;
             else if (mid >= 0 && lo >= 0) d = mid - lo;
             else continue;
-            double w = k == 0 ? 2 : 1;
+            double w = k == 1 ? 2 : 1;
             sum += w * d, wsum += w;
         }
         grad[axis] = wsum > 0 ? rise * sum / wsum : 0;
     }
     return sqrt(1 + grad[0] * grad[0] + grad[1] * grad[1]);
+}
+
+/* Weight of column (x, z) of grid g: the secant of its slope, 1 where the column has no floor. */
+static double column_weight(const ptl_navmesh* nm, const ptl_blob_grid* g, int64_t x, int64_t z) {
+    if (floor_at(nm, g, x, z) < 0) return 1;
+    double f[3][3];
+    for (int dz = 0; dz < 3; ++dz)
+        for (int dx = 0; dx < 3; ++dx) f[dz][dx] = floor_at(nm, g, x + dx - 1, z + dz - 1);
+    return slope_weight(f, (double)nm->h->vox_ch / nm->h->vox_cs);
 }
 
 /* Area of the 3D triangle (a, b, c) over its plan area: its secant; 1 for a degenerate one. */
@@ -160,13 +166,116 @@ static uint32_t load_cell(const ptl_navmesh* nm, uint32_t c, double* xs, double*
     return n;
 }
 
-/* Cell c's surface area and largest weight, integrated for weight_at. buf: 4 arrays of cap doubles. */
-static double cell_surface(const ptl_navmesh* nm, uint32_t c, double* const buf[4], float* wmax) {
+/* The columns of cell c's grid that its bounds touch: [x0, x1) x [z0, z1) (grids may be wider
+   than their cell). */
+static void grid_window(const ptl_navmesh* nm, uint32_t c, uint32_t* x0, uint32_t* x1, uint32_t* z0, uint32_t* z1) {
+    const ptl_blob_grid* g = &nm->cell_grids[c];
+    const double cs = nm->h->vox_cs, ox = nm->h->vox_origin[0] + g->x0 * cs, oz = nm->h->vox_origin[2] + g->z0 * cs;
+    double bx0 = INFINITY, bx1 = -INFINITY, bz0 = INFINITY, bz1 = -INFINITY;
+    for (uint32_t i = 0; i < nm->cells[c].vert_count; ++i) {
+        const float* p = vtx(nm, c, i);
+        bx0 = fmin(bx0, p[0]), bx1 = fmax(bx1, p[0]), bz0 = fmin(bz0, p[2]), bz1 = fmax(bz1, p[2]);
+    }
+    double fx0 = floor((bx0 - ox) / cs) - 1, fx1 = floor((bx1 - ox) / cs) + 2;
+    double fz0 = floor((bz0 - oz) / cs) - 1, fz1 = floor((bz1 - oz) / cs) + 2;
+    *x0 = (uint32_t)fmax(0, fmin(fx0, g->w)), *x1 = (uint32_t)fmax(0, fmin(fx1, g->w));
+    *z0 = (uint32_t)fmax(0, fmin(fz0, g->d)), *z1 = (uint32_t)fmax(0, fmin(fz1, g->d));
+    if (*x1 < *x0) *x1 = *x0;
+    if (*z1 < *z0) *z1 = *z0;
+}
+
+/* Scratch of the load: 4 arrays of `cap` doubles (clipping), and the floors of a cell's grid
+   window with a ring of none around it (-1: none). */
+typedef struct surf_scratch {
+    double* buf[4];
+    double* floors;
+} surf_scratch;
+
+/* Where the horizontal line at z meets convex polygon (xs, zs; n points): its x-range in *lo, *hi;
+   false when it misses it. */
+static bool row_span(const double* xs, const double* zs, uint32_t n, double z, double* lo, double* hi) {
+    *lo = INFINITY, *hi = -INFINITY;
+    for (uint32_t i = 0; i < n; ++i) {
+        uint32_t j = i + 1 == n ? 0 : i + 1;
+        double za = zs[i], zb = zs[j];
+        if ((za < z && zb < z) || (za > z && zb > z)) continue;
+        if (za == zb) {
+            *lo = fmin(*lo, fmin(xs[i], xs[j])), *hi = fmax(*hi, fmax(xs[i], xs[j]));
+            continue;
+        }
+        double x = xs[i] + (z - za) / (zb - za) * (xs[j] - xs[i]);
+        *lo = fmin(*lo, x), *hi = fmax(*hi, x);
+    }
+    return *lo <= *hi;
+}
+
+/* A grid cell's surface: its plan area, plus each column's overlap with it times (weight - 1).
+   A column wholly inside the convex cell overlaps it by cs^2: those of a row are the ones inside
+   the cell's spans at both of the row's z (the left boundary of a convex polygon is convex in z,
+   the right one concave); the others are clipped. */
+static double grid_surface(const ptl_navmesh* nm, uint32_t c, const surf_scratch* sc, double* wmax) {
+    const ptl_blob_grid* g = &nm->cell_grids[c];
+    const double cs = nm->h->vox_cs, ox = nm->h->vox_origin[0] + g->x0 * cs, oz = nm->h->vox_origin[2] + g->z0 * cs;
+    const double rise = (double)nm->h->vox_ch / cs;
+    uint32_t wx0, wx1, wz0, wz1;
+    grid_window(nm, c, &wx0, &wx1, &wz0, &wz1);
+    /* the window and one column around it (inside the grid) in fl, with a ring of none */
+    const uint32_t gx0 = wx0 ? wx0 - 1 : 0, gz0 = wz0 ? wz0 - 1 : 0;
+    const uint32_t gx1 = wx1 < g->w ? wx1 + 1 : g->w, gz1 = wz1 < g->d ? wz1 + 1 : g->d;
+    const uint32_t W = gx1 - gx0 + 2;
+    double* fl = sc->floors;
+    for (uint32_t i = 0; i < W * (gz1 - gz0 + 2); ++i) fl[i] = -1;
+    for (uint32_t z = gz0; z < gz1; ++z)
+        for (uint32_t x = gx0; x < gx1; ++x) fl[(z - gz0 + 1) * W + x - gx0 + 1] = floor_at(nm, g, x, z);
+    double* const* buf = sc->buf;
+    const uint32_t n = load_cell(nm, c, buf[0], buf[1]);
+    double bz0 = INFINITY, bz1 = -INFINITY;
+    for (uint32_t i = 0; i < n; ++i) bz0 = fmin(bz0, buf[1][i]), bz1 = fmax(bz1, buf[1][i]);
+    double area = poly_area(buf[0], buf[1], n), best = 1;
+    for (uint32_t z = wz0; z < wz1; ++z) {
+        const double z0 = oz + z * cs, z1 = z0 + cs;
+        if (z1 < bz0 || z0 > bz1) continue;
+        load_cell(nm, c, buf[0], buf[1]);
+        double l0, h0, l1, h1, lo = INFINITY, hi = -INFINITY, rlo = INFINITY, rhi = -INFINITY;
+        bool a = row_span(buf[0], buf[1], n, z0, &l0, &h0), b = row_span(buf[0], buf[1], n, z1, &l1, &h1);
+        if (a && b) lo = fmax(l0, l1), hi = fmin(h0, h1); /* columns inside both spans are inside */
+        /* the row's x-range: the spans at its ends and the vertices within it */
+        if (a) rlo = fmin(rlo, l0), rhi = fmax(rhi, h0);
+        if (b) rlo = fmin(rlo, l1), rhi = fmax(rhi, h1);
+        for (uint32_t i = 0; i < n; ++i)
+            if (buf[1][i] >= z0 && buf[1][i] <= z1) rlo = fmin(rlo, buf[0][i]), rhi = fmax(rhi, buf[0][i]);
+        for (uint32_t x = wx0; x < wx1; ++x) {
+            const double x0 = ox + x * cs, x1 = x0 + cs;
+            if (x1 < rlo || x0 > rhi) continue;
+            const double* f = &fl[(z - gz0 + 1) * W + x - gx0 + 1];
+            if (f[0] < 0) continue;
+            const double ff[3][3] = {{f[-(int64_t)W - 1], f[-(int64_t)W], f[-(int64_t)W + 1]}, {f[-1], f[0], f[1]},
+                                     {f[W - 1], f[W], f[W + 1]}};
+            double w = slope_weight(ff, rise);
+            if (w == 1) continue;
+            double part;
+            if (x0 >= lo && x1 <= hi) {
+                part = cs * cs;
+            } else {
+                uint32_t m = load_cell(nm, c, buf[0], buf[1]);
+                part = poly_area(buf[0], buf[1], clip_box(buf, m, x0, x1, z0, z1));
+            }
+            if (part > 0) area += part * (w - 1), best = fmax(best, w);
+        }
+    }
+    *wmax = best;
+    return area;
+}
+
+/* Cell c's surface area and largest weight, integrated for weight_at. */
+static double cell_surface(const ptl_navmesh* nm, uint32_t c, const surf_scratch* sc, float* wmax) {
     *wmax = 0;
     if (ptl_nm_is_link(nm, c)) return 0;
     const uint32_t n = nm->cells[c].vert_count;
-    if (!has_grid(nm, c)) {
-        double area = 0, best = 1;
+    double area = 0, best = 1;
+    if (has_grid(nm, c)) {
+        area = grid_surface(nm, c, sc, &best);
+    } else {
         const float* a = vtx(nm, c, 0);
         for (uint32_t i = 1; i + 1 < n; ++i) {
             const float *b = vtx(nm, c, i), *d = vtx(nm, c, i + 1);
@@ -174,41 +283,26 @@ static double cell_surface(const ptl_navmesh* nm, uint32_t c, double* const buf[
             double w = tri_weight(a, b, d);
             area += plan * w, best = fmax(best, w);
         }
-        *wmax = (float)best;
-        return area;
     }
-    const ptl_blob_grid* g = &nm->cell_grids[c];
-    const double cs = nm->h->vox_cs, ox = nm->h->vox_origin[0] + g->x0 * cs, oz = nm->h->vox_origin[2] + g->z0 * cs;
-    double bx0 = INFINITY, bx1 = -INFINITY, bz0 = INFINITY, bz1 = -INFINITY;
-    for (uint32_t i = 0; i < n; ++i) {
-        const float* p = vtx(nm, c, i);
-        bx0 = fmin(bx0, p[0]), bx1 = fmax(bx1, p[0]), bz0 = fmin(bz0, p[2]), bz1 = fmax(bz1, p[2]);
-    }
-    uint32_t m = load_cell(nm, c, buf[0], buf[1]);
-    /* plan area, then each column with a floor adds its overlap times (weight - 1) */
-    double area = poly_area(buf[0], buf[1], m), best = 1;
-    for (uint32_t z = 0; z < g->d; ++z) {
-        double z0 = oz + z * cs, z1 = z0 + cs;
-        if (z1 < bz0 || z0 > bz1) continue;
-        for (uint32_t x = 0; x < g->w; ++x) {
-            double x0 = ox + x * cs, x1 = x0 + cs;
-            if (x1 < bx0 || x0 > bx1) continue;
-            double w = column_weight(nm, g, x, z);
-            if (w == 1) continue;
-            m = load_cell(nm, c, buf[0], buf[1]);
-            double part = poly_area(buf[0], buf[1], clip_box(buf, m, x0, x1, z0, z1));
-            if (part > 0) area += part * (w - 1), best = fmax(best, w);
-        }
-    }
-    *wmax = (float)best * (1 + 0x1p-20f); /* a float above every weight (accept tests compare doubles) */
+    /* a float at or above every weight (the accept test compares doubles); exactly 1 for a flat cell */
+    *wmax = best == 1 ? 1.0f : (float)best * (1 + 0x1p-20f);
     return area;
 }
 
 ptl_status ptl_nm_build_surface(ptl_navmesh* nm) {
     const uint32_t cells = nm->h->cell_count;
     uint32_t mcv = 3;
-    for (uint32_t c = 0; c < cells; ++c) mcv = nm->cells[c].vert_count > mcv ? nm->cells[c].vert_count : mcv;
-    const size_t cap = (size_t)mcv + 8, bytes = 4 * cap * sizeof(double);
+    size_t grid = 0;
+    for (uint32_t c = 0; c < cells; ++c) {
+        mcv = nm->cells[c].vert_count > mcv ? nm->cells[c].vert_count : mcv;
+        if (has_grid(nm, c)) {
+            uint32_t x0, x1, z0, z1;
+            grid_window(nm, c, &x0, &x1, &z0, &z1);
+            size_t gs = ((size_t)x1 - x0 + 4) * ((size_t)z1 - z0 + 4);
+            grid = gs > grid ? gs : grid;
+        }
+    }
+    const size_t cap = (size_t)mcv + 8, bytes = (4 * cap + grid) * sizeof(double);
     double* mem = ptl_mem_alloc(&nm->alloc, bytes);
     nm->surf_cum = ptl_mem_alloc(&nm->alloc, ((size_t)cells + 1) * sizeof(double));
     nm->surf_wmax = ptl_mem_alloc(&nm->alloc, ((size_t)cells + 1) * sizeof(float));
@@ -216,10 +310,10 @@ ptl_status ptl_nm_build_surface(ptl_navmesh* nm) {
         ptl_mem_free(&nm->alloc, mem, mem ? bytes : 0);
         return PTL_ERR_NO_MEMORY;
     }
-    double* const buf[4] = {mem, mem + cap, mem + 2 * cap, mem + 3 * cap};
+    const surf_scratch sc = {{mem, mem + cap, mem + 2 * cap, mem + 3 * cap}, mem + 4 * cap};
     double sum = 0;
     for (uint32_t c = 0; c < cells; ++c) {
-        sum += cell_surface(nm, c, buf, &nm->surf_wmax[c]);
+        sum += cell_surface(nm, c, &sc, &nm->surf_wmax[c]);
         nm->surf_cum[c] = sum;
     }
     ptl_mem_free(&nm->alloc, mem, bytes);
