@@ -50,7 +50,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.alt_h = lm ? (size_t)h->vert_count * sizeof(double) : 0;
     s.alt_stamp = lm ? (size_t)h->vert_count * sizeof(uint32_t) : 0;
     bool heights = h->vox_cs > 0; /* a 3D bake: paths follow the cells' heights */
-    s.corners = heights ? ((size_t)h->vert_count + 2) * 3 * sizeof(float) : 0;
+    s.corners = ((size_t)h->vert_count + 2) * 3 * sizeof(float); /* any navmesh: the path's cells are walked from them */
     s.profile = heights ? ptl_query_profile_size() : 0;
     const size_t nh = hubs ? h->hub_count : 0;
     s.hub_d = 2 * nh * sizeof(double);
@@ -228,10 +228,11 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         q->alt_stamp = ptl_mem_calloc(&a, 1, s.alt_stamp);
     }
     bool lm_ok = !q->lm_count || (q->lm_goal_lo && q->lm_goal_hi && q->alt_h && q->alt_stamp);
-    if (s.corners) {
-        q->corners = ptl_mem_alloc(&a, s.corners);
+    q->corners = ptl_mem_alloc(&a, s.corners);
+    lm_ok = lm_ok && q->corners;
+    if (s.profile) {
         q->profile = ptl_mem_alloc(&a, s.profile);
-        lm_ok = lm_ok && q->corners && q->profile;
+        lm_ok = lm_ok && q->profile;
     }
     if (q->use_hubs) {
         for (int k = 0; k < 2; ++k) {

@@ -192,9 +192,10 @@ struct ptl_query {
        (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
     float* vert_rho;
 
-    /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
-       (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */
-    float* corners;         /* 3 * (vert_count + 2) */
+    /* The searches' corners (3 * (vert_count + 2): any path), when the path's cells are asked for
+       or on 3D navmeshes (height grids) the path follows the surface; the height profile of one
+       segment (surface.c) for the latter, NULL for 2D navmeshes. */
+    float* corners;
     struct profile* profile;
 };
 
@@ -326,6 +327,11 @@ typedef struct ptl_back_writer {
 void ptl_pw_put(ptl_back_writer* w, double x, double z, float y);
 /* Writes the last point (the start). */
 void ptl_pw_flush(ptl_back_writer* w);
+
+/* path_cells.c: the cells the path through points pts[0..n) (3 floats each; the first is `start`)
+   crosses, to res->cells (res->cell_capacity) and res->cell_count. PTL_OK, PTL_TRUNCATED,
+   PTL_ERR_INTERNAL (a segment's walk met a wall: rounding). Uses q->cheap. */
+ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const float* pts, uint32_t n, ptl_path_result* res);
 
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

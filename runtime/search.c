@@ -706,7 +706,9 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     res->length = 0;
     res->start_cell = res->goal_cell = PTL_NONE;
     res->nodes_expanded = 0;
-    if (!q || !req || (res->point_capacity > 0 && !res->points)) return PTL_ERR_INVALID_ARG;
+    res->cell_count = 0;
+    if (!q || !req || (res->point_capacity > 0 && !res->points) || (res->cell_capacity > 0 && !res->cells))
+        return PTL_ERR_INVALID_ARG;
     if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
         return PTL_ERR_INVALID_ARG;
     if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;
@@ -719,12 +721,13 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
     if (req->radius > 0) return disc_path(q, req, &sp, &gp, res);
-    if (!q->corners || !req->follow_surface) {
+    const bool surface = q->profile && req->follow_surface, cells = res->cell_capacity > 0;
+    if (!surface && !cells) {
         st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
     } else {
-        /* 3D, following the surface: the corners into the query's buffer (it holds any path: a
-           taut path visits each vertex at most once), then the path following the surface into
-           the caller's. */
+        /* The corners into the query's buffer (it holds any path: a taut path visits each vertex
+           at most once), then the path (following the surface on request) into the caller's, and
+           the cells walked along the corners. */
         ptl_path_result in = *res;
         in.points = q->corners;
         in.point_capacity = q->nm->h->vert_count + 2;
@@ -733,7 +736,18 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
             ptl_path_result out = in;
             out.points = res->points;
             out.point_capacity = res->point_capacity;
-            st = ptl_query_follow_surface(q, in.points, in.point_count, sp.cell, &out);
+            if (surface) {
+                st = ptl_query_follow_surface(q, in.points, in.point_count, sp.cell, &out);
+            } else {
+                out.point_count = in.point_count < out.point_capacity ? in.point_count : out.point_capacity;
+                if (out.point_count) memcpy(out.points, in.points, 3 * sizeof(float) * out.point_count);
+                st = out.point_count < out.point_total ? PTL_TRUNCATED : st;
+            }
+            if (cells) {
+                ptl_status cs = ptl_query_path_cells(q, &sp, in.points, in.point_count, &out);
+                if (cs < 0) st = cs;
+                else if (cs == PTL_TRUNCATED && st == PTL_OK) st = cs;
+            }
             *res = out;
         } else {
             float* keep = res->points;

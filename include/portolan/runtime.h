@@ -294,6 +294,14 @@ typedef struct ptl_path_result {
     ptl_path_turn* turns;
     uint32_t turn_capacity;
     uint32_t turn_count;
+    /* radius 0: caller buffer for the cells the path crosses, in order from the start's to the
+       goal's, each sharing a portal with the next (where the path turns at a vertex, the cells
+       around it between the way in and the way out); NULL with capacity 0: none wanted, and none
+       computed (a search is faster without). cell_count: how many there are (all of them; at most
+       cell_capacity written). radius > 0: not filled (0). */
+    uint32_t* cells;
+    uint32_t cell_capacity;
+    uint32_t cell_count;
 } ptl_path_result;
 
 /* The path from start to goal, by req->mode (PTL_PATH_EXACT or PTL_PATH_CORRIDOR).
