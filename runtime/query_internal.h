@@ -333,6 +333,10 @@ void ptl_pw_flush(ptl_back_writer* w);
    PTL_ERR_INTERNAL (a segment's walk met a wall: rounding). Uses q->cheap. */
 ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const float* pts, uint32_t n, ptl_path_result* res);
 
+/* partial.c: the point of start s's piece of walkable space nearest `goal` in plan (ties: the nearest
+   height), located as a query point into out. PTL_ERR_NOT_FOUND when the piece has no cell. */
+ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
+
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);
 

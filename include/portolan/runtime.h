@@ -316,8 +316,10 @@ typedef struct ptl_path_result {
    goal; equal consecutive points are merged, so a path from a point to itself has one point. With
    req->follow_surface on a 3D navmesh, also the points where the ground under the path bends.
    Returns PTL_OK; PTL_TRUNCATED when the points did not fit (point_total says how many there are,
-   length is the whole path's); PTL_PARTIAL when the goal is unreachable (found = false, no points,
-   length 0); PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
+   length is the whole path's); PTL_PARTIAL when the goal is unreachable: found = false, and (radius
+   0) the path to the reachable point nearest the goal in plan (x-z; among points equally near, the
+   one whose height is nearest the goal's), with its points, length, goal_cell and cells, the
+   points possibly truncated (point_total says); radius > 0: no points, length 0. PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
    PTL_ERR_OUT_OF_NODES when the exact search's pool is full (raise ptl_query_desc.max_nodes);
    PTL_ERR_INVALID_ARG for NULL, non-finite or out-of-range arguments (a negative radius). On every
    error found = false and no points are returned.
