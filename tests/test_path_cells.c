@@ -2,6 +2,7 @@
    the first is the start's, the last the goal's, and every segment of the path lies in the union
    of the cells (checked at samples along it against the cells' polygons). */
 #include <criterion/criterion.h>
+#include <float.h>
 #include <math.h>
 #include <portolan/bake.h>
 #include <stdio.h>
@@ -41,12 +42,18 @@ static uint32_t check_cells(const ptl_navmesh* nm, const ptl_path_result* r, con
     for (uint32_t i = 0; i + 1 < r->cell_count; ++i)
         cr_assert(neighbours(nm, r->cells[i], r->cells[i + 1]), "%s: cells %u and %u (%u, %u) share no portal", what, i,
                   i + 1, r->cells[i], r->cells[i + 1]);
+    /* 1e-4, and a few float steps of the coordinates: points where the ground bends (follow_surface)
+       are rounded to floats on the segment between two corners, at 5000 m a step is 0.0005 */
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    double mag = fmax(fmax(fabs(in.bmin[0]), fabs(in.bmax[0])), fmax(fabs(in.bmin[2]), fabs(in.bmax[2])));
+    const double tol = 1e-4 + 8 * FLT_EPSILON * mag;
     for (uint32_t k = 0; k + 1 < r->point_count; ++k) {
         const float *a = &r->points[3 * k], *b = &r->points[3 * k + 3];
         for (int s = 0; s <= 64; ++s) {
             double t = s / 64.0, x = a[0] + t * (b[0] - a[0]), z = a[2] + t * (b[2] - a[2]);
             bool inside = false;
-            for (uint32_t i = 0; i < r->cell_count && !inside; ++i) inside = in_cell(nm, r->cells[i], x, z, 1e-4);
+            for (uint32_t i = 0; i < r->cell_count && !inside; ++i) inside = in_cell(nm, r->cells[i], x, z, tol);
             cr_assert(inside, "%s: segment %u at t %.3f (%g, %g) is in none of the path's cells", what, k, t, x, z);
         }
     }
@@ -140,4 +147,53 @@ Test(path_cells, a_3d_scene_of_ramps_and_pillars_and_bad_buffers) {
     ptl_navmesh_destroy(nm);
     ptl_blob_free(blob, size, NULL);
     free(b);
+}
+
+/* The shared meshes (skipped loudly without ../shared/data): random ends (ptl_query_random_point),
+   both modes, with and without following the surface. */
+Test(path_cells, cells_hold_the_paths_on_the_shared_meshes, .timeout = 240) {
+    const char* env = getenv("PTL_DATA");
+    const char* data = env && *env ? env : "../shared/data";
+    static const char* const MESHES[] = {"dungeon", "nav_test", "undulating"};
+    uint32_t checked = 0, partial = 0;
+    for (int m = 0; m < 3; ++m) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/meshes/%s.obj", data, MESHES[m]);
+        ptl_trimesh tm;
+        ptl_error err;
+        if (ptl_obj_load(path, NULL, &tm, &err) < 0) {
+            fprintf(stderr, "SKIPPED %s: %s\n", path, err.message);
+            cr_skip_test("shared data absent");
+        }
+        void* blob;
+        size_t size;
+        cr_assert_eq(ptl_bake_trimesh(&tm, NULL, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+        ptl_trimesh_free(&tm);
+        ptl_navmesh* nm;
+        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+        ptl_query* q = make_query(nm);
+        static float pts[3 * 4096];
+        static uint32_t cells[4096];
+        uint64_t st = 7 + m;
+        for (int i = 0; i < 300; ++i) {
+            ptl_location a, b;
+            ptl_query_random_point(q, &st, &a);
+            ptl_query_random_point(q, &st, &b);
+            ptl_path_request req = {.mode = i & 1 ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT, .follow_surface = (i & 2) != 0};
+            memcpy(req.start, a.point, sizeof req.start);
+            memcpy(req.goal, b.point, sizeof req.goal);
+            ptl_path_result r = {.points = pts, .point_capacity = 4096, .cells = cells, .cell_capacity = 4096};
+            ptl_status s = ptl_query_find_path(q, &req, &r);
+            cr_assert(s == PTL_OK || s == PTL_PARTIAL, "%s path %d: %s", MESHES[m], i, ptl_status_name(s));
+            partial += s == PTL_PARTIAL;
+            char what[128];
+            snprintf(what, sizeof what, "%s path %d", MESHES[m], i);
+            check_cells(nm, &r, what);
+            ++checked;
+        }
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+    }
+    fprintf(stderr, "path_cells: %u paths on the shared meshes (%u partial)\n", checked, partial);
 }
