@@ -251,6 +251,10 @@ static double grid_surface(const ptl_navmesh* nm, uint32_t c, const surf_scratch
             if (f[0] < 0) continue;
             const double ff[3][3] = {{f[-(int64_t)W - 1], f[-(int64_t)W], f[-(int64_t)W + 1]}, {f[-1], f[0], f[1]},
                                      {f[W - 1], f[W], f[W + 1]}};
+            /* every floor around level with this one (or none): flat, weight 1 (the usual case off slopes) */
+            bool flat = true;
+            for (int k = 0; k < 9 && flat; ++k) flat = ff[k / 3][k % 3] < 0 || ff[k / 3][k % 3] == f[0];
+            if (flat) continue;
             double w = slope_weight(ff, rise);
             if (w == 1) continue;
             double part;
