@@ -387,6 +387,7 @@ ptl_status ptl_query_random_point(ptl_query* q, uint64_t* rng_state, ptl_locatio
     if (out) init_location(out);
     if (!q || !rng_state || !out) return PTL_ERR_INVALID_ARG;
     const ptl_navmesh* nm = q->nm;
+    if (nm->h->cell_count == 0) return PTL_ERR_NOT_FOUND;
     const double total = nm->surf_cum[nm->h->cell_count - 1];
     if (!(total > 0)) return PTL_ERR_NOT_FOUND;
     double* buf[4];
