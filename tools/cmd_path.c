@@ -146,9 +146,10 @@ static int single(ptl_query* q, const path_opts* o) {
         printf("],\"cells\":[");
         for (uint32_t i = 0; i < res.cell_count && i < res.cell_capacity; ++i) printf(i ? ",%u" : "%u", cells[i]);
         printf("]}\n");
-    } else if (!res.found) {
+    } else if (!res.found && res.point_count == 0) {
         printf("no path (%s)\n", st == PTL_ERR_NOT_FOUND ? "start or goal is not on the mesh" : "goal unreachable");
     } else {
+        if (!res.found) printf("goal unreachable; to the reachable point nearest it: ");
         printf("length %.9g, %u points:", res.length, res.point_count);
         for (uint32_t i = 0; i < res.point_count; ++i)
             printf(" (%g, %g, %g)", res.points[3 * i], res.points[3 * i + 1], res.points[3 * i + 2]);
