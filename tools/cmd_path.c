@@ -97,7 +97,9 @@ static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], 
         double t0 = cli_now_ms();
         ptl_status st = ptl_query_find_path(q, &req, res);
         *us = (cli_now_ms() - t0) * 1e3;
-        if (st != PTL_TRUNCATED) return st;
+        /* a partial path (the way to the point nearest an unreachable goal) may not fit either */
+        bool short_of_room = res->point_count < res->point_total || (cbuf && res->cell_count > *ccap);
+        if (st != PTL_TRUNCATED && !(st == PTL_PARTIAL && short_of_room)) return st;
         if (cbuf && res->cell_count > *ccap) {
             uint32_t* nc = realloc(*cbuf, (size_t)res->cell_count * 2 * sizeof(uint32_t));
             if (!nc) return PTL_ERR_NO_MEMORY;
