@@ -89,7 +89,7 @@ static int one_mesh(const char* data, const char* name) {
     ptl_navmesh_info info;
     ptl_navmesh_get_info(nm, &info);
     double surface = 0;
-    for (uint32_t c = 0; c < info.cell_count; ++c) surface += ptl_navmesh_cell_surface_area(nm, c);
+    for (uint32_t c = 0; c < info.cell_count; ++c) surface += ptl_query_cell_surface_area(q, c);
     printf("| %s | %u | %.1f | %.1f | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f |%s\n", name, info.cell_count,
            info.walkable_area, surface, om, op, cpu_ours, tm, tp, cpu_theirs, load_ms, sink == 12345 ? " " : "");
     free(ours), free(theirs);

@@ -468,7 +468,6 @@ static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_na
     if (s >= 0 && find_kinked_cells(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s >= 0) s = check_hubs(nm, err);
     if (s >= 0) s = ptl_nm_build_pockets(nm, err);
-    if (s >= 0 && ptl_nm_build_surface(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s < 0) {
         if (adopt) nm->blob = NULL, nm->size = 0; /* still the caller's */
         ptl_navmesh_destroy(nm);
@@ -519,8 +518,6 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_piece, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_kinked, nm->cell_kinked ? (size_t)nm->h->cell_count : 0);
-    ptl_mem_free(&a, nm->surf_cum, nm->surf_cum ? ((size_t)nm->h->cell_count + 1) * sizeof(double) : 0);
-    ptl_mem_free(&a, nm->surf_wmax, nm->surf_wmax ? ((size_t)nm->h->cell_count + 1) * sizeof(float) : 0);
     ptl_mem_free(&a, nm->vert_hub, nm->vert_hub ? (size_t)vc * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->pocket, nm->pocket ? 2 * ((size_t)vc + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->cell_pocket,

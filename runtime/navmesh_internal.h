@@ -57,10 +57,6 @@ struct ptl_navmesh {
        such a turn can be a real angle (two vertices a few float steps apart on a rounded input),
        and the half-planes of the cell's edges then leave out a part of it. */
     uint8_t* cell_kinked;
-    /* Derived at load (random.c, ptl_nm_build_surface): per cell, the surface area (3D) of the cells up
-       to and including it, and the largest ratio of surface to plan area within it (0: a link cell). */
-    double* surf_cum;
-    float* surf_wmax;
 };
 
 /* The coordinate scale in plan, at least 1: the largest |x| or |z| of the bounds. The queries'
@@ -83,9 +79,6 @@ ptl_status ptl_nm_create_adopt(void* blob, size_t size, const ptl_allocator* all
    PTL_ERR_BAD_BLOB when a lid does not close its pocket), else from the walls of a 2D navmesh
    (pocket, cell_pocket, which may stay NULL). PTL_ERR_NO_MEMORY. */
 ptl_status ptl_nm_build_pockets(ptl_navmesh* nm, ptl_error* err);
-
-/* Fills surf_cum and surf_wmax (random.c). PTL_ERR_NO_MEMORY. */
-ptl_status ptl_nm_build_surface(ptl_navmesh* nm);
 
 /* x-z coordinates of vertex v as doubles. */
 static inline double ptl_nm_vx(const ptl_navmesh* nm, uint32_t v) { return nm->verts[3 * v]; }

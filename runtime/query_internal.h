@@ -197,6 +197,14 @@ struct ptl_query {
        segment (surface.c) for the latter, NULL for 2D navmeshes. */
     float* corners;
     struct profile* profile;
+
+    /* Random points (random.c): per cell, the surface area (3D) of the cells up to and including it
+       and the largest ratio of surface to plan area within it (0: a link cell), built by the first
+       draw (surf_ready), with the scratch that takes (surf_scratch: ptl_random_scratch_doubles). */
+    double* surf_cum;     /* cell_count + 1 */
+    float* surf_wmax;     /* cell_count + 1 */
+    double* surf_scratch;
+    bool surf_ready;
 };
 
 typedef struct ptl_disc_rec {
@@ -336,6 +344,9 @@ ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const flo
 /* partial.c: the point of start s's piece of walkable space nearest `goal` in plan (ties: the nearest
    height), located as a query point into out. PTL_ERR_NOT_FOUND when the piece has no cell. */
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
+
+/* random.c: the doubles of scratch the surface table takes to build on navmesh nm. */
+size_t ptl_random_scratch_doubles(const ptl_navmesh* nm);
 
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

@@ -12,9 +12,10 @@
    - any other cell: the fan triangles (v0, vi, vi+1) of its vertices, each a plane (flat cells,
      2D bakes: weight 1).
    Link cells (the quads over gaps) are no surface: weight 0, never drawn.
-   At load (ptl_nm_build_surface) each cell's surface area is integrated exactly for that density
-   (each column's overlap with the convex cell, clipped, times its weight) and kept as a cumulative
-   table, with the largest weight of the cell. A draw picks a cell by binary search over the table,
+   The first draw on a query (build_table) integrates each cell's surface area exactly for that
+   density (each column's overlap with the convex cell, clipped, times its weight) into the query's
+   cumulative table, with the largest weight of the cell: not at load, where it would cost every
+   navmesh (the bake creates several) 1-4 ms on 3D bakes whether it draws or not. A draw picks a cell by binary search over the table,
    then a point uniform in plan in the cell (a fan triangle by plan area, a point uniform in it)
    and keeps it with probability weight / largest weight (rejection sampling: von Neumann 1951),
    so the point's density is the weight, which is the surface's area element. Walkable slopes keep
@@ -293,40 +294,45 @@ static double cell_surface(const ptl_navmesh* nm, uint32_t c, const surf_scratch
     return area;
 }
 
-ptl_status ptl_nm_build_surface(ptl_navmesh* nm) {
-    const uint32_t cells = nm->h->cell_count;
+/* The clipping buffers' capacity: a cell's vertices and the 4 a box clip can add, and some. */
+static size_t clip_cap(const ptl_navmesh* nm) {
     uint32_t mcv = 3;
-    size_t grid = 0;
-    for (uint32_t c = 0; c < cells; ++c) {
-        mcv = nm->cells[c].vert_count > mcv ? nm->cells[c].vert_count : mcv;
-        if (has_grid(nm, c)) {
-            uint32_t x0, x1, z0, z1;
-            grid_window(nm, c, &x0, &x1, &z0, &z1);
-            size_t gs = ((size_t)x1 - x0 + 4) * ((size_t)z1 - z0 + 4);
-            grid = gs > grid ? gs : grid;
-        }
-    }
-    const size_t cap = (size_t)mcv + 8, bytes = (4 * cap + grid) * sizeof(double);
-    double* mem = ptl_mem_alloc(&nm->alloc, bytes);
-    nm->surf_cum = ptl_mem_alloc(&nm->alloc, ((size_t)cells + 1) * sizeof(double));
-    nm->surf_wmax = ptl_mem_alloc(&nm->alloc, ((size_t)cells + 1) * sizeof(float));
-    if (!mem || !nm->surf_cum || !nm->surf_wmax) {
-        ptl_mem_free(&nm->alloc, mem, mem ? bytes : 0);
-        return PTL_ERR_NO_MEMORY;
-    }
-    const surf_scratch sc = {{mem, mem + cap, mem + 2 * cap, mem + 3 * cap}, mem + 4 * cap};
-    double sum = 0;
-    for (uint32_t c = 0; c < cells; ++c) {
-        sum += cell_surface(nm, c, &sc, &nm->surf_wmax[c]);
-        nm->surf_cum[c] = sum;
-    }
-    ptl_mem_free(&nm->alloc, mem, bytes);
-    return PTL_OK;
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c) mcv = nm->cells[c].vert_count > mcv ? nm->cells[c].vert_count : mcv;
+    return (size_t)mcv + 8;
 }
 
-double ptl_navmesh_cell_surface_area(const ptl_navmesh* nm, uint32_t cell) {
-    if (!nm || cell >= nm->h->cell_count) return 0;
-    return nm->surf_cum[cell] - (cell ? nm->surf_cum[cell - 1] : 0);
+size_t ptl_random_scratch_doubles(const ptl_navmesh* nm) {
+    size_t grid = 0;
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
+        if (!has_grid(nm, c)) continue;
+        uint32_t x0, x1, z0, z1;
+        grid_window(nm, c, &x0, &x1, &z0, &z1);
+        size_t gs = ((size_t)x1 - x0 + 4) * ((size_t)z1 - z0 + 4);
+        grid = gs > grid ? gs : grid;
+    }
+    return 4 * clip_cap(nm) + grid;
+}
+
+/* Builds the query's surface table, once (the first draw): O(walkable voxel columns) on 3D
+   navmeshes, about 40 ns each (bench/NOTES.md), O(cell vertices) on the others. */
+static void build_table(ptl_query* q) {
+    if (q->surf_ready) return;
+    const ptl_navmesh* nm = q->nm;
+    const size_t cap = clip_cap(nm);
+    double* mem = q->surf_scratch;
+    const surf_scratch sc = {{mem, mem + cap, mem + 2 * cap, mem + 3 * cap}, mem + 4 * cap};
+    double sum = 0;
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
+        sum += cell_surface(nm, c, &sc, &q->surf_wmax[c]);
+        q->surf_cum[c] = sum;
+    }
+    q->surf_ready = true;
+}
+
+double ptl_query_cell_surface_area(ptl_query* q, uint32_t cell) {
+    if (!q || cell >= q->nm->h->cell_count) return 0;
+    build_table(q);
+    return q->surf_cum[cell] - (cell ? q->surf_cum[cell - 1] : 0);
 }
 
 /* ---- Draws --------------------------------------------------------------------------------------*/
@@ -357,11 +363,11 @@ static void put_location(const ptl_navmesh* nm, uint32_t c, double x, double z, 
 }
 
 /* The cell whose cumulative range holds r (the first with surf_cum > r). */
-static uint32_t pick_cell(const ptl_navmesh* nm, double r) {
-    uint32_t lo = 0, hi = nm->h->cell_count - 1;
+static uint32_t pick_cell(const ptl_query* q, double r) {
+    uint32_t lo = 0, hi = q->nm->h->cell_count - 1;
     while (lo < hi) {
         uint32_t mid = lo + (hi - lo) / 2;
-        if (nm->surf_cum[mid] > r) hi = mid;
+        if (q->surf_cum[mid] > r) hi = mid;
         else lo = mid + 1;
     }
     return lo;
@@ -388,16 +394,17 @@ ptl_status ptl_query_random_point(ptl_query* q, uint64_t* rng_state, ptl_locatio
     if (!q || !rng_state || !out) return PTL_ERR_INVALID_ARG;
     const ptl_navmesh* nm = q->nm;
     if (nm->h->cell_count == 0) return PTL_ERR_NOT_FOUND;
-    const double total = nm->surf_cum[nm->h->cell_count - 1];
+    build_table(q);
+    const double total = q->surf_cum[nm->h->cell_count - 1];
     if (!(total > 0)) return PTL_ERR_NOT_FOUND;
     double* buf[4];
     scratch(q, buf);
-    uint32_t c = pick_cell(nm, unit(rng_state) * total);
+    uint32_t c = pick_cell(q, unit(rng_state) * total);
     uint32_t n = load_cell(nm, c, buf[0], buf[1]);
     double x = 0, z = 0;
     for (uint32_t k = 0; k < MAX_TRIES; ++k) {
         uniform_in_polygon(buf[0], buf[1], n, rng_state, &x, &z);
-        if (nm->surf_wmax[c] == 1 || unit(rng_state) * nm->surf_wmax[c] < weight_at(nm, c, x, z)) break;
+        if (q->surf_wmax[c] == 1 || unit(rng_state) * q->surf_wmax[c] < weight_at(nm, c, x, z)) break;
     }
     put_location(nm, c, x, z, out);
     return PTL_OK;
@@ -421,9 +428,9 @@ static uint32_t circle_cells(ptl_query* q, const ptl_qpoint* s, double r, double
     while (head < tail) {
         uint32_t cid = q->cheap[head];
         double mass = 0;
-        if (nm->surf_wmax[cid] > 0) {
+        if (q->surf_wmax[cid] > 0) {
             uint32_t m = cell_in_box(nm, cid, buf, s->x, s->z, r);
-            mass = m >= 3 ? poly_area(buf[0], buf[1], m) * nm->surf_wmax[cid] : 0;
+            mass = m >= 3 ? poly_area(buf[0], buf[1], m) * q->surf_wmax[cid] : 0;
         }
         q->cc[head++].g = sum += mass;
         const ptl_blob_cell* c = &nm->cells[cid];
@@ -455,6 +462,7 @@ ptl_status ptl_query_random_point_in_circle(ptl_query* q, const float centre[3],
     ptl_status st = ptl_query_locate_point(q, centre, extents, &s);
     if (st < 0) return st;
     const ptl_navmesh* nm = q->nm;
+    build_table(q);
     double* buf[4];
     scratch(q, buf);
     const double r = radius;
@@ -485,7 +493,7 @@ ptl_status ptl_query_random_point_in_circle(ptl_query* q, const float centre[3],
         uniform_in_polygon(buf[0], buf[1], m, rng_state, &px, &pz);
         double u = unit(rng_state);
         if ((px - s.x) * (px - s.x) + (pz - s.z) * (pz - s.z) > r * r) continue;
-        if (nm->surf_wmax[cid] != 1 && u * nm->surf_wmax[cid] >= weight_at(nm, cid, px, pz)) continue;
+        if (q->surf_wmax[cid] != 1 && u * q->surf_wmax[cid] >= weight_at(nm, cid, px, pz)) continue;
         c = cid, x = px, z = pz;
         break;
     }

@@ -163,7 +163,7 @@ Test(random, points_are_on_the_mesh_and_uniform_by_area_on_grid_maps, .timeout =
             cell_poly(nm, c, &p);
             w[c] = is_link(nm, c) ? 0 : area(&p);
             if (w[c] > 0) lo = fmin(lo, w[c]), hi = fmax(hi, w[c]);
-            cr_assert(fabs(ptl_navmesh_cell_surface_area(nm, c) - w[c]) < 1e-9 * (1 + w[c]));
+            cr_assert(fabs(ptl_query_cell_surface_area(q, c) - w[c]) < 1e-9 * (1 + w[c]));
         }
         draw_counts(nm, q, seed * 977, count);
         /* every point in free space (every tenth checked above for location; here all of them) */
@@ -229,7 +229,7 @@ Test(random, points_are_uniform_by_surface_area_not_plan_area_on_slopes, .timeou
         poly p;
         cell_poly(nm, c, &p);
         plan[c] = area(&p), surf[c] = true_surface(nm, c, &m);
-        double ours = ptl_navmesh_cell_surface_area(nm, c);
+        double ours = ptl_query_cell_surface_area(q, c);
         sum_true += surf[c], sum_ours += ours, sum_plan += plan[c];
         worst = fmax(worst, fabs(ours - surf[c]) / surf[c]);
     }

@@ -408,8 +408,10 @@ ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end
    Uniform by the walkable surface's 3D area (not its plan area: a slope of 45 degrees gets 1.41
    times the points of a flat floor of the same plan), on the surface the height query reads: the
    height grids' floors of a 3D bake (each column's slope from the floors around it), else the
-   plane of each fan triangle of a cell's vertices. Link cells (gaps) are never drawn. The tables
-   come with the navmesh (built at load); a draw allocates nothing and takes O(log cells).
+   plane of each fan triangle of a cell's vertices. Link cells (gaps) are never drawn. The query's
+   first draw builds its table of the cells' surface areas (O(walkable voxel columns) on a 3D bake:
+   1-4 ms on the shared meshes; O(cell vertices) on 2D ones); a draw allocates nothing and then
+   takes O(log cells).
    Deterministic: the only randomness is the caller's 64-bit state, advanced by SplitMix64 (Steele,
    Lea and Flood 2014; ptl_random_next): the same state gives the same points on every machine and
    thread. Any value is a valid state (seed it with a constant, a clock, a hash). */
@@ -417,9 +419,9 @@ ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end
 /* The next number of the generator (SplitMix64): state += 0x9e3779b97f4a7c15, then a mix of it. */
 uint64_t ptl_random_next(uint64_t* state);
 
-/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell or an
-   out-of-range cell). */
-double ptl_navmesh_cell_surface_area(const ptl_navmesh* nm, uint32_t cell);
+/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell, an
+   out-of-range cell or a NULL query); builds the query's table when no draw has. */
+double ptl_query_cell_surface_area(ptl_query* q, uint32_t cell);
 
 /* A point of the mesh, uniform by surface area: out->cell, out->point (height: the surface's there,
    as ptl_query_locate gives it), out->distance 0. Advances *rng_state. PTL_OK, PTL_ERR_NOT_FOUND (a
