@@ -199,7 +199,8 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
 /* ---- Queries -----------------------------------------------------------------------------------
    A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
    max_nodes; queries never allocate. Use one per thread. Memory: about 100 bytes per pool node,
-   plus about 50 bytes per cell edge, 100 per cell and 20 per vertex of the navmesh.
+   plus about 50 bytes per cell edge, 100 per cell and 20 per vertex of the navmesh (and for random
+   points 12 per cell and 8 per voxel column of the largest cell's grid window on a 3D bake).
    Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels, and
    exact searches on 2D navmeshes skip the pockets neither end is in (runtime/pockets.c). */
 typedef struct ptl_query ptl_query;
