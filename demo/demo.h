@@ -19,7 +19,7 @@
 /* ---- Scene: input, bake on a thread, navmesh, path --------------------------------------------*/
 typedef enum demo_bake_state { BAKE_IDLE, BAKE_RUNNING, BAKE_DONE, BAKE_FAILED } demo_bake_state;
 
-enum { DEMO_MAX_PATH = 4096, DEMO_MAX_CORRIDOR = 8192, DEMO_MAX_TURNS = 1024 };
+enum { DEMO_MAX_PATH = 4096, DEMO_MAX_CORRIDOR = 8192, DEMO_MAX_TURNS = 1024, DEMO_RANDOM_POINTS = 500 };
 
 typedef struct demo_scene {
     char name[256];        /* what the stats panel calls it */
@@ -71,7 +71,13 @@ typedef struct demo_scene {
     uint32_t corridor_count;
     ptl_location start_loc, goal_loc; /* snapped points (nearest-point query results) */
     float start_click[3], goal_click[3];
+    /* layer M: random points, uniform by surface area, on the whole mesh or (once a start is set)
+       within DEMO_RANDOM_RADIUS of it and reachable from it; the same seed every time */
+    float randoms[3 * DEMO_RANDOM_POINTS];
+    uint32_t random_count;
+    float random_radius; /* 0: the whole mesh */
 } demo_scene;
+#define DEMO_RANDOM_RADIUS 8.0f
 
 /* Loads `path` (.obj, .map, .poly, .mesh) or, when NULL, generates the built-in scene (the
    three-storey building of `portolan gen building --size 40 --storeys 3 --seed 1`). */

@@ -33,7 +33,7 @@
 /* ---- Layers the keys toggle --------------------------------------------------------------------*/
 typedef enum layer_id {
     L_INPUT, L_VOXELS, L_SPANS, L_CONTOUR_RAW, L_CONTOUR, L_NOTCHES, L_CELLS, L_OUTLINE, L_PORTALS, L_LINKS,
-    L_TILES, L_CORRIDOR, L_PATH, L_NEAREST, L_QUERIES, L_COUNT
+    L_TILES, L_CORRIDOR, L_PATH, L_NEAREST, L_QUERIES, L_RANDOM, L_COUNT
 } layer_id;
 
 static const struct {
@@ -57,6 +57,7 @@ static const struct {
     [L_PATH] = {SDLK_p, "P", "path", true},
     [L_NEAREST] = {SDLK_n, "N", "nearest points (snaps)", true},
     [L_QUERIES] = {SDLK_g, "G", "raycast start->goal, wall distance, move along surface", true},
+    [L_RANDOM] = {SDLK_m, "M", "500 random points (around the start)", false},
 };
 
 typedef struct app {
@@ -141,6 +142,15 @@ static void draw_scene(app* a) {
             if (s->move_status >= 0)
                 ptl_dd_move(k, NULL, s->start_loc.point, s->move.blocked && s->ray_status >= 0 && s->ray.hit ? s->ray.point : NULL,
                             s->move.point, s->goal);
+        }
+        if (on[L_RANDOM] && s->random_count) {
+            /* uniform by surface area (ptl_query_random_point[_in_circle]), a little above the ground */
+            k->begin(k->user, PTL_DD_POINTS, 4);
+            for (uint32_t i = 0; i < s->random_count; ++i) {
+                const float p[3] = {s->randoms[3 * i], s->randoms[3 * i + 1] + 0.05f, s->randoms[3 * i + 2]};
+                k->vertex(k->user, p, PTL_DD_RGBA(255, 80, 200, 255));
+            }
+            k->end(k->user);
         }
         if (on[L_PATH] && s->path.found) ptl_dd_path(k, NULL, s->points, s->path.point_count);
         if (on[L_PATH] && s->path.found && s->radius_used > 0)
@@ -496,7 +506,7 @@ static void usage(FILE* f) {
                "                     [--bench-frames N]\n"
                "  no SCENE: the built-in generated building; --all: every debugdraw layer on; --layers KEYS: only\n"
                "  the layers of these keys (1 input, 2 voxels, 3 spans, 4 raw contours, 5 contours, 6 notches, 7 cells,\n"
-               "  8 walls, 9 portals, 0 links, T tiles, C corridor, P path, N snaps);\n"
+               "  8 walls, 9 portals, 0 links, T tiles, C corridor, P path, N snaps, G queries, M random points);\n"
                "  --cut Y: cut the scene away above height Y (the built-in scene starts cut at 7.7, above its top floor);\n"
                "  --screenshot: render N frames (default 3) after the bake and write the last, then exit;\n"
                "  --click PX,PY: a path-tool click at that window pixel once the bake is done (twice: start, goal);\n"

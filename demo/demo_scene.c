@@ -202,7 +202,24 @@ static int cmp_double(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
+/* Layer M's points: DEMO_RANDOM_POINTS from a fixed seed, in the circle around the start when one is set. */
+static void update_randoms(demo_scene* s) {
+    s->random_count = 0;
+    s->random_radius = s->has_start ? DEMO_RANDOM_RADIUS : 0;
+    if (!s->q) return;
+    uint64_t state = 0x5eed;
+    const float ext[3] = {2, 4, 2};
+    for (uint32_t i = 0; i < DEMO_RANDOM_POINTS; ++i) {
+        ptl_location l;
+        ptl_status st = s->has_start ? ptl_query_random_point_in_circle(s->q, s->start, ext, DEMO_RANDOM_RADIUS, &state, &l)
+                                     : ptl_query_random_point(s->q, &state, &l);
+        if (st != PTL_OK) break;
+        memcpy(&s->randoms[3 * s->random_count++], l.point, sizeof l.point);
+    }
+}
+
 void demo_scene_update_path(demo_scene* s) {
+    update_randoms(s);
     s->corridor_count = 0;
     memset(&s->path, 0, sizeof s->path);
     s->path_status = PTL_ERR_NOT_FOUND;

@@ -18,6 +18,7 @@ typedef struct sizes {
     size_t boxes, disc_rec, vert_rho;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
+    size_t surf_cum, surf_wmax, surf_scratch; /* random points (random.c) */
     size_t hub_d, hub_u32, hub_pend, heap2, hub_chain; /* hub labels only */
     size_t hub_cd, hub_vrec, hub_rq;                   /* hub labels; roots with lids only */
 } sizes;
@@ -45,12 +46,15 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
+    s.surf_cum = ((size_t)h->cell_count + 1) * sizeof(double);
+    s.surf_wmax = ((size_t)h->cell_count + 1) * sizeof(float);
+    s.surf_scratch = ptl_random_scratch_doubles(nm) * sizeof(double);
     bool lm = h->landmark_count > 0;
     s.lm_goal = lm ? (size_t)h->landmark_count * sizeof(double) : 0;
     s.alt_h = lm ? (size_t)h->vert_count * sizeof(double) : 0;
     s.alt_stamp = lm ? (size_t)h->vert_count * sizeof(uint32_t) : 0;
     bool heights = h->vox_cs > 0; /* a 3D bake: paths follow the cells' heights */
-    s.corners = heights ? ((size_t)h->vert_count + 2) * 3 * sizeof(float) : 0;
+    s.corners = ((size_t)h->vert_count + 2) * 3 * sizeof(float); /* any navmesh: the path's cells are walked from them */
     s.profile = heights ? ptl_query_profile_size() : 0;
     const size_t nh = hubs ? h->hub_count : 0;
     s.hub_d = 2 * nh * sizeof(double);
@@ -102,6 +106,9 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->alt_stamp, s.alt_stamp);
     ptl_mem_free(&a, q->corners, s.corners);
     ptl_mem_free(&a, q->profile, s.profile);
+    ptl_mem_free(&a, q->surf_cum, s.surf_cum);
+    ptl_mem_free(&a, q->surf_wmax, s.surf_wmax);
+    ptl_mem_free(&a, q->surf_scratch, s.surf_scratch);
     for (int k = 0; k < 2; ++k) {
         if (k == 0) ptl_mem_free(&a, q->hub_d[0], s.hub_d);
         ptl_mem_free(&a, q->hub_taken[k], s.hub_u32);
@@ -235,11 +242,16 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         q->alt_stamp = ptl_mem_calloc(&a, 1, s.alt_stamp);
     }
     bool lm_ok = !q->lm_count || (q->lm_goal_lo && q->lm_goal_hi && q->alt_h && q->alt_stamp);
-    if (s.corners) {
-        q->corners = ptl_mem_alloc(&a, s.corners);
+    q->corners = ptl_mem_alloc(&a, s.corners);
+    lm_ok = lm_ok && q->corners;
+    if (s.profile) {
         q->profile = ptl_mem_alloc(&a, s.profile);
-        lm_ok = lm_ok && q->corners && q->profile;
+        lm_ok = lm_ok && q->profile;
     }
+    q->surf_cum = ptl_mem_alloc(&a, s.surf_cum);
+    q->surf_wmax = ptl_mem_alloc(&a, s.surf_wmax);
+    q->surf_scratch = ptl_mem_alloc(&a, s.surf_scratch);
+    lm_ok = lm_ok && q->surf_cum && q->surf_wmax && q->surf_scratch;
     if (q->use_hubs) {
         for (int k = 0; k < 2; ++k) {
             if (k == 0) q->hub_d[0] = ptl_mem_alloc(&a, s.hub_d);

@@ -196,10 +196,19 @@ struct ptl_query {
        (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
     float* vert_rho;
 
-    /* 3D navmeshes (height grids): the searches' corners, and the height profile of one segment
-       (surface.c), so that paths asked to (follow_surface) follow the surface. NULL for 2D navmeshes. */
-    float* corners;         /* 3 * (vert_count + 2) */
+    /* The searches' corners (3 * (vert_count + 2): any path), when the path's cells are asked for
+       or on 3D navmeshes (height grids) the path follows the surface; the height profile of one
+       segment (surface.c) for the latter, NULL for 2D navmeshes. */
+    float* corners;
     struct profile* profile;
+
+    /* Random points (random.c): per cell, the surface area (3D) of the cells up to and including it
+       and the largest ratio of surface to plan area within it (0: a link cell), built by the first
+       draw (surf_ready), with the scratch that takes (surf_scratch: ptl_random_scratch_doubles). */
+    double* surf_cum;     /* cell_count + 1 */
+    float* surf_wmax;     /* cell_count + 1 */
+    double* surf_scratch;
+    bool surf_ready;
 };
 
 typedef struct ptl_disc_rec {
@@ -336,6 +345,18 @@ typedef struct ptl_back_writer {
 void ptl_pw_put(ptl_back_writer* w, double x, double z, float y);
 /* Writes the last point (the start). */
 void ptl_pw_flush(ptl_back_writer* w);
+
+/* path_cells.c: the cells the path through points pts[0..n) (3 floats each; the first is `start`)
+   crosses, to res->cells (res->cell_capacity) and res->cell_count. PTL_OK, PTL_TRUNCATED,
+   PTL_ERR_INTERNAL (a segment's walk met a wall: rounding). Uses q->cheap. */
+ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const float* pts, uint32_t n, ptl_path_result* res);
+
+/* partial.c: the point of start s's piece of walkable space nearest `goal` in plan (ties: the nearest
+   height), located as a query point into out. PTL_ERR_NOT_FOUND when the piece has no cell. */
+ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
+
+/* random.c: the doubles of scratch the surface table takes to build on navmesh nm. */
+size_t ptl_random_scratch_doubles(const ptl_navmesh* nm);
 
 /* Writes a straight path start -> goal (same cell). Shared by both searches. */
 ptl_status ptl_query_straight(const ptl_qpoint* start, const ptl_qpoint* goal, ptl_path_result* res);

@@ -698,6 +698,49 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
     return st;
 }
 
+/* The path of a point (radius 0) from sp to gp by req->mode, following the surface on request,
+   with its cells when res asks for them. */
+static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
+                             ptl_path_result* res) {
+    ptl_status st;
+    const bool surface = q->profile && req->follow_surface, cells = res->cell_capacity > 0;
+    if (!surface && !cells) {
+        st = req->mode == PTL_PATH_EXACT ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
+    } else {
+        /* The corners into the query's buffer (it holds any path: a taut path visits each vertex
+           at most once), then the path (following the surface on request) into the caller's, and
+           the cells walked along the corners. */
+        ptl_path_result in = *res;
+        in.points = q->corners;
+        in.point_capacity = q->nm->h->vert_count + 2;
+        st = req->mode == PTL_PATH_EXACT ? exact(q, sp, gp, &in) : ptl_query_corridor(q, sp, gp, &in);
+        if (st >= 0 && in.found) {
+            ptl_path_result out = in;
+            out.points = res->points;
+            out.point_capacity = res->point_capacity;
+            if (surface) {
+                st = ptl_query_follow_surface(q, in.points, in.point_count, sp->cell, &out);
+            } else {
+                out.point_count = in.point_count < out.point_capacity ? in.point_count : out.point_capacity;
+                if (out.point_count) memcpy(out.points, in.points, 3 * sizeof(float) * out.point_count);
+                st = out.point_count < out.point_total ? PTL_TRUNCATED : st;
+            }
+            if (cells) {
+                ptl_status cs = ptl_query_path_cells(q, sp, in.points, in.point_count, &out);
+                if (cs < 0) st = cs;
+                else if (cs == PTL_TRUNCATED && st == PTL_OK) st = cs;
+            }
+            *res = out;
+        } else {
+            float* keep = res->points;
+            uint32_t cap = res->point_capacity;
+            *res = in;
+            res->points = keep, res->point_capacity = cap, res->point_count = 0;
+        }
+    }
+    return st;
+}
+
 /* Dispatches on req->mode: PTL_PATH_EXACT runs the interval search above, PTL_PATH_CORRIDOR the A*
    over cells and the funnel (corridor.c). Both locate start and goal with the same rules
    (locate.c) and answer start and goal in a common cell with the straight segment. */
@@ -708,7 +751,9 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     res->length = 0;
     res->start_cell = res->goal_cell = PTL_NONE;
     res->nodes_expanded = 0;
-    if (!q || !req || (res->point_capacity > 0 && !res->points)) return PTL_ERR_INVALID_ARG;
+    res->cell_count = 0;
+    if (!q || !req || (res->point_capacity > 0 && !res->points) || (res->cell_capacity > 0 && !res->cells))
+        return PTL_ERR_INVALID_ARG;
     if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
         return PTL_ERR_INVALID_ARG;
     if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;
@@ -721,31 +766,21 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
     if (st < 0) return st;
     if (req->radius > 0) return disc_path(q, req, &sp, &gp, res);
-    if (!q->corners || !req->follow_surface) {
-        st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, res) : ptl_query_corridor(q, &sp, &gp, res);
-    } else {
-        /* 3D, following the surface: the corners into the query's buffer (it holds any path: a
-           taut path visits each vertex at most once), then the path following the surface into
-           the caller's. */
-        ptl_path_result in = *res;
-        in.points = q->corners;
-        in.point_capacity = q->nm->h->vert_count + 2;
-        st = req->mode == PTL_PATH_EXACT ? exact(q, &sp, &gp, &in) : ptl_query_corridor(q, &sp, &gp, &in);
-        if (st >= 0 && in.found) {
-            ptl_path_result out = in;
-            out.points = res->points;
-            out.point_capacity = res->point_capacity;
-            st = ptl_query_follow_surface(q, in.points, in.point_count, sp.cell, &out);
-            *res = out;
-        } else {
-            float* keep = res->points;
-            uint32_t cap = res->point_capacity;
-            *res = in;
-            res->points = keep, res->point_capacity = cap, res->point_count = 0;
+    st = point_path(q, req, &sp, &gp, res);
+    if (st == PTL_PARTIAL) {
+        /* The goal is unreachable: the path to the reachable point nearest it (partial.c), found
+           false. No such point (the goal's own piece, a search that gave up): no points. */
+        ptl_qpoint np;
+        ptl_status pst = ptl_query_nearest_reachable(q, &sp, req->goal, &np);
+        if (pst == PTL_OK) pst = point_path(q, req, &sp, &np, res);
+        if (pst >= 0 && res->found) {
+            res->found = res->complete = false;
+            return PTL_PARTIAL;
         }
+        if (pst < 0 && pst != PTL_ERR_NOT_FOUND) st = pst;
     }
-    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
-        res->point_count = res->point_total = 0;
+    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL || st < 0) {
+        res->point_count = res->point_total = res->cell_count = 0;
         res->found = res->complete = false;
         res->length = 0;
         res->goal_cell = PTL_NONE;

@@ -95,6 +95,32 @@ expect 1 "$bin" query "$tmp/rooms.ptl" move --in "$tmp/wall.csv" --out "$tmp/x.c
 expect 0 "$bin" query "$tmp/rooms.ptl" raycast --in "$tmp/ray.csv" --out "$tmp/ray_out.csv" --json && json_has queries found us
 head -1 "$tmp/ray_out.csv" | grep -qx 'idx,hit,t,x,y,z,nx,nz,cells,us' && ok || bad "query raycast header"
 sed -n 3p "$tmp/ray_out.csv" | grep -q '^1,0,1,' && ok || bad "query raycast: a zero-length ray does not hit"
+# query random: n points (column n) or one per circle row; the same --seed gives the same points
+printf 'n\n5\n3\n' >"$tmp/rand_n.csv"
+expect 0 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/rand_n.csv" --out "$tmp/rand1.csv" --seed 42 --json && json_has queries found us
+head -1 "$tmp/rand1.csv" | grep -qx 'idx,x,y,z,cell,us' && ok || bad "query random header"
+[ "$(wc -l <"$tmp/rand1.csv")" -eq 9 ] && ok || bad "query random: 8 points, one row each"
+expect 0 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/rand_n.csv" --out "$tmp/rand2.csv" --seed 42
+expect 0 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/rand_n.csv" --out "$tmp/rand3.csv" --seed 43
+[ "$(cut -d, -f1-5 "$tmp/rand1.csv")" = "$(cut -d, -f1-5 "$tmp/rand2.csv")" ] && ok || bad "query random: --seed is not deterministic"
+[ "$(cut -d, -f1-5 "$tmp/rand1.csv")" != "$(cut -d, -f1-5 "$tmp/rand3.csv")" ] && ok || bad "query random: another seed gives the same points"
+printf 'cx,cy,cz,r\n2,0,2,3\n-50,0,-50,1\n' >"$tmp/rand_c.csv"
+expect 0 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/rand_c.csv" --out "$tmp/rand_c_out.csv"
+python3 - "$tmp/rand_c_out.csv" <<'PY' && ok || bad "query random: circle rows"
+import csv, math, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 2
+assert math.hypot(float(rows[0]["x"]) - 2, float(rows[0]["z"]) - 2) <= 3 + 1e-5 and rows[0]["cell"] != "4294967295"
+assert rows[1]["cell"] == "4294967295"  # a centre off the mesh: no point
+PY
+printf 'n\n-1\n' >"$tmp/rand_bad.csv"
+expect 1 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/rand_bad.csv" --out "$tmp/x.csv" && first_line 'whole number'
+expect 2 "$bin" query "$tmp/rooms.ptl" random --in "$tmp/rand_n.csv" --out "$tmp/x.csv" --seed x
+expect 2 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/rand_n.csv" --out "$tmp/x.csv" --seed 1
+# path --json lists the cells the path crosses, from the start's to the goal's
+expect 0 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 90,0,75 --json && json_has found complete length radius points cells
+python3 -c "import json,sys; o=json.load(open(sys.argv[1])); assert o['found'] and len(o['cells'])>=1 and all(isinstance(c,int) for c in o['cells'])" "$tmp/out" \
+    && ok || bad "path --json cells"
 printf 'px,py\n1,2\n' >"$tmp/short.csv"
 expect 1 "$bin" query "$tmp/rooms.ptl" wall --in "$tmp/short.csv" --out "$tmp/x.csv" && first_line "no column 'pz'"
 printf 'px,py,pz,max_radius\n1,0,nan,1\n' >"$tmp/nan.csv"

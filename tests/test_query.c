@@ -229,7 +229,7 @@ Test(query, funnel_pulls_the_string_around_corners) {
     cr_expect_eq(ptl_funnel(p, 3, s, g, NULL, 0), 3);
 }
 
-Test(query, unreachable_goal_reports_not_found) {
+Test(query, unreachable_goal_gives_the_path_to_the_nearest_reachable_point) {
     test_shape t;
     memset(&t, 0, sizeof t);
     const double a[] = {0, 0, 4, 0, 4, 4, 0, 4}, b[] = {6, 0, 10, 0, 10, 4, 6, 4};
@@ -240,11 +240,13 @@ Test(query, unreachable_goal_reports_not_found) {
     for (int mode = 0; mode < 2; ++mode) {
         path_out o;
         find(q, 1, 1, 8, 1, (ptl_path_mode)mode, &o);
+        /* found false, and the path to the reachable point nearest the goal: (4, 1) on room a's wall */
         cr_expect_eq(o.status, PTL_PARTIAL, "mode %d: %s", mode, ptl_status_name(o.status));
         cr_expect(!o.res.found && !o.res.complete);
-        cr_expect_eq(o.res.point_count, 0);
-        cr_expect_eq(o.res.point_total, 0);
-        cr_expect_eq(o.res.length, 0);
+        cr_expect_eq(o.res.point_count, 2);
+        cr_expect_eq(o.res.point_total, 2);
+        cr_expect(o.res.point_count == 2 && o.pts[3] == 4 && o.pts[5] == 1, "ends at (%g, %g)", o.pts[3], o.pts[5]);
+        cr_expect(fabs(o.res.length - 3) < 1e-9, "length %g", o.res.length);
         cr_expect_neq(o.res.start_cell, PTL_NONE);
         /* Reachable within each room. */
         find(q, 7, 1, 9, 3, (ptl_path_mode)mode, &o);

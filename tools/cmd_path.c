@@ -77,9 +77,10 @@ static int parse(int argc, char** argv, path_opts* o) {
     return EXIT_OK;
 }
 
-/* Runs one query into a result whose point buffer grows as needed. */
+/* Runs one query into a result whose point buffer (and cell buffer, when cbuf is not NULL) grows as
+   needed. */
 static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], const float g[3], ptl_path_result* res,
-                            float** buf, uint32_t* cap, double* us) {
+                            float** buf, uint32_t* cap, uint32_t** cbuf, uint32_t* ccap, double* us) {
     ptl_path_request req;
     memset(&req, 0, sizeof req);
     memcpy(req.start, s, sizeof req.start);
@@ -92,10 +93,19 @@ static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], 
         memset(res, 0, sizeof *res);
         res->points = *buf;
         res->point_capacity = *cap;
+        if (cbuf) res->cells = *cbuf, res->cell_capacity = *ccap;
         double t0 = cli_now_ms();
         ptl_status st = ptl_query_find_path(q, &req, res);
         *us = (cli_now_ms() - t0) * 1e3;
-        if (st != PTL_TRUNCATED) return st;
+        /* a partial path (the way to the point nearest an unreachable goal) may not fit either */
+        bool short_of_room = res->point_count < res->point_total || (cbuf && res->cell_count > *ccap);
+        if (st != PTL_TRUNCATED && !(st == PTL_PARTIAL && short_of_room)) return st;
+        if (cbuf && res->cell_count > *ccap) {
+            uint32_t* nc = realloc(*cbuf, (size_t)res->cell_count * 2 * sizeof(uint32_t));
+            if (!nc) return PTL_ERR_NO_MEMORY;
+            *cbuf = nc, *ccap = res->cell_count * 2;
+        }
+        if (res->point_count >= res->point_total) continue;
         uint32_t n = res->point_total * 2;
         float* nb = realloc(*buf, (size_t)n * 3 * sizeof(float));
         if (!nb) return PTL_ERR_NO_MEMORY;
@@ -111,12 +121,14 @@ static int cmp_double(const void* a, const void* b) {
 
 static int single(ptl_query* q, const path_opts* o) {
     float* buf = NULL;
-    uint32_t cap = 0;
+    uint32_t cap = 0, ccap = 256;
+    uint32_t* cells = o->json ? malloc(ccap * sizeof(uint32_t)) : NULL;
     ptl_path_result res;
     double us;
-    ptl_status st = run_query(q, o, o->from, o->to, &res, &buf, &cap, &us);
+    if (o->json && !cells) return cli_error(EXIT_FAIL, "out of memory");
+    ptl_status st = run_query(q, o, o->from, o->to, &res, &buf, &cap, o->json ? &cells : NULL, &ccap, &us);
     if (st < 0 && st != PTL_ERR_NOT_FOUND) {
-        free(buf);
+        free(buf), free(cells);
         return cli_error(EXIT_FAIL, "path query failed: %s", ptl_status_message(st));
     }
     if (o->json) {
@@ -133,16 +145,19 @@ static int single(ptl_query* q, const path_opts* o) {
             }
             putchar(']');
         }
+        printf("],\"cells\":[");
+        for (uint32_t i = 0; i < res.cell_count && i < res.cell_capacity; ++i) printf(i ? ",%u" : "%u", cells[i]);
         printf("]}\n");
-    } else if (!res.found) {
+    } else if (!res.found && res.point_count == 0) {
         printf("no path (%s)\n", st == PTL_ERR_NOT_FOUND ? "start or goal is not on the mesh" : "goal unreachable");
     } else {
+        if (!res.found) printf("goal unreachable; to the reachable point nearest it: ");
         printf("length %.9g, %u points:", res.length, res.point_count);
         for (uint32_t i = 0; i < res.point_count; ++i)
             printf(" (%g, %g, %g)", res.points[3 * i], res.points[3 * i + 1], res.points[3 * i + 2]);
         printf("\n");
     }
-    free(buf);
+    free(buf), free(cells);
     return EXIT_OK;
 }
 
@@ -171,7 +186,7 @@ static int batch(ptl_query* q, const path_opts* o) {
     for (uint32_t i = 0; i < qs.count && code == EXIT_OK; ++i) {
         ptl_path_result res;
         double us;
-        ptl_status st = run_query(q, o, qs.items[i].start, qs.items[i].goal, &res, &buf, &cap, &us);
+        ptl_status st = run_query(q, o, qs.items[i].start, qs.items[i].goal, &res, &buf, &cap, NULL, NULL, &us);
         if (st < 0 && st != PTL_ERR_NOT_FOUND) {
             code = cli_error(EXIT_FAIL, "query %u failed: %s", i, ptl_status_message(st));
             break;

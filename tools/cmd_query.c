@@ -1,6 +1,8 @@
 /* `portolan query NAV KIND --in IN.csv --out OUT.csv`: one runtime query per input row, timed.
    Kinds: nearest (ptl_query_locate), wall (ptl_query_wall_distance), clear (ptl_query_clear_point),
-   raycast (ptl_query_raycast; cells as "c;c;..."), move (ptl_query_move_along_surface). */
+   raycast (ptl_query_raycast; cells as "c;c;..."), move (ptl_query_move_along_surface), random
+   (ptl_query_random_point and ptl_query_random_point_in_circle: IN column n, n points each, or
+   cx,cy,cz,r, one point per row in that circle; --seed N is the generator's state, default 1). */
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -11,7 +13,7 @@
 
 #include "cli.h"
 
-typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR, KIND_RAYCAST, KIND_MOVE } query_kind;
+typedef enum query_kind { KIND_NEAREST, KIND_WALL, KIND_CLEAR, KIND_RAYCAST, KIND_MOVE, KIND_RANDOM } query_kind;
 
 typedef struct query_opts {
     const char* nav;
@@ -19,9 +21,10 @@ typedef struct query_opts {
     const char* in;
     const char* out;
     query_kind kind;
-    bool json, has_radius;
+    bool json, has_radius, has_seed;
     double radius;
     float extents[3];
+    uint64_t seed; /* random: the generator's state (--seed, default 1) */
 } query_opts;
 
 static int parse(int argc, char** argv, query_opts* o) {
@@ -39,7 +42,7 @@ static int parse(int argc, char** argv, query_opts* o) {
             else return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
             continue;
         }
-        static const char* const VALUED[] = {"--in", "--out", "--radius", "--extents", NULL};
+        static const char* const VALUED[] = {"--in", "--out", "--radius", "--extents", "--seed", NULL};
         if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
@@ -53,18 +56,25 @@ static int parse(int argc, char** argv, query_opts* o) {
             o->has_radius = true;
         } else if (!strcmp(a, "--extents")) {
             if (!cli_parse_extents(v, o->extents)) return cli_error(EXIT_USAGE, "--extents needs X,Y,Z >= 0");
+        } else if (!strcmp(a, "--seed")) {
+            char* end;
+            errno = 0;
+            unsigned long long n = strtoull(v, &end, 10);
+            if (!*v || *end || errno || v[0] == '-') return cli_error(EXIT_USAGE, "--seed needs an integer in 0..2^64-1");
+            o->seed = n, o->has_seed = true;
         }
     }
     if (!o->nav) return cli_error(EXIT_USAGE, "missing NAV.ptl");
-    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall, clear, raycast or move)");
+    if (!o->kind_name) return cli_error(EXIT_USAGE, "missing KIND (nearest, wall, clear, raycast, move or random)");
     if (!strcmp(o->kind_name, "nearest")) o->kind = KIND_NEAREST;
     else if (!strcmp(o->kind_name, "wall")) o->kind = KIND_WALL;
     else if (!strcmp(o->kind_name, "clear")) o->kind = KIND_CLEAR;
     else if (!strcmp(o->kind_name, "raycast")) o->kind = KIND_RAYCAST;
     else if (!strcmp(o->kind_name, "move")) o->kind = KIND_MOVE;
-    else if (!strcmp(o->kind_name, "random"))
-        return cli_error(EXIT_FAIL, "query kind '%s' is not available in this version (nearest, wall, clear, raycast, move)", o->kind_name);
-    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall, clear, raycast or move)", o->kind_name);
+    else if (!strcmp(o->kind_name, "random")) o->kind = KIND_RANDOM;
+    else return cli_error(EXIT_USAGE, "unknown query kind '%s' (nearest, wall, clear, raycast, move or random)", o->kind_name);
+    if (o->has_seed && o->kind != KIND_RANDOM) return cli_error(EXIT_USAGE, "--seed is for random only");
+    if (!o->has_seed) o->seed = 1;
     if (!o->in) return cli_error(EXIT_USAGE, "missing --in IN.csv");
     if (!o->out) return cli_error(EXIT_USAGE, "missing --out OUT.csv");
     return EXIT_OK;
@@ -273,16 +283,70 @@ static ptl_status run_row(ptl_query* q, const query_opts* o, const double* row, 
     return st == PTL_ERR_NOT_FOUND ? PTL_OK : st;
 }
 
+/* ---- random: n points per row (column n), or one point per row in the circle cx,cy,cz,r ---------- */
+
+#define RANDOM_MAX_POINTS (1u << 26)
+
+/* Checks the random table: either n (whole numbers, 0..2^26 in all) or cx,cy,cz,r (r >= 0); the
+   number of output rows to *points. EXIT_OK, or EXIT_FAIL after a message. */
+static int random_check(const query_opts* o, const table* t, uint32_t* points) {
+    bool uniform = t->has[0], circle = t->has[1] && t->has[2] && t->has[3] && t->has[4];
+    if (uniform == circle || (uniform && (t->has[1] || t->has[2] || t->has[3] || t->has[4])))
+        return cli_error(EXIT_FAIL, "%s: random needs a column n, or the columns cx,cy,cz,r (not both)", o->in);
+    uint64_t total = 0;
+    for (uint32_t i = 0; i < t->rows; ++i) {
+        const double* row = t->v + (size_t)i * MAX_COLS;
+        if (uniform && (row[0] < 0 || row[0] != floor(row[0])))
+            return cli_error(EXIT_FAIL, "%s: row %u: n is not a whole number >= 0", o->in, i);
+        if (circle && row[4] < 0) return cli_error(EXIT_FAIL, "%s: row %u: r is negative", o->in, i);
+        total += uniform ? (uint64_t)fmin(row[0], 2.0 * RANDOM_MAX_POINTS) : 1;
+        if (total > RANDOM_MAX_POINTS) return cli_error(EXIT_FAIL, "%s: more than %u points asked", o->in, RANDOM_MAX_POINTS);
+    }
+    *points = (uint32_t)total;
+    return EXIT_OK;
+}
+
+/* Writes the random points of table t (idx,x,y,z,cell,us), their times to times[], the found
+   count to *found. A circle whose centre has no mesh within the extents gives cell PTL_NONE. */
+static int random_run(ptl_query* q, const query_opts* o, const table* t, FILE* out, double* times, uint32_t* found) {
+    const float* ext = o->extents[0] != 0 || o->extents[1] != 0 || o->extents[2] != 0 ? o->extents : NULL;
+    uint64_t state = o->seed;
+    uint32_t idx = 0;
+    *found = 0;
+    for (uint32_t i = 0; i < t->rows; ++i) {
+        const double* row = t->v + (size_t)i * MAX_COLS;
+        uint32_t n = t->has[0] ? (uint32_t)row[0] : 1;
+        for (uint32_t k = 0; k < n; ++k, ++idx) {
+            ptl_location l;
+            double t0 = cli_now_ms();
+            ptl_status st;
+            if (t->has[0]) {
+                st = ptl_query_random_point(q, &state, &l);
+            } else {
+                const float c[3] = {(float)row[1], (float)row[2], (float)row[3]};
+                st = ptl_query_random_point_in_circle(q, c, ext, (float)row[4], &state, &l);
+            }
+            times[idx] = (cli_now_ms() - t0) * 1e3;
+            if (st < 0 && st != PTL_ERR_NOT_FOUND) return cli_error(EXIT_FAIL, "%s: row %u: %s", o->in, i, ptl_status_message(st));
+            if (st == PTL_OK) ++*found;
+            else l.cell = PTL_NONE, l.point[0] = l.point[1] = l.point[2] = 0;
+            fprintf(out, "%u,%.9g,%.9g,%.9g,%u,%.3f\n", idx, l.point[0], l.point[1], l.point[2], l.cell, times[idx]);
+        }
+    }
+    return EXIT_OK;
+}
+
 int cli_query(int argc, char** argv) {
     query_opts o;
     int r = parse(argc, argv, &o);
     if (r) return r;
-    static const char* const NAMES[5][7] = {{"px", "py", "pz", NULL},
+    static const char* const NAMES[6][7] = {{"px", "py", "pz", NULL},
                                             {"px", "py", "pz", "max_radius", NULL},
                                             {"px", "py", "pz", "radius", NULL},
                                             {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
-                                            {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
-    const bool optional[5][6] = {{false}, {false}, {false, false, false, true}, {false}, {false}};
+                                            {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
+                                            {"n", "cx", "cy", "cz", "r", NULL}};
+    const bool optional[6][6] = {{false}, {false}, {false, false, false, true}, {false}, {false}, {true, true, true, true, true}};
     table t;
     if ((r = read_table(o.in, NAMES[o.kind], optional[o.kind], &t))) return r;
     bool radius_col = o.kind == KIND_CLEAR && t.has[3];
@@ -295,6 +359,11 @@ int cli_query(int argc, char** argv) {
             free(t.v);
             return cli_error(EXIT_FAIL, "%s: row %u: %s is negative", o.in, i, NAMES[o.kind][3]);
         }
+    uint32_t out_rows = t.rows;
+    if (o.kind == KIND_RANDOM && (r = random_check(&o, &t, &out_rows))) {
+        free(t.v);
+        return r;
+    }
     ptl_navmesh* nm;
     ptl_error err;
     if (ptl_navmesh_load_file(o.nav, NULL, &nm, &err) < 0) {
@@ -310,7 +379,7 @@ int cli_query(int argc, char** argv) {
     }
     errno = 0;
     FILE* out = fopen(o.out, "w");
-    double* times = malloc(((size_t)t.rows + 1) * sizeof(double));
+    double* times = malloc(((size_t)out_rows + 1) * sizeof(double));
     int code = EXIT_OK;
     if (!out) {
         int e = errno;
@@ -324,8 +393,13 @@ int cli_query(int argc, char** argv) {
         fprintf(out, o.kind == KIND_WALL      ? "idx,found,dist,x,y,z,nx,nz,us\n"
                      : o.kind == KIND_RAYCAST ? "idx,hit,t,x,y,z,nx,nz,cells,us\n"
                      : o.kind == KIND_MOVE    ? "idx,x,y,z,cell,us\n"
+                     : o.kind == KIND_RANDOM  ? "idx,x,y,z,cell,us\n"
                                               : "idx,found,x,y,z,cell,dist,us\n");
-        for (uint32_t i = 0; i < t.rows && code == EXIT_OK; ++i) {
+        if (o.kind == KIND_RANDOM) {
+            code = random_run(q, &o, &t, out, times, &found);
+            for (uint32_t i = 0; i < out_rows; ++i) tsum += times[i];
+        }
+        for (uint32_t i = 0; i < t.rows && code == EXIT_OK && o.kind != KIND_RANDOM; ++i) {
             bool f;
             ptl_status st = run_row(q, &o, t.v + (size_t)i * MAX_COLS, radius_col, i, out, &times[i], &f);
             if (st < 0) code = cli_error(EXIT_FAIL, "%s: row %u: %s", o.in, i, ptl_status_message(st));
@@ -336,11 +410,11 @@ int cli_query(int argc, char** argv) {
     if (out && code == EXIT_OK) code = cli_file_close(out, o.out);
     else if (out) fclose(out);
     if (code == EXIT_OK) {
-        qsort(times, t.rows, sizeof(double), cmp_double);
-        double median = t.rows ? times[t.rows / 2] : 0, p99 = t.rows ? times[(size_t)((t.rows - 1) * 0.99)] : 0;
-        double mean = t.rows ? tsum / t.rows : 0;
+        qsort(times, out_rows, sizeof(double), cmp_double);
+        double median = out_rows ? times[out_rows / 2] : 0, p99 = out_rows ? times[(size_t)((out_rows - 1) * 0.99)] : 0;
+        double mean = out_rows ? tsum / out_rows : 0;
         if (o.json) {
-            printf("{\"queries\":%u,\"found\":%u,\"us\":{\"median\":", t.rows, found);
+            printf("{\"queries\":%u,\"found\":%u,\"us\":{\"median\":", out_rows, found);
             cli_json_number(stdout, median);
             printf(",\"p99\":");
             cli_json_number(stdout, p99);
@@ -348,7 +422,7 @@ int cli_query(int argc, char** argv) {
             cli_json_number(stdout, mean);
             printf("}}\n");
         } else {
-            printf("%u %s queries: %u found; us median %.2f p99 %.2f mean %.2f\n", t.rows, o.kind_name, found, median, p99, mean);
+            printf("%u %s queries: %u found; us median %.2f p99 %.2f mean %.2f\n", out_rows, o.kind_name, found, median, p99, mean);
         }
     }
     free(times);

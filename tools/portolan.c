@@ -38,13 +38,16 @@ static const struct command_usage {
      "       --radius R: the path of a disc of radius R (its ends moved to keep R from the walls)\n"
      "       --surface: 3D navmeshes: points where the ground bends too (default: the corners only)\n"},
     {"query",
-     "  query NAV.ptl KIND --in IN.csv --out OUT.csv [--extents X,Y,Z] [--radius R] [--json]\n"
+     "  query NAV.ptl KIND --in IN.csv --out OUT.csv [--extents X,Y,Z] [--radius R] [--seed N] [--json]\n"
      "       one query per row of IN (a header naming its columns; others are ignored), each timed\n"
      "       nearest  IN: px,py,pz             OUT: idx,found,x,y,z,cell,dist,us   (the nearest point of the mesh)\n"
      "       wall     IN: px,py,pz,max_radius  OUT: idx,found,dist,x,y,z,nx,nz,us (the nearest wall within max_radius)\n"
      "       clear    IN: px,py,pz[,radius]    OUT: idx,found,x,y,z,cell,dist,us   (the nearest point keeping radius,\n"
      "                                         or --radius, from every wall)\n"
-     "       raycast  IN: sx,sy,sz,ex,ey,ez    OUT: idx,hit,t,x,y,z,nx,nz,cells,us (cells: c;c;...)\n"},
+     "       raycast  IN: sx,sy,sz,ex,ey,ez    OUT: idx,hit,t,x,y,z,nx,nz,cells,us (cells: c;c;...)\n"
+     "       move     IN: sx,sy,sz,ex,ey,ez    OUT: idx,x,y,z,cell,us             (toward e, sliding along walls)\n"
+     "       random   IN: n | cx,cy,cz,r       OUT: idx,x,y,z,cell,us             (n points uniform by surface area,\n"
+     "                [--seed N]                                                 or one per row in that circle)\n"},
     {"decompose", "  decompose INPUT [--relax D] [--pair-slack F] [--lids] [--json]  convex decomposition statistics\n"},
     {"draw",
      "  draw NAV.ptl -o OUT.png [--size PX] [--from X,Y,Z --to X,Y,Z [--radius R]] [--window X0,Z0,X1,Z1]\n"

@@ -200,7 +200,8 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
    A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
    max_nodes; queries never allocate. Use one per thread. Memory: 96 bytes per pool node, plus
    about 112 per vertex, 160 per cell and 48 per cell edge of the navmesh, and 68 KB for the height
-   profile of a 3D navmesh (dungeon.obj's bake, 261 vertices: 4,176 nodes by default, 0.54 MB).
+   profile of a 3D navmesh (dungeon.obj's bake, 261 vertices: 4,176 nodes by default, 0.54 MB); for
+   random points 12 per cell and 8 per voxel column of the largest cell's grid window on a 3D bake.
    Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels, and
    exact searches on 2D navmeshes skip the pockets neither end is in (runtime/pockets.c). */
 typedef struct ptl_query ptl_query;
@@ -300,6 +301,14 @@ typedef struct ptl_path_result {
     ptl_path_turn* turns;
     uint32_t turn_capacity;
     uint32_t turn_count;
+    /* radius 0: caller buffer for the cells the path crosses, in order from the start's to the
+       goal's, each sharing a portal with the next (where the path turns at a vertex, the cells
+       around it between the way in and the way out); NULL with capacity 0: none wanted, and none
+       computed (a search is faster without). cell_count: how many there are (all of them; at most
+       cell_capacity written). radius > 0: not filled (0). */
+    uint32_t* cells;
+    uint32_t cell_capacity;
+    uint32_t cell_count;
 } ptl_path_result;
 
 /* The path from start to goal, by req->mode (PTL_PATH_EXACT or PTL_PATH_CORRIDOR).
@@ -314,8 +323,10 @@ typedef struct ptl_path_result {
    goal; equal consecutive points are merged, so a path from a point to itself has one point. With
    req->follow_surface on a 3D navmesh, also the points where the ground under the path bends.
    Returns PTL_OK; PTL_TRUNCATED when the points did not fit (point_total says how many there are,
-   length is the whole path's); PTL_PARTIAL when the goal is unreachable (found = false, no points,
-   length 0); PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
+   length is the whole path's); PTL_PARTIAL when the goal is unreachable: found = false, and (radius
+   0) the path to the reachable point nearest the goal in plan (x-z; among points equally near, the
+   one whose height is nearest the goal's), with its points, length, goal_cell and cells, the
+   points possibly truncated (point_total says); radius > 0: no points, length 0. PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
    PTL_ERR_OUT_OF_NODES when the exact search's pool is full (raise ptl_query_desc.max_nodes);
    PTL_ERR_INVALID_ARG for NULL, non-finite or out-of-range arguments (a negative radius). On every
    error found = false and no points are returned.
@@ -449,6 +460,39 @@ ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float
    (NULL, non-finite, bmin above bmax on an axis). */
 ptl_status ptl_query_cells_in_box(ptl_query* q, const float bmin[3], const float bmax[3], uint32_t* cells,
                                   uint32_t capacity, uint32_t* count);
+
+/* ---- Random points ---------------------------------------------------------------------------
+   Uniform by the walkable surface's 3D area (not its plan area: a slope of 45 degrees gets 1.41
+   times the points of a flat floor of the same plan), on the surface the height query reads: the
+   height grids' floors of a 3D bake (each column's slope from the floors around it), else the
+   plane of each fan triangle of a cell's vertices. Link cells (gaps) are never drawn. The query's
+   first draw builds its table of the cells' surface areas (O(walkable voxel columns) on a 3D bake:
+   1-4 ms on the shared meshes; O(cell vertices) on 2D ones); a draw allocates nothing and then
+   takes O(log cells).
+   Deterministic: the only randomness is the caller's 64-bit state, advanced by SplitMix64 (Steele,
+   Lea and Flood 2014; ptl_random_next): the same state gives the same points on every machine and
+   thread. Any value is a valid state (seed it with a constant, a clock, a hash). */
+
+/* The next number of the generator (SplitMix64): state += 0x9e3779b97f4a7c15, then a mix of it. */
+uint64_t ptl_random_next(uint64_t* state);
+
+/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell, an
+   out-of-range cell or a NULL query); builds the query's table when no draw has. */
+double ptl_query_cell_surface_area(ptl_query* q, uint32_t cell);
+
+/* A point of the mesh, uniform by surface area: out->cell, out->point (height: the surface's there,
+   as ptl_query_locate gives it), out->distance 0. Advances *rng_state. PTL_OK, PTL_ERR_NOT_FOUND (a
+   mesh with no surface), PTL_ERR_INVALID_ARG (NULL). */
+ptl_status ptl_query_random_point(ptl_query* q, uint64_t* rng_state, ptl_location* out);
+
+/* A point uniform by surface area over the part of the mesh within `radius` in plan (closed) of
+   `centre` (located first as by ptl_query_locate within `extents`, NULL or zero: 2, 4, 2) and
+   reachable from it: in the cells ptl_query_cells_in_circle gives (so a floor above or below is
+   left out; Detour's findRandomPointAroundCircle, whose point may lie outside the circle). The point
+   itself lies inside the circle. Radius 0 (no area): the located centre. PTL_OK, PTL_ERR_NOT_FOUND
+   (no mesh within the extents), PTL_ERR_INVALID_ARG (NULL, non-finite, negative radius). */
+ptl_status ptl_query_random_point_in_circle(ptl_query* q, const float centre[3], const float extents[3], float radius,
+                                            uint64_t* rng_state, ptl_location* out);
 
 #ifdef __cplusplus
 }

@@ -75,6 +75,18 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             st = ptl_query_raycast(q, req.start, req.goal, NULL, &ray);
             if (st >= 0 && !(ray.t >= 0 && ray.t <= 1 && ray.cell_count >= 1))
                 fuzz_fail("blob: raycast t %g over %u cells", ray.t, ray.cell_count);
+            /* random points (anywhere, in a circle) and a path's cells */
+            uint64_t state = rng;
+            st = ptl_query_random_point(q, &state, &loc);
+            if (st >= 0 && !(loc.cell < info.cell_count && isfinite(loc.point[0]) && isfinite(loc.point[1]) && isfinite(loc.point[2])))
+                fuzz_fail("blob: random point in cell %u of %u", loc.cell, info.cell_count);
+            st = ptl_query_random_point_in_circle(q, req.start, NULL, radius, &state, &loc);
+            if (st >= 0 && loc.cell >= info.cell_count) fuzz_fail("blob: random point in circle in cell %u", loc.cell);
+            req.radius = 0;
+            res = (ptl_path_result){.points = pts, .point_capacity = 64, .cells = cells, .cell_capacity = 32};
+            st = ptl_query_find_path(q, &req, &res);
+            for (uint32_t k = 0; st >= 0 && k < res.cell_count && k < 32; ++k)
+                if (cells[k] >= info.cell_count) fuzz_fail("blob: path cell %u of %u", cells[k], info.cell_count);
         }
         ptl_query_destroy(q);
     }
