@@ -55,6 +55,7 @@ typedef struct demo_scene {
     bool has_start, has_goal;
     float start[3], goal[3];
     float radius;          /* agent radius the slider asks for [Units: wu] */
+    ptl_path_mode mode;    /* exact or corridor (key O) */
     float radius_used;     /* what the last query ran with */
     ptl_status path_status;
     ptl_status radius_status; /* PTL_OK, or the error the path query gave at radius > 0 */

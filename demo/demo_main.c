@@ -264,7 +264,8 @@ static void draw_ui(app* a) {
                       s->corridor_count);
         else
             panel_add(&st, TEXT, "path: not found (%s)", ptl_status_name(s->path_status));
-        panel_add(&st, TEXT, "query %.1f us (exact search, median of repeats)", s->query_us);
+        panel_add(&st, TEXT, "query %.1f us (%s, median of repeats)", s->query_us,
+                  s->mode == PTL_PATH_CORRIDOR ? "corridor" : "exact");
         if (s->ray_status >= 0 && s->wall.found)
             panel_add(&st, TEXT, "ray to goal: %s %.1f m; nearest wall %.2f m (G)", s->ray.hit ? "wall at" : "clear,",
                       s->ray.t * sqrtf((s->goal[0] - s->start[0]) * (s->goal[0] - s->start[0]) +
@@ -304,7 +305,7 @@ static void draw_ui(app* a) {
         panel_add(&hp, TEXT, "right/middle drag: pan, wheel: zoom");
         panel_add(&hp, TEXT, "Tab: orbit/fly  WASD QE: move");
         panel_add(&hp, TEXT, "F: frame  B: bake again  L: all layers");
-        panel_add(&hp, TEXT, "[ ]: radius  X PgUp PgDn: storey cut");
+        panel_add(&hp, TEXT, "[ ]: radius  O: exact / corridor  X PgUp PgDn: storey cut");
         panel_add(&hp, TEXT, "R: ceilings %s  F12: screenshot", a->ceilings ? "shown" : "hidden");
         panel_add(&hp, TEXT, "Esc: quit");
         panel_add(&hp, ACCENT, "layers");
@@ -426,6 +427,10 @@ static void handle_event(app* a, const SDL_Event* e) {
         else if (k == SDLK_RIGHTBRACKET) set_radius(a, a->scene->radius + 0.05f);
         else if (k == SDLK_F12) a->want_shot = true;
         else if (k == SDLK_r) a->ceilings = !a->ceilings;
+        else if (k == SDLK_o) {
+            a->scene->mode = a->scene->mode == PTL_PATH_EXACT ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT;
+            demo_scene_update_path(a->scene);
+        }
         else if (k == SDLK_x) a->cut = a->cut == a->cut ? NAN : (a->cut_default == a->cut_default ? a->cut_default : a->scene->bmax[1]);
         else if (k == SDLK_PAGEUP || k == SDLK_PAGEDOWN) {
             if (a->cut != a->cut) a->cut = a->scene->bmax[1];
@@ -492,6 +497,7 @@ typedef struct options {
     bool has_from, has_to, all;
     float from[3], to[3];
     float radius;
+    bool corridor; /* --mode corridor */
     float cut;
     bool has_cut;
     int bench_frames;
@@ -502,7 +508,8 @@ typedef struct options {
 
 static void usage(FILE* f) {
     fprintf(f, "usage: portolan-demo [SCENE.obj|.map|.poly|.mesh] [--screenshot FILE.png] [--frames N] [--size WxH]\n"
-               "                     [--from X,Y,Z --to X,Y,Z] [--click PX,PY]... [--radius R] [--cut Y] [--all | --layers KEYS]\n"
+               "                     [--from X,Y,Z --to X,Y,Z] [--click PX,PY]... [--radius R] [--mode exact|corridor] [--cut Y]\n"
+               "                     [--all | --layers KEYS]\n"
                "                     [--bench-frames N]\n"
                "  no SCENE: the built-in generated building; --all: every debugdraw layer on; --layers KEYS: only\n"
                "  the layers of these keys (1 input, 2 voxels, 3 spans, 4 raw contours, 5 contours, 6 notches, 7 cells,\n"
@@ -572,6 +579,10 @@ static int parse_args(int argc, char** argv, options* o) {
                 o->cut = strtof(v, NULL);
                 if (!isfinite(o->cut)) return fprintf(stderr, "portolan-demo: --cut needs a height\n"), 2;
                 o->has_cut = true;
+            } else if (!strcmp(a, "--mode")) {
+                if (strcmp(v, "exact") && strcmp(v, "corridor"))
+                    return fprintf(stderr, "portolan-demo: --mode is exact or corridor\n"), 2;
+                o->corridor = !strcmp(v, "corridor");
             } else if (!strcmp(a, "--radius")) {
                 o->radius = strtof(v, NULL);
                 if (!(o->radius >= 0 && o->radius <= RADIUS_MAX))
@@ -651,6 +662,7 @@ static int run(app* a, options* o) {
     demo_scene* s = a->scene;
     demo_camera_frame(&a->cam, s->bmin, s->bmax);
     s->radius = o->radius;
+    s->mode = o->corridor ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT;
     /* the built-in building has a roof: look in through a cut 1.5 m above its top floor (6.2 m) */
     a->cut_default = s->builtin ? 7.7f : NAN;
     a->cut = o->has_cut ? o->cut : a->cut_default;

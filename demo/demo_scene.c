@@ -232,6 +232,7 @@ void demo_scene_update_path(demo_scene* s) {
     memcpy(req.start, s->start, sizeof req.start);
     memcpy(req.goal, s->goal, sizeof req.goal);
     req.radius = s->radius;
+    req.mode = s->mode;
     req.follow_surface = true; /* drawn on the ground (radius 0; a disc's path has its own points) */
     ptl_path_result res = {.points = s->points, .point_capacity = DEMO_MAX_PATH, .turns = s->turns,
                            .turn_capacity = DEMO_MAX_TURNS};

@@ -74,6 +74,13 @@ if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then
     sed 's/^/    /' "$out/builtin-radius-offscreen.log"
     fails=$((fails + 1))
 fi
+# the same agent in the corridor mode (the funnel with circles)
+run builtin-radius-corridor-offscreen offscreen "" --radius 0.6 --mode corridor
+if ! grep -q "path from .*: found" "$out/builtin-radius-corridor-offscreen.log"; then
+    echo "demo_headless: FAIL: builtin-radius-corridor-offscreen: no path for radius 0.6:"
+    sed 's/^/    /' "$out/builtin-radius-corridor-offscreen.log"
+    fails=$((fails + 1))
+fi
 if [ -f "$dungeon" ]; then
     run dungeon-offscreen offscreen "$dungeon"
     # the path tool: two clicks on the floor (window pixels of the default view) give a path
