@@ -296,6 +296,21 @@ static int one_mesh(const char* data, const char* name) {
                    h.ours_med, h.ours_within, h.n, h.det_med, h.det_within, h.deth_med, h.deth_within, h.deth_n);
         if (child == 0) fflush(stdout), _exit(0);
     }
+    {
+        /* memory of one query object: ours with the default desc (sized by the navmesh), Detour's
+           dtNavMeshQuery with 2048 nodes (the size the issue compares with) */
+        bench_tracker tr;
+        memset(&tr, 0, sizeof tr);
+        ptl_allocator a = bench_tracker_allocator(&tr);
+        ptl_query* mq = NULL;
+        uint64_t ours = 0;
+        if (ptl_query_create(nm, &(ptl_query_desc){.alloc = &a}, &mq) == PTL_OK) ours = tr.live;
+        ptl_query_destroy(mq);
+        size_t det = peer_query_bytes(pm, 2048);
+        printf("|  | query memory | ours %.0f KB (the default pool) | Detour's dtNavMeshQuery, 2048 nodes: %.0f KB | "
+               "%.2fx |  |  |  |  |  |  |\n",
+               ours / 1024.0, det / 1024.0, det ? (double)ours / det : 0);
+    }
     rc = 0;
 done:
     peer_free(pm);

@@ -65,6 +65,9 @@ void counting_free(void* ptr) {
     free(p);
 }
 
+/* The same counters behind Detour's allocator hook (dtAllocSetCustom), for the size of a query. */
+void* counting_dt_alloc(size_t size, dtAllocHint) { return counting_alloc(size, RC_ALLOC_PERM); }
+
 /* ---- Random numbers for findRandomPoint -------------------------------------------------------*/
 uint32_t rand_state = 2463534242u;
 
@@ -785,6 +788,18 @@ int peer_query_move(peer_mesh* m, const float s[3], const float e[3], const floa
     out->has_height = n > 0 && dtStatusSucceed(m->query->getPolyHeight(m->polys[n - 1], out->point, &h));
     out->poly_height = h;
     return 0;
+}
+
+size_t peer_query_bytes(peer_mesh* m, int max_nodes) {
+    if (!m || max_nodes < 1) return 0;
+    heap_now = heap_peak = 0;
+    dtAllocSetCustom(counting_dt_alloc, counting_free);
+    dtNavMeshQuery* q = dtAllocNavMeshQuery();
+    size_t bytes = 0;
+    if (q && dtStatusSucceed(q->init(m->nav, max_nodes))) bytes = heap_now;
+    dtFreeNavMeshQuery(q);
+    dtAllocSetCustom(NULL, NULL);
+    return bytes;
 }
 
 }  // extern "C"

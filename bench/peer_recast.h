@@ -167,6 +167,10 @@ int peer_query_raycast(peer_mesh* m, const float s[3], const float e[3], const f
 int peer_query_wall(peer_mesh* m, const float p[3], float radius, const float extents[3], peer_query_out* out);
 int peer_query_move(peer_mesh* m, const float s[3], const float e[3], const float extents[3], peer_query_out* out);
 
+/* The bytes a dtNavMeshQuery on this mesh allocates with max_nodes nodes (its node pools and open
+   list), counted through Detour's allocator hook; 0 on failure. */
+size_t peer_query_bytes(peer_mesh* m, int max_nodes);
+
 #ifdef __cplusplus
 }
 #endif
