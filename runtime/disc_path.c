@@ -573,10 +573,13 @@ static bool piece_segments_keep(out_writer* w, double x, double z, const double*
    first taken `margin` beyond the circle (two float steps of the coordinates), so that the segments
    between rounded vertices keep r where they touch it; where that brings the vertex, or a segment
    to it (or from it to the arc's exit, `exit` for the last piece), nearer than r to another wall (a
-   squeeze), on the circle itself. Pieces wider than max_step, or that keep r neither way, are
-   halved first (to a depth). */
+   squeeze), on the circle itself. Pieces wider than max_step are halved first (to a depth), and
+   those that keep r neither way at most SQUEEZE_HALVINGS times: a piece of max_step / 64 hugs the
+   circle as closely as it usefully can, and halving on to the depth limit made up to 2^24 pieces
+   on a damaged blob whose walls overlap (a fuzz finding, 22 s for one path). */
+#define SQUEEZE_HALVINGS 6
 static void put_piece(out_writer* w, double cx, double cz, double r, double margin, double a0, int o, double u0, double u1,
-                      double max_step, const double* exit, bool clear, int depth) {
+                      double max_step, const double* exit, bool clear, int depth, int squeezes) {
     double h = 0.5 * (u1 - u0), a = a0 + o * (u0 + h), ca = cos(a), sa = sin(a);
     bool split = 2 * h > max_step && depth < 24;
     if (!split && clear) {
@@ -594,13 +597,15 @@ static void put_piece(out_writer* w, double cx, double cz, double r, double marg
             return;
         }
         rr = r / cos(h), x = cx + rr * ca, z = cz + rr * sa;
-        if (depth >= 24 || (vertex_keeps(w, x, z, r - slack) && piece_segments_keep(w, x, z, exit, r, slack))) {
+        if (depth >= 24 || squeezes >= SQUEEZE_HALVINGS ||
+            (vertex_keeps(w, x, z, r - slack) && piece_segments_keep(w, x, z, exit, r, slack))) {
             put_point(w, x, z);
             return;
         }
     }
-    put_piece(w, cx, cz, r, margin, a0, o, u0, u0 + h, max_step, NULL, clear, depth + 1);
-    put_piece(w, cx, cz, r, margin, a0, o, u0 + h, u1, max_step, exit, clear, depth + 1);
+    const int sq = squeezes + !split;
+    put_piece(w, cx, cz, r, margin, a0, o, u0, u0 + h, max_step, NULL, clear, depth + 1, sq);
+    put_piece(w, cx, cz, r, margin, a0, o, u0 + h, u1, max_step, exit, clear, depth + 1, sq);
 }
 
 /* Writes the arc around v from (ax, az) to (bx, bz) as a polyline outside the circle, within `tol`
@@ -639,7 +644,7 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
     u[0] = 0, u[n + 1] = span;
     const double exit[2] = {bx, bz};
     for (uint32_t k = 0; k <= n; ++k)
-        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, clear, 0);
+        if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, clear, 0, 0);
     put_point_as(w, cx + (bx - cx) * push, cz + (bz - cz) * push, clear);
     w->near_count = PTL_NONE;
 }
