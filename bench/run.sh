@@ -11,6 +11,7 @@ for a in "$@"; do
     if [ "$a" = reference ]; then exec build/bin/release/portolan-bench "$@"; fi
 done
 build/bin/release/portolan-bench "$@" | tee bench/RESULTS.md.new
+if [ $# -eq 0 ]; then build/bin/release/portolan-bench random | tee -a bench/RESULTS.md.new; fi
 # The demo's frame time under llvmpipe: its own section, appended.
 bash bench/demo_frame.sh | tee -a bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md

@@ -386,20 +386,22 @@ static ptl_status find_kinked_cells(ptl_navmesh* nm) {
     return PTL_OK;
 }
 
-/* Pieces of walkable space: cells joined through portals (breadth-first over the neighbours). */
+/* Pieces of walkable space: cells joined through portals (breadth-first over the neighbours). The
+   breadth-first queue, one piece after another, is kept: the cells of piece p are
+   piece_cells[piece_first[p] .. piece_first[p + 1]). */
 static ptl_status build_pieces(ptl_navmesh* nm) {
     const ptl_blob_header* h = nm->h;
     nm->cell_piece = ptl_mem_alloc(&nm->alloc, (size_t)h->cell_count * sizeof(uint32_t));
-    uint32_t* queue = ptl_mem_alloc(&nm->alloc, (size_t)h->cell_count * sizeof(uint32_t));
-    if (!nm->cell_piece || !queue) {
-        ptl_mem_free(&nm->alloc, queue, (size_t)h->cell_count * sizeof(uint32_t));
-        return PTL_ERR_NO_MEMORY;
-    }
+    nm->piece_cells = ptl_mem_alloc(&nm->alloc, (size_t)h->cell_count * sizeof(uint32_t));
+    nm->piece_first = ptl_mem_alloc(&nm->alloc, ((size_t)h->cell_count + 1) * sizeof(uint32_t));
+    if (!nm->cell_piece || !nm->piece_cells || !nm->piece_first) return PTL_ERR_NO_MEMORY;
+    uint32_t* queue = nm->piece_cells;
     memset(nm->cell_piece, 0xff, (size_t)h->cell_count * sizeof(uint32_t));
-    uint32_t pieces = 0;
+    uint32_t pieces = 0, tail = 0;
     for (uint32_t c0 = 0; c0 < h->cell_count; ++c0) {
         if (nm->cell_piece[c0] != PTL_NONE) continue;
-        uint32_t head = 0, tail = 0;
+        uint32_t head = tail;
+        nm->piece_first[pieces] = tail;
         queue[tail++] = c0;
         nm->cell_piece[c0] = pieces;
         while (head < tail) {
@@ -414,8 +416,8 @@ static ptl_status build_pieces(ptl_navmesh* nm) {
         }
         ++pieces;
     }
+    nm->piece_first[pieces] = tail;
     nm->piece_count = pieces;
-    ptl_mem_free(&nm->alloc, queue, (size_t)h->cell_count * sizeof(uint32_t));
     return PTL_OK;
 }
 
@@ -517,6 +519,8 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
     ptl_mem_free(&a, nm->vcell_start, ((size_t)vc + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->vcell, (size_t)total * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_piece, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->piece_cells, (size_t)(nm->h ? nm->h->cell_count : 0) * sizeof(uint32_t));
+    ptl_mem_free(&a, nm->piece_first, ((size_t)(nm->h ? nm->h->cell_count : 0) + 1) * sizeof(uint32_t));
     ptl_mem_free(&a, nm->cell_kinked, nm->cell_kinked ? (size_t)nm->h->cell_count : 0);
     ptl_mem_free(&a, nm->vert_hub, nm->vert_hub ? (size_t)vc * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->pocket, nm->pocket ? 2 * ((size_t)vc + 1) * sizeof(uint32_t) : 0);

@@ -51,6 +51,8 @@ struct ptl_navmesh {
     /* Derived at load: the piece of walkable space (cells joined through portals) of each cell. */
     uint32_t* cell_piece;
     uint32_t piece_count;
+    uint32_t* piece_cells; /* cell_count: the cells grouped by piece (navmesh.c, build_pieces) */
+    uint32_t* piece_first; /* cell_count + 1 (piece_count + 1 used): where each piece's cells start */
     /* Derived at load (ptl_nm_cell_kinked): per cell, 1 when an edge's line cuts off a neighbouring
        vertex by more than a tenth of the location tolerance; NULL when no cell does (the usual
        case). Validation lets a cell turn right within its tolerance of the chord; on a short edge

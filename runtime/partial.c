@@ -1,9 +1,10 @@
 /* Partial paths: when the goal cannot be reached, the point of the start's piece of walkable space
    (navmesh cell_piece: the cells joined to the start's through portals) nearest the goal, in plan
    (x-z); among points equally near in plan (a floor under an unreachable roof), the one whose
-   surface height is nearest the goal's. Brute force over the piece's cells (a convex polygon's
-   nearest point: the goal itself inside it, else the nearest point of its edges): a partial path
-   is the exception, and this allocates nothing. Link cells (gaps) are never the end. */
+   surface height is nearest the goal's. Brute force over the piece's cells (navmesh piece_cells;
+   a convex polygon's nearest point: the goal itself inside it, else the nearest point of its
+   edges), skipping a cell whose box is farther than the best so far; this allocates nothing. Link
+   cells (gaps) are never the end. */
 #include <math.h>
 #include <string.h>
 
@@ -30,37 +31,41 @@ static double nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, doub
     return best;
 }
 
-static bool in_pieces(const ptl_navmesh* nm, const ptl_qpoint* s, uint32_t c) {
-    for (uint32_t k = 0; k < s->cell_count; ++k)
-        if (nm->cell_piece[s->cells[k]] == nm->cell_piece[c]) return true;
-    return false;
-}
-
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out) {
     const ptl_navmesh* nm = q->nm;
     const double gx = goal[0], gz = goal[2];
     uint32_t best_c = PTL_NONE;
     double best_d = INFINITY, best_dy = INFINITY, bx = 0, bz = 0;
     const double tie = q->eps * q->eps;
-    for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
-        if (ptl_nm_is_link(nm, c) || !in_pieces(nm, s, c)) continue;
-        double x = gx, z = gz, d = nearest_in_cell(nm, c, gx, gz, &x, &z);
-        if (d > best_d + tie) continue;
-        double dy = fabs((double)ptl_query_cell_y(nm, c, x, z) - goal[1]);
-        if (d >= best_d - tie && dy >= best_dy) continue;
-        best_c = c, best_d = d, best_dy = dy, bx = x, bz = z;
+    for (uint32_t k = 0; k < s->cell_count; ++k) {
+        const uint32_t piece = nm->cell_piece[s->cells[k]];
+        bool again = false; /* a start on a pinch: each of its pieces once */
+        for (uint32_t j = 0; j < k && !again; ++j) again = nm->cell_piece[s->cells[j]] == piece;
+        for (uint32_t pi = nm->piece_first[piece]; !again && pi < nm->piece_first[piece + 1]; ++pi) {
+            const uint32_t c = nm->piece_cells[pi];
+            /* a cell whose box (q->cell_box: it holds the cell) is farther than the best cannot hold
+               a nearer point */
+            const double* box = q->cell_box + 4 * (size_t)c;
+            const double ox = gx < box[0] ? box[0] - gx : gx > box[1] ? gx - box[1] : 0;
+            const double oz = gz < box[2] ? box[2] - gz : gz > box[3] ? gz - box[3] : 0;
+            if (ox * ox + oz * oz > best_d + tie || ptl_nm_is_link(nm, c)) continue;
+            double x = gx, z = gz, d = nearest_in_cell(nm, c, gx, gz, &x, &z);
+            if (d > best_d + tie) continue;
+            /* heights only to break a tie in plan (the best's own taken when it first meets one) */
+            double dy = INFINITY;
+            if (d >= best_d - tie) {
+                if (isinf(best_dy)) best_dy = fabs((double)ptl_query_cell_y(nm, best_c, bx, bz) - goal[1]);
+                dy = fabs((double)ptl_query_cell_y(nm, c, x, z) - goal[1]);
+                if (dy >= best_dy) continue;
+            }
+            best_c = c, best_d = d, best_dy = dy, bx = x, bz = z;
+        }
     }
     if (best_c == PTL_NONE) return PTL_ERR_NOT_FOUND;
-    /* Located as a query point (its kind: inside, on an edge, on a vertex), in the box of a float
-       step or two around it and a cell height or so (another floor is farther than that) */
-    const float p[3] = {(float)bx, ptl_query_cell_y(nm, best_c, bx, bz), (float)bz};
-    const double step = 4 * q->loc_eps;
-    const float ext[3] = {(float)step, nm->h->vox_ch > 0 ? 0.5f * nm->h->vox_ch : 0.01f, (float)step};
-    ptl_status st = ptl_query_locate_point(q, p, ext, out);
-    if (st == PTL_OK && out->cell_count && in_pieces(nm, s, out->cell)) return PTL_OK;
-    /* not found there (rounding, a pinch): the point as a point of its cell */
+    /* The nearest point of the piece to a goal outside it lies on the piece's boundary (a wall or a
+       ledge of best_c, or a corner): a point of that cell, which the search can end at. */
     memset(out, 0, sizeof *out);
-    out->x = bx, out->z = bz, out->y = p[1];
+    out->x = bx, out->z = bz, out->y = ptl_query_cell_y(nm, best_c, bx, bz);
     out->kind = PTL_QPOINT_CELL;
     out->cell = out->pair[0] = best_c;
     out->cells = out->pair;
