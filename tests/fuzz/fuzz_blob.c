@@ -87,6 +87,19 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             st = ptl_query_find_path(q, &req, &res);
             for (uint32_t k = 0; st >= 0 && k < res.cell_count && k < 32; ++k)
                 if (cells[k] >= info.cell_count) fuzz_fail("blob: path cell %u of %u", cells[k], info.cell_count);
+            /* a move along the surface, then the same move from the cell it started in, and back */
+            ptl_move_result mv = {.cells = cells, .cell_capacity = 32};
+            st = ptl_query_move_along_surface(q, req.start, req.goal, NULL, &mv);
+            if (st >= 0 && !(mv.end_cell < info.cell_count && isfinite(mv.point[0]) && isfinite(mv.point[1]) &&
+                             isfinite(mv.point[2])))
+                fuzz_fail("blob: move ended in cell %u of %u at (%g, %g, %g)", mv.end_cell, info.cell_count, mv.point[0],
+                          mv.point[1], mv.point[2]);
+            if (st >= 0) {
+                ptl_move_result back = {0};
+                st = ptl_query_move_along_surface_in(q, mv.end_cell, mv.point, req.start, &back);
+                if (st >= 0 && back.end_cell >= info.cell_count) fuzz_fail("blob: move back ended in cell %u", back.end_cell);
+            }
+            (void)ptl_query_move_along_surface_in(q, (uint32_t)(rng % (info.cell_count + 2)), req.goal, req.start, &mv);
         }
         ptl_query_destroy(q);
     }
