@@ -29,7 +29,9 @@ float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z)
     float gy;
     /* 3D bakes: the cell's grid of its layer's voxel floors, within one cell height of the input
        surface; flat cells and link cells have none (their vertices' plane). */
-    if (ptl_nm_cell_floor(nm, cell, x, z, &gy)) return gy;
+    /* (a damaged blob's height grid can overflow a float: its vertices' heights then, as for a flat
+       cell; fuzz finding blob d6df07) */
+    if (ptl_nm_cell_floor(nm, cell, x, z, &gy) && isfinite(gy)) return gy;
     const uint32_t* cv = nm->cell_verts + c->first;
     float y0 = nm->verts[3 * cv[0] + 1];
     bool flat = true;

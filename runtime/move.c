@@ -159,6 +159,7 @@ static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3
     out->end_cell = cell;
     out->point[0] = (float)x, out->point[2] = (float)z;
     out->point[1] = surface_y(q->nm, cell, out->point[0], out->point[2]);
+    if (!isfinite(out->point[1])) out->point[1] = ptl_query_cell_y(q->nm, cell, out->point[0], out->point[2]); /* damaged heights */
     return out->cell_count > cap && cap > 0 ? PTL_TRUNCATED : PTL_OK;
 }
 
@@ -213,6 +214,7 @@ ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float
         if (side < -q->loc_eps * ptl_len2(ex, ez)) return PTL_ERR_NOT_FOUND;
     }
     *y = surface_y(q->nm, cell, x, z);
+    if (!isfinite(*y)) *y = ptl_query_cell_y(q->nm, cell, x, z); /* damaged heights */
     return PTL_OK;
 }
 

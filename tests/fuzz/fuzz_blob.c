@@ -79,7 +79,8 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             uint64_t state = rng;
             st = ptl_query_random_point(q, &state, &loc);
             if (st >= 0 && !(loc.cell < info.cell_count && isfinite(loc.point[0]) && isfinite(loc.point[1]) && isfinite(loc.point[2])))
-                fuzz_fail("blob: random point in cell %u of %u", loc.cell, info.cell_count);
+                fuzz_fail("blob: random point in cell %u of %u at (%g, %g, %g)", loc.cell, info.cell_count, loc.point[0],
+                          loc.point[1], loc.point[2]);
             st = ptl_query_random_point_in_circle(q, req.start, NULL, radius, &state, &loc);
             if (st >= 0 && loc.cell >= info.cell_count) fuzz_fail("blob: random point in circle in cell %u", loc.cell);
             req.radius = 0;
