@@ -285,22 +285,6 @@ Test(heights, packed_grids_give_back_every_floor) {
    rounding, and below it by a cell height: 99% of the points must be within that. A span's top
    may also come from a steeper triangle in the column that the walkable one reaches within the
    climb (Recast's merge rule), so every point must be within the default climb (0.9). */
-static bool triangle_height(const ptl_trimesh* m, double x, double z, double* y) {
-    for (uint32_t t = 0; t < m->tri_count; ++t) {
-        const float* a = &m->verts[3 * (size_t)m->tris[3 * t]];
-        const float* b = &m->verts[3 * (size_t)m->tris[3 * t + 1]];
-        const float* c = &m->verts[3 * (size_t)m->tris[3 * t + 2]];
-        double d = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
-        if (fabs(d) < 1e-12) continue;
-        double u = ((x - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (z - a[2])) / d;
-        double v = ((b[0] - a[0]) * (z - a[2]) - (x - a[0]) * (b[2] - a[2])) / d;
-        if (u < 0 || v < 0 || u + v > 1) continue;
-        *y = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
-        return true;
-    }
-    return false;
-}
-
 static void check_ground(const ptl_trimesh* m, const char* name) {
     void* blob;
     size_t size;
@@ -317,7 +301,7 @@ static void check_ground(const ptl_trimesh* m, const char* name) {
         s = s * 6364136223846793005ull + 1442695040888963407ull;
         double fz = (double)(s >> 11) / 9007199254740992.0;
         double x = m->bmin[0] + fx * (m->bmax[0] - m->bmin[0]), z = m->bmin[2] + fz * (m->bmax[2] - m->bmin[2]), h;
-        if (!triangle_height(m, x, z, &h)) continue;
+        if (!test_triangle_height(m, x, z, &h)) continue;
         const float p[3] = {(float)x, (float)h, (float)z}, ext[3] = {1e-3f, 2, 1e-3f};
         ptl_location loc;
         if (ptl_query_locate(q, p, ext, &loc) != PTL_OK || loc.point[0] != p[0] || loc.point[2] != p[2]) continue;

@@ -226,22 +226,6 @@ Test(move, slides_along_a_wall_and_refuses_bad_input) {
 
 /* ---- 3D: the shared meshes with Detour's inputs ------------------------------------------------ */
 
-static bool triangle_height(const ptl_trimesh* m, double x, double z, double* y) {
-    for (uint32_t t = 0; t < m->tri_count; ++t) {
-        const float* a = &m->verts[3 * (size_t)m->tris[3 * t]];
-        const float* b = &m->verts[3 * (size_t)m->tris[3 * t + 1]];
-        const float* c = &m->verts[3 * (size_t)m->tris[3 * t + 2]];
-        double d = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
-        if (fabs(d) < 1e-12) continue;
-        double u = ((x - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (z - a[2])) / d;
-        double v = ((b[0] - a[0]) * (z - a[2]) - (x - a[0]) * (b[2] - a[2])) / d;
-        if (u < 0 || v < 0 || u + v > 1) continue;
-        *y = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
-        return true;
-    }
-    return false;
-}
-
 /* Reads Detour's move inputs (sx..ez) of `mesh`; returns the count (at most cap). */
 static uint32_t read_moves(const char* data, const char* mesh, float (*rows)[6], uint32_t cap) {
     char path[1024], line[1024];
@@ -322,7 +306,7 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
             cr_assert_eq(ptl_query_move_along_surface_in(q, other, r, r + 3, &wrong), PTL_OK);
             /* the input surface (undulating has one layer: the triangle under the point) */
             double h;
-            if (mi == 2 && triangle_height(&tm, m.point[0], m.point[2], &h)) {
+            if (mi == 2 && test_triangle_height(&tm, m.point[0], m.point[2], &h)) {
                 double e = m.point[1] - h, above = nm->h->vox_cs * sqrt(2.0) + nm->h->vox_ch + 1e-3;
                 worst = fmax(worst, fabs(e));
                 err_sum += fabs(e), within += fabs(e) <= nm->h->vox_ch + 1e-4;
@@ -382,7 +366,7 @@ Test(move, height_follows_the_input_surface_inside_a_cell_and_is_refused_outside
         float p[3] = {info.bmin[0] + (info.bmax[0] - info.bmin[0]) * (float)rng_int(&st, 0, 1000) / 1000, 0,
                       info.bmin[2] + (info.bmax[2] - info.bmin[2]) * (float)rng_int(&st, 0, 1000) / 1000};
         double h;
-        if (!triangle_height(&tm, p[0], p[2], &h)) continue;
+        if (!test_triangle_height(&tm, p[0], p[2], &h)) continue;
         p[1] = (float)h;
         ptl_location loc;
         float y;

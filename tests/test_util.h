@@ -208,4 +208,21 @@ static inline double test_point_triangle_dist(const double* p, const float* a, c
     return fmin(test_point_segment_dist(p, a, b), fmin(test_point_segment_dist(p, b, c), test_point_segment_dist(p, c, a)));
 }
 
+/* The height at (x, z) of the first triangle of m holding it in plan (barycentric); false when none does. */
+static inline bool test_triangle_height(const ptl_trimesh* m, double x, double z, double* y) {
+    for (uint32_t t = 0; t < m->tri_count; ++t) {
+        const float* a = &m->verts[3 * (size_t)m->tris[3 * t]];
+        const float* b = &m->verts[3 * (size_t)m->tris[3 * t + 1]];
+        const float* c = &m->verts[3 * (size_t)m->tris[3 * t + 2]];
+        double d = (b[0] - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (b[2] - a[2]);
+        if (fabs(d) < 1e-12) continue;
+        double u = ((x - a[0]) * (c[2] - a[2]) - (c[0] - a[0]) * (z - a[2])) / d;
+        double v = ((b[0] - a[0]) * (z - a[2]) - (x - a[0]) * (b[2] - a[2])) / d;
+        if (u < 0 || v < 0 || u + v > 1) continue;
+        *y = a[1] + u * (b[1] - a[1]) + v * (c[1] - a[1]);
+        return true;
+    }
+    return false;
+}
+
 #endif
