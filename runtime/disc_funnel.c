@@ -222,7 +222,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
         return PTL_PARTIAL;
     }
     /* room: the states in the first half of the node pool (as the exact search), the diagonals and
-       the funnel's corners in the second */
+       the funnel's corners in the second (free again before the states are checked) */
     disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
     ds.st = (dstate*)(void*)q->nodes;
     ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
@@ -268,11 +268,14 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
         }
         if (at_goal) s.ax = goal->x, s.az = goal->z;
         s.g = p->g + ptl_len2(s.ax - s.dx, s.az - s.dz);
-        ds.st[ds.count] = s;
-        if (!ptl_disc_check_state(&ds, ds.count))
+        ds.st[ds.count++] = s;
+    }
+    /* Then the checks, once the diagonals and corners (in the node pool's upper half) are no longer
+       read: the checks' sweeps (ptl_clear_vertex_rho) keep their stack there. */
+    for (uint32_t i = 1; i < ds.count; ++i) {
+        if (!ptl_disc_check_state(&ds, i))
             return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
-        ds.st[ds.count].checked = 1;
-        ++ds.count;
+        ds.st[i].checked = 1;
     }
     res->nodes_expanded = expanded;
     return ptl_disc_write_path(&ds, ds.count - 1, tolerance, turns, turn_capacity, res);
