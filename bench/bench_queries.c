@@ -28,18 +28,20 @@
 #include "bench.h"
 #include "peer_recast.h"
 
-enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 5, KIND_SECONDS = 120 };
-/* K_MOVE_IN: the move of an agent that knows its cell (ptl_query_move_along_surface_in, the start
-   located before the clock starts), as Detour's moveAlongSurface is given its start polygon */
-enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE, K_MOVE_IN };
+enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 6, KIND_SECONDS = 120 };
+/* K_MOVE_IN, K_RAYCAST_IN: the move and the ray of an agent that knows its cell
+   (ptl_query_move_along_surface_in, ptl_query_raycast_in; the start located before the clock
+   starts), as Detour's moveAlongSurface and raycast are given their start polygon */
+enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE, K_MOVE_IN, K_RAYCAST_IN };
 static const char* const KIND_NAMES[NKIND] = {"nearest", "raycast", "wall distance", "move along surface",
-                                              "move, start cell known"};
+                                              "move, start cell known", "raycast, start cell known"};
 static const char* const KIND_FILES[NKIND] = {"nearest", "raycast", "distance_to_wall", "move_along_surface",
-                                              "move_along_surface"};
+                                              "move_along_surface", "raycast"};
 /* the input columns of each file, in the order the queries read them */
 static const char* const KIND_COLS[NKIND][7] = {{"px", "py", "pz", "hx", "hy", "hz", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"px", "py", "pz", "max_radius", NULL},
+                                                {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
 
@@ -158,6 +160,16 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
         st = ptl_query_move_along_surface(q, r, r + 3, NULL, &m);
         *us = (bench_now_ms() - a) * 1e3;
         memcpy(pt, m.point, 3 * sizeof(float)), *flag = true;
+    } else if (k == K_RAYCAST_IN) {
+        ptl_location loc;
+        ptl_raycast_hit h;
+        memset(&h, 0, sizeof h);
+        st = ptl_query_locate(q, r, NULL, &loc);
+        if (st < 0) return false;
+        a = bench_now_ms();
+        st = ptl_query_raycast_in(q, loc.cell, loc.point, r + 3, &h);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit;
     } else {
         ptl_location loc;
         ptl_move_result m;
@@ -174,7 +186,7 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
 
 static bool peer_row(peer_mesh* pm, int k, const float* r, peer_query_out* o) {
     if (k == K_NEAREST) return peer_query_nearest(pm, r, r + 3, o) == 0;
-    if (k == K_RAYCAST) return peer_query_raycast(pm, r, r + 3, NULL, o) == 0;
+    if (k == K_RAYCAST || k == K_RAYCAST_IN) return peer_query_raycast(pm, r, r + 3, NULL, o) == 0;
     if (k == K_WALL) return peer_query_wall(pm, r, r[3], NULL, o) == 0;
     return peer_query_move(pm, r, r + 3, NULL, o) == 0; /* K_MOVE and K_MOVE_IN */
 }
@@ -288,8 +300,8 @@ static int one_mesh(const char* data, const char* name) {
                KIND_NAMES[k], r.med, r.p99, r.dmed, r.dp99, r.lmed, r.lp99, r.dmed > 0 ? r.med / r.dmed : 0,
                r.dp99 > 0 ? r.p99 / r.dp99 : 0, r.lmed > 0 ? r.med / r.lmed : 0, r.lp99 > 0 ? r.p99 / r.lp99 : 0, r.agree,
                r.both, r.both ? 100.0 * r.agree / r.both : 0,
-               r.found_diff ? (k == K_RAYCAST ? ", hit differs" : ", found differs") : "");
-        if (r.found_diff) printf("|  |  |  |  |  |  |  |  |  |  | %u rows: %s |\n", r.found_diff, k == K_RAYCAST ? "hit differs" : "found differs");
+               r.found_diff ? (k == K_RAYCAST || k == K_RAYCAST_IN ? ", hit differs" : ", found differs") : "");
+        if (r.found_diff) printf("|  |  |  |  |  |  |  |  |  |  | %u rows: %s |\n", r.found_diff, k == K_RAYCAST || k == K_RAYCAST_IN ? "hit differs" : "found differs");
         if (k == K_MOVE)
             printf("|  | move end height | ours: median %.3f m from the surface, %u / %u within 0.2 | Detour's end y: median %.3f, %u "
                    "within 0.2 | getPolyHeight: median %.3f, %u / %u within 0.2 |  |  |  |  |  |\n",

@@ -377,9 +377,12 @@ static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, dou
             const ptl_slot* sa = &q->slots[cell->first + i];
             const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
             double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
+            /* the target on this edge's inner side (most edges): no length needed */
+            const double cross_t = ex * (tz - sa->z) - ez * (tx - sa->x);
+            if (cross_t >= 0) continue;
             double len = ptl_len2(ex, ez);
             if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
-            double side_t = (ex * (tz - sa->z) - ez * (tx - sa->x)) / len; /* > 0: inside */
+            double side_t = cross_t / len; /* > 0: inside */
             if (side_t >= -eps) continue;
             outside = true;
             double side_s = (ex * (s->z - sa->z) - ez * (s->x - sa->x)) / len;

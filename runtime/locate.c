@@ -120,6 +120,60 @@ static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double
     return true;
 }
 
+/* The range of heights ptl_query_cell_y gives for cell c: its vertices' (the fan's interpolation is
+   clamped to them), and its height grid's floors (blocks bounded by their base and their kind's
+   largest offset; 16-bit blocks read). Float arithmetic as ptl_query_cell_y's, which is monotone in
+   the floor, so the bounds are exact ones. A NaN anywhere, or a block whose offsets wrap (a damaged
+   blob): not known. */
+static void cell_height_range(const ptl_navmesh* nm, uint32_t c, float out[2]) {
+    const ptl_blob_cell* cell = &nm->cells[c];
+    const ptl_blob_header* h = nm->h;
+    float lo = INFINITY, hi = -INFINITY;
+    bool known = cell->vert_count > 0;
+    for (uint32_t i = 0; i < cell->vert_count; ++i) {
+        const float y = nm->verts[3 * nm->cell_verts[cell->first + i] + 1];
+        known = known && !isnan(y);
+        lo = y < lo ? y : lo, hi = y > hi ? y : hi;
+    }
+    const ptl_blob_grid* g = nm->cell_grids ? &nm->cell_grids[c] : NULL;
+    if (known && g && g->w && g->d) {
+        const uint32_t B = PTL_HEIGHT_BLOCK, blocks = ((g->w + B - 1) / B) * ((g->d + B - 1) / B);
+        uint32_t vlo = PTL_HEIGHT_NONE, vhi = 0;
+        for (uint32_t b = 0; b < blocks && known; ++b) {
+            const ptl_blob_hblock* k = &nm->hblocks[g->first + b];
+            uint32_t blo = k->base, bhi = k->base;
+            if (k->kind == PTL_HBLOCK_FLAT) {
+                if (k->base == PTL_HEIGHT_NONE) continue;
+            } else if (k->kind == PTL_HBLOCK_U4 || k->kind == PTL_HBLOCK_U8) {
+                bhi = k->base + (k->kind == PTL_HBLOCK_U4 ? 14u : 254u);
+                known = bhi < PTL_HEIGHT_NONE;
+            } else {
+                blo = PTL_HEIGHT_NONE, bhi = 0;
+                for (uint32_t i = 0; i < B * B; ++i) {
+                    uint16_t v;
+                    memcpy(&v, nm->hdata + k->data + 2 * i, 2);
+                    if (v == PTL_HEIGHT_NONE) continue;
+                    blo = v < blo ? v : blo, bhi = v > bhi ? v : bhi;
+                }
+                if (blo == PTL_HEIGHT_NONE) continue;
+            }
+            vlo = blo < vlo ? blo : vlo, vhi = bhi > vhi ? bhi : vhi;
+        }
+        if (known && vlo != PTL_HEIGHT_NONE) {
+            const float ylo = h->vox_origin[1] + (float)vlo * h->vox_ch, yhi = h->vox_origin[1] + (float)vhi * h->vox_ch;
+            known = !isnan(ylo) && !isnan(yhi);
+            lo = ylo < lo ? ylo : lo, hi = yhi > hi ? yhi : hi;
+        }
+    }
+    out[0] = known ? lo : -INFINITY, out[1] = known ? hi : INFINITY;
+}
+
+/* Can cell c give a height within ey of y (its height range: cell_height_range)? */
+static inline bool height_in_reach(const ptl_query* q, uint32_t c, double y, double ey) {
+    const float* r = q->cell_yr + 2 * (size_t)c;
+    return !((double)r[0] - y > ey || y - (double)r[1] > ey);
+}
+
 /* Each cell's box: the bounds of the points cell_contains accepts, the cell's polygon with every
    edge's line moved out by the tolerance (eps). For a convex cell that is a convex polygon whose
    corner at vertex b, between edges with outward unit normals n1 and n2, lies at
@@ -164,6 +218,8 @@ void ptl_query_cell_boxes(ptl_query* q) {
         const double slack = 1e-9 * (fabs(b[0]) + fabs(b[1]) + fabs(b[2]) + fabs(b[3]) + eps);
         out[0] = b[0] - slack, out[1] = b[1] + slack, out[2] = b[2] - slack, out[3] = b[3] + slack;
     }
+    q->cell_yr = (float*)(void*)(q->cell_box + 4 * (size_t)nm->h->cell_count);
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c) cell_height_range(nm, c, q->cell_yr + 2 * (size_t)c);
 }
 
 /* Is (x, z) outside cell c's box? */
@@ -266,7 +322,8 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
         bool holds;
-        if (outside_box(q, c, x, z) || !cell_contains(nm, c, x, z, q->loc_eps, &holds)) continue;
+        if (outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) || !cell_contains(nm, c, x, z, q->loc_eps, &holds))
+            continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
         if (fabs(dy) > ey) continue;
@@ -326,6 +383,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                    unless the boxes meet (checked with the box's rounding margin to spare). */
                 const double* cb = q->cell_box + 4 * (size_t)c;
                 if (cb[1] < x0 - q->eps || cb[0] > x1 + q->eps || cb[3] < z0 - q->eps || cb[2] > z1 + q->eps) continue;
+                if (!height_in_reach(q, c, p[1], ext[1])) continue;
                 const double bx = p[0] < cb[0] ? cb[0] - p[0] : p[0] > cb[1] ? p[0] - cb[1] : 0;
                 const double bz = p[2] < cb[2] ? cb[2] - p[2] : p[2] > cb[3] ? p[2] - cb[3] : 0;
                 if (bx * bx + bz * bz > reach2 * (1 + 1e-9)) continue;

@@ -42,14 +42,16 @@ static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
 }
 
 /* Does cell c hold (x, z) within the point-location tolerance (a point a move ended at, rounded to
-   floats, may lie a rounding step outside its cell)? */
-static bool cell_holds_within(const ptl_query* q, uint32_t c, double x, double z) {
+   floats, may lie a rounding step outside its cell)? The known-cell entries (moves, raycasts, heights)
+   take a caller's cell by this test. */
+bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, double z) {
     const ptl_blob_cell* cell = &q->nm->cells[c];
     const ptl_slot* s = q->slots + cell->first;
     for (uint32_t i = 0; i < cell->vert_count; ++i) {
         const ptl_slot* b = &s[i + 1 == cell->vert_count ? 0 : i + 1];
         double ex = (double)b->x - s[i].x, ez = (double)b->z - s[i].z;
-        if (ex * (z - s[i].z) - ez * (x - s[i].x) < -q->loc_eps * sqrt(ex * ex + ez * ez)) return false;
+        const double cross = ex * (z - s[i].z) - ez * (x - s[i].x);
+        if (cross < 0 && cross < -q->loc_eps * sqrt(ex * ex + ez * ez)) return false; /* no root on the inner side */
     }
     return true;
 }
@@ -66,17 +68,36 @@ static bool cell_holds_within(const ptl_query* q, uint32_t c, double x, double z
    must be (a step between the columns would otherwise pull it further). Cells without a grid
    (flat ones, links): their vertices' heights. */
 static float surface_y(const ptl_navmesh* nm, uint32_t c, double x, double z) {
-    float own = ptl_query_cell_y(nm, c, x, z);
-    if (!nm->cell_grids || !nm->cell_grids[c].w) return own;
+    if (!nm->cell_grids || !nm->cell_grids[c].w) return ptl_query_cell_y(nm, c, x, z);
     const ptl_blob_header* h = nm->h;
+    const ptl_blob_grid* g = &nm->cell_grids[c];
     const double cs = h->vox_cs, ch = h->vox_ch;
     double u = (x - h->vox_origin[0]) / cs - 0.5, w = (z - h->vox_origin[2]) / cs - 0.5;
     double iu = floor(u), iw = floor(w), fu = u - iu, fw = w - iw;
     float f[4];
+    bool direct[4];
     for (int k = 0; k < 4; ++k) {
+        /* the column's own floor when the grid has one there (what ptl_nm_cell_floor reads at the
+           column's centre), else the nearest of the columns around it as it finds them */
+        const double gx = iu + (k & 1) - g->x0, gz = iw + (k >> 1) - g->z0;
+        uint16_t v = PTL_HEIGHT_NONE;
+        if (gx >= 0 && gz >= 0 && gx < (double)g->w && gz < (double)g->d) v = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
+        direct[k] = v != PTL_HEIGHT_NONE;
+        if (direct[k]) {
+            f[k] = h->vox_origin[1] + (float)v * h->vox_ch;
+            continue;
+        }
         double px = h->vox_origin[0] + (iu + (k & 1) + 0.5) * cs, pz = h->vox_origin[2] + (iw + (k >> 1) + 0.5) * cs;
-        if (!ptl_nm_cell_floor(nm, c, px, pz, &f[k])) return own;
+        if (!ptl_nm_cell_floor(nm, c, px, pz, &f[k])) return ptl_query_cell_y(nm, c, x, z);
     }
+    /* The point's own column top (ptl_query_cell_y): the one of the four its column is, read
+       directly, when the point lies clearly inside that column (as ptl_nm_cell_floor's fast path
+       takes it); else as ptl_query_cell_y finds it. */
+    const int ko = (fu >= 0.5) + 2 * (fw >= 0.5);
+    const double ou = fu >= 0.5 ? fu - 0.5 : fu + 0.5, ow = fw >= 0.5 ? fw - 0.5 : fw + 0.5;
+    float own;
+    if (direct[ko] && isfinite(f[ko]) && ou > 1e-6 && ou < 1 - 1e-6 && ow > 1e-6 && ow < 1 - 1e-6) own = f[ko];
+    else own = ptl_query_cell_y(nm, c, x, z);
     double y = (1 - fw) * ((1 - fu) * f[0] + fu * f[1]) + fw * ((1 - fu) * f[2] + fu * f[3]);
     double gx = (f[1] - f[0] + f[3] - f[2]) / (2 * cs), gz = (f[2] - f[0] + f[3] - f[1]) / (2 * cs);
     y -= 0.5 * ch + 0.5 * cs * (fabs(gx) + fabs(gz));
@@ -188,7 +209,7 @@ ptl_status ptl_query_move_along_surface_in(ptl_query* q, uint32_t cell, const fl
                                            ptl_move_result* out) {
     if (!out) return PTL_ERR_INVALID_ARG;
     if (!move_begin(q, start, end, out)) return PTL_ERR_INVALID_ARG;
-    if (cell >= q->nm->h->cell_count || !cell_holds_within(q, cell, start[0], start[2]))
+    if (cell >= q->nm->h->cell_count || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
         return ptl_query_move_along_surface(q, start, end, NULL, out);
     ptl_qpoint s;
     memset(&s, 0, sizeof s);
@@ -205,14 +226,7 @@ ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float
     if (y) *y = 0;
     if (!q || !y || !isfinite(x) || !isfinite(z) || cell >= q->nm->h->cell_count) return PTL_ERR_INVALID_ARG;
     /* within the point-location tolerance of the cell: outside each edge by at most loc_eps */
-    const ptl_blob_cell* c = &q->nm->cells[cell];
-    const ptl_slot* s = q->slots + c->first;
-    for (uint32_t i = 0; i < c->vert_count; ++i) {
-        const ptl_slot* b = &s[i + 1 == c->vert_count ? 0 : i + 1];
-        double ex = (double)b->x - s[i].x, ez = (double)b->z - s[i].z;
-        double side = ex * ((double)z - s[i].z) - ez * ((double)x - s[i].x);
-        if (side < -q->loc_eps * ptl_len2(ex, ez)) return PTL_ERR_NOT_FOUND;
-    }
+    if (!ptl_query_cell_holds_within(q, cell, x, z)) return PTL_ERR_NOT_FOUND;
     *y = surface_y(q->nm, cell, x, z);
     if (!isfinite(*y)) *y = ptl_query_cell_y(q->nm, cell, x, z); /* damaged heights */
     return PTL_OK;

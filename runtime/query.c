@@ -41,7 +41,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.dead = (size_t)h->cell_count;
     s.cc = (size_t)h->cell_count * sizeof(ptl_ccell);
     s.cheap = (size_t)h->cell_count * sizeof(uint32_t);
-    s.boxes = (size_t)h->cell_count * 4 * sizeof(double);
+    s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);

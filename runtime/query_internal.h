@@ -142,6 +142,8 @@ struct ptl_query {
     uint32_t* cheap;      /* corridor open list (cell ids), cell_count */
     double* cell_box;     /* 4 per cell: x0, x1, z0, z1 holding every point point location may find the
                              cell to contain (its polygon and the tolerance around it; locate.c) */
+    float* cell_yr;       /* 2 per cell, after cell_box's: the least and greatest height ptl_query_cell_y
+                             can give for the cell (-inf, +inf when not known) */
     uint32_t cheap_count;
     ptl_funnel_portal* portals; /* corridor portals, cell_count */
     ptl_funnel_point* fpoints;  /* the funnel's path, cell_count + 2 */
@@ -221,6 +223,9 @@ typedef struct ptl_disc_rec {
 /* Does a shortest path possibly turn at vertex v: do the walls at v turn right or go straight (or is
    v not on exactly one pair of walls)? (query.c) */
 bool ptl_query_is_corner(const ptl_query* q, uint32_t v);
+/* move.c: does cell c hold (x, z) within the point-location tolerance (each edge's line at most
+   loc_eps outside)? How the known-cell entries (moves, raycasts, heights) take a caller's cell. */
+bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, double z);
 
 /* Switches for comparisons in tests and benchmarks, kept out of the public ptl_query_desc: both
    give the same lengths, more slowly. ignore_hubs: exact paths search the cells as if the navmesh
@@ -248,7 +253,9 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
 void ptl_query_vertex_point(const ptl_navmesh* nm, uint32_t v, ptl_qpoint* out);
 
 /* Fills q->cell_box (q->loc_eps set): a query point outside a cell's box is not in the cell,
-   and no nearer to it than to the box, which point location reads before the cell's vertices. */
+   and no nearer to it than to the box, which point location reads before the cell's vertices;
+   and q->cell_yr (in the same allocation), so that a cell on another floor than the point's box
+   is passed over before its polygon or its heights are read. */
 void ptl_query_cell_boxes(ptl_query* q);
 
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */

@@ -11,23 +11,24 @@
 
 static bool finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
-ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end[3], const float extents[3],
-                             ptl_raycast_hit* out) {
-    if (!out) return PTL_ERR_INVALID_ARG;
+/* Clears *out but for the caller's cell buffer; false for bad arguments. */
+static bool raycast_begin(const ptl_query* q, const float start[3], const float end[3], const float extents[3],
+                          ptl_raycast_hit* out) {
     uint32_t* cells = out->cells;
     uint32_t cap = out->cell_capacity;
     memset(out, 0, sizeof *out);
     out->cells = cells, out->cell_capacity = cap;
     out->start_cell = out->end_cell = PTL_NONE;
-    if (!q || !start || !end || !finite3(start) || !finite3(end) || (extents && !finite3(extents)) || (cap && !cells))
-        return PTL_ERR_INVALID_ARG;
-    ptl_qpoint s;
-    ptl_status st = ptl_query_locate_point(q, start, extents, &s);
-    if (st < 0) return st;
-    out->start_cell = s.cell;
-    ptl_clear_trace_out tr = {.cells = cells, .cell_capacity = cap};
-    if (!ptl_clear_trace(q, &s, end[0], end[2], &tr)) return PTL_ERR_INTERNAL;
-    double x = s.x + tr.t * (end[0] - s.x), z = s.z + tr.t * (end[2] - s.z);
+    return q && start && end && finite3(start) && finite3(end) && (!extents || finite3(extents)) && (!cap || cells);
+}
+
+/* The ray from the located start s toward end's x-z. */
+static ptl_status raycast_from(ptl_query* q, const ptl_qpoint* s, const float end[3], ptl_raycast_hit* out) {
+    const uint32_t cap = out->cell_capacity;
+    out->start_cell = s->cell;
+    ptl_clear_trace_out tr = {.cells = out->cells, .cell_capacity = cap};
+    if (!ptl_clear_trace(q, s, end[0], end[2], &tr)) return PTL_ERR_INTERNAL;
+    double x = s->x + tr.t * (end[0] - s->x), z = s->z + tr.t * (end[2] - s->z);
     out->start_cell = tr.start;
     out->hit = tr.hit;
     out->t = (float)tr.t;
@@ -44,4 +45,29 @@ ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end
         if (len > 0) out->normal[0] = (float)(-ez / len), out->normal[2] = (float)(ex / len);
     }
     return tr.cell_count > cap && cap > 0 ? PTL_TRUNCATED : PTL_OK;
+}
+
+ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end[3], const float extents[3],
+                             ptl_raycast_hit* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    if (!raycast_begin(q, start, end, extents, out)) return PTL_ERR_INVALID_ARG;
+    ptl_qpoint s;
+    ptl_status st = ptl_query_locate_point(q, start, extents, &s);
+    if (st < 0) return st;
+    return raycast_from(q, &s, end, out);
+}
+
+ptl_status ptl_query_raycast_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3], ptl_raycast_hit* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    if (!raycast_begin(q, start, end, NULL, out)) return PTL_ERR_INVALID_ARG;
+    if (cell >= q->nm->h->cell_count || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
+        return ptl_query_raycast(q, start, end, NULL, out);
+    ptl_qpoint s;
+    memset(&s, 0, sizeof s);
+    s.x = start[0], s.y = start[1], s.z = start[2];
+    s.kind = PTL_QPOINT_CELL;
+    s.cell = s.pair[0] = cell;
+    s.cells = s.pair;
+    s.cell_count = 1;
+    return raycast_from(q, &s, end, out);
 }

@@ -74,6 +74,18 @@ Test(raycast, matches_brute_force_on_random_grids, .timeout = 120) {
             ptl_status status = ptl_query_raycast(q, a, b, NULL, &h);
             cr_assert(status == PTL_OK, "%s", ptl_status_name(status));
             double t = brute_ray(&g, sx, sy, ex, ey);
+            /* an agent that knows its cell casts the same ray without locating; a cell that does not
+               hold the start is located instead */
+            ptl_raycast_hit hk = {0}, hw = {0};
+            cr_assert_eq(ptl_query_raycast_in(q, h.start_cell, a, b, &hk), PTL_OK);
+            cr_assert(hk.hit == h.hit && hk.t == h.t && hk.end_cell == h.end_cell && hk.start_cell == h.start_cell,
+                      "grid %lu (%g, %g)->(%g, %g): with the start's cell, hit %d t %g end %u; located: hit %d t %g end %u",
+                      (unsigned long)seed, sx, sy, ex, ey, hk.hit, hk.t, hk.end_cell, h.hit, h.t, h.end_cell);
+            ptl_navmesh_info info;
+            ptl_navmesh_get_info(nm, &info);
+            const uint32_t other = (h.start_cell + 1 + (uint32_t)i) % info.cell_count;
+            cr_assert_eq(ptl_query_raycast_in(q, other, a, b, &hw), PTL_OK);
+            cr_assert(hw.hit == h.hit && hw.t == h.t && hw.end_cell == h.end_cell);
             cr_assert_eq(h.hit, !isinf(t), "grid %lu (%g, %g)->(%g, %g): hit %d, brute t %g", (unsigned long)seed, sx, sy, ex, ey, h.hit, t);
             if (!h.hit) {
                 cr_assert(h.t == 1 && h.point[0] == b[0] && h.point[2] == b[2]);

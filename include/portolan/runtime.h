@@ -415,6 +415,11 @@ typedef struct ptl_raycast_hit {
    mesh within the extents of start), PTL_ERR_INVALID_ARG (NULL or non-finite). */
 ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end[3], const float extents[3],
                              ptl_raycast_hit* out);
+/* The same ray for an agent that knows its cell (as Detour's raycast takes its start polygon):
+   `start` is taken as a point of `cell`, with no point location, when the cell holds it in plan
+   (within the point-location tolerance); otherwise it is located as by ptl_query_raycast with the
+   default extents. */
+ptl_status ptl_query_raycast_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3], ptl_raycast_hit* out);
 
 /* ---- Move along the surface, heights, cells in a box ------------------------------------------*/
 typedef struct ptl_move_result {
