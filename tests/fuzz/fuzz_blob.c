@@ -75,6 +75,15 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             st = ptl_query_raycast(q, req.start, req.goal, NULL, &ray);
             if (st >= 0 && !(ray.t >= 0 && ray.t <= 1 && ray.cell_count >= 1))
                 fuzz_fail("blob: raycast t %g over %u cells", ray.t, ray.cell_count);
+            /* the same ray from the cell it started in, and from any cell (located when it does not hold it) */
+            if (st >= 0) {
+                ptl_raycast_hit again = {.cells = cells, .cell_capacity = 32};
+                st = ptl_query_raycast_in(q, ray.start_cell, req.start, req.goal, &again);
+                if (st >= 0 && !(again.t >= 0 && again.t <= 1 && again.cell_count >= 1))
+                    fuzz_fail("blob: raycast from its cell t %g over %u cells", again.t, again.cell_count);
+            }
+            ptl_raycast_hit any = {0};
+            (void)ptl_query_raycast_in(q, (uint32_t)(rng % (info.cell_count + 2)), req.start, req.goal, &any);
             /* random points (anywhere, in a circle) and a path's cells */
             uint64_t state = rng;
             st = ptl_query_random_point(q, &state, &loc);
