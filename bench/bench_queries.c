@@ -10,8 +10,10 @@
    the call; Detour's queries take the start's polygon, found by findNearestPoly first: both the
    query call alone ("Detour") and with that search ("Detour + locate") are given.
    Agreement (rows both answer): nearest, raycast hit points, wall points and move ends within
-   0.1 m in plan; raycast and wall also agree on hit / found. Heights of the move's end: against the
-   input surface (the triangle under the end nearest it in height), ours and Detour's (its end keeps
+   0.1 m in plan; raycast and wall also agree on hit / found; each row that disagrees is put in a
+   kind of disagreement (queries_explain.c), one table row per query. Heights of the move's end:
+   against the input surface (the triangle under the end nearest it in height; and, for ends on a
+   wall's contour, the surface within a voxel's width in plan), ours and Detour's (its end keeps
    the start's y; getPolyHeight on its last polygon, the detail mesh's, is also given). */
 #include <float.h>
 #include <math.h>
@@ -27,6 +29,7 @@
 
 #include "bench.h"
 #include "peer_recast.h"
+#include "queries_explain.h"
 
 enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 6, KIND_SECONDS = 120 };
 /* K_MOVE_IN, K_RAYCAST_IN: the move and the ray of an agent that knows its cell
@@ -117,6 +120,47 @@ static double surface_near(const ptl_trimesh* m, double x, double z, double y) {
     return best;
 }
 
+/* The point of segment a-b nearest (x, z) in plan, as a fraction along it. */
+static double seg_t(double x, double z, const float* a, const float* b) {
+    double dx = b[0] - a[0], dz = b[2] - a[2], l2 = dx * dx + dz * dz;
+    double t = l2 > 0 ? ((x - a[0]) * dx + (z - a[2]) * dz) / l2 : 0;
+    return t < 0 ? 0 : t > 1 ? 1 : t;
+}
+
+/* The least |y - h| over the input triangles within `reach` of (x, z) in plan, h the triangle's
+   height at its point nearest (x, z) (NAN when none is that near): the surface within a voxel's
+   resolution in plan. An end on a wall (a move that slid) lies on the bake's contour, up to a
+   cell from the input's edge of the walkable surface, where the triangle under the point itself
+   may be a slope or the ground below a ledge. */
+static double surface_within(const ptl_trimesh* m, double x, double z, double y, double reach) {
+    double best = NAN;
+    for (uint32_t t = 0; t < m->tri_count; ++t) {
+        const float* v[3];
+        for (int k = 0; k < 3; ++k) v[k] = &m->verts[3 * (size_t)m->tris[3 * t + k]];
+        double d = (v[1][0] - v[0][0]) * (v[2][2] - v[0][2]) - (v[2][0] - v[0][0]) * (v[1][2] - v[0][2]);
+        if (fabs(d) < 1e-12) continue;
+        double u = ((x - v[0][0]) * (v[2][2] - v[0][2]) - (v[2][0] - v[0][0]) * (z - v[0][2])) / d;
+        double w = ((v[1][0] - v[0][0]) * (z - v[0][2]) - (x - v[0][0]) * (v[1][2] - v[0][2])) / d;
+        double h;
+        if (u >= -1e-6 && w >= -1e-6 && u + w <= 1 + 1e-6) {
+            h = v[0][1] + u * (v[1][1] - v[0][1]) + w * (v[2][1] - v[0][1]);
+        } else {
+            double bd = INFINITY;
+            h = NAN;
+            for (int k = 0; k < 3; ++k) {
+                const float* a = v[k];
+                const float* b = v[(k + 1) % 3];
+                double s = seg_t(x, z, a, b), px = a[0] + s * (b[0] - a[0]), pz = a[2] + s * (b[2] - a[2]);
+                double dd = hypot(px - x, pz - z);
+                if (dd < bd) bd = dd, h = a[1] + s * (b[1] - a[1]);
+            }
+            if (bd > reach) continue;
+        }
+        if (isnan(best) || fabs(h - y) < best) best = fabs(h - y);
+    }
+    return best;
+}
+
 typedef struct kind_result {
     double med, p99, dmed, dp99, lmed, lp99; /* ours, Detour alone, Detour + findNearestPoly [us] */
     uint32_t rows, both, agree, found_diff;  /* rows; both answered; within 0.1 m; hit/found differ */
@@ -124,14 +168,16 @@ typedef struct kind_result {
 
 typedef struct height_result {
     uint32_t n, ours_within, det_within, deth_within, deth_n; /* within one cell height (0.2) of the surface */
+    uint32_t ours_near, det_near, deth_near;                   /* ... of the surface within a cell (0.3) in plan */
     double ours_med, det_med, deth_med;                        /* median |y - surface| */
 } height_result;
 
 static double plan_dist(const float* a, const float* b) { return hypot((double)a[0] - b[0], (double)a[2] - b[2]); }
 
-/* One row of kind k: ours, timed; fills *pt (the answer point) and *flag (hit / found); false when
-   not answered. */
-static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3], bool* flag) {
+/* One row of kind k: ours, timed; fills *pt (the answer point) and *flag (hit / found), and *ans
+   (for queries_explain.c: the point, hit / found / slid, the wall distance); false when not
+   answered. */
+static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3], bool* flag, qx_answer* ans) {
     ptl_status st;
     double a;
     if (k == K_NEAREST) {
@@ -139,27 +185,27 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
         a = bench_now_ms();
         st = ptl_query_locate(q, r, r + 3, &loc);
         *us = (bench_now_ms() - a) * 1e3;
-        memcpy(pt, loc.point, 3 * sizeof(float)), *flag = st == PTL_OK;
+        memcpy(pt, loc.point, 3 * sizeof(float)), *flag = st == PTL_OK, ans->flag = *flag;
     } else if (k == K_RAYCAST) {
         ptl_raycast_hit h;
         memset(&h, 0, sizeof h);
         a = bench_now_ms();
         st = ptl_query_raycast(q, r, r + 3, NULL, &h);
         *us = (bench_now_ms() - a) * 1e3;
-        memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit;
+        memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit, ans->flag = h.hit;
     } else if (k == K_WALL) {
         ptl_wall_hit w;
         a = bench_now_ms();
         st = ptl_query_wall_distance(q, r, NULL, r[3], &w);
         *us = (bench_now_ms() - a) * 1e3;
-        memcpy(pt, w.point, 3 * sizeof(float)), *flag = w.found;
+        memcpy(pt, w.point, 3 * sizeof(float)), *flag = w.found, ans->flag = w.found, ans->dist = w.distance;
     } else if (k == K_MOVE) {
         ptl_move_result m;
         memset(&m, 0, sizeof m);
         a = bench_now_ms();
         st = ptl_query_move_along_surface(q, r, r + 3, NULL, &m);
         *us = (bench_now_ms() - a) * 1e3;
-        memcpy(pt, m.point, 3 * sizeof(float)), *flag = true;
+        memcpy(pt, m.point, 3 * sizeof(float)), *flag = true, ans->flag = m.blocked;
     } else if (k == K_RAYCAST_IN) {
         ptl_location loc;
         ptl_raycast_hit h;
@@ -169,7 +215,7 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
         a = bench_now_ms();
         st = ptl_query_raycast_in(q, loc.cell, loc.point, r + 3, &h);
         *us = (bench_now_ms() - a) * 1e3;
-        memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit;
+        memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit, ans->flag = h.hit;
     } else {
         ptl_location loc;
         ptl_move_result m;
@@ -179,8 +225,9 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
         a = bench_now_ms();
         st = ptl_query_move_along_surface_in(q, loc.cell, loc.point, r + 3, &m);
         *us = (bench_now_ms() - a) * 1e3;
-        memcpy(pt, m.point, 3 * sizeof(float)), *flag = true;
+        memcpy(pt, m.point, 3 * sizeof(float)), *flag = true, ans->flag = m.blocked;
     }
+    memcpy(ans->point, pt, sizeof ans->point);
     return st >= 0;
 }
 
@@ -193,7 +240,8 @@ static bool peer_row(peer_mesh* pm, int k, const float* r, peer_query_out* o) {
 
 /* Times and compares kind k on its rows; the move's heights go to *hr. */
 static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, const kind_rows* rows, kind_result* res,
-                     height_result* hr) {
+                     height_result* hr, qx_counts* qx) {
+    const qx_query qk = k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL ? QX_WALL : QX_MOVE;
     static double t[3][MAX_ROWS * ROUNDS];
     static double dy[3][MAX_ROWS];
     memset(res, 0, sizeof *res);
@@ -204,9 +252,10 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
             float pt[3];
             bool flag, ok = false, dok = false;
             peer_query_out o;
+            qx_answer ans = {{0, 0, 0}, false, 0};
             double us = 0;
-            if ((round + i) % 2) ok = ours_row(q, k, r, &us, pt, &flag), dok = peer_row(pm, k, r, &o);
-            else dok = peer_row(pm, k, r, &o), ok = ours_row(q, k, r, &us, pt, &flag);
+            if ((round + i) % 2) ok = ours_row(q, k, r, &us, pt, &flag, &ans), dok = peer_row(pm, k, r, &o);
+            else dok = peer_row(pm, k, r, &o), ok = ours_row(q, k, r, &us, pt, &flag, &ans);
             size_t at = (size_t)i * ROUNDS + round;
             t[0][at] = us, t[1][at] = dok ? o.us : o.us_locate, t[2][at] = dok ? o.us + (k == K_NEAREST ? 0 : o.us_locate) : o.us_locate;
             if (round) continue;
@@ -215,21 +264,26 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
             bool dflag = k == K_NEAREST || k == K_MOVE || k == K_MOVE_IN ? true : o.hit;
             if (dflag != flag) {
                 ++res->found_diff;
+                qx_explain(q, pm, qk, r, &ans, &o, qx);
                 continue;
             }
             bool near = plan_dist(pt, o.point) <= 0.1;
             if (k == K_WALL && !flag) near = true; /* neither found a wall within the radius */
             res->agree += near;
+            if (!near) qx_explain(q, pm, qk, r, &ans, &o, qx);
             if (k != K_MOVE) continue;
             double s = surface_near(m, pt[0], pt[2], pt[1]);
             double sd = surface_near(m, o.point[0], o.point[2], o.point[1]);
             if (!isnan(s) && !isnan(sd)) {
                 dy[0][hr->n] = fabs(pt[1] - s), hr->ours_within += dy[0][hr->n] <= 0.2 + 1e-4;
                 dy[1][hr->n] = fabs(o.point[1] - sd), hr->det_within += dy[1][hr->n] <= 0.2 + 1e-4;
+                hr->ours_near += surface_within(m, pt[0], pt[2], pt[1], 0.3) <= 0.2 + 1e-4;
+                hr->det_near += surface_within(m, o.point[0], o.point[2], o.point[1], 0.3) <= 0.2 + 1e-4;
                 ++hr->n;
                 if (o.has_height) {
                     double e = fabs(o.poly_height - surface_near(m, o.point[0], o.point[2], o.poly_height));
                     dy[2][hr->deth_n++] = e, hr->deth_within += e <= 0.2 + 1e-4;
+                    hr->deth_near += surface_within(m, o.point[0], o.point[2], o.poly_height, 0.3) <= 0.2 + 1e-4;
                 }
             }
         }
@@ -294,18 +348,23 @@ static int one_mesh(const char* data, const char* name) {
         if (child == 0) alarm(KIND_SECONDS);
         kind_result r;
         height_result h;
+        static qx_counts qx;
         memset(&h, 0, sizeof h);
-        run_kind(q, pm, &m, k, &rows[k], &r, &h);
+        memset(&qx, 0, sizeof qx);
+        run_kind(q, pm, &m, k, &rows[k], &r, &h, &qx);
         printf("| %s | %s | %.3f | %.3f | %.3f | %.3f | %.3f | %.3f | %.2f / %.2f | %.2f / %.2f | %u / %u (%.1f%%)%s |\n", name,
                KIND_NAMES[k], r.med, r.p99, r.dmed, r.dp99, r.lmed, r.lp99, r.dmed > 0 ? r.med / r.dmed : 0,
                r.dp99 > 0 ? r.p99 / r.dp99 : 0, r.lmed > 0 ? r.med / r.lmed : 0, r.lp99 > 0 ? r.p99 / r.lp99 : 0, r.agree,
                r.both, r.both ? 100.0 * r.agree / r.both : 0,
                r.found_diff ? (k == K_RAYCAST || k == K_RAYCAST_IN ? ", hit differs" : ", found differs") : "");
         if (r.found_diff) printf("|  |  |  |  |  |  |  |  |  |  | %u rows: %s |\n", r.found_diff, k == K_RAYCAST || k == K_RAYCAST_IN ? "hit differs" : "found differs");
+        qx_print(k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL ? QX_WALL : QX_MOVE, &qx);
         if (k == K_MOVE)
-            printf("|  | move end height | ours: median %.3f m from the surface, %u / %u within 0.2 | Detour's end y: median %.3f, %u "
-                   "within 0.2 | getPolyHeight: median %.3f, %u / %u within 0.2 |  |  |  |  |  |\n",
-                   h.ours_med, h.ours_within, h.n, h.det_med, h.det_within, h.deth_med, h.deth_within, h.deth_n);
+            printf("|  | move end height | ours: median %.3f m from the surface, %u / %u within 0.2 (%u within 0.2 of the surface "
+                   "within 0.3 in plan) | Detour's end y: median %.3f, %u within 0.2 (%u) | getPolyHeight: median %.3f, %u / %u "
+                   "within 0.2 (%u) |  |  |  |  |  |\n",
+                   h.ours_med, h.ours_within, h.n, h.ours_near, h.det_med, h.det_within, h.det_near, h.deth_med, h.deth_within,
+                   h.deth_n, h.deth_near);
         if (child == 0) fflush(stdout), _exit(0);
     }
     {
