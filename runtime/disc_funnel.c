@@ -200,10 +200,14 @@ static uint32_t funnel(const ptl_query* q, const diag* d, uint32_t count, const 
     f.side[0] = f.side[1] = f.apex;
     const fend goal = {t->x, t->z, PTL_NONE, 0};
     uint32_t n = 0;
+    /* consecutive diagonals share one end (a fan across each cell): its funnel end is kept */
+    fend nr = goal, nl = goal;
+    uint32_t vr = PTL_NONE, vl = PTL_NONE;
     for (uint32_t i = 0; i <= count; ++i) {
         if (n + 1 >= corner_cap) return PTL_NONE;
-        const fend nr = i < count ? vert_end(q, d[i].right, -1, r) : goal;
-        const fend nl = i < count ? vert_end(q, d[i].left, +1, r) : goal;
+        if (i == count) nr = nl = goal, vr = vl = PTL_NONE; /* (a new apex may send i back) */
+        if (i < count && d[i].right != vr) vr = d[i].right, nr = vert_end(q, vr, -1, r);
+        if (i < count && d[i].left != vl) vl = d[i].left, nl = vert_end(q, vl, +1, r);
         uint32_t at = offer(q, &f, 0, &nr, i, r, corners, &n);
         if (at == i) at = offer(q, &f, 1, &nl, i, r, corners, &n);
         if (at == PTL_NONE) return PTL_NONE;

@@ -108,6 +108,30 @@ static double segment_segment(double ax, double az, double bx, double bz, double
     return sqrt(fmin(d, fmin(point_segment2(cx, cz, ax, az, bx, bz), point_segment2(ex, ez, ax, az, bx, bz))));
 }
 
+/* Is segment a-b nearer than lim to segment c-e (segment_segment(...) < lim)? The squared
+   distances of the four ends, stopping at the first clearly below lim, and the crossing test only
+   when none is: most edges a check meets are far, a few very near. */
+static bool segment_within(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez, double lim) {
+    if (!(lim > 0)) return false;
+    const double lim2 = lim * lim, sure = lim2 * (1 - 1e-9);
+    double d = point_segment2(ax, az, cx, cz, ex, ez);
+    if (d < sure) return true;
+    double e = point_segment2(bx, bz, cx, cz, ex, ez);
+    if (e < sure) return true;
+    d = fmin(d, e), e = point_segment2(cx, cz, ax, az, bx, bz);
+    if (e < sure) return true;
+    d = fmin(d, e), e = point_segment2(ex, ez, ax, az, bx, bz);
+    if (e < sure) return true;
+    d = fmin(d, e);
+    double d1x = bx - ax, d1z = bz - az, d2x = ex - cx, d2z = ez - cz;
+    double den = d1x * d2z - d1z * d2x;
+    if (den != 0) {
+        double t = ((cx - ax) * d2z - (cz - az) * d2x) / den, u = ((cx - ax) * d1z - (cz - az) * d1x) / den;
+        if (t >= 0 && t <= 1 && u >= 0 && u <= 1) return true;
+    }
+    return sqrt(d) < lim;
+}
+
 /* Distance between segment a-b and the arc: at an end of either, at the foot of the perpendicular
    from the centre, or 0 where they cross. */
 static double segment_arc(double ax, double az, double bx, double bz, const arc* c) {
@@ -162,6 +186,9 @@ static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, doubl
     const double ax = from->x, az = from->z, lim = r - slack;
     /* the segment's box grown by r: an edge outside it is at least r away (no distance needed) */
     const double x0 = fmin(ax, bx) - r, x1 = fmax(ax, bx) + r, z0 = fmin(az, bz) - r, z1 = fmax(az, bz) + r;
+    /* and an edge whose ends lie both on one side of the segment's line, r (with a margin for
+       rounding) or more from it, is as far from the segment: two cross products, no distances */
+    const double len = ptl_len2(bx - ax, bz - az), far = len > 0 ? (r * (1 + 1e-9) + 1e-12) * len : INFINITY;
     uint32_t head = 0, tail, stamp = bfs_start(q, from->cells, from->cell_count, &tail);
     while (head < tail) {
         const ptl_blob_cell* c = &nm->cells[q->cheap[head++]];
@@ -171,10 +198,12 @@ static bool segment_keeps(ptl_query* q, const ptl_qpoint* from, double bx, doubl
             if ((sa->x < x0 && sb->x < x0) || (sa->x > x1 && sb->x > x1) || (sa->z < z0 && sb->z < z0) ||
                 (sa->z > z1 && sb->z > z1))
                 continue;
-            double d = segment_segment(ax, az, bx, bz, sa->x, sa->z, sb->x, sb->z);
+            const double ca = (bx - ax) * (sa->z - az) - (bz - az) * (sa->x - ax);
+            const double cb = (bx - ax) * (sb->z - az) - (bz - az) * (sb->x - ax);
+            if ((ca >= far && cb >= far) || (ca <= -far && cb <= -far)) continue;
             if (sa->nbr == PTL_NONE) {
-                if (d < lim) return false;
-            } else if (d < r && q->seen_stamp[sa->nbr] != stamp) {
+                if (segment_within(ax, az, bx, bz, sa->x, sa->z, sb->x, sb->z, lim)) return false;
+            } else if (q->seen_stamp[sa->nbr] != stamp && segment_within(ax, az, bx, bz, sa->x, sa->z, sb->x, sb->z, r)) {
                 q->seen_stamp[sa->nbr] = stamp;
                 q->cheap[tail++] = sa->nbr;
             }
@@ -487,12 +516,14 @@ static void near_float_point(const out_writer* w, double x, double z, float* fx,
     }
 }
 
-static void put_point_as(out_writer* w, double x, double z, bool sure);
-static void put_point(out_writer* w, double x, double z) { put_point_as(w, x, z, false); }
+static void put_point_as(out_writer* w, double x, double z, bool sure, const ptl_qpoint* near);
+static void put_point(out_writer* w, double x, double z) { put_point_as(w, x, z, false, NULL); }
 
-/* sure: (x, z) keeps r by more than rounding moves it, so its floats need no check. */
-static void put_point_as(out_writer* w, double x, double z, bool sure) {
-    uint32_t cell = w->total == 0 ? w->last.cell : ptl_clear_walk(w->q, &w->last, x, z);
+/* sure: (x, z) keeps r by more than rounding moves it, so its floats need no check. Its cell: a
+   walk from `near` (a located point at most a few float steps from it: the arrival point of a
+   checked segment, whose cell the check found), or from the last point written (NULL). */
+static void put_point_as(out_writer* w, double x, double z, bool sure, const ptl_qpoint* near) {
+    uint32_t cell = w->total == 0 ? w->last.cell : ptl_clear_walk(w->q, near ? near : &w->last, x, z);
     if (cell == PTL_NONE) cell = w->last.cell; /* rounding at a wall: the previous point's cell */
     if (w->total > 0) {
         if (x == w->last.x && z == w->last.z) return;
@@ -586,7 +617,7 @@ static void put_piece(out_writer* w, double cx, double cz, double r, double marg
         /* no other wall near the corner: the vertex two float steps out keeps r, and so do its
            floats and the segments along the tangent lines */
         double rr = (r + margin) / cos(h);
-        put_point_as(w, cx + rr * ca, cz + rr * sa, true);
+        put_point_as(w, cx + rr * ca, cz + rr * sa, true, NULL);
         return;
     }
     if (!split) {
@@ -608,10 +639,11 @@ static void put_piece(out_writer* w, double cx, double cz, double r, double marg
     put_piece(w, cx, cz, r, margin, a0, o, u0 + h, u1, max_step, exit, clear, depth + 1, sq);
 }
 
-/* Writes the arc around v from (ax, az) to (bx, bz) as a polyline outside the circle, within `tol`
-   of it: the tangent lines at the ends, at the angles where walls come near (touch_angles) and at
-   evenly spaced angles between, each meeting the next beyond the circle. */
-static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, double bx, double bz, int o, double tol) {
+/* Writes the arc around v from (ax, az) (in cell `acell`) to (bx, bz) as a polyline outside the
+   circle, within `tol` of it: the tangent lines at the ends, at the angles where walls come near
+   (touch_angles) and at evenly spaced angles between, each meeting the next beyond the circle. */
+static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, uint32_t acell, double bx, double bz, int o,
+                    double tol) {
     const ptl_navmesh* nm = w->q->nm;
     double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
     double span = sweep(cx, cz, ax, az, bx, bz, o);
@@ -634,7 +666,9 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
         w->near = u + cap;
         w->near_count = near_walls(w->q, v, 2 * r + tol + 2 * margin, u + cap, cap / 4);
     }
-    put_point_as(w, cx + (ax - cx) * push, cz + (az - cz) * push, clear);
+    ptl_qpoint arrival;
+    cell_point(ax, az, acell, &arrival);
+    put_point_as(w, cx + (ax - cx) * push, cz + (az - cz) * push, clear, &arrival);
     if (span <= 0) {
         w->near_count = PTL_NONE;
         return;
@@ -645,7 +679,7 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, d
     const double exit[2] = {bx, bz};
     for (uint32_t k = 0; k <= n; ++k)
         if (u[k + 1] > u[k]) put_piece(w, cx, cz, r, margin, a0, o, u[k], u[k + 1], max_step, k == n ? exit : NULL, clear, 0, 0);
-    put_point_as(w, cx + (bx - cx) * push, cz + (bz - cz) * push, clear);
+    put_point_as(w, cx + (bx - cx) * push, cz + (bz - cz) * push, clear, NULL);
     w->near_count = PTL_NONE;
 }
 
@@ -670,8 +704,10 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
         /* lengths in 3D, as for radius 0: each segment and arc with the rise between its ends */
         double seg = ptl_len2(s->ax - s->dx, s->az - s->dz), rise = (double)s->ay - s->dy;
         length += sqrt(seg * seg + rise * rise);
+        ptl_qpoint arrival; /* the segment's check found its end's cell: no walk along it again */
+        cell_point(s->ax, s->az, s->cell, &arrival);
         if (s->vert == PTL_NONE) {
-            put_point(&w, s->ax, s->az);
+            put_point_as(&w, s->ax, s->az, false, &arrival);
             continue;
         }
         const dstate* next = &ds->st[chain[j + 1]];
@@ -679,7 +715,7 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
         double span = sweep(cx, cz, s->ax, s->az, next->dx, next->dz, s->side);
         double arc_len = ds->r * span, arc_rise = (double)next->dy - s->ay;
         length += sqrt(arc_len * arc_len + arc_rise * arc_rise);
-        put_arc(&w, s->vert, ds->r, s->ax, s->az, next->dx, next->dz, s->side, tol);
+        put_arc(&w, s->vert, ds->r, s->ax, s->az, s->cell, next->dx, next->dz, s->side, tol);
         if (res->turn_count < turn_cap && turns) {
             ptl_path_turn* t = &turns[res->turn_count];
             t->vert = s->vert;
