@@ -101,6 +101,31 @@ typedef struct ptl_qpoint {
     bool ambiguous;         /* on a pinch vertex of a mesh without PTL_NAVMESH_LATTICE_POINTS */
 } ptl_qpoint;
 
+/* The interval search between its slices (search.c; the sliced API in sliced.c): its ends, its
+   count of expansions and its goal stamp; the one-shot search goes through it too. */
+enum { PTL_RUN_NONE = 0, PTL_RUN_GOING = 1, PTL_RUN_DONE = 2 };
+typedef struct ptl_search_run {
+    ptl_qpoint s, t;          /* the ends (copies: ptl_qpoint_copy) */
+    uint64_t expansions, limit;
+    uint32_t stamp;           /* q->stamp when it began: another search since ends it */
+    uint32_t fin;             /* PTL_RUN_DONE with PTL_OK: the pool node that reached the goal */
+    ptl_status status;        /* PTL_RUN_DONE: PTL_OK (fin), PTL_PARTIAL (exhausted) or an error */
+    uint8_t state;            /* PTL_RUN_* */
+    bool alt_later;           /* the landmark bounds are still to be taken (3D navmeshes) */
+    /* The sliced API: its request and located ends, and whether it is begun (and sliced: an exact
+       radius-0 search; otherwise the path is found whole in ptl_query_path_finish). */
+    ptl_path_request req;
+    ptl_qpoint sp, gp;
+    uint8_t sliced;           /* 0: none begun; 1: begun, found whole at finish; 2: begun, searching */
+    ptl_status begin_status;  /* a failure of the ends' location, reported at finish */
+} ptl_search_run;
+
+/* *dst = *src, its cell list kept pointing at its own storage when it did. */
+static inline void ptl_qpoint_copy(ptl_qpoint* dst, const ptl_qpoint* src) {
+    *dst = *src;
+    if (src->cells == src->pair) dst->cells = dst->pair;
+}
+
 struct ptl_query {
     const ptl_navmesh* nm;
     ptl_allocator alloc;
@@ -122,6 +147,7 @@ struct ptl_query {
     uint32_t* vis_seen;  /* max_cell_verts: the slots of the vertices one visibility expansion sees */
     bool vis_skip_pockets; /* visibility expansions enter no cell of a lid's pocket (nm->cell_lid) but
                               a target's */
+    ptl_search_run run;    /* the search in progress (search.c, sliced.c) */
 
     /* Per vertex. */
     uint32_t* wall;       /* 2 per vertex: the vertex before it along the walls and the one after
@@ -361,6 +387,16 @@ ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const flo
 /* partial.c: the point of start s's piece of walkable space nearest `goal` in plan (ties: the nearest
    height), located as a query point into out. PTL_ERR_NOT_FOUND when the piece has no cell. */
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
+
+/* search.c, for the sliced API (sliced.c): a request's checks (res cleared when given); the path
+   between located ends as ptl_query_find_path finds it (an exact search run by slices before is
+   taken as it ended, in q->run); the interval search set up (PTL_IN_PROGRESS, else it was answered
+   at once) and run for a budget of expansions (PTL_IN_PROGRESS while it goes on). */
+ptl_status ptl_query_path_check(const ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
+ptl_status ptl_query_path_located(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
+                                  ptl_path_result* res);
+ptl_status ptl_query_search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t);
+ptl_status ptl_query_search_step(ptl_query* q, uint64_t budget);
 
 /* random.c: the doubles of scratch the surface table takes to build on navmesh nm. */
 size_t ptl_random_scratch_doubles(const ptl_navmesh* nm);

@@ -525,9 +525,14 @@ static void take_landmark_bounds(ptl_query* q, const ptl_qpoint* s, const ptl_qp
     q->alt_on = true;
 }
 
-/* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
-static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+/* Sets up the interval search from s to t in q->run (t with no cells: one-to-all, recording into
+   q->record) and queues the start's nodes. PTL_IN_PROGRESS when expansions are to come (search_run);
+   else the answer: the straight segment when an end's cells meet (written to res), PTL_PARTIAL when
+   the ends lie in different pieces, PTL_ERR_OUT_OF_NODES. */
+static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     const ptl_navmesh* nm = q->nm;
+    ptl_search_run* run = &q->run;
+    run->state = PTL_RUN_NONE;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
     for (uint32_t i = 0; i < s->cell_count; ++i) {
@@ -573,18 +578,50 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
         }
     }
-
+    ptl_qpoint_copy(&run->s, s);
+    ptl_qpoint_copy(&run->t, t);
+    run->stamp = stamp;
+    run->alt_later = alt_later;
+    run->expansions = 0;
     /* A guard against a livelock on a broken mesh (the pool recycles nodes, so it bounds nothing). */
-    uint64_t limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024, expansions = 0;
+    run->limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024;
+    run->fin = PTL_NONE;
+    run->state = PTL_RUN_GOING;
+    return PTL_IN_PROGRESS;
+}
+
+/* Ends the run with status st (the expansions counted into res when there is one). */
+static ptl_status run_end(ptl_query* q, ptl_status st, ptl_path_result* res) {
+    q->run.state = PTL_RUN_DONE;
+    q->run.status = st;
+    if (res) res->nodes_expanded = (uint32_t)(q->run.expansions > UINT32_MAX ? UINT32_MAX : q->run.expansions);
+    return st;
+}
+
+/* Goes on with the search set up by search_begin for at most `budget` expansions: PTL_IN_PROGRESS
+   when they ran out first. Else the answer: with res, the path written (finish); without, PTL_OK
+   and the goal's node kept in q->run.fin for a later finish (the sliced API). PTL_PARTIAL when
+   the open list runs dry (one-to-all searches always). */
+static ptl_status search_run(ptl_query* q, uint64_t budget, ptl_path_result* res) {
+    ptl_search_run* run = &q->run;
+    const ptl_qpoint* s = &run->s;
+    const ptl_qpoint* t = &run->t;
+    const uint32_t stamp = run->stamp;
+    const uint64_t stop = budget > UINT64_MAX - run->expansions ? UINT64_MAX : run->expansions + budget;
     while (q->heap_count > 0) {
-        if (alt_later && expansions >= ALT_AFTER) {
+        if (run->expansions >= stop) return PTL_IN_PROGRESS;
+        if (run->alt_later && run->expansions >= ALT_AFTER) {
             take_landmark_bounds(q, s, t);
-            alt_later = false;
+            run->alt_later = false;
         }
         uint32_t ni = heap_pop(q);
         ptl_snode cur = q->nodes[ni];
         if (q->goal_stamp[cur.cell] == stamp) {
-            res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
+            if (!res) {
+                run->fin = ni;
+                return run_end(q, PTL_OK, NULL);
+            }
+            run_end(q, PTL_OK, res);
             return finish(q, &q->nodes[ni], s, t, res);
         }
         if (cur.root != PTL_NONE && q->root_g[cur.root] + q->eps < cur.g) {
@@ -593,7 +630,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
         }
         uint32_t ref = ni; /* a pool node with cur's root and chain, parent of successors that turn */
         for (;;) {
-            if (++expansions > limit) return PTL_ERR_OUT_OF_NODES;
+            if (++run->expansions > run->limit) return run_end(q, PTL_ERR_OUT_OF_NODES, res);
             uint32_t m = expand(q, &cur), kept = 0;
             for (uint32_t i = 0; i < m; ++i) {
                 ptl_snode* n = &q->succ[i];
@@ -607,7 +644,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
                    node only when it turns, to keep the chain of roots. */
                 if (q->succ[0].root != cur.root) {
                     uint32_t i = node_new(q, &q->succ[0]);
-                    if (i == PTL_NONE) return PTL_ERR_OUT_OF_NODES;
+                    if (i == PTL_NONE) return run_end(q, PTL_ERR_OUT_OF_NODES, res);
                     node_release(q, ref);
                     ref = i;
                 }
@@ -616,14 +653,26 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             }
             for (uint32_t i = 0; i < kept; ++i) {
                 ptl_snode* n = &q->succ[i];
-                if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
+                if (!push_node(q, n, node_f(q, n, t))) return run_end(q, PTL_ERR_OUT_OF_NODES, res);
             }
             break;
         }
         node_release(q, ref);
     }
-    res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
-    return PTL_PARTIAL;
+    return run_end(q, PTL_PARTIAL, res);
+}
+
+/* The interval search from s to t, whole (t with no cells: one-to-all, recording into q->record). */
+static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    ptl_status st = search_begin(q, s, t, res);
+    if (st != PTL_IN_PROGRESS) {
+        if (st == PTL_PARTIAL) res->nodes_expanded = 0;
+        q->run.state = PTL_RUN_NONE;
+        return st;
+    }
+    st = search_run(q, UINT64_MAX, res);
+    q->run.state = PTL_RUN_NONE;
+    return st;
 }
 
 ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
@@ -653,6 +702,14 @@ ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist) {
 /* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched (and
    when the hub search runs out of room). */
 static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    if (q->run.state == PTL_RUN_DONE) {
+        /* a sliced search that has run (sliced.c): its answer, once */
+        ptl_search_run* run = &q->run;
+        run->state = PTL_RUN_NONE;
+        res->nodes_expanded = (uint32_t)(run->expansions > UINT32_MAX ? UINT32_MAX : run->expansions);
+        if (run->status != PTL_OK) return run->status;
+        return finish(q, &q->nodes[run->fin], &run->s, &run->t, res);
+    }
     if (!q->use_hubs) return ptl_query_exact(q, s, t, res);
     ptl_status st = ptl_query_hub_path(q, s, t, res);
     /* The hub search's tables for the ends' pockets (or its pools) were too small: search. */
@@ -744,35 +801,36 @@ static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const pt
 /* Dispatches on req->mode: PTL_PATH_EXACT runs the interval search above, PTL_PATH_CORRIDOR the A*
    over cells and the funnel (corridor.c). Both locate start and goal with the same rules
    (locate.c) and answer start and goal in a common cell with the straight segment. */
-ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res) {
-    if (!res) return PTL_ERR_INVALID_ARG;
-    res->point_count = res->point_total = 0;
-    res->found = res->complete = false;
-    res->length = 0;
-    res->start_cell = res->goal_cell = PTL_NONE;
-    res->nodes_expanded = 0;
-    res->cell_count = 0;
-    if (!q || !req || (res->point_capacity > 0 && !res->points) || (res->cell_capacity > 0 && !res->cells))
-        return PTL_ERR_INVALID_ARG;
+ptl_status ptl_query_path_check(const ptl_query* q, const ptl_path_request* req, ptl_path_result* res) {
+    if (res) {
+        res->point_count = res->point_total = 0;
+        res->found = res->complete = false;
+        res->length = 0;
+        res->start_cell = res->goal_cell = PTL_NONE;
+        res->nodes_expanded = 0;
+        res->cell_count = 0;
+        if ((res->point_capacity > 0 && !res->points) || (res->cell_capacity > 0 && !res->cells)) return PTL_ERR_INVALID_ARG;
+        res->turn_count = 0;
+    }
+    if (!q || !req) return PTL_ERR_INVALID_ARG;
     if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
         return PTL_ERR_INVALID_ARG;
     if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;
     if (!(req->radius >= 0) || !(req->arc_tolerance >= 0) || !isfinite(req->arc_tolerance)) return PTL_ERR_INVALID_ARG;
-    res->turn_count = 0;
-    ptl_qpoint sp, gp;
-    ptl_status st = ptl_query_locate_point(q, req->start, req->extents, &sp);
-    if (st < 0) return st;
-    res->start_cell = sp.cell;
-    st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
-    if (st < 0) return st;
-    if (req->radius > 0) return disc_path(q, req, &sp, &gp, res);
-    st = point_path(q, req, &sp, &gp, res);
+    return PTL_OK;
+}
+
+ptl_status ptl_query_path_located(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
+                                  ptl_path_result* res) {
+    res->start_cell = sp->cell;
+    if (req->radius > 0) return disc_path(q, req, sp, gp, res);
+    ptl_status st = point_path(q, req, sp, gp, res);
     if (st == PTL_PARTIAL) {
         /* The goal is unreachable: the path to the reachable point nearest it (partial.c), found
            false. No such point (the goal's own piece, a search that gave up): no points. */
         ptl_qpoint np;
-        ptl_status pst = ptl_query_nearest_reachable(q, &sp, req->goal, &np);
-        if (pst == PTL_OK) pst = point_path(q, req, &sp, &np, res);
+        ptl_status pst = ptl_query_nearest_reachable(q, sp, req->goal, &np);
+        if (pst == PTL_OK) pst = point_path(q, req, sp, &np, res);
         if (pst >= 0 && res->found) {
             res->found = res->complete = false;
             return PTL_PARTIAL;
@@ -787,3 +845,28 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     }
     return st;
 }
+
+ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res) {
+    if (!res) return PTL_ERR_INVALID_ARG;
+    ptl_status st = ptl_query_path_check(q, req, res);
+    if (st < 0) return st;
+    q->run.sliced = 0, q->run.state = PTL_RUN_NONE; /* a sliced search on this query ends here */
+    ptl_qpoint sp, gp;
+    st = ptl_query_locate_point(q, req->start, req->extents, &sp);
+    if (st < 0) return st;
+    res->start_cell = sp.cell;
+    st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
+    if (st < 0) return st;
+    return ptl_query_path_located(q, req, &sp, &gp, res);
+}
+
+ptl_status ptl_query_search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
+    ptl_path_result scratch;
+    memset(&scratch, 0, sizeof scratch);
+    ptl_status st = search_begin(q, s, t, &scratch);
+    /* answered at once (a common cell, different pieces): found whole at finish */
+    if (st != PTL_IN_PROGRESS) q->run.state = PTL_RUN_NONE;
+    return st;
+}
+
+ptl_status ptl_query_search_step(ptl_query* q, uint64_t budget) { return search_run(q, budget, NULL); }

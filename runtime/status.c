@@ -14,6 +14,7 @@ static const status_entry STATUS_TABLE[] = {
     {PTL_OK, "PTL_OK", "success"},
     {PTL_PARTIAL, "PTL_PARTIAL", "partial result: the goal is not reachable"},
     {PTL_TRUNCATED, "PTL_TRUNCATED", "the output did not fit the caller's buffer"},
+    {PTL_IN_PROGRESS, "PTL_IN_PROGRESS", "the sliced search goes on"},
     {PTL_ERR_INVALID_ARG, "PTL_ERR_INVALID_ARG", "invalid argument"},
     {PTL_ERR_NO_MEMORY, "PTL_ERR_NO_MEMORY", "out of memory"},
     {PTL_ERR_IO, "PTL_ERR_IO", "input/output error"},

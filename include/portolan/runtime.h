@@ -47,6 +47,7 @@ typedef enum ptl_status {
     PTL_OK = 0,
     PTL_PARTIAL = 1,          /* a result that stops short of what was asked (partial path) */
     PTL_TRUNCATED = 2,        /* the result did not fit the caller's buffer; the count says how much was written */
+    PTL_IN_PROGRESS = 3,      /* a sliced search goes on: call ptl_query_path_step again */
     PTL_ERR_INVALID_ARG = -1, /* the caller passed a NULL, out-of-range or non-finite argument */
     PTL_ERR_NO_MEMORY = -2,   /* the allocator returned NULL */
     PTL_ERR_IO = -3,          /* a file could not be opened, read or written */
@@ -348,6 +349,38 @@ typedef struct ptl_path_result {
    search answers, so the path keeps the radius either way and is never shorter than the exact one.
    Both are slower than the point search (bench/NOTES.md); follow_surface is ignored. */
 ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res);
+
+/* ---- Sliced paths: one search spread over frames ------------------------------------------------
+   A game with a frame budget begins a path, steps it a number of expansions per frame, and
+   finishes it once a step says it is done:
+
+       ptl_query_path_begin(q, &req);
+       uint32_t done;
+       while (ptl_query_path_step(q, 64, &done) == PTL_IN_PROGRESS) { ...next frame... }
+       ptl_query_path_finish(q, &res);     // exactly what ptl_query_find_path(q, &req, &res) gives
+
+   The exact search of a point (radius 0, PTL_PATH_EXACT) is what is spread: a step takes nodes off
+   its open list until `max_expansions` expansions are done (a chain of single successors is
+   followed to its end, so a step may go a few past). A path answered without that search (start
+   and goal in one cell or in different pieces, a navmesh whose hub labels give it at once), a path
+   of radius > 0 and a corridor path are found whole in ptl_query_path_finish; the partial path to
+   the nearest reachable point, when the goal is unreachable, is searched there too. The query
+   object holds the search: another query asked of the same ptl_query between begin and finish may
+   end it (any that searches: paths, moves, wall distances, random points or cells in a circle, a
+   point location that has to look around), and step and finish then return PTL_ERR_INVALID_ARG,
+   never a wrong path. Use another ptl_query for other queries meanwhile. */
+
+/* Checks the request (as ptl_query_find_path) and locates its ends. PTL_OK; the errors of
+   ptl_query_find_path (PTL_ERR_INVALID_ARG, PTL_ERR_NOT_FOUND: finish then returns them too). */
+ptl_status ptl_query_path_begin(ptl_query* q, const ptl_path_request* req);
+/* Runs the search on (see above). PTL_IN_PROGRESS while it goes on; PTL_OK once finish can be
+   called (the search reached the goal, ran dry, or is not spread); PTL_ERR_INVALID_ARG when no
+   search is begun or another query ended it. *expansions_done (may be NULL): this step's. */
+ptl_status ptl_query_path_step(ptl_query* q, uint32_t max_expansions, uint32_t* expansions_done);
+/* Writes the result into res and ends the sliced search: the status and result of
+   ptl_query_find_path for the request begun (a search still going on is run to its end first).
+   PTL_ERR_INVALID_ARG when none is begun or another query ended it. */
+ptl_status ptl_query_path_finish(ptl_query* q, ptl_path_result* res);
 
 /* ---- Clearance ---------------------------------------------------------------------------------
    Walls are the edges of the walkable area with no cell beyond them (walls and ledges alike). Both

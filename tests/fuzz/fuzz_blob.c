@@ -57,6 +57,20 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             ptl_status st = ptl_query_find_path(q, &req, &res);
             if (st >= 0 && res.found && !(res.length >= 0)) fuzz_fail("blob: path of length %g", res.length);
             if (res.point_count > res.point_capacity) fuzz_fail("blob: %u points written into 64", res.point_count);
+            /* the same path by slices of a few expansions: the same status, length and points */
+            if (ptl_query_path_begin(q, &req) >= 0) {
+                float spts[3 * 64];
+                uint32_t steps = 0;
+                ptl_status ss;
+                while ((ss = ptl_query_path_step(q, 1 + (uint32_t)(rng % 5), NULL)) == PTL_IN_PROGRESS && ++steps < 100000) {}
+                ptl_path_result sres = {.points = spts, .point_capacity = 64};
+                ptl_status fs = ptl_query_path_finish(q, &sres);
+                if (ss != PTL_OK || fs != st || sres.found != res.found || sres.length != res.length ||
+                    sres.point_count != res.point_count || memcmp(spts, pts, 3 * sizeof(float) * res.point_count) != 0)
+                    fuzz_fail("blob: sliced path %s (step %s), length %g, %u points; whole %s, length %g, %u points",
+                              ptl_status_name(fs), ptl_status_name(ss), sres.length, sres.point_count, ptl_status_name(st),
+                              res.length, res.point_count);
+            }
             /* an agent of some radius, the wall distance and the clear point */
             float radius = (float)(fuzz_unit(&rng) * 0.05 * (info.bmax[0] - info.bmin[0] + 1));
             if (!isfinite(radius)) radius = 1;
