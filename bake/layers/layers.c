@@ -79,6 +79,20 @@ static uint32_t span_root(flood* f, uint32_t t) {
     return l;
 }
 
+/* Is span t (with or without a layer) in root layer l? A label equal to l is l's span with no look-up
+   (l being a root, find and the write-back would change nothing): most look-ups, as spans take the
+   root of the span that hands them their layer. */
+static inline bool in_layer(flood* f, uint32_t t, uint32_t l) {
+    const uint32_t x = f->sp[t].layer;
+    return x == l || (x != PTL_VX_NONE && span_root(f, t) == l);
+}
+
+/* The root of span t's layer (t has one), l being a root already known: no look-up when t's label
+   is l. */
+static inline uint32_t span_root_near(flood* f, uint32_t t, uint32_t l) {
+    return f->sp[t].layer == l ? l : span_root(f, t);
+}
+
 static void box_add(int32_t* b, int32_t x, int32_t z) {
     if (x < b[0]) b[0] = x;
     if (z < b[1]) b[1] = z;
@@ -114,7 +128,7 @@ static uint32_t new_layer(flood* f, uint32_t s) {
 static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
     const uint32_t e = ptl_col_index_at_w(&f->of->col_index, c + 1, width);
     for (uint32_t t = b; t < e; ++t)
-        if (f->sp[t].layer != PTL_VX_NONE && span_root(f, t) == l) return true;
+        if (in_layer(f, t, l)) return true;
     return false;
 }
 
@@ -134,7 +148,7 @@ static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, u
         const uint32_t nc = ptl_filter_ncol(of->p.width, c, d);
         const uint32_t b = ptl_col_index_at_w(ix, nc, width), e = ptl_col_index_at_w(ix, nc + 1, width);
         for (uint32_t t = b; t < e; ++t)
-            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && span_root(f, t) == l)
+            if (t - b != of->spans[s].con[d] && in_layer(f, t, l))
                 return false;
     }
     return true;
@@ -194,7 +208,7 @@ static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, u
                 if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
             }
-            uint32_t m = span_root(f, t);
+            uint32_t m = span_root_near(f, t, l);
             if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }
@@ -220,7 +234,7 @@ static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
     for (int d = 0; d < 4; ++d) {
         if (f->sp[t].con[d] != PTL_VX_NOCON || !in[d]) continue;
         const uint32_t nc = ptl_filter_ncol(of->p.width, c, d), u = cs[nc];
-        if (u < cs[nc + 1] && f->sp[u].layer != PTL_VX_NONE && span_root(f, u) == l) return false;
+        if (u < cs[nc + 1] && in_layer(f, u, l)) return false;
     }
     return true;
 }
@@ -245,7 +259,7 @@ static bool flood_spans_single(flood* f, const uint32_t* list, uint32_t count) {
                 if (links_agree_single(f, t, l)) join(f, t, l);
                 continue;
             }
-            uint32_t m = span_root(f, t);
+            uint32_t m = span_root_near(f, t, l);
             if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }
