@@ -197,6 +197,8 @@ _Static_assert(PTL_LMAP_B <= 32, "a block's row of columns, and its rows, are bi
    block-layers inside the piece (those leaving it: the strips). */
 static PTL_VX_INLINE_ALWAYS bool map_block_scan_w(block_map* m, uint32_t b, uint32_t width) {
     const ptl_vx_col_index* ix = &m->of->col_index;
+    uint32_t off[4]; /* the column offsets of the directions, once */
+    for (int d = 0; d < 4; ++d) off[d] = ptl_filter_ncol(m->of->p.width, 0, d);
     const piece* j = m->j;
     const ptl_open_field* of = m->of;
     const ptl_allocator* a = j->bj.a;
@@ -229,7 +231,7 @@ static PTL_VX_INLINE_ALWAYS bool map_block_scan_w(block_map* m, uint32_t b, uint
                 if (os->floor > r->floor_max) r->floor_max = os->floor;
                 for (int dir = 0; dir < 4; ++dir) {
                     if (os->con[dir] == PTL_VX_NOCON || !in[dir]) continue;
-                    const uint32_t t = ptl_col_index_at_w(ix, ptl_filter_ncol(of->p.width, c, dir), width) + os->con[dir];
+                    const uint32_t t = ptl_col_index_at_w(ix, c + off[dir], width) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
                     ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,

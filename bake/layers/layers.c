@@ -60,6 +60,7 @@ typedef struct flood {
     PTL_ARRAY(lnode) ln; /* layer id -> node */
     ptl_pair_set seen;   /* root pairs found incompatible (a cache: a failed insert only forgets) */
     const ptl_allocator* a;
+    uint32_t off[4];     /* the column offsets of the directions (ptl_filter_ncol), set once */
 } flood;
 
 static uint32_t find(flood* f, uint32_t l) {
@@ -145,7 +146,7 @@ static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, u
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
-        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d);
+        const uint32_t nc = c + f->off[d];
         const uint32_t b = ptl_col_index_at_w(ix, nc, width), e = ptl_col_index_at_w(ix, nc + 1, width);
         for (uint32_t t = b; t < e; ++t)
             if (t - b != of->spans[s].con[d] && in_layer(f, t, l))
@@ -195,7 +196,6 @@ static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
 static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, uint32_t count, uint32_t width) {
     const ptl_open_field* of = f->of;
     const ptl_vx_col_index* ix = &of->col_index;
-    const int32_t w = of->p.width;
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t s = list ? list[i] : i;
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : span_root(f, s);
@@ -203,7 +203,7 @@ static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, u
         for (int d = 0; d < 4; ++d) {
             const uint32_t k = f->sp[s].con[d]; /* ptl_filter_nbr, at this width */
             if (k == PTL_VX_NOCON) continue;
-            const uint32_t nc = ptl_filter_ncol(w, of->col_of[s], d), b = ptl_col_index_at_w(ix, nc, width), t = b + k;
+            const uint32_t nc = of->col_of[s] + f->off[d], b = ptl_col_index_at_w(ix, nc, width), t = b + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
                 if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
@@ -233,7 +233,7 @@ static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (f->sp[t].con[d] != PTL_VX_NOCON || !in[d]) continue;
-        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d), u = cs[nc];
+        const uint32_t nc = c + f->off[d], u = cs[nc];
         if (u < cs[nc + 1] && in_layer(f, u, l)) return false;
     }
     return true;
@@ -246,7 +246,6 @@ static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
 static bool flood_spans_single(flood* f, const uint32_t* list, uint32_t count) {
     const ptl_open_field* of = f->of;
     const uint32_t* cs = of->col_index.off.u32;
-    const int32_t w = of->p.width;
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t s = list[i];
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : span_root(f, s);
@@ -254,7 +253,7 @@ static bool flood_spans_single(flood* f, const uint32_t* list, uint32_t count) {
         for (int d = 0; d < 4; ++d) {
             const uint32_t k = f->sp[s].con[d];
             if (k == PTL_VX_NOCON) continue;
-            const uint32_t t = cs[ptl_filter_ncol(w, of->col_of[s], d)] + k;
+            const uint32_t t = cs[of->col_of[s] + f->off[d]] + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
                 if (links_agree_single(f, t, l)) join(f, t, l);
                 continue;
@@ -440,6 +439,7 @@ void ptl_layers_flood_block(void* data, uint32_t b) {
     flood f;
     memset(&f, 0, sizeof f);
     f.of = &bf, f.a = a, f.sp = bf.spans;
+    for (int d = 0; d < 4; ++d) f.off[d] = ptl_filter_ncol((int32_t)w, 0, d);
     f.next = ptl_mem_alloc(a, (size_t)n * sizeof *f.next);
     uint32_t* dense = NULL;
     size_t nl = 0;
