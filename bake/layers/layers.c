@@ -101,22 +101,31 @@ static void box_add(int32_t* b, int32_t x, int32_t z) {
     if (z > b[3]) b[3] = z;
 }
 
+/* The column of span s in the block: x and z, which block_copy keeps in the span's pad (x | z << 8;
+   a block is at most 32 columns wide), so the flood never divides its column index by the width. */
+_Static_assert(PTL_VX_LAYER_BLOCK <= 256, "a block's x and z fit a byte each");
+static inline uint32_t span_x(const flood* f, uint32_t s) {
+    return f->sp[s].pad & 0xffu;
+}
+static inline uint32_t span_z(const flood* f, uint32_t s) {
+    return (uint32_t)f->sp[s].pad >> 8;
+}
+
 /* Gives span s to root layer l. */
 static void join(flood* f, uint32_t s, uint32_t l) {
-    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s];
     lnode* n = &f->ln.data[l];
     f->sp[s].layer = l;
     f->next[s] = PTL_VX_NONE;
     f->next[n->tail] = s;
     n->tail = s;
     ++n->size;
-    box_add(n->box, (int32_t)(c % w), (int32_t)(c / w));
+    box_add(n->box, (int32_t)span_x(f, s), (int32_t)span_z(f, s));
 }
 
 /* A new layer holding span s; PTL_VX_NONE when out of memory. */
 static uint32_t new_layer(flood* f, uint32_t s) {
-    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s], l = f->ln.count;
-    int32_t x = (int32_t)(c % w), z = (int32_t)(c / w);
+    const uint32_t l = f->ln.count;
+    const int32_t x = (int32_t)span_x(f, s), z = (int32_t)span_z(f, s);
     lnode n = {l, 1, s, s, {x, z, x, z}};
     if (!PTL_PUSH(f->a, f->ln, n)) return PTL_VX_NONE;
     f->next[s] = PTL_VX_NONE;
@@ -142,7 +151,7 @@ static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, ui
 static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, uint32_t width) {
     const ptl_open_field* of = f->of;
     const ptl_vx_col_index* ix = &of->col_index;
-    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = c % w, z = c / w;
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = span_x(f, s), z = span_z(f, s);
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
@@ -229,10 +238,13 @@ static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
 static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
     const ptl_open_field* of = f->of;
     const uint32_t* cs = of->col_index.off.u32;
-    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[t], x = c % w, z = c / w;
+    const uint8_t* con = f->sp[t].con;
+    if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+        return true; /* linked on every side (most spans): nothing to look at */
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[t], x = span_x(f, t), z = span_z(f, t);
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
-        if (f->sp[t].con[d] != PTL_VX_NOCON || !in[d]) continue;
+        if (con[d] != PTL_VX_NOCON || !in[d]) continue;
         const uint32_t nc = c + f->off[d], u = cs[nc];
         if (u < cs[nc + 1] && in_layer(f, u, l)) return false;
     }
@@ -355,6 +367,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
                 if (x + 1 == w) sp->con[2] = PTL_VX_NOCON;
                 if (z == 0) sp->con[3] = PTL_VX_NOCON;
                 sp->layer = PTL_VX_NONE;
+                sp->pad = (uint16_t)(x | z << 8); /* the flood's span_x, span_z */
                 bf->col_of[k] = z * w + x, map[k] = s;
             }
         }
