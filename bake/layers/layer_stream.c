@@ -215,11 +215,19 @@ static PTL_VX_INLINE_ALWAYS bool map_block_scan_w(block_map* m, uint32_t b, uint
         r->floor_min = UINT16_MAX;
     }
     o->bl.count = m->nl;
+    /* A block of one block-layer holds it in every span, so its links inside the block join that
+       block-layer to itself and are not looked at; those leaving the block reach other blocks'. */
+    const bool one = m->nl == 1;
     for (uint32_t z = 0; z < m->d; ++z)
         for (uint32_t x = 0; x < m->w; ++x) {
             const uint32_t c = (m->z0 + z) * W + m->x0 + x;
             const uint32_t gx = m->x0 + x, gz = m->z0 + z;
-            const bool in[4] = {gx > 0, gz + 1 < D, gx + 1 < W, gz > 0}; /* the neighbour columns inside the piece */
+            /* bit dir: the neighbour column is inside the piece (and, for one block-layer, outside the block) */
+            uint32_t look = (uint32_t)(gx > 0) | (uint32_t)(gz + 1 < D) << 1 | (uint32_t)(gx + 1 < W) << 2 |
+                            (uint32_t)(gz > 0) << 3;
+            if (one)
+                look &= ~((uint32_t)(x > 0) | (uint32_t)(z + 1 < m->d) << 1 | (uint32_t)(x + 1 < m->w) << 2 |
+                          (uint32_t)(z > 0) << 3);
             for (uint32_t sp = ptl_col_index_at_w(ix, c, width), e = ptl_col_index_at_w(ix, c + 1, width); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
@@ -229,8 +237,8 @@ static PTL_VX_INLINE_ALWAYS bool map_block_scan_w(block_map* m, uint32_t b, uint
                 r->count++;
                 if (os->floor < r->floor_min) r->floor_min = os->floor;
                 if (os->floor > r->floor_max) r->floor_max = os->floor;
-                for (int dir = 0; dir < 4; ++dir) {
-                    if (os->con[dir] == PTL_VX_NOCON || !in[dir]) continue;
+                for (int dir = 0; dir < 4 && look; ++dir) {
+                    if (os->con[dir] == PTL_VX_NOCON || !(look >> dir & 1u)) continue;
                     const uint32_t t = ptl_col_index_at_w(ix, c + off[dir], width) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
