@@ -466,7 +466,10 @@ void ptl_layers_flood_block(void* data, uint32_t b) {
             bf.spans[i].layer = dense[find(&f, bf.spans[i].layer)];
             of->spans[map[i]].layer = bf.spans[i].layer;
         }
-        ok = block_conflicts(&bf, a, o);
+        /* a conflict pairs two block-layers (two spans of one column, or side by side and not
+           linked, are never in one: the flood's rules), so a block of one has none */
+        if (o->layer_count > 1) ok = block_conflicts(&bf, a, o);
+        else o->conflict_count = 0;
     }
     if (!ok) o->st = PTL_ERR_NO_MEMORY;
     ptl_mem_free(a, dense, (nl ? nl : 1) * sizeof *dense);
