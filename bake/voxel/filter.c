@@ -262,37 +262,36 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* idx) {
 static uint32_t erode_near(const ptl_open_field* of, uint8_t* idx) {
     const ptl_vx_params* p = &of->p;
     const ptl_open_span* sp = of->spans;
-    const uint32_t cols = (uint32_t)p->width * (uint32_t)p->depth;
     const uint32_t* cs = of->col_index.off.u32;
     const uint32_t w = (uint32_t)p->width;
     const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
     const bool two = p->walkable_radius == 2;
-    memset(idx, 0, of->span_count);
-    for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = cs[c], e = cs[c + 1]; s < e; ++s) {
-            const uint8_t* con = sp[s].con;
-            if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
-                continue;
-            idx[s] = PTL_VX_NOCON;
-            if (!two) continue;
-            for (int d = 0; d < 4; ++d) {
-                if (con[d] == PTL_VX_NOCON) continue;
-                const uint32_t ac = c + off[d], a = cs[ac] + con[d];
-                idx[a] = PTL_VX_NOCON;
-                const int d2 = (d + 1) & 3;
-                const uint8_t k = sp[a].con[d2];
-                if (k != PTL_VX_NOCON) idx[cs[ac + off[d2]] + k] = PTL_VX_NOCON;
-            }
+    const uint32_t n = of->span_count;
+    memset(idx, 0, n);
+    /* by span, the column from col_of: no pass over the (mostly empty) columns */
+    for (uint32_t s = 0; s < n; ++s) {
+        const uint8_t* con = sp[s].con;
+        if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+            continue;
+        const uint32_t c = of->col_of[s];
+        idx[s] = PTL_VX_NOCON;
+        if (!two) continue;
+        for (int d = 0; d < 4; ++d) {
+            if (con[d] == PTL_VX_NOCON) continue;
+            const uint32_t ac = c + off[d], a = cs[ac] + con[d];
+            idx[a] = PTL_VX_NOCON;
+            const int d2 = (d + 1) & 3;
+            const uint8_t k = sp[a].con[d2];
+            if (k != PTL_VX_NOCON) idx[cs[ac + off[d2]] + k] = PTL_VX_NOCON;
         }
-    uint32_t removed = 0;
-    for (uint32_t c = 0; c < cols; ++c) {
-        uint32_t j = 0;
-        for (uint32_t s = cs[c], e = cs[c + 1]; s < e; ++s) {
-            const bool gone = idx[s] == PTL_VX_NOCON;
-            idx[s] = gone ? (uint8_t)PTL_VX_NOCON : (uint8_t)(j < PTL_VX_NOCON - 1 ? j : PTL_VX_NOCON - 1);
-            j += !gone;
-            removed += gone;
-        }
+    }
+    uint32_t removed = 0, j = 0; /* j: the kept spans before s in its column */
+    for (uint32_t s = 0; s < n; ++s) {
+        j = s > 0 && of->col_of[s] == of->col_of[s - 1] ? j : 0;
+        const bool gone = idx[s] == PTL_VX_NOCON;
+        idx[s] = gone ? (uint8_t)PTL_VX_NOCON : (uint8_t)(j < PTL_VX_NOCON - 1 ? j : PTL_VX_NOCON - 1);
+        j += !gone;
+        removed += gone;
     }
     return removed;
 }
@@ -307,19 +306,19 @@ static void remove_spans(ptl_open_field* of, const uint8_t* idx) {
     const uint32_t w = (uint32_t)of->p.width, cols = w * (uint32_t)of->p.depth;
     const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
     uint32_t k = 0;
-    for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = cs[c], e = cs[c + 1]; s < e; ++s) {
-            if (idx[s] == PTL_VX_NOCON) continue;
-            /* the span is copied whole and its links rewritten in place: a copy built on the stack
-               byte by byte and then read back as 16 bytes stalls (no store forwarding) */
-            uint8_t con[4];
-            memcpy(con, of->spans[s].con, 4);
-            ptl_open_span* o = &of->spans[k]; /* k <= s */
-            if (k != s) *o = of->spans[s];
-            for (int d = 0; d < 4; ++d)
-                if (con[d] != PTL_VX_NOCON) o->con[d] = idx[cs[c + off[d]] + con[d]];
-            of->col_of[k++] = c;
-        }
+    for (uint32_t s = 0, n = of->span_count; s < n; ++s) { /* by span, the column from col_of */
+        if (idx[s] == PTL_VX_NOCON) continue;
+        const uint32_t c = of->col_of[s];
+        /* the span is copied whole and its links rewritten in place: a copy built on the stack
+           byte by byte and then read back as 16 bytes stalls (no store forwarding) */
+        uint8_t con[4];
+        memcpy(con, of->spans[s].con, 4);
+        ptl_open_span* o = &of->spans[k]; /* k <= s */
+        if (k != s) *o = of->spans[s];
+        for (int d = 0; d < 4; ++d)
+            if (con[d] != PTL_VX_NOCON) o->con[d] = idx[cs[c + off[d]] + con[d]];
+        of->col_of[k++] = c;
+    }
     k = 0;
     for (uint32_t c = 0, s = 0; c < cols; ++c) {
         const uint32_t e = cs[c + 1];
