@@ -412,26 +412,25 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
     const ptl_vx_params* p = &of->p;
     if (p->max_void <= 0) return PTL_OK;
     PTL_ARRAY(ptl_vx_gap) gaps = {0};
-    for (int z = 0; z < p->depth; ++z)
-        for (int x = 0; x < p->width; ++x) {
-            uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
-            for (uint32_t s = of->col_index.off.u32[col]; s < of->col_index.off.u32[col + 1]; ++s) {
-                const uint8_t* con = of->spans[s].con;
-                if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
-                    continue; /* linked on every side (most spans): one test */
-                for (int d = 0; d < 4; ++d) {
-                    if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
-                    uint32_t t;
-                    int k = find_gap(hf, of, s, x, z, d, &t);
-                    if (!k) continue;
-                    ptl_vx_gap g = {s, t, (uint8_t)d, (uint8_t)(k - 1), 0};
-                    if (!PTL_PUSH(a, gaps, g)) {
-                        PTL_ARRAY_FREE(a, gaps);
-                        return PTL_ERR_NO_MEMORY;
-                    }
-                }
+    /* by span, the column from col_of (no pass over the columns; spans are in column order) */
+    for (uint32_t s = 0; s < of->span_count; ++s) {
+        const uint8_t* con = of->spans[s].con;
+        if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+            continue; /* linked on every side (most spans): one test */
+        const uint32_t col = of->col_of[s];
+        const int x = (int)(col % (uint32_t)p->width), z = (int)(col / (uint32_t)p->width);
+        for (int d = 0; d < 4; ++d) {
+            if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
+            uint32_t t;
+            int k = find_gap(hf, of, s, x, z, d, &t);
+            if (!k) continue;
+            ptl_vx_gap g = {s, t, (uint8_t)d, (uint8_t)(k - 1), 0};
+            if (!PTL_PUSH(a, gaps, g)) {
+                PTL_ARRAY_FREE(a, gaps);
+                return PTL_ERR_NO_MEMORY;
             }
         }
+    }
     /* Spans are visited in index order (columns z-major, spans in column order) and directions in
        order, so the list is sorted already. */
     uint32_t k = 0;
