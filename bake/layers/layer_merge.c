@@ -108,13 +108,24 @@ static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
 }
 
 /* Fills ov[(z - z0) * w + (x - x0)] for the window x0..x1, z0..z1: 1 where the column's square
-   overlaps the cell with some area. */
-static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov) {
+   overlaps the cell with some area; and run[2 (z - z0)], run[2 (z - z0) + 1], the first and last
+   such x - x0 of the row (first > last: none). A column x of the row overlaps when x + 1 > lo and
+   x < hi (the row's x-range), that is for the integers floor(lo) <= x <= ceil(hi) - 1: one run per
+   row, its ends from floor and ceil (exact), clamped to the window as doubles before any conversion. */
+static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov, int64_t* run) {
     const int64_t w = x1 - x0 + 1;
     for (int64_t z = z0; z <= z1; ++z) {
+        uint8_t* row = ov + (z - z0) * w;
+        int64_t* r = run + 2 * (z - z0);
         double lo, hi;
         cell_row(cp, z, &lo, &hi);
-        for (int64_t x = x0; x <= x1; ++x) ov[(z - z0) * w + (x - x0)] = lo < hi && lo < (double)x + 1 && hi > (double)x;
+        memset(row, 0, (size_t)w);
+        r[0] = 1, r[1] = 0;
+        if (!(lo < hi)) continue;
+        const double fa = fmax(floor(lo), (double)x0), fb = fmin(ceil(hi) - 1, (double)x1);
+        if (!(fa <= fb)) continue;
+        r[0] = (int64_t)fa - x0, r[1] = (int64_t)fb - x0;
+        memset(row + r[0], 1, (size_t)(r[1] - r[0] + 1));
     }
 }
 
@@ -134,24 +145,24 @@ static int32_t cell_own_height(const ptl_layer_map* of, const ptl_layer_contour*
 }
 
 /* Could a height lookup from the cell read a floor of its layer that is not its own, in the window
-   x0..x1, z0..z1 (`ov`: its cell_cover)? A floor of a column that does not overlap the cell, next
-   to one that does (the runtime looks at the 3 x 3 columns around a point), with no floor of the
-   cell within two columns of it within a climb of it: a floor across a wall or a ledge, not the
-   same ground running on past the cell's edge. Such a cell never shares its layer's grid. */
+   x0..x1, z0..z1 (`run`: its rows' runs, cell_cover)? A floor of a column that does not overlap the
+   cell, next to one that does (the runtime looks at the 3 x 3 columns around a point), with no
+   floor of the cell within two columns of it within a climb of it: a floor across a wall or a
+   ledge, not the same ground running on past the cell's edge. Such a cell never shares its layer's grid. */
 static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0, int64_t x1,
-                         int64_t z1, const uint8_t* ov) {
+                         int64_t z1, const int64_t* run) {
     const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
-#define OV(x, z) ((x) >= 0 && (z) >= 0 && (x) < w && (z) < d && ov[(z) * w + (x)])
+    /* the cell covers (x, z) of the window: its row's run holds x (runs lie within 0 .. w - 1) */
+#define OV(x, z) ((z) >= 0 && (z) < d && run[2 * (z)] <= (x) && (x) <= run[2 * (z) + 1])
     for (int64_t z = 0; z < d; ++z) {
         const int64_t za = z > 0 ? z - 1 : 0, zb = z + 1 < d ? z + 1 : d - 1;
         for (int64_t x = 0; x < w; ++x) {
-            if (ov[z * w + x]) continue;
-            /* does the cell cover one of the 3 x 3 columns around (the window clipped to the grid,
-               where OV is false): or-ed without a branch per column */
-            const int64_t xa = x > 0 ? x - 1 : 0, xb = x + 1 < w ? x + 1 : w - 1;
-            uint8_t read = 0;
+            if (OV(x, z)) continue;
+            /* does the cell cover one of the 3 x 3 columns around (the window clipped to the grid):
+               a run meets x - 1 .. x + 1 (runs lie within the window, so no clipping is needed) */
+            bool read = false;
             for (int64_t nz = za; nz <= zb; ++nz)
-                for (int64_t nx = xa; nx <= xb; ++nx) read |= ov[nz * w + nx];
+                read |= run[2 * nz] <= x + 1 && run[2 * nz + 1] >= x - 1 && run[2 * nz] <= run[2 * nz + 1];
             if (!read) continue;
             const int32_t fe = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
             if (fe < 0) continue;
@@ -329,6 +340,7 @@ struct ptl_layer_merge {
     PTL_ARRAY(double) cuv;   /* one cell in its layer's column coordinates (cell_poly_at) */
     uint8_t* cforeign;       /* ncell + 1: a lookup in the cell could read a floor that is not its own */
     PTL_ARRAY(uint8_t) colst; /* a cell's window: which columns it overlaps (cell_cover) */
+    PTL_ARRAY(int64_t) colrun; /* the same as one run of columns per row of the window (cell_cover) */
     /* the graph */
     uint32_t ncell, nfinal, junction_portals;
     PTL_ARRAY(uint32_t) cstart;
@@ -637,11 +649,13 @@ static ptl_status merge_tags(ptl_layer_merge* lm) {
    overlaps, into colst. */
 static ptl_status merge_cover(ptl_layer_merge* lm, uint32_t c, int64_t x0, int64_t z0, int64_t x1, int64_t z1) {
     const ptl_allocator* al = &lm->al;
-    if (!PTL_RESERVE(al, lm->colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1))) return PTL_ERR_NO_MEMORY;
+    if (!PTL_RESERVE(al, lm->colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1)) ||
+        !PTL_RESERVE(al, lm->colrun, 2 * (uint64_t)(z1 - z0 + 1)))
+        return PTL_ERR_NO_MEMORY;
     if (!PTL_RESERVE(al, lm->cuv, 2 * (uint64_t)(lm->cstart.data[c + 1] - lm->cstart.data[c]))) return PTL_ERR_NO_MEMORY;
     const cell_poly cp = cell_poly_at(lm->m.of, &lm->m.lc[lm->clayer.data[c]], lm->fxyz, lm->cverts.data, lm->cstart.data[c],
                                       lm->cstart.data[c + 1], lm->cuv.data);
-    cell_cover(&cp, x0, z0, x1, z1, lm->colst.data);
+    cell_cover(&cp, x0, z0, x1, z1, lm->colst.data, lm->colrun.data);
     return PTL_OK;
 }
 
@@ -724,7 +738,7 @@ static ptl_status merge_grid_windows(ptl_layer_merge* lm) {
         if (!g->w || !layer_shares(lm, l)) continue;
         const int64_t x1 = (int64_t)g->x0 + g->w - 1, z1 = (int64_t)g->z0 + g->d - 1;
         if (merge_cover(lm, c, g->x0, g->z0, x1, z1) < 0) return PTL_ERR_NO_MEMORY;
-        lm->cforeign[c] = cell_foreign(of, &lm->m.lc[l], g->x0, g->z0, x1, z1, lm->colst.data);
+        lm->cforeign[c] = cell_foreign(of, &lm->m.lc[l], g->x0, g->z0, x1, z1, lm->colrun.data);
     }
     return PTL_OK;
 }
@@ -805,6 +819,7 @@ static void merge_drop_work(ptl_layer_merge* lm) {
     lm->cforeign = NULL;
     PTL_ARRAY_FREE(al, lm->cuv);
     PTL_ARRAY_FREE(al, lm->colst);
+    PTL_ARRAY_FREE(al, lm->colrun);
     m->of = NULL; /* the map may go now */
 }
 

@@ -195,7 +195,10 @@ _Static_assert(PTL_LMAP_B <= 32, "a block's row of columns, and its rows, are bi
 
 /* Block-layer ids, bounds, floor range, tags, and the links from its spans to spans of other
    block-layers inside the piece (those leaving it: the strips). */
-static bool map_block_scan(block_map* m, uint32_t b) {
+static PTL_VX_INLINE_ALWAYS bool map_block_scan_w(block_map* m, uint32_t b, uint32_t width) {
+    const ptl_vx_col_index* ix = &m->of->col_index;
+    uint32_t off[4]; /* the column offsets of the directions, once */
+    for (int d = 0; d < 4; ++d) off[d] = ptl_filter_ncol(m->of->p.width, 0, d);
     const piece* j = m->j;
     const ptl_open_field* of = m->of;
     const ptl_allocator* a = j->bj.a;
@@ -206,18 +209,26 @@ static bool map_block_scan(block_map* m, uint32_t b) {
         memset(r, 0, sizeof *r);
         const uint64_t lo = j->bj.out[b].lowest[i]; /* floor << 32 | index in the piece */
         const uint32_t sp = (uint32_t)lo, c = of->col_of[sp];
-        r->lowest = floor_key((uint32_t)(lo >> 32), pos_key(world_col(j, c), sp - ptl_filter_col_begin(of, c)));
+        r->lowest = floor_key((uint32_t)(lo >> 32), pos_key(world_col(j, c), sp - ptl_col_index_at_w(ix, c, width)));
         r->world = PTL_VX_NONE;
         r->block = (j->wz0 / B + b / j->nbx) * j->s->nbx + j->wx0 / B + b % j->nbx;
         r->floor_min = UINT16_MAX;
     }
     o->bl.count = m->nl;
+    /* A block of one block-layer holds it in every span, so its links inside the block join that
+       block-layer to itself and are not looked at; those leaving the block reach other blocks'. */
+    const bool one = m->nl == 1;
     for (uint32_t z = 0; z < m->d; ++z)
         for (uint32_t x = 0; x < m->w; ++x) {
             const uint32_t c = (m->z0 + z) * W + m->x0 + x;
             const uint32_t gx = m->x0 + x, gz = m->z0 + z;
-            const bool in[4] = {gx > 0, gz + 1 < D, gx + 1 < W, gz > 0}; /* the neighbour columns inside the piece */
-            for (uint32_t sp = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); sp < e; ++sp) {
+            /* bit dir: the neighbour column is inside the piece (and, for one block-layer, outside the block) */
+            uint32_t look = (uint32_t)(gx > 0) | (uint32_t)(gz + 1 < D) << 1 | (uint32_t)(gx + 1 < W) << 2 |
+                            (uint32_t)(gz > 0) << 3;
+            if (one)
+                look &= ~((uint32_t)(x > 0) | (uint32_t)(z + 1 < m->d) << 1 | (uint32_t)(x + 1 < m->w) << 2 |
+                          (uint32_t)(z > 0) << 3);
+            for (uint32_t sp = ptl_col_index_at_w(ix, c, width), e = ptl_col_index_at_w(ix, c + 1, width); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];
                 m->bits[(size_t)(os->layer - base) * B + z] |= 1u << x;
@@ -226,9 +237,9 @@ static bool map_block_scan(block_map* m, uint32_t b) {
                 r->count++;
                 if (os->floor < r->floor_min) r->floor_min = os->floor;
                 if (os->floor > r->floor_max) r->floor_max = os->floor;
-                for (int dir = 0; dir < 4; ++dir) {
-                    if (os->con[dir] == PTL_VX_NOCON || !in[dir]) continue;
-                    const uint32_t t = ptl_filter_col_begin(of, ptl_filter_ncol(of->p.width, c, dir)) + os->con[dir];
+                for (int dir = 0; dir < 4 && look; ++dir) {
+                    if (os->con[dir] == PTL_VX_NOCON || !(look >> dir & 1u)) continue;
+                    const uint32_t t = ptl_col_index_at_w(ix, c + off[dir], width) + os->con[dir];
                     if (of->spans[t].layer == os->layer) continue;
                     const uint32_t line = dir == 0 || dir == 2 ? x : z, place = dir == 0 || dir == 2 ? z : x;
                     ptl_lmap_link l = {os->layer, of->spans[t].layer, world_col(j, c), (uint8_t)dir, 1,
@@ -248,6 +259,16 @@ static bool map_block_scan(block_map* m, uint32_t b) {
         r->z0 = (uint8_t)__builtin_ctz(used), r->z1 = (uint8_t)(31 - __builtin_clz(used));
     }
     return true;
+}
+
+/* map_block_scan_w compiled once per width of the field's column index (a tile's own field has the
+   plain one; see ptl_col_index_at_w): no choice of the width at every read. */
+static bool map_block_scan(block_map* m, uint32_t b) {
+    switch (m->of->col_index.width) {
+    case 1: return map_block_scan_w(m, b, 1);
+    case 2: return map_block_scan_w(m, b, 2);
+    default: return map_block_scan_w(m, b, 4);
+    }
 }
 
 /* The pool: each block-layer's rows, then (where floors vary or tags mix) its ranks, with room for

@@ -60,6 +60,7 @@ typedef struct flood {
     PTL_ARRAY(lnode) ln; /* layer id -> node */
     ptl_pair_set seen;   /* root pairs found incompatible (a cache: a failed insert only forgets) */
     const ptl_allocator* a;
+    uint32_t off[4];     /* the column offsets of the directions (ptl_filter_ncol), set once */
 } flood;
 
 static uint32_t find(flood* f, uint32_t l) {
@@ -79,6 +80,20 @@ static uint32_t span_root(flood* f, uint32_t t) {
     return l;
 }
 
+/* Is span t (with or without a layer) in root layer l? A label equal to l is l's span with no look-up
+   (l being a root, find and the write-back would change nothing): most look-ups, as spans take the
+   root of the span that hands them their layer. */
+static inline bool in_layer(flood* f, uint32_t t, uint32_t l) {
+    const uint32_t x = f->sp[t].layer;
+    return x == l || (x != PTL_VX_NONE && span_root(f, t) == l);
+}
+
+/* The root of span t's layer (t has one), l being a root already known: no look-up when t's label
+   is l. */
+static inline uint32_t span_root_near(flood* f, uint32_t t, uint32_t l) {
+    return f->sp[t].layer == l ? l : span_root(f, t);
+}
+
 static void box_add(int32_t* b, int32_t x, int32_t z) {
     if (x < b[0]) b[0] = x;
     if (z < b[1]) b[1] = z;
@@ -86,22 +101,31 @@ static void box_add(int32_t* b, int32_t x, int32_t z) {
     if (z > b[3]) b[3] = z;
 }
 
+/* The column of span s in the block: x and z, which block_copy keeps in the span's pad (x | z << 8;
+   a block is at most 32 columns wide), so the flood never divides its column index by the width. */
+_Static_assert(PTL_VX_LAYER_BLOCK <= 256, "a block's x and z fit a byte each");
+static inline uint32_t span_x(const flood* f, uint32_t s) {
+    return f->sp[s].pad & 0xffu;
+}
+static inline uint32_t span_z(const flood* f, uint32_t s) {
+    return (uint32_t)f->sp[s].pad >> 8;
+}
+
 /* Gives span s to root layer l. */
 static void join(flood* f, uint32_t s, uint32_t l) {
-    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s];
     lnode* n = &f->ln.data[l];
     f->sp[s].layer = l;
     f->next[s] = PTL_VX_NONE;
     f->next[n->tail] = s;
     n->tail = s;
     ++n->size;
-    box_add(n->box, (int32_t)(c % w), (int32_t)(c / w));
+    box_add(n->box, (int32_t)span_x(f, s), (int32_t)span_z(f, s));
 }
 
 /* A new layer holding span s; PTL_VX_NONE when out of memory. */
 static uint32_t new_layer(flood* f, uint32_t s) {
-    uint32_t w = (uint32_t)f->of->p.width, c = f->of->col_of[s], l = f->ln.count;
-    int32_t x = (int32_t)(c % w), z = (int32_t)(c / w);
+    const uint32_t l = f->ln.count;
+    const int32_t x = (int32_t)span_x(f, s), z = (int32_t)span_z(f, s);
     lnode n = {l, 1, s, s, {x, z, x, z}};
     if (!PTL_PUSH(f->a, f->ln, n)) return PTL_VX_NONE;
     f->next[s] = PTL_VX_NONE;
@@ -114,7 +138,7 @@ static uint32_t new_layer(flood* f, uint32_t s) {
 static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, uint32_t l, uint32_t width) {
     const uint32_t e = ptl_col_index_at_w(&f->of->col_index, c + 1, width);
     for (uint32_t t = b; t < e; ++t)
-        if (f->sp[t].layer != PTL_VX_NONE && span_root(f, t) == l) return true;
+        if (in_layer(f, t, l)) return true;
     return false;
 }
 
@@ -127,14 +151,14 @@ static PTL_VX_INLINE_ALWAYS bool column_has(flood* f, uint32_t c, uint32_t b, ui
 static PTL_VX_INLINE_ALWAYS bool links_agree(flood* f, uint32_t s, uint32_t l, uint32_t width) {
     const ptl_open_field* of = f->of;
     const ptl_vx_col_index* ix = &of->col_index;
-    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = c % w, z = c / w;
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[s], x = span_x(f, s), z = span_z(f, s);
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
         if (!in[d]) continue;
-        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d);
+        const uint32_t nc = c + f->off[d];
         const uint32_t b = ptl_col_index_at_w(ix, nc, width), e = ptl_col_index_at_w(ix, nc + 1, width);
         for (uint32_t t = b; t < e; ++t)
-            if (t - b != of->spans[s].con[d] && f->sp[t].layer != PTL_VX_NONE && span_root(f, t) == l)
+            if (t - b != of->spans[s].con[d] && in_layer(f, t, l))
                 return false;
     }
     return true;
@@ -181,7 +205,6 @@ static uint32_t merge(flood* f, uint32_t a, uint32_t b) {
 static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, uint32_t count, uint32_t width) {
     const ptl_open_field* of = f->of;
     const ptl_vx_col_index* ix = &of->col_index;
-    const int32_t w = of->p.width;
     for (uint32_t i = 0; i < count; ++i) {
         uint32_t s = list ? list[i] : i;
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : span_root(f, s);
@@ -189,12 +212,12 @@ static PTL_VX_INLINE_ALWAYS bool flood_spans_w(flood* f, const uint32_t* list, u
         for (int d = 0; d < 4; ++d) {
             const uint32_t k = f->sp[s].con[d]; /* ptl_filter_nbr, at this width */
             if (k == PTL_VX_NOCON) continue;
-            const uint32_t nc = ptl_filter_ncol(w, of->col_of[s], d), b = ptl_col_index_at_w(ix, nc, width), t = b + k;
+            const uint32_t nc = of->col_of[s] + f->off[d], b = ptl_col_index_at_w(ix, nc, width), t = b + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
                 if (!column_has(f, nc, b, l, width) && links_agree(f, t, l, width)) join(f, t, l);
                 continue;
             }
-            uint32_t m = span_root(f, t);
+            uint32_t m = span_root_near(f, t, l);
             if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }
@@ -215,12 +238,15 @@ static bool flood_spans(flood* f, const uint32_t* list, uint32_t count) {
 static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
     const ptl_open_field* of = f->of;
     const uint32_t* cs = of->col_index.off.u32;
-    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[t], x = c % w, z = c / w;
+    const uint8_t* con = f->sp[t].con;
+    if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+        return true; /* linked on every side (most spans): nothing to look at */
+    const uint32_t w = (uint32_t)of->p.width, c = of->col_of[t], x = span_x(f, t), z = span_z(f, t);
     const bool in[4] = {x > 0, z + 1 < (uint32_t)of->p.depth, x + 1 < w, z > 0};
     for (int d = 0; d < 4; ++d) {
-        if (f->sp[t].con[d] != PTL_VX_NOCON || !in[d]) continue;
-        const uint32_t nc = ptl_filter_ncol(of->p.width, c, d), u = cs[nc];
-        if (u < cs[nc + 1] && f->sp[u].layer != PTL_VX_NONE && span_root(f, u) == l) return false;
+        if (con[d] != PTL_VX_NOCON || !in[d]) continue;
+        const uint32_t nc = c + f->off[d], u = cs[nc];
+        if (u < cs[nc + 1] && in_layer(f, u, l)) return false;
     }
     return true;
 }
@@ -232,7 +258,6 @@ static bool links_agree_single(flood* f, uint32_t t, uint32_t l) {
 static bool flood_spans_single(flood* f, const uint32_t* list, uint32_t count) {
     const ptl_open_field* of = f->of;
     const uint32_t* cs = of->col_index.off.u32;
-    const int32_t w = of->p.width;
     for (uint32_t i = 0; i < count; ++i) {
         const uint32_t s = list[i];
         uint32_t l = f->sp[s].layer == PTL_VX_NONE ? new_layer(f, s) : span_root(f, s);
@@ -240,12 +265,12 @@ static bool flood_spans_single(flood* f, const uint32_t* list, uint32_t count) {
         for (int d = 0; d < 4; ++d) {
             const uint32_t k = f->sp[s].con[d];
             if (k == PTL_VX_NOCON) continue;
-            const uint32_t t = cs[ptl_filter_ncol(w, of->col_of[s], d)] + k;
+            const uint32_t t = cs[of->col_of[s] + f->off[d]] + k;
             if (f->sp[t].layer == PTL_VX_NONE) {
                 if (links_agree_single(f, t, l)) join(f, t, l);
                 continue;
             }
-            uint32_t m = span_root(f, t);
+            uint32_t m = span_root_near(f, t, l);
             if (m != l && !incompatible(f, l, m)) l = merge(f, l, m);
         }
     }
@@ -342,6 +367,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
                 if (x + 1 == w) sp->con[2] = PTL_VX_NOCON;
                 if (z == 0) sp->con[3] = PTL_VX_NOCON;
                 sp->layer = PTL_VX_NONE;
+                sp->pad = (uint16_t)(x | z << 8); /* the flood's span_x, span_z */
                 bf->col_of[k] = z * w + x, map[k] = s;
             }
         }
@@ -426,6 +452,7 @@ void ptl_layers_flood_block(void* data, uint32_t b) {
     flood f;
     memset(&f, 0, sizeof f);
     f.of = &bf, f.a = a, f.sp = bf.spans;
+    for (int d = 0; d < 4; ++d) f.off[d] = ptl_filter_ncol((int32_t)w, 0, d);
     f.next = ptl_mem_alloc(a, (size_t)n * sizeof *f.next);
     uint32_t* dense = NULL;
     size_t nl = 0;
@@ -439,7 +466,10 @@ void ptl_layers_flood_block(void* data, uint32_t b) {
             bf.spans[i].layer = dense[find(&f, bf.spans[i].layer)];
             of->spans[map[i]].layer = bf.spans[i].layer;
         }
-        ok = block_conflicts(&bf, a, o);
+        /* a conflict pairs two block-layers (two spans of one column, or side by side and not
+           linked, are never in one: the flood's rules), so a block of one has none */
+        if (o->layer_count > 1) ok = block_conflicts(&bf, a, o);
+        else o->conflict_count = 0;
     }
     if (!ok) o->st = PTL_ERR_NO_MEMORY;
     ptl_mem_free(a, dense, (nl ? nl : 1) * sizeof *dense);

@@ -249,6 +249,53 @@ static uint32_t erode(const ptl_open_field* of, uint16_t* dist, uint8_t* idx) {
     return removed;
 }
 
+/* Rule 6 for a radius of 1 or 2 columns (the reference parameters' 0.6 on cells of 0.3 is 2):
+   erode's result without the distances. A span's distance is below 2 * walkable_radius <= 4 only
+   when it misses a link (0), or a span that does is its neighbour across a side (2) or across a
+   corner by the sweeps' paths (3: s -x then -z, s -z then +x in the forward sweep, s +x then +z,
+   s +z then -x in the backward one); every longer path costs 4 or more. Links are mutual, so the
+   spans at those steps from a span B missing a link are B's linked neighbours and B +z then +x,
+   B -x then +z, B -z then -x, B +x then -z (the second step turning from the first, d then
+   d + 1). Each such B marks itself and, for a radius of 2, those spans: the same removals as erode,
+   with the same idx (PTL_VX_NOCON, or the kept span's index in its column), and no pass over the
+   spans linked on every side but the test that finds them. */
+static uint32_t erode_near(const ptl_open_field* of, uint8_t* idx) {
+    const ptl_vx_params* p = &of->p;
+    const ptl_open_span* sp = of->spans;
+    const uint32_t* cs = of->col_index.off.u32;
+    const uint32_t w = (uint32_t)p->width;
+    const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
+    const bool two = p->walkable_radius == 2;
+    const uint32_t n = of->span_count;
+    memset(idx, 0, n);
+    /* by span, the column from col_of: no pass over the (mostly empty) columns */
+    for (uint32_t s = 0; s < n; ++s) {
+        const uint8_t* con = sp[s].con;
+        if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+            continue;
+        const uint32_t c = of->col_of[s];
+        idx[s] = PTL_VX_NOCON;
+        if (!two) continue;
+        for (int d = 0; d < 4; ++d) {
+            if (con[d] == PTL_VX_NOCON) continue;
+            const uint32_t ac = c + off[d], a = cs[ac] + con[d];
+            idx[a] = PTL_VX_NOCON;
+            const int d2 = (d + 1) & 3;
+            const uint8_t k = sp[a].con[d2];
+            if (k != PTL_VX_NOCON) idx[cs[ac + off[d2]] + k] = PTL_VX_NOCON;
+        }
+    }
+    uint32_t removed = 0, j = 0; /* j: the kept spans before s in its column */
+    for (uint32_t s = 0; s < n; ++s) {
+        j = s > 0 && of->col_of[s] == of->col_of[s - 1] ? j : 0;
+        const bool gone = idx[s] == PTL_VX_NOCON;
+        idx[s] = gone ? (uint8_t)PTL_VX_NOCON : (uint8_t)(j < PTL_VX_NOCON - 1 ? j : PTL_VX_NOCON - 1);
+        j += !gone;
+        removed += gone;
+    }
+    return removed;
+}
+
 /* Keeps the spans whose idx (from erode) is not PTL_VX_NOCON, compacted in place: a kept link
    becomes the new index of its target inside the target's column (the target's idx; a removed
    target's is PTL_VX_NOCON, which drops the link), and a column's spans start after the kept
@@ -259,19 +306,19 @@ static void remove_spans(ptl_open_field* of, const uint8_t* idx) {
     const uint32_t w = (uint32_t)of->p.width, cols = w * (uint32_t)of->p.depth;
     const uint32_t off[4] = {(uint32_t)-1, w, 1u, (uint32_t)-w};
     uint32_t k = 0;
-    for (uint32_t c = 0; c < cols; ++c)
-        for (uint32_t s = cs[c], e = cs[c + 1]; s < e; ++s) {
-            if (idx[s] == PTL_VX_NOCON) continue;
-            /* the span is copied whole and its links rewritten in place: a copy built on the stack
-               byte by byte and then read back as 16 bytes stalls (no store forwarding) */
-            uint8_t con[4];
-            memcpy(con, of->spans[s].con, 4);
-            ptl_open_span* o = &of->spans[k]; /* k <= s */
-            if (k != s) *o = of->spans[s];
-            for (int d = 0; d < 4; ++d)
-                if (con[d] != PTL_VX_NOCON) o->con[d] = idx[cs[c + off[d]] + con[d]];
-            of->col_of[k++] = c;
-        }
+    for (uint32_t s = 0, n = of->span_count; s < n; ++s) { /* by span, the column from col_of */
+        if (idx[s] == PTL_VX_NOCON) continue;
+        const uint32_t c = of->col_of[s];
+        /* the span is copied whole and its links rewritten in place: a copy built on the stack
+           byte by byte and then read back as 16 bytes stalls (no store forwarding) */
+        uint8_t con[4];
+        memcpy(con, of->spans[s].con, 4);
+        ptl_open_span* o = &of->spans[k]; /* k <= s */
+        if (k != s) *o = of->spans[s];
+        for (int d = 0; d < 4; ++d)
+            if (con[d] != PTL_VX_NOCON) o->con[d] = idx[cs[c + off[d]] + con[d]];
+        of->col_of[k++] = c;
+    }
     k = 0;
     for (uint32_t c = 0, s = 0; c < cols; ++c) {
         const uint32_t e = cs[c + 1];
@@ -365,26 +412,25 @@ static ptl_status find_gaps(const ptl_heightfield* hf, ptl_open_field* of, ptl_a
     const ptl_vx_params* p = &of->p;
     if (p->max_void <= 0) return PTL_OK;
     PTL_ARRAY(ptl_vx_gap) gaps = {0};
-    for (int z = 0; z < p->depth; ++z)
-        for (int x = 0; x < p->width; ++x) {
-            uint32_t col = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
-            for (uint32_t s = of->col_index.off.u32[col]; s < of->col_index.off.u32[col + 1]; ++s) {
-                const uint8_t* con = of->spans[s].con;
-                if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
-                    continue; /* linked on every side (most spans): one test */
-                for (int d = 0; d < 4; ++d) {
-                    if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
-                    uint32_t t;
-                    int k = find_gap(hf, of, s, x, z, d, &t);
-                    if (!k) continue;
-                    ptl_vx_gap g = {s, t, (uint8_t)d, (uint8_t)(k - 1), 0};
-                    if (!PTL_PUSH(a, gaps, g)) {
-                        PTL_ARRAY_FREE(a, gaps);
-                        return PTL_ERR_NO_MEMORY;
-                    }
-                }
+    /* by span, the column from col_of (no pass over the columns; spans are in column order) */
+    for (uint32_t s = 0; s < of->span_count; ++s) {
+        const uint8_t* con = of->spans[s].con;
+        if (!((con[0] == PTL_VX_NOCON) | (con[1] == PTL_VX_NOCON) | (con[2] == PTL_VX_NOCON) | (con[3] == PTL_VX_NOCON)))
+            continue; /* linked on every side (most spans): one test */
+        const uint32_t col = of->col_of[s];
+        const int x = (int)(col % (uint32_t)p->width), z = (int)(col / (uint32_t)p->width);
+        for (int d = 0; d < 4; ++d) {
+            if (of->spans[s].con[d] != PTL_VX_NOCON) continue;
+            uint32_t t;
+            int k = find_gap(hf, of, s, x, z, d, &t);
+            if (!k) continue;
+            ptl_vx_gap g = {s, t, (uint8_t)d, (uint8_t)(k - 1), 0};
+            if (!PTL_PUSH(a, gaps, g)) {
+                PTL_ARRAY_FREE(a, gaps);
+                return PTL_ERR_NO_MEMORY;
             }
         }
+    }
     /* Spans are visited in index order (columns z-major, spans in column order) and directions in
        order, so the list is sorted already. */
     uint32_t k = 0;
@@ -466,10 +512,12 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
     cs[cols] = k; /* set above too, unless the grid has no column */
     out->col_index.filled = (uint32_t)cols + 1;
 
-    if (p->walkable_radius > 0 && n > 0) {
+    /* `walk` is reused for the kept spans' new indices (n <= ns) */
+    if (p->walkable_radius > 0 && p->walkable_radius <= 2 && n > 0) {
+        if (erode_near(out, walk) > 0) remove_spans(out, walk);
+    } else if (p->walkable_radius > 2 && n > 0) {
         dist = ptl_mem_alloc(&a, (size_t)n * sizeof *dist);
         if (!dist) goto oom;
-        /* `walk` is reused for the kept spans' new indices (n <= ns) */
         if (erode(out, dist, walk) > 0) remove_spans(out, walk);
     }
     if (find_gaps(hf, out, &a) < 0) goto oom;
