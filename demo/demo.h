@@ -68,6 +68,10 @@ typedef struct demo_scene {
     ptl_status move_status;
     ptl_path_result path;
     double query_us;       /* median of repeated runs of the last query */
+    /* the same path by slices of DEMO_SLICE expansions (ptl_query_path_begin / step / finish): the
+       steps it took (0: found whole at finish) and whether it gave the same path */
+    uint32_t slice_steps;
+    bool slice_same;
     uint32_t corridor[DEMO_MAX_CORRIDOR];
     uint32_t corridor_count;
     ptl_location start_loc, goal_loc; /* snapped points (nearest-point query results) */
@@ -79,6 +83,7 @@ typedef struct demo_scene {
     float random_radius; /* 0: the whole mesh */
 } demo_scene;
 #define DEMO_RANDOM_RADIUS 8.0f
+#define DEMO_SLICE 16u
 
 /* Loads `path` (.obj, .map, .poly, .mesh) or, when NULL, generates the built-in scene (the
    three-storey building of `portolan gen building --size 40 --storeys 3 --seed 1`). */

@@ -266,6 +266,11 @@ static void draw_ui(app* a) {
             panel_add(&st, TEXT, "path: not found (%s)", ptl_status_name(s->path_status));
         panel_add(&st, TEXT, "query %.1f us (%s, median of repeats)", s->query_us,
                   s->mode == PTL_PATH_CORRIDOR ? "corridor" : "exact");
+        if (s->slice_steps > 0)
+            panel_add(&st, s->slice_same ? TEXT : PTL_DD_RGBA(255, 90, 90, 255), "sliced: %u steps of %u expansions, %s", s->slice_steps,
+                      DEMO_SLICE, s->slice_same ? "the same path" : "A DIFFERENT PATH");
+        else
+            panel_add(&st, DIM, "sliced: found whole at finish (%s)", s->slice_same ? "the same path" : "differs");
         if (s->ray_status >= 0 && s->wall.found)
             panel_add(&st, TEXT, "ray to goal: %s %.1f m; nearest wall %.2f m (G)", s->ray.hit ? "wall at" : "clear,",
                       s->ray.t * sqrtf((s->goal[0] - s->start[0]) * (s->goal[0] - s->start[0]) +
@@ -360,8 +365,9 @@ static bool write_screenshot(app* a, const char* path) {
     const demo_scene* sc = a->scene;
     if (sc->has_start && sc->has_goal)
         printf("portolan-demo: path from %.2f,%.2f,%.2f to %.2f,%.2f,%.2f: %s, length %.2f, %u points, %u corridor "
-               "cells\n", sc->start[0], sc->start[1], sc->start[2], sc->goal[0], sc->goal[1], sc->goal[2],
-               sc->path.found ? "found" : "not found", sc->path.length, sc->path.point_count, sc->corridor_count);
+               "cells; sliced in %u steps of %u expansions: %s\n", sc->start[0], sc->start[1], sc->start[2], sc->goal[0],
+               sc->goal[1], sc->goal[2], sc->path.found ? "found" : "not found", sc->path.length, sc->path.point_count,
+               sc->corridor_count, sc->slice_steps, DEMO_SLICE, sc->slice_same ? "the same path" : "a different path");
     fflush(stdout);
     return true;
 }

@@ -218,6 +218,23 @@ static void update_randoms(demo_scene* s) {
     }
 }
 
+/* The path again, by slices of DEMO_SLICE expansions a frame's budget would allow: its steps and
+   whether it is the one-call path (status, length, points). */
+static void update_sliced(demo_scene* s, const ptl_path_request* req, ptl_status whole_st, const ptl_path_result* whole) {
+    static float pts[3 * DEMO_MAX_PATH];
+    s->slice_steps = 0, s->slice_same = false;
+    if (ptl_query_path_begin(s->q, req) < 0) return;
+    uint32_t done = 0, steps = 0, total = 0;
+    ptl_status st;
+    while ((st = ptl_query_path_step(s->q, DEMO_SLICE, &done)) == PTL_IN_PROGRESS) ++steps, total += done;
+    if (total + done > 0) ++steps;
+    ptl_path_result r = {.points = pts, .point_capacity = DEMO_MAX_PATH};
+    ptl_status fs = ptl_query_path_finish(s->q, &r);
+    s->slice_steps = steps;
+    s->slice_same = st == PTL_OK && fs == whole_st && r.length == whole->length && r.point_count == whole->point_count &&
+                    memcmp(pts, s->points, 3 * sizeof(float) * r.point_count) == 0;
+}
+
 void demo_scene_update_path(demo_scene* s) {
     update_randoms(s);
     s->corridor_count = 0;
@@ -259,6 +276,7 @@ void demo_scene_update_path(demo_scene* s) {
     }
     qsort(t, (size_t)n, sizeof t[0], cmp_double);
     s->query_us = t[n / 2];
+    update_sliced(s, &req, st, &res);
     if (st >= 0 && res.found && res.point_count > 0)
         s->corridor_count = ptl_dd_path_corridor(s->nm, res.start_cell, s->points, res.point_count, s->corridor,
                                                  DEMO_MAX_CORRIDOR);

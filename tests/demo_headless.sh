@@ -67,6 +67,12 @@ else
     fails=$((fails + 1))
 fi
 run builtin-offscreen offscreen
+# the default path spread over slices of a few expansions (the panel's "sliced" line) is the same path
+if ! grep -q "path from .*: found.*sliced in [1-9][0-9]* steps .*: the same path" "$out/builtin-offscreen.log"; then
+    echo "demo_headless: FAIL: builtin-offscreen: the sliced path is not the same path:"
+    sed 's/^/    /' "$out/builtin-offscreen.log"
+    fails=$((fails + 1))
+fi
 # an agent of radius 0.6 on the built-in scene: the path keeps it, planned from the same navmesh
 run builtin-radius-offscreen offscreen "" --radius 0.6
 if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then
