@@ -314,6 +314,22 @@ oom:
     return false;
 }
 
+/* Areas (areas.c): neighbouring spans of different areas are not linked inside a block, so the
+   flood never puts them in one layer (a layer holds one area) and the block's conflicts keep them
+   apart; the world's field keeps the link, so the border is a junction (layer_stream.c lists it as
+   a link run, the stitch never pairs it: border_pair), which the merge turns into a portal
+   (layer_merge.c): cells never mix areas. */
+static void cut_area_borders(ptl_open_field* bf) {
+    const uint32_t* cs = bf->col_index.off.u32;
+    for (uint32_t s = 0; s < bf->span_count; ++s)
+        for (int d = 0; d < 4; ++d) {
+            const uint32_t k = bf->spans[s].con[d];
+            if (k == PTL_VX_NOCON) continue;
+            const uint32_t t = cs[ptl_filter_ncol(bf->p.width, bf->col_of[s], d)] + k;
+            if (bf->spans[t].tag != bf->spans[s].tag) bf->spans[s].con[d] = PTL_VX_NOCON;
+        }
+}
+
 /* Copies the block at (x0, z0) of `of` into bf (its size and arrays set, n spans), the links
    leaving the block cut; map: block span -> field span. True when every column of the block holds
    at most one span. */
@@ -322,6 +338,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
     const uint32_t W = (uint32_t)of->p.width, w = (uint32_t)bf->p.width, d = (uint32_t)bf->p.depth;
     uint32_t k = 0;
     bool single = true;
+    uint32_t any_area = 0;
     for (uint32_t z = 0; z < d; ++z) {
         const uint32_t c0 = (z0 + z) * W + x0;
         if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
@@ -342,6 +359,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
                 if (x + 1 == w) sp->con[2] = PTL_VX_NOCON;
                 if (z == 0) sp->con[3] = PTL_VX_NOCON;
                 sp->layer = PTL_VX_NONE;
+                any_area |= sp->tag;
                 bf->col_of[k] = z * w + x, map[k] = s;
             }
         }
@@ -349,6 +367,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
     cs[(size_t)w * d] = n;
     bf->col_index.off.u32 = cs, bf->col_index.cols = w * d, bf->col_index.width = 4, bf->col_index.filled = w * d + 1;
     bf->span_count = bf->span_cap = n;
+    if (any_area) cut_area_borders(bf);
     return single;
 }
 

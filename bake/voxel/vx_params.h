@@ -36,6 +36,8 @@ typedef struct ptl_vx_params {
                                     seen from above faces up), as in Recast; 1: |normal y| counts, for
                                     meshes wound inconsistently, at the price of making the undersides of
                                     roofs with nothing above them walkable (dungeon.obj: +89% area) */
+    const ptl_area_volume* volumes; /* the desc's area volumes (areas.c), marked by the filter */
+    uint32_t volume_count;
 } ptl_vx_params;
 
 /* Resolves the desc (defaults filled) against the mesh bounds (of the vertices its triangles use)
