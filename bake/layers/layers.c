@@ -338,7 +338,6 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
     const uint32_t W = (uint32_t)of->p.width, w = (uint32_t)bf->p.width, d = (uint32_t)bf->p.depth;
     uint32_t k = 0;
     bool single = true;
-    uint32_t any_area = 0;
     for (uint32_t z = 0; z < d; ++z) {
         const uint32_t c0 = (z0 + z) * W + x0;
         if (ptl_filter_col_begin(of, c0 + w) == ptl_filter_col_begin(of, c0)) { /* an empty row */
@@ -359,7 +358,6 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
                 if (x + 1 == w) sp->con[2] = PTL_VX_NOCON;
                 if (z == 0) sp->con[3] = PTL_VX_NOCON;
                 sp->layer = PTL_VX_NONE;
-                any_area |= sp->tag;
                 bf->col_of[k] = z * w + x, map[k] = s;
             }
         }
@@ -367,7 +365,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
     cs[(size_t)w * d] = n;
     bf->col_index.off.u32 = cs, bf->col_index.cols = w * d, bf->col_index.width = 4, bf->col_index.filled = w * d + 1;
     bf->span_count = bf->span_cap = n;
-    if (any_area) cut_area_borders(bf);
+    if (bf->p.has_areas) cut_area_borders(bf); /* a bake without areas: every tag 0, nothing to cut */
     return single;
 }
 

@@ -245,6 +245,7 @@ static const char* world_field_out_of_range(const ptl_vx_params* w) {
     if (!(w->walkable_slope_cos >= -1 && w->walkable_slope_cos <= 1)) return "walkable_slope_cos";
     if (w->walkable_both_sides != 0 && w->walkable_both_sides != 1) return "walkable_both_sides";
     if (w->volumes || w->volume_count) return "volumes";
+    if (w->has_areas != 0 && w->has_areas != 1) return "has_areas";
     return NULL;
 }
 
