@@ -496,7 +496,7 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
         snapped = best.d2 > 0;
     }
     classify(q, &best, snapped, out);
-    if (!ptl_query_filter_point(q, out)) return PTL_ERR_NOT_FOUND; /* every cell at it excluded */
+    if (q->any_off && !ptl_query_filter_point(q, out)) return PTL_ERR_NOT_FOUND; /* every cell at it excluded */
     double dx = out->x - p[0], dy = (double)out->y - p[1], dz = out->z - p[2];
     out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
     return out->ambiguous ? PTL_ERR_NOT_FOUND : PTL_OK;

@@ -11,7 +11,7 @@
 #include "query_internal.h"
 
 /* The nearest point of cell c to (gx, gz) in plan: written to (*x, *z); returns the squared distance. */
-double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z) {
+static double nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z) {
     const ptl_blob_cell* cell = &nm->cells[c];
     const uint32_t* cv = nm->cell_verts + cell->first;
     bool inside = true;
@@ -29,6 +29,11 @@ double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, d
     }
     if (inside) *x = gx, *z = gz, best = 0;
     return best;
+}
+
+/* For filter.c (kept apart so that the loop below keeps its inlined copy). */
+double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z) {
+    return nearest_in_cell(nm, c, gx, gz, x, z);
 }
 
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out) {
@@ -50,7 +55,7 @@ ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const 
             const double ox = gx < box[0] ? box[0] - gx : gx > box[1] ? gx - box[1] : 0;
             const double oz = gz < box[2] ? box[2] - gz : gz > box[3] ? gz - box[3] : 0;
             if (ox * ox + oz * oz > best_d + tie || ptl_nm_is_link(nm, c)) continue;
-            double x = gx, z = gz, d = ptl_query_nearest_in_cell(nm, c, gx, gz, &x, &z);
+            double x = gx, z = gz, d = nearest_in_cell(nm, c, gx, gz, &x, &z);
             if (d > best_d + tie) continue;
             /* heights only to break a tie in plan (the best's own taken when it first meets one) */
             double dy = INFINITY;
