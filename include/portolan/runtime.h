@@ -512,8 +512,9 @@ ptl_status ptl_query_cells_in_box(ptl_query* q, const float bmin[3], const float
 /* The next number of the generator (SplitMix64): state += 0x9e3779b97f4a7c15, then a mix of it. */
 uint64_t ptl_random_next(uint64_t* state);
 
-/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell, an
-   out-of-range cell or a NULL query); builds the query's table when no draw has. */
+/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell, a
+   cell the query's filter excludes, an out-of-range cell or a NULL query); builds the query's
+   table when no draw has (again after a filter that excludes cells is set or cleared). */
 double ptl_query_cell_surface_area(ptl_query* q, uint32_t cell);
 
 /* A point of the mesh, uniform by surface area: out->cell, out->point (height: the surface's there,
