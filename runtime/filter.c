@@ -86,7 +86,10 @@ bool ptl_query_filter_point(const ptl_query* q, ptl_qpoint* p) {
         p->cells = p->own;
     }
     p->cell_count = kept;
-    if (kept == 0) return false;
+    if (kept == 0) { /* every cell at the point excluded: not a point of the filtered mesh */
+        p->cell = PTL_NONE, p->ambiguous = false;
+        return false;
+    }
     p->cell = p->cells[0];
     if (p->kind == PTL_QPOINT_EDGE && kept == 1) p->edge = PTL_NONE, p->kind = PTL_QPOINT_CELL;
     return true;
