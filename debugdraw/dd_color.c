@@ -61,6 +61,12 @@ ptl_dd_color ptl_dd_layer_color(uint32_t layer, uint8_t alpha) {
     return hsv(h, 0.42f, 0.88f, alpha);
 }
 
+/* Saturated and darker than the layers' pastels, a golden-ratio step apart from area to area. */
+ptl_dd_color ptl_dd_area_color(uint32_t area, uint8_t alpha) {
+    float h = 0.08f + 0.6180339887f * (float)(area % 64u);
+    return hsv(h, 0.9f, 0.7f, alpha);
+}
+
 ptl_dd_color ptl_dd_index_color(uint32_t index) {
     float h = 0.05f + 0.6180339887f * (float)(index % 4096u);
     return hsv(h, 0.85f, 1.0f, 255);

@@ -26,7 +26,8 @@ void ptl_dd_cells(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_
         for (uint32_t c = 0; c < in.cell_count; ++c) {
             ptl_cell_view cv;
             if (ptl_navmesh_get_cell(nm, c, &cv) != PTL_OK || cv.link != PTL_NONE) continue;
-            fan(sink, nm, &cv, st.lift, ptl_dd_layer_color(cv.layer, st.fill_alpha));
+            const bool by_area = (flags & PTL_DD_CELLS_BY_AREA) && cv.area > 0;
+            fan(sink, nm, &cv, st.lift, by_area ? ptl_dd_area_color(cv.area, st.fill_alpha) : ptl_dd_layer_color(cv.layer, st.fill_alpha));
         }
     }
     if (flags & PTL_DD_CELLS_OUTLINE) {

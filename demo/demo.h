@@ -81,6 +81,13 @@ typedef struct demo_scene {
     float randoms[3 * DEMO_RANDOM_POINTS];
     uint32_t random_count;
     float random_radius; /* 0: the whole mesh */
+    /* areas: the bake's name -> area table (--area), the highest area id among the cells, and the
+       query filter the K key cycles on it (0: none, 1: costing 10, 2: excluded) */
+    ptl_area_name area_names[16];
+    char area_text[16][64];
+    uint32_t area_name_count;
+    uint32_t area_max;
+    int area_filter;
 } demo_scene;
 #define DEMO_RANDOM_RADIUS 8.0f
 #define DEMO_SLICE 16u
@@ -97,6 +104,8 @@ bool demo_scene_poll(demo_scene* s);
 float demo_scene_progress(demo_scene* s, const char** stage);
 /* Runs the path query between start and goal (when both are set) and the corridor. */
 void demo_scene_update_path(demo_scene* s);
+/* Applies s->area_filter to the query (cost 10 or exclusion of area s->area_max) and plans again. */
+void demo_scene_apply_area_filter(demo_scene* s);
 /* A default start and goal: the built-in scene's street-to-top-floor pair, else two far-apart cells
    joined by a path. */
 void demo_scene_default_path(demo_scene* s);

@@ -89,6 +89,7 @@ typedef struct app {
     float cut_default;
     double emit_ms;     /* CPU time of the last frame's ptl_dd_* calls into the sink */
     bool ceilings;      /* draw the input's ceilings (off: look into closed levels from above) */
+    bool by_area;       /* V: cells of area > 0 in their area's colour */
 } app;
 
 /* ---- Drawing -----------------------------------------------------------------------------------*/
@@ -113,7 +114,7 @@ static void draw_scene(app* a) {
     if (baked) {
         if (on[L_VOXELS]) ptl_dd_solid_spans(k, NULL, s->dbg);
         if (on[L_SPANS]) ptl_dd_layers(k, NULL, s->dbg);
-        if (on[L_CELLS]) ptl_dd_cells(k, NULL, s->nm, PTL_DD_CELLS_FILL);
+        if (on[L_CELLS]) ptl_dd_cells(k, NULL, s->nm, PTL_DD_CELLS_FILL | (a->by_area ? PTL_DD_CELLS_BY_AREA : 0));
         if (on[L_CORRIDOR] && s->corridor_count) ptl_dd_corridor(k, NULL, s->nm, s->corridor, s->corridor_count);
         if (on[L_OUTLINE]) ptl_dd_cells(k, NULL, s->nm, PTL_DD_CELLS_OUTLINE);
         if (on[L_PORTALS]) ptl_dd_portals(k, NULL, s->nm);
@@ -289,6 +290,9 @@ static void draw_ui(app* a) {
     st.gap_after[slider_line] = SLIDER_H + 8;
     panel_add(&st, TEXT, "frame %.2f ms (median of %d), %u vertices", median_frame_ms(a), a->frame_n < 120 ? a->frame_n : 120,
               a->last_vertices);
+    if (s->area_max > 0)
+        panel_add(&st, TEXT, "area %u: %s (K)", s->area_max,
+                  s->area_filter == 0 ? "cost 1" : s->area_filter == 1 ? "cost 10" : "excluded");
     if (a->cut == a->cut) panel_add(&st, TEXT, "storey cut at y = %.1f m (X off, PgUp/PgDn move)", a->cut);
     panel_add(&st, DIM, "%s", a->renderer);
     if (a->note[0]) panel_add(&st, ACCENT, "%s", a->note);
@@ -312,6 +316,8 @@ static void draw_ui(app* a) {
         panel_add(&hp, TEXT, "F: frame  B: bake again  L: all layers");
         panel_add(&hp, TEXT, "[ ]: radius  O: exact / corridor  X PgUp PgDn: storey cut");
         panel_add(&hp, TEXT, "R: ceilings %s  F12: screenshot", a->ceilings ? "shown" : "hidden");
+        panel_add(&hp, TEXT, "V: cells by area %s  K: area %u normal / cost 10 / excluded", a->by_area ? "on" : "off",
+                  s->area_max);
         panel_add(&hp, TEXT, "Esc: quit");
         panel_add(&hp, ACCENT, "layers");
         for (int l = 0; l < L_COUNT; ++l)
@@ -433,6 +439,11 @@ static void handle_event(app* a, const SDL_Event* e) {
         else if (k == SDLK_RIGHTBRACKET) set_radius(a, a->scene->radius + 0.05f);
         else if (k == SDLK_F12) a->want_shot = true;
         else if (k == SDLK_r) a->ceilings = !a->ceilings;
+        else if (k == SDLK_v) a->by_area = !a->by_area;
+        else if (k == SDLK_k) {
+            a->scene->area_filter = (a->scene->area_filter + 1) % 3;
+            demo_scene_apply_area_filter(a->scene);
+        }
         else if (k == SDLK_o) {
             a->scene->mode = a->scene->mode == PTL_PATH_EXACT ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT;
             demo_scene_update_path(a->scene);
@@ -510,20 +521,26 @@ typedef struct options {
     const char* layers; /* --layers KEYS: exactly these layers on (their keys, e.g. "27P") */
     int clicks;         /* --click PX,PY (up to 2): path-tool clicks at window pixels once baked */
     int click_px[2][2];
+    const char* areas[16]; /* --area NAME=ID */
+    int area_count;
+    int area_filter;       /* --area-filter cost|exclude: the K key's state at the start */
+    bool by_area;          /* --by-area */
 } options;
 
 static void usage(FILE* f) {
     fprintf(f, "usage: portolan-demo [SCENE.obj|.map|.poly|.mesh] [--screenshot FILE.png] [--frames N] [--size WxH]\n"
                "                     [--from X,Y,Z --to X,Y,Z] [--click PX,PY]... [--radius R] [--mode exact|corridor] [--cut Y]\n"
                "                     [--all | --layers KEYS]\n"
-               "                     [--bench-frames N]\n"
+               "                     [--bench-frames N] [--area NAME=ID]... [--by-area] [--area-filter cost|exclude]\n"
                "  no SCENE: the built-in generated building; --all: every debugdraw layer on; --layers KEYS: only\n"
                "  the layers of these keys (1 input, 2 voxels, 3 spans, 4 raw contours, 5 contours, 6 notches, 7 cells,\n"
                "  8 walls, 9 portals, 0 links, T tiles, C corridor, P path, N snaps, G queries, M random points);\n"
                "  --cut Y: cut the scene away above height Y (the built-in scene starts cut at 7.7, above its top floor);\n"
                "  --screenshot: render N frames (default 3) after the bake and write the last, then exit;\n"
                "  --click PX,PY: a path-tool click at that window pixel once the bake is done (twice: start, goal);\n"
-               "  --bench-frames N: render N frames after the bake and print the median frame time, then exit.\n");
+               "  --bench-frames N: render N frames after the bake and print the median frame time, then exit;\n"
+               "  --area NAME=ID: the OBJ group or material NAME bakes as area ID (1..63); --by-area: cells coloured\n"
+               "  by area (V); --area-filter: the highest area costs 10 or is excluded (K cycles).\n");
 }
 
 static bool parse_vec3(const char* s, float out[3]) {
@@ -550,10 +567,23 @@ static int parse_args(int argc, char** argv, options* o) {
             exit(0);
         } else if (!strcmp(a, "--all")) {
             o->all = true;
+        } else if (!strcmp(a, "--by-area")) {
+            o->by_area = true;
         } else if (a[0] == '-' && a[1] == '-') {
             if (!v) return fprintf(stderr, "portolan-demo: %s needs a value\n", a), 2;
             ++i;
             if (!strcmp(a, "--screenshot")) o->shot = v;
+            else if (!strcmp(a, "--area")) {
+                const char* eq = strchr(v, '=');
+                int id = eq ? atoi(eq + 1) : 0;
+                if (!eq || eq == v || eq - v >= 64 || id < 1 || id > 63 || o->area_count == 16)
+                    return fprintf(stderr, "portolan-demo: --area needs NAME=ID, ID in 1..63 (at most 16)\n"), 2;
+                o->areas[o->area_count++] = v;
+            } else if (!strcmp(a, "--area-filter")) {
+                if (strcmp(v, "cost") && strcmp(v, "exclude"))
+                    return fprintf(stderr, "portolan-demo: --area-filter is cost or exclude\n"), 2;
+                o->area_filter = !strcmp(v, "cost") ? 1 : 2;
+            }
             else if (!strcmp(a, "--frames")) {
                 o->frames = atoi(v);
                 if (o->frames < 1) return fprintf(stderr, "portolan-demo: --frames needs N >= 1\n"), 2;
@@ -764,6 +794,15 @@ int main(int argc, char** argv) {
     a.scene = calloc(1, sizeof *a.scene);
     if (!a.scene) return 1;
     if (!demo_scene_load(a.scene, o.scene)) return 1;
+    demo_scene* sc = a.scene; /* the bake's area table (--area NAME=ID), copied into the scene */
+    for (int i = 0; i < o.area_count; ++i) {
+        const char* eq = strchr(o.areas[i], '=');
+        snprintf(sc->area_text[i], sizeof sc->area_text[i], "%.*s", (int)(eq - o.areas[i]), o.areas[i]);
+        sc->area_names[i] = (ptl_area_name){.name = sc->area_text[i], .area = (uint8_t)atoi(eq + 1)};
+    }
+    sc->area_name_count = (uint32_t)o.area_count; /* demo_scene_bake_start puts them in the desc */
+    sc->area_filter = o.area_filter;
+    a.by_area = o.by_area;
     if (!open_window(&a, &o)) {
         demo_scene_free(a.scene);
         return 1;

@@ -116,6 +116,7 @@ bool demo_scene_bake_start(demo_scene* s) {
     s->desc.debug = s->dbg; /* the stages' intermediates, for drawing */
     s->desc.progress = on_progress;
     s->desc.progress_user = s;
+    if (s->area_name_count) s->desc.area_names = s->area_names, s->desc.area_name_count = s->area_name_count;
     SDL_AtomicSet(&s->progress_milli, 0);
     SDL_AtomicSetPtr(&s->progress_stage, NULL);
     s->last_stage_printed = NULL;
@@ -188,9 +189,23 @@ bool demo_scene_poll(demo_scene* s) {
            b->ms_total, b->ms_voxelize, b->ms_filter, b->ms_layers, b->ms_contours, b->ms_decompose, b->ms_merge,
            b->ms_landmarks, s->info.cell_count, s->info.portal_count, s->info.link_count, s->info.layer_count);
     fflush(stdout);
-    if (s->has_start && s->has_goal) demo_scene_update_path(s);
-    else demo_scene_default_path(s);
+    s->area_max = 0;
+    for (uint32_t c = 0; c < s->info.cell_count; ++c) {
+        ptl_cell_view v;
+        if (ptl_navmesh_get_cell(s->nm, c, &v) == PTL_OK && v.area > s->area_max) s->area_max = v.area;
+    }
+    demo_scene_apply_area_filter(s); /* plans the path */
+    if (!(s->has_start && s->has_goal)) demo_scene_default_path(s);
     return true;
+}
+
+void demo_scene_apply_area_filter(demo_scene* s) {
+    if (!s->q) return;
+    ptl_query_filter f = ptl_query_filter_defaults();
+    if (s->area_max > 0 && s->area_filter == 1) f.area_cost[s->area_max] = 10;
+    if (s->area_max > 0 && s->area_filter == 2) f.exclude_mask = (uint64_t)1 << s->area_max;
+    (void)ptl_query_set_filter(s->q, &f);
+    if (s->has_start && s->has_goal) demo_scene_update_path(s);
 }
 
 static double now_us(void) {

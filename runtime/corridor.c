@@ -8,7 +8,10 @@
    the length of the polyline of entry points, h the straight line from the entry point to the
    goal; h is consistent with these costs, and a cell is expanded once (closed set, no reopening:
    the entry point of a cell depends on the way it was reached, so its g is a heuristic measure in
-   any case). */
+   any case). With a query filter that weighs areas (filter.c) each step costs its length times the
+   cost of the cell it crosses (the cell left), and h is the straight line times the least cost of
+   an included area, so that it stays a lower bound of the weighted cost (Detour's A* with a
+   dtQueryFilter does the same with its heuristic scale). */
 #include <math.h>
 
 #include "interval.h"
@@ -83,7 +86,7 @@ static void open_cell(ptl_query* q, uint32_t c, double g, double x, double z, ui
     bool fresh = cc->stamp != stamp;
     cc->stamp = stamp;
     cc->g = g;
-    cc->f = g + sqrt((t->x - x) * (t->x - x) + (t->z - z) * (t->z - z));
+    cc->f = g + q->h_scale * sqrt((t->x - x) * (t->x - x) + (t->z - z) * (t->z - z)); /* filter.c: the least cost */
     cc->x = x, cc->z = z;
     cc->parent = parent;
     cc->edge = (uint16_t)edge;
@@ -204,9 +207,10 @@ uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* s, const ptl_q
         ++expanded;
         const ptl_blob_cell* cell = &nm->cells[c];
         const uint32_t* cv = nm->cell_verts + cell->first;
-        const uint32_t* cn = nm->cell_nbrs + cell->first;
+        const ptl_slot* cn = q->slots + cell->first; /* the query filter's neighbours (filter.c) */
+        const double cost = ptl_query_cell_cost(q, c);
         for (uint32_t j = 0; j < cell->vert_count; ++j) {
-            uint32_t d = cn[j];
+            uint32_t d = cn[j].nbr;
             if (d == PTL_NONE) continue;
             ptl_ccell* cd = &q->cc[d];
             if (cd->stamp == stamp && cd->closed) continue;
@@ -217,7 +221,7 @@ uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* s, const ptl_q
             double x, z;
             portal_point(cc->x, cc->z, t->x, t->z, ptl_nm_vx(nm, cv[j]), ptl_nm_vz(nm, cv[j]), ptl_nm_vx(nm, cv[j1]),
                          ptl_nm_vz(nm, cv[j1]), &x, &z);
-            double g = cc->g + sqrt((x - cc->x) * (x - cc->x) + (z - cc->z) * (z - cc->z));
+            double g = cc->g + cost * sqrt((x - cc->x) * (x - cc->x) + (z - cc->z) * (z - cc->z));
             if (cd->stamp == stamp && !(g < cd->g)) continue;
             open_cell(q, d, g, x, z, c, j, t, stamp);
         }

@@ -322,7 +322,8 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
         bool holds;
-        if (outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) || !cell_contains(nm, c, x, z, q->loc_eps, &holds))
+        if (ptl_query_cell_off(q, c) || outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) ||
+            !cell_contains(nm, c, x, z, q->loc_eps, &holds))
             continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
@@ -377,7 +378,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
             uint32_t b = iz * h->grid_nx + ix;
             for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
                 uint32_t c = nm->grid_items[i];
-                if (q->seen_stamp[c] == stamp) continue;
+                if (q->seen_stamp[c] == stamp || ptl_query_cell_off(q, c)) continue;
                 q->seen_stamp[c] = stamp;
                 /* The cell lies in its box: no nearer than the box, and not in the search box
                    unless the boxes meet (checked with the box's rounding margin to spare). */
@@ -554,6 +555,7 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
         snapped = best.d2 > 0;
     }
     classify(q, &best, snapped, out);
+    if (q->any_off && !ptl_query_filter_point(q, out)) return PTL_ERR_NOT_FOUND; /* every cell at it excluded */
     double dx = out->x - p[0], dy = (double)out->y - p[1], dz = out->z - p[2];
     out->distance = (float)sqrt(dx * dx + dy * dy + dz * dz);
     return out->ambiguous ? PTL_ERR_NOT_FOUND : PTL_OK;

@@ -209,7 +209,7 @@ ptl_status ptl_query_move_along_surface_in(ptl_query* q, uint32_t cell, const fl
                                            ptl_move_result* out) {
     if (!out) return PTL_ERR_INVALID_ARG;
     if (!move_begin(q, start, end, out)) return PTL_ERR_INVALID_ARG;
-    if (cell >= q->nm->h->cell_count || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
+    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
         return ptl_query_move_along_surface(q, start, end, NULL, out);
     ptl_qpoint s;
     memset(&s, 0, sizeof s);
@@ -272,7 +272,7 @@ ptl_status ptl_query_cells_in_box(ptl_query* q, const float bmin[3], const float
             uint32_t b = iz * h->grid_nx + ix;
             for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
                 uint32_t c = nm->grid_items[i];
-                if (q->seen_stamp[c] == stamp) continue;
+                if (q->seen_stamp[c] == stamp || ptl_query_cell_off(q, c)) continue;
                 q->seen_stamp[c] = stamp;
                 if (!cell_meets_box(q, c, x0, x1, z0, z1)) continue;
                 /* heights: the cell's vertices' range (Detour's polygon bounds) */

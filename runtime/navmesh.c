@@ -208,6 +208,10 @@ static ptl_status check_topology(const ptl_navmesh* nm, ptl_error* err) {
             snprintf(msg, sizeof msg, "cell %u names layer %u of %u", c, cell->layer, h->layer_count);
             return bad(err, msg);
         }
+        if (cell->tag > PTL_BLOB_MAX_AREA) {
+            snprintf(msg, sizeof msg, "cell %u has area %u, above %u", c, cell->tag, PTL_BLOB_MAX_AREA);
+            return bad(err, msg);
+        }
         if (cell->first != next || cell->vert_count < 3 || (uint64_t)next + cell->vert_count > h->cell_vert_total) {
             snprintf(msg, sizeof msg, "cell %u has a bad vertex range", c);
             return bad(err, msg);
@@ -591,6 +595,7 @@ ptl_status ptl_navmesh_get_cell(const ptl_navmesh* nm, uint32_t cell, ptl_cell_v
     out->neighbors = nm->cell_nbrs + c->first;
     out->vert_count = c->vert_count;
     out->layer = c->layer;
+    out->area = c->tag;
     uint32_t first_link = nm->h->cell_count - nm->h->link_count;
     out->link = cell >= first_link ? cell - first_link : PTL_NONE;
     return PTL_OK;

@@ -21,6 +21,9 @@
    layer's bounding box). Version 4: the hub labels section (its fields at the header's end).
    Version 5: the height grids are stored in blocks of 8 x 8 columns, each packed as 4-bit or 8-bit
    offsets from the block's lowest floor when they fit (ptl_blob_hblock): a third of the size.
+   Version 6: a cell's tag is its area id 0..63 (ptl_bake_desc's area names and volumes; 0 without
+   them), no longer the raw OBJ group or material tag of the triangle under its centroid; cells
+   never mix areas (bake/layers/layers.c). Nothing else changed.
 
    Hubs (bake/cpg/hubs.c, runtime hubs.c): the corners of the walkable boundary where shortest paths
    turn, ranked (hub i is the i-th in the labelling order), each with a label, and their visibility
@@ -42,7 +45,8 @@
 #define PTL_BLOB_MAGIC1 'T'
 #define PTL_BLOB_MAGIC2 'L'
 #define PTL_BLOB_MAGIC3 'N'
-#define PTL_BLOB_VERSION 5u
+#define PTL_BLOB_VERSION 6u
+#define PTL_BLOB_MAX_AREA 63u /* ptl_blob_cell.tag: area ids 0..63 (PTL_AREA_MAX) */
 #define PTL_BLOB_ENDIAN 0x01020304u
 #define PTL_MAX_CELL_VERTS 65535u
 
@@ -183,7 +187,7 @@ static inline uint32_t ptl_hblock_bytes(uint32_t kind) {
 typedef struct ptl_blob_cell {
     uint32_t first;      /* into cell_verts / cell_nbrs */
     uint16_t vert_count; /* >= 3 */
-    uint16_t tag;        /* area tag: the input's group or material (0: none) */
+    uint16_t tag;        /* the cell's area id, 0..PTL_BLOB_MAX_AREA (0: ground; link cells 0) */
     uint32_t layer;      /* < layer_count */
     uint32_t tile;
 } ptl_blob_cell;

@@ -31,7 +31,13 @@ static double nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, doub
     return best;
 }
 
+/* For filter.c (kept apart so that the loop below keeps its inlined copy). */
+double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z) {
+    return nearest_in_cell(nm, c, gx, gz, x, z);
+}
+
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out) {
+    if (q->any_off) return ptl_query_filter_nearest_reachable(q, s, goal, out); /* pieces are the unfiltered mesh's */
     const ptl_navmesh* nm = q->nm;
     const double gx = goal[0], gz = goal[2];
     uint32_t best_c = PTL_NONE;

@@ -70,7 +70,7 @@ static bool walk(ptl_query* q, uint32_t last, double px, double pz, const float*
             }
             const ptl_blob_cell* cc = &nm->cells[c];
             for (uint32_t i = 0; i < cc->vert_count && tail < ROUND; ++i) {
-                uint32_t nb = nm->cell_nbrs[cc->first + i];
+                uint32_t nb = q->slots[cc->first + i].nbr;
                 bool seen = nb == PTL_NONE;
                 for (uint32_t k = 0; k < tail && !seen; ++k) seen = cell[k] == nb;
                 if (seen || !holds(nm, nb, px, pz, tol)) continue;
@@ -138,7 +138,7 @@ static bool walk_tolerant(ptl_query* q, uint32_t last, double px, double pz, con
             if (c != cur && clip_cell(nm, c, px, pz, b, tol, &t0, &t1) && t1 > best_t) best_t = t1, best = c;
             const ptl_blob_cell* cc = &nm->cells[c];
             for (uint32_t i = 0; i < cc->vert_count; ++i) {
-                uint32_t nb = nm->cell_nbrs[cc->first + i];
+                uint32_t nb = q->slots[cc->first + i].nbr;
                 if (nb == PTL_NONE || q->cc[nb].stamp == stamp) continue;
                 if (!clip_cell(nm, nb, px, pz, b, tol, &t0, &t1) || t0 > t + teps || t1 < t - teps) continue;
                 q->cc[nb].stamp = stamp, q->cc[nb].parent = c;
@@ -179,7 +179,7 @@ static bool walk_fallback(ptl_query* q, uint32_t last, double px, double pz, con
         }
         const ptl_blob_cell* cc = &nm->cells[c];
         for (uint32_t i = 0; i < cc->vert_count; ++i) {
-            uint32_t nb = nm->cell_nbrs[cc->first + i];
+            uint32_t nb = q->slots[cc->first + i].nbr;
             double t0, t1;
             if (nb == PTL_NONE || q->cc[nb].stamp == stamp || (strict && !clip_cell(nm, nb, px, pz, b, tol, &t0, &t1)))
                 continue;

@@ -15,7 +15,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes, disc_rec, vert_rho;
+    size_t boxes, disc_rec, vert_rho, cell_off, cell_cost;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t surf_cum, surf_wmax, surf_scratch; /* random points (random.c) */
@@ -45,6 +45,8 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
+    s.cell_off = (size_t)h->cell_count;
+    s.cell_cost = (size_t)h->cell_count * sizeof(float);
     s.fpoints = ((size_t)h->cell_count + 2) * sizeof(ptl_funnel_point);
     s.surf_cum = ((size_t)h->cell_count + 1) * sizeof(double);
     s.surf_wmax = ((size_t)h->cell_count + 1) * sizeof(float);
@@ -98,6 +100,8 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cell_box, s.boxes);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->vert_rho, s.vert_rho);
+    ptl_mem_free(&a, q->cell_off, s.cell_off);
+    ptl_mem_free(&a, q->cell_cost, s.cell_cost);
     ptl_mem_free(&a, q->portals, s.portals);
     ptl_mem_free(&a, q->fpoints, s.fpoints);
     ptl_mem_free(&a, q->lm_goal_lo, s.lm_goal);
@@ -138,7 +142,13 @@ static bool is_corner(const ptl_navmesh* nm, const uint32_t* wall, uint32_t v) {
 
 bool ptl_query_is_corner(const ptl_query* q, uint32_t v) { return is_corner(q->nm, q->wall, v); }
 
-static bool build_slots(ptl_query* q) {
+/* The neighbour across edge i of cell c as the query's filter sees it: none where either cell is
+   excluded (filter.c), so that every search, sweep and walk treats the border as a wall. */
+static inline uint32_t filtered_nbr(const ptl_query* q, uint32_t c, uint32_t nb) {
+    return nb != PTL_NONE && q->any_off && (q->cell_off[c] || q->cell_off[nb]) ? PTL_NONE : nb;
+}
+
+bool ptl_query_build_slots(ptl_query* q) {
     const ptl_navmesh* nm = q->nm;
     const ptl_blob_header* h = nm->h;
     uint32_t* wall = q->wall;
@@ -146,8 +156,12 @@ static bool build_slots(ptl_query* q) {
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         uint32_t n = 0;
+        if (q->any_off && q->cell_off[c]) { /* not walkable: no walls of its own, never entered */
+            q->dead_end[c] = 1;
+            continue;
+        }
         for (uint32_t i = 0; i < cell->vert_count; ++i) {
-            if (nm->cell_nbrs[cell->first + i] != PTL_NONE) {
+            if (filtered_nbr(q, c, nm->cell_nbrs[cell->first + i]) != PTL_NONE) {
                 ++n;
                 continue;
             }
@@ -163,7 +177,7 @@ static bool build_slots(ptl_query* q) {
         const ptl_blob_cell* cell = &nm->cells[c];
         for (uint32_t i = 0; i < cell->vert_count; ++i) {
             ptl_slot* s = &q->slots[cell->first + i];
-            uint32_t v = nm->cell_verts[cell->first + i], nb = nm->cell_nbrs[cell->first + i];
+            uint32_t v = nm->cell_verts[cell->first + i], nb = filtered_nbr(q, c, nm->cell_nbrs[cell->first + i]);
             s->x = nm->verts[3 * v], s->z = nm->verts[3 * v + 2];
             s->nbr = nb;
             s->twin = 0xffff;
@@ -232,6 +246,10 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
     q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
     for (uint32_t v = 0; q->vert_rho && v < nm->h->vert_count; ++v) q->vert_rho[v] = -1;
+    q->cell_off = ptl_mem_calloc(&a, 1, s.cell_off);
+    q->cell_cost = ptl_mem_alloc(&a, s.cell_cost);
+    q->filter = ptl_query_filter_defaults();
+    q->h_scale = 1;
     q->portals = ptl_mem_alloc(&a, s.portals);
     q->fpoints = ptl_mem_alloc(&a, s.fpoints);
     q->lm_count = nm->h->landmark_count;
@@ -276,7 +294,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || ((!q->disc_rec || !q->vert_rho) && s.disc_rec) || !q->portals || !q->fpoints ||
-        !build_slots(q)) {
+        !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;
     }

@@ -87,6 +87,8 @@ typedef enum ptl_qpoint_kind {
     PTL_QPOINT_VERTEX = 2  /* on a vertex: the cells around that vertex id */
 } ptl_qpoint_kind;
 
+#define PTL_QPOINT_OWN 16u
+
 typedef struct ptl_qpoint {
     double x, z;            /* the point the search uses: the input when it is on the mesh, else the snapped point */
     float y;                /* height of the mesh there */
@@ -96,6 +98,7 @@ typedef struct ptl_qpoint {
     uint32_t edge;          /* PTL_QPOINT_EDGE: edge index in `cell` */
     uint32_t vert;          /* PTL_QPOINT_VERTEX: the vertex id (after the pinch rule) */
     uint32_t pair[2];       /* storage for the cell set of the CELL and EDGE kinds */
+    uint32_t own[PTL_QPOINT_OWN]; /* a vertex's cells less those a query filter excludes (filter.c) */
     const uint32_t* cells;  /* the cells the point belongs to (a search starts or ends in any of them) */
     uint32_t cell_count;
     bool ambiguous;         /* on a pinch vertex of a mesh without PTL_NAVMESH_LATTICE_POINTS */
@@ -124,6 +127,7 @@ typedef struct ptl_search_run {
 static inline void ptl_qpoint_copy(ptl_qpoint* dst, const ptl_qpoint* src) {
     *dst = *src;
     if (src->cells == src->pair) dst->cells = dst->pair;
+    else if (src->cells == src->own) dst->cells = dst->own;
 }
 
 struct ptl_query {
@@ -159,6 +163,15 @@ struct ptl_query {
        the turns the current search made at the cell's vertex i within the cell (stamped). */
     ptl_slot* slots;
     ptl_turn* turns;
+
+    /* Query filter (filter.c): per cell 1 when excluded, and its cost (NULL: every cost 1); the
+       slots, wall, corner and dead_end tables above are derived from the filter. */
+    ptl_query_filter filter;
+    uint8_t* cell_off;    /* cell_count */
+    float* cell_cost;     /* cell_count, or NULL when `weighted` is false */
+    double h_scale;       /* the least cost of an included area present: scales the A*'s heuristic */
+    bool any_off;         /* some cell is excluded */
+    bool weighted;        /* some included area present costs other than 1 */
 
     /* Per cell. */
     uint32_t* goal_stamp; /* the cell holds the goal of the current search */
@@ -252,6 +265,18 @@ bool ptl_query_is_corner(const ptl_query* q, uint32_t v);
 /* move.c: does cell c hold (x, z) within the point-location tolerance (each edge's line at most
    loc_eps outside)? How the known-cell entries (moves, raycasts, heights) take a caller's cell. */
 bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, double z);
+/* Derives slots, wall, corners and dead_end from the navmesh and the query's filter (query.c). */
+bool ptl_query_build_slots(ptl_query* q);
+/* filter.c: is cell c excluded by the query's filter? */
+static inline bool ptl_query_cell_off(const ptl_query* q, uint32_t c) { return q->any_off && q->cell_off[c]; }
+/* filter.c: the cost of crossing cell c per unit length (1 unless the filter weighs areas). */
+static inline double ptl_query_cell_cost(const ptl_query* q, uint32_t c) { return q->weighted ? q->cell_cost[c] : 1.0; }
+/* filter.c: a located point's cells less the excluded ones (a vertex's copied into out->own);
+   false when none is left. */
+bool ptl_query_filter_point(const ptl_query* q, ptl_qpoint* p);
+/* filter.c: ptl_query_nearest_reachable under a filter that excludes cells (the navmesh's pieces
+   are the unfiltered mesh's): breadth first over the filtered cells from s. */
+ptl_status ptl_query_filter_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
 
 /* Switches for comparisons in tests and benchmarks, kept out of the public ptl_query_desc: both
    give the same lengths, more slowly. ignore_hubs: exact paths search the cells as if the navmesh
@@ -387,6 +412,8 @@ ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const flo
 /* partial.c: the point of start s's piece of walkable space nearest `goal` in plan (ties: the nearest
    height), located as a query point into out. PTL_ERR_NOT_FOUND when the piece has no cell. */
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
+/* partial.c: the nearest point of cell c to (gx, gz) in plan into (*x, *z); its squared distance. */
+double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z);
 
 /* search.c, for the sliced API (sliced.c): a request's checks (res cleared when given); the path
    between located ends as ptl_query_find_path finds it (an exact search run by slices before is

@@ -323,7 +323,8 @@ static void build_table(ptl_query* q) {
     const surf_scratch sc = {{mem, mem + cap, mem + 2 * cap, mem + 3 * cap}, mem + 4 * cap};
     double sum = 0;
     for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
-        sum += cell_surface(nm, c, &sc, &q->surf_wmax[c]);
+        if (ptl_query_cell_off(q, c)) q->surf_wmax[c] = 0; /* the query's filter excludes it (filter.c) */
+        else sum += cell_surface(nm, c, &sc, &q->surf_wmax[c]);
         q->surf_cum[c] = sum;
     }
     q->surf_ready = true;

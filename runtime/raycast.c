@@ -60,7 +60,7 @@ ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end
 ptl_status ptl_query_raycast_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3], ptl_raycast_hit* out) {
     if (!out) return PTL_ERR_INVALID_ARG;
     if (!raycast_begin(q, start, end, NULL, out)) return PTL_ERR_INVALID_ARG;
-    if (cell >= q->nm->h->cell_count || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
+    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
         return ptl_query_raycast(q, start, end, NULL, out);
     ptl_qpoint s;
     memset(&s, 0, sizeof s);

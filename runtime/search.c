@@ -710,7 +710,7 @@ static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, 
         if (run->status != PTL_OK) return run->status;
         return finish(q, &q->nodes[run->fin], &run->s, &run->t, res);
     }
-    if (!q->use_hubs) return ptl_query_exact(q, s, t, res);
+    if (!q->use_hubs || q->any_off || q->weighted) return ptl_query_exact(q, s, t, res); /* labels: the unfiltered mesh */
     ptl_status st = ptl_query_hub_path(q, s, t, res);
     /* The hub search's tables for the ends' pockets (or its pools) were too small: search. */
     if (st == PTL_ERR_OUT_OF_NODES) {
@@ -755,14 +755,14 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
     return st;
 }
 
-/* The path of a point (radius 0) from sp to gp by req->mode, following the surface on request,
-   with its cells when res asks for them. */
+/* The path of a point (radius 0) from sp to gp by req->mode (the corridor whenever the query's
+   filter weighs areas: filter.c), following the surface on request, with its cells when res asks. */
 static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
                              ptl_path_result* res) {
     ptl_status st;
     const bool surface = q->profile && req->follow_surface, cells = res->cell_capacity > 0;
     if (!surface && !cells) {
-        st = req->mode == PTL_PATH_EXACT ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
+        st = req->mode == PTL_PATH_EXACT && !q->weighted ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
     } else {
         /* The corners into the query's buffer (it holds any path: a taut path visits each vertex
            at most once), then the path (following the surface on request) into the caller's, and
@@ -770,7 +770,7 @@ static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const pt
         ptl_path_result in = *res;
         in.points = q->corners;
         in.point_capacity = q->nm->h->vert_count + 2;
-        st = req->mode == PTL_PATH_EXACT ? exact(q, sp, gp, &in) : ptl_query_corridor(q, sp, gp, &in);
+        st = req->mode == PTL_PATH_EXACT && !q->weighted ? exact(q, sp, gp, &in) : ptl_query_corridor(q, sp, gp, &in);
         if (st >= 0 && in.found) {
             ptl_path_result out = in;
             out.points = res->points;

@@ -33,7 +33,9 @@ ptl_status ptl_query_path_begin(ptl_query* q, const ptl_path_request* req) {
         run->begin_status = st; /* finish reports it, as ptl_query_find_path would */
         return st;
     }
-    if (req->radius > 0 || req->mode != PTL_PATH_EXACT || q->use_hubs) return PTL_OK;
+    /* spread: the exact interval search (not a disc's, not the corridor's, which weighted areas
+       also take; not one the hub labels answer at once) */
+    if (req->radius > 0 || req->mode != PTL_PATH_EXACT || q->weighted || (q->use_hubs && !q->any_off)) return PTL_OK;
     st = ptl_query_search_begin(q, &run->sp, &run->gp);
     if (st == PTL_IN_PROGRESS) run->sliced = SLICED_SEARCH;
     return PTL_OK;

@@ -355,6 +355,59 @@ PY
 for l in $(seq 0 9); do "$bin" draw "$tmp/bld.ptl" -o "$tmp/l.png" --size 64 --layer "$l" 2>/dev/null || break; done
 [ "$l" -ge 2 ] && ok || bad "draw --layer: fewer than 2 layers in a 3-storey building"
 
+# Areas (bake --areas, path --cost / --exclude, info's "areas"): a floor with a wall and two doors,
+# the direct door's floor in group "mud"; bad area tables exit 1 naming the problem.
+python3 - "$tmp/doors.obj" <<'PY'
+import sys
+V, F = [], []
+def quad(a, b, c, d, g):
+    V.extend([a, b, c, d]); n = len(V); F.append((g, (n - 3, n - 2, n - 1, n)))
+for x in range(20):
+    for z in range(20):
+        quad((x, 0, z), (x, 0, z + 1), (x + 1, 0, z + 1), (x + 1, 0, z), "mud" if 9 <= x < 11 and 9 <= z < 11 else "floor")
+for x0, x1 in ((0, 9), (11, 16), (18, 20)):
+    z0, z1, h = 9.6, 10.4, 3
+    quad((x0, h, z0), (x0, h, z1), (x1, h, z1), (x1, h, z0), "wall")
+    quad((x0, 0, z0), (x1, 0, z0), (x1, h, z0), (x0, h, z0), "wall")
+    quad((x1, 0, z1), (x0, 0, z1), (x0, h, z1), (x1, h, z1), "wall")
+with open(sys.argv[1], "w") as f:
+    f.writelines("v %g %g %g\n" % v for v in V)
+    for g, q in F:
+        f.write("g %s\nf %d %d %d %d\n" % ((g,) + q))
+PY
+printf 'name,area\nmud,5\n' >"$tmp/areas.csv"
+expect 0 "$bin" bake "$tmp/doors.obj" --areas "$tmp/areas.csv" -o "$tmp/doors.ptl" --quiet
+expect 0 "$bin" info "$tmp/doors.ptl" --json && json_has areas
+python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))["areas"]; assert set(a) == {"0", "5"}, a' "$tmp/out" &&
+    ok || bad "info --json areas: $(cat "$tmp/out")"
+cells_of() { python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); print(d["found"], "%.3f" % d["length"])' "$tmp/out"; }
+expect 0 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --json
+direct=$(cells_of)
+expect 0 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --cost 5=100 --json
+costly=$(cells_of)
+expect 0 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --exclude 5 --json
+excluded=$(cells_of)
+[ "$direct" = "True 10.000" ] && [ "${costly%% *}" = True ] && [ "$costly" = "$excluded" ] && [ "$costly" != "$direct" ] &&
+    ok || bad "path --cost / --exclude: direct '$direct', costly '$costly', excluded '$excluded'"
+expect 2 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --cost 5=0
+expect 2 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --cost 64=2
+expect 2 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --exclude x
+expect 2 "$bin" bake "$tmp/doors.obj" -o "$tmp/x.ptl" --areas
+bad_areas() { # bad_areas CONTENT SUBSTRING: that table is refused with exit 1 and the message says so
+    printf "$1" >"$tmp/bad_areas.csv"
+    expect 1 "$bin" bake "$tmp/doors.obj" --areas "$tmp/bad_areas.csv" -o "$tmp/x.ptl" --quiet || return
+    grep -qF -- "$2" "$tmp/err" && ok || { bad "--areas '$1': message lacks '$2':"; sed 's/^/    /' "$tmp/err"; }
+}
+bad_areas 'name,area\nmud,64\n' 'area must be an integer in 1..63'
+bad_areas 'name,area\nmud,0\n' 'area must be an integer in 1..63'
+bad_areas 'name,area\nmud,x\n' 'area must be an integer in 1..63'
+bad_areas 'name,cost\nmud,5\n' "unknown column 'cost'"
+bad_areas 'name,area\nmud\n' 'needs two columns'
+bad_areas 'name,area\nmud,5,6\n' 'needs two columns'
+bad_areas 'name,area\n,5\n' 'empty name'
+bad_areas '' 'no header'
+expect 1 "$bin" bake "$tmp/doors.obj" --areas "$tmp/absent.csv" -o "$tmp/x.ptl" --quiet
+
 # Malformed inputs: tests/data/bad/README.md lists "file<TAB>expected substring".
 list=tests/data/bad/README.md
 if [ -f "$list" ]; then

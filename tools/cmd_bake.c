@@ -3,6 +3,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "areas_csv.h"
 #include "cli.h"
 #include "jobs.h"
 
@@ -24,6 +25,7 @@ static int load_shape(const char* input, ptl_shape* s) {
 typedef struct bake_opts {
     const char* input;
     const char* out;
+    const char* areas; /* --areas AREAS.csv */
     bool json, gpu, quiet, progress; /* progress: from the start, even with --json; quiet: never */
     ptl_bake_desc desc;
     unsigned threads, tile_size;
@@ -115,6 +117,10 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             if (!cli_parse_vec3(v, &o->seeds[3 * o->desc.seed_count])) return cli_error(EXIT_USAGE, "--seed needs X,Y,Z");
             o->desc.seed_count++;
             o->desc.seeds = o->seeds;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--areas")) {
+            if (!v) return cli_error(EXIT_USAGE, "--areas needs a file (name,area)");
+            o->areas = v;
             ++i;
         } else if (is_bake && !strcmp(a, "--max-gap")) {
             if (!cli_parse_double(v, &d) || d < 0 || d > 1000) return cli_error(EXIT_USAGE, "--max-gap needs metres in 0..1000");
@@ -214,11 +220,23 @@ static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
     return EXIT_OK;
 }
 
-int cli_bake(int argc, char** argv) {
-    bake_opts o;
-    int r = parse_bake_args(argc, argv, &o, true);
-    if (r) return r;
-    double t0 = cli_now_ms(), t1;
+/* info --json: "areas":{"ID":cells,..}, the walkable cells of each area id used (links left out). */
+static void print_areas(const ptl_navmesh* nm, uint32_t cell_count) {
+    uint32_t per[64] = {0};
+    for (uint32_t c = 0; c < cell_count; ++c) {
+        ptl_cell_view v;
+        if (ptl_navmesh_get_cell(nm, c, &v) == PTL_OK && v.link == PTL_NONE && v.area < 64) ++per[v.area];
+    }
+    printf(",\"areas\":{");
+    for (uint32_t a = 0, first = 1; a < 64; ++a)
+        if (per[a]) printf("%s\"%u\":%u", first ? "" : ",", a, per[a]), first = 0;
+    printf("}");
+}
+
+/* cli_bake after its options: the bake, the file, the report. */
+static int bake_run(bake_opts o, double t0) {
+    int r;
+    double t1;
     void* blob = NULL;
     size_t size = 0;
     ptl_bake_stats st;
@@ -306,6 +324,20 @@ int cli_bake(int argc, char** argv) {
     return EXIT_OK;
 }
 
+int cli_bake(int argc, char** argv) {
+    bake_opts o;
+    int r = parse_bake_args(argc, argv, &o, true);
+    if (r) return r;
+    double t0 = cli_now_ms();
+    if (o.areas && strcmp(ext_of(o.input), ".obj") != 0) return cli_error(EXIT_USAGE, "--areas applies to 3D (.obj) input");
+    cli_areas areas = {0};
+    if (o.areas && (r = cli_areas_load(o.areas, &areas))) return r;
+    o.desc.area_names = areas.names, o.desc.area_name_count = areas.count;
+    r = bake_run(o, t0);
+    cli_areas_free(&areas);
+    return r;
+}
+
 int cli_decompose(int argc, char** argv) {
     bake_opts o;
     int r = parse_bake_args(argc, argv, &o, false);
@@ -375,6 +407,7 @@ int cli_info(int argc, char** argv) {
                in.bmax[2]);
         printf(",\"landmarks\":%u,\"lids\":%u,\"hubs\":%u,\"hub_entries\":%llu,\"hub_bytes\":%llu", in.landmark_count,
                in.lid_count, in.hub_count, (unsigned long long)in.hub_entries, (unsigned long long)in.hub_bytes);
+        print_areas(nm, in.cell_count);
         if (validate) printf(",\"valid\":%s", valid ? "true" : "false");
         printf("}\n");
     } else {

@@ -620,25 +620,18 @@ static ptl_status merge_final_vertices(ptl_layer_merge* lm) {
     return PTL_OK;
 }
 
-/* Cell tags: the tag of the column under the cell's centroid; link cells: 0. */
+/* Cell areas: its layer's, the one tag of all the layer's spans (the layer stage never puts
+   spans of two areas in one layer: layers.c, cut_area_borders); link cells: 0. */
 static ptl_status merge_tags(ptl_layer_merge* lm) {
     const ptl_layer_map* of = lm->m.of;
     for (uint32_t c = 0; c < lm->ncell; ++c) {
-        uint32_t l = lm->clayer.data[c], b = lm->cstart.data[c], n = lm->cstart.data[c + 1] - b;
-        double cx = 0, cz = 0;
-        for (uint32_t i = 0; i < n; ++i) {
-            uint32_t v = lm->cverts.data[b + i];
-            cx += lm->fxyz[3 * v], cz += lm->fxyz[3 * v + 2];
+        const uint32_t l = lm->clayer.data[c];
+        uint16_t area = 0;
+        if (l < of->layer_count && of->layer_first[l] < of->layer_first[l + 1]) {
+            const ptl_lmap_bl* r = &of->bl[of->layer_bls[of->layer_first[l]]];
+            area = r->tags_mixed ? 0 : r->tag;
         }
-        const ptl_layer_contour* lcl = &lm->m.lc[l];
-        int64_t ux = (int64_t)floor((cx / n - of->p.bmin[0]) / of->p.cs) - lcl->x0;
-        int64_t uz = (int64_t)floor((cz / n - of->p.bmin[2]) / of->p.cs) - lcl->z0;
-        uint16_t tag = 0;
-        if (ux >= 0 && uz >= 0 && ux < (int64_t)lcl->w && uz < (int64_t)lcl->d) {
-            const uint32_t i = ptl_lmap_find(of, l, lcl->x0 + ux, lcl->z0 + uz);
-            if (i != PTL_VX_NONE) tag = ptl_lmap_tag(of, i, lcl->x0 + ux, lcl->z0 + uz);
-        }
-        if (!PTL_PUSH(&lm->al, lm->ctag, tag)) return PTL_ERR_NO_MEMORY;
+        if (!PTL_PUSH(&lm->al, lm->ctag, area)) return PTL_ERR_NO_MEMORY;
     }
     for (uint32_t k = 0; k < lm->links.count; ++k)
         if (!PTL_PUSH(&lm->al, lm->ctag, 0)) return PTL_ERR_NO_MEMORY;

@@ -401,8 +401,10 @@ static bool pair_strips(ptl_lstream_acc* c, const ptl_allocator* a, const ptl_ls
         for (uint32_t p = lo->start.data[u]; p < lo->start.data[u + 1]; ++p)
             for (uint32_t q = b1; q < e1; ++q) {
                 const ptl_lstream_strip_span *sp = &lo->sp.data[p], *sq = &hi->sp.data[q];
+                /* spans of different areas are linked (a junction) but never stitched (layers.c) */
                 const bool linked = sp->con == q - b1;
-                if (!border_pair(c, a, sp->bl, sq->bl, linked, sp->floor, sq->floor, pos_key(c0, p - lo->start.data[u]), dir))
+                if (!border_pair(c, a, sp->bl, sq->bl, linked && sp->area == sq->area, sp->floor, sq->floor,
+                                 pos_key(c0, p - lo->start.data[u]), dir))
                     return false;
                 if (linked && (!push_run(c, a, &last_fwd, sp->bl, sq->bl, c0, (uint8_t)dir, lo->step) ||
                                !push_run(c, a, &last_back, sq->bl, sp->bl, c1, (uint8_t)((dir + 2) & 3), hi->step)))
@@ -422,7 +424,7 @@ static bool keep_strip(ptl_lstream_strip* t, const ptl_allocator* a, const piece
         const uint32_t c = c0 + u * step;
         t->start.data[t->start.count++] = t->sp.count;
         for (uint32_t s = ptl_filter_col_begin(of, c), e = ptl_filter_col_end(of, c); s < e; ++s) {
-            ptl_lstream_strip_span sp = {of->spans[s].floor, of->spans[s].con[side], 0, of->spans[s].layer};
+            ptl_lstream_strip_span sp = {of->spans[s].floor, of->spans[s].con[side], (uint8_t)of->spans[s].tag, of->spans[s].layer};
             if (!PTL_PUSH(a, t->sp, sp)) return false;
         }
     }
@@ -479,7 +481,8 @@ static bool piece_borders(const piece* pc, ptl_lstream_acc* c, const ptl_allocat
                 const uint32_t b1 = ptl_filter_col_begin(f, c1), e1 = ptl_filter_col_end(f, c1);
                 for (uint32_t p = b0; p < e0; ++p)
                     for (uint32_t q = b1; q < e1; ++q)
-                        if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer, f->spans[p].con[dir] == q - b1,
+                        if (!border_pair(c, a, f->spans[p].layer, f->spans[q].layer,
+                                         f->spans[p].con[dir] == q - b1 && f->spans[p].tag == f->spans[q].tag,
                                          f->spans[p].floor, f->spans[q].floor, pos_key(wc0, p - b0), (uint32_t)dir))
                             return false;
             }

@@ -13,7 +13,7 @@
 typedef struct ptl_lstream_strip_span {
     uint16_t floor;
     uint8_t con;  /* its link across the strip's side (PTL_VX_NOCON: none) */
-    uint8_t pad;
+    uint8_t area; /* its tag (an area id, 0..PTL_AREA_MAX: areas.c) */
     uint32_t bl;
 } ptl_lstream_strip_span;
 

@@ -339,6 +339,22 @@ oom:
     return false;
 }
 
+/* Areas (areas.c): neighbouring spans of different areas are not linked inside a block, so the
+   flood never puts them in one layer (a layer holds one area) and the block's conflicts keep them
+   apart; the world's field keeps the link, so the border is a junction (layer_stream.c lists it as
+   a link run, the stitch never pairs it: border_pair), which the merge turns into a portal
+   (layer_merge.c): cells never mix areas. */
+static void cut_area_borders(ptl_open_field* bf) {
+    const uint32_t* cs = bf->col_index.off.u32;
+    for (uint32_t s = 0; s < bf->span_count; ++s)
+        for (int d = 0; d < 4; ++d) {
+            const uint32_t k = bf->spans[s].con[d];
+            if (k == PTL_VX_NOCON) continue;
+            const uint32_t t = cs[ptl_filter_ncol(bf->p.width, bf->col_of[s], d)] + k;
+            if (bf->spans[t].tag != bf->spans[s].tag) bf->spans[s].con[d] = PTL_VX_NOCON;
+        }
+}
+
 /* Copies the block at (x0, z0) of `of` into bf (its size and arrays set, n spans), the links
    leaving the block cut; map: block span -> field span. True when every column of the block holds
    at most one span. */
@@ -375,6 +391,7 @@ static bool block_copy(const ptl_open_field* of, uint32_t x0, uint32_t z0, ptl_o
     cs[(size_t)w * d] = n;
     bf->col_index.off.u32 = cs, bf->col_index.cols = w * d, bf->col_index.width = 4, bf->col_index.filled = w * d + 1;
     bf->span_count = bf->span_cap = n;
+    if (bf->p.has_areas) cut_area_borders(bf); /* a bake without areas: every tag 0, nothing to cut */
     return single;
 }
 

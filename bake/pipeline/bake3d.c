@@ -14,6 +14,7 @@
 #include "bake_debug.h"
 #include "../layers/layer_map.h"
 #include "../layers/layer_stream.h"
+#include "../voxel/areas.h"
 #include "../voxel/tiles.h"
 #include "../layers/layer_merge.h"
 #include "progress.h"
@@ -221,7 +222,7 @@ ptl_status ptl_bake3d_check_desc(const ptl_bake_desc* d, ptl_error* err) {
     if (d->tile_size && (d->tile_size < PTL_VX_MIN_TILE || d->tile_size > PTL_VX_MAX_TILE))
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "bake: tile_size %u is outside %u..%u columns (0: one tile)",
                              d->tile_size, PTL_VX_MIN_TILE, PTL_VX_MAX_TILE);
-    return PTL_OK;
+    return ptl_areas_check(d, err);
 }
 
 ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, void** blob, size_t* size,
@@ -236,6 +237,13 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     if (st < 0) return st;
     if (m->tri_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "bake: the mesh has no triangle");
     ptl_allocator a = ptl_allocator_resolve(d.alloc);
+    /* The voxel stages see each triangle's area as its tag (areas.c); no names: every tag 0. */
+    uint16_t* tri_area = NULL;
+    if ((st = ptl_areas_of_triangles(m, &d, &a, &tri_area, err)) < 0) return st;
+    ptl_trimesh am = *m;
+    am.tri_tag = tri_area;
+    const ptl_trimesh* m_in = m;
+    m = &am;
     ptl_bake_stats bs;
     memset(&bs, 0, sizeof bs);
     bs.triangles = m->tri_count;
@@ -304,6 +312,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
     if (st >= 0 && stats) *stats = bs;
     if (st >= 0) ptl_progress_stage(&pg, "done", 1, 1);
     ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_DONE);
+    ptl_mem_free(&a, tri_area, (size_t)(m_in->tri_count ? m_in->tri_count : 1) * sizeof *tri_area);
     if (st >= 0) ptl_error_ok(err);
     return st;
 }

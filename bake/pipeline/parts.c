@@ -13,6 +13,7 @@
 
 #include "../../runtime/internal.h"
 #include "../layers/layer_stream.h"
+#include "../voxel/areas.h"
 #include "../voxel/tiles.h"
 #include "bake3d.h"
 
@@ -99,7 +100,12 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     ptl_vx_tile* built = NULL;
     uint32_t count = 0;
     if (range[0] < range[2] && range[1] < range[3]) {
-        st = ptl_tiles_build(m, &p, &tl, range, d.jobs, &a, &built, &count, err);
+        uint16_t* tri_area = NULL; /* the triangles' areas as their tags (bake3d.c does the same) */
+        if ((st = ptl_areas_of_triangles(m, &d, &a, &tri_area, err)) < 0) return st;
+        ptl_trimesh am = *m;
+        am.tri_tag = tri_area;
+        st = ptl_tiles_build(&am, &p, &tl, range, d.jobs, &a, &built, &count, err);
+        ptl_mem_free(&a, tri_area, (size_t)(m->tri_count ? m->tri_count : 1) * sizeof *tri_area);
         if (st < 0) return st;
     } else {
         range[0] = range[2], range[1] = range[3]; /* past the world: a part with no tile */
@@ -112,6 +118,8 @@ ptl_status ptl_bake_trimesh_part(const ptl_trimesh* m, const ptl_bake_desc* desc
     h.tile_count = count;
     h.config_size = sizeof h.config;
     h.config.world = p;
+    /* the volumes are marked in the tiles' spans already; the merge never filters again */
+    h.config.world.volumes = NULL, h.config.world.volume_count = 0;
     h.config.tiling = tl;
     h.config.mesh_fingerprint = fingerprint(m);
     h.config.tri_count = m->tri_count, h.config.vert_count = m->vert_count;
@@ -236,6 +244,8 @@ static const char* world_field_out_of_range(const ptl_vx_params* w) {
     if (w->min_island < 0) return "min_island";
     if (!(w->walkable_slope_cos >= -1 && w->walkable_slope_cos <= 1)) return "walkable_slope_cos";
     if (w->walkable_both_sides != 0 && w->walkable_both_sides != 1) return "walkable_both_sides";
+    if (w->volumes || w->volume_count) return "volumes";
+    if (w->has_areas != 0 && w->has_areas != 1) return "has_areas";
     return NULL;
 }
 

@@ -44,6 +44,7 @@
 
 #include "../../runtime/internal.h"
 #include "col_index.h"
+#include "areas.h"
 #include "filter.h"
 #include "voxelize.h"
 #include "vx_params.h"
@@ -521,6 +522,7 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
         if (erode(out, dist, walk) > 0) remove_spans(out, walk);
     }
     if (find_gaps(hf, out, &a) < 0) goto oom;
+    ptl_areas_mark_volumes(out);
     goto done;
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "filter: out of memory (%u spans)", ns);

@@ -139,5 +139,8 @@ ptl_status ptl_vx_params_resolve(const ptl_bake_desc* desc, const ptl_trimesh* m
     double void_cols = d.max_gap > 0 ? floor((double)d.max_gap / d.cell_size + 1e-4) : 0;
     out->max_void = void_cols > 8 ? 8 : (int32_t)void_cols;
     out->walkable_slope_cos = cosf(d.max_slope / 180.0f * 3.14159265358979f);
+    out->volumes = d.area_volume_count ? d.area_volumes : NULL;
+    out->volume_count = d.area_volumes ? d.area_volume_count : 0;
+    out->has_areas = d.area_name_count > 0 || out->volume_count > 0;
     return ptl_error_ok(err);
 }

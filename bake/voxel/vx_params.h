@@ -36,6 +36,10 @@ typedef struct ptl_vx_params {
                                     seen from above faces up), as in Recast; 1: |normal y| counts, for
                                     meshes wound inconsistently, at the price of making the undersides of
                                     roofs with nothing above them walkable (dungeon.obj: +89% area) */
+    const ptl_area_volume* volumes; /* the desc's area volumes (areas.c), marked by the filter */
+    uint32_t volume_count;
+    int32_t has_areas;       /* 1: the desc has area names or volumes, so spans may carry areas (layers.c
+                                keeps them apart); 0: every span's tag is 0 */
 } ptl_vx_params;
 
 /* Resolves the desc (defaults filled) against the mesh bounds (of the vertices its triangles use)

@@ -245,6 +245,30 @@ typedef struct ptl_job_system {
 #define PTL_TILE_MIN 16u    /* [Units: columns] smallest ptl_bake_desc.tile_size */
 #define PTL_TILE_MAX 65536u /* [Units: columns] largest */
 
+/* ---- Areas (3D) ----------------------------------------------------------------------------------
+   Every cell of a 3D bake has an area id 0..PTL_AREA_MAX (0: ground, the default), which query
+   filters (runtime.h, ptl_query_filter) cost or exclude. Cells never mix areas: the layer stage
+   treats neighbouring spans of different areas as separate layers, so an area's border becomes a
+   junction between layers and the merge a portal between cells (bake/layers/layers.c). */
+#define PTL_AREA_MAX 63u
+
+/* The triangles of the OBJ group, object or material `name` (ptl_trimesh.tag_names "g name",
+   "o name" or "usemtl name", matched by the bare name) get area `area`. */
+typedef struct ptl_area_name {
+    const char* name;
+    uint8_t area; /* [Limit: 1..PTL_AREA_MAX] */
+} ptl_area_name;
+
+/* A convex area volume (Recast's rcMarkConvexPolyArea): every walkable span whose floor lies inside
+   the convex polygon `xz` in plan (its boundary included) and within [ymin, ymax] gets `area`;
+   later volumes win over earlier ones and over names. */
+typedef struct ptl_area_volume {
+    const float* xz;     /* 2 * vert_count: x, z of the polygon's corners, either winding */
+    uint32_t vert_count; /* [Limit: 3..256] */
+    float ymin, ymax;    /* [Units: wu] */
+    uint8_t area;        /* [Limit: 0..PTL_AREA_MAX] (0 takes a volume back to ground) */
+} ptl_area_volume;
+
 /* Options of the bake, zero meaning the default. Where shown the defaults are Recast's reference
    values. Notes on the longer ones:
    - landmarks: per piece of walkable space, whose exact distances to every vertex go into the blob
@@ -303,6 +327,12 @@ typedef struct ptl_bake_desc {
     struct ptl_bake_debug* debug;
     void (*progress)(void* user, const char* stage, float fraction); /* NULL: no reports */
     void* progress_user;
+    /* 3D: areas (ptl_area_name, ptl_area_volume); none: every cell area 0. A name that no tag
+       has is ignored. */
+    const ptl_area_name* area_names;
+    uint32_t area_name_count;
+    const ptl_area_volume* area_volumes;
+    uint32_t area_volume_count;
 } ptl_bake_desc;
 
 /* The defaults filled in. Fields whose default depends on another field stay 0 (landmarks: 4, or

@@ -96,6 +96,8 @@ ptl_dd_color ptl_dd_default_color(ptl_dd_color_id id);
 /* The fill colour of a layer: well-separated hues (golden-ratio steps), deterministic, opaque;
    `alpha` replaces the alpha. */
 ptl_dd_color ptl_dd_layer_color(uint32_t layer, uint8_t alpha);
+/* A strong colour per area id 1..63 (ptl_cell_view.area), unlike the layers' pastels. */
+ptl_dd_color ptl_dd_area_color(uint32_t area, uint8_t alpha);
 /* A distinct colour per index (notches and their portals). */
 ptl_dd_color ptl_dd_index_color(uint32_t index);
 
@@ -144,7 +146,9 @@ void ptl_dd_notches(const ptl_dd_sink* sink, const ptl_dd_style* style, const pt
 /* ---- Navmesh ---------------------------------------------------------------------------------------*/
 enum {
     PTL_DD_CELLS_FILL = 1u << 0,   /* each walkable cell filled in its layer's colour: one TRIS batch per cell */
-    PTL_DD_CELLS_OUTLINE = 1u << 1 /* the cells' wall edges: one LINES batch, one line per wall edge */
+    PTL_DD_CELLS_OUTLINE = 1u << 1, /* the cells' wall edges: one LINES batch, one line per wall edge */
+    PTL_DD_CELLS_BY_AREA = 1u << 2  /* with FILL: cells of area > 0 in their area's colour (ptl_dd_area_color),
+                                       area 0 (ground) in its layer's */
 };
 void ptl_dd_cells(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm, uint32_t flags);
 /* Portals between cells of one layer, neither a link cell: one LINES batch, one line per portal.

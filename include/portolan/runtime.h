@@ -136,6 +136,7 @@ typedef struct ptl_cell_view {
     uint32_t vert_count;
     uint32_t layer;
     uint32_t link;      /* PTL_NONE for a walkable cell; else the link (below) this cell spans */
+    uint32_t area;      /* its area id 0..63 (ptl_bake_desc area names and volumes; 0: ground, and links) */
 } ptl_cell_view;
 
 /* Links (Saupin et al. 2014 §5.2; Golodetz's walk and step links): two cells whose wall edges face
@@ -225,6 +226,41 @@ ptl_query_desc ptl_query_desc_defaults(void);
    on failure. */
 ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out);
 void ptl_query_destroy(ptl_query* q);
+
+/* ---- Query filters (areas) ---------------------------------------------------------------------
+   Every cell has an area id 0..63 (ptl_cell_view.area; a 3D bake's ptl_bake_desc area names and
+   volumes, else 0). A filter set on a query object applies to every query made with it afterwards:
+   paths (exact, corridor, any radius), locate and nearest, raycast, move along the surface, wall
+   distance and clear points, random points, cells in a circle or a box. An excluded cell (its area
+   not in include_mask, or in exclude_mask) is never entered or returned, and its edges are walls
+   for every query (paths, raycasts, moves and clearance stop at them, wall distance measures to
+   them). Costs multiply lengths inside a cell of that area: with every included area present
+   costing 1 the paths are the exact ones; otherwise a path (radius 0, either mode; the corridor
+   mode with a radius) is an A* over cells minimising the sum over the cells crossed of the length
+   of the polyline of portal entry points (ptl_path_mode's corridor) inside each cell times its
+   area's cost (Detour's dtQueryFilter::getCost), then the funnel through that corridor: it
+   optimises the weighted corridor, and `length` is the funnel path's plain length. The exact path
+   of a disc (radius > 0, PTL_PATH_EXACT) keeps exclusions but ignores costs. Costs are any finite
+   value > 0 (below 1 makes an area cheaper than ground); the A*'s heuristic is the straight line
+   times the least cost of an included area present in the navmesh, so it stays admissible.
+   Setting a filter takes O(cell edges) (the query's per-edge table is rebuilt; bench/NOTES.md);
+   queries are then as fast as without one, except that hub labels (ptl_bake_desc.hubs) are exact
+   for the unfiltered mesh only and are not used while anything is excluded or a cost is not 1. */
+typedef struct ptl_query_filter {
+    float area_cost[64];   /* [Limit: finite, > 0] default 1 */
+    uint64_t include_mask; /* bit a: area a may be entered; default all (~0) */
+    uint64_t exclude_mask; /* bit a: area a is never entered; default none (0) */
+} ptl_query_filter;
+
+/* Cost 1 everywhere, every area included, none excluded. */
+ptl_query_filter ptl_query_filter_defaults(void);
+/* Sets the filter of every later query made with q (copied; NULL: the defaults).
+   PTL_ERR_INVALID_ARG (q NULL, a cost not finite or <= 0): the filter is then unchanged. */
+ptl_status ptl_query_set_filter(ptl_query* q, const ptl_query_filter* f);
+/* The filter in use (the defaults when none was set). */
+ptl_query_filter ptl_query_get_filter(const ptl_query* q);
+/* Whether the query's filter lets paths enter cell `cell` (false out of range). */
+bool ptl_query_cell_passable(const ptl_query* q, uint32_t cell);
 
 typedef enum ptl_path_mode {
     /* Euclidean shortest path: an interval search in the style of Polyanya (Cui, Harabor and
@@ -514,8 +550,9 @@ ptl_status ptl_query_cells_in_box(ptl_query* q, const float bmin[3], const float
 /* The next number of the generator (SplitMix64): state += 0x9e3779b97f4a7c15, then a mix of it. */
 uint64_t ptl_random_next(uint64_t* state);
 
-/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell, an
-   out-of-range cell or a NULL query); builds the query's table when no draw has. */
+/* [Units: wu^2] The surface area of cell `cell` random points are drawn by (0 for a link cell, a
+   cell the query's filter excludes, an out-of-range cell or a NULL query); builds the query's
+   table when no draw has (again after a filter that excludes cells is set or cleared). */
 double ptl_query_cell_surface_area(ptl_query* q, uint32_t cell);
 
 /* A point of the mesh, uniform by surface area: out->cell, out->point (height: the surface's there,
