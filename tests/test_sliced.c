@@ -91,6 +91,12 @@ Test(sliced, same_paths_as_one_call_on_random_grids, .timeout = 120) {
         ptl_shape s = grid_shape(7100 + seed, 24, 24, 28, &g);
         ptl_navmesh* nm = bake_ptl_shape(&s, PTL_NAVMESH_LATTICE_POINTS);
         ptl_query* q = make_query(nm);
+        if (seed % 3 == 0) {
+            /* a filter that weighs the ground: the corridor's weighted A*, found whole at finish */
+            ptl_query_filter f = ptl_query_filter_defaults();
+            f.area_cost[0] = 2;
+            cr_assert_eq(ptl_query_set_filter(q, &f), PTL_OK);
+        }
         uint64_t st = seed * 977;
         for (int i = 0; i < 40; ++i) {
             ptl_path_request req;
