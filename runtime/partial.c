@@ -37,11 +37,15 @@ ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const 
     uint32_t best_c = PTL_NONE;
     double best_d = INFINITY, best_dy = INFINITY, bx = 0, bz = 0;
     const double tie = q->eps * q->eps;
+    /* With off-mesh links, every piece joined to the start's by links (navmesh piece_group). */
+    const uint32_t* group = nm->piece_group;
     for (uint32_t k = 0; k < s->cell_count; ++k) {
         const uint32_t piece = nm->cell_piece[s->cells[k]];
         bool again = false; /* a start on a pinch: each of its pieces once */
         for (uint32_t j = 0; j < k && !again; ++j) again = nm->cell_piece[s->cells[j]] == piece;
-        for (uint32_t pi = nm->piece_first[piece]; !again && pi < nm->piece_first[piece + 1]; ++pi) {
+        for (uint32_t p = group ? 0 : piece; !again && p < (group ? nm->piece_count : piece + 1); ++p) {
+        if (group && group[p] != group[piece]) continue;
+        for (uint32_t pi = nm->piece_first[p]; pi < nm->piece_first[p + 1]; ++pi) {
             const uint32_t c = nm->piece_cells[pi];
             /* a cell whose box (q->cell_box: it holds the cell) is farther than the best cannot hold
                a nearer point */
@@ -59,6 +63,7 @@ ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const 
                 if (dy >= best_dy) continue;
             }
             best_c = c, best_d = d, best_dy = dy, bx = x, bz = z;
+        }
         }
     }
     if (best_c == PTL_NONE) return PTL_ERR_NOT_FOUND;

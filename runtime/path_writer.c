@@ -4,11 +4,11 @@
 #include "query_internal.h"
 
 /* The length is the polyline's, heights included (a game measures a path in 3D; for 2D inputs every
-   height is 0 and this is the plane length). */
-static void emit_back(ptl_back_writer* w, double x, double z, float y) {
+   height is 0 and this is the plane length); an off-mesh link's segment counts its cost. */
+static void emit_back(ptl_back_writer* w, double x, double z, float y, uint8_t flag, float cost) {
     if (w->k > 0) {
         double dy = (double)y - w->ly;
-        w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz) + dy * dy);
+        w->length += flag & PTL_PATH_POINT_OFFMESH ? cost : sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz) + dy * dy);
     }
     w->ly = y;
     if (w->res) {
@@ -16,6 +16,7 @@ static void emit_back(ptl_back_writer* w, double x, double z, float y) {
         if (i < w->res->point_capacity) {
             float* p = w->res->points + 3 * (size_t)i;
             p[0] = (float)x, p[1] = y, p[2] = (float)z;
+            if (w->res->flags) w->res->flags[i] = flag;
         }
     }
     w->lx = x, w->lz = z;
@@ -30,15 +31,26 @@ static bool straight_through(const ptl_back_writer* w, double bx, double bz, flo
     return (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0; /* onwards, not back */
 }
 
-void ptl_pw_put(ptl_back_writer* w, double x, double z, float y) {
-    if (w->has_pending && x == w->px && z == w->pz) return;
-    if (w->has_pending && !(w->k > 0 && straight_through(w, w->px, w->pz, w->py, x, z, y))) emit_back(w, w->px, w->pz, w->py);
+static void put(ptl_back_writer* w, double x, double z, float y, bool pin, uint8_t flag, float cost) {
+    if (w->has_pending && x == w->px && z == w->pz && !(pin && w->ppin)) {
+        if (pin) w->py = y, w->ppin = true, w->pflag = flag, w->pcost = cost; /* the link's end stays */
+        return;
+    }
+    if (w->has_pending && (w->ppin || !(w->k > 0 && straight_through(w, w->px, w->pz, w->py, x, z, y))))
+        emit_back(w, w->px, w->pz, w->py, w->pflag, w->pcost);
     w->has_pending = true;
     w->px = x, w->pz = z, w->py = y;
+    w->ppin = pin, w->pflag = flag, w->pcost = cost;
+}
+
+void ptl_pw_put(ptl_back_writer* w, double x, double z, float y) { put(w, x, z, y, false, 0, 0); }
+
+void ptl_pw_put_link(ptl_back_writer* w, double x, double z, float y, uint8_t flag, float cost) {
+    put(w, x, z, y, true, flag, cost);
 }
 
 /* Writes the last point. */
 void ptl_pw_flush(ptl_back_writer* w) {
-    if (w->has_pending) emit_back(w, w->px, w->pz, w->py);
+    if (w->has_pending) emit_back(w, w->px, w->pz, w->py, w->pflag, w->pcost);
     w->has_pending = false;
 }

@@ -30,6 +30,7 @@
 
 #include "interval.h"
 #include "clearance.h"
+#include "offmesh.h"
 
 /* ---- Open list (interval.h) ------------------------------------------------------------------ */
 
@@ -338,9 +339,23 @@ static void walk_back(const ptl_query* q, const ptl_snode* fin, int turn, const 
     }
     const ptl_snode* n = fin;
     for (;;) {
+        if (n->ends & PTL_NODE_LINK) { /* an off-mesh link node: its start, then the way there */
+            const ptl_om_end *from, *to;
+            const ptl_om_link* l = ptl_om_arc(nm, n->cell, &from, &to);
+            ptl_pw_put_link(w, from->x, from->z, from->y, PTL_PATH_POINT_OFFMESH, l->cost);
+            if (n->ends & PTL_NODE_TURN) ptl_pw_put(w, n->lx, n->lz, (float)n->rx);
+        }
         if (n->root == PTL_NONE) {
-            ptl_pw_put(w, s->x, s->z, s->y);
-            return;
+            if (n->parent == PTL_NONE) {
+                ptl_pw_put(w, s->x, s->z, s->y);
+                return;
+            }
+            /* a root at an off-mesh link's end: the link node is the parent */
+            n = &q->nodes[n->parent];
+            const ptl_om_end *from, *to;
+            ptl_om_arc(nm, n->cell, &from, &to);
+            ptl_pw_put_link(w, to->x, to->z, to->y, 0, 0);
+            continue;
         }
         ptl_pw_put(w, n->ox, n->oz, nm->verts[3 * n->root + 1]);
         n = &q->nodes[n->parent];
@@ -487,11 +502,129 @@ static double seg_dist(double ox, double oz, double lx, double lz, double rx, do
 static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
     if (q->record) return n->g + seg_dist(n->ox, n->oz, n->lx, n->lz, n->rx, n->rz);
     double h = ptl_iv_h(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+    if (q->om_useful_count) h = ptl_om_h(q, n, h);
     if (q->alt_on) {
         double a = root_alt(q, n->root);
         if (a > h) h = a;
     }
     return n->g + h;
+}
+
+/* ---- Off-mesh links (offmesh.h; offmesh_search.c prepares the search) -------------------------
+   A link's start S acts as a goal point: a node entering a cell that holds S gives the exact length
+   to S as finish() gives the goal's (straight through the interval, or turning at an end of it),
+   and a link node for the arc with that length, keyed by it plus the arc's bound k. The link node
+   taken from the open list with the best length to S seeds nodes from the link's end E as the
+   start seeds its cells, at that length plus the link's cost. A node in the goal's cell no longer
+   ends the search when its key was lowered by a link (the way on may still take one): it goes back
+   as a final node keyed by its exact length. */
+
+/* The link node of arc `arc` reached at length g from base's root (its root, origin and parent),
+   turning at (tx, tz, ty) on the way when `turn`; only when better than the arc's best so far. */
+static bool push_link(ptl_query* q, uint32_t arc, const ptl_snode* base, double g, bool turn, double tx, double tz,
+                      float ty) {
+    if (q->om_done[arc] == q->stamp || (q->om_stamp[arc] == q->stamp && !(g < q->om_g[arc] - q->eps))) return true;
+    q->om_stamp[arc] = q->stamp;
+    q->om_g[arc] = g;
+    ptl_snode l = *base;
+    l.g = g, l.cell = arc, l.edge = 0;
+    l.ends = (uint8_t)(PTL_NODE_LINK | (turn ? PTL_NODE_TURN : 0));
+    l.lx = tx, l.lz = tz, l.rx = ty, l.rz = 0;
+    return push_node(q, &l, g + q->om_k[arc]);
+}
+
+/* The arcs that start in n's cell, reached through n's interval (finish()'s rule for the goal). */
+static bool reach_links(ptl_query* q, const ptl_snode* n) {
+    const ptl_navmesh* nm = q->nm;
+    const double ox = n->ox, oz = n->oz;
+    const double lx = n->lx - ox, lz = n->lz - oz, rx = n->rx - ox, rz = n->rz - oz;
+    for (uint32_t i = nm->om_cell_start[n->cell]; i < nm->om_cell_start[n->cell + 1]; ++i) {
+        const uint32_t arc = nm->om_cell_arcs[i];
+        const ptl_om_end *from, *to;
+        ptl_om_arc(nm, arc, &from, &to);
+        const double gx = from->x - ox, gz = from->z - oz;
+        int turn = 0;
+        if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
+        else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
+        bool ok;
+        if (turn) {
+            double tx = turn == 1 ? n->lx : n->rx, tz = turn == 1 ? n->lz : n->rz;
+            double g = n->g + sqrt((tx - ox) * (tx - ox) + (tz - oz) * (tz - oz)) +
+                       sqrt((from->x - tx) * (from->x - tx) + (from->z - tz) * (from->z - tz));
+            ok = push_link(q, arc, n, g, true, tx, tz, ptl_query_cell_y(nm, n->cell, tx, tz));
+        } else {
+            ok = push_link(q, arc, n, n->g + sqrt(gx * gx + gz * gz), false, 0, 0, 0);
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Seeds from point p (the start: parent PTL_NONE; a link's end: parent its link node) reached at
+   length g: nodes through its cells' edges (with `edges`), a final node in each of its cells that
+   holds the goal, and the link nodes of the arcs that start in its cells. */
+static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t parent, const ptl_qpoint* t, bool edges) {
+    const ptl_navmesh* nm = q->nm;
+    expansion e = {q->succ, 0, NULL, q->goal_stamp, q->stamp, false, q};
+    ptl_snode base;
+    memset(&base, 0, sizeof base);
+    base.ox = base.lx = base.rx = p->x, base.oz = base.lz = base.rz = p->z;
+    base.g = g, base.root = PTL_NONE, base.parent = parent;
+    for (uint32_t i = 0; i < p->cell_count; ++i) {
+        const uint32_t c = p->cells[i];
+        const ptl_blob_cell* cell = &nm->cells[c];
+        const uint32_t* cv = nm->cell_verts + cell->first;
+        e.slots = q->slots + cell->first;
+        if (q->goal_stamp[c] == q->stamp) {
+            ptl_snode fin = base;
+            fin.cell = c, fin.ends = PTL_NODE_FINAL;
+            if (!push_node(q, &fin, g + sqrt((t->x - p->x) * (t->x - p->x) + (t->z - p->z) * (t->z - p->z)))) return false;
+        }
+        for (uint32_t j = 0; edges && j < cell->vert_count; ++j) {
+            uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
+            if (!enterable(&e, &e.slots[j]) || ptl_vis_start_on_edge(q, p, c, j, cv[j], cv[j1])) continue;
+            e.count = 0;
+            put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, p->x, p->z, g, 0);
+            ptl_snode* n = &q->succ[0];
+            n->parent = parent;
+            if (!push_node(q, n, node_f(q, n, t))) return false;
+        }
+        for (uint32_t k = nm->om_cell_start[c]; k < nm->om_cell_start[c + 1]; ++k) {
+            const uint32_t arc = nm->om_cell_arcs[k];
+            const ptl_om_end *from, *to;
+            ptl_om_arc(nm, arc, &from, &to);
+            double d = sqrt((from->x - p->x) * (from->x - p->x) + (from->z - p->z) * (from->z - p->z));
+            if (!push_link(q, arc, &base, g + d, false, 0, 0, 0)) return false;
+        }
+    }
+    return true;
+}
+
+/* A link node taken from the open list: the first with the best length to its start seeds its end. */
+static ptl_status link_pop(ptl_query* q, uint32_t ni, const ptl_qpoint* t) {
+    const uint32_t arc = q->nodes[ni].cell;
+    const double g = q->nodes[ni].g;
+    bool ok = true;
+    if (q->om_done[arc] != q->stamp && !(g > q->om_g[arc] + q->eps)) {
+        q->om_done[arc] = q->stamp;
+        const ptl_om_end *from, *to;
+        const ptl_om_link* l = ptl_om_arc(q->nm, arc, &from, &to);
+        ptl_qpoint e;
+        ptl_om_end_point(q->nm, to, &e);
+        ok = seed_point(q, &e, g + l->cost, ni, t, true);
+    }
+    node_release(q, ni);
+    return ok ? PTL_OK : PTL_ERR_OUT_OF_NODES;
+}
+
+/* Can an arc make the way from s to t (in one cell) shorter than the straight line? */
+static bool links_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
+    const double d = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z));
+    for (uint32_t i = 0; i < q->om_useful_count; ++i) {
+        const double* u = q->om_useful + 3 * (size_t)i;
+        if (u[2] + sqrt((u[0] - s->x) * (u[0] - s->x) + (u[1] - s->z) * (u[1] - s->z)) < d) return true;
+    }
+    return false;
 }
 
 /* ---- The search ----------------------------------------------------------------------------- */
@@ -530,14 +663,20 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     const ptl_navmesh* nm = q->nm;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
+    q->om_on = false, q->om_useful_count = 0;
+    if (!q->record && (nm->om_live || q->om_gen != nm->om_gen)) {
+        ptl_status st = ptl_om_begin(q, t);
+        if (st < 0) return st;
+    }
     for (uint32_t i = 0; i < s->cell_count; ++i) {
-        if (q->goal_stamp[s->cells[i]] == stamp) {
+        if (q->goal_stamp[s->cells[i]] == stamp && !(q->om_on && links_may_beat(q, s, t))) {
             res->goal_cell = s->cells[i];
             return ptl_query_straight(s, t, res);
         }
     }
-    /* Start and goal in different pieces of walkable space: no path, and no search needed. */
-    if (t->cell_count && nm->cell_piece[s->cells[0]] != nm->cell_piece[t->cells[0]]) return PTL_PARTIAL;
+    /* Start and goal in different pieces of walkable space (not joined by links): no path, and no
+       search needed. */
+    if (t->cell_count && !ptl_nm_same_piece(nm, s->cells[0], t->cells[0])) return PTL_PARTIAL;
     /* The landmark bounds cost the bounds of both ends and one per root, more than they save on a
        search of a few expansions (most searches on a level's navmesh: the interval heuristic alone
        leads them straight to the goal). So on a 3D navmesh they are taken once a search has gone on
@@ -545,7 +684,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
        map (hundreds or thousands of expansions, between walls that hide the goal) they pay from
        the start: delayed there, a search expanded 1-8% more (bench, landmarks table). */
     q->alt_on = false;
-    bool alt_later = q->lm_count && !q->record;
+    bool alt_later = q->lm_count && !q->record && !q->om_on; /* landmarks do not see links */
     if (alt_later && !(nm->h->vox_cs > 0)) {
         take_landmark_bounds(q, s, t);
         alt_later = false;
@@ -554,7 +693,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     q->free_head = PTL_NONE;
     q->heap_count = 0;
     /* Pockets only for a search with a goal (one-to-all searches must see everything). */
-    q->pockets_on = q->use_pockets && !q->record;
+    q->pockets_on = q->use_pockets && !q->record && !q->om_on; /* nor do pockets */
     if (q->pockets_on) ptl_query_pocket_ends(q, s, t, &q->pk);
     expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL, q};
     for (uint32_t i = 0; i < s->cell_count; ++i) {
@@ -573,6 +712,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
         }
     }
+    if (q->om_on && !seed_point(q, s, 0, PTL_NONE, t, false)) return PTL_ERR_OUT_OF_NODES;
 
     /* A guard against a livelock on a broken mesh (the pool recycles nodes, so it bounds nothing). */
     uint64_t limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024, expansions = 0;
@@ -581,9 +721,30 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             take_landmark_bounds(q, s, t);
             alt_later = false;
         }
+        const double key = q->heap[0].f;
         uint32_t ni = heap_pop(q);
         ptl_snode cur = q->nodes[ni];
-        if (q->goal_stamp[cur.cell] == stamp) {
+        bool final = false;
+        if (cur.ends & (PTL_NODE_LINK | PTL_NODE_FINAL)) {
+            if (cur.ends & PTL_NODE_LINK) {
+                ptl_status st = link_pop(q, ni, t);
+                if (st < 0) return st;
+                continue;
+            }
+            final = true;
+        } else if (q->goal_stamp[cur.cell] == stamp) {
+            final = true;
+            /* With links the key may be a link's bound: the goal through this interval goes back as
+               a final node keyed by its exact length, and the node is expanded on. */
+            double c = q->om_on ? cur.g + ptl_iv_h(cur.ox, cur.oz, t->x, t->z, cur.lx, cur.lz, cur.rx, cur.rz) : key;
+            if (!(c <= key + q->eps)) {
+                ptl_snode fin = cur;
+                fin.ends |= PTL_NODE_FINAL;
+                if (!push_node(q, &fin, c)) return PTL_ERR_OUT_OF_NODES;
+                final = false;
+            }
+        }
+        if (final) {
             res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
             return finish(q, &q->nodes[ni], s, t, res);
         }
@@ -599,6 +760,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
                 ptl_snode* n = &q->succ[i];
                 if (!root_ok(q, n->root, n->g)) continue;
                 n->parent = n->root == cur.root ? cur.parent : ref;
+                if (q->om_on && ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return PTL_ERR_OUT_OF_NODES;
                 if (kept != i) q->succ[kept] = *n;
                 ++kept;
             }
@@ -653,7 +815,7 @@ ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist) {
 /* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched (and
    when the hub search runs out of room). */
 static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
-    if (!q->use_hubs) return ptl_query_exact(q, s, t, res);
+    if (!q->use_hubs || q->nm->om_live) return ptl_query_exact(q, s, t, res); /* labels do not see links */
     ptl_status st = ptl_query_hub_path(q, s, t, res);
     /* The hub search's tables for the ends' pockets (or its pools) were too small: search. */
     if (st == PTL_ERR_OUT_OF_NODES) {
@@ -703,9 +865,11 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
 static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
                              ptl_path_result* res) {
     ptl_status st;
-    const bool surface = q->profile && req->follow_surface, cells = res->cell_capacity > 0;
+    /* With off-mesh links: exact paths in either mode, corners only, no cells (runtime.h). */
+    const bool links = q->nm->om_live > 0;
+    const bool surface = q->profile && req->follow_surface && !links, cells = res->cell_capacity > 0 && !links;
     if (!surface && !cells) {
-        st = req->mode == PTL_PATH_EXACT ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
+        st = req->mode == PTL_PATH_EXACT || links ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
     } else {
         /* The corners into the query's buffer (it holds any path: a taut path visits each vertex
            at most once), then the path (following the surface on request) into the caller's, and
@@ -754,6 +918,7 @@ ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_pa
     res->cell_count = 0;
     if (!q || !req || (res->point_capacity > 0 && !res->points) || (res->cell_capacity > 0 && !res->cells))
         return PTL_ERR_INVALID_ARG;
+    if (res->flags && res->point_capacity) memset(res->flags, 0, res->point_capacity);
     if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
         return PTL_ERR_INVALID_ARG;
     if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;

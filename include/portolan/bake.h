@@ -303,6 +303,11 @@ typedef struct ptl_bake_desc {
     struct ptl_bake_debug* debug;
     void (*progress)(void* user, const char* stage, float fraction); /* NULL: no reports */
     void* progress_user;
+    /* Off-mesh links (runtime.h, ptl_offmesh_desc), located on the baked mesh and stored in the blob
+       (the last pass; an end off the mesh fails the bake, naming the link). NULL/0: none. Tiled
+       parts (ptl_bake_trimesh_part) and their merge carry none. */
+    const ptl_offmesh_desc* offmesh;
+    uint32_t offmesh_count;
 } ptl_bake_desc;
 
 /* The defaults filled in. Fields whose default depends on another field stay 0 (landmarks: 4, or
