@@ -31,6 +31,8 @@ static inline bool ptl_om_cell_has_arcs(const ptl_navmesh* nm, uint32_t c) {
    a link's start), and the lower bounds k of the arcs (below). PTL_ERR_NO_MEMORY when the query
    could not grow its per-arc state. */
 ptl_status ptl_om_begin(ptl_query* q, const ptl_qpoint* t);
+/* ptl_om_h out of line (the searches' key function stays small enough to inline). */
+double ptl_om_h_min(const ptl_query* q, const ptl_snode* n, double h_goal);
 /* Frees the query's per-arc state (query destroy). */
 void ptl_om_query_free(ptl_query* q);
 

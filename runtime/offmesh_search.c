@@ -134,3 +134,5 @@ ptl_status ptl_om_begin(ptl_query* q, const ptl_qpoint* t) {
     }
     return PTL_OK;
 }
+
+double ptl_om_h_min(const ptl_query* q, const ptl_snode* n, double h_goal) { return ptl_om_h(q, n, h_goal); }

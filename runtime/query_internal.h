@@ -361,6 +361,7 @@ typedef struct ptl_back_writer {
     /* Off-mesh links: the waiting point is a link's end (pinned: never merged or left out), with its
        flags (PTL_PATH_POINT_OFFMESH: the segment to the point after it is the link, counted at
        pcost). */
+    bool links; /* the path may hold off-mesh links: the points go through the slower writer */
     bool ppin;
     uint8_t pflag;
     float pcost;

@@ -373,9 +373,11 @@ static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s
     if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
     else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
     ptl_back_writer w = {NULL, 0, 0, 0, 0, 0, 0, false, 0, 0, 0};
+    w.links = q->om_on;
     walk_back(q, fin, turn, s, t, &w);
     ptl_pw_flush(&w);
     ptl_back_writer out = {res, w.k, 0, 0, 0, 0, 0, false, 0, 0, 0};
+    out.links = q->om_on;
     walk_back(q, fin, turn, s, t, &out);
     ptl_pw_flush(&out);
     res->point_total = w.k;
@@ -499,10 +501,13 @@ static double seg_dist(double ox, double oz, double lx, double lz, double rx, do
 /* The key of a node: g + a lower bound of the rest. Towards a goal: the way through the interval
    (Polyanya §3.3), or the root's landmark bound when larger; without a goal (one-to-all): the
    distance to the interval, so that nodes come out in order of length (Dijkstra). */
-static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* gcc outlined most of it once the links' term came in */
+#endif
+static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t, const bool links) {
     if (q->record) return n->g + seg_dist(n->ox, n->oz, n->lx, n->lz, n->rx, n->rz);
     double h = ptl_iv_h(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
-    if (q->om_useful_count) h = ptl_om_h(q, n, h);
+    if (links && q->om_useful_count) h = ptl_om_h_min(q, n, h);
     if (q->alt_on) {
         double a = root_alt(q, n->root);
         if (a > h) h = a;
@@ -519,6 +524,14 @@ static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* 
    ends the search when its key was lowered by a link (the way on may still take one): it goes back
    as a final node keyed by its exact length. */
 
+/* The link code stays out of the search's loop (inlined, it cost the search without links 3% more
+   instructions: bench/NOTES.md, "Off-mesh links"). */
+#if defined(__GNUC__)
+#define OM_COLD __attribute__((noinline, cold))
+#else
+#define OM_COLD
+#endif
+
 /* The link node of arc `arc` reached at length g from base's root (its root, origin and parent),
    turning at (tx, tz, ty) on the way when `turn`; only when better than the arc's best so far. */
 static bool push_link(ptl_query* q, uint32_t arc, const ptl_snode* base, double g, bool turn, double tx, double tz,
@@ -534,7 +547,7 @@ static bool push_link(ptl_query* q, uint32_t arc, const ptl_snode* base, double 
 }
 
 /* The arcs that start in n's cell, reached through n's interval (finish()'s rule for the goal). */
-static bool reach_links(ptl_query* q, const ptl_snode* n) {
+OM_COLD static bool reach_links(ptl_query* q, const ptl_snode* n) {
     const ptl_navmesh* nm = q->nm;
     const double ox = n->ox, oz = n->oz;
     const double lx = n->lx - ox, lz = n->lz - oz, rx = n->rx - ox, rz = n->rz - oz;
@@ -563,7 +576,7 @@ static bool reach_links(ptl_query* q, const ptl_snode* n) {
 /* Seeds from point p (the start: parent PTL_NONE; a link's end: parent its link node) reached at
    length g: nodes through its cells' edges (with `edges`), a final node in each of its cells that
    holds the goal, and the link nodes of the arcs that start in its cells. */
-static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t parent, const ptl_qpoint* t, bool edges) {
+OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t parent, const ptl_qpoint* t, bool edges) {
     const ptl_navmesh* nm = q->nm;
     expansion e = {q->succ, 0, NULL, q->goal_stamp, q->stamp, false, q};
     ptl_snode base;
@@ -587,7 +600,7 @@ static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t par
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, p->x, p->z, g, 0);
             ptl_snode* n = &q->succ[0];
             n->parent = parent;
-            if (!push_node(q, n, node_f(q, n, t))) return false;
+            if (!push_node(q, n, node_f(q, n, t, true))) return false;
         }
         for (uint32_t k = nm->om_cell_start[c]; k < nm->om_cell_start[c + 1]; ++k) {
             const uint32_t arc = nm->om_cell_arcs[k];
@@ -601,7 +614,7 @@ static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t par
 }
 
 /* A link node taken from the open list: the first with the best length to its start seeds its end. */
-static ptl_status link_pop(ptl_query* q, uint32_t ni, const ptl_qpoint* t) {
+OM_COLD static ptl_status link_pop(ptl_query* q, uint32_t ni, const ptl_qpoint* t) {
     const uint32_t arc = q->nodes[ni].cell;
     const double g = q->nodes[ni].g;
     bool ok = true;
@@ -617,8 +630,21 @@ static ptl_status link_pop(ptl_query* q, uint32_t ni, const ptl_qpoint* t) {
     return ok ? PTL_OK : PTL_ERR_OUT_OF_NODES;
 }
 
+/* A node in the goal's cell, taken from the open list on a search with links: its key may be a
+   link's bound, lower than the goal's through this interval. Then the goal goes back as a final node keyed by its
+   exact length, and the node is expanded on: 0 (-1: out of nodes); else 1, the goal's length is
+   final. */
+OM_COLD static int goal_with_links(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
+    const double key = node_f(q, n, t, true); /* as it was pushed (no landmarks with links) */
+    double c = n->g + ptl_iv_h(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+    if (c <= key + q->eps) return 1;
+    ptl_snode fin = *n;
+    fin.ends |= PTL_NODE_FINAL;
+    return push_node(q, &fin, c) ? 0 : -1;
+}
+
 /* Can an arc make the way from s to t (in one cell) shorter than the straight line? */
-static bool links_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
+OM_COLD static bool links_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
     const double d = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z));
     for (uint32_t i = 0; i < q->om_useful_count; ++i) {
         const double* u = q->om_useful + 3 * (size_t)i;
@@ -658,18 +684,16 @@ static void take_landmark_bounds(ptl_query* q, const ptl_qpoint* s, const ptl_qp
     q->alt_on = true;
 }
 
-/* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
-static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+/* The interval search from s to t (t with no cells: one-to-all, recording into q->record).
+   `links`: the search uses off-mesh links (q->om_on). (Two copies, links constant in each, ran
+   more instructions without links than one: gcc then inlined less of the pool's functions.) */
+static ptl_status search_with(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res,
+                                     const bool links) {
     const ptl_navmesh* nm = q->nm;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
-    q->om_on = false, q->om_useful_count = 0;
-    if (!q->record && (nm->om_live || q->om_gen != nm->om_gen)) {
-        ptl_status st = ptl_om_begin(q, t);
-        if (st < 0) return st;
-    }
     for (uint32_t i = 0; i < s->cell_count; ++i) {
-        if (q->goal_stamp[s->cells[i]] == stamp && !(q->om_on && links_may_beat(q, s, t))) {
+        if (q->goal_stamp[s->cells[i]] == stamp && !(links && links_may_beat(q, s, t))) {
             res->goal_cell = s->cells[i];
             return ptl_query_straight(s, t, res);
         }
@@ -684,7 +708,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
        map (hundreds or thousands of expansions, between walls that hide the goal) they pay from
        the start: delayed there, a search expanded 1-8% more (bench, landmarks table). */
     q->alt_on = false;
-    bool alt_later = q->lm_count && !q->record && !q->om_on; /* landmarks do not see links */
+    bool alt_later = q->lm_count && !q->record && !links; /* landmarks do not see links */
     if (alt_later && !(nm->h->vox_cs > 0)) {
         take_landmark_bounds(q, s, t);
         alt_later = false;
@@ -693,7 +717,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     q->free_head = PTL_NONE;
     q->heap_count = 0;
     /* Pockets only for a search with a goal (one-to-all searches must see everything). */
-    q->pockets_on = q->use_pockets && !q->record && !q->om_on; /* nor do pockets */
+    q->pockets_on = q->use_pockets && !q->record && !links; /* nor do pockets */
     if (q->pockets_on) ptl_query_pocket_ends(q, s, t, &q->pk);
     expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL, q};
     for (uint32_t i = 0; i < s->cell_count; ++i) {
@@ -709,10 +733,10 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, s->x, s->z, 0, 0);
             ptl_snode* n = &q->succ[0];
             n->parent = PTL_NONE;
-            if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
+            if (!push_node(q, n, node_f(q, n, t, links))) return PTL_ERR_OUT_OF_NODES;
         }
     }
-    if (q->om_on && !seed_point(q, s, 0, PTL_NONE, t, false)) return PTL_ERR_OUT_OF_NODES;
+    if (links && !seed_point(q, s, 0, PTL_NONE, t, false)) return PTL_ERR_OUT_OF_NODES;
 
     /* A guard against a livelock on a broken mesh (the pool recycles nodes, so it bounds nothing). */
     uint64_t limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024, expansions = 0;
@@ -721,28 +745,18 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             take_landmark_bounds(q, s, t);
             alt_later = false;
         }
-        const double key = q->heap[0].f;
         uint32_t ni = heap_pop(q);
         ptl_snode cur = q->nodes[ni];
-        bool final = false;
-        if (cur.ends & (PTL_NODE_LINK | PTL_NODE_FINAL)) {
-            if (cur.ends & PTL_NODE_LINK) {
-                ptl_status st = link_pop(q, ni, t);
-                if (st < 0) return st;
-                continue;
-            }
-            final = true;
-        } else if (q->goal_stamp[cur.cell] == stamp) {
-            final = true;
-            /* With links the key may be a link's bound: the goal through this interval goes back as
-               a final node keyed by its exact length, and the node is expanded on. */
-            double c = q->om_on ? cur.g + ptl_iv_h(cur.ox, cur.oz, t->x, t->z, cur.lx, cur.lz, cur.rx, cur.rz) : key;
-            if (!(c <= key + q->eps)) {
-                ptl_snode fin = cur;
-                fin.ends |= PTL_NODE_FINAL;
-                if (!push_node(q, &fin, c)) return PTL_ERR_OUT_OF_NODES;
-                final = false;
-            }
+        bool final = (cur.ends & PTL_NODE_FINAL) != 0;
+        if (cur.ends & PTL_NODE_LINK) {
+            ptl_status st = link_pop(q, ni, t);
+            if (st < 0) return st;
+            continue;
+        }
+        if (!final && q->goal_stamp[cur.cell] == stamp) {
+            int f = links ? goal_with_links(q, &cur, t) : 1;
+            if (f < 0) return PTL_ERR_OUT_OF_NODES;
+            final = f > 0;
         }
         if (final) {
             res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
@@ -760,7 +774,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
                 ptl_snode* n = &q->succ[i];
                 if (!root_ok(q, n->root, n->g)) continue;
                 n->parent = n->root == cur.root ? cur.parent : ref;
-                if (q->om_on && ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return PTL_ERR_OUT_OF_NODES;
+                if (links && ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return PTL_ERR_OUT_OF_NODES;
                 if (kept != i) q->succ[kept] = *n;
                 ++kept;
             }
@@ -778,7 +792,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
             }
             for (uint32_t i = 0; i < kept; ++i) {
                 ptl_snode* n = &q->succ[i];
-                if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
+                if (!push_node(q, n, node_f(q, n, t, links))) return PTL_ERR_OUT_OF_NODES;
             }
             break;
         }
@@ -786,6 +800,16 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     }
     res->nodes_expanded = (uint32_t)(expansions > UINT32_MAX ? UINT32_MAX : expansions);
     return PTL_PARTIAL;
+}
+
+/* The interval search from s to t (t with no cells: one-to-all, recording into q->record). */
+static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    q->om_on = false, q->om_useful_count = 0;
+    if (!q->record && (q->nm->om_live || q->om_gen != q->nm->om_gen)) {
+        ptl_status st = ptl_om_begin(q, t);
+        if (st < 0) return st;
+    }
+    return search_with(q, s, t, res, q->om_on);
 }
 
 ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
