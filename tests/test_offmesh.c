@@ -269,3 +269,85 @@ Test(offmesh, cheap_teleports_give_the_exact_shorter_path, .timeout = 120) {
     ptl_query_destroy(q), ptl_query_destroy(q0);
     ptl_navmesh_destroy(nm), ptl_navmesh_destroy(nm0);
 }
+
+/* ---- Bake-time links: the blob's off-mesh section (navmesh_format.h, version 6) ---------------- */
+#include <stddef.h>
+
+#include "../runtime/navmesh_format.h"
+
+Test(offmesh, links_given_to_the_bake_round_trip_through_the_blob_and_a_damaged_section_is_refused, .timeout = 60) {
+    static mesh_builder b;
+    floor_and_roof(&b);
+    const ptl_offmesh_desc links[] = {
+        {.start = {3, 0, 6}, .end = {5, 5, 6}, .radius = 0.5f, .bidir = true, .area = 7, .user_id = 42},
+        {.start = {15, 0, 1}, .end = {1, 0, 15}, .radius = 0.5f, .cost = 2.5f},
+    };
+    ptl_navmesh* nm = bake_scene(&b, 0, links, 2);
+    cr_assert_eq(ptl_navmesh_offmesh_count(nm), 2);
+    ptl_offmesh_view v0, v1;
+    cr_assert_eq(ptl_navmesh_get_offmesh(nm, 0, &v0), PTL_OK);
+    cr_assert_eq(ptl_navmesh_get_offmesh(nm, 1, &v1), PTL_OK);
+    cr_expect(v0.desc.bidir && v0.desc.area == 7 && v0.desc.user_id == 42 && !v1.desc.bidir && v1.cost == 2.5f);
+    cr_expect(fabsf(v0.end[1] - 5) < 0.3f && fabsf(v0.start[0] - 3) < 1e-5f, "ladder ends (%g %g %g) (%g %g %g)", v0.start[0],
+              v0.start[1], v0.start[2], v0.end[0], v0.end[1], v0.end[2]);
+    ptl_query* q = make_query(nm);
+    found f;
+    const float s[3] = {15, 0, 15}, t[3] = {7, 5, 7};
+    path(q, s, t, PTL_PATH_EXACT, &f);
+    cr_expect(f.st == PTL_OK && has_point(&f, v0.start, PTL_PATH_POINT_OFFMESH), "the baked ladder is used (%s)",
+              ptl_status_name(f.st));
+    ptl_query_destroy(q);
+
+    /* the blob loads again with the same links */
+    size_t size;
+    const uint8_t* blob = ptl_navmesh_blob(nm, &size);
+    ptl_navmesh* again;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &again, NULL), PTL_OK);
+    ptl_offmesh_view w0;
+    cr_assert_eq(ptl_navmesh_get_offmesh(again, 0, &w0), PTL_OK);
+    cr_expect(memcmp(w0.start, v0.start, sizeof w0.start) == 0 && memcmp(w0.end, v0.end, sizeof w0.end) == 0 &&
+              w0.start_cell == v0.start_cell && w0.end_cell == v0.end_cell && w0.cost == v0.cost);
+    ptl_navmesh_destroy(again);
+
+    /* damaged sections, checksum made right: refused with PTL_ERR_BAD_BLOB naming the section */
+    const ptl_blob_header* h = (const ptl_blob_header*)blob;
+    cr_assert_eq(h->version, 6u);
+    cr_assert_eq(h->offmesh_count, 2u);
+    uint8_t* copy = malloc(size);
+    for (int kind = 0; kind < 6; ++kind) {
+        memcpy(copy, blob, size);
+        ptl_blob_header* hc = (ptl_blob_header*)copy;
+        ptl_blob_offmesh* o = (ptl_blob_offmesh*)(copy + hc->off_offmesh);
+        switch (kind) {
+        case 0: o[0].start[1] = NAN; break;
+        case 1: o[1].end_cell = 1u << 30; break;
+        case 2: o[0].area = 64; break;
+        case 3: o[1].end[0] = 50; break; /* off the mesh */
+        case 4: hc->offmesh_count = 1000; break;
+        case 5: o[0].radius = -1; break;
+        }
+        uint64_t sum = ptl_blob_checksum(copy, size);
+        memcpy(copy + offsetof(ptl_blob_header, checksum), &sum, sizeof sum);
+        ptl_navmesh* bad = NULL;
+        ptl_error err;
+        cr_expect_eq(ptl_navmesh_create(copy, size, NULL, &bad, &err), PTL_ERR_BAD_BLOB, "damage %d loads", kind);
+        cr_expect(strstr(err.message, "off-mesh") != NULL, "damage %d: %s", kind, err.message);
+        ptl_navmesh_destroy(bad);
+    }
+    free(copy);
+    ptl_navmesh_destroy(nm);
+}
+
+Test(offmesh, a_bake_with_a_link_off_the_mesh_fails_naming_the_link) {
+    static mesh_builder b;
+    floor_and_roof(&b);
+    ptl_trimesh m = as_trimesh(&b);
+    const ptl_offmesh_desc links[] = {{.start = {3, 0, 6}, .end = {5, 5, 6}}, {.start = {3, 0, 6}, .end = {60, 0, 6}}};
+    ptl_bake_desc d = {.keep_islands = true, .offmesh = links, .offmesh_count = 2};
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_error err;
+    cr_expect_eq(ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err), PTL_ERR_NOT_FOUND);
+    cr_expect(strstr(err.message, "link 1") != NULL && strstr(err.message, "end") != NULL, "%s", err.message);
+    cr_expect_null(blob);
+}
