@@ -201,13 +201,17 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
    hold, one- or two-way, between any two cells of any tiles (not the navmesh's own links, the step
    and stair cells of ptl_link_view). Given at bake time (ptl_bake_desc.offmesh, stored in the blob)
    or added and removed on a loaded navmesh. Exact paths (PTL_PATH_EXACT, radius 0) use them and
-   stay shortest, a link counting its cost; corridor paths on a navmesh with links are the exact
-   ones; paths of a radius > 0 never use them (runtime/offmesh.c).
+   stay shortest, a link counting its cost (ptl_path_result.flags marks where one starts). On a
+   navmesh with live links: PTL_PATH_CORRIDOR answers with the exact path; follow_surface is
+   ignored and no cells are returned (cell_count 0); paths of a radius > 0 never use links (never
+   a wrong path, only a longer one or none); a partial path's nearest point is looked for in every
+   piece joined to the start's by links. Hub labels, landmarks and pockets are not used (they
+   describe the mesh without links): exact paths search the cells (bench/NOTES.md, "Off-mesh
+   links"). ptl_navmesh_save_file and ptl_navmesh_blob give the blob as loaded, without the links
+   added at run time.
    Adding or removing a link must not run while any query on that navmesh runs (no locking); each
-   query picks the change up at its next path search (which may then allocate its per-link state,
-   8 bytes per link, through the query's allocator). With links on a navmesh, hub labels,
-   landmarks and pockets are not used (they describe the mesh without links), and exact paths
-   search the cells. */
+   query picks the change up at its next path search, which may then allocate its per-link state
+   (96 bytes per slot of the table) through the query's allocator. */
 typedef struct ptl_offmesh_desc {
     float start[3], end[3]; /* [Units: wu] the link's ends, each within `radius` of the mesh */
     /* [Units: wu] how far from the mesh an end may lie: it is moved to the nearest point of the mesh
