@@ -576,7 +576,8 @@ OM_COLD static bool reach_links(ptl_query* q, const ptl_snode* n) {
 /* Seeds from point p (the start: parent PTL_NONE; a link's end: parent its link node) reached at
    length g: nodes through its cells' edges (with `edges`), a final node in each of its cells that
    holds the goal, and the link nodes of the arcs that start in its cells. */
-OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t parent, const ptl_qpoint* t, bool edges) {
+OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t parent, const ptl_qpoint* t,
+                               bool edges) {
     const ptl_navmesh* nm = q->nm;
     expansion e = {q->succ, 0, NULL, q->goal_stamp, q->stamp, false, q};
     ptl_snode base;
@@ -591,7 +592,8 @@ OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint
         if (q->goal_stamp[c] == q->stamp) {
             ptl_snode fin = base;
             fin.cell = c, fin.ends = PTL_NODE_FINAL;
-            if (!push_node(q, &fin, g + sqrt((t->x - p->x) * (t->x - p->x) + (t->z - p->z) * (t->z - p->z)))) return false;
+            const double d = sqrt((t->x - p->x) * (t->x - p->x) + (t->z - p->z) * (t->z - p->z));
+            if (!push_node(q, &fin, g + d)) return false;
         }
         for (uint32_t j = 0; edges && j < cell->vert_count; ++j) {
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
@@ -602,6 +604,7 @@ OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint
             n->parent = parent;
             if (!push_node(q, n, node_f(q, n, t, true))) return false;
         }
+        if (!ptl_om_cell_has_arcs(nm, c)) continue; /* (no index at all after a failed rebuild) */
         for (uint32_t k = nm->om_cell_start[c]; k < nm->om_cell_start[c + 1]; ++k) {
             const uint32_t arc = nm->om_cell_arcs[k];
             const ptl_om_end *from, *to;
