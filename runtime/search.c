@@ -602,6 +602,7 @@ OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, p->x, p->z, g, 0);
             ptl_snode* n = &q->succ[0];
             n->parent = parent;
+            if (ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return false;
             if (!push_node(q, n, node_f(q, n, t, true))) return false;
         }
         if (!ptl_om_cell_has_arcs(nm, c)) continue; /* (no index at all after a failed rebuild) */
@@ -736,6 +737,7 @@ static ptl_status search_with(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, s->x, s->z, 0, 0);
             ptl_snode* n = &q->succ[0];
             n->parent = PTL_NONE;
+            if (links && ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return PTL_ERR_OUT_OF_NODES;
             if (!push_node(q, n, node_f(q, n, t, links))) return PTL_ERR_OUT_OF_NODES;
         }
     }

@@ -351,3 +351,45 @@ Test(offmesh, a_bake_with_a_link_off_the_mesh_fails_naming_the_link) {
     cr_expect(strstr(err.message, "link 1") != NULL && strstr(err.message, "end") != NULL, "%s", err.message);
     cr_expect_null(blob);
 }
+
+/* Random walled grid maps (many corners, dead ends, separate regions) with random links of random
+   costs, one- and two-way, some starting in dead ends: every path has the oracle's length. */
+Test(offmesh, random_links_on_walled_grid_maps_give_the_oracles_lengths, .timeout = 300) {
+    for (uint64_t seed = 1; seed <= 12; ++seed) {
+        ptl_grid g;
+        ptl_shape sh = grid_shape(9100 + seed, 20, 20, 30, &g);
+        ptl_navmesh* nm = bake_ptl_shape(&sh, PTL_NAVMESH_LATTICE_POINTS);
+        size_t size;
+        const void* blob = ptl_navmesh_blob(nm, &size);
+        ptl_navmesh* nm0;
+        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm0, NULL), PTL_OK);
+        ptl_query* q = make_query(nm);
+        ptl_query* q0 = make_query(nm0);
+        uint64_t st = seed * 977;
+        for (int k = 0; k < 3; ++k) {
+            int ax, az, bx, bz;
+            do ax = rng_int(&st, 0, 19), az = rng_int(&st, 0, 19);
+            while (!grid_free(&g, ax, az));
+            do bx = rng_int(&st, 0, 19), bz = rng_int(&st, 0, 19);
+            while (!grid_free(&g, bx, bz));
+            ptl_offmesh_desc d = {.start = {(float)ax + 0.5f, 0, (float)az + 0.5f}, .end = {(float)bx + 0.5f, 0, (float)bz + 0.5f},
+                                  .radius = 0.25f, .bidir = k != 1, .cost = k == 2 ? 0.5f : 0};
+            cr_assert_eq(ptl_navmesh_add_offmesh(nm, &d, NULL, NULL), PTL_OK);
+        }
+        for (int i = 0; i < 40; ++i) {
+            int sx, sz, tx, tz;
+            do sx = rng_int(&st, 0, 19), sz = rng_int(&st, 0, 19);
+            while (!grid_free(&g, sx, sz));
+            do tx = rng_int(&st, 0, 19), tz = rng_int(&st, 0, 19);
+            while (!grid_free(&g, tx, tz));
+            const float s[3] = {(float)sx + 0.375f, 0, (float)sz + 0.625f}, t[3] = {(float)tx + 0.25f, 0, (float)tz + 0.75f};
+            char what[96];
+            snprintf(what, sizeof what, "grid %u: (%g, %g) -> (%g, %g)", (unsigned)seed, s[0], s[2], t[0], t[2]);
+            expect_oracle(q, q0, nm, s, t, what);
+        }
+        ptl_query_destroy(q), ptl_query_destroy(q0);
+        ptl_navmesh_destroy(nm), ptl_navmesh_destroy(nm0);
+        ptl_shape_free(&sh);
+        ptl_grid_free(&g);
+    }
+}
