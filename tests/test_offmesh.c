@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "failing_alloc.h"
 #include "mesh_builder.h"
 #include "query_reference.h"
 
@@ -392,4 +393,44 @@ Test(offmesh, random_links_on_walled_grid_maps_give_the_oracles_lengths, .timeou
         ptl_shape_free(&sh);
         ptl_grid_free(&g);
     }
+}
+
+/* Adding, searching and removing with an allocator that fails at each call in turn: every failure is
+   PTL_ERR_NO_MEMORY (or a search without links), nothing leaks, the navmesh stays usable. */
+Test(offmesh, out_of_memory_at_every_allocation_fails_cleanly, .timeout = 120) {
+    static mesh_builder b;
+    floor_and_roof(&b);
+    ptl_navmesh* base = bake_scene(&b, 0, NULL, 0);
+    size_t size;
+    const void* blob = ptl_navmesh_blob(base, &size);
+    const ptl_offmesh_desc ladder = {.start = {3, 0, 6}, .end = {5, 5, 6}, .radius = 0.5f, .bidir = true};
+    const float s[3] = {15, 0, 15}, t[3] = {7, 5, 7};
+    bool done = false;
+    for (long n = 0; n < 400 && !done; ++n) {
+        tracking tr = {.fail_at = -1};
+        ptl_allocator a = {t_alloc, t_realloc, t_free, &tr};
+        ptl_navmesh* nm;
+        cr_assert_eq(ptl_navmesh_create(blob, size, &(ptl_navmesh_desc){.alloc = &a}, &nm, NULL), PTL_OK);
+        ptl_query* q;
+        cr_assert_eq(ptl_query_create(nm, &(ptl_query_desc){.alloc = &a}, &q), PTL_OK);
+        tr.fail_at = tr.calls + n, tr.fail_after = true;
+        ptl_offmesh_id id = 0;
+        ptl_status st = ptl_navmesh_add_offmesh(nm, &ladder, &id, NULL);
+        cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "n %ld: add: %s", n, ptl_status_name(st));
+        found f;
+        path(q, s, t, PTL_PATH_EXACT, &f);
+        cr_assert(f.st == PTL_OK || f.st == PTL_PARTIAL || f.st == PTL_ERR_NO_MEMORY, "n %ld: path: %s", n,
+                  ptl_status_name(f.st));
+        if (st == PTL_OK) {
+            st = ptl_navmesh_remove_offmesh(nm, id);
+            cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "n %ld: remove: %s", n, ptl_status_name(st));
+        }
+        done = tr.calls < tr.fail_at; /* nothing failed: every allocation was tried */
+        tr.fail_at = -1;
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+        cr_assert_eq(tr.live_blocks, 0, "n %ld: %ld blocks leaked", n, tr.live_blocks);
+    }
+    cr_expect(done, "the allocations never all succeeded");
+    ptl_navmesh_destroy(base);
 }
