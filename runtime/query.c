@@ -12,6 +12,7 @@
 
 #include "alloc.h"
 #include "offmesh.h"
+#include "query_internal.h"
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints;
