@@ -32,6 +32,7 @@ static const ptl_dd_color DEFAULTS[PTL_DD_COL_COUNT] = {
     [PTL_DD_COL_CLEARANCE] = PTL_DD_RGBA(40, 200, 255, 230),
     [PTL_DD_COL_TURN] = PTL_DD_RGBA(255, 80, 220, 255),
     [PTL_DD_COL_MOVE] = PTL_DD_RGBA(255, 170, 0, 255),
+    [PTL_DD_COL_OFFMESH] = PTL_DD_RGBA(255, 60, 200, 255),
 };
 
 ptl_dd_color ptl_dd_default_color(ptl_dd_color_id id) {

@@ -51,7 +51,7 @@ static const struct {
     [L_CELLS] = {SDLK_7, "7", "cells (filled by layer)", true},
     [L_OUTLINE] = {SDLK_8, "8", "cell walls", true},
     [L_PORTALS] = {SDLK_9, "9", "portals", true},
-    [L_LINKS] = {SDLK_0, "0", "links + layer portals", true},
+    [L_LINKS] = {SDLK_0, "0", "links + layer portals + off-mesh links", true},
     [L_TILES] = {SDLK_t, "T", "tiles", false},
     [L_CORRIDOR] = {SDLK_c, "C", "path corridor", true},
     [L_PATH] = {SDLK_p, "P", "path", true},
@@ -118,7 +118,7 @@ static void draw_scene(app* a) {
         if (on[L_CORRIDOR] && s->corridor_count) ptl_dd_corridor(k, NULL, s->nm, s->corridor, s->corridor_count);
         if (on[L_OUTLINE]) ptl_dd_cells(k, NULL, s->nm, PTL_DD_CELLS_OUTLINE);
         if (on[L_PORTALS]) ptl_dd_portals(k, NULL, s->nm);
-        if (on[L_LINKS]) ptl_dd_links(k, NULL, s->nm);
+        if (on[L_LINKS]) ptl_dd_links(k, NULL, s->nm), ptl_dd_offmesh(k, NULL, s->nm);
         if (on[L_TILES]) ptl_dd_tiles(k, NULL, s->nm);
         /* the bake's outlines are drawn over everything: they sit inside the surfaces they outline */
         ptl_dd_gl_set_mode(a->gl, PTL_DD_GL_OVERLAY);

@@ -178,6 +178,14 @@ bool demo_scene_poll(demo_scene* s) {
         return false;
     }
     ptl_navmesh_get_info(s->nm, &s->info);
+    if (s->builtin) {
+        /* One off-mesh link to show them (key 0): a slow lift from the street to the top floor,
+           the default path's ends, so costly that paths never take it. */
+        ptl_offmesh_desc lift = {.start = {23.8f, 0.2f, 37.9f}, .end = {34.5f, 6.2f, 20.2f}, .radius = 1, .bidir = true,
+                                 .cost = 1000};
+        if (ptl_navmesh_add_offmesh(s->nm, &lift, NULL, &err) < 0)
+            fprintf(stderr, "portolan-demo: note: no off-mesh link: %s\n", err.message);
+    }
     if (ptl_query_create(s->nm, NULL, &s->q) < 0) {
         fprintf(stderr, "portolan-demo: out of memory for the query\n");
         SDL_AtomicSet(&s->state, BAKE_FAILED);

@@ -16,6 +16,7 @@
 #include "file_read.h"
 #include "navmesh_format.h"
 #include "navmesh_internal.h"
+#include "offmesh.h"
 #include "pockets.h"
 #include "query_internal.h"
 

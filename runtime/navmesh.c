@@ -9,6 +9,7 @@
 #include "error.h"
 #include "file_read.h"
 #include "navmesh_internal.h"
+#include "offmesh.h"
 
 #define KNOWN_FLAGS (PTL_NAVMESH_LATTICE_POINTS | PTL_NAVMESH_RELAXED)
 
@@ -96,6 +97,8 @@ static ptl_status check_header(const uint8_t* b, size_t size, ptl_error* err) {
             h->hub_bytes != l.total || !section_ok(h->off_hubs, h->hub_bytes, 1, &cur, size))
             return bad(err, "the hubs section lies outside the blob or has bad counts");
     }
+    if (h->offmesh_count && !section_ok(h->off_offmesh, h->offmesh_count, sizeof(ptl_blob_offmesh), &cur, size))
+        return bad(err, "the off-mesh section lies outside the blob or overlaps another");
     return PTL_OK;
 }
 
@@ -474,6 +477,7 @@ static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_na
     if (s >= 0 && find_kinked_cells(nm) < 0) s = ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
     if (s >= 0) s = check_hubs(nm, err);
     if (s >= 0) s = ptl_nm_build_pockets(nm, err);
+    if (s >= 0 && nm->h->offmesh_count) s = ptl_om_load(nm, err);
     if (s < 0) {
         if (adopt) nm->blob = NULL, nm->size = 0; /* still the caller's */
         ptl_navmesh_destroy(nm);
@@ -532,6 +536,7 @@ void ptl_navmesh_destroy(ptl_navmesh* nm) {
                  nm->cell_pocket ? 2 * ((size_t)(nm->h ? nm->h->cell_count : 0) + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->cell_lid, nm->cell_lid ? ((size_t)(nm->h ? nm->h->cell_count : 0) + 1) * sizeof(uint32_t) : 0);
     ptl_mem_free(&a, nm->vert_lid, nm->vert_lid ? ((size_t)vc + 1) * sizeof(uint32_t) : 0);
+    ptl_om_free(nm);
     ptl_mem_free(&a, nm->blob, nm->size);
     ptl_mem_free(&a, nm, sizeof *nm);
 }

@@ -6,7 +6,7 @@
      portals | grid_offsets (u32, nx*nz+1) | grid_items (u32 cell ids) | cell_grids |
      heights (height blocks, then the blocks' packed data) |
      links | lids (may be empty) | landmarks (float, landmark_count per vertex; may be empty) |
-     hubs (may be empty)
+     hubs (may be empty) | offmesh (may be empty)
    Links (runtime.h) are cells too: link i's cell is cell cell_count - link_count + i, so the link
    cells come last, after every walkable cell.
    3D bakes add, per cell that needs one, a grid of its layer's voxel floor heights around the
@@ -23,7 +23,11 @@
    offsets from the block's lowest floor when they fit (ptl_blob_hblock): a third of the size.
    Version 6: a cell's tag is its area id 0..63 (ptl_bake_desc's area names and volumes; 0 without
    them), no longer the raw OBJ group or material tag of the triangle under its centroid; cells
-   never mix areas (bake/layers/layers.c). Nothing else changed.
+   never mix areas (bake/layers/layers.c). And the off-mesh links given at bake time
+   (ptl_blob_offmesh; runtime offmesh.c), the last section: each link's ends as located on the mesh
+   and the cells holding them. Loading checks the ends finite, the cells in range, the other fields
+   in their limits, and locates each end again (it must lie on the mesh, in a cell that holds the
+   stored one's point).
 
    Hubs (bake/cpg/hubs.c, runtime hubs.c): the corners of the walkable boundary where shortest paths
    turn, ranked (hub i is the i-th in the labelling order), each with a label, and their visibility
@@ -101,8 +105,26 @@ typedef struct ptl_blob_header {
     uint32_t lid_count;
     uint32_t height_bytes; /* packed height data after the height blocks, in the heights section */
     uint64_t off_lids;
+    /* Off-mesh links (ptl_blob_offmesh), after every other section; 0 and 0: none. */
+    uint32_t offmesh_count;
+    uint32_t offmesh_pad;
+    uint64_t off_offmesh;
 } ptl_blob_header;
-_Static_assert(sizeof(ptl_blob_header) == 304, "blob header layout");
+_Static_assert(sizeof(ptl_blob_header) == 320, "blob header layout");
+
+/* An off-mesh link given at bake time (runtime.h, ptl_offmesh_desc): its ends as located on the
+   mesh, so that loading finds them at distance 0. */
+typedef struct ptl_blob_offmesh {
+    float start[3], end[3];          /* [Units: wu] finite */
+    float radius;                    /* [Units: wu] > 0 */
+    float cost;                      /* [Units: wu] as given (<= 0: the 3D distance), finite */
+    uint32_t start_cell, end_cell;   /* a cell holding each end, < cell_count */
+    uint32_t user_id;
+    uint8_t bidir;                   /* 0 or 1 */
+    uint8_t area;                    /* 0..63 */
+    uint8_t pad[2];
+} ptl_blob_offmesh;
+_Static_assert(sizeof(ptl_blob_offmesh) == 48, "blob off-mesh link layout");
 
 typedef struct ptl_blob_lid {
     uint32_t portal; /* into portals */

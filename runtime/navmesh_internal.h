@@ -59,7 +59,37 @@ struct ptl_navmesh {
        such a turn can be a real angle (two vertices a few float steps apart on a rounded input),
        and the half-planes of the cell's edges then leave out a part of it. */
     uint8_t* cell_kinked;
+    /* Off-mesh links (offmesh.c): a table of slots that grows (a removed link's slot is reused
+       with its salt raised), arcs 2 i (start -> end) and 2 i + 1 (end -> start, two-way links),
+       and per cell the arcs that start in it (CSR over cells, rebuilt by every change). */
+    struct ptl_om_link* om;
+    uint32_t om_cap, om_used, om_live; /* slots allocated, used so far, holding a live link */
+    uint32_t om_gen;                   /* raised by every add and remove */
+    uint32_t* om_cell_start;           /* cell_count + 1, or NULL without live links */
+    uint32_t* om_cell_arcs;            /* 2 * om_cap */
+    uint32_t* piece_group;             /* per piece: the pieces joined by links share one; NULL: none */
 };
+
+/* An end of an off-mesh link located on the mesh (the fields of a ptl_qpoint that outlive it). */
+typedef struct ptl_om_end {
+    double x, z;
+    float y;
+    uint32_t kind, cell, vert, pair[2], cell_count;
+} ptl_om_end;
+
+typedef struct ptl_om_link {
+    ptl_offmesh_desc desc;
+    ptl_om_end end[2]; /* [0] start, [1] end */
+    float cost;        /* [Units: wu] resolved */
+    uint32_t salt;     /* generation of the slot (odd: live) */
+} ptl_om_link;
+
+/* Are cells a and b in one piece of walkable space, or in pieces joined by off-mesh links (either
+   way: a test that no path exists never errs)? */
+static inline bool ptl_nm_same_piece(const ptl_navmesh* nm, uint32_t a, uint32_t b) {
+    uint32_t pa = nm->cell_piece[a], pb = nm->cell_piece[b];
+    return pa == pb || (nm->piece_group && nm->piece_group[pa] == nm->piece_group[pb]);
+}
 
 /* The coordinate scale in plan, at least 1: the largest |x| or |z| of the bounds. The queries'
    tolerances are relative to it (query.c: ptl_query.eps, loc_eps = PTL_NM_LOC_REL x scale). */

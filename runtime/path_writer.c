@@ -5,7 +5,10 @@
 
 /* The length is the polyline's, heights included (a game measures a path in 3D; for 2D inputs every
    height is 0 and this is the plane length). */
-static void emit_back(ptl_back_writer* w, double x, double z, float y) {
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline void emit_back(ptl_back_writer* w, double x, double z, float y) {
     if (w->k > 0) {
         double dy = (double)y - w->ly;
         w->length += sqrt((x - w->lx) * (x - w->lx) + (z - w->lz) * (z - w->lz) + dy * dy);
@@ -30,15 +33,50 @@ static bool straight_through(const ptl_back_writer* w, double bx, double bz, flo
     return (bx - ax) * (cx - bx) + (bz - az) * (cz - bz) > 0; /* onwards, not back */
 }
 
+/* ---- Paths that may hold off-mesh links (w->links): their ends are pinned (never merged with a
+   neighbour or left out), a point's flags go to res->flags, and a link's segment counts its cost.
+   Kept apart so that the writer of every other path does no more than before. */
+
+static void emit_link_aware(ptl_back_writer* w) {
+    const double length = w->length;
+    const uint32_t k = w->k;
+    emit_back(w, w->px, w->pz, w->py);
+    if (k > 0 && (w->pflag & PTL_PATH_POINT_OFFMESH)) w->length = length + w->pcost;
+    if (w->res && w->res->flags && w->total - 1 - k < w->res->point_capacity) w->res->flags[w->total - 1 - k] = w->pflag;
+}
+
+static void put_link_aware(ptl_back_writer* w, double x, double z, float y, bool pin, uint8_t flag, float cost) {
+    if (w->has_pending && x == w->px && z == w->pz && !(pin && w->ppin)) {
+        if (pin) w->py = y, w->ppin = true, w->pflag = flag, w->pcost = cost; /* the link's end stays */
+        return;
+    }
+    if (w->has_pending && (w->ppin || pin || !(w->k > 0 && straight_through(w, w->px, w->pz, w->py, x, z, y))))
+        emit_link_aware(w);
+    w->has_pending = true;
+    w->px = x, w->pz = z, w->py = y;
+    w->ppin = pin, w->pflag = flag, w->pcost = cost;
+}
+
 void ptl_pw_put(ptl_back_writer* w, double x, double z, float y) {
+    if (w->links) {
+        put_link_aware(w, x, z, y, false, 0, 0);
+        return;
+    }
     if (w->has_pending && x == w->px && z == w->pz) return;
     if (w->has_pending && !(w->k > 0 && straight_through(w, w->px, w->pz, w->py, x, z, y))) emit_back(w, w->px, w->pz, w->py);
     w->has_pending = true;
     w->px = x, w->pz = z, w->py = y;
 }
 
+void ptl_pw_put_link(ptl_back_writer* w, double x, double z, float y, uint8_t flag, float cost) {
+    put_link_aware(w, x, z, y, true, flag, cost);
+}
+
 /* Writes the last point. */
 void ptl_pw_flush(ptl_back_writer* w) {
-    if (w->has_pending) emit_back(w, w->px, w->pz, w->py);
+    if (w->has_pending) {
+        if (w->links) emit_link_aware(w);
+        else emit_back(w, w->px, w->pz, w->py);
+    }
     w->has_pending = false;
 }

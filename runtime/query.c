@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "alloc.h"
+#include "offmesh.h"
 #include "query_internal.h"
 
 typedef struct sizes {
@@ -82,6 +83,7 @@ void ptl_query_destroy(ptl_query* q) {
     if (!q) return;
     ptl_allocator a = q->alloc;
     sizes s = compute_sizes(q->nm, q->max_nodes, q->max_cell_verts, q->use_hubs);
+    ptl_om_query_free(q);
     ptl_mem_free(&a, q->nodes, s.nodes);
     ptl_mem_free(&a, q->heap, s.heap);
     ptl_mem_free(&a, q->succ, s.succ);
@@ -311,6 +313,7 @@ uint32_t ptl_query_next_stamp(ptl_query* q) {
     if (q->stamp == UINT32_MAX) {
         const ptl_blob_header* h = q->nm->h;
         memset(q->root_stamp, 0, (size_t)h->vert_count * sizeof(uint32_t));
+        for (uint32_t i = 0; i < q->om_arc_cap; ++i) q->om_stamp[i] = q->om_done[i] = 0;
         if (q->alt_stamp) memset(q->alt_stamp, 0, (size_t)h->vert_count * sizeof(uint32_t));
         for (uint32_t i = 0; i < h->cell_vert_total; ++i) q->turns[i].stamp = 0;
         memset(q->goal_stamp, 0, (size_t)h->cell_count * sizeof(uint32_t));

@@ -115,6 +115,7 @@ typedef struct ptl_search_run {
     ptl_status status;        /* PTL_RUN_DONE: PTL_OK (fin), PTL_PARTIAL (exhausted) or an error */
     uint8_t state;            /* PTL_RUN_* */
     bool alt_later;           /* the landmark bounds are still to be taken (3D navmeshes) */
+    bool links;               /* the search uses off-mesh links (q->om_on when it began) */
     /* The sliced API: its request and located ends, and whether it is begun (and sliced: an exact
        radius-0 search; otherwise the path is found whole in ptl_query_path_finish). */
     ptl_path_request req;
@@ -250,7 +251,25 @@ struct ptl_query {
     float* surf_wmax;     /* cell_count + 1 */
     double* surf_scratch;
     bool surf_ready;
+
+    /* Off-mesh links (offmesh_search.c): the navmesh's om_gen the slots and arrays below match,
+       per arc (om_arc_cap: 2 per slot of the table) the best length found to its start (stamped)
+       and whether it was taken from the open list (stamped), its bound k (a lower bound of the
+       rest of the way from its start, its cost included), and the arcs that may beat the straight
+       line (om_useful: start x, z and k each). om_on: the current search uses links. */
+    uint32_t om_gen, om_arc_cap, om_useful_count;
+    bool om_on;
+    double* om_g;
+    double* om_k;
+    uint32_t* om_stamp;
+    uint32_t* om_done;
+    double* om_useful;
 };
+
+/* ptl_snode.ends flags of the exact search with off-mesh links (search.c): a link node (cell: the
+   arc, g: the length to its start, lx, lz: the point the way to it turned at, rx that point's
+   height, when PTL_NODE_TURN), and a node whose goal length is final (its key is exact). */
+enum { PTL_NODE_LINK = 1u << 4, PTL_NODE_TURN = 1u << 5, PTL_NODE_FINAL = 1u << 6 };
 
 typedef struct ptl_disc_rec {
     double g;       /* [Units: wu] length to the arrival point */
@@ -398,9 +417,19 @@ typedef struct ptl_back_writer {
     bool has_pending;
     double px, pz; /* the point waiting */
     float py;
+    /* Off-mesh links: the waiting point is a link's end (pinned: never merged or left out), with its
+       flags (PTL_PATH_POINT_OFFMESH: the segment to the point after it is the link, counted at
+       pcost). */
+    bool links; /* the path may hold off-mesh links: the points go through the slower writer */
+    bool ppin;
+    uint8_t pflag;
+    float pcost;
 } ptl_back_writer;
 /* Adds a point before the ones given so far (path_writer.c). */
 void ptl_pw_put(ptl_back_writer* w, double x, double z, float y);
+/* Adds an off-mesh link's end: flag PTL_PATH_POINT_OFFMESH for its start (the link's cost in
+   `cost`), 0 for its end. */
+void ptl_pw_put_link(ptl_back_writer* w, double x, double z, float y, uint8_t flag, float cost);
 /* Writes the last point (the start). */
 void ptl_pw_flush(ptl_back_writer* w);
 
@@ -424,6 +453,9 @@ ptl_status ptl_query_path_located(ptl_query* q, const ptl_path_request* req, ptl
                                   ptl_path_result* res);
 ptl_status ptl_query_search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t);
 ptl_status ptl_query_search_step(ptl_query* q, uint64_t budget);
+/* search.c: the answer of a sliced search that has run (q->run done): its path written to res (or
+   its failure), once. */
+ptl_status ptl_query_run_result(ptl_query* q, ptl_path_result* res);
 
 /* random.c: the doubles of scratch the surface table takes to build on navmesh nm. */
 size_t ptl_random_scratch_doubles(const ptl_navmesh* nm);

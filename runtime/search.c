@@ -30,6 +30,7 @@
 
 #include "interval.h"
 #include "clearance.h"
+#include "offmesh.h"
 
 /* ---- Open list (interval.h) ------------------------------------------------------------------ */
 
@@ -338,9 +339,23 @@ static void walk_back(const ptl_query* q, const ptl_snode* fin, int turn, const 
     }
     const ptl_snode* n = fin;
     for (;;) {
+        if (n->ends & PTL_NODE_LINK) { /* an off-mesh link node: its start, then the way there */
+            const ptl_om_end *from, *to;
+            const ptl_om_link* l = ptl_om_arc(nm, n->cell, &from, &to);
+            ptl_pw_put_link(w, from->x, from->z, from->y, PTL_PATH_POINT_OFFMESH, l->cost);
+            if (n->ends & PTL_NODE_TURN) ptl_pw_put(w, n->lx, n->lz, (float)n->rx);
+        }
         if (n->root == PTL_NONE) {
-            ptl_pw_put(w, s->x, s->z, s->y);
-            return;
+            if (n->parent == PTL_NONE) {
+                ptl_pw_put(w, s->x, s->z, s->y);
+                return;
+            }
+            /* a root at an off-mesh link's end: the link node is the parent */
+            n = &q->nodes[n->parent];
+            const ptl_om_end *from, *to;
+            ptl_om_arc(nm, n->cell, &from, &to);
+            ptl_pw_put_link(w, to->x, to->z, to->y, 0, 0);
+            continue;
         }
         ptl_pw_put(w, n->ox, n->oz, nm->verts[3 * n->root + 1]);
         n = &q->nodes[n->parent];
@@ -358,9 +373,11 @@ static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s
     if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
     else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
     ptl_back_writer w = {NULL, 0, 0, 0, 0, 0, 0, false, 0, 0, 0};
+    w.links = q->om_on;
     walk_back(q, fin, turn, s, t, &w);
     ptl_pw_flush(&w);
     ptl_back_writer out = {res, w.k, 0, 0, 0, 0, 0, false, 0, 0, 0};
+    out.links = q->om_on;
     walk_back(q, fin, turn, s, t, &out);
     ptl_pw_flush(&out);
     res->point_total = w.k;
@@ -484,14 +501,170 @@ static double seg_dist(double ox, double oz, double lx, double lz, double rx, do
 /* The key of a node: g + a lower bound of the rest. Towards a goal: the way through the interval
    (Polyanya §3.3), or the root's landmark bound when larger; without a goal (one-to-all): the
    distance to the interval, so that nodes come out in order of length (Dijkstra). */
-static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
+#if defined(__GNUC__)
+__attribute__((always_inline)) /* gcc outlined most of it once the links' term came in */
+#endif
+static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t, const bool links) {
     if (q->record) return n->g + seg_dist(n->ox, n->oz, n->lx, n->lz, n->rx, n->rz);
     double h = ptl_iv_h(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+    if (links && q->om_useful_count) h = ptl_om_h_min(q, n, h);
     if (q->alt_on) {
         double a = root_alt(q, n->root);
         if (a > h) h = a;
     }
     return n->g + h;
+}
+
+/* ---- Off-mesh links (offmesh.h; offmesh_search.c prepares the search) -------------------------
+   A link's start S acts as a goal point: a node entering a cell that holds S gives the exact length
+   to S as finish() gives the goal's (straight through the interval, or turning at an end of it),
+   and a link node for the arc with that length, keyed by it plus the arc's bound k. The link node
+   taken from the open list with the best length to S seeds nodes from the link's end E as the
+   start seeds its cells, at that length plus the link's cost. A node in the goal's cell no longer
+   ends the search when its key was lowered by a link (the way on may still take one): it goes back
+   as a final node keyed by its exact length. */
+
+/* The link code stays out of the search's loop (inlined, it cost the search without links 3% more
+   instructions: bench/NOTES.md, "Off-mesh links"). */
+#if defined(__GNUC__)
+#define OM_COLD __attribute__((noinline, cold))
+#else
+#define OM_COLD
+#endif
+
+/* The link node of arc `arc` reached at length g from base's root (its root, origin and parent),
+   turning at (tx, tz, ty) on the way when `turn`; only when better than the arc's best so far. */
+/* Does the query's filter exclude link `arc`: its area, or a cell an end lies in (filter.c)? Such a
+   link is not taken. (Area costs do not weigh a link: its own cost stands.) */
+OM_COLD static bool link_filtered(const ptl_query* q, uint32_t arc) {
+    const ptl_om_link* l = &q->nm->om[arc >> 1];
+    const uint32_t a = l->desc.area & 63u;
+    if (!((q->filter.include_mask >> a) & 1) || ((q->filter.exclude_mask >> a) & 1)) return true;
+    return ptl_query_cell_off(q, l->end[0].cell) || ptl_query_cell_off(q, l->end[1].cell);
+}
+
+static bool push_link(ptl_query* q, uint32_t arc, const ptl_snode* base, double g, bool turn, double tx, double tz,
+                      float ty) {
+    if (link_filtered(q, arc)) return true;
+    if (q->om_done[arc] == q->stamp || (q->om_stamp[arc] == q->stamp && !(g < q->om_g[arc] - q->eps))) return true;
+    q->om_stamp[arc] = q->stamp;
+    q->om_g[arc] = g;
+    ptl_snode l = *base;
+    l.g = g, l.cell = arc, l.edge = 0;
+    l.ends = (uint8_t)(PTL_NODE_LINK | (turn ? PTL_NODE_TURN : 0));
+    l.lx = tx, l.lz = tz, l.rx = ty, l.rz = 0;
+    return push_node(q, &l, g + q->om_k[arc]);
+}
+
+/* The arcs that start in n's cell, reached through n's interval (finish()'s rule for the goal). */
+OM_COLD static bool reach_links(ptl_query* q, const ptl_snode* n) {
+    const ptl_navmesh* nm = q->nm;
+    const double ox = n->ox, oz = n->oz;
+    const double lx = n->lx - ox, lz = n->lz - oz, rx = n->rx - ox, rz = n->rz - oz;
+    for (uint32_t i = nm->om_cell_start[n->cell]; i < nm->om_cell_start[n->cell + 1]; ++i) {
+        const uint32_t arc = nm->om_cell_arcs[i];
+        const ptl_om_end *from, *to;
+        ptl_om_arc(nm, arc, &from, &to);
+        const double gx = from->x - ox, gz = from->z - oz;
+        int turn = 0;
+        if (lx * gz - lz * gx > q->eps * sqrt(lx * lx + lz * lz)) turn = 1;
+        else if (rx * gz - rz * gx < -q->eps * sqrt(rx * rx + rz * rz)) turn = 2;
+        bool ok;
+        if (turn) {
+            double tx = turn == 1 ? n->lx : n->rx, tz = turn == 1 ? n->lz : n->rz;
+            double g = n->g + sqrt((tx - ox) * (tx - ox) + (tz - oz) * (tz - oz)) +
+                       sqrt((from->x - tx) * (from->x - tx) + (from->z - tz) * (from->z - tz));
+            ok = push_link(q, arc, n, g, true, tx, tz, ptl_query_cell_y(nm, n->cell, tx, tz));
+        } else {
+            ok = push_link(q, arc, n, n->g + sqrt(gx * gx + gz * gz), false, 0, 0, 0);
+        }
+        if (!ok) return false;
+    }
+    return true;
+}
+
+/* Seeds from point p (the start: parent PTL_NONE; a link's end: parent its link node) reached at
+   length g: nodes through its cells' edges (with `edges`), a final node in each of its cells that
+   holds the goal, and the link nodes of the arcs that start in its cells. */
+OM_COLD static bool seed_point(ptl_query* q, const ptl_qpoint* p, double g, uint32_t parent, const ptl_qpoint* t,
+                               bool edges) {
+    const ptl_navmesh* nm = q->nm;
+    expansion e = {q->succ, 0, NULL, q->goal_stamp, q->stamp, false, q};
+    ptl_snode base;
+    memset(&base, 0, sizeof base);
+    base.ox = base.lx = base.rx = p->x, base.oz = base.lz = base.rz = p->z;
+    base.g = g, base.root = PTL_NONE, base.parent = parent;
+    for (uint32_t i = 0; i < p->cell_count; ++i) {
+        const uint32_t c = p->cells[i];
+        const ptl_blob_cell* cell = &nm->cells[c];
+        const uint32_t* cv = nm->cell_verts + cell->first;
+        e.slots = q->slots + cell->first;
+        if (q->goal_stamp[c] == q->stamp) {
+            ptl_snode fin = base;
+            fin.cell = c, fin.ends = PTL_NODE_FINAL;
+            const double d = sqrt((t->x - p->x) * (t->x - p->x) + (t->z - p->z) * (t->z - p->z));
+            if (!push_node(q, &fin, g + d)) return false;
+        }
+        for (uint32_t j = 0; edges && j < cell->vert_count; ++j) {
+            uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
+            if (!enterable(&e, &e.slots[j]) || ptl_vis_start_on_edge(q, p, c, j, cv[j], cv[j1])) continue;
+            e.count = 0;
+            put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, p->x, p->z, g, 0);
+            ptl_snode* n = &q->succ[0];
+            n->parent = parent;
+            if (ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return false;
+            if (!push_node(q, n, node_f(q, n, t, true))) return false;
+        }
+        if (!ptl_om_cell_has_arcs(nm, c)) continue; /* (no index at all after a failed rebuild) */
+        for (uint32_t k = nm->om_cell_start[c]; k < nm->om_cell_start[c + 1]; ++k) {
+            const uint32_t arc = nm->om_cell_arcs[k];
+            const ptl_om_end *from, *to;
+            ptl_om_arc(nm, arc, &from, &to);
+            double d = sqrt((from->x - p->x) * (from->x - p->x) + (from->z - p->z) * (from->z - p->z));
+            if (!push_link(q, arc, &base, g + d, false, 0, 0, 0)) return false;
+        }
+    }
+    return true;
+}
+
+/* A link node taken from the open list: the first with the best length to its start seeds its end. */
+OM_COLD static ptl_status link_pop(ptl_query* q, uint32_t ni, const ptl_qpoint* t) {
+    const uint32_t arc = q->nodes[ni].cell;
+    const double g = q->nodes[ni].g;
+    bool ok = true;
+    if (q->om_done[arc] != q->stamp && !(g > q->om_g[arc] + q->eps)) {
+        q->om_done[arc] = q->stamp;
+        const ptl_om_end *from, *to;
+        const ptl_om_link* l = ptl_om_arc(q->nm, arc, &from, &to);
+        ptl_qpoint e;
+        ptl_om_end_point(q->nm, to, &e);
+        ok = seed_point(q, &e, g + l->cost, ni, t, true);
+    }
+    node_release(q, ni);
+    return ok ? PTL_OK : PTL_ERR_OUT_OF_NODES;
+}
+
+/* A node in the goal's cell, taken from the open list on a search with links: its key may be a
+   link's bound, lower than the goal's through this interval. Then the goal goes back as a final node keyed by its
+   exact length, and the node is expanded on: 0 (-1: out of nodes); else 1, the goal's length is
+   final. */
+OM_COLD static int goal_with_links(ptl_query* q, const ptl_snode* n, const ptl_qpoint* t) {
+    const double key = node_f(q, n, t, true); /* as it was pushed (no landmarks with links) */
+    double c = n->g + ptl_iv_h(n->ox, n->oz, t->x, t->z, n->lx, n->lz, n->rx, n->rz);
+    if (c <= key + q->eps) return 1;
+    ptl_snode fin = *n;
+    fin.ends |= PTL_NODE_FINAL;
+    return push_node(q, &fin, c) ? 0 : -1;
+}
+
+/* Can an arc make the way from s to t (in one cell) shorter than the straight line? */
+OM_COLD static bool links_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
+    const double d = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z));
+    for (uint32_t i = 0; i < q->om_useful_count; ++i) {
+        const double* u = q->om_useful + 3 * (size_t)i;
+        if (u[2] + sqrt((u[0] - s->x) * (u[0] - s->x) + (u[1] - s->z) * (u[1] - s->z)) < d) return true;
+    }
+    return false;
 }
 
 /* ---- The search ----------------------------------------------------------------------------- */
@@ -526,23 +699,26 @@ static void take_landmark_bounds(ptl_query* q, const ptl_qpoint* s, const ptl_qp
 }
 
 /* Sets up the interval search from s to t in q->run (t with no cells: one-to-all, recording into
-   q->record) and queues the start's nodes. PTL_IN_PROGRESS when expansions are to come (search_run);
-   else the answer: the straight segment when an end's cells meet (written to res), PTL_PARTIAL when
-   the ends lie in different pieces, PTL_ERR_OUT_OF_NODES. */
-static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+   q->record) and queues the start's nodes. `links`: the search uses off-mesh links (q->om_on).
+   PTL_IN_PROGRESS when expansions are to come (search_run); else the answer: the straight segment
+   when an end's cells meet (written to res), PTL_PARTIAL when the ends lie in different pieces,
+   PTL_ERR_OUT_OF_NODES. */
+static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res,
+                               const bool links) {
     const ptl_navmesh* nm = q->nm;
     ptl_search_run* run = &q->run;
     run->state = PTL_RUN_NONE;
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
     for (uint32_t i = 0; i < s->cell_count; ++i) {
-        if (q->goal_stamp[s->cells[i]] == stamp) {
+        if (q->goal_stamp[s->cells[i]] == stamp && !(links && links_may_beat(q, s, t))) {
             res->goal_cell = s->cells[i];
             return ptl_query_straight(s, t, res);
         }
     }
-    /* Start and goal in different pieces of walkable space: no path, and no search needed. */
-    if (t->cell_count && nm->cell_piece[s->cells[0]] != nm->cell_piece[t->cells[0]]) return PTL_PARTIAL;
+    /* Start and goal in different pieces of walkable space (not joined by links): no path, and no
+       search needed. */
+    if (t->cell_count && !ptl_nm_same_piece(nm, s->cells[0], t->cells[0])) return PTL_PARTIAL;
     /* The landmark bounds cost the bounds of both ends and one per root, more than they save on a
        search of a few expansions (most searches on a level's navmesh: the interval heuristic alone
        leads them straight to the goal). So on a 3D navmesh they are taken once a search has gone on
@@ -550,7 +726,7 @@ static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoi
        map (hundreds or thousands of expansions, between walls that hide the goal) they pay from
        the start: delayed there, a search expanded 1-8% more (bench, landmarks table). */
     q->alt_on = false;
-    bool alt_later = q->lm_count && !q->record;
+    bool alt_later = q->lm_count && !q->record && !links; /* landmarks do not see links */
     if (alt_later && !(nm->h->vox_cs > 0)) {
         take_landmark_bounds(q, s, t);
         alt_later = false;
@@ -559,7 +735,7 @@ static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoi
     q->free_head = PTL_NONE;
     q->heap_count = 0;
     /* Pockets only for a search with a goal (one-to-all searches must see everything). */
-    q->pockets_on = q->use_pockets && !q->record;
+    q->pockets_on = q->use_pockets && !q->record && !links; /* nor do pockets */
     if (q->pockets_on) ptl_query_pocket_ends(q, s, t, &q->pk);
     expansion e = {q->succ, 0, NULL, q->goal_stamp, stamp, q->record != NULL, q};
     for (uint32_t i = 0; i < s->cell_count; ++i) {
@@ -575,13 +751,16 @@ static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoi
             put(&e, j, e.slots[j].x, e.slots[j].z, e.slots[j1].x, e.slots[j1].z, 0, 1, PTL_NONE, s->x, s->z, 0, 0);
             ptl_snode* n = &q->succ[0];
             n->parent = PTL_NONE;
-            if (!push_node(q, n, node_f(q, n, t))) return PTL_ERR_OUT_OF_NODES;
+            if (links && ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return PTL_ERR_OUT_OF_NODES;
+            if (!push_node(q, n, node_f(q, n, t, links))) return PTL_ERR_OUT_OF_NODES;
         }
     }
+    if (links && !seed_point(q, s, 0, PTL_NONE, t, false)) return PTL_ERR_OUT_OF_NODES;
     ptl_qpoint_copy(&run->s, s);
     ptl_qpoint_copy(&run->t, t);
     run->stamp = stamp;
     run->alt_later = alt_later;
+    run->links = links;
     run->expansions = 0;
     /* A guard against a livelock on a broken mesh (the pool recycles nodes, so it bounds nothing). */
     run->limit = (uint64_t)q->max_nodes * 16 + (uint64_t)nm->h->cell_count * 1024;
@@ -607,6 +786,8 @@ static ptl_status search_run(ptl_query* q, uint64_t budget, ptl_path_result* res
     const ptl_qpoint* s = &run->s;
     const ptl_qpoint* t = &run->t;
     const uint32_t stamp = run->stamp;
+    const bool links = run->links;
+    const ptl_navmesh* nm = q->nm;
     const uint64_t stop = budget > UINT64_MAX - run->expansions ? UINT64_MAX : run->expansions + budget;
     while (q->heap_count > 0) {
         if (run->expansions >= stop) return PTL_IN_PROGRESS;
@@ -616,7 +797,18 @@ static ptl_status search_run(ptl_query* q, uint64_t budget, ptl_path_result* res
         }
         uint32_t ni = heap_pop(q);
         ptl_snode cur = q->nodes[ni];
-        if (q->goal_stamp[cur.cell] == stamp) {
+        bool final = (cur.ends & PTL_NODE_FINAL) != 0;
+        if (cur.ends & PTL_NODE_LINK) {
+            ptl_status st = link_pop(q, ni, t);
+            if (st < 0) return run_end(q, st, res);
+            continue;
+        }
+        if (!final && q->goal_stamp[cur.cell] == stamp) {
+            int f = links ? goal_with_links(q, &cur, t) : 1;
+            if (f < 0) return run_end(q, PTL_ERR_OUT_OF_NODES, res);
+            final = f > 0;
+        }
+        if (final) {
             if (!res) {
                 run->fin = ni;
                 return run_end(q, PTL_OK, NULL);
@@ -636,6 +828,7 @@ static ptl_status search_run(ptl_query* q, uint64_t budget, ptl_path_result* res
                 ptl_snode* n = &q->succ[i];
                 if (!root_ok(q, n->root, n->g)) continue;
                 n->parent = n->root == cur.root ? cur.parent : ref;
+                if (links && ptl_om_cell_has_arcs(nm, n->cell) && !reach_links(q, n)) return PTL_ERR_OUT_OF_NODES;
                 if (kept != i) q->succ[kept] = *n;
                 ++kept;
             }
@@ -653,7 +846,7 @@ static ptl_status search_run(ptl_query* q, uint64_t budget, ptl_path_result* res
             }
             for (uint32_t i = 0; i < kept; ++i) {
                 ptl_snode* n = &q->succ[i];
-                if (!push_node(q, n, node_f(q, n, t))) return run_end(q, PTL_ERR_OUT_OF_NODES, res);
+                if (!push_node(q, n, node_f(q, n, t, links))) return run_end(q, PTL_ERR_OUT_OF_NODES, res);
             }
             break;
         }
@@ -662,9 +855,19 @@ static ptl_status search_run(ptl_query* q, uint64_t budget, ptl_path_result* res
     return run_end(q, PTL_PARTIAL, res);
 }
 
+/* Readies the off-mesh links for a search to t (offmesh_search.c): q->om_on when the search uses
+   them (never for one-to-all searches). */
+static ptl_status links_begin(ptl_query* q, const ptl_qpoint* t) {
+    q->om_on = false, q->om_useful_count = 0;
+    if (!q->record && (q->nm->om_live || q->om_gen != q->nm->om_gen)) return ptl_om_begin(q, t);
+    return PTL_OK;
+}
+
 /* The interval search from s to t, whole (t with no cells: one-to-all, recording into q->record). */
 static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
-    ptl_status st = search_begin(q, s, t, res);
+    ptl_status st = links_begin(q, t);
+    if (st < 0) return st;
+    st = search_begin(q, s, t, res, q->om_on);
     if (st != PTL_IN_PROGRESS) {
         if (st == PTL_PARTIAL) res->nodes_expanded = 0;
         q->run.state = PTL_RUN_NONE;
@@ -674,6 +877,7 @@ static ptl_status search(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t,
     q->run.state = PTL_RUN_NONE;
     return st;
 }
+
 
 ptl_status ptl_query_exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     return search(q, s, t, res);
@@ -697,176 +901,23 @@ ptl_status ptl_query_vertex_distances(ptl_query* q, uint32_t v, double* dist) {
     return st == PTL_PARTIAL ? PTL_OK : st;
 }
 
-/* ---- Entry point ---------------------------------------------------------------------------- */
-
-/* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched (and
-   when the hub search runs out of room). */
-static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
-    if (q->run.state == PTL_RUN_DONE) {
-        /* a sliced search that has run (sliced.c): its answer, once */
-        ptl_search_run* run = &q->run;
-        run->state = PTL_RUN_NONE;
-        res->nodes_expanded = (uint32_t)(run->expansions > UINT32_MAX ? UINT32_MAX : run->expansions);
-        if (run->status != PTL_OK) return run->status;
-        return finish(q, &q->nodes[run->fin], &run->s, &run->t, res);
-    }
-    if (!q->use_hubs || q->any_off || q->weighted) return ptl_query_exact(q, s, t, res); /* labels: the unfiltered mesh */
-    ptl_status st = ptl_query_hub_path(q, s, t, res);
-    /* The hub search's tables for the ends' pockets (or its pools) were too small: search. */
-    if (st == PTL_ERR_OUT_OF_NODES) {
-        ++q->hub_fallbacks;
-        st = ptl_query_exact(q, s, t, res);
-    }
-    return st;
-}
-
-static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
-
-/* A path of radius r > 0 (disc_path.c): the ends moved to keep r, then the disc search. */
-static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
-                            ptl_path_result* res) {
-    const double r = req->radius, reach = ptl_clear_reach(req->extents);
-    ptl_qpoint* ends[2] = {sp, gp};
-    for (int k = 0; k < 2; ++k) {
-        double x, z;
-        uint32_t cell;
-        ptl_status st = ptl_clear_move(q, ends[k], r, reach, &x, &z, &cell);
-        if (st < 0) return st;
-        if (x != ends[k]->x || z != ends[k]->z) {
-            memset(ends[k], 0, sizeof *ends[k]);
-            ends[k]->x = x, ends[k]->z = z;
-            ends[k]->kind = PTL_QPOINT_CELL;
-            ends[k]->cell = ends[k]->pair[0] = cell;
-            ends[k]->cells = ends[k]->pair;
-            ends[k]->cell_count = 1;
-        }
-    }
-    res->start_cell = sp->cell;
-    double tol = req->arc_tolerance > 0 ? req->arc_tolerance : 0.05 * r;
-    ptl_status st = req->mode == PTL_PATH_CORRIDOR
-                        ? ptl_query_disc_corridor(q, sp, gp, r, tol, res->turns, res->turn_capacity, res)
-                        : ptl_query_disc_path(q, sp, gp, r, tol, res->turns, res->turn_capacity, res);
-    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
-        res->point_count = res->point_total = res->turn_count = 0;
-        res->found = res->complete = false;
-        res->length = 0;
-        res->goal_cell = PTL_NONE;
-    }
-    return st;
-}
-
-/* The path of a point (radius 0) from sp to gp by req->mode (the corridor whenever the query's
-   filter weighs areas: filter.c), following the surface on request, with its cells when res asks. */
-static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
-                             ptl_path_result* res) {
-    ptl_status st;
-    const bool surface = q->profile && req->follow_surface, cells = res->cell_capacity > 0;
-    if (!surface && !cells) {
-        st = req->mode == PTL_PATH_EXACT && !q->weighted ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
-    } else {
-        /* The corners into the query's buffer (it holds any path: a taut path visits each vertex
-           at most once), then the path (following the surface on request) into the caller's, and
-           the cells walked along the corners. */
-        ptl_path_result in = *res;
-        in.points = q->corners;
-        in.point_capacity = q->nm->h->vert_count + 2;
-        st = req->mode == PTL_PATH_EXACT && !q->weighted ? exact(q, sp, gp, &in) : ptl_query_corridor(q, sp, gp, &in);
-        if (st >= 0 && in.found) {
-            ptl_path_result out = in;
-            out.points = res->points;
-            out.point_capacity = res->point_capacity;
-            if (surface) {
-                st = ptl_query_follow_surface(q, in.points, in.point_count, sp->cell, &out);
-            } else {
-                out.point_count = in.point_count < out.point_capacity ? in.point_count : out.point_capacity;
-                if (out.point_count) memcpy(out.points, in.points, 3 * sizeof(float) * out.point_count);
-                st = out.point_count < out.point_total ? PTL_TRUNCATED : st;
-            }
-            if (cells) {
-                ptl_status cs = ptl_query_path_cells(q, sp, in.points, in.point_count, &out);
-                if (cs < 0) st = cs;
-                else if (cs == PTL_TRUNCATED && st == PTL_OK) st = cs;
-            }
-            *res = out;
-        } else {
-            float* keep = res->points;
-            uint32_t cap = res->point_capacity;
-            *res = in;
-            res->points = keep, res->point_capacity = cap, res->point_count = 0;
-        }
-    }
-    return st;
-}
-
-/* Dispatches on req->mode: PTL_PATH_EXACT runs the interval search above, PTL_PATH_CORRIDOR the A*
-   over cells and the funnel (corridor.c). Both locate start and goal with the same rules
-   (locate.c) and answer start and goal in a common cell with the straight segment. */
-ptl_status ptl_query_path_check(const ptl_query* q, const ptl_path_request* req, ptl_path_result* res) {
-    if (res) {
-        res->point_count = res->point_total = 0;
-        res->found = res->complete = false;
-        res->length = 0;
-        res->start_cell = res->goal_cell = PTL_NONE;
-        res->nodes_expanded = 0;
-        res->cell_count = 0;
-        if ((res->point_capacity > 0 && !res->points) || (res->cell_capacity > 0 && !res->cells)) return PTL_ERR_INVALID_ARG;
-        res->turn_count = 0;
-    }
-    if (!q || !req) return PTL_ERR_INVALID_ARG;
-    if (!finite3(req->start) || !finite3(req->goal) || !finite3(req->extents) || !isfinite(req->radius))
-        return PTL_ERR_INVALID_ARG;
-    if (req->mode != PTL_PATH_EXACT && req->mode != PTL_PATH_CORRIDOR) return PTL_ERR_INVALID_ARG;
-    if (!(req->radius >= 0) || !(req->arc_tolerance >= 0) || !isfinite(req->arc_tolerance)) return PTL_ERR_INVALID_ARG;
-    return PTL_OK;
-}
-
-ptl_status ptl_query_path_located(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
-                                  ptl_path_result* res) {
-    res->start_cell = sp->cell;
-    if (req->radius > 0) return disc_path(q, req, sp, gp, res);
-    ptl_status st = point_path(q, req, sp, gp, res);
-    if (st == PTL_PARTIAL) {
-        /* The goal is unreachable: the path to the reachable point nearest it (partial.c), found
-           false. No such point (the goal's own piece, a search that gave up): no points. */
-        ptl_qpoint np;
-        ptl_status pst = ptl_query_nearest_reachable(q, sp, req->goal, &np);
-        if (pst == PTL_OK) pst = point_path(q, req, sp, &np, res);
-        if (pst >= 0 && res->found) {
-            res->found = res->complete = false;
-            return PTL_PARTIAL;
-        }
-        if (pst < 0 && pst != PTL_ERR_NOT_FOUND) st = pst;
-    }
-    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL || st < 0) {
-        res->point_count = res->point_total = res->cell_count = 0;
-        res->found = res->complete = false;
-        res->length = 0;
-        res->goal_cell = PTL_NONE;
-    }
-    return st;
-}
-
-ptl_status ptl_query_find_path(ptl_query* q, const ptl_path_request* req, ptl_path_result* res) {
-    if (!res) return PTL_ERR_INVALID_ARG;
-    ptl_status st = ptl_query_path_check(q, req, res);
-    if (st < 0) return st;
-    q->run.sliced = 0, q->run.state = PTL_RUN_NONE; /* a sliced search on this query ends here */
-    ptl_qpoint sp, gp;
-    st = ptl_query_locate_point(q, req->start, req->extents, &sp);
-    if (st < 0) return st;
-    res->start_cell = sp.cell;
-    st = ptl_query_locate_point(q, req->goal, req->extents, &gp);
-    if (st < 0) return st;
-    return ptl_query_path_located(q, req, &sp, &gp, res);
-}
-
 ptl_status ptl_query_search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
     ptl_path_result scratch;
     memset(&scratch, 0, sizeof scratch);
-    ptl_status st = search_begin(q, s, t, &scratch);
+    ptl_status st = links_begin(q, t);
+    if (st < 0) return st;
+    st = search_begin(q, s, t, &scratch, q->om_on);
     /* answered at once (a common cell, different pieces): found whole at finish */
     if (st != PTL_IN_PROGRESS) q->run.state = PTL_RUN_NONE;
     return st;
 }
 
 ptl_status ptl_query_search_step(ptl_query* q, uint64_t budget) { return search_run(q, budget, NULL); }
+
+ptl_status ptl_query_run_result(ptl_query* q, ptl_path_result* res) {
+    ptl_search_run* run = &q->run;
+    run->state = PTL_RUN_NONE;
+    res->nodes_expanded = (uint32_t)(run->expansions > UINT32_MAX ? UINT32_MAX : run->expansions);
+    if (run->status != PTL_OK) return run->status;
+    return finish(q, &q->nodes[run->fin], &run->s, &run->t, res);
+}

@@ -155,6 +155,19 @@ expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crack0.ptl" --max-gap 0 --json &&
 expect 0 "$bin" path "$tmp/crack0.ptl" --from 1.5,2,2 --to 7,2,2 --json && grep -q '"found":false' "$tmp/out" && ok || bad "a path over the crack with --max-gap 0"
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap -1
 expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --max-gap nan
+# Off-mesh links (bake --links): the crack of --max-gap 0 jumped by a link; bad rows named by line.
+printf 'sx,sy,sz,ex,ey,ez,radius,bidir,cost,area\n3.5,2,2,5,2,2,0.5,1\n' >"$tmp/links.csv"
+expect 0 "$bin" bake "$tmp/crack.obj" -o "$tmp/crackl.ptl" --max-gap 0 --links "$tmp/links.csv"
+expect 0 "$bin" info "$tmp/crackl.ptl" --json && json_has offmesh && grep -q '"offmesh":1' "$tmp/out" && ok || bad "info: no offmesh 1"
+expect 0 "$bin" path "$tmp/crackl.ptl" --from 1.5,2,2 --to 7,2,2 --json && json_has offmesh &&
+    grep -q '"found":true' "$tmp/out" && grep -q '"offmesh":\[1\]' "$tmp/out" && ok || bad "no path over the link: $(cat "$tmp/out")"
+printf '3.5,2,2,5,2,2,0.5,2\n' >"$tmp/links_bad.csv"
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --links "$tmp/links_bad.csv" && first_line 'links_bad.csv:1: bidir'
+printf '3.5,2,2\n' >"$tmp/links_bad.csv"
+expect 2 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --links "$tmp/links_bad.csv" && first_line 'fewer than 8 fields'
+printf '3.5,2,2,50,2,2,0.5,1\n' >"$tmp/links_bad.csv"
+expect 1 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --links "$tmp/links_bad.csv" && first_line 'off-mesh link 0.*end'
+expect 1 "$bin" bake "$tmp/crack.obj" -o "$tmp/x.ptl" --links "$tmp/none.csv" && first_line 'none.csv'
 # An explicit 0 is never silently the desc's default: --max-climb 0 climbs no step (0.4 m here, 0.9
 # by default), --extents 0,0,0 snaps nothing (2,4,2 by default); an agent height or a slope of 0
 # cannot be expressed and is refused, naming the option and its range.

@@ -21,6 +21,9 @@ int cli_error(int code, const char* fmt, ...)
    library message that starts with the file name) is not prefixed twice. */
 int cli_error_about(int code, const char* subject, const char* message);
 
+/* Off-mesh links of `bake --links` (links_csv.c): *out malloc'd (free it), EXIT_USAGE naming the
+   line of a bad row. */
+int cli_read_links(const char* path, ptl_offmesh_desc** out, uint32_t* count);
 double cli_now_ms(void);
 
 /* Parses a finite number / "X,Y,Z" / a non-negative integer; false on anything else. */

@@ -1,5 +1,6 @@
 /* `portolan bake`, `portolan decompose` and `portolan info`. */
 #include <float.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -32,6 +33,7 @@ typedef struct bake_opts {
     bool part;
     unsigned tiles[4]; /* --tiles X0:X1,Z0:Z1 as x0, z0, x1, z1 */
     float seeds[3 * 64];
+    const char* links; /* --links LINKS.csv */
 } bake_opts;
 
 /* Options shared by bake and decompose; returns -1 when `argv[*i]` is not one of them. */
@@ -129,6 +131,10 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
         } else if (is_bake && !strcmp(a, "--max-error")) {
             if (!cli_parse_double(v, &d) || d < 0 || d > 100) return cli_error(EXIT_USAGE, "--max-error needs cells in 0..100");
             o->desc.max_error = (float)d, o->desc.no_simplify = d == 0; /* 0 on the command line: none */
+            ++i;
+        } else if (is_bake && !strcmp(a, "--links")) {
+            if (!v) return cli_error(EXIT_USAGE, "--links needs LINKS.csv");
+            o->links = v;
             ++i;
         } else if (a[0] == '-' && a[1] != '\0') {
             return cli_error(EXIT_USAGE, "unknown option '%s'", a);
@@ -248,7 +254,11 @@ static int bake_run(bake_opts o, double t0) {
     if (!o.quiet && (!o.json || o.progress)) o.desc.progress = show_progress, o.desc.progress_user = &prog;
     if (o.part && !is3d) return cli_error(EXIT_USAGE, "--tiles applies to 3D (.obj) input");
     if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
+    if (o.part && o.links) return cli_error(EXIT_USAGE, "--links applies to whole bakes, not to --tiles parts");
     if (o.part) return bake_part(&o, &jobs, t0);
+    ptl_offmesh_desc* links = NULL;
+    if (o.links && (r = cli_read_links(o.links, &links, &o.desc.offmesh_count))) return r;
+    o.desc.offmesh = links;
     if (is3d) {
         o.desc.tile_size = o.tile_size;
         if (o.threads > 1) o.desc.jobs = &jobs.sys;
@@ -257,6 +267,7 @@ static int bake_run(bake_opts o, double t0) {
         t1 = cli_now_ms();
         ptl_status bst = ptl_bake_trimesh(&mesh, &o.desc, &blob, &size, &st, &err);
         ptl_trimesh_free(&mesh);
+        free(links);
         if (bst < 0) end_progress(&prog);
         if (bst < 0) return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o.input, err.message);
     } else {
@@ -268,7 +279,9 @@ static int bake_run(bake_opts o, double t0) {
         ptl_shape shape;
         if ((r = load_shape(o.input, &shape))) return r;
         t1 = cli_now_ms();
-        if (ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err) < 0) {
+        ptl_status bst = ptl_bake_shape(&shape, &o.desc, &blob, &size, &st, &err);
+        free(links);
+        if (bst < 0) {
             ptl_shape_free(&shape);
             end_progress(&prog);
             return cli_error_about(err.status == PTL_ERR_INVALID_ARG ? EXIT_USAGE : EXIT_FAIL, o.input, err.message);
@@ -408,6 +421,7 @@ int cli_info(int argc, char** argv) {
         printf(",\"landmarks\":%u,\"lids\":%u,\"hubs\":%u,\"hub_entries\":%llu,\"hub_bytes\":%llu", in.landmark_count,
                in.lid_count, in.hub_count, (unsigned long long)in.hub_entries, (unsigned long long)in.hub_bytes);
         print_areas(nm, in.cell_count);
+        printf(",\"offmesh\":%u", ptl_navmesh_offmesh_count(nm));
         if (validate) printf(",\"valid\":%s", valid ? "true" : "false");
         printf("}\n");
     } else {

@@ -17,6 +17,7 @@ typedef struct path_opts {
     double radius;
     ptl_path_mode mode;
     ptl_query_filter filter; /* --cost AREA=C, --exclude AREA */
+    uint8_t** flags; /* a single path's off-mesh flags buffer (grown with the points), or NULL */
 } path_opts;
 
 /* --cost AREA=C (C finite and > 0) into the filter. */
@@ -116,6 +117,7 @@ static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], 
         res->points = *buf;
         res->point_capacity = *cap;
         if (cbuf) res->cells = *cbuf, res->cell_capacity = *ccap;
+        if (o->flags) res->flags = *o->flags; /* off-mesh link flags, *cap of them */
         double t0 = cli_now_ms();
         ptl_status st = ptl_query_find_path(q, &req, res);
         *us = (cli_now_ms() - t0) * 1e3;
@@ -132,6 +134,11 @@ static ptl_status run_query(ptl_query* q, const path_opts* o, const float s[3], 
         float* nb = realloc(*buf, (size_t)n * 3 * sizeof(float));
         if (!nb) return PTL_ERR_NO_MEMORY;
         *buf = nb;
+        if (o->flags) {
+            uint8_t* nf = realloc(*o->flags, n);
+            if (!nf) return PTL_ERR_NO_MEMORY;
+            *o->flags = nf;
+        }
         *cap = n;
     }
 }
@@ -148,9 +155,12 @@ static int single(ptl_query* q, const path_opts* o) {
     ptl_path_result res;
     double us;
     if (o->json && !cells) return cli_error(EXIT_FAIL, "out of memory");
-    ptl_status st = run_query(q, o, o->from, o->to, &res, &buf, &cap, o->json ? &cells : NULL, &ccap, &us);
+    uint8_t* flags = NULL;
+    path_opts with_flags = *o;
+    with_flags.flags = &flags;
+    ptl_status st = run_query(q, &with_flags, o->from, o->to, &res, &buf, &cap, o->json ? &cells : NULL, &ccap, &us);
     if (st < 0 && st != PTL_ERR_NOT_FOUND) {
-        free(buf), free(cells);
+        free(buf), free(cells), free(flags);
         return cli_error(EXIT_FAIL, "path query failed: %s", ptl_status_message(st));
     }
     if (o->json) {
@@ -169,6 +179,9 @@ static int single(ptl_query* q, const path_opts* o) {
         }
         printf("],\"cells\":[");
         for (uint32_t i = 0; i < res.cell_count && i < res.cell_capacity; ++i) printf(i ? ",%u" : "%u", cells[i]);
+        printf("],\"offmesh\":["); /* the points where an off-mesh link starts (the next is its end) */
+        for (uint32_t i = 0, n = 0; flags && i < res.point_count; ++i)
+            if (flags[i] & PTL_PATH_POINT_OFFMESH) printf(n++ ? ",%u" : "%u", i);
         printf("]}\n");
     } else if (!res.found && res.point_count == 0) {
         printf("no path (%s)\n", st == PTL_ERR_NOT_FOUND ? "start or goal is not on the mesh" : "goal unreachable");
@@ -179,7 +192,7 @@ static int single(ptl_query* q, const path_opts* o) {
             printf(" (%g, %g, %g)", res.points[3 * i], res.points[3 * i + 1], res.points[3 * i + 2]);
         printf("\n");
     }
-    free(buf), free(cells);
+    free(buf), free(cells), free(flags);
     return EXIT_OK;
 }
 

@@ -6,6 +6,7 @@
 
 #include "../../runtime/internal.h"
 #include "../cpg/hubs.h"
+#include "../cpg/offmesh.h"
 #include "bake_debug.h"
 #include "../cpg/build.h"
 #include "progress.h"
@@ -92,6 +93,7 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     memset(&hs, 0, sizeof hs);
     if (st >= 0 && d.hubs) ptl_progress_stage(&pg, "hubs", 0.8f, 0.99f);
     if (st >= 0 && d.hubs) st = ptl_bake_add_hubs(&d, blob, size, &hs, err);
+    if (st >= 0 && d.offmesh_count) st = ptl_bake_add_offmesh(&d, blob, size, err);
     double t4 = now_ms();
     if (st >= 0 && stats) {
         memset(stats, 0, sizeof *stats);

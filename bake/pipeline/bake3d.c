@@ -8,6 +8,7 @@
 
 #include "../../runtime/internal.h"
 #include "../cpg/hubs.h"
+#include "../cpg/offmesh.h"
 #include "../cpg/landmarks.h"
 #include "bake3d.h"
 #include "../cpg/build.h"
@@ -192,6 +193,7 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     ptl_layer_map_free(map); /* nothing below reads it, nor the contours and decompositions */
     bake_layers_free(&bl);
     if (st >= 0) st = bake_extras(&d, &a, blob, size, &pg, bs, &t, err);
+    if (st >= 0 && d.offmesh_count) st = ptl_bake_add_offmesh(&d, blob, size, err);
     if (st >= 0) st = bake_area(*blob, *size, &a, bs, err);
     if (st >= 0) {
         bs->vertices = ms.vertices, bs->cells = ms.cells, bs->portals = ms.portals;

@@ -333,6 +333,11 @@ typedef struct ptl_bake_desc {
     uint32_t area_name_count;
     const ptl_area_volume* area_volumes;
     uint32_t area_volume_count;
+    /* Off-mesh links (runtime.h, ptl_offmesh_desc), located on the baked mesh and stored in the blob
+       (the last pass; an end off the mesh fails the bake, naming the link). NULL/0: none. Tiled
+       parts (ptl_bake_trimesh_part) and their merge carry none. */
+    const ptl_offmesh_desc* offmesh;
+    uint32_t offmesh_count;
 } ptl_bake_desc;
 
 /* The defaults filled in. Fields whose default depends on another field stay 0 (landmarks: 4, or

@@ -88,6 +88,7 @@ typedef enum ptl_dd_color_id {
     PTL_DD_COL_CLEARANCE,         /* the band an agent's disc sweeps along a path of radius > 0 */
     PTL_DD_COL_TURN,              /* a path's turns around corners: arcs and their spokes */
     PTL_DD_COL_MOVE,              /* moves along the surface: the way to the end, and on to the target */
+    PTL_DD_COL_OFFMESH,           /* off-mesh links (jumps, ladders, teleports) */
     PTL_DD_COL_COUNT
 } ptl_dd_color_id;
 
@@ -159,6 +160,11 @@ void ptl_dd_portals(const ptl_dd_sink* sink, const ptl_dd_style* style, const pt
    PTL_DD_COL_LINK_STEP_UP and the way down in PTL_DD_COL_LINK_STEP_DOWN (3 lines each); and every
    portal between cells of two different layers as one line in PTL_DD_COL_LINK_LAYER. */
 void ptl_dd_links(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm);
+/* Off-mesh links (runtime.h, ptl_navmesh_get_offmesh): in one LINES batch, each link as an arc of
+   16 lines from its start to its end (rising a quarter of its length, at least 0.5, above the higher
+   end), an arrowhead at the end (and at the start for a two-way link, 2 lines each), and a circle of
+   its radius around each end (12 lines each), in PTL_DD_COL_OFFMESH. */
+void ptl_dd_offmesh(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm);
 /* The navmesh's bounds as a box (12 lines) and, for a tiled bake (ptl_navmesh_info.tile_size > 0),
    its tile grid at the bottom of the bounds: tiles_x + 1 lines along z and tiles_z + 1 along x. */
 void ptl_dd_tiles(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm);

@@ -198,6 +198,59 @@ bool ptl_navmesh_cell_in_tile(const ptl_navmesh* nm, uint32_t cell, uint32_t tx,
    Returns PTL_ERR_INVALID_MESH and names the first violation in err. O(n log n). */
 ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
 
+/* ---- Off-mesh links ------------------------------------------------------------------------------
+   A jump, a ladder, a teleport: a way from one point of the mesh to another that the cells do not
+   hold, one- or two-way, between any two cells of any tiles (not the navmesh's own links, the step
+   and stair cells of ptl_link_view). Given at bake time (ptl_bake_desc.offmesh, stored in the blob)
+   or added and removed on a loaded navmesh. Exact paths (PTL_PATH_EXACT, radius 0) use them and
+   stay shortest, a link counting its cost (ptl_path_result.flags marks where one starts). On a
+   navmesh with live links: PTL_PATH_CORRIDOR answers with the exact path; follow_surface is
+   ignored and no cells are returned (cell_count 0); paths of a radius > 0 never use links (never
+   a wrong path, only a longer one or none); a partial path's nearest point is looked for in every
+   piece joined to the start's by links. Hub labels, landmarks and pockets are not used (they
+   describe the mesh without links): exact paths search the cells (bench/NOTES.md, "Off-mesh
+   links"). ptl_navmesh_save_file and ptl_navmesh_blob give the blob as loaded, without the links
+   added at run time.
+   Adding or removing a link must not run while any query on that navmesh runs (no locking); each
+   query picks the change up at its next path search, which may then allocate its per-link state
+   (96 bytes per slot of the table) through the query's allocator. */
+typedef struct ptl_offmesh_desc {
+    float start[3], end[3]; /* [Units: wu] the link's ends, each within `radius` of the mesh */
+    /* [Units: wu] how far from the mesh an end may lie: it is moved to the nearest point of the mesh
+       in the box of half-extents (radius, radius, radius) around it. 0: 1. [Limit: >= 0, finite] */
+    float radius;
+    bool bidir;       /* two-way (a ladder); false: start -> end only (a jump down) */
+    /* [Units: wu] the length the link counts for in a path. <= 0: the 3D distance between the
+       located ends. [Limit: finite] */
+    float cost;
+    uint8_t area;     /* area id 0..63, for query filters */
+    uint32_t user_id; /* the caller's, returned by the view */
+} ptl_offmesh_desc;
+
+/* A link's id: its slot and the slot's generation (a removed link's id is refused, never reused). */
+typedef uint64_t ptl_offmesh_id;
+
+/* A link as stored: its desc (ends as given), the ends as located on the mesh, the cells holding
+   them and the cost used. */
+typedef struct ptl_offmesh_view {
+    ptl_offmesh_id id;
+    ptl_offmesh_desc desc;
+    float start[3], end[3];         /* the located ends */
+    uint32_t start_cell, end_cell;  /* a cell holding each */
+    float cost;                     /* [Units: wu] resolved */
+} ptl_offmesh_view;
+
+/* Locates both ends and adds the link; *id receives its id. PTL_ERR_NOT_FOUND (err names the end)
+   when an end has no mesh within its radius; PTL_ERR_INVALID_ARG for NULL or non-finite fields,
+   a negative radius or an area over 63; PTL_ERR_NO_MEMORY. The table grows without a fixed cap. */
+ptl_status ptl_navmesh_add_offmesh(ptl_navmesh* nm, const ptl_offmesh_desc* desc, ptl_offmesh_id* id, ptl_error* err);
+/* Removes link `id`: PTL_OK, PTL_ERR_NOT_FOUND for an id that is not live (removed, stale, unknown). */
+ptl_status ptl_navmesh_remove_offmesh(ptl_navmesh* nm, ptl_offmesh_id id);
+/* The live links: how many, and the i-th of them (i < count, in slot order; for drawing and
+   listing; the order changes as links are added and removed). PTL_ERR_INVALID_ARG out of range. */
+uint32_t ptl_navmesh_offmesh_count(const ptl_navmesh* nm);
+ptl_status ptl_navmesh_get_offmesh(const ptl_navmesh* nm, uint32_t i, ptl_offmesh_view* out);
+
 /* ---- Queries -----------------------------------------------------------------------------------
    A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
    max_nodes; queries never allocate. Use one per thread. Memory: 96 bytes per pool node, plus
@@ -245,7 +298,10 @@ void ptl_query_destroy(ptl_query* q);
    times the least cost of an included area present in the navmesh, so it stays admissible.
    Setting a filter takes O(cell edges) (the query's per-edge table is rebuilt; bench/NOTES.md);
    queries are then as fast as without one, except that hub labels (ptl_bake_desc.hubs) are exact
-   for the unfiltered mesh only and are not used while anything is excluded or a cost is not 1. */
+   for the unfiltered mesh only and are not used while anything is excluded or a cost is not 1.
+   Off-mesh links (ptl_offmesh_desc.area): a link whose area the filter excludes, or whose start or
+   end lies in an excluded cell, is never taken; area costs do not weigh a link (its own cost
+   stands), and while a navmesh has links its paths are exact ones, which leave costs aside. */
 typedef struct ptl_query_filter {
     float area_cost[64];   /* [Limit: finite, > 0] default 1 */
     uint64_t include_mask; /* bit a: area a may be entered; default all (~0) */
@@ -346,7 +402,12 @@ typedef struct ptl_path_result {
     uint32_t* cells;
     uint32_t cell_capacity;
     uint32_t cell_count;
+    /* Off-mesh links: caller buffer of point_capacity flags, one per point (NULL: none wanted);
+       PTL_PATH_POINT_OFFMESH on a point where an off-mesh link starts (the next point is its end;
+       Detour's DT_STRAIGHTPATH_OFFMESH_CONNECTION). `length` counts a link's segment at its cost. */
+    uint8_t* flags;
 } ptl_path_result;
+enum { PTL_PATH_POINT_OFFMESH = 1u };
 
 /* The path from start to goal, by req->mode (PTL_PATH_EXACT or PTL_PATH_CORRIDOR).
    Start and goal are first snapped to the mesh within req->extents (a point already on the mesh is

@@ -39,8 +39,22 @@ static void write_grid_blobs(const ptl_grid* g, const char* name) {
     if (ptl_shape_from_grid(g, NULL, &s, &err) < 0) return;
     /* Hub sections grow fast with the map: large seeds slow every execution. */
     uint32_t max_hubs = g->width * g->height <= 512 ? 2 : 1;
-    for (uint32_t hubs = 0; hubs < max_hubs; ++hubs) {
-        ptl_bake_desc d = {.hubs = hubs};
+    /* Off-mesh links (blob version 6): a two-way link from the first free square's centre to the
+       last's and a one-way link back, for the third blob of each grid. */
+    ptl_offmesh_desc links[2];
+    uint32_t first = PTL_NONE, last = PTL_NONE;
+    for (uint32_t i = 0; i < g->width * g->height; ++i)
+        if (g->passable[i]) last = i, first = first == PTL_NONE ? i : first;
+    for (int k = 0; k < 2 && first != PTL_NONE; ++k) {
+        const uint32_t a = k ? last : first, c = k ? first : last;
+        links[k] = (ptl_offmesh_desc){.start = {(float)(a % g->width) + 0.5f, 0, (float)(a / g->width) + 0.5f},
+                                      .end = {(float)(c % g->width) + 0.5f, 0, (float)(c / g->width) + 0.5f},
+                                      .radius = 0.25f, .bidir = k == 0, .cost = k ? 1.0f : 0};
+    }
+    for (uint32_t hubs = 0; hubs < max_hubs + (first != PTL_NONE); ++hubs) {
+        const bool with_links = hubs == max_hubs;
+        ptl_bake_desc d = {.hubs = with_links ? false : hubs, .offmesh = with_links ? links : NULL,
+                           .offmesh_count = with_links ? 2 : 0};
         void* blob;
         size_t size;
         if (ptl_bake_shape(&s, &d, &blob, &size, NULL, &err) < 0) {
@@ -48,7 +62,7 @@ static void write_grid_blobs(const ptl_grid* g, const char* name) {
             continue;
         }
         char file[256];
-        snprintf(file, sizeof file, "%s%s.ptl", name, hubs ? "-hubs" : "");
+        snprintf(file, sizeof file, "%s%s.ptl", name, with_links ? "-offmesh" : hubs ? "-hubs" : "");
         write_file("blob", file, blob, size);
         ptl_blob_free(blob, size, NULL);
     }
