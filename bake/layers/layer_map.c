@@ -81,11 +81,12 @@ void ptl_lmap_layer_floor_row(const ptl_layer_map* m, uint32_t l, int64_t x0, in
                span of the row */
             uint16_t before;
             memcpy(&before, m->pool + r->data + 2 * lz, 2);
-            uint32_t lx = (uint32_t)__builtin_ctz(take), rank = before + ptl_lmap_popcount(row & ((1u << lx) - 1u));
-            for (uint32_t t = row >> lx, x = lx; t && x <= e; t >>= 1, ++x) {
-                if (!(t & 1u)) continue;
+            const uint32_t lx = (uint32_t)__builtin_ctz(take), hx = 31u - (uint32_t)__builtin_clz(take);
+            uint32_t rank = before + ptl_lmap_popcount(row & ((1u << lx) - 1u));
+            const uint32_t span = row & (~0u << lx) & (hx == 31 ? ~0u : (2u << hx) - 1u); /* the row's spans lx .. hx */
+            for (uint32_t t = span; t; t &= t - 1, ++rank) {
+                const uint32_t x = (uint32_t)__builtin_ctz(t);
                 if (take >> x & 1u) o[x] = floor_of_rank(m, r, rank);
-                ++rank;
             }
         }
     }
