@@ -86,11 +86,10 @@ static cell_poly cell_poly_at(const ptl_layer_map* of, const ptl_layer_contour* 
 }
 
 /* The x-range of the cell within the row of columns z (the strip z <= v <= z + 1): lo[0] < hi[0],
-   or lo[0] >= hi[0] when the cell does not cross the strip with some area. */
-static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
+   or lo[0] >= hi[0] when the cell does not cross the strip with some area. vz0, vz1: the cell's
+   range of v (its vertices'), taken once per cell by the caller. */
+static void cell_row(const cell_poly* cp, double vz0, double vz1, int64_t z, double* lo, double* hi) {
     const double zs = (double)z, ze = (double)z + 1;
-    double vz0 = INFINITY, vz1 = -INFINITY;
-    for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
     *lo = INFINITY, *hi = -INFINITY;
     if (vz0 >= ze || vz1 <= zs) return;
     for (uint32_t i = 0; i < cp->n; ++i) {
@@ -114,11 +113,13 @@ static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
    row, its ends from floor and ceil (exact), clamped to the window as doubles before any conversion. */
 static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov, int64_t* run) {
     const int64_t w = x1 - x0 + 1;
+    double vz0 = INFINITY, vz1 = -INFINITY;
+    for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
     for (int64_t z = z0; z <= z1; ++z) {
         uint8_t* row = ov + (z - z0) * w;
         int64_t* r = run + 2 * (z - z0);
         double lo, hi;
-        cell_row(cp, z, &lo, &hi);
+        cell_row(cp, vz0, vz1, z, &lo, &hi);
         memset(row, 0, (size_t)w);
         r[0] = 1, r[1] = 0;
         if (!(lo < hi)) continue;
