@@ -36,7 +36,7 @@ static uint32_t rank_of(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t l
 }
 
 /* The floor of block-layer r's span of rank k (its fbits are not 0). */
-static uint16_t floor_of_rank(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t k) {
+static PTL_VX_INLINE_ALWAYS uint16_t floor_of_rank(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t k) {
     const uint8_t* q = m->pool + r->data + 2 * PTL_LMAP_B;
     uint32_t off;
     if (r->fbits == 4) off = (uint32_t)(q[k / 2] >> (4 * (k & 1))) & 15u;
