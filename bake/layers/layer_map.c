@@ -35,10 +35,8 @@ static uint32_t rank_of(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t l
     return before + ptl_lmap_popcount(ptl_lmap_row(m, r, lz) & ((1u << lx) - 1u));
 }
 
-uint16_t ptl_lmap_floor(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z) {
-    const ptl_lmap_bl* r = &m->bl[i];
-    if (!r->fbits) return r->floor_min;
-    const uint32_t k = rank_of(m, r, (uint32_t)(x % PTL_LMAP_B), (uint32_t)(z % PTL_LMAP_B));
+/* The floor of block-layer r's span of rank k (its fbits are not 0). */
+static PTL_VX_INLINE_ALWAYS uint16_t floor_of_rank(const ptl_layer_map* m, const ptl_lmap_bl* r, uint32_t k) {
     const uint8_t* q = m->pool + r->data + 2 * PTL_LMAP_B;
     uint32_t off;
     if (r->fbits == 4) off = (uint32_t)(q[k / 2] >> (4 * (k & 1))) & 15u;
@@ -49,6 +47,49 @@ uint16_t ptl_lmap_floor(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z
         off = v;
     }
     return (uint16_t)(r->floor_min + off);
+}
+
+uint16_t ptl_lmap_floor(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z) {
+    const ptl_lmap_bl* r = &m->bl[i];
+    if (!r->fbits) return r->floor_min;
+    return floor_of_rank(m, r, rank_of(m, r, (uint32_t)(x % PTL_LMAP_B), (uint32_t)(z % PTL_LMAP_B)));
+}
+
+void ptl_lmap_layer_floor_row(const ptl_layer_map* m, uint32_t l, int64_t x0, int64_t z, uint32_t n, uint16_t none,
+                              uint16_t* out) {
+    for (uint32_t i = 0; i < n; ++i) out[i] = none;
+    const int64_t xa = x0 > 0 ? x0 : 0, xb = x0 + (int64_t)n < m->p.width ? x0 + (int64_t)n - 1 : m->p.width - 1;
+    if (z < 0 || z >= m->p.depth || xa > xb) return;
+    const uint32_t lz = (uint32_t)(z % PTL_LMAP_B), brow = (uint32_t)(z / PTL_LMAP_B) * m->nbx;
+    for (int64_t bx0 = xa - xa % PTL_LMAP_B; bx0 <= xb; bx0 += PTL_LMAP_B) {
+        const uint32_t a = (uint32_t)(xa > bx0 ? xa - bx0 : 0);
+        const uint32_t e = (uint32_t)(xb < bx0 + PTL_LMAP_B - 1 ? xb - bx0 : PTL_LMAP_B - 1);
+        const uint32_t want = (~0u << a) & (e == 31 ? ~0u : (2u << e) - 1u), b = brow + (uint32_t)(bx0 / PTL_LMAP_B);
+        uint16_t* o = out + (bx0 - x0);
+        uint32_t done = 0; /* columns taken by an earlier block-layer of l (ptl_lmap_find takes the first) */
+        for (uint32_t k = m->block_first[b], kend = m->block_first[b + 1]; k < kend && done != want; ++k) {
+            const ptl_lmap_bl* r = &m->bl[m->block_bls[k]];
+            if (r->world != l) continue;
+            const uint32_t row = ptl_lmap_row(m, r, lz), take = row & want & ~done;
+            if (!take) continue;
+            done |= take;
+            if (!r->fbits) {
+                for (uint32_t t = take; t; t &= t - 1) o[__builtin_ctz(t)] = r->floor_min;
+                continue;
+            }
+            /* one running rank along the row: the rank of its first column taken, then one more per
+               span of the row */
+            uint16_t before;
+            memcpy(&before, m->pool + r->data + 2 * lz, 2);
+            const uint32_t lx = (uint32_t)__builtin_ctz(take), hx = 31u - (uint32_t)__builtin_clz(take);
+            uint32_t rank = before + ptl_lmap_popcount(row & ((1u << lx) - 1u));
+            const uint32_t span = row & (~0u << lx) & (hx == 31 ? ~0u : (2u << hx) - 1u); /* the row's spans lx .. hx */
+            for (uint32_t t = span; t; t &= t - 1, ++rank) {
+                const uint32_t x = (uint32_t)__builtin_ctz(t);
+                if (take >> x & 1u) o[x] = floor_of_rank(m, r, rank);
+            }
+        }
+    }
 }
 
 uint16_t ptl_lmap_tag(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z) {

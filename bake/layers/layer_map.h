@@ -107,6 +107,11 @@ static inline uint32_t ptl_lmap_find(const ptl_layer_map* m, uint32_t l, int64_t
 /* The floor (voxels) and tag of block-layer i's span in world column (x, z) (which it covers). */
 uint16_t ptl_lmap_floor(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z);
 uint16_t ptl_lmap_tag(const ptl_layer_map* m, uint32_t i, int64_t x, int64_t z);
+/* The floors of layer l in world columns x0 .. x0 + n - 1 of row z into out, `none` where l does
+   not cover the column: ptl_lmap_layer_floor of each column, a block-layer's row decoded with one
+   running rank instead of a lookup and a rank per column. */
+void ptl_lmap_layer_floor_row(const ptl_layer_map* m, uint32_t l, int64_t x0, int64_t z, uint32_t n, uint16_t none,
+                              uint16_t* out);
 /* The floor of layer l in world column (x, z), or -1 when l does not cover it. */
 static inline int32_t ptl_lmap_layer_floor(const ptl_layer_map* m, uint32_t l, int64_t x, int64_t z) {
     const uint32_t i = ptl_lmap_find(m, l, x, z);

@@ -86,11 +86,10 @@ static cell_poly cell_poly_at(const ptl_layer_map* of, const ptl_layer_contour* 
 }
 
 /* The x-range of the cell within the row of columns z (the strip z <= v <= z + 1): lo[0] < hi[0],
-   or lo[0] >= hi[0] when the cell does not cross the strip with some area. */
-static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
+   or lo[0] >= hi[0] when the cell does not cross the strip with some area. vz0, vz1: the cell's
+   range of v (its vertices'), taken once per cell by the caller. */
+static void cell_row(const cell_poly* cp, double vz0, double vz1, int64_t z, double* lo, double* hi) {
     const double zs = (double)z, ze = (double)z + 1;
-    double vz0 = INFINITY, vz1 = -INFINITY;
-    for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
     *lo = INFINITY, *hi = -INFINITY;
     if (vz0 >= ze || vz1 <= zs) return;
     for (uint32_t i = 0; i < cp->n; ++i) {
@@ -114,11 +113,13 @@ static void cell_row(const cell_poly* cp, int64_t z, double* lo, double* hi) {
    row, its ends from floor and ceil (exact), clamped to the window as doubles before any conversion. */
 static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov, int64_t* run) {
     const int64_t w = x1 - x0 + 1;
+    double vz0 = INFINITY, vz1 = -INFINITY;
+    for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
     for (int64_t z = z0; z <= z1; ++z) {
         uint8_t* row = ov + (z - z0) * w;
         int64_t* r = run + 2 * (z - z0);
         double lo, hi;
-        cell_row(cp, z, &lo, &hi);
+        cell_row(cp, vz0, vz1, z, &lo, &hi);
         memset(row, 0, (size_t)w);
         r[0] = 1, r[1] = 0;
         if (!(lo < hi)) continue;
@@ -156,7 +157,17 @@ static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, 
 #define OV(x, z) ((z) >= 0 && (z) < d && run[2 * (z)] <= (x) && (x) <= run[2 * (z) + 1])
     for (int64_t z = 0; z < d; ++z) {
         const int64_t za = z > 0 ? z - 1 : 0, zb = z + 1 < d ? z + 1 : d - 1;
-        for (int64_t x = 0; x < w; ++x) {
+        /* only columns within one of a run of rows za .. zb can pass the test below: x from the
+           lowest run start - 1 to the highest run end + 1 (the window's columns outside are skipped) */
+        int64_t xa = w, xb = -1;
+        for (int64_t nz = za; nz <= zb; ++nz)
+            if (run[2 * nz] <= run[2 * nz + 1]) {
+                xa = run[2 * nz] - 1 < xa ? run[2 * nz] - 1 : xa;
+                xb = run[2 * nz + 1] + 1 > xb ? run[2 * nz + 1] + 1 : xb;
+            }
+        if (xa < 0) xa = 0;
+        if (xb > w - 1) xb = w - 1;
+        for (int64_t x = xa; x <= xb; ++x) {
             if (OV(x, z)) continue;
             /* does the cell cover one of the 3 x 3 columns around (the window clipped to the grid):
                a run meets x - 1 .. x + 1 (runs lie within the window, so no clipping is needed) */
@@ -770,12 +781,19 @@ static ptl_status merge_heights(ptl_layer_merge* lm) {
                 return PTL_ERR_NO_MEMORY;
             if (!PTL_RESERVE(&lm->al, lm->heights, (uint64_t)lm->heights.count + (uint64_t)g->w * g->d))
                 return PTL_ERR_NO_MEMORY;
-            for (uint32_t z = 0; z < g->d; ++z)
-                for (uint32_t x = 0; x < g->w; ++x) {
-                    const int32_t f = ptl_contour_floor(lm->m.of, lcl, (int64_t)g->x0 + x, (int64_t)g->z0 + z);
-                    lm->heights.data[lm->heights.count++] =
-                        f < 0 || (!shared && !lm->colst.data[z * g->w + x]) ? PTL_HEIGHT_NONE : (uint16_t)f;
-                }
+            for (uint32_t z = 0; z < g->d; ++z) { /* the layer's floors a row at a time (ptl_contour_floor) */
+                uint16_t* row = lm->heights.data + lm->heights.count;
+                for (uint32_t x = 0; x < g->w; ++x) row[x] = PTL_HEIGHT_NONE;
+                const int64_t ue = (int64_t)g->x0 + g->w, u0 = g->x0 > 0 ? g->x0 : 0, u1 = ue < lcl->w ? ue : lcl->w;
+                const int64_t v = (int64_t)g->z0 + z;
+                if (v >= 0 && v < (int64_t)lcl->d && u0 < u1)
+                    ptl_lmap_layer_floor_row(lm->m.of, lcl->layer, lcl->x0 + u0, lcl->z0 + v, (uint32_t)(u1 - u0),
+                                             PTL_HEIGHT_NONE, row + (u0 - g->x0));
+                if (!shared)
+                    for (uint32_t x = 0; x < g->w; ++x)
+                        if (!lm->colst.data[z * g->w + x]) row[x] = PTL_HEIGHT_NONE;
+                lm->heights.count += g->w;
+            }
         }
         g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */
     }

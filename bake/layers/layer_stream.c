@@ -218,16 +218,23 @@ static PTL_VX_INLINE_ALWAYS bool map_block_scan_w(block_map* m, uint32_t b, uint
     /* A block of one block-layer holds it in every span, so its links inside the block join that
        block-layer to itself and are not looked at; those leaving the block reach other blocks'. */
     const bool one = m->nl == 1;
+    /* bit dir: the neighbour column is inside the piece (and, for one block-layer, outside the
+       block); the z sides once per row, the x sides once per column of the block */
+    uint32_t look_z[PTL_LMAP_B], look_x[PTL_LMAP_B];
+    for (uint32_t z = 0; z < m->d; ++z) {
+        const uint32_t gz = m->z0 + z;
+        look_z[z] = (uint32_t)(gz + 1 < D) << 1 | (uint32_t)(gz > 0) << 3;
+        if (one) look_z[z] &= ~((uint32_t)(z + 1 < m->d) << 1 | (uint32_t)(z > 0) << 3);
+    }
+    for (uint32_t x = 0; x < m->w; ++x) {
+        const uint32_t gx = m->x0 + x;
+        look_x[x] = (uint32_t)(gx > 0) | (uint32_t)(gx + 1 < W) << 2;
+        if (one) look_x[x] &= ~((uint32_t)(x > 0) | (uint32_t)(x + 1 < m->w) << 2);
+    }
     for (uint32_t z = 0; z < m->d; ++z)
         for (uint32_t x = 0; x < m->w; ++x) {
             const uint32_t c = (m->z0 + z) * W + m->x0 + x;
-            const uint32_t gx = m->x0 + x, gz = m->z0 + z;
-            /* bit dir: the neighbour column is inside the piece (and, for one block-layer, outside the block) */
-            uint32_t look = (uint32_t)(gx > 0) | (uint32_t)(gz + 1 < D) << 1 | (uint32_t)(gx + 1 < W) << 2 |
-                            (uint32_t)(gz > 0) << 3;
-            if (one)
-                look &= ~((uint32_t)(x > 0) | (uint32_t)(z + 1 < m->d) << 1 | (uint32_t)(x + 1 < m->w) << 2 |
-                          (uint32_t)(z > 0) << 3);
+            const uint32_t look = look_z[z] | look_x[x];
             for (uint32_t sp = ptl_col_index_at_w(ix, c, width), e = ptl_col_index_at_w(ix, c + 1, width); sp < e; ++sp) {
                 const ptl_open_span* os = &of->spans[sp];
                 ptl_lmap_bl* r = &o->bl.data[os->layer - base];

@@ -66,6 +66,7 @@ typedef struct bin_job {
     uint32_t* tris;
     int pass;
     const int32_t* rows; /* NULL, or per PTL_TILES_BIN_RUN triangles: the first and last tile row they meet */
+    int32_t* ranges;     /* NULL, or 4 per triangle: its tile range, written by pass 0 and read by pass 1 */
 } bin_job;
 
 enum { BIN_MAX_COUNTERS = 1 << 22 };
@@ -86,7 +87,13 @@ static void bin_chunk(void* data, uint32_t chunk) {
             }
         }
         int32_t x0, z0, x1, z1;
-        tri_tiles(j->m, &j->g, i, &x0, &z0, &x1, &z1);
+        int32_t* tr = j->ranges ? j->ranges + 4 * (size_t)i : NULL;
+        if (tr && j->pass == 1) {
+            x0 = tr[0], z0 = tr[1], x1 = tr[2], z1 = tr[3];
+        } else {
+            tri_tiles(j->m, &j->g, i, &x0, &z0, &x1, &z1);
+            if (tr) tr[0] = x0, tr[1] = z0, tr[2] = x1, tr[3] = z1;
+        }
         if (x0 < range[0]) x0 = range[0];
         if (z0 < range[1]) z0 = range[1];
         if (x1 > range[2] - 1) x1 = range[2] - 1;
@@ -119,7 +126,17 @@ ptl_status ptl_tiles_bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w,
     const size_t ncount = (size_t)chunks * b->tiles;
     uint32_t* at = ptl_mem_calloc(a, ncount, sizeof *at);
     if (!at) return PTL_ERR_NO_MEMORY;
-    bin_job j = {m, grid_of(w, t), range, chunks, per_chunk, at, NULL, 0, rows};
+    /* A small mesh binned whole (rows NULL, at most PTL_TILES_BIN_ONCE_RUNS runs: 1 MB here at
+       most) keeps each triangle's tile range from the count for the placement (tri_tiles once, not
+       twice); a larger one computes it in both passes. */
+    const bool keep = !rows && m->tri_count <= (uint32_t)PTL_TILES_BIN_ONCE_RUNS * PTL_TILES_BIN_RUN;
+    const size_t nranges = keep ? 4 * (size_t)m->tri_count : 0;
+    int32_t* ranges = nranges ? ptl_mem_alloc(a, nranges * sizeof *ranges) : NULL;
+    if (nranges && !ranges) {
+        ptl_mem_free(a, at, ncount * sizeof *at);
+        return PTL_ERR_NO_MEMORY;
+    }
+    bin_job j = {m, grid_of(w, t), range, chunks, per_chunk, at, NULL, 0, rows, ranges};
     ptl_status st = PTL_OK;
     for (int pass = 0; pass < 2 && st == PTL_OK; ++pass) {
         j.pass = pass, j.tris = b->tris;
@@ -148,6 +165,7 @@ ptl_status ptl_tiles_bin_triangles(const ptl_trimesh* m, const ptl_vx_params* w,
         if (!b->tris) st = PTL_ERR_NO_MEMORY;
     }
     ptl_mem_free(a, at, ncount * sizeof *at);
+    if (ranges) ptl_mem_free(a, ranges, nranges * sizeof *ranges);
     return st;
 }
 
