@@ -18,7 +18,7 @@ solution "portolan"
     language "C"
     includedirs { "include" }
     defines { "_POSIX_C_SOURCE=200809L" }
-    buildoptions { "-Wall", "-Wextra", "-Wno-missing-field-initializers" }
+    buildoptions { "-Wall", "-Wextra", "-Wno-missing-field-initializers", "-fno-math-errno" }
     -- Debug symbols in every configuration, and binaries not stripped: perf and the sanitizers'
     -- reports name functions (premake4 links with -s otherwise). Symbols do not change the code.
     if P5 then symbols "On" else flags { "Symbols" } end
