@@ -173,7 +173,7 @@ static ptl_status write_path(ptl_query* q, uint32_t goal_cell, const ptl_qpoint*
 
 /* Can a disc of radius r (min_w2: about (2 r)^2) cross the portal from vertex a to b? Not where both
    ends lie on walls (the disc keeps r from each) and they are nearer than 2 r. */
-static bool wide_enough(const ptl_query* q, uint32_t a, uint32_t b, double min_w2) {
+bool ptl_query_portal_wide(const ptl_query* q, uint32_t a, uint32_t b, double min_w2) {
     if (q->wall[2 * a] == PTL_NONE && q->wall[2 * a + 1] == PTL_NONE) return true;
     if (q->wall[2 * b] == PTL_NONE && q->wall[2 * b + 1] == PTL_NONE) return true;
     const ptl_navmesh* nm = q->nm;
@@ -217,7 +217,7 @@ uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* s, const ptl_q
             if (q->dead_end[d] && q->goal_stamp[d] != stamp) continue;
             if (q->use_pockets && ptl_nm_cell_skips(nm, d, &pk)) continue;
             uint32_t j1 = j + 1 == cell->vert_count ? 0 : j + 1;
-            if (min_w2 > 0 && !wide_enough(q, cv[j], cv[j1], min_w2)) continue;
+            if (min_w2 > 0 && !ptl_query_portal_wide(q, cv[j], cv[j1], min_w2)) continue;
             double x, z;
             portal_point(cc->x, cc->z, t->x, t->z, ptl_nm_vx(nm, cv[j]), ptl_nm_vz(nm, cv[j]), ptl_nm_vx(nm, cv[j1]),
                          ptl_nm_vz(nm, cv[j1]), &x, &z);

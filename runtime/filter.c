@@ -96,8 +96,14 @@ bool ptl_query_filter_point(const ptl_query* q, ptl_qpoint* p) {
 }
 
 ptl_status ptl_query_filter_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out) {
+    return ptl_query_nearest_reached(q, s, goal, 0, out);
+}
+
+ptl_status ptl_query_nearest_reached(ptl_query* q, const ptl_qpoint* s, const float goal[3], double radius, ptl_qpoint* out) {
     const ptl_navmesh* nm = q->nm;
     const double gx = goal[0], gz = goal[2], tie = q->eps * q->eps;
+    /* 2 r less the checks' tolerance, as the corridor's A* (corridor.c) */
+    const double min_w = radius > 0 ? fmax(0, 2 * radius - 8 * q->eps) : 0, min_w2 = min_w * min_w;
     uint32_t stamp = ptl_query_next_stamp(q), head = 0, tail = 0, best_c = PTL_NONE;
     double best_d = INFINITY, best_dy = INFINITY, bx = 0, bz = 0;
     for (uint32_t k = 0; k < s->cell_count; ++k)
@@ -107,7 +113,11 @@ ptl_status ptl_query_filter_nearest_reachable(ptl_query* q, const ptl_qpoint* s,
         const ptl_blob_cell* cell = &nm->cells[c];
         for (uint32_t i = 0; i < cell->vert_count; ++i) {
             const uint32_t nb = q->slots[cell->first + i].nbr;
-            if (nb != PTL_NONE && q->seen_stamp[nb] != stamp) q->seen_stamp[nb] = stamp, q->cheap[tail++] = nb;
+            if (nb == PTL_NONE || q->seen_stamp[nb] == stamp) continue;
+            if (min_w2 > 0 && !ptl_query_portal_wide(q, nm->cell_verts[cell->first + i],
+                                                     nm->cell_verts[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)], min_w2))
+                continue;
+            q->seen_stamp[nb] = stamp, q->cheap[tail++] = nb;
         }
         if (ptl_nm_is_link(nm, c)) continue;
         double x = gx, z = gz, d = ptl_query_nearest_in_cell(nm, c, gx, gz, &x, &z);

@@ -50,7 +50,32 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
     ptl_status st = req->mode == PTL_PATH_CORRIDOR
                         ? ptl_query_disc_corridor(q, sp, gp, r, tol, res->turns, res->turn_capacity, res)
                         : ptl_query_disc_path(q, sp, gp, r, tol, res->turns, res->turn_capacity, res);
-    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL) {
+    if (st == PTL_PARTIAL) {
+        /* The disc cannot reach the goal: the path to the point nearest the goal of the cells it
+           may reach (through portals at least 2 r wide), moved to keep r (within the extents'
+           reach), when the disc reaches that (runtime.h); found false. */
+        ptl_qpoint np, cp;
+        double x, z;
+        uint32_t cell;
+        if (ptl_query_nearest_reached(q, sp, req->goal, r, &np) == PTL_OK &&
+            ptl_clear_move(q, &np, r, reach, &x, &z, &cell) == PTL_OK) {
+            memset(&cp, 0, sizeof cp);
+            cp.x = x, cp.z = z, cp.y = ptl_query_cell_y(q->nm, cell, x, z);
+            cp.kind = PTL_QPOINT_CELL;
+            cp.cell = cp.pair[0] = cell;
+            cp.cells = cp.pair;
+            cp.cell_count = 1;
+            ptl_status pst = req->mode == PTL_PATH_CORRIDOR
+                                 ? ptl_query_disc_corridor(q, sp, &cp, r, tol, res->turns, res->turn_capacity, res)
+                                 : ptl_query_disc_path(q, sp, &cp, r, tol, res->turns, res->turn_capacity, res);
+            if (pst >= 0 && res->found) {
+                res->found = res->complete = false;
+                return PTL_PARTIAL;
+            }
+            if (pst < 0) st = pst;
+        }
+    }
+    if (st == PTL_ERR_OUT_OF_NODES || st == PTL_PARTIAL || st < 0) {
         res->point_count = res->point_total = res->turn_count = 0;
         res->found = res->complete = false;
         res->length = 0;

@@ -296,6 +296,12 @@ bool ptl_query_filter_point(const ptl_query* q, ptl_qpoint* p);
 /* filter.c: ptl_query_nearest_reachable under a filter that excludes cells (the navmesh's pieces
    are the unfiltered mesh's): breadth first over the filtered cells from s. */
 ptl_status ptl_query_filter_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
+/* filter.c: the same, over the cells reached from s through portals a disc of `radius` can cross
+   (ptl_query_portal_wide; 0: every portal), the query's filter applied. */
+ptl_status ptl_query_nearest_reached(ptl_query* q, const ptl_qpoint* s, const float goal[3], double radius, ptl_qpoint* out);
+/* corridor.c: can a disc cross the portal from vertex a to b (min_w2: about (2 r)^2)? Not where
+   both ends lie on walls nearer than that. */
+bool ptl_query_portal_wide(const ptl_query* q, uint32_t a, uint32_t b, double min_w2);
 
 /* Switches for comparisons in tests and benchmarks, kept out of the public ptl_query_desc: both
    give the same lengths, more slowly. ignore_hubs: exact paths search the cells as if the navmesh

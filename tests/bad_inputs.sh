@@ -188,7 +188,7 @@ BLOB = {"version": (4, "I"), "endian": (8, "I"), "header_size": (12, "I"), "tota
         "lid_count": (288, "I")}
 PART = {"version": (4, "I"), "total_size": (16, "Q"), "range_x1": (40, "i"), "tile_count": (48, "I"),
         "cs": (56, "f"), "world_width": (104, "i"), "walkable_radius": (128, "i"), "max_void": (136, "i"),
-        "tile_size": (148, "i"), "tiles_x": (156, "i")}
+        "tile_size": (168, "i"), "tiles_x": (176, "i")}
 
 def u32(b, at): return struct.unpack_from("<I", b, at)[0]
 def u64(b, at): return struct.unpack_from("<Q", b, at)[0]

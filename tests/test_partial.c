@@ -127,11 +127,15 @@ Test(partial, radius_paths_and_bad_ends_stay_as_they_were) {
     ptl_navmesh* nm = bake_test_shape(&t, 0);
     ptl_query* q = make_query(nm);
     float pts[3 * 16];
-    /* radius > 0: no points (documented) */
+    /* radius > 0: the path to the nearest point of the start's room, moved to keep the radius:
+       (4, 2) on the room's wall -> (3.5, 2) */
     ptl_path_request req = {.start = {1, 0, 2}, .goal = {8, 0, 2}, .radius = 0.5f};
     ptl_path_result r = {.points = pts, .point_capacity = 16};
     cr_assert_eq(ptl_query_find_path(q, &req, &r), PTL_PARTIAL);
-    cr_assert(!r.found && r.point_count == 0 && r.length == 0);
+    cr_assert(!r.found && !r.complete && r.point_count >= 2, "%u points", r.point_count);
+    const float* last = pts + 3 * (r.point_count - 1);
+    cr_assert(fabsf(last[0] - 3.5f) < 1e-4f && fabsf(last[2] - 2) < 1e-4f && fabs(r.length - 2.5) < 1e-4, "ends at (%g, %g), length %g",
+              last[0], last[2], r.length);
     /* radius 0, goal far outside both rooms: not found, no points */
     ptl_path_request far = {.start = {1, 0, 2}, .goal = {50, 0, 2}};
     cr_assert_eq(ptl_query_find_path(q, &far, &r), PTL_ERR_NOT_FOUND);
@@ -141,6 +145,45 @@ Test(partial, radius_paths_and_bad_ends_stay_as_they_were) {
     ptl_path_result r1 = {.points = pts, .point_capacity = 1};
     cr_assert_eq(ptl_query_find_path(q, &around, &r1), PTL_PARTIAL);
     cr_assert(!r1.found && r1.point_count == 1 && r1.point_total == 2 && fabs(r1.length - hypot(3, 2)) < 1e-6);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+}
+
+/* A disc too wide for a neck between two rooms (0.4 wide, radius 0.5): the path to the point of
+   the near room nearest the goal that keeps the radius, just before the neck; the same in the
+   corridor mode; every point keeps the radius from the neck's corners. */
+Test(partial, a_disc_stopped_by_a_narrow_neck_gets_the_path_to_its_mouth) {
+    test_shape t;
+    memset(&t, 0, sizeof t);
+    const double ring[] = {0, 0, 4.9, 0, 4.9, 1.8, 5.1, 1.8, 5.1, 0, 10, 0, 10, 4, 5.1, 4, 5.1, 2.2, 4.9, 2.2, 4.9, 4, 0, 4};
+    shape_ring(&t, ring, 12);
+    ptl_navmesh* nm = bake_test_shape(&t, 0);
+    ptl_query* q = make_query(nm);
+    float pts[3 * 64];
+    for (int mode = 0; mode < 2; ++mode) {
+        ptl_path_request req = {.start = {1, 0, 2}, .goal = {8, 0, 2}, .radius = 0.5f,
+                                .mode = mode ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT};
+        ptl_path_result r = {.points = pts, .point_capacity = 64};
+        cr_assert_eq(ptl_query_find_path(q, &req, &r), PTL_PARTIAL, "mode %d", mode);
+        cr_assert(!r.found && r.point_count >= 2, "mode %d: %u points", mode, r.point_count);
+        const float* last = pts + 3 * (r.point_count - 1);
+        const double corner = 0.5 * 0.5 - 0.2 * 0.2;
+        cr_assert(last[0] < 4.9f - 0.45f && last[0] > 4.9f - 0.6f && fabsf(last[2] - 2) < 0.05f, "mode %d: ends at (%g, %g)", mode,
+                  last[0], last[2]);
+        for (uint32_t i = 0; i < r.point_count; ++i) {
+            const float* p = pts + 3 * i;
+            double d1 = hypot(p[0] - 4.9, p[2] - 1.8), d2 = hypot(p[0] - 4.9, p[2] - 2.2);
+            /* the room's walls (x = 4.9 beside the neck, z = 0 and 4, x = 0) and the neck's corners */
+            const bool in_mouth = p[2] > 1.8 && p[2] < 2.2;
+            const double x_max = in_mouth ? 4.9 - sqrt(corner) : 4.4;
+            cr_assert(d1 >= 0.5 - 1e-5 && d2 >= 0.5 - 1e-5 && p[0] <= x_max + 1e-5 && p[0] >= 0.5 - 1e-5 && p[2] >= 0.5 - 1e-5 &&
+                          p[2] <= 3.5 + 1e-5,
+                      "mode %d: point %u (%g, %g) nearer than the radius to a wall", mode, i, p[0], p[2]);
+        }
+        /* radius 0 passes the neck */
+        req.radius = 0;
+        cr_assert_eq(ptl_query_find_path(q, &req, &r), PTL_OK);
+    }
     ptl_query_destroy(q);
     ptl_navmesh_destroy(nm);
 }

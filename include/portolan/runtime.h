@@ -424,7 +424,11 @@ enum { PTL_PATH_POINT_OFFMESH = 1u };
    length is the whole path's); PTL_PARTIAL when the goal is unreachable: found = false, and (radius
    0) the path to the reachable point nearest the goal in plan (x-z; among points equally near, the
    one whose height is nearest the goal's), with its points, length, goal_cell and cells, the
-   points possibly truncated (point_total says); radius > 0: no points, length 0. PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
+   points possibly truncated (point_total says); radius > 0: the path of the disc to the point
+   nearest the goal of the cells it may reach (through portals at least twice the radius wide),
+   moved to keep the radius (ptl_query_clear_point's rule, within the extents' reach), when the
+   disc reaches that point, else no points: near the nearest point the disc can reach, not
+   always that point (which lies on the boundary of the space the radius keeps clear, not built). PTL_ERR_NOT_FOUND when start or goal has no mesh within the extents or is ambiguous;
    PTL_ERR_OUT_OF_NODES when the exact search's pool is full (raise ptl_query_desc.max_nodes);
    PTL_ERR_INVALID_ARG for NULL, non-finite or out-of-range arguments (a negative radius). On every
    error found = false and no points are returned.

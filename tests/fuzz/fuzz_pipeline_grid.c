@@ -104,8 +104,8 @@ static double grid_clearance(const grid_space* g, double x, double y, double rea
     return best;
 }
 
-/* A path of radius r: a known status; for a path, every sample of it keeps r (less the wall
-   tolerance) from every blocked square, and when both ends keep r themselves (and so are not
+/* A path of radius r: a known status; for a path or a partial path, every sample of it keeps r
+   (less the wall tolerance) from every blocked square, and when both ends keep r themselves (and so are not
    moved), it starts and ends where the radius-0 path does and is no shorter. The corridor mode
    (after the exact one, whose answer is kept in *exact) is found wherever exact is, never shorter. */
 static void check_disc(ptl_query* q, const grid_space* g, const float s[2], const float t[2], float r, const fuzz_answer* zero,
@@ -130,7 +130,8 @@ static void check_disc(ptl_query* q, const grid_space* g, const float s[2], cons
             fuzz_fail("radius %g: (%g,%g)->(%g,%g): corridor %.9g shorter than exact %.9g", r, s[0], s[1], t[0], t[1],
                       a->res.length, exact->res.length);
     }
-    if (st < 0 || !a->res.found || a->res.point_count != a->res.point_total) return;
+    /* a path, or a partial path (to a point near the nearest one the disc reaches): every sample keeps r */
+    if (st < 0 || (!a->res.found && st != PTL_PARTIAL) || a->res.point_count != a->res.point_total) return;
     const float* p = a->pts;
     for (uint32_t i = 0; i + 1 < a->res.point_count; ++i) {
         double dx = p[3 * i + 3] - p[3 * i], dy = p[3 * i + 5] - p[3 * i + 2], len = sqrt(dx * dx + dy * dy);
@@ -145,6 +146,7 @@ static void check_disc(ptl_query* q, const grid_space* g, const float s[2], cons
     }
     /* ends that keep r are where the radius-0 path has them (located: a point within the location
        tolerance of an edge or a vertex is put on it) */
+    if (!a->res.found) return;
     bool keep = grid_clearance(g, s[0], s[1], r) >= r + 1e-4 && grid_clearance(g, t[0], t[1], r) >= r + 1e-4;
     if (!keep || zero->status != PTL_OK || !zero->res.found || zero->res.point_count == 0) return;
     const float* e = p + 3 * (a->res.point_count - 1);
