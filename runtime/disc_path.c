@@ -237,14 +237,7 @@ static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span
 }
 
 /* A located point at (x, z) in `cell`. */
-static void cell_point(double x, double z, uint32_t cell, ptl_qpoint* out) {
-    memset(out, 0, sizeof *out);
-    out->x = x, out->z = z;
-    out->kind = PTL_QPOINT_CELL;
-    out->cell = out->pair[0] = cell;
-    out->cells = out->pair;
-    out->cell_count = 1;
-}
+static void cell_point(double x, double z, uint32_t cell, ptl_qpoint* out) { ptl_qpoint_in_cell(out, cell, x, 0, z); }
 
 /* The angle of corner v's normal cone (between its walls' normals into the walkable side, clockwise
    from the arriving wall's), or -1 when v has no single pair of walls. */

@@ -131,11 +131,6 @@ ptl_status ptl_query_nearest_reached(ptl_query* q, const ptl_qpoint* s, const fl
         best_c = c, best_d = d, best_dy = dy, bx = x, bz = z;
     }
     if (best_c == PTL_NONE) return PTL_ERR_NOT_FOUND;
-    memset(out, 0, sizeof *out);
-    out->x = bx, out->z = bz, out->y = ptl_query_cell_y(nm, best_c, bx, bz);
-    out->kind = PTL_QPOINT_CELL;
-    out->cell = out->pair[0] = best_c;
-    out->cells = out->pair;
-    out->cell_count = 1;
+    ptl_qpoint_in_cell(out, best_c, bx, ptl_query_cell_y(nm, best_c, bx, bz), bz);
     return PTL_OK;
 }

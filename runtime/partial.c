@@ -91,11 +91,6 @@ ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const 
     if (best_c == PTL_NONE) return PTL_ERR_NOT_FOUND;
     /* The nearest point of the piece to a goal outside it lies on the piece's boundary (a wall or a
        ledge of best_c, or a corner): a point of that cell, which the search can end at. */
-    memset(out, 0, sizeof *out);
-    out->x = bx, out->z = bz, out->y = ptl_query_cell_y(nm, best_c, bx, bz);
-    out->kind = PTL_QPOINT_CELL;
-    out->cell = out->pair[0] = best_c;
-    out->cells = out->pair;
-    out->cell_count = 1;
+    ptl_qpoint_in_cell(out, best_c, bx, ptl_query_cell_y(nm, best_c, bx, bz), bz);
     return PTL_OK;
 }

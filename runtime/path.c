@@ -36,14 +36,7 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
         uint32_t cell;
         ptl_status st = ptl_clear_move(q, ends[k], r, reach, &x, &z, &cell);
         if (st < 0) return st;
-        if (x != ends[k]->x || z != ends[k]->z) {
-            memset(ends[k], 0, sizeof *ends[k]);
-            ends[k]->x = x, ends[k]->z = z;
-            ends[k]->kind = PTL_QPOINT_CELL;
-            ends[k]->cell = ends[k]->pair[0] = cell;
-            ends[k]->cells = ends[k]->pair;
-            ends[k]->cell_count = 1;
-        }
+        if (x != ends[k]->x || z != ends[k]->z) ptl_qpoint_in_cell(ends[k], cell, x, 0, z);
     }
     res->start_cell = sp->cell;
     double tol = req->arc_tolerance > 0 ? req->arc_tolerance : 0.05 * r;
@@ -59,12 +52,7 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
         uint32_t cell;
         if (ptl_query_nearest_reached(q, sp, req->goal, r, &np) == PTL_OK &&
             ptl_clear_move(q, &np, r, reach, &x, &z, &cell) == PTL_OK) {
-            memset(&cp, 0, sizeof cp);
-            cp.x = x, cp.z = z, cp.y = ptl_query_cell_y(q->nm, cell, x, z);
-            cp.kind = PTL_QPOINT_CELL;
-            cp.cell = cp.pair[0] = cell;
-            cp.cells = cp.pair;
-            cp.cell_count = 1;
+            ptl_qpoint_in_cell(&cp, cell, x, ptl_query_cell_y(q->nm, cell, x, z), z);
             ptl_status pst = req->mode == PTL_PATH_CORRIDOR
                                  ? ptl_query_disc_corridor(q, sp, &cp, r, tol, res->turns, res->turn_capacity, res)
                                  : ptl_query_disc_path(q, sp, &cp, r, tol, res->turns, res->turn_capacity, res);

@@ -38,10 +38,7 @@ static bool holds(const ptl_navmesh* nm, uint32_t c, double x, double z, double 
    a stop past the point itself). */
 static bool walk_from(ptl_query* q, uint32_t c, double px, double pz, const float* b, ptl_clear_trace_out* tr) {
     ptl_qpoint s;
-    memset(&s, 0, sizeof s);
-    s.kind = PTL_QPOINT_CELL;
-    s.x = px, s.z = pz;
-    s.cell = c, s.pair[0] = c, s.cells = s.pair, s.cell_count = 1;
+    ptl_qpoint_in_cell(&s, c, px, 0, pz);
     memset(tr, 0, sizeof *tr);
     tr->cells = q->cheap, tr->cell_capacity = q->nm->h->cell_count;
     return ptl_clear_trace(q, &s, b[0], b[2], tr) && tr->cell_count > 0 && !(tr->hit && tr->t <= 0);

@@ -9,6 +9,8 @@
 #ifndef PTL_QUERY_INTERNAL_H
 #define PTL_QUERY_INTERNAL_H
 
+#include <string.h>
+
 #include "funnel.h"
 #include "navmesh_internal.h"
 
@@ -123,6 +125,17 @@ typedef struct ptl_search_run {
     uint8_t sliced;           /* 0: none begun; 1: begun, found whole at finish; 2: begun, searching */
     ptl_status begin_status;  /* a failure of the ends' location, reported at finish */
 } ptl_search_run;
+
+/* *out = (x, y, z) as a point of cell `cell` alone (PTL_QPOINT_CELL): a point a query knows the
+   cell of (a caller's cell, a partial path's end, a moved end). */
+static inline void ptl_qpoint_in_cell(ptl_qpoint* out, uint32_t cell, double x, float y, double z) {
+    memset(out, 0, sizeof *out);
+    out->x = x, out->y = y, out->z = z;
+    out->kind = PTL_QPOINT_CELL;
+    out->cell = out->pair[0] = cell;
+    out->cells = out->pair;
+    out->cell_count = 1;
+}
 
 /* *dst = *src, its cell list kept pointing at its own storage when it did. */
 static inline void ptl_qpoint_copy(ptl_qpoint* dst, const ptl_qpoint* src) {

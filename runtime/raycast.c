@@ -63,11 +63,6 @@ ptl_status ptl_query_raycast_in(ptl_query* q, uint32_t cell, const float start[3
     if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
         return ptl_query_raycast(q, start, end, NULL, out);
     ptl_qpoint s;
-    memset(&s, 0, sizeof s);
-    s.x = start[0], s.y = start[1], s.z = start[2];
-    s.kind = PTL_QPOINT_CELL;
-    s.cell = s.pair[0] = cell;
-    s.cells = s.pair;
-    s.cell_count = 1;
+    ptl_qpoint_in_cell(&s, cell, start[0], start[1], start[2]);
     return raycast_from(q, &s, end, out);
 }
