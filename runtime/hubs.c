@@ -531,12 +531,15 @@ static ptl_status find_pocket_ends(hub_search* hs) {
             continue;
         }
         /* An end in the cell next to its pocket's lid sees all of the lid (the cell is convex):
-           a path from it leaves the pocket straight, no turn inside. */
+           a path from it leaves the pocket straight, no turn inside. Not so in a kinked cell
+           (navmesh.cell_kinked): an end on the far side of its kink must turn there (a notch 2e-5
+           off a hole's edge line, regress/pipeline_poly/...-9fe721), so that pocket is kept. */
         uint32_t kept = 0;
         for (uint32_t i = 0; i < sd->ends.lid_count; ++i) {
             uint32_t l = sd->ends.lids[i], inner = nm->lids[l].inner;
             bool sees = false;
-            for (uint32_t c = 0; c < sd->from->cell_count && !sees; ++c) sees = sd->from->cells[c] == inner;
+            if (!ptl_nm_cell_kinked(nm, inner))
+                for (uint32_t c = 0; c < sd->from->cell_count && !sees; ++c) sees = sd->from->cells[c] == inner;
             if (!sees) sd->ends.lids[kept++] = l;
         }
         sd->ends.lid_count = kept;

@@ -350,3 +350,45 @@ Test(hubs, a_landmark_rebake_drops_the_section_and_the_blob_stays_valid) {
     ptl_blob_free(out, out_size, NULL);
     ptl_blob_free(blob, size, NULL);
 }
+
+/* A fuzz finding (regress/pipeline_poly/...-9fe721): an outer ring whose notch (17, 1.25002) lies
+   2e-5 off the line of a hole's edge (z = 1.25). The cell next to the pocket's lid is kinked there
+   (navmesh.cell_kinked): from the notch the lid is not all in sight, the path turns at the hole's
+   corner (3.875, 1.25) inside the pocket. The hub search took the notch for an end that sees its
+   lid whole, left the pocket unturned and found no path to anywhere. */
+Test(hubs, an_end_in_a_kinked_cell_next_to_its_lid_still_turns_in_its_pocket) {
+    static const char POLY[] = "poly\n1\n3\n"
+                               "4 0 0 21.5 1.0000000000000001e-05 17 1.2500199999999999 0 15\n"
+                               "3 19.000019999999999 16.999919999999999 25 7.5 7.5 25.00001\n"
+                               "3 1.25 1.25 3.875 1.25 30.12499 4.8749900000000004\n";
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_poly_parse(POLY, strlen(POLY), "kinked.poly", NULL, &s, &err), 0, "%s", err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = 1;
+    bd.lids = true;
+    void* blob;
+    size_t size;
+    cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);
+    ptl_shape_free(&s);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+    cr_assert_gt(((const ptl_blob_header*)blob)->lid_count, 0, "the bake has pocket lids");
+    pair_queries p = make_queries(nm);
+    const float notch[3] = {17, 0, 1.25002f};
+    const float goals[][3] = {{0, 0, 15}, {0.5f, 0, 0.5f}, {1, 0, 10}, {20, 0, 0.2f}, {5, 0, 1.3f}, {10, 0, 4}};
+    for (size_t i = 0; i < sizeof goals / sizeof goals[0]; ++i) {
+        uint32_t found = 0;
+        cr_expect(agree(&p, notch, goals[i], &found), "notch -> (%g, %g): hubs and interval search differ", goals[i][0],
+                  goals[i][2]);
+        cr_expect_eq(found, 1, "notch -> (%g, %g): no path", goals[i][0], goals[i][2]);
+        found = 0;
+        cr_expect(agree(&p, goals[i], notch, &found), "(%g, %g) -> notch: hubs and interval search differ", goals[i][0],
+                  goals[i][2]);
+        cr_expect_eq(found, 1, "(%g, %g) -> notch: no path", goals[i][0], goals[i][2]);
+    }
+    free_queries(&p);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+}
