@@ -33,6 +33,21 @@ static inline bool ptl_om_cell_has_arcs(const ptl_navmesh* nm, uint32_t c) {
 ptl_status ptl_om_begin(ptl_query* q, const ptl_qpoint* t);
 /* ptl_om_h out of line (the searches' key function stays small enough to inline). */
 double ptl_om_h_min(const ptl_query* q, const ptl_snode* n, double h_goal);
+/* Does the query's filter exclude the link of arc `arc`: its area, or a cell an end lies in
+   (filter.c)? Such a link is not taken. (Area costs do not weigh a link: its own cost stands.) */
+bool ptl_om_link_filtered(const ptl_query* q, uint32_t arc);
+/* Can an arc (of q->om_useful, after ptl_om_begin) make the way from s to t, in one cell, shorter
+   than the straight line? */
+bool ptl_om_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t);
+/* Points a path with links may have, over a table of `arcs` arcs: each leg between links at most
+   one corner per vertex or per cell it crosses, and its two ends. */
+uint32_t ptl_om_corner_cap(const ptl_navmesh* nm, uint32_t arcs);
+/* A path with links written to `corners` and `flags` (n points), into res: the points where the
+   surface bends added (follow_surface) and the cells crossed (res->cell_capacity), leg by leg from
+   the start sp and each link's end (offmesh_path.c). `length` is the path's as the search found it
+   (used without follow_surface). PTL_OK, PTL_TRUNCATED, PTL_ERR_INTERNAL (a cell walk met a wall). */
+ptl_status ptl_om_path_legs(ptl_query* q, const ptl_qpoint* sp, const float* corners, const uint8_t* flags, uint32_t n,
+                            double length, bool surface, ptl_path_result* res);
 /* Frees the query's per-arc state (query destroy). */
 void ptl_om_query_free(ptl_query* q);
 

@@ -30,6 +30,14 @@ void ptl_om_query_free(ptl_query* q) {
     q->om_g = q->om_k = q->om_useful = NULL;
     q->om_stamp = q->om_done = NULL;
     q->om_arc_cap = 0;
+    ptl_mem_free(&q->alloc, q->om_corners, 3 * (size_t)q->om_corner_cap * sizeof(float));
+    ptl_mem_free(&q->alloc, q->om_flags, q->om_corner_cap);
+    q->om_corners = NULL, q->om_flags = NULL;
+    q->om_corner_cap = 0;
+}
+
+uint32_t ptl_om_corner_cap(const ptl_navmesh* nm, uint32_t arcs) {
+    return nm->h->vert_count + nm->h->cell_count + 2 + 2 * arcs;
 }
 
 /* Matches the query to the navmesh's links: arrays for every arc, and slots that enter a dead-end
@@ -47,7 +55,10 @@ static ptl_status sync(ptl_query* q) {
         q->om_done = ptl_mem_calloc(&q->alloc, n, sizeof(uint32_t));
         q->om_useful = ptl_mem_alloc(&q->alloc, 3 * n * sizeof(double));
         q->om_arc_cap = need;
-        if (!q->om_g || !q->om_k || !q->om_stamp || !q->om_done || !q->om_useful) {
+        q->om_corner_cap = ptl_om_corner_cap(nm, need);
+        q->om_corners = ptl_mem_alloc(&q->alloc, 3 * (size_t)q->om_corner_cap * sizeof(float));
+        q->om_flags = ptl_mem_alloc(&q->alloc, q->om_corner_cap);
+        if (!q->om_g || !q->om_k || !q->om_stamp || !q->om_done || !q->om_useful || !q->om_corners || !q->om_flags) {
             ptl_om_query_free(q);
             return PTL_ERR_NO_MEMORY;
         }
@@ -136,3 +147,19 @@ ptl_status ptl_om_begin(ptl_query* q, const ptl_qpoint* t) {
 }
 
 double ptl_om_h_min(const ptl_query* q, const ptl_snode* n, double h_goal) { return ptl_om_h(q, n, h_goal); }
+
+bool ptl_om_link_filtered(const ptl_query* q, uint32_t arc) {
+    const ptl_om_link* l = &q->nm->om[arc >> 1];
+    const uint32_t a = l->desc.area & 63u;
+    if (!((q->filter.include_mask >> a) & 1) || ((q->filter.exclude_mask >> a) & 1)) return true;
+    return ptl_query_cell_off(q, l->end[0].cell) || ptl_query_cell_off(q, l->end[1].cell);
+}
+
+bool ptl_om_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
+    const double d = dist(s->x, s->z, t->x, t->z);
+    for (uint32_t i = 0; i < q->om_useful_count; ++i) {
+        const double* u = q->om_useful + 3 * (size_t)i;
+        if (u[2] + dist(u[0], u[1], s->x, s->z) < d) return true;
+    }
+    return false;
+}

@@ -8,6 +8,7 @@
 
 #include "clearance.h"
 #include "interval.h"
+#include "offmesh.h"
 
 /* The exact path: read off the hub labels when the navmesh has them (hubs.c), else searched (and
    when the hub search runs out of room). */
@@ -72,16 +73,51 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
     return st;
 }
 
-/* The path of a point (radius 0) from sp to gp by req->mode (the corridor whenever the query's
-   filter weighs areas: filter.c), following the surface on request, with its cells when res asks. */
+/* The search by req->mode: the exact one (hub labels when the navmesh has them), or the corridor,
+   also whenever the query's filter weighs areas (filter.c). Both take off-mesh links. */
+static ptl_status search_by_mode(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
+                                 ptl_path_result* res) {
+    return req->mode == PTL_PATH_EXACT && !q->weighted ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
+}
+
+/* A path with off-mesh links whose surface or cells are asked for: the corners and their flags
+   into the query's buffers for such paths (offmesh_search.c), then leg by leg (offmesh_path.c). */
+static ptl_status link_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
+                            bool surface, ptl_path_result* res) {
+    ptl_path_result in = *res;
+    in.points = q->om_corners;
+    in.flags = q->om_flags;
+    in.point_capacity = q->om_corner_cap;
+    in.cells = NULL, in.cell_capacity = 0;
+    ptl_status st = search_by_mode(q, req, sp, gp, &in);
+    if (st == PTL_TRUNCATED) st = PTL_ERR_INTERNAL; /* the buffer holds any path (ptl_om_corner_cap) */
+    if (st < 0 || !in.found) {
+        res->found = res->complete = false, res->nodes_expanded = in.nodes_expanded;
+        return st;
+    }
+    ptl_path_result out = in;
+    out.points = res->points, out.point_capacity = res->point_capacity, out.flags = res->flags;
+    out.cells = res->cells, out.cell_capacity = res->cell_capacity;
+    st = ptl_om_path_legs(q, sp, in.points, in.flags, in.point_count, in.length, surface, &out);
+    *res = out;
+    return st;
+}
+
+/* The path of a point (radius 0) from sp to gp by req->mode, following the surface on request,
+   with its cells when res asks. */
 static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
                              ptl_path_result* res) {
     ptl_status st;
-    /* With off-mesh links: exact paths in either mode, corners only, no cells (runtime.h). */
-    const bool links = q->nm->om_live > 0;
-    const bool surface = q->profile && req->follow_surface && !links, cells = res->cell_capacity > 0 && !links;
+    const bool surface = q->profile && req->follow_surface, cells = res->cell_capacity > 0;
     if (!surface && !cells) {
-        st = (req->mode == PTL_PATH_EXACT && !q->weighted) || links ? exact(q, sp, gp, res) : ptl_query_corridor(q, sp, gp, res);
+        st = search_by_mode(q, req, sp, gp, res);
+    } else if (q->nm->om_live > 0) {
+        /* (the query's link buffers are ready: any search with live links synced them) */
+        if (!q->om_corners || q->om_gen != q->nm->om_gen) {
+            ptl_status ss = ptl_om_begin(q, gp);
+            if (ss < 0) return ss;
+        }
+        st = link_path(q, req, sp, gp, surface, res);
     } else {
         /* The corners into the query's buffer (it holds any path: a taut path visits each vertex
            at most once), then the path (following the surface on request) into the caller's, and
@@ -89,7 +125,7 @@ static ptl_status point_path(ptl_query* q, const ptl_path_request* req, const pt
         ptl_path_result in = *res;
         in.points = q->corners;
         in.point_capacity = q->nm->h->vert_count + 2;
-        st = req->mode == PTL_PATH_EXACT && !q->weighted ? exact(q, sp, gp, &in) : ptl_query_corridor(q, sp, gp, &in);
+        st = search_by_mode(q, req, sp, gp, &in);
         if (st >= 0 && in.found) {
             ptl_path_result out = in;
             out.points = res->points;

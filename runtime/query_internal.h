@@ -77,7 +77,8 @@ typedef struct ptl_ccell {
     uint32_t stamp;     /* generation: the entry is unset unless it equals the query's stamp */
     uint32_t parent;    /* the cell the path came from (PTL_NONE at a start cell) */
     uint32_t heap_pos;  /* index in the open list, PTL_NONE when not in it */
-    uint16_t edge;      /* the crossed edge, as an index in `parent` */
+    uint32_t arc;       /* the off-mesh link's arc it was entered by from `parent`, else PTL_NONE */
+    uint16_t edge;      /* the crossed edge, as an index in `parent` (not used with `arc`) */
     uint8_t closed;
     uint8_t pad;
 } ptl_ccell;
@@ -277,6 +278,11 @@ struct ptl_query {
     uint32_t* om_stamp;
     uint32_t* om_done;
     double* om_useful;
+    /* A path's corners and their flags while it holds links and its surface or cells are asked for
+       (path.c, offmesh_path.c): om_corner_cap points, grown with the table (ptl_om_corner_cap). */
+    float* om_corners;
+    uint8_t* om_flags;
+    uint32_t om_corner_cap;
 };
 
 /* ptl_snode.ends flags of the exact search with off-mesh links (search.c): a link node (cell: the

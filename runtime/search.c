@@ -534,18 +534,9 @@ static inline double node_f(ptl_query* q, const ptl_snode* n, const ptl_qpoint* 
 
 /* The link node of arc `arc` reached at length g from base's root (its root, origin and parent),
    turning at (tx, tz, ty) on the way when `turn`; only when better than the arc's best so far. */
-/* Does the query's filter exclude link `arc`: its area, or a cell an end lies in (filter.c)? Such a
-   link is not taken. (Area costs do not weigh a link: its own cost stands.) */
-OM_COLD static bool link_filtered(const ptl_query* q, uint32_t arc) {
-    const ptl_om_link* l = &q->nm->om[arc >> 1];
-    const uint32_t a = l->desc.area & 63u;
-    if (!((q->filter.include_mask >> a) & 1) || ((q->filter.exclude_mask >> a) & 1)) return true;
-    return ptl_query_cell_off(q, l->end[0].cell) || ptl_query_cell_off(q, l->end[1].cell);
-}
-
 static bool push_link(ptl_query* q, uint32_t arc, const ptl_snode* base, double g, bool turn, double tx, double tz,
                       float ty) {
-    if (link_filtered(q, arc)) return true;
+    if (ptl_om_link_filtered(q, arc)) return true;
     if (q->om_done[arc] == q->stamp || (q->om_stamp[arc] == q->stamp && !(g < q->om_g[arc] - q->eps))) return true;
     q->om_stamp[arc] = q->stamp;
     q->om_g[arc] = g;
@@ -657,16 +648,6 @@ OM_COLD static int goal_with_links(ptl_query* q, const ptl_snode* n, const ptl_q
     return push_node(q, &fin, c) ? 0 : -1;
 }
 
-/* Can an arc make the way from s to t (in one cell) shorter than the straight line? */
-OM_COLD static bool links_may_beat(const ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t) {
-    const double d = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z));
-    for (uint32_t i = 0; i < q->om_useful_count; ++i) {
-        const double* u = q->om_useful + 3 * (size_t)i;
-        if (u[2] + sqrt((u[0] - s->x) * (u[0] - s->x) + (u[1] - s->z) * (u[1] - s->z)) < d) return true;
-    }
-    return false;
-}
-
 /* ---- The search ----------------------------------------------------------------------------- */
 
 /* Adds the pockets (lid ids) that hold point p to e: those of its cells (a point on a lid, or at a
@@ -711,7 +692,7 @@ static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoi
     uint32_t stamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < t->cell_count; ++i) q->goal_stamp[t->cells[i]] = stamp;
     for (uint32_t i = 0; i < s->cell_count; ++i) {
-        if (q->goal_stamp[s->cells[i]] == stamp && !(links && links_may_beat(q, s, t))) {
+        if (q->goal_stamp[s->cells[i]] == stamp && !(links && ptl_om_may_beat(q, s, t))) {
             res->goal_cell = s->cells[i];
             return ptl_query_straight(s, t, res);
         }

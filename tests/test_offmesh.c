@@ -81,7 +81,12 @@ static double oracle(ptl_query* q0, const ptl_navmesh* nm, const float s[3], con
     return d[0][1];
 }
 
-/* The path from s to t has the oracle's length (in both modes), or none when the oracle has none. */
+/* The corridor's lengths against the oracle's over a test: their sum and the worst ratio. */
+static double corridor_sum, oracle_sum, corridor_worst;
+
+/* The path from s to t has the oracle's length in exact mode, or none when the oracle has none; the
+   corridor (A* over cells, links included: not always shortest) finds a path exactly then, never
+   shorter than the oracle's. */
 static void expect_oracle(ptl_query* q, ptl_query* q0, const ptl_navmesh* nm, const float s[3], const float t[3],
                           const char* what) {
     ptl_location ls, lt;
@@ -97,8 +102,15 @@ static void expect_oracle(ptl_query* q, ptl_query* q0, const ptl_navmesh* nm, co
             continue;
         }
         cr_assert(f.st == PTL_OK && f.res.found, "%s: no path (%s), the oracle has one of %g", what, ptl_status_name(f.st), want);
-        cr_expect(fabs(f.res.length - want) <= 1e-4 * (1 + want), "%s (mode %d): length %.6f, the oracle's %.6f", what,
-                  mode, f.res.length, want);
+        if (mode == 0) {
+            cr_expect(fabs(f.res.length - want) <= 1e-4 * (1 + want), "%s (exact): length %.6f, the oracle's %.6f", what,
+                      f.res.length, want);
+        } else {
+            cr_expect(f.res.length >= want - 1e-4 * (1 + want), "%s (corridor): length %.6f, shorter than the oracle's %.6f",
+                      what, f.res.length, want);
+            corridor_sum += f.res.length, oracle_sum += want;
+            if (want > 0 && f.res.length / want > corridor_worst) corridor_worst = f.res.length / want;
+        }
     }
 }
 
@@ -356,6 +368,7 @@ Test(offmesh, a_bake_with_a_link_off_the_mesh_fails_naming_the_link) {
 /* Random walled grid maps (many corners, dead ends, separate regions) with random links of random
    costs, one- and two-way, some starting in dead ends: every path has the oracle's length. */
 Test(offmesh, random_links_on_walled_grid_maps_give_the_oracles_lengths, .timeout = 300) {
+    corridor_sum = oracle_sum = corridor_worst = 0;
     for (uint64_t seed = 1; seed <= 12; ++seed) {
         ptl_grid g;
         ptl_shape sh = grid_shape(9100 + seed, 20, 20, 30, &g);
@@ -393,6 +406,12 @@ Test(offmesh, random_links_on_walled_grid_maps_give_the_oracles_lengths, .timeou
         ptl_shape_free(&sh);
         ptl_grid_free(&g);
     }
+    /* The corridor through links is as close to the shortest as the corridor on these maps without
+       them (a few percent). */
+    printf("offmesh: corridor paths through links %.2f%% longer than the shortest in all, at worst %.1f%%\n",
+           100 * (corridor_sum / oracle_sum - 1), 100 * (corridor_worst - 1));
+    cr_expect_leq(corridor_sum, 1.05 * oracle_sum, "the corridor's paths are %.1f%% longer in all",
+                  100 * (corridor_sum / oracle_sum - 1));
 }
 
 /* Adding, searching and removing with an allocator that fails at each call in turn: every failure is
@@ -479,5 +498,105 @@ Test(offmesh, a_filter_that_excludes_the_links_area_leaves_it_untaken_and_slices
               "sliced through the link (%u steps): %s length %g, one call %s length %g", steps, ptl_status_name(sl.st),
               sl.res.length, ptl_status_name(a.st), a.res.length);
     ptl_query_destroy(q), ptl_query_destroy(qf);
+    ptl_navmesh_destroy(nm);
+}
+
+/* ---- Paths through links, followed over the surface, with their cells, under a weighing filter -- */
+
+static bool cells_neighbours(const ptl_navmesh* nm, uint32_t a, uint32_t b) {
+    ptl_cell_view v;
+    ptl_navmesh_get_cell(nm, a, &v);
+    for (uint32_t i = 0; i < v.vert_count; ++i)
+        if (v.neighbors[i] == b) return true;
+    return false;
+}
+
+/* A flat floor and, 20 away along x, a floor with a ridge 1 high across it at x = 35. */
+static void floor_and_ridge(mesh_builder* b) {
+    memset(b, 0, sizeof *b);
+    floor_quad(b, 0, 0, 10, 4, 0);
+    uint32_t a = vert(b, 30, 0, 0), c = vert(b, 30, 0, 4), d = vert(b, 35, 1, 4), e = vert(b, 35, 1, 0);
+    uint32_t f = vert(b, 40, 0, 4), g = vert(b, 40, 0, 0);
+    tri(b, a, c, d), tri(b, a, d, e);
+    tri(b, e, d, f), tri(b, e, f, g);
+}
+
+Test(offmesh, paths_through_links_follow_the_surface_list_their_cells_and_take_a_weighing_filter, .timeout = 60) {
+    static mesh_builder b;
+    floor_and_ridge(&b);
+    ptl_navmesh* nm = bake_scene(&b, 0, NULL, 0);
+    ptl_query* q = make_query(nm);
+    const ptl_offmesh_desc jump = {.start = {9, 0, 2}, .end = {31, 0.2f, 2}, .radius = 0.5f, .bidir = true, .cost = 3};
+    cr_assert_eq(ptl_navmesh_add_offmesh(nm, &jump, NULL, NULL), PTL_OK);
+    ptl_offmesh_view v;
+    cr_assert_eq(ptl_navmesh_get_offmesh(nm, 0, &v), PTL_OK);
+    const float s[3] = {1, 0, 1}, t[3] = {39, 0.2f, 3};
+    for (int weighed = 0; weighed < 2; ++weighed) {
+        ptl_query_filter flt = ptl_query_filter_defaults();
+        if (weighed) flt.area_cost[0] = 2.5f; /* every cell of the scene: the corridor search */
+        cr_assert_eq(ptl_query_set_filter(q, &flt), PTL_OK);
+        for (int mode = 0; mode < 2; ++mode) {
+            for (int dir = 0; dir < 2; ++dir) {
+                const float* a = dir ? t : s;
+                const float* c = dir ? s : t;
+                /* the corners alone, then the same with the surface and the cells */
+                found corners;
+                path(q, a, c, mode ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT, &corners);
+                cr_assert(corners.st == PTL_OK && corners.res.found, "w%d m%d d%d: no path (%s)", weighed, mode, dir,
+                          ptl_status_name(corners.st));
+                cr_expect(has_point(&corners, dir ? v.end : v.start, PTL_PATH_POINT_OFFMESH), "w%d m%d d%d: no link start",
+                          weighed, mode, dir);
+                static found f;
+                memset(&f, 0, sizeof f);
+                uint32_t cells[64];
+                ptl_path_request req = {.mode = mode ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT, .extents = {0.5f, 1.0f, 0.5f},
+                                        .follow_surface = true};
+                memcpy(req.start, a, sizeof req.start);
+                memcpy(req.goal, c, sizeof req.goal);
+                f.res.points = f.pts, f.res.point_capacity = 256, f.res.flags = f.flags;
+                f.res.cells = cells, f.res.cell_capacity = 64;
+                f.st = ptl_query_find_path(q, &req, &f.res);
+                cr_assert(f.st == PTL_OK && f.res.found, "w%d m%d d%d: no path with the surface (%s)", weighed, mode, dir,
+                          ptl_status_name(f.st));
+                /* the link's ends are kept, flagged as before */
+                cr_expect(has_point(&f, dir ? v.end : v.start, PTL_PATH_POINT_OFFMESH), "w%d m%d d%d: no link start",
+                          weighed, mode, dir);
+                cr_expect(has_point(&f, dir ? v.start : v.end, 0), "w%d m%d d%d: no link end", weighed, mode, dir);
+                uint32_t flagged = 0;
+                for (uint32_t i = 0; i < f.res.point_count; ++i) flagged += f.flags[i] == PTL_PATH_POINT_OFFMESH;
+                cr_expect_eq(flagged, 1, "w%d m%d d%d: %u links taken", weighed, mode, dir, flagged);
+                /* the ridge: a point on it, about 1 high (the voxels flatten its top over a few wu) */
+                bool ridge = false;
+                for (uint32_t i = 0; i < f.res.point_count; ++i)
+                    ridge |= fabsf(f.pts[3 * i] - 35) < 2 && fabsf(f.pts[3 * i + 1] - 1) < 0.3f;
+                cr_expect(ridge, "w%d m%d d%d: the path does not go over the ridge", weighed, mode, dir);
+                cr_expect_gt(f.res.length, corners.res.length + 0.05, "w%d m%d d%d: over the ridge %.4f, straight %.4f",
+                             weighed, mode, dir, f.res.length, corners.res.length);
+                /* the length: each leg's polyline and the link's cost */
+                double len = 0;
+                for (uint32_t i = 0; i + 1 < f.res.point_count; ++i) {
+                    const float* p = &f.pts[3 * i];
+                    len += f.flags[i] ? v.cost : sqrt((p[3] - p[0]) * (p[3] - p[0]) + (p[4] - p[1]) * (p[4] - p[1]) + (p[5] - p[2]) * (p[5] - p[2]));
+                }
+                cr_expect(fabs(len - f.res.length) < 1e-4, "w%d m%d d%d: length %.6f, its points' %.6f", weighed, mode, dir,
+                          f.res.length, len);
+                /* the cells: neighbours but once, where the link jumps from a cell holding its start to
+                   one holding its end */
+                cr_assert(f.res.cell_count >= 2 && f.res.cell_count <= 64, "w%d m%d d%d: %u cells", weighed, mode, dir,
+                          f.res.cell_count);
+                cr_expect_eq(cells[0], f.res.start_cell);
+                cr_expect_eq(cells[f.res.cell_count - 1], f.res.goal_cell);
+                uint32_t jumps = 0;
+                for (uint32_t i = 0; i + 1 < f.res.cell_count; ++i) {
+                    if (cells_neighbours(nm, cells[i], cells[i + 1])) continue;
+                    ++jumps;
+                    cr_expect(cells[i] == (dir ? v.end_cell : v.start_cell) && cells[i + 1] == (dir ? v.start_cell : v.end_cell),
+                              "w%d m%d d%d: cells %u and %u are no link's", weighed, mode, dir, cells[i], cells[i + 1]);
+                }
+                cr_expect_eq(jumps, 1, "w%d m%d d%d: %u jumps between cells", weighed, mode, dir, jumps);
+            }
+        }
+    }
+    ptl_query_destroy(q);
     ptl_navmesh_destroy(nm);
 }

@@ -203,17 +203,19 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
    hold, one- or two-way, between any two cells of any tiles (not the navmesh's own links, the step
    and stair cells of ptl_link_view). Given at bake time (ptl_bake_desc.offmesh, stored in the blob)
    or added and removed on a loaded navmesh. Exact paths (PTL_PATH_EXACT, radius 0) use them and
-   stay shortest, a link counting its cost (ptl_path_result.flags marks where one starts). On a
-   navmesh with live links: PTL_PATH_CORRIDOR answers with the exact path; follow_surface is
-   ignored and no cells are returned (cell_count 0); paths of a radius > 0 never use links (never
-   a wrong path, only a longer one or none); a partial path's nearest point is looked for in every
-   piece joined to the start's by links. Hub labels, landmarks and pockets are not used (they
-   describe the mesh without links): exact paths search the cells (bench/NOTES.md, "Off-mesh
-   links"). ptl_navmesh_save_file and ptl_navmesh_blob give the blob as loaded, without the links
-   added at run time.
+   stay shortest, a link counting its cost (ptl_path_result.flags marks where one starts).
+   PTL_PATH_CORRIDOR and paths under a filter that weighs areas take them too: the corridor's A*
+   goes from a cell holding a link's start to the cell holding its end. follow_surface and the
+   path's cells work leg by leg between links (the cells jump once per link, from a cell holding its
+   start to one holding its end). Paths of a radius > 0 never use links (never a wrong path, only a
+   longer one or none); a partial path's nearest point is looked for in every piece joined to the
+   start's by links. Hub labels, landmarks and pockets are not used (they describe the mesh without
+   links): exact paths search the cells (bench/NOTES.md, "Off-mesh links"). ptl_navmesh_save_file
+   and ptl_navmesh_blob give the blob as loaded, without the links added at run time.
    Adding or removing a link must not run while any query on that navmesh runs (no locking); each
    query picks the change up at its next path search, which may then allocate its per-link state
-   (96 bytes per slot of the table) through the query's allocator. */
+   (148 bytes per slot of the table, and 13 per vertex and per cell of the navmesh) through the
+   query's allocator. */
 typedef struct ptl_offmesh_desc {
     float start[3], end[3]; /* [Units: wu] the link's ends, each within `radius` of the mesh */
     /* [Units: wu] how far from the mesh an end may lie: it is moved to the nearest point of the mesh
@@ -254,7 +256,7 @@ ptl_status ptl_navmesh_get_offmesh(const ptl_navmesh* nm, uint32_t i, ptl_offmes
 /* ---- Queries -----------------------------------------------------------------------------------
    A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
    max_nodes; queries never allocate. Use one per thread. Memory: 96 bytes per pool node, plus
-   about 112 per vertex, 160 per cell and 48 per cell edge of the navmesh, and 68 KB for the height
+   about 112 per vertex, 190 per cell and 48 per cell edge of the navmesh, and 68 KB for the height
    profile of a 3D navmesh (dungeon.obj's bake, 261 vertices: 4,176 nodes by default, 0.54 MB); for
    random points 12 per cell and 8 per voxel column of the largest cell's grid window on a 3D bake.
    Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels, and
@@ -301,7 +303,8 @@ void ptl_query_destroy(ptl_query* q);
    for the unfiltered mesh only and are not used while anything is excluded or a cost is not 1.
    Off-mesh links (ptl_offmesh_desc.area): a link whose area the filter excludes, or whose start or
    end lies in an excluded cell, is never taken; area costs do not weigh a link (its own cost
-   stands), and while a navmesh has links its paths are exact ones, which leave costs aside. */
+   stands; the A* goes through links, its heuristic then the smaller of the straight line and the
+   links' bounds, times the least cost but no more than 1). */
 typedef struct ptl_query_filter {
     float area_cost[64];   /* [Limit: finite, > 0] default 1 */
     uint64_t include_mask; /* bit a: area a may be entered; default all (~0) */
@@ -323,7 +326,8 @@ typedef enum ptl_path_mode {
        Grastien 2017). Exact up to floating point (1e-9 of the coordinate scale). The default. */
     PTL_PATH_EXACT = 0,
     /* A* over the cells (each cell entered at the point of its portal nearest the way to the goal;
-       g = length of the polyline of entry points, h = straight line), then the funnel over the
+       g = length of the polyline of entry points, h = straight line; a cell holding the goal keeps
+       the entry with the least g plus the straight line on to the goal), then the funnel over the
        portals: faster, never shorter than exact, usually within 1% (up to tens of percent when the
        cell sequence A* picks does not hold the shortest path). */
     PTL_PATH_CORRIDOR = 1
@@ -396,7 +400,8 @@ typedef struct ptl_path_result {
     uint32_t turn_count;
     /* radius 0: caller buffer for the cells the path crosses, in order from the start's to the
        goal's, each sharing a portal with the next (where the path turns at a vertex, the cells
-       around it between the way in and the way out); NULL with capacity 0: none wanted, and none
+       around it between the way in and the way out; across an off-mesh link, a cell holding its
+       start then one holding its end); NULL with capacity 0: none wanted, and none
        computed (a search is faster without). cell_count: how many there are (all of them; at most
        cell_capacity written). radius > 0: not filled (0). */
     uint32_t* cells;
