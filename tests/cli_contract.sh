@@ -405,6 +405,27 @@ excluded=$(cells_of)
 expect 2 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --cost 5=0
 expect 2 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --cost 64=2
 expect 2 "$bin" path "$tmp/doors.ptl" --from 10,0,5 --to 10,0,15 --exclude x
+# query takes the same filter: a ray across the mud (x 9..11 at z 9..11, the direct door) passes it
+# without a filter and stops at its edge with --exclude 5; a point in the mud is not found in it
+printf 'sx,sy,sz,ex,ey,ez
+10,0,8,10,0,12
+' >"$tmp/ray_in.csv"
+ray_hit() { python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))[0]; print(r["hit"], "%.2f" % float(r["z"]))' "$tmp/ray_out.csv"; }
+expect 0 "$bin" query "$tmp/doors.ptl" raycast --in "$tmp/ray_in.csv" --out "$tmp/ray_out.csv"
+free_ray=$(ray_hit)
+expect 0 "$bin" query "$tmp/doors.ptl" raycast --in "$tmp/ray_in.csv" --out "$tmp/ray_out.csv" --exclude 5
+stopped_ray=$(ray_hit)
+# (the mud's cells reach a voxel or so past its triangles: the hit within 8.4..9)
+[ "$free_ray" = "0 12.00" ] && [ "${stopped_ray%% *}" = 1 ] && python3 -c 'import sys; assert 8.4 <= float(sys.argv[1]) <= 9' "${stopped_ray#* }" &&
+    ok || bad "query raycast --exclude: free '$free_ray', excluded '$stopped_ray' (want a hit at z 8.4..9)"
+printf 'px,py,pz
+10,0,10
+' >"$tmp/near_in.csv"
+expect 0 "$bin" query "$tmp/doors.ptl" nearest --in "$tmp/near_in.csv" --out "$tmp/near_out.csv" --exclude 5 --extents 4,1,4
+python3 -c 'import csv, sys; r = list(csv.DictReader(open(sys.argv[1])))[0]; assert r["found"] == "1" and not (9 < float(r["x"]) < 11 and 9 < float(r["z"]) < 11), r' "$tmp/near_out.csv" &&
+    ok || bad "query nearest --exclude: $(cat "$tmp/near_out.csv")"
+expect 2 "$bin" query "$tmp/doors.ptl" nearest --in "$tmp/near_in.csv" --out "$tmp/near_out.csv" --cost 5=-1
+expect 2 "$bin" query "$tmp/doors.ptl" nearest --in "$tmp/near_in.csv" --out "$tmp/near_out.csv" --exclude 99
 expect 2 "$bin" bake "$tmp/doors.obj" -o "$tmp/x.ptl" --areas
 bad_areas() { # bad_areas CONTENT SUBSTRING: that table is refused with exit 1 and the message says so
     printf "$1" >"$tmp/bad_areas.csv"

@@ -35,6 +35,11 @@ bool cli_parse_uint(const char* s, unsigned* out);
    the smallest positive float of height, where heights on the mesh are exact. */
 bool cli_parse_extents(const char* s, float out[3]);
 
+/* The query filter options of `path` and `query`: --cost AREA=C (AREA 0..63, C finite and > 0)
+   and --exclude AREA. For option `a` with value `v`: 1 when `a` is one of them (applied to f),
+   0 when it is not, or EXIT_USAGE (negated: -2) after a message when its value is bad. */
+int cli_filter_option(const char* a, const char* v, ptl_query_filter* f);
+
 /* Whether `name` is one of the NULL-terminated `names`: an option parser asks this before it asks
    for the option's value, so that a misspelt option is named as unknown, not as missing a value. */
 bool cli_is_one_of(const char* name, const char* const* names);

@@ -20,20 +20,6 @@ typedef struct path_opts {
     uint8_t** flags; /* a single path's off-mesh flags buffer (grown with the points), or NULL */
 } path_opts;
 
-/* --cost AREA=C (C finite and > 0) into the filter. */
-static bool parse_cost(const char* v, ptl_query_filter* f) {
-    const char* eq = strchr(v, '=');
-    if (!eq || eq == v || eq - v > 8) return false;
-    char area[9];
-    memcpy(area, v, (size_t)(eq - v));
-    area[eq - v] = '\0';
-    unsigned a;
-    double c;
-    if (!cli_parse_uint(area, &a) || a > 63 || !cli_parse_double(eq + 1, &c) || !(c > 0) || c > 1e30) return false;
-    f->area_cost[a] = (float)c;
-    return true;
-}
-
 static int parse(int argc, char** argv, path_opts* o) {
     memset(o, 0, sizeof *o);
     o->filter = ptl_query_filter_defaults();
@@ -77,12 +63,8 @@ static int parse(int argc, char** argv, path_opts* o) {
             if (!strcmp(v, "exact")) o->mode = PTL_PATH_EXACT;
             else if (!strcmp(v, "corridor")) o->mode = PTL_PATH_CORRIDOR;
             else return cli_error(EXIT_USAGE, "--mode is exact or corridor");
-        } else if (!strcmp(a, "--cost")) {
-            if (!parse_cost(v, &o->filter)) return cli_error(EXIT_USAGE, "--cost needs AREA=C (AREA in 0..63, C a number > 0)");
-        } else if (!strcmp(a, "--exclude")) {
-            unsigned ar;
-            if (!cli_parse_uint(v, &ar) || ar > 63) return cli_error(EXIT_USAGE, "--exclude needs an area in 0..63");
-            o->filter.exclude_mask |= (uint64_t)1 << ar;
+        } else if (cli_filter_option(a, v, &o->filter) < 0) {
+            return EXIT_USAGE;
         } else if (!strcmp(a, "--pairs")) {
             o->pairs = v;
         } else if (!strcmp(a, "--scen")) {
@@ -286,7 +268,7 @@ int cli_path(int argc, char** argv) {
         ptl_navmesh_destroy(nm);
         return cli_error(EXIT_FAIL, "cannot create a query (out of memory)");
     }
-    (void)ptl_query_set_filter(q, &o.filter); /* costs checked by parse_cost */
+    (void)ptl_query_set_filter(q, &o.filter); /* costs checked by cli_filter_option */
     r = (o.pairs || o.scen) ? batch(q, &o) : single(q, &o);
     ptl_query_destroy(q);
     ptl_navmesh_destroy(nm);

@@ -25,10 +25,12 @@ typedef struct query_opts {
     double radius;
     float extents[3];
     uint64_t seed; /* random: the generator's state (--seed, default 1) */
+    ptl_query_filter filter; /* --cost AREA=C, --exclude AREA */
 } query_opts;
 
 static int parse(int argc, char** argv, query_opts* o) {
     memset(o, 0, sizeof *o);
+    o->filter = ptl_query_filter_defaults();
     for (int i = 0; i < argc; ++i) {
         const char* a = argv[i];
         const char* v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -42,10 +44,13 @@ static int parse(int argc, char** argv, query_opts* o) {
             else return cli_error(EXIT_USAGE, "unexpected argument '%s'", a);
             continue;
         }
-        static const char* const VALUED[] = {"--in", "--out", "--radius", "--extents", "--seed", NULL};
+        static const char* const VALUED[] = {"--in", "--out", "--radius", "--extents", "--seed", "--cost", "--exclude", NULL};
         if (!cli_is_one_of(a, VALUED)) return cli_error(EXIT_USAGE, "unknown option '%s'", a);
         if (!v) return cli_error(EXIT_USAGE, "%s needs a value", a);
         ++i;
+        int fo = cli_filter_option(a, v, &o->filter);
+        if (fo < 0) return EXIT_USAGE;
+        if (fo > 0) continue;
         if (!strcmp(a, "--in")) {
             o->in = v;
         } else if (!strcmp(a, "--out")) {
@@ -377,6 +382,7 @@ int cli_query(int argc, char** argv) {
         ptl_navmesh_destroy(nm);
         return cli_error(EXIT_FAIL, "cannot create a query (out of memory)");
     }
+    (void)ptl_query_set_filter(q, &o.filter); /* costs checked by cli_filter_option */
     errno = 0;
     FILE* out = fopen(o.out, "w");
     double* times = malloc(((size_t)out_rows + 1) * sizeof(double));

@@ -35,10 +35,13 @@ static const struct command_usage {
      "  path NAV.ptl --from X,Y,Z --to X,Y,Z [--json]   shortest path between two points\n"
      "  path NAV.ptl (--pairs F.csv | --scen F.scen) [--out RESULTS.csv] [--json]\n"
      "       [--extents X,Y,Z] [--mode exact|corridor] [--radius R] [--no-hubs] [--surface]\n"
+     "       [--cost AREA=C]... [--exclude AREA]...\n"
      "       --radius R: the path of a disc of radius R (its ends moved to keep R from the walls)\n"
+     "       --cost AREA=C: area AREA (0..63) costs C times its length; --exclude AREA: never entered\n"
      "       --surface: 3D navmeshes: points where the ground bends too (default: the corners only)\n"},
     {"query",
      "  query NAV.ptl KIND --in IN.csv --out OUT.csv [--extents X,Y,Z] [--radius R] [--seed N] [--json]\n"
+     "       [--cost AREA=C]... [--exclude AREA]...   (the query filter, as for path)\n"
      "       one query per row of IN (a header naming its columns; others are ignored), each timed\n"
      "       nearest  IN: px,py,pz             OUT: idx,found,x,y,z,cell,dist,us   (the nearest point of the mesh)\n"
      "       wall     IN: px,py,pz,max_radius  OUT: idx,found,dist,x,y,z,nx,nz,us (the nearest wall within max_radius)\n"
@@ -151,6 +154,34 @@ bool cli_parse_uint(const char* s, unsigned* out) {
     if (*end != '\0' || errno == ERANGE || v > 0xffffffffUL) return false;
     *out = (unsigned)v;
     return true;
+}
+
+/* --cost AREA=C (C finite and > 0) into the filter. */
+static bool parse_cost(const char* v, ptl_query_filter* f) {
+    const char* eq = strchr(v, '=');
+    if (!eq || eq == v || eq - v > 8) return false;
+    char area[9];
+    memcpy(area, v, (size_t)(eq - v));
+    area[eq - v] = '\0';
+    unsigned a;
+    double c;
+    if (!cli_parse_uint(area, &a) || a > 63 || !cli_parse_double(eq + 1, &c) || !(c > 0) || c > 1e30) return false;
+    f->area_cost[a] = (float)c;
+    return true;
+}
+
+int cli_filter_option(const char* a, const char* v, ptl_query_filter* f) {
+    if (!strcmp(a, "--cost")) {
+        if (!parse_cost(v, f)) return -cli_error(EXIT_USAGE, "--cost needs AREA=C (AREA in 0..63, C a number > 0)");
+        return 1;
+    }
+    if (!strcmp(a, "--exclude")) {
+        unsigned ar;
+        if (!cli_parse_uint(v, &ar) || ar > 63) return -cli_error(EXIT_USAGE, "--exclude needs an area in 0..63");
+        f->exclude_mask |= (uint64_t)1 << ar;
+        return 1;
+    }
+    return 0;
 }
 
 bool cli_is_one_of(const char* name, const char* const* names) {
