@@ -62,3 +62,8 @@ bool ptl_grow(const ptl_allocator* a, void** p, uint32_t* cap, uint64_t need, si
     *cap = (uint32_t)n;
     return true;
 }
+
+void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_mem_free(&a, blob, size);
+}

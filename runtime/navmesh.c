@@ -478,6 +478,7 @@ static ptl_status create(const void* blob, size_t size, bool adopt, const ptl_na
     if (s >= 0) s = check_hubs(nm, err);
     if (s >= 0) s = ptl_nm_build_pockets(nm, err);
     if (s >= 0 && nm->h->offmesh_count) s = ptl_om_load(nm, err);
+    nm->om_gen_loaded = nm->om_gen;
     if (s < 0) {
         if (adopt) nm->blob = NULL, nm->size = 0; /* still the caller's */
         ptl_navmesh_destroy(nm);
@@ -548,11 +549,24 @@ const void* ptl_navmesh_blob(const ptl_navmesh* nm, size_t* size) {
 
 ptl_status ptl_navmesh_save_file(const ptl_navmesh* nm, const char* path, ptl_error* err) {
     if (!nm || !path) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_save_file: NULL argument");
+    /* links added or removed since the load: the blob with the live ones */
+    void* with = NULL;
+    size_t with_size = 0;
+    if (nm->om_gen != nm->om_gen_loaded) {
+        ptl_status st = ptl_navmesh_blob_with_offmesh(nm, &nm->alloc, &with, &with_size, err);
+        if (st < 0) return st;
+    }
+    const void* data = with ? with : nm->blob;
+    const size_t size = with ? with_size : nm->size;
     FILE* f = fopen(path, "wb");
-    if (!f) return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open for writing", path);
-    size_t put = fwrite(nm->blob, 1, nm->size, f);
+    if (!f) {
+        ptl_mem_free(&nm->alloc, with, with_size);
+        return ptl_error_set(err, PTL_ERR_IO, "%s: cannot open for writing", path);
+    }
+    size_t put = fwrite(data, 1, size, f);
     int closed = fclose(f);
-    if (put != nm->size || closed != 0) return ptl_error_set(err, PTL_ERR_IO, "%s: write failed", path);
+    ptl_mem_free(&nm->alloc, with, with_size);
+    if (put != size || closed != 0) return ptl_error_set(err, PTL_ERR_IO, "%s: write failed", path);
     return ptl_error_ok(err);
 }
 

@@ -65,6 +65,7 @@ struct ptl_navmesh {
     struct ptl_om_link* om;
     uint32_t om_cap, om_used, om_live; /* slots allocated, used so far, holding a live link */
     uint32_t om_gen;                   /* raised by every add and remove */
+    uint32_t om_gen_loaded;            /* om_gen once the blob's own links were read */
     uint32_t* om_cell_start;           /* cell_count + 1, or NULL without live links */
     uint32_t* om_cell_arcs;            /* 2 * om_cap */
     uint32_t* piece_group;             /* per piece: the pieces joined by links share one; NULL: none */

@@ -52,6 +52,19 @@ ptl_status ptl_om_load(ptl_navmesh* nm, ptl_error* err) {
     return st;
 }
 
+/* The stored form of a located link (the bake's and a live navmesh's): its ends as located, so that
+   loading finds them at distance 0, and the cost as given. */
+static void store_link(const ptl_om_link* l, float cost, ptl_blob_offmesh* o) {
+    memset(o, 0, sizeof *o);
+    for (int k = 0; k < 2; ++k) {
+        float* p = k ? o->end : o->start;
+        p[0] = (float)l->end[k].x, p[1] = l->end[k].y, p[2] = (float)l->end[k].z;
+    }
+    o->radius = l->desc.radius, o->cost = cost;
+    o->start_cell = l->end[0].cell, o->end_cell = l->end[1].cell;
+    o->user_id = l->desc.user_id, o->bidir = l->desc.bidir, o->area = l->desc.area;
+}
+
 ptl_status ptl_om_blob_append(const void* blob, size_t size, const ptl_offmesh_desc* links, uint32_t count,
                               const ptl_allocator* alloc, void** out, size_t* out_size, ptl_error* err) {
     *out = NULL, *out_size = 0;
@@ -81,16 +94,7 @@ ptl_status ptl_om_blob_append(const void* blob, size_t size, const ptl_offmesh_d
     if (st >= 0) {
         memcpy(nb, blob, size);
         ptl_blob_offmesh* o = (ptl_blob_offmesh*)(nb + base);
-        for (uint32_t i = 0; i < count; ++i) {
-            const ptl_om_link* l = &nm->om[i];
-            for (int k = 0; k < 2; ++k) {
-                float* p = k ? o[i].end : o[i].start;
-                p[0] = (float)l->end[k].x, p[1] = l->end[k].y, p[2] = (float)l->end[k].z;
-            }
-            o[i].radius = l->desc.radius, o[i].cost = links[i].cost;
-            o[i].start_cell = l->end[0].cell, o[i].end_cell = l->end[1].cell;
-            o[i].user_id = l->desc.user_id, o[i].bidir = l->desc.bidir, o[i].area = l->desc.area;
-        }
+        for (uint32_t i = 0; i < count; ++i) store_link(&nm->om[i], links[i].cost, &o[i]);
         ptl_blob_header* h = (ptl_blob_header*)nb;
         h->offmesh_count = count, h->off_offmesh = base, h->total_size = total;
         h->checksum = 0;
@@ -100,4 +104,33 @@ ptl_status ptl_om_blob_append(const void* blob, size_t size, const ptl_offmesh_d
     ptl_query_destroy(q);
     ptl_navmesh_destroy(nm);
     return st;
+}
+
+ptl_status ptl_navmesh_blob_with_offmesh(const ptl_navmesh* nm, const ptl_allocator* alloc, void** out, size_t* out_size,
+                                         ptl_error* err) {
+    if (out) *out = NULL;
+    if (out_size) *out_size = 0;
+    if (!nm || !out || !out_size)
+        return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_navmesh_blob_with_offmesh: NULL argument");
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    const ptl_blob_header* h = nm->h;
+    /* the loaded blob without its own off-mesh section (always the last one) */
+    const size_t kept = h->offmesh_count ? (size_t)h->off_offmesh : nm->size;
+    const uint32_t live = nm->om_live;
+    const size_t base = (kept + 7) & ~(size_t)7, total = live ? base + (size_t)live * sizeof(ptl_blob_offmesh) : kept;
+    uint8_t* nb = ptl_mem_calloc(&a, 1, total);
+    if (!nb) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "navmesh: out of memory");
+    memcpy(nb, nm->blob, kept);
+    ptl_blob_offmesh* o = (ptl_blob_offmesh*)(nb + base);
+    uint32_t n = 0;
+    for (uint32_t s = 0; s < nm->om_used; ++s) {
+        const ptl_om_link* l = &nm->om[s];
+        if (l->salt & 1u) store_link(l, l->desc.cost, &o[n++]);
+    }
+    ptl_blob_header* nh = (ptl_blob_header*)nb;
+    nh->offmesh_count = n, nh->off_offmesh = n ? base : 0, nh->total_size = total;
+    nh->checksum = 0;
+    nh->checksum = ptl_blob_checksum(nb, total);
+    *out = nb, *out_size = total;
+    return ptl_error_ok(err);
 }

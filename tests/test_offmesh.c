@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "failing_alloc.h"
 #include "mesh_builder.h"
@@ -598,5 +599,79 @@ Test(offmesh, paths_through_links_follow_the_surface_list_their_cells_and_take_a
         }
     }
     ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+}
+
+/* ---- Links added at run time saved with the navmesh ----------------------------------------- */
+
+static bool same_view(const ptl_offmesh_view* a, const ptl_offmesh_view* b) {
+    return !memcmp(a->start, b->start, sizeof a->start) && !memcmp(a->end, b->end, sizeof a->end) &&
+           a->start_cell == b->start_cell && a->end_cell == b->end_cell && a->cost == b->cost &&
+           a->desc.bidir == b->desc.bidir && a->desc.area == b->desc.area && a->desc.user_id == b->desc.user_id &&
+           a->desc.radius == b->desc.radius;
+}
+
+Test(offmesh, links_added_at_run_time_are_saved_and_load_back, .timeout = 60) {
+    static mesh_builder b;
+    floor_and_roof(&b);
+    const ptl_offmesh_desc baked = {.start = {15, 0, 2}, .end = {18, 0, 18}, .radius = 0.5f, .cost = 1, .user_id = 7};
+    ptl_navmesh* nm = bake_scene(&b, 0, &baked, 1);
+    size_t size0;
+    const void* blob0 = ptl_navmesh_blob(nm, &size0);
+    char file[] = "/tmp/ptl_offmesh_saveXXXXXX";
+    int fd = mkstemp(file);
+    cr_assert(fd >= 0);
+    close(fd);
+    /* unchanged: the file is the blob as loaded */
+    cr_assert_eq(ptl_navmesh_save_file(nm, file, NULL), PTL_OK);
+    ptl_navmesh* back;
+    cr_assert_eq(ptl_navmesh_load_file(file, NULL, &back, NULL), PTL_OK);
+    size_t size1;
+    const void* blob1 = ptl_navmesh_blob(back, &size1);
+    cr_expect(size1 == size0 && !memcmp(blob0, blob1, size0), "an unchanged navmesh saves other bytes");
+    ptl_navmesh_destroy(back);
+    /* a ladder added, the baked link removed and added again: both live links saved */
+    const ptl_offmesh_desc ladder = {.start = {3, 0, 6}, .end = {5, 5, 6}, .radius = 0.5f, .bidir = true, .area = 3, .user_id = 42};
+    ptl_offmesh_id id;
+    cr_assert_eq(ptl_navmesh_add_offmesh(nm, &ladder, &id, NULL), PTL_OK);
+    ptl_offmesh_view v0;
+    cr_assert_eq(ptl_navmesh_get_offmesh(nm, 0, &v0), PTL_OK);
+    cr_assert_eq(ptl_navmesh_remove_offmesh(nm, v0.id), PTL_OK);
+    cr_assert_eq(ptl_navmesh_add_offmesh(nm, &baked, NULL, NULL), PTL_OK);
+    cr_assert_eq(ptl_navmesh_offmesh_count(nm), 2);
+    cr_assert_eq(ptl_navmesh_save_file(nm, file, NULL), PTL_OK);
+    ptl_error err;
+    cr_assert_eq(ptl_navmesh_load_file(file, NULL, &back, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_navmesh_validate(back, &err), PTL_OK, "%s", err.message);
+    cr_assert_eq(ptl_navmesh_offmesh_count(back), 2);
+    for (uint32_t i = 0; i < 2; ++i) {
+        ptl_offmesh_view a, c;
+        cr_assert_eq(ptl_navmesh_get_offmesh(nm, i, &a), PTL_OK);
+        cr_assert_eq(ptl_navmesh_get_offmesh(back, i, &c), PTL_OK);
+        cr_expect(same_view(&a, &c), "link %u differs after the round trip", i);
+    }
+    /* the roof is reachable on the loaded navmesh through the saved ladder */
+    ptl_query* q = make_query(back);
+    found f;
+    path(q, (float[3]){15, 0, 15}, (float[3]){7, 5, 7}, PTL_PATH_EXACT, &f);
+    cr_expect(f.st == PTL_OK && f.res.found, "the roof is unreachable after the round trip (%s)", ptl_status_name(f.st));
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(back);
+    /* every link removed: the blob has no off-mesh section and loads without links */
+    for (uint32_t n = ptl_navmesh_offmesh_count(nm); n > 0; --n) {
+        ptl_offmesh_view a;
+        cr_assert_eq(ptl_navmesh_get_offmesh(nm, 0, &a), PTL_OK);
+        cr_assert_eq(ptl_navmesh_remove_offmesh(nm, a.id), PTL_OK);
+    }
+    void* none;
+    size_t none_size;
+    cr_assert_eq(ptl_navmesh_blob_with_offmesh(nm, NULL, &none, &none_size, NULL), PTL_OK);
+    cr_expect_lt(none_size, size0, "no link: a smaller blob");
+    cr_assert_eq(ptl_navmesh_create(none, none_size, NULL, &back, &err), PTL_OK, "%s", err.message);
+    cr_expect_eq(ptl_navmesh_offmesh_count(back), 0);
+    ptl_navmesh_destroy(back);
+    ptl_blob_free(none, none_size, NULL);
+    cr_expect_eq(ptl_navmesh_blob_with_offmesh(NULL, NULL, &none, &none_size, NULL), PTL_ERR_INVALID_ARG);
+    remove(file);
     ptl_navmesh_destroy(nm);
 }

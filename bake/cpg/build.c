@@ -14,11 +14,6 @@
 
 static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 
-void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc) {
-    ptl_allocator a = ptl_allocator_resolve(alloc);
-    ptl_mem_free(&a, blob, size);
-}
-
 /* floor(f) clamped to the buckets 0..n-1 before the conversion (NaN: 0). */
 static int64_t bucket_index(double f, uint32_t n) {
     f = floor(f);

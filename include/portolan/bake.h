@@ -428,8 +428,8 @@ ptl_merge_desc ptl_merge_desc_defaults(void);
 ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count,
                                 const ptl_merge_desc* desc, void** blob, size_t* size, ptl_bake_stats* stats,
                                 ptl_error* err);
-/* Frees a blob or part with the allocator it was made with (so an allocator argument, not a desc). */
-void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc);
+/* (ptl_blob_free, which frees a blob or part, is in runtime.h: a runtime-only game frees the blobs
+   ptl_navmesh_blob_with_offmesh makes with it too.) */
 
 #ifdef __cplusplus
 }

@@ -210,8 +210,9 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
    start to one holding its end). Paths of a radius > 0 never use links (never a wrong path, only a
    longer one or none); a partial path's nearest point is looked for in every piece joined to the
    start's by links. Hub labels, landmarks and pockets are not used (they describe the mesh without
-   links): exact paths search the cells (bench/NOTES.md, "Off-mesh links"). ptl_navmesh_save_file
-   and ptl_navmesh_blob give the blob as loaded, without the links added at run time.
+   links): exact paths search the cells (bench/NOTES.md, "Off-mesh links"). ptl_navmesh_blob gives
+   the blob as loaded; ptl_navmesh_blob_with_offmesh and ptl_navmesh_save_file give it with the
+   links live now (those added at run time kept, those removed gone).
    Adding or removing a link must not run while any query on that navmesh runs (no locking); each
    query picks the change up at its next path search, which may then allocate its per-link state
    (148 bytes per slot of the table, and 13 per vertex and per cell of the navmesh) through the
@@ -248,6 +249,13 @@ typedef struct ptl_offmesh_view {
 ptl_status ptl_navmesh_add_offmesh(ptl_navmesh* nm, const ptl_offmesh_desc* desc, ptl_offmesh_id* id, ptl_error* err);
 /* Removes link `id`: PTL_OK, PTL_ERR_NOT_FOUND for an id that is not live (removed, stale, unknown). */
 ptl_status ptl_navmesh_remove_offmesh(ptl_navmesh* nm, ptl_offmesh_id id);
+/* Frees a blob or part with the allocator it was made with (so an allocator argument, not a desc). */
+void ptl_blob_free(void* blob, size_t size, const ptl_allocator* alloc);
+/* A copy of the navmesh's blob whose off-mesh section holds the links live now (in slot order, each
+   as located: it loads back with the same links, ptl_navmesh_create), allocated from `alloc` (NULL:
+   libc; free with ptl_blob_free). PTL_ERR_INVALID_ARG (NULL), PTL_ERR_NO_MEMORY. */
+ptl_status ptl_navmesh_blob_with_offmesh(const ptl_navmesh* nm, const ptl_allocator* alloc, void** blob, size_t* size,
+                                         ptl_error* err);
 /* The live links: how many, and the i-th of them (i < count, in slot order; for drawing and
    listing; the order changes as links are added and removed). PTL_ERR_INVALID_ARG out of range. */
 uint32_t ptl_navmesh_offmesh_count(const ptl_navmesh* nm);
