@@ -36,6 +36,22 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         return 0;
     }
     (void)ptl_navmesh_validate(nm, &err);
+    /* the blob written again with its live links (what ptl_navmesh_save_file writes after a change)
+       loads, with as many links */
+    if (ptl_navmesh_offmesh_count(nm) > 0) {
+        void* wb;
+        size_t wsize;
+        if (ptl_navmesh_blob_with_offmesh(nm, NULL, &wb, &wsize, &err) == PTL_OK) {
+            ptl_navmesh* again;
+            if (ptl_navmesh_create(wb, wsize, NULL, &again, &err) < 0)
+                fuzz_fail("blob: its own links written again are refused: %s", err.message);
+            if (ptl_navmesh_offmesh_count(again) != ptl_navmesh_offmesh_count(nm))
+                fuzz_fail("blob: %u links written again load as %u", ptl_navmesh_offmesh_count(nm),
+                          ptl_navmesh_offmesh_count(again));
+            ptl_navmesh_destroy(again);
+            ptl_blob_free(wb, wsize, NULL);
+        }
+    }
     ptl_navmesh_info info;
     ptl_navmesh_get_info(nm, &info);
     for (uint32_t c = 0; c < info.cell_count && c < 64; ++c) {
