@@ -251,11 +251,13 @@ static int edge_of(int i, int j) {
 
 /* Vertex indices in increasing order of key[] (ties in index order, so the result is fixed): each
    vertex's rank is the number of vertices before it, counted without branches. */
-static void order3(const double* key, int* o) {
-    o[0] = 0, o[1] = 1, o[2] = 2; /* stays a permutation of valid indices even for NaN keys */
-    o[(key[1] < key[0]) + (key[2] < key[0])] = 0;
-    o[(key[0] <= key[1]) + (key[2] < key[1])] = 1;
-    o[(key[0] <= key[2]) + (key[1] <= key[2])] = 2;
+static inline void order3(const double* key, int* o) {
+    const int r0 = (key[1] < key[0]) + (key[2] < key[0]);
+    const int r1 = (key[0] <= key[1]) + (key[2] < key[1]);
+    const int r2 = (key[0] <= key[2]) + (key[1] <= key[2]);
+    /* slot j takes the last vertex of rank j, or j itself when none has it (NaN keys): valid indices
+       always; chosen in registers, where stores to computed slots read back at once stalled */
+    for (int j = 0; j < 3; ++j) o[j] = r2 == j ? 2 : r1 == j ? 1 : r0 == j ? 0 : j;
 }
 
 /* The point where edge e crosses the row line v = c, from the edge's own first vertex and slope,
