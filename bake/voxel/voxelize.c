@@ -57,6 +57,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
+#include "col_index.h"
 #include "voxelize.h"
 #include "vx_params.h"
 
@@ -316,7 +317,8 @@ static void fill_lines(const tri_ctx* t, int c0, int c1, bool slopes, xline* L) 
 
 /* Adds to `r` the heights of the cross-section `l` within the row strip z <= v <= z + 1 (its
    points in the strip and where it crosses the strip's sides); false when it misses the strip. */
-static inline bool line_clip(const xline* l, double z, wrange* r) {
+static bool line_clip_few(const xline* l, double z, wrange* r);
+static PTL_VX_INLINE_ALWAYS bool line_clip(const xline* l, double z, wrange* r) {
     if (l->n == 2) {
         /* the part in the strip is [sa, sb]; each of its ends takes the height along the
            cross-section from the nearer point: that point's own height where it lies in the strip
@@ -329,6 +331,11 @@ static inline bool line_clip(const xline* l, double z, wrange* r) {
         r->lo = dmin(r->lo, dmin(wa, wb)), r->hi = dmax(r->hi, dmax(wa, wb));
         return true;
     }
+    return line_clip_few(l, z, r);
+}
+
+/* line_clip for a cross-section of one point, or three (a triangle in the line's plane). */
+static bool line_clip_few(const xline* l, double z, wrange* r) {
     bool any = false;
     for (int i = 0; i < l->n; ++i) {
         if (l->p[i].s >= z && l->p[i].s <= z + 1) wr_add(r, l->p[i].w), any = true;
