@@ -529,11 +529,18 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     xpt lo[2] = {{0, 0}, {0, 0}}, hi[2] = {{0, 0}, {0, 0}}, pts[7];
     const int za = z0 > wz0 ? z0 : wz0, zb = z1 < wz1 ? z1 : wz1;
     int nlo = row_cross(&tc, za, lo);
+    /* The vertices in order of v; those before j0 lie below the current strip. A strip holds the
+       ones from j0 while v <= z + 1 (most strips none). The order of pts does not matter: each use
+       takes minima and maxima, or a set of columns. */
+    const int q0 = tc.byv[0], q1 = tc.byv[1], q2 = tc.byv[2];
+    const double vs[4] = {tc.v[q0], tc.v[q1], tc.v[q2], HUGE_VAL};
+    const xpt vp[3] = {{tc.u[q0], tc.w[q0]}, {tc.u[q1], tc.w[q1]}, {tc.u[q2], tc.w[q2]}};
+    int j0 = 0;
     for (int z = za; z <= zb; ++z) {
         int nhi = row_cross(&tc, z + 1, hi), np = 0;
         pts[0] = lo[0], pts[1] = lo[1], np = nlo;
-        for (int k = 0; k < 3; ++k) /* appended, and kept when in the strip */
-            pts[np].s = tc.u[k], pts[np].w = tc.w[k], np += (tc.v[k] >= z) & (tc.v[k] <= z + 1);
+        while (vs[j0] < z) ++j0; /* vs[3] stops it */
+        for (int j = j0; vs[j] <= z + 1; ++j) pts[np++] = vp[j];
         pts[np] = hi[0], pts[np + 1] = hi[1], lo[0] = hi[0], lo[1] = hi[1]; /* slots past nhi are unused */
         np += nhi, nlo = nhi;
         if (np == 0) continue;
