@@ -55,6 +55,9 @@
    arrays (voxelize.h). Nothing is proportional to width * depth * height. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../../runtime/internal.h"
 #include "col_index.h"
@@ -453,6 +456,26 @@ static double snap_line(double x) {
     return fabs(x - n) <= 1e-9 * dmax(1, n) ? n : x;
 }
 
+/* Each edge's slopes along u and v: 1 / du and 1 / dv (0 for a zero difference) times the other
+   differences. With SSE2 (always there on x86-64) the two reciprocals of an edge are one packed
+   division, which gives the same bits (IEEE division either way), without the two branches. */
+static void edge_slopes(tri_ctx* t) {
+    for (int e = 0; e < 3; ++e) {
+        const int f = e == 2 ? 0 : e + 1;
+        const double du = t->u[f] - t->u[e], dv = t->v[f] - t->v[e], dw = t->w[f] - t->w[e];
+#if defined(__SSE2__)
+        const __m128d d = _mm_set_pd(dv, du);
+        const __m128d q = _mm_and_pd(_mm_div_pd(_mm_set1_pd(1.0), d), _mm_cmpneq_pd(d, _mm_setzero_pd()));
+        double inv[2];
+        _mm_storeu_pd(inv, q);
+        const double iu = inv[0], iv = inv[1];
+#else
+        const double iu = du != 0 ? 1 / du : 0, iv = dv != 0 ? 1 / dv : 0;
+#endif
+        t->dvdu[e] = dv * iu, t->dwdu[e] = dw * iu, t->dudv[e] = du * iv, t->dwdv[e] = dw * iv;
+    }
+}
+
 /* Is every piece of the fat triangle `t`, whose heights span [wmin, wmax], the one span (k, k + 1)
    (into key: lo, hi, tkey, wkey)? So when [wmin, wmax] lies inside (k, k + 1) with a margin of
    1e-6 voxels on each side: every point a piece's y range is taken over (vertices, crossings with row
@@ -501,12 +524,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         if (x0 < p->ox || x0 > p->ox + p->width - 1 || z0 < wz0 || z0 > wz1) return true;
         return emit_col(r, wmin, wmax, col_of(p, x0, z0), (surf){tag, walkable}); /* only this square: a fat triangle has area there */
     }
-    for (int e = 0; e < 3; ++e) {
-        int f = e == 2 ? 0 : e + 1;
-        double du = tc.u[f] - tc.u[e], dv = tc.v[f] - tc.v[e], dw = tc.w[f] - tc.w[e];
-        double iu = du != 0 ? 1 / du : 0, iv = dv != 0 ? 1 / dv : 0;
-        tc.dvdu[e] = dv * iu, tc.dwdu[e] = dw * iu, tc.dudv[e] = du * iv, tc.dwdv[e] = dw * iv;
-    }
+    edge_slopes(&tc);
     order3(tc.v, tc.byv), order3(tc.u, tc.byu);
     tc.edge_v[0] = edge_of(tc.byv[0], tc.byv[2]), tc.edge_v[1] = edge_of(tc.byv[0], tc.byv[1]);
     tc.edge_v[2] = edge_of(tc.byv[1], tc.byv[2]);
