@@ -55,8 +55,12 @@
    arrays (voxelize.h). Nothing is proportional to width * depth * height. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../../runtime/internal.h"
+#include "col_index.h"
 #include "voxelize.h"
 #include "vx_params.h"
 
@@ -251,11 +255,13 @@ static int edge_of(int i, int j) {
 
 /* Vertex indices in increasing order of key[] (ties in index order, so the result is fixed): each
    vertex's rank is the number of vertices before it, counted without branches. */
-static void order3(const double* key, int* o) {
-    o[0] = 0, o[1] = 1, o[2] = 2; /* stays a permutation of valid indices even for NaN keys */
-    o[(key[1] < key[0]) + (key[2] < key[0])] = 0;
-    o[(key[0] <= key[1]) + (key[2] < key[1])] = 1;
-    o[(key[0] <= key[2]) + (key[1] <= key[2])] = 2;
+static inline void order3(const double* key, int* o) {
+    const int r0 = (key[1] < key[0]) + (key[2] < key[0]);
+    const int r1 = (key[0] <= key[1]) + (key[2] < key[1]);
+    const int r2 = (key[0] <= key[2]) + (key[1] <= key[2]);
+    /* slot j takes the last vertex of rank j, or j itself when none has it (NaN keys): valid indices
+       always; chosen in registers, where stores to computed slots read back at once stalled */
+    for (int j = 0; j < 3; ++j) o[j] = r2 == j ? 2 : r1 == j ? 1 : r0 == j ? 0 : j;
 }
 
 /* The point where edge e crosses the row line v = c, from the edge's own first vertex and slope,
@@ -280,7 +286,7 @@ static inline int row_cross(const tri_ctx* t, double c, xpt* out) {
 /* Fills the cross-sections of the column lines u = c0 .. c1 (the same values whatever the window,
    as each depends on c and the triangle only): the edges strictly crossing the line (the long
    edge and the short one on c's side of the middle vertex) and the vertices on it. */
-static void fill_lines(const tri_ctx* t, int c0, int c1, xline* L) {
+static void fill_lines(const tri_ctx* t, int c0, int c1, bool slopes, xline* L) {
     const int q0 = t->byu[0], q1 = t->byu[1], q2 = t->byu[2];
     const double u0 = t->u[q0], u1 = t->u[q1], u2 = t->u[q2];
     for (int c = c0; c <= c1; ++c) {
@@ -305,7 +311,7 @@ static void fill_lines(const tri_ctx* t, int c0, int c1, xline* L) {
         if (n == 2) {
             bool sw = pt[1].s < pt[0].s;
             l->p[0] = pt[sw], l->p[1] = pt[!sw];
-            l->k = l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
+            l->k = slopes && l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
         } else {
             for (int i = 0; i < n; ++i) l->p[i] = pt[i];
         }
@@ -314,7 +320,8 @@ static void fill_lines(const tri_ctx* t, int c0, int c1, xline* L) {
 
 /* Adds to `r` the heights of the cross-section `l` within the row strip z <= v <= z + 1 (its
    points in the strip and where it crosses the strip's sides); false when it misses the strip. */
-static inline bool line_clip(const xline* l, double z, wrange* r) {
+static bool line_clip_few(const xline* l, double z, wrange* r);
+static PTL_VX_INLINE_ALWAYS bool line_clip(const xline* l, double z, wrange* r) {
     if (l->n == 2) {
         /* the part in the strip is [sa, sb]; each of its ends takes the height along the
            cross-section from the nearer point: that point's own height where it lies in the strip
@@ -327,6 +334,11 @@ static inline bool line_clip(const xline* l, double z, wrange* r) {
         r->lo = dmin(r->lo, dmin(wa, wb)), r->hi = dmax(r->hi, dmax(wa, wb));
         return true;
     }
+    return line_clip_few(l, z, r);
+}
+
+/* line_clip for a cross-section of one point, or three (a triangle in the line's plane). */
+static bool line_clip_few(const xline* l, double z, wrange* r) {
     bool any = false;
     for (int i = 0; i < l->n; ++i) {
         if (l->p[i].s >= z && l->p[i].s <= z + 1) wr_add(r, l->p[i].w), any = true;
@@ -342,6 +354,37 @@ static inline bool line_clip(const xline* l, double z, wrange* r) {
     return any;
 }
 
+/* Does line_clip find a part of `l` in the strip z <= v <= z + 1? (Its test, without the heights.) */
+static inline bool line_hits(const xline* l, double z) {
+    if (l->n == 2) return dmax(l->p[0].s, z) <= dmin(l->p[1].s, z + 1);
+    wrange unused = {HUGE_VAL, -HUGE_VAL};
+    return line_clip(l, z, &unused);
+}
+
+/* The columns xa .. xb of a row (more than one) of a triangle whose every piece is the span
+   (lo, hi, tkey, wkey) (one_voxel): raster_row's multi-column pass without the heights. A column
+   gets the span exactly when raster_row finds its piece non-empty: a point of `pts` in it (binned as
+   there), or the left or right column line meeting the row strip (line_clip's test). Rows wider than
+   62 columns (the mask) take raster_row's general pass, which gives the same spans (its heights,
+   taken along lines filled without slopes, still lie in the triangle's range: one_voxel holds). */
+static bool raster_row_one(raster* r, const xpt* pts, int np, double ru0, double ru1, int z, const xline* lines, int c0,
+                           int xa, int xb, uint32_t col0, const uint32_t key[4]) {
+    uint64_t in = 0; /* bit x - xa + 1: a point of pts in column x */
+    for (int i = 0; i < np; ++i) {
+        double u = dmax(xa - 1, dmin(pts[i].s, xb + 1));
+        int k = (int)(u - xa) + 1;
+        in |= (uint64_t)(u >= xa) << (k & 63);
+    }
+    bool left = ru0 <= xa && line_hits(&lines[xa - c0], z);
+    for (int x = xa; x <= xb; ++x) {
+        const bool right = ru1 >= x + 1 && line_hits(&lines[x + 1 - c0], z);
+        if (((in >> (x - xa + 1) & 1) | left | right) && !add_span(r, col0 + (uint32_t)(x - xa), key[0], key[1], key[2], key[3]))
+            return false;
+        left = right;
+    }
+    return true;
+}
+
 /* Rasterizes row z of a triangle. Its part in the strip z <= v <= z + 1 is a convex polygon whose
    vertices are `pts` (the triangle's vertices in the strip and its edges' crossings with the two
    row lines; u range [ru0, ru1]). A column's part of it is a convex polygon whose vertices are
@@ -349,9 +392,10 @@ static inline bool line_clip(const xline* l, double z, wrange* r) {
    two lines clipped to the strip; the plane is linear, so its y range over the part is the range
    over these points. Every point is computed from the triangle's own vertices and edges, never
    from another cut (see the overview). `lines` holds the cross-sections of the lines c0 .. c1;
-   `w_level` is the height of a level triangle (NAN otherwise), whose every part has that height. */
+   `w_level` is the height of a level triangle (NAN otherwise), whose every part has that height;
+   `one`, when not NULL, the span (lo, hi, tkey, wkey) of every piece of a one_voxel triangle. */
 static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, double ru0, double ru1, int z,
-                       const xline* lines, int c0, int c1, double w_level) {
+                       const xline* lines, int c0, int c1, double w_level, const uint32_t* one) {
     const ptl_vx_params* p = r->p;
     if (tc->thin ? ru1 < 0 || ru0 > p->world_width : ru1 <= 0 || ru0 >= p->world_width) return true;
     /* within the lines filled for the triangle (c0 .. c1), which a crossing rounded past the
@@ -371,6 +415,7 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
         return true;
     }
     if (!lines || (xa == xb && ru0 >= xa && ru1 <= xa + 1)) { /* the row lies in one column: it is the piece */
+        if (one) return add_span(r, col0, one[0], one[1], one[2], one[3]);
         wrange wr = {pts[0].w, pts[0].w};
         for (int i = 1; i < np; ++i) wr_add(&wr, pts[i].w);
         return emit_col(r, wr.lo, wr.hi, col0, f);
@@ -378,6 +423,7 @@ static bool raster_row(raster* r, const tri_ctx* tc, const xpt* pts, int np, dou
     /* Each point's height goes to its column floor(u) (acc[x - xa + 1]; the slots on either
        side take the points beyond the row's columns): one pass without a branch per point and
        column, where testing every point in every column mispredicted the most. */
+    if (one && xb - xa + 3 <= 64) return raster_row_one(r, pts, np, ru0, ru1, z, lines, c0, xa, xb, col0, one);
     wrange* acc = r->acc.data;
     for (int i = 0; i < xb - xa + 3; ++i) acc[i] = (wrange){HUGE_VAL, -HUGE_VAL};
     for (int i = 0; i < np; ++i) {
@@ -408,6 +454,42 @@ static double snap_line(double x) {
     if (!(x > -0.5 && x < 1e15)) return x; /* before the grid's first line, or far beyond it: no line to snap to */
     double n = (double)(int64_t)(x + 0.5);
     return fabs(x - n) <= 1e-9 * dmax(1, n) ? n : x;
+}
+
+/* Each edge's slopes along u and v: 1 / du and 1 / dv (0 for a zero difference) times the other
+   differences. With SSE2 (always there on x86-64) the two reciprocals of an edge are one packed
+   division, which gives the same bits (IEEE division either way), without the two branches. */
+static void edge_slopes(tri_ctx* t) {
+    for (int e = 0; e < 3; ++e) {
+        const int f = e == 2 ? 0 : e + 1;
+        const double du = t->u[f] - t->u[e], dv = t->v[f] - t->v[e], dw = t->w[f] - t->w[e];
+#if defined(__SSE2__)
+        const __m128d d = _mm_set_pd(dv, du);
+        const __m128d q = _mm_and_pd(_mm_div_pd(_mm_set1_pd(1.0), d), _mm_cmpneq_pd(d, _mm_setzero_pd()));
+        double inv[2];
+        _mm_storeu_pd(inv, q);
+        const double iu = inv[0], iv = inv[1];
+#else
+        const double iu = du != 0 ? 1 / du : 0, iv = dv != 0 ? 1 / dv : 0;
+#endif
+        t->dvdu[e] = dv * iu, t->dwdu[e] = dw * iu, t->dudv[e] = du * iv, t->dwdv[e] = dw * iv;
+    }
+}
+
+/* Is every piece of the fat triangle `t`, whose heights span [wmin, wmax], the one span (k, k + 1)
+   (into key: lo, hi, tkey, wkey)? So when [wmin, wmax] lies inside (k, k + 1) with a margin of
+   1e-6 voxels on each side: every point a piece's y range is taken over (vertices, crossings with row
+   and column lines, clipped ends of cross-sections) is an interpolation between two points of the
+   triangle computed with a few roundings, within about 1e-11 of [wmin, wmax] (heights are below
+   2^16), so floor and ceil of a piece's range are k and k + 1, piece_span's span. Many sloped floors
+   rise less than a voxel across a triangle. */
+static bool one_voxel(const tri_ctx* t, double wmin, double wmax, int top, uint32_t key[4]) {
+    if (t->thin || !(wmin >= 0 && wmax <= top)) return false;
+    const int k = (int)wmin;
+    if (!(wmin - k > 1e-6 && wmax < k + 1 - 1e-6)) return false;
+    key[0] = (uint32_t)k, key[1] = (uint32_t)k + 1;
+    key[2] = key[1] << 16 | t->tag, key[3] = t->walkable ? key[2] : 0;
+    return true;
 }
 
 /* Rasterizes one triangle (vertices in grid units). */
@@ -442,12 +524,7 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
         if (x0 < p->ox || x0 > p->ox + p->width - 1 || z0 < wz0 || z0 > wz1) return true;
         return emit_col(r, wmin, wmax, col_of(p, x0, z0), (surf){tag, walkable}); /* only this square: a fat triangle has area there */
     }
-    for (int e = 0; e < 3; ++e) {
-        int f = e == 2 ? 0 : e + 1;
-        double du = tc.u[f] - tc.u[e], dv = tc.v[f] - tc.v[e], dw = tc.w[f] - tc.w[e];
-        double iu = du != 0 ? 1 / du : 0, iv = dv != 0 ? 1 / dv : 0;
-        tc.dvdu[e] = dv * iu, tc.dwdu[e] = dw * iu, tc.dudv[e] = du * iv, tc.dwdv[e] = dw * iv;
-    }
+    edge_slopes(&tc);
     order3(tc.v, tc.byv), order3(tc.u, tc.byu);
     tc.edge_v[0] = edge_of(tc.byv[0], tc.byv[2]), tc.edge_v[1] = edge_of(tc.byv[0], tc.byv[1]);
     tc.edge_v[2] = edge_of(tc.byv[1], tc.byv[2]);
@@ -455,6 +532,8 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     tc.edge_u[2] = edge_of(tc.byu[1], tc.byu[2]);
     /* A level triangle (floors, most of the input of many levels) has one height everywhere. */
     const double w_level = !tc.thin && tc.w[0] == tc.w[1] && tc.w[1] == tc.w[2] ? tc.w[0] : NAN;
+    uint32_t one_key[4];
+    const uint32_t* one = w_level != w_level && one_voxel(&tc, wmin, wmax, p->heights, one_key) ? one_key : NULL;
     const int c0 = x0 > p->ox ? x0 : p->ox, c1 = (x1 < p->ox + p->width - 1 ? x1 : p->ox + p->width - 1) + 1;
     /* Lines are read by rows reaching more than one column; a triangle within one column has
        none (lines = NULL: each row is its column's piece, whatever rounding does to its ends). */
@@ -462,23 +541,30 @@ static bool raster_tri(raster* r, const double (*t)[3], bool walkable, uint16_t 
     if (w_level != w_level && c0 <= c1 && !(x0 == x1 && umin >= x0 && umax <= x0 + 1)) {
         if (!PTL_RESERVE(r->a, r->lines, (uint64_t)(c1 - c0) + 1) || !PTL_RESERVE(r->a, r->acc, (uint64_t)(c1 - c0) + 2))
             return false;
-        fill_lines(&tc, c0, c1, r->lines.data);
+        fill_lines(&tc, c0, c1, !one, r->lines.data);
         lines = r->lines.data;
     }
     xpt lo[2] = {{0, 0}, {0, 0}}, hi[2] = {{0, 0}, {0, 0}}, pts[7];
     const int za = z0 > wz0 ? z0 : wz0, zb = z1 < wz1 ? z1 : wz1;
     int nlo = row_cross(&tc, za, lo);
+    /* The vertices in order of v; those before j0 lie below the current strip. A strip holds the
+       ones from j0 while v <= z + 1 (most strips none). The order of pts does not matter: each use
+       takes minima and maxima, or a set of columns. */
+    const int q0 = tc.byv[0], q1 = tc.byv[1], q2 = tc.byv[2];
+    const double vs[4] = {tc.v[q0], tc.v[q1], tc.v[q2], HUGE_VAL};
+    const xpt vp[3] = {{tc.u[q0], tc.w[q0]}, {tc.u[q1], tc.w[q1]}, {tc.u[q2], tc.w[q2]}};
+    int j0 = 0;
     for (int z = za; z <= zb; ++z) {
         int nhi = row_cross(&tc, z + 1, hi), np = 0;
         pts[0] = lo[0], pts[1] = lo[1], np = nlo;
-        for (int k = 0; k < 3; ++k) /* appended, and kept when in the strip */
-            pts[np].s = tc.u[k], pts[np].w = tc.w[k], np += (tc.v[k] >= z) & (tc.v[k] <= z + 1);
+        while (vs[j0] < z) ++j0; /* vs[3] stops it */
+        for (int j = j0; vs[j] <= z + 1; ++j) pts[np++] = vp[j];
         pts[np] = hi[0], pts[np + 1] = hi[1], lo[0] = hi[0], lo[1] = hi[1]; /* slots past nhi are unused */
         np += nhi, nlo = nhi;
         if (np == 0) continue;
         double ru0 = pts[0].s, ru1 = ru0;
         for (int i = 1; i < np; ++i) ru0 = dmin(ru0, pts[i].s), ru1 = dmax(ru1, pts[i].s);
-        if (!raster_row(r, &tc, pts, np, ru0, ru1, z, lines, c0, c1, w_level)) return false;
+        if (!raster_row(r, &tc, pts, np, ru0, ru1, z, lines, c0, c1, w_level, one)) return false;
     }
     return true;
 }

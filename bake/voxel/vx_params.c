@@ -6,6 +6,9 @@
    erosion radius rounds up. */
 #include <math.h>
 #include <string.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "../../runtime/internal.h"
 #include "vx_params.h"
@@ -22,10 +25,43 @@ static double float_spacing(float v) {
 /* Bounds over the vertices that triangles use (ptl_trimesh's definition; a stray unused vertex must
    not stretch the grid), computed here rather than read from bmin/bmax: a hand-built mesh need not
    fill them. Recast takes every vertex; on the shared meshes it is the same. */
+#if defined(__SSE2__)
+/* mesh_bounds' scan with the three coordinates of a vertex in one SSE2 register (x86-64 always has
+   it): minps / maxps take the same values in the same order as the scalar selects (the new value
+   when it is less, else the old one: the same zero sign too), and the finiteness of every
+   coordinate is or-ed into a mask tested once. False when an index or a coordinate is bad: the
+   scalar scan then finds the first one and says which. */
+static bool mesh_bounds_sse(const ptl_trimesh* m, float bmin[3], float bmax[3]) {
+    __m128 lo = _mm_set1_ps(INFINITY), hi = _mm_set1_ps(-INFINITY), bad = _mm_setzero_ps();
+    const __m128 abs_mask = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), inf = _mm_set1_ps(INFINITY);
+    uint32_t out_of_range = 0;
+    for (size_t i = 0; i < 3 * (size_t)m->tri_count; ++i) {
+        const uint32_t v = m->tris[i];
+        out_of_range |= v >= m->vert_count;
+        if (v >= m->vert_count) break;
+        const float* p = m->verts + 3 * (size_t)v;
+        /* x, y from one 8-byte load, z from a 4-byte one: nothing past the vertex is read */
+        double xy;
+        memcpy(&xy, p, sizeof xy);
+        const __m128 c = _mm_movelh_ps(_mm_castpd_ps(_mm_set_sd(xy)), _mm_load_ss(p + 2));
+        bad = _mm_or_ps(bad, _mm_cmpnlt_ps(_mm_and_ps(c, abs_mask), inf)); /* |c| >= inf, or NaN */
+        lo = _mm_min_ps(c, lo), hi = _mm_max_ps(c, hi);
+    }
+    if (out_of_range || (_mm_movemask_ps(bad) & 7)) return false;
+    float l[4], h[4];
+    _mm_storeu_ps(l, lo), _mm_storeu_ps(h, hi);
+    for (int k = 0; k < 3; ++k) bmin[k] = l[k], bmax[k] = h[k];
+    return true;
+}
+#endif
+
 static ptl_status mesh_bounds(const ptl_trimesh* m, float bmin[3], float bmax[3], ptl_error* err) {
     if (m->tri_count == 0) return ptl_error_set(err, PTL_ERR_BAD_INPUT, "voxelize: the mesh has no triangle");
     if (m->vert_count == 0 || !m->verts || !m->tris)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "voxelize: the mesh has triangles but no vertices");
+#if defined(__SSE2__)
+    if (mesh_bounds_sse(m, bmin, bmax)) return PTL_OK; /* else the scan below names the bad input */
+#endif
     for (int k = 0; k < 3; ++k) bmin[k] = INFINITY, bmax[k] = -INFINITY;
     for (size_t i = 0; i < 3 * (size_t)m->tri_count; ++i) {
         uint32_t v = m->tris[i];
