@@ -274,8 +274,9 @@ void demo_scene_update_path(demo_scene* s) {
     req.radius = s->radius;
     req.mode = s->mode;
     req.follow_surface = true; /* drawn on the ground (radius 0; a disc's path has its own points) */
+    /* the path's own cells (radius 0; across the lift too), else walked from the points below */
     ptl_path_result res = {.points = s->points, .point_capacity = DEMO_MAX_PATH, .turns = s->turns,
-                           .turn_capacity = DEMO_MAX_TURNS};
+                           .turn_capacity = DEMO_MAX_TURNS, .cells = s->corridor, .cell_capacity = DEMO_MAX_CORRIDOR};
     ptl_status st = ptl_query_find_path(s->q, &req, &res);
     s->radius_status = req.radius > 0 && st < 0 ? st : PTL_OK;
     s->radius_used = req.radius;
@@ -300,7 +301,9 @@ void demo_scene_update_path(demo_scene* s) {
     qsort(t, (size_t)n, sizeof t[0], cmp_double);
     s->query_us = t[n / 2];
     update_sliced(s, &req, st, &res);
-    if (st >= 0 && res.found && res.point_count > 0)
+    if (st >= 0 && res.found && res.cell_count > 0)
+        s->corridor_count = res.cell_count;
+    else if (st >= 0 && res.found && res.point_count > 0)
         s->corridor_count = ptl_dd_path_corridor(s->nm, res.start_cell, s->points, res.point_count, s->corridor,
                                                  DEMO_MAX_CORRIDOR);
     if (s->corridor_count > DEMO_MAX_CORRIDOR) s->corridor_count = DEMO_MAX_CORRIDOR;
