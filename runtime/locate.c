@@ -95,13 +95,18 @@ static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double 
 /* Is (x, z) in the closed cell within `eps` (the return value), and is it in exactly (*exact, what
    cell_holds below answers: every edge has it on its left or on its line, or, for a kinked cell,
    the crossing rule)? One pass over the edges for both; exact inside points cost no square root.
-   *exact is set only when the point is within eps. */
-static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps, bool* exact) {
+   *exact is set only when the point is within eps. *deep: every edge has the point on its left
+   by more than 2 eps (cross^2 > 4 eps^2 len^2, the same cross and len^2 as classify computes), so
+   that it is within eps of no edge and no vertex: classify's answer is the cell alone, and it may
+   skip its search (the factor 2 leaves room for rounding). */
+static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps, bool* exact, bool* deep) {
     const ptl_blob_cell* c = &nm->cells[cell];
     const uint32_t* cv = nm->cell_verts + c->first;
     uint32_t n = c->vert_count;
     double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
+    const double eps4 = 4 * eps * eps;
     bool outside = false; /* an edge has the point strictly on its right */
+    bool inner = true;    /* every edge so far has it on its left by more than 2 eps */
     for (uint32_t i = 0; i < n; ++i) {
         double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
         double ex = bx - ax, ez = bz - az;
@@ -110,13 +115,16 @@ static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double
             if (cross * cross > eps * eps * (ex * ex + ez * ez)) {
                 if (!(ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, eps))) return false;
                 *exact = polygon_holds(nm, c, x, z, 0);
+                *deep = false;
                 return true;
             }
             outside = true;
         }
+        inner = inner && cross > 0 && cross * cross > eps4 * (ex * ex + ez * ez);
         ax = bx, az = bz;
     }
     *exact = !outside || (ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0));
+    *deep = inner;
     return true;
 }
 
@@ -305,6 +313,7 @@ typedef struct candidate {
     double x, z, d2; /* nearest point and its squared 3D distance */
     float y;
     int8_t holds;    /* 1: the cell holds (x, z) exactly (cell_holds); 0: it does not; -1: not known */
+    bool deep;       /* more than 2 eps inside every edge (cell_contains): classify's answer is the cell */
 } candidate;
 
 /* Fast path: a cell of p's bucket contains p (the usual case for a start or a goal). */
@@ -321,9 +330,9 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     bool best_holds = false;
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
-        bool holds;
+        bool holds, deep;
         if (ptl_query_cell_off(q, c) || outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) ||
-            !cell_contains(nm, c, x, z, q->loc_eps, &holds))
+            !cell_contains(nm, c, x, z, q->loc_eps, &holds, &deep))
             continue;
         float y = ptl_query_cell_y(nm, c, x, z);
         double dy = (double)y - p[1];
@@ -333,7 +342,7 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
            must say so. */
         if (dy * dy > best->d2 || (dy * dy == best->d2 && (best_holds || !holds))) continue;
         best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
-        best_holds = holds;
+        best_holds = holds, best->deep = deep;
     }
     best->holds = best_holds;
     return best->cell != PTL_NONE;
@@ -394,7 +403,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 float y = ptl_query_cell_y(nm, c, nx, nz);
                 double dy = (double)y - p[1];
                 if (fabs(dy) > ext[1]) continue;
-                candidate cand = {c, nx, nz, d2 + dy * dy, y, -1};
+                candidate cand = {c, nx, nz, d2 + dy * dy, y, -1, false};
                 if (!nearer(&cand, best, q->loc_eps)) continue;
                 *best = cand;
                 reach2 = sqrt(best->d2) + q->loc_eps;
@@ -466,6 +475,14 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
     out->edge = PTL_NONE;
     out->vert = PTL_NONE;
     out->ambiguous = false;
+    if (cand->deep && !snapped) {
+        /* within eps of no vertex and no edge (cell_contains), and inside: the cell alone */
+        out->kind = PTL_QPOINT_CELL;
+        out->pair[0] = cand->cell;
+        out->cells = out->pair;
+        out->cell_count = 1;
+        return;
+    }
     uint32_t near_v = PTL_NONE;
     double near_d2 = tol2;
     for (uint32_t i = 0; i < n; ++i) {
@@ -532,6 +549,7 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
            boundary) and sort that. */
         const double all[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
         candidate on = *cand;
+        on.deep = false;
         nearest_in_box(nm, cand->cell, x, z, all, &on.x, &on.z);
         classify(q, &on, true, out);
         return;
