@@ -76,12 +76,17 @@ static float surface_y(const ptl_navmesh* nm, uint32_t c, double x, double z) {
     double iu = floor(u), iw = floor(w), fu = u - iu, fw = w - iw;
     float f[4];
     bool direct[4];
+    /* the grid's column of the lower-left of the four, in integers (a point that far out is off the
+       grid anyway: -1, no column) */
+    const bool near = fabs(iu) < 1e15 && fabs(iw) < 1e15;
+    const int64_t gx0 = near ? (int64_t)iu - g->x0 : -1, gz0 = near ? (int64_t)iw - g->z0 : -1;
     for (int k = 0; k < 4; ++k) {
         /* the column's own floor when the grid has one there (what ptl_nm_cell_floor reads at the
            column's centre), else the nearest of the columns around it as it finds them */
-        const double gx = iu + (k & 1) - g->x0, gz = iw + (k >> 1) - g->z0;
+        const int64_t gx = gx0 + (k & 1), gz = gz0 + (k >> 1);
         uint16_t v = PTL_HEIGHT_NONE;
-        if (gx >= 0 && gz >= 0 && gx < (double)g->w && gz < (double)g->d) v = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
+        if (near && gx >= 0 && gz >= 0 && gx < (int64_t)g->w && gz < (int64_t)g->d)
+            v = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
         direct[k] = v != PTL_HEIGHT_NONE;
         if (direct[k]) {
             f[k] = h->vox_origin[1] + (float)v * h->vox_ch;

@@ -4,6 +4,7 @@
 #define PTL_NAVMESH_INTERNAL_H
 
 #include <math.h>
+#include <string.h>
 #include <portolan/runtime.h>
 
 #include "navmesh_format.h"
@@ -181,11 +182,29 @@ static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
     return c >= nm->h->cell_count - nm->h->link_count;
 }
 
+/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none.
+   Inline: the heights of a move's end and of point location read a few columns per query. */
+static inline uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
+    const uint32_t B = PTL_HEIGHT_BLOCK, bw = (g->w + B - 1) / B;
+    const ptl_blob_hblock* k = &nm->hblocks[g->first + (z / B) * bw + x / B];
+    const uint32_t i = (z % B) * B + x % B;
+    const uint8_t* p = nm->hdata + k->data;
+    uint32_t v;
+    switch (k->kind) {
+    case PTL_HBLOCK_FLAT: return k->base;
+    case PTL_HBLOCK_U4: v = (p[i / 2] >> (4 * (i & 1))) & 15u; return v == 15u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + v);
+    case PTL_HBLOCK_U8: return p[i] == 255u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + p[i]);
+    default: {
+        uint16_t w;
+        memcpy(&w, p + 2 * i, 2);
+        return w;
+    }
+    }
+}
+
 /* Height of cell c's floor at (x, z) from its height grid; false when the cell has none (a flat
    cell, a link cell, any cell of a 2D bake: its vertices give its heights, ptl_query_cell_y) or the
    grid has no floor there (within one column). */
-/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none. */
-uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z);
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y);
 
 /* The geometric tolerance of validation (validate.c): 4e-7 of the largest coordinate magnitude of
