@@ -373,26 +373,30 @@ static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, dou
         double best_t = DBL_MAX;
         uint32_t exit = PTL_NONE;
         bool exit_open = false, outside = false;
-        for (uint32_t i = 0; i < cell->vert_count; ++i) {
-            const ptl_slot* sa = &q->slots[cell->first + i];
-            const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
-            double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
+        /* edge i runs from slot i to slot i + 1; (ax, az) carries slot i's vertex from the step before */
+        const ptl_slot* sl = &q->slots[cell->first];
+        const uint32_t n = cell->vert_count;
+        double ax = sl[0].x, az = sl[0].z, bx, bz;
+        for (uint32_t i = 0; i < n; ++i, ax = bx, az = bz) {
+            const ptl_slot* sb = &sl[i + 1 == n ? 0 : i + 1];
+            bx = sb->x, bz = sb->z;
+            double ex = bx - ax, ez = bz - az;
             /* the target on this edge's inner side (most edges): no length needed */
-            const double cross_t = ex * (tz - sa->z) - ez * (tx - sa->x);
+            const double cross_t = ex * (tz - az) - ez * (tx - ax);
             if (cross_t >= 0) continue;
             double len = ptl_len2(ex, ez);
             if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
             double side_t = cross_t / len; /* > 0: inside */
             if (side_t >= -eps) continue;
             outside = true;
-            double side_s = (ex * (s->z - sa->z) - ez * (s->x - sa->x)) / len;
+            double side_s = (ex * (s->z - az) - ez * (s->x - ax)) / len;
             if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
             double t = side_s / (side_s - side_t);
             double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
-            double u = ((cx - sa->x) * ex + (cz - sa->z) * ez) / (len * len);
+            double u = ((cx - ax) * ex + (cz - az) * ez) / (len * len);
             double slack = eps / len;
             if (u < -slack || u > 1 + slack) continue;
-            bool open = sa->nbr != PTL_NONE;
+            bool open = sl[i].nbr != PTL_NONE;
             bool tie = fabs(t - best_t) <= 1e-12;
             if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open)) best_t = t, exit = i, exit_open = open;
         }
