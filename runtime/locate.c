@@ -372,11 +372,11 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
     double z0 = (double)p[2] - ext[2], z1 = (double)p[2] + ext[2];
     if (x1 < h->bmin[0] || x0 > h->bmax[0] || z1 < h->bmin[2] || z0 > h->bmax[2]) return false;
     if ((double)p[1] + ext[1] < h->bmin[1] || (double)p[1] - ext[1] > h->bmax[1]) return false;
-    double fx0 = floor((x0 - h->bmin[0]) / h->grid_cell), fx1 = floor((x1 - h->bmin[0]) / h->grid_cell);
-    double fz0 = floor((z0 - h->bmin[2]) / h->grid_cell), fz1 = floor((z1 - h->bmin[2]) / h->grid_cell);
+    double fx0 = ptl_floor((x0 - h->bmin[0]) / h->grid_cell), fx1 = ptl_floor((x1 - h->bmin[0]) / h->grid_cell);
+    double fz0 = ptl_floor((z0 - h->bmin[2]) / h->grid_cell), fz1 = ptl_floor((z1 - h->bmin[2]) / h->grid_cell);
     /* Clamp in floating point first: huge extents must not overflow the integer conversion. */
-    uint32_t ix0 = (uint32_t)fmax(0, fmin(fx0, h->grid_nx - 1)), ix1 = (uint32_t)fmax(0, fmin(fx1, h->grid_nx - 1));
-    uint32_t iz0 = (uint32_t)fmax(0, fmin(fz0, h->grid_nz - 1)), iz1 = (uint32_t)fmax(0, fmin(fz1, h->grid_nz - 1));
+    uint32_t ix0 = ptl_grid_index(fx0, h->grid_nx), ix1 = ptl_grid_index(fx1, h->grid_nx);
+    uint32_t iz0 = ptl_grid_index(fz0, h->grid_nz), iz1 = ptl_grid_index(fz1, h->grid_nz);
     uint32_t stamp = ptl_query_next_stamp(q);
     const double box[4] = {x0, x1, z0, z1};
     best->cell = PTL_NONE;

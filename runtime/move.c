@@ -79,7 +79,7 @@ static float surface_y(const ptl_navmesh* nm, uint32_t c, double x, double z) {
     const ptl_blob_grid* g = &nm->cell_grids[c];
     const double cs = h->vox_cs, ch = h->vox_ch;
     double u = (x - h->vox_origin[0]) / cs - 0.5, w = (z - h->vox_origin[2]) / cs - 0.5;
-    double iu = floor(u), iw = floor(w), fu = u - iu, fw = w - iw;
+    double iu = ptl_floor(u), iw = ptl_floor(w), fu = u - iu, fw = w - iw;
     float f[4];
     bool direct[4];
     /* the grid's column of the lower-left of the four, in integers (a point that far out is off the

@@ -177,6 +177,22 @@ static inline bool ptl_nm_cell_skips(const ptl_navmesh* nm, uint32_t c, const pt
     return ptl_nm_beyond_lid(nm, a, b, v, e->sx, e->sz, e->tx, e->tz);
 }
 
+/* floor(v), the same value (a -0.0 may come back as +0.0: callers index or subtract with it), without
+   libm's call for the values a query meets (|v| < 2^52); others, NaN and infinities through floor. */
+static inline double ptl_floor(double v) {
+    if (!(fabs(v) < 4503599627370496.0)) return floor(v);
+    const double t = (double)(int64_t)v;
+    return t > v ? t - 1 : t;
+}
+
+/* floor(f) clamped to [0, n - 1] as a grid index, as (uint32_t)fmax(0, fmin(f, n - 1)) gives it (NaN: n - 1),
+   without libm's calls. */
+static inline uint32_t ptl_grid_index(double f, uint32_t n) {
+    const double m = (double)(n - 1);
+    const double v = f < m ? f : m;
+    return (uint32_t)(v > 0 ? v : 0);
+}
+
 /* Is cell c a link cell (navmesh_format.h: the last link_count cells)? */
 static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
     return c >= nm->h->cell_count - nm->h->link_count;
