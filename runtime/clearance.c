@@ -270,7 +270,7 @@ static void fill_hit(const ptl_query* q, const wall_best* b, double px, double p
     out->distance = (float)b->d;
     out->wall_cell = b->cell;
     out->point[0] = (float)b->x;
-    out->point[1] = ptl_query_cell_y(q->nm, b->cell, b->x, b->z);
+    out->point[1] = ptl_query_cell_yq(q, b->cell, b->x, b->z);
     out->point[2] = (float)b->z;
     double nx = px - b->x, nz = pz - b->z, len = ptl_len2(nx, nz);
     if (!(len > q->eps)) {

@@ -334,7 +334,7 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
         if (ptl_query_cell_off(q, c) || outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) ||
             !cell_contains(nm, c, x, z, q->loc_eps, &holds, &deep))
             continue;
-        float y = ptl_query_cell_y(nm, c, x, z);
+        float y = ptl_query_cell_yq(q, c, x, z);
         double dy = (double)y - p[1];
         if (fabs(dy) > ey) continue;
         /* At equal height, a cell that holds the point exactly beats one that only comes within
@@ -400,7 +400,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 double nx = 0, nz = 0;
                 double d2 = nearest_in_box(nm, c, p[0], p[2], box, &nx, &nz);
                 if (!(d2 < INFINITY && d2 <= reach2)) continue;
-                float y = ptl_query_cell_y(nm, c, nx, nz);
+                float y = ptl_query_cell_yq(q, c, nx, nz);
                 double dy = (double)y - p[1];
                 if (fabs(dy) > ext[1]) continue;
                 candidate cand = {c, nx, nz, d2 + dy * dy, y, -1, false};

@@ -73,8 +73,9 @@ bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, doubl
    The result is kept within one voxel height below the point's own column top, where the surface
    must be (a step between the columns would otherwise pull it further). Cells without a grid
    (flat ones, links): their vertices' heights. */
-static float surface_y(const ptl_navmesh* nm, uint32_t c, double x, double z) {
-    if (!nm->cell_grids || !nm->cell_grids[c].w) return ptl_query_cell_y(nm, c, x, z);
+static float surface_y(const ptl_query* q, uint32_t c, double x, double z) {
+    const ptl_navmesh* nm = q->nm;
+    if (!nm->cell_grids || !nm->cell_grids[c].w) return ptl_query_cell_yq(q, c, x, z);
     const ptl_blob_header* h = nm->h;
     const ptl_blob_grid* g = &nm->cell_grids[c];
     const double cs = h->vox_cs, ch = h->vox_ch;
@@ -190,7 +191,7 @@ static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3
     }
     out->end_cell = cell;
     out->point[0] = (float)x, out->point[2] = (float)z;
-    out->point[1] = surface_y(q->nm, cell, out->point[0], out->point[2]);
+    out->point[1] = surface_y(q, cell, out->point[0], out->point[2]);
     if (!isfinite(out->point[1])) out->point[1] = ptl_query_cell_y(q->nm, cell, out->point[0], out->point[2]); /* damaged heights */
     return out->cell_count > cap && cap > 0 ? PTL_TRUNCATED : PTL_OK;
 }
@@ -233,7 +234,7 @@ ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float
     if (!q || !y || !isfinite(x) || !isfinite(z) || cell >= q->nm->h->cell_count) return PTL_ERR_INVALID_ARG;
     /* within the point-location tolerance of the cell: outside each edge by at most loc_eps */
     if (!ptl_query_cell_holds_within(q, cell, x, z)) return PTL_ERR_NOT_FOUND;
-    *y = surface_y(q->nm, cell, x, z);
+    *y = surface_y(q, cell, x, z);
     if (!isfinite(*y)) *y = ptl_query_cell_y(q->nm, cell, x, z); /* damaged heights */
     return PTL_OK;
 }

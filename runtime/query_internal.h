@@ -350,6 +350,18 @@ void ptl_query_cell_boxes(ptl_query* q);
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);
 
+/* ptl_query_cell_y, the same value, with q->cell_yr to skip the vertex scan of a cell without a
+   height grid whose vertices are all at one height (its range is one value: that height). Most
+   cells of a 3D bake on flat floors are such cells. */
+static inline float ptl_query_cell_yq(const ptl_query* q, uint32_t cell, double x, double z) {
+    const ptl_navmesh* nm = q->nm;
+    if (!nm->cell_grids || !nm->cell_grids[cell].w || !nm->cell_grids[cell].d) {
+        const float* r = q->cell_yr + 2 * (size_t)cell;
+        if (r[0] == r[1]) return nm->verts[3 * nm->cell_verts[nm->cells[cell].first] + 1];
+    }
+    return ptl_query_cell_y(nm, cell, x, z);
+}
+
 /* Bounds of point p's distance to each landmark, from the vertices of a cell holding p (all of them
    visible from p: the cell is convex; the 6 nearest): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its
    piece does not have gives (-inf, +inf). lo and hi hold q->lm_count values (search.c). */
