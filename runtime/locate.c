@@ -287,12 +287,27 @@ static double nearest_in_box(const ptl_navmesh* nm, uint32_t cell, double px, do
     const uint32_t* cv = nm->cell_verts + c->first;
     uint32_t n = c->vert_count;
     double best = INFINITY;
+    const double bs = fabs(box[0]) + fabs(box[1]) + fabs(box[2]) + fabs(box[3]);
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
         double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a);
-        double ex = ptl_nm_vx(nm, b) - ax, ez = ptl_nm_vz(nm, b) - az;
+        const double bx = ptl_nm_vx(nm, b), bz = ptl_nm_vz(nm, b);
+        double ex = bx - ax, ez = bz - az;
         double t0, t1;
-        if (!segment_in_box(ax, az, ex, ez, box, &t0, &t1)) continue;
+        if (ax >= box[0] && bx >= box[0] && ax <= box[1] && bx <= box[1] && az >= box[2] && bz >= box[2] && az <= box[3] &&
+            bz <= box[3]) {
+            /* both ends in the box: segment_in_box's answer without its divisions (rounding is
+               monotone: box[1] >= bx gives box[1] - ax >= ex, a ratio >= 1, and so on) */
+            t0 = 0, t1 = 1;
+        } else {
+            /* both ends beyond one side by more than 1e-6 of the magnitudes (rounding moves
+               segment_in_box's ratios by ~1e-16 of them): it would find no part in the box */
+            const double m = 1e-6 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + bs);
+            if ((ax < box[0] - m && bx < box[0] - m) || (ax > box[1] + m && bx > box[1] + m) ||
+                (az < box[2] - m && bz < box[2] - m) || (az > box[3] + m && bz > box[3] + m))
+                continue;
+            if (!segment_in_box(ax, az, ex, ez, box, &t0, &t1)) continue;
+        }
         double len2 = ex * ex + ez * ez;
         double t = len2 > 0 ? ((px - ax) * ex + (pz - az) * ez) / len2 : t0;
         t = t < t0 ? t0 : t > t1 ? t1 : t;
