@@ -373,18 +373,16 @@ static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, dou
         double best_t = DBL_MAX;
         uint32_t exit = PTL_NONE;
         bool exit_open = false, outside = false;
-        /* edge i runs from slot i to slot i + 1; (ax, az) carries slot i's vertex from the step before */
+        /* edge i runs from slot i's vertex along sedges[i] */
         const ptl_slot* sl = &q->slots[cell->first];
+        const ptl_slot_edge* se = &q->sedges[cell->first];
         const uint32_t n = cell->vert_count;
-        double ax = sl[0].x, az = sl[0].z, bx, bz;
-        for (uint32_t i = 0; i < n; ++i, ax = bx, az = bz) {
-            const ptl_slot* sb = &sl[i + 1 == n ? 0 : i + 1];
-            bx = sb->x, bz = sb->z;
-            double ex = bx - ax, ez = bz - az;
-            /* the target on this edge's inner side (most edges): no length needed */
+        for (uint32_t i = 0; i < n; ++i) {
+            const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
+            /* the target on this edge's inner side (most edges) */
             const double cross_t = ex * (tz - az) - ez * (tx - ax);
             if (cross_t >= 0) continue;
-            double len = ptl_len2(ex, ez);
+            const double len = se[i].len;
             if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
             double side_t = cross_t / len; /* > 0: inside */
             if (side_t >= -eps) continue;

@@ -33,13 +33,10 @@ static double nearest_on_edge(double px, double pz, double ax, double az, double
 static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
     const ptl_blob_cell* cell = &q->nm->cells[c];
     const ptl_slot* s = q->slots + cell->first;
-    const uint32_t n = cell->vert_count;
-    double ax = s[0].x, az = s[0].z; /* slot i's vertex, carried from the step before */
-    for (uint32_t i = 0; i < n; ++i) {
-        const ptl_slot* b = &s[i + 1 == n ? 0 : i + 1];
-        const double bx = b->x, bz = b->z, ex = bx - ax, ez = bz - az;
-        if (ex * (z - az) - ez * (x - ax) < 0) return false;
-        ax = bx, az = bz;
+    const ptl_slot_edge* se = q->sedges + cell->first;
+    for (uint32_t i = 0; i < cell->vert_count; ++i) {
+        const double ax = s[i].x, az = s[i].z;
+        if (se[i].ex * (z - az) - se[i].ez * (x - ax) < 0) return false;
     }
     return true;
 }
@@ -50,14 +47,11 @@ static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
 bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, double z) {
     const ptl_blob_cell* cell = &q->nm->cells[c];
     const ptl_slot* s = q->slots + cell->first;
-    const uint32_t n = cell->vert_count;
-    double ax = s[0].x, az = s[0].z; /* slot i's vertex, carried from the step before */
-    for (uint32_t i = 0; i < n; ++i) {
-        const ptl_slot* b = &s[i + 1 == n ? 0 : i + 1];
-        const double bx = b->x, bz = b->z, ex = bx - ax, ez = bz - az;
-        const double cross = ex * (z - az) - ez * (x - ax);
-        if (cross < 0 && cross < -q->loc_eps * sqrt(ex * ex + ez * ez)) return false; /* no root on the inner side */
-        ax = bx, az = bz;
+    const ptl_slot_edge* se = q->sedges + cell->first;
+    for (uint32_t i = 0; i < cell->vert_count; ++i) {
+        const double ax = s[i].x, az = s[i].z;
+        const double cross = se[i].ex * (z - az) - se[i].ez * (x - ax);
+        if (cross < 0 && cross < -q->loc_eps * se[i].len) return false;
     }
     return true;
 }

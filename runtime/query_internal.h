@@ -59,6 +59,13 @@ typedef struct ptl_slot {
     uint8_t open;    /* nbr exists and is not a dead end (at most one neighbour) */
 } ptl_slot;
 
+/* Edge i of a cell (slot first + i) as the point walks read it: from slot i's vertex to slot i + 1's,
+   in doubles ((double) of the floats, subtracted: what the walks computed per edge before), and its
+   length (ptl_len2 of them). Built with the slots, once. */
+typedef struct ptl_slot_edge {
+    double ex, ez, len;
+} ptl_slot_edge;
+
 /* The turns a search made at one vertex of one cell, to skip exact duplicates: paths of equal
    length that arrive along the same line (e.g. r->v, and r->a->v with a on the line) turn
    identically. */
@@ -176,6 +183,7 @@ struct ptl_query {
     /* Per cell-vertex slot (cell first + i): the edge i of the cell, packed for the searches, and
        the turns the current search made at the cell's vertex i within the cell (stamped). */
     ptl_slot* slots;
+    ptl_slot_edge* sedges; /* the edges' vectors and lengths (the raycast's and the move's walks) */
     ptl_turn* turns;
 
     /* Query filter (filter.c): per cell 1 when excluded, and its cost (NULL: every cost 1); the
