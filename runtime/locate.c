@@ -99,17 +99,18 @@ static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double 
    by more than 2 eps (cross^2 > 4 eps^2 len^2, the same cross and len^2 as classify computes), so
    that it is within eps of no edge and no vertex: classify's answer is the cell alone, and it may
    skip its search (the factor 2 leaves room for rounding). */
-static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps, bool* exact, bool* deep) {
+static bool cell_contains(const ptl_query* q, uint32_t cell, double x, double z, double eps, bool* exact, bool* deep) {
+    const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
-    const uint32_t* cv = nm->cell_verts + c->first;
+    const ptl_slot* sl = q->slots + c->first;
+    const ptl_slot_edge* se = q->sedges + c->first;
     uint32_t n = c->vert_count;
-    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
     const double eps4 = 4 * eps * eps;
     bool outside = false; /* an edge has the point strictly on its right */
     bool inner = true;    /* every edge so far has it on its left by more than 2 eps */
+    /* (the answers do not depend on the order of the edges) */
     for (uint32_t i = 0; i < n; ++i) {
-        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
-        double ex = bx - ax, ez = bz - az;
+        const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
         double cross = ex * (z - az) - ez * (x - ax);
         if (cross < 0) {
             if (cross * cross > eps * eps * (ex * ex + ez * ez)) {
@@ -121,7 +122,6 @@ static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double
             outside = true;
         }
         inner = inner && cross > 0 && cross * cross > eps4 * (ex * ex + ez * ez);
-        ax = bx, az = bz;
     }
     *exact = !outside || (ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0));
     *deep = inner;
@@ -240,15 +240,14 @@ static inline bool outside_box(const ptl_query* q, uint32_t c, double x, double 
    kinked cell, the crossing rule)? A cell that is not convex otherwise may answer no for some of
    its points: they are then snapped to its boundary, a wrong answer but never an access outside
    the cell's own arrays. */
-static bool cell_holds(const ptl_navmesh* nm, uint32_t cell, double x, double z) {
+static bool cell_holds(const ptl_query* q, uint32_t cell, double x, double z) {
+    const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
-    const uint32_t* cv = nm->cell_verts + c->first;
-    uint32_t n = c->vert_count;
-    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
-    for (uint32_t i = 0; i < n; ++i) {
-        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
-        if ((bx - ax) * (z - az) - (bz - az) * (x - ax) < 0) return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0);
-        ax = bx, az = bz;
+    const ptl_slot* sl = q->slots + c->first;
+    const ptl_slot_edge* se = q->sedges + c->first;
+    for (uint32_t i = 0; i < c->vert_count; ++i) {
+        const double ax = sl[i].x, az = sl[i].z;
+        if (se[i].ex * (z - az) - se[i].ez * (x - ax) < 0) return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0);
     }
     return true;
 }
@@ -277,10 +276,11 @@ static bool segment_in_box(double ax, double az, double ex, double ez, const dou
    holds it. Otherwise a nearest point lies on the cell's boundary inside the box (the segment from
    p to any point of the cell in the box crosses that boundary inside the box), so the edges, each
    cut to the box, are all that is searched: no clipped polygon is built, whatever the cell's shape. */
-static double nearest_in_box(const ptl_navmesh* nm, uint32_t cell, double px, double pz, const double box[4],
+static double nearest_in_box(const ptl_query* q, uint32_t cell, double px, double pz, const double box[4],
                              double* ox, double* oz) {
+    const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
-    if (cell_holds(nm, cell, px, pz)) {
+    if (cell_holds(q, cell, px, pz)) {
         *ox = px, *oz = pz;
         return 0;
     }
@@ -347,7 +347,7 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
         uint32_t c = nm->grid_items[i];
         bool holds, deep;
         if (ptl_query_cell_off(q, c) || outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) ||
-            !cell_contains(nm, c, x, z, q->loc_eps, &holds, &deep))
+            !cell_contains(q, c, x, z, q->loc_eps, &holds, &deep))
             continue;
         float y = ptl_query_cell_yq(q, c, x, z);
         double dy = (double)y - p[1];
@@ -413,7 +413,7 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 const double bz = p[2] < cb[2] ? cb[2] - p[2] : p[2] > cb[3] ? p[2] - cb[3] : 0;
                 if (bx * bx + bz * bz > reach2 * (1 + 1e-9)) continue;
                 double nx = 0, nz = 0;
-                double d2 = nearest_in_box(nm, c, p[0], p[2], box, &nx, &nz);
+                double d2 = nearest_in_box(q, c, p[0], p[2], box, &nx, &nz);
                 if (!(d2 < INFINITY && d2 <= reach2)) continue;
                 float y = ptl_query_cell_yq(q, c, nx, nz);
                 double dy = (double)y - p[1];
@@ -558,14 +558,14 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
         return;
     }
-    if (!snapped && !(cand->holds >= 0 ? cand->holds : cell_holds(nm, cand->cell, x, z))) {
+    if (!snapped && !(cand->holds >= 0 ? cand->holds : cell_holds(q, cand->cell, x, z))) {
         /* Within the tolerance of the cell near a corner, but neither inside it nor near enough to
            an edge or a vertex to be put on it: put it on the cell's nearest point (on its
            boundary) and sort that. */
         const double all[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
         candidate on = *cand;
         on.deep = false;
-        nearest_in_box(nm, cand->cell, x, z, all, &on.x, &on.z);
+        nearest_in_box(q, cand->cell, x, z, all, &on.x, &on.z);
         classify(q, &on, true, out);
         return;
     }
