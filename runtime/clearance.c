@@ -108,6 +108,17 @@ static bool clip_edge(double px, double pz, const ptl_snode* n, bool full, const
 static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t* cells, uint32_t cell_count,
                               uint32_t skip_vert, double max_d, double stop_d, wall_best* best);
 
+/* Is the edge sa -> sb's bounding box farther from (px, pz) than d by more than `slack`? Then so is
+   any piece of it a window clips, and the sweep would pass over it: its clipping (two square roots
+   and two divisions) and its distance are skipped. */
+static inline bool beyond_best(double px, double pz, const ptl_slot* sa, const ptl_slot* sb, double d, double slack) {
+    const double x0 = sa->x < sb->x ? sa->x : sb->x, x1 = sa->x < sb->x ? sb->x : sa->x;
+    const double z0 = sa->z < sb->z ? sa->z : sb->z, z1 = sa->z < sb->z ? sb->z : sa->z;
+    const double gx = px < x0 ? x0 - px : px > x1 ? px - x1 : 0, gz = pz < z0 ? z0 - pz : pz > z1 ? pz - z1 : 0;
+    const double r = d + slack;
+    return gx * gx + gz * gz > r * r;
+}
+
 ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
                                   wall_best* best) {
     return sweep_walls(q, px, pz, &cell, 1, PTL_NONE, max_d, stop_d, best);
@@ -134,6 +145,9 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
                               uint32_t skip_vert, double max_d, double stop_d, wall_best* best) {
     const ptl_navmesh* nm = q->nm;
     const double tol = q->eps;
+    /* beyond_best's margin: far more than the rounding of a clipped piece's ends and distance
+       (~1e-16 of the coordinates), so that an edge it passes over could not have been kept */
+    const double near_slack = 4 * q->eps + 1e-9 * (fabs(px) + fabs(pz));
     memset(best, 0, sizeof *best);
     best->d = max_d;
     uint32_t stamp = ptl_query_next_stamp(q);
@@ -155,6 +169,7 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
                 continue;
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            if (beyond_best(px, pz, sa, sb, best->d, near_slack)) continue;
             double pc[4], dx, dz, wx, wz;
             if (!clip_edge(px, pz, &n, full, sa, sb, tol, pc, &dx, &dz)) continue;
             double x0 = pc[0], z0 = pc[1], x1 = pc[2], z1 = pc[3];
