@@ -96,16 +96,16 @@ static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double 
    cell_holds below answers: every edge has it on its left or on its line, or, for a kinked cell,
    the crossing rule)? One pass over the edges for both; exact inside points cost no square root.
    *exact is set only when the point is within eps. *deep: every edge has the point on its left
-   by more than 2 eps (cross^2 > 4 eps^2 len^2, the same cross and len^2 as classify computes), so
-   that it is within eps of no edge and no vertex: classify's answer is the cell alone, and it may
-   skip its search (the factor 2 leaves room for rounding). */
+   by more than 2 eps (cross > 2 eps len, the same cross as classify computes), so that it is
+   within eps of no edge and no vertex: classify's answer is the cell alone, and it may skip its
+   search (the factor 2 leaves room for rounding). */
 static bool cell_contains(const ptl_query* q, uint32_t cell, double x, double z, double eps, bool* exact, bool* deep) {
     const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
     const ptl_slot* sl = q->slots + c->first;
     const ptl_slot_edge* se = q->sedges + c->first;
     uint32_t n = c->vert_count;
-    const double eps4 = 4 * eps * eps;
+    const double eps2 = 2 * eps;
     bool outside = false; /* an edge has the point strictly on its right */
     bool inner = true;    /* every edge so far has it on its left by more than 2 eps */
     /* (the answers do not depend on the order of the edges) */
@@ -121,7 +121,7 @@ static bool cell_contains(const ptl_query* q, uint32_t cell, double x, double z,
             }
             outside = true;
         }
-        inner = inner && cross > 0 && cross * cross > eps4 * (ex * ex + ez * ez);
+        inner &= cross > eps2 * se[i].len;
     }
     *exact = !outside || (ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0));
     *deep = inner;
