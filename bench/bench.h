@@ -35,7 +35,8 @@ int bench3d_run(const char* data, bool quick);
 int bench3d_paths_run(const char* data, const char* only, bool dump, int loop);
 int bench_tiles_run(const char* data, bool quick);
 int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
-int bench_queries_run(const char* data, bool quick); /* bench_queries.c: the everyday queries beside Detour's */
+int bench_queries_run(const char* data, bool quick, const char* only); /* bench_queries.c: the everyday queries beside
+                                                                         Detour's (only: one mesh, or NULL for all) */
 int bench_random_run(const char* data);            /* bench_random.c: random points beside Detour */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */

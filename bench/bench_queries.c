@@ -392,7 +392,7 @@ done:
     return rc;
 }
 
-int bench_queries_run(const char* data, bool quick) {
+int bench_queries_run(const char* data, bool quick, const char* only) {
     (void)quick;
     printf("## Everyday queries beside Detour (Detour's inputs)\n\n");
     printf("Each mesh baked by both at Recast's reference parameters, agent radius 0.6 (Recast solo); the 1000 rows of "
@@ -406,7 +406,8 @@ int bench_queries_run(const char* data, bool quick) {
     printf("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|\n");
     static const char* const MESHES[3] = {"dungeon", "nav_test", "undulating"};
     int rc = 0;
-    for (int i = 0; i < 3; ++i) rc |= one_mesh(data, MESHES[i]);
+    for (int i = 0; i < 3; ++i)
+        if (!only || !strcmp(only, MESHES[i])) rc |= one_mesh(data, MESHES[i]);
     printf("\n");
     return rc;
 }

@@ -9,6 +9,7 @@ static int usage(void) {
     fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [queries] [reference] [paths] [--quick] [--data DIR] [--out DIR]\n"
                     "  2d, 3d, tiles, radius, queries  benchmark tables (Markdown on stdout); default: all five\n"
                     "  paths      the 3D path-query table alone: [--mesh NAME] [--dump] [--loop N]\n"
+                    "  queries [--mesh NAME]  the everyday queries on one mesh (dungeon, nav_test, undulating)\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n"
                     "usage: portolan-bench random [--data DIR]: time per random point beside Detour\n"
@@ -64,6 +65,6 @@ int main(int argc, char** argv) {
     if (run3d) rc |= bench3d_run(data, quick);
     if (runtiles) rc |= bench_tiles_run(data, quick);
     if (runradius) rc |= bench_radius_run(data, quick);
-    if (runqueries) rc |= bench_queries_run(data, quick);
+    if (runqueries) rc |= bench_queries_run(data, quick, only);
     return rc ? 1 : 0;
 }

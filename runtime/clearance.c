@@ -108,6 +108,17 @@ static bool clip_edge(double px, double pz, const ptl_snode* n, bool full, const
 static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t* cells, uint32_t cell_count,
                               uint32_t skip_vert, double max_d, double stop_d, wall_best* best);
 
+/* Is the edge sa -> sb's bounding box farther from (px, pz) than d by more than `slack`? Then so is
+   any piece of it a window clips, and the sweep would pass over it: its clipping (two square roots
+   and two divisions) and its distance are skipped. */
+static inline bool beyond_best(double px, double pz, const ptl_slot* sa, const ptl_slot* sb, double d, double slack) {
+    const double x0 = sa->x < sb->x ? sa->x : sb->x, x1 = sa->x < sb->x ? sb->x : sa->x;
+    const double z0 = sa->z < sb->z ? sa->z : sb->z, z1 = sa->z < sb->z ? sb->z : sa->z;
+    const double gx = px < x0 ? x0 - px : px > x1 ? px - x1 : 0, gz = pz < z0 ? z0 - pz : pz > z1 ? pz - z1 : 0;
+    const double r = d + slack;
+    return gx * gx + gz * gz > r * r;
+}
+
 ptl_status ptl_clear_nearest_wall(ptl_query* q, double px, double pz, uint32_t cell, double max_d, double stop_d,
                                   wall_best* best) {
     return sweep_walls(q, px, pz, &cell, 1, PTL_NONE, max_d, stop_d, best);
@@ -134,6 +145,9 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
                               uint32_t skip_vert, double max_d, double stop_d, wall_best* best) {
     const ptl_navmesh* nm = q->nm;
     const double tol = q->eps;
+    /* beyond_best's margin: far more than the rounding of a clipped piece's ends and distance
+       (~1e-16 of the coordinates), so that an edge it passes over could not have been kept */
+    const double near_slack = 4 * q->eps + 1e-9 * (fabs(px) + fabs(pz));
     memset(best, 0, sizeof *best);
     best->d = max_d;
     uint32_t stamp = ptl_query_next_stamp(q);
@@ -155,6 +169,7 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
                 continue;
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            if (beyond_best(px, pz, sa, sb, best->d, near_slack)) continue;
             double pc[4], dx, dz, wx, wz;
             if (!clip_edge(px, pz, &n, full, sa, sb, tol, pc, &dx, &dz)) continue;
             double x0 = pc[0], z0 = pc[1], x1 = pc[2], z1 = pc[3];
@@ -270,7 +285,7 @@ static void fill_hit(const ptl_query* q, const wall_best* b, double px, double p
     out->distance = (float)b->d;
     out->wall_cell = b->cell;
     out->point[0] = (float)b->x;
-    out->point[1] = ptl_query_cell_y(q->nm, b->cell, b->x, b->z);
+    out->point[1] = ptl_query_cell_yq(q, b->cell, b->x, b->z);
     out->point[2] = (float)b->z;
     double nx = px - b->x, nz = pz - b->z, len = ptl_len2(nx, nz);
     if (!(len > q->eps)) {
@@ -373,26 +388,28 @@ static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, dou
         double best_t = DBL_MAX;
         uint32_t exit = PTL_NONE;
         bool exit_open = false, outside = false;
-        for (uint32_t i = 0; i < cell->vert_count; ++i) {
-            const ptl_slot* sa = &q->slots[cell->first + i];
-            const ptl_slot* sb = &q->slots[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
-            double ex = (double)sb->x - sa->x, ez = (double)sb->z - sa->z;
-            /* the target on this edge's inner side (most edges): no length needed */
-            const double cross_t = ex * (tz - sa->z) - ez * (tx - sa->x);
+        /* edge i runs from slot i's vertex along sedges[i] */
+        const ptl_slot* sl = &q->slots[cell->first];
+        const ptl_slot_edge* se = &q->sedges[cell->first];
+        const uint32_t n = cell->vert_count;
+        for (uint32_t i = 0; i < n; ++i) {
+            const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
+            /* the target on this edge's inner side (most edges) */
+            const double cross_t = ex * (tz - az) - ez * (tx - ax);
             if (cross_t >= 0) continue;
-            double len = ptl_len2(ex, ez);
+            const double len = se[i].len;
             if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
             double side_t = cross_t / len; /* > 0: inside */
             if (side_t >= -eps) continue;
             outside = true;
-            double side_s = (ex * (s->z - sa->z) - ez * (s->x - sa->x)) / len;
+            double side_s = (ex * (s->z - az) - ez * (s->x - ax)) / len;
             if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
             double t = side_s / (side_s - side_t);
             double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
-            double u = ((cx - sa->x) * ex + (cz - sa->z) * ez) / (len * len);
+            double u = ((cx - ax) * ex + (cz - az) * ez) / (len * len);
             double slack = eps / len;
             if (u < -slack || u > 1 + slack) continue;
-            bool open = sa->nbr != PTL_NONE;
+            bool open = sl[i].nbr != PTL_NONE;
             bool tie = fabs(t - best_t) <= 1e-12;
             if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open)) best_t = t, exit = i, exit_open = open;
         }

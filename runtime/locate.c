@@ -95,28 +95,36 @@ static bool polygon_holds(const ptl_navmesh* nm, const ptl_blob_cell* c, double 
 /* Is (x, z) in the closed cell within `eps` (the return value), and is it in exactly (*exact, what
    cell_holds below answers: every edge has it on its left or on its line, or, for a kinked cell,
    the crossing rule)? One pass over the edges for both; exact inside points cost no square root.
-   *exact is set only when the point is within eps. */
-static bool cell_contains(const ptl_navmesh* nm, uint32_t cell, double x, double z, double eps, bool* exact) {
+   *exact is set only when the point is within eps. *deep: every edge has the point on its left
+   by more than 2 eps (cross > 2 eps len, the same cross as classify computes), so that it is
+   within eps of no edge and no vertex: classify's answer is the cell alone, and it may skip its
+   search (the factor 2 leaves room for rounding). */
+static bool cell_contains(const ptl_query* q, uint32_t cell, double x, double z, double eps, bool* exact, bool* deep) {
+    const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
-    const uint32_t* cv = nm->cell_verts + c->first;
+    const ptl_slot* sl = q->slots + c->first;
+    const ptl_slot_edge* se = q->sedges + c->first;
     uint32_t n = c->vert_count;
-    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
+    const double eps2 = 2 * eps;
     bool outside = false; /* an edge has the point strictly on its right */
+    bool inner = true;    /* every edge so far has it on its left by more than 2 eps */
+    /* (the answers do not depend on the order of the edges) */
     for (uint32_t i = 0; i < n; ++i) {
-        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
-        double ex = bx - ax, ez = bz - az;
+        const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
         double cross = ex * (z - az) - ez * (x - ax);
         if (cross < 0) {
             if (cross * cross > eps * eps * (ex * ex + ez * ez)) {
                 if (!(ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, eps))) return false;
                 *exact = polygon_holds(nm, c, x, z, 0);
+                *deep = false;
                 return true;
             }
             outside = true;
         }
-        ax = bx, az = bz;
+        inner &= cross > eps2 * se[i].len;
     }
     *exact = !outside || (ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0));
+    *deep = inner;
     return true;
 }
 
@@ -232,15 +240,14 @@ static inline bool outside_box(const ptl_query* q, uint32_t c, double x, double 
    kinked cell, the crossing rule)? A cell that is not convex otherwise may answer no for some of
    its points: they are then snapped to its boundary, a wrong answer but never an access outside
    the cell's own arrays. */
-static bool cell_holds(const ptl_navmesh* nm, uint32_t cell, double x, double z) {
+static bool cell_holds(const ptl_query* q, uint32_t cell, double x, double z) {
+    const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
-    const uint32_t* cv = nm->cell_verts + c->first;
-    uint32_t n = c->vert_count;
-    double ax = ptl_nm_vx(nm, cv[n - 1]), az = ptl_nm_vz(nm, cv[n - 1]);
-    for (uint32_t i = 0; i < n; ++i) {
-        double bx = ptl_nm_vx(nm, cv[i]), bz = ptl_nm_vz(nm, cv[i]);
-        if ((bx - ax) * (z - az) - (bz - az) * (x - ax) < 0) return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0);
-        ax = bx, az = bz;
+    const ptl_slot* sl = q->slots + c->first;
+    const ptl_slot_edge* se = q->sedges + c->first;
+    for (uint32_t i = 0; i < c->vert_count; ++i) {
+        const double ax = sl[i].x, az = sl[i].z;
+        if (se[i].ex * (z - az) - se[i].ez * (x - ax) < 0) return ptl_nm_cell_kinked(nm, cell) && polygon_holds(nm, c, x, z, 0);
     }
     return true;
 }
@@ -269,22 +276,38 @@ static bool segment_in_box(double ax, double az, double ex, double ez, const dou
    holds it. Otherwise a nearest point lies on the cell's boundary inside the box (the segment from
    p to any point of the cell in the box crosses that boundary inside the box), so the edges, each
    cut to the box, are all that is searched: no clipped polygon is built, whatever the cell's shape. */
-static double nearest_in_box(const ptl_navmesh* nm, uint32_t cell, double px, double pz, const double box[4],
+static double nearest_in_box(const ptl_query* q, uint32_t cell, double px, double pz, const double box[4],
                              double* ox, double* oz) {
+    const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* c = &nm->cells[cell];
-    if (cell_holds(nm, cell, px, pz)) {
+    if (cell_holds(q, cell, px, pz)) {
         *ox = px, *oz = pz;
         return 0;
     }
     const uint32_t* cv = nm->cell_verts + c->first;
     uint32_t n = c->vert_count;
     double best = INFINITY;
+    const double bs = fabs(box[0]) + fabs(box[1]) + fabs(box[2]) + fabs(box[3]);
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
         double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a);
-        double ex = ptl_nm_vx(nm, b) - ax, ez = ptl_nm_vz(nm, b) - az;
+        const double bx = ptl_nm_vx(nm, b), bz = ptl_nm_vz(nm, b);
+        double ex = bx - ax, ez = bz - az;
         double t0, t1;
-        if (!segment_in_box(ax, az, ex, ez, box, &t0, &t1)) continue;
+        if (ax >= box[0] && bx >= box[0] && ax <= box[1] && bx <= box[1] && az >= box[2] && bz >= box[2] && az <= box[3] &&
+            bz <= box[3]) {
+            /* both ends in the box: segment_in_box's answer without its divisions (rounding is
+               monotone: box[1] >= bx gives box[1] - ax >= ex, a ratio >= 1, and so on) */
+            t0 = 0, t1 = 1;
+        } else {
+            /* both ends beyond one side by more than 1e-6 of the magnitudes (rounding moves
+               segment_in_box's ratios by ~1e-16 of them): it would find no part in the box */
+            const double m = 1e-6 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + bs);
+            if ((ax < box[0] - m && bx < box[0] - m) || (ax > box[1] + m && bx > box[1] + m) ||
+                (az < box[2] - m && bz < box[2] - m) || (az > box[3] + m && bz > box[3] + m))
+                continue;
+            if (!segment_in_box(ax, az, ex, ez, box, &t0, &t1)) continue;
+        }
         double len2 = ex * ex + ez * ez;
         double t = len2 > 0 ? ((px - ax) * ex + (pz - az) * ez) / len2 : t0;
         t = t < t0 ? t0 : t > t1 ? t1 : t;
@@ -305,6 +328,7 @@ typedef struct candidate {
     double x, z, d2; /* nearest point and its squared 3D distance */
     float y;
     int8_t holds;    /* 1: the cell holds (x, z) exactly (cell_holds); 0: it does not; -1: not known */
+    bool deep;       /* more than 2 eps inside every edge (cell_contains): classify's answer is the cell */
 } candidate;
 
 /* Fast path: a cell of p's bucket contains p (the usual case for a start or a goal). */
@@ -321,11 +345,11 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
     bool best_holds = false;
     for (uint32_t i = nm->grid_offsets[b]; i < nm->grid_offsets[b + 1]; ++i) {
         uint32_t c = nm->grid_items[i];
-        bool holds;
+        bool holds, deep;
         if (ptl_query_cell_off(q, c) || outside_box(q, c, x, z) || !height_in_reach(q, c, p[1], ey) ||
-            !cell_contains(nm, c, x, z, q->loc_eps, &holds))
+            !cell_contains(q, c, x, z, q->loc_eps, &holds, &deep))
             continue;
-        float y = ptl_query_cell_y(nm, c, x, z);
+        float y = ptl_query_cell_yq(q, c, x, z);
         double dy = (double)y - p[1];
         if (fabs(dy) > ey) continue;
         /* At equal height, a cell that holds the point exactly beats one that only comes within
@@ -333,7 +357,7 @@ static bool find_containing(ptl_query* q, const float p[3], double ey, candidate
            must say so. */
         if (dy * dy > best->d2 || (dy * dy == best->d2 && (best_holds || !holds))) continue;
         best->cell = c, best->x = x, best->z = z, best->y = y, best->d2 = dy * dy;
-        best_holds = holds;
+        best_holds = holds, best->deep = deep;
     }
     best->holds = best_holds;
     return best->cell != PTL_NONE;
@@ -363,11 +387,11 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
     double z0 = (double)p[2] - ext[2], z1 = (double)p[2] + ext[2];
     if (x1 < h->bmin[0] || x0 > h->bmax[0] || z1 < h->bmin[2] || z0 > h->bmax[2]) return false;
     if ((double)p[1] + ext[1] < h->bmin[1] || (double)p[1] - ext[1] > h->bmax[1]) return false;
-    double fx0 = floor((x0 - h->bmin[0]) / h->grid_cell), fx1 = floor((x1 - h->bmin[0]) / h->grid_cell);
-    double fz0 = floor((z0 - h->bmin[2]) / h->grid_cell), fz1 = floor((z1 - h->bmin[2]) / h->grid_cell);
+    double fx0 = ptl_floor((x0 - h->bmin[0]) / h->grid_cell), fx1 = ptl_floor((x1 - h->bmin[0]) / h->grid_cell);
+    double fz0 = ptl_floor((z0 - h->bmin[2]) / h->grid_cell), fz1 = ptl_floor((z1 - h->bmin[2]) / h->grid_cell);
     /* Clamp in floating point first: huge extents must not overflow the integer conversion. */
-    uint32_t ix0 = (uint32_t)fmax(0, fmin(fx0, h->grid_nx - 1)), ix1 = (uint32_t)fmax(0, fmin(fx1, h->grid_nx - 1));
-    uint32_t iz0 = (uint32_t)fmax(0, fmin(fz0, h->grid_nz - 1)), iz1 = (uint32_t)fmax(0, fmin(fz1, h->grid_nz - 1));
+    uint32_t ix0 = ptl_grid_index(fx0, h->grid_nx), ix1 = ptl_grid_index(fx1, h->grid_nx);
+    uint32_t iz0 = ptl_grid_index(fz0, h->grid_nz), iz1 = ptl_grid_index(fz1, h->grid_nz);
     uint32_t stamp = ptl_query_next_stamp(q);
     const double box[4] = {x0, x1, z0, z1};
     best->cell = PTL_NONE;
@@ -389,12 +413,12 @@ static bool find_nearest(ptl_query* q, const float p[3], const double ext[3], ca
                 const double bz = p[2] < cb[2] ? cb[2] - p[2] : p[2] > cb[3] ? p[2] - cb[3] : 0;
                 if (bx * bx + bz * bz > reach2 * (1 + 1e-9)) continue;
                 double nx = 0, nz = 0;
-                double d2 = nearest_in_box(nm, c, p[0], p[2], box, &nx, &nz);
+                double d2 = nearest_in_box(q, c, p[0], p[2], box, &nx, &nz);
                 if (!(d2 < INFINITY && d2 <= reach2)) continue;
-                float y = ptl_query_cell_y(nm, c, nx, nz);
+                float y = ptl_query_cell_yq(q, c, nx, nz);
                 double dy = (double)y - p[1];
                 if (fabs(dy) > ext[1]) continue;
-                candidate cand = {c, nx, nz, d2 + dy * dy, y, -1};
+                candidate cand = {c, nx, nz, d2 + dy * dy, y, -1, false};
                 if (!nearer(&cand, best, q->loc_eps)) continue;
                 *best = cand;
                 reach2 = sqrt(best->d2) + q->loc_eps;
@@ -466,6 +490,14 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
     out->edge = PTL_NONE;
     out->vert = PTL_NONE;
     out->ambiguous = false;
+    if (cand->deep && !snapped) {
+        /* within eps of no vertex and no edge (cell_contains), and inside: the cell alone */
+        out->kind = PTL_QPOINT_CELL;
+        out->pair[0] = cand->cell;
+        out->cells = out->pair;
+        out->cell_count = 1;
+        return;
+    }
     uint32_t near_v = PTL_NONE;
     double near_d2 = tol2;
     for (uint32_t i = 0; i < n; ++i) {
@@ -526,13 +558,14 @@ static void classify(ptl_query* q, const candidate* cand, bool snapped, ptl_qpoi
         if (snapped || cross != 0) out->x = ax + t * ex, out->z = az + t * ez;
         return;
     }
-    if (!snapped && !(cand->holds >= 0 ? cand->holds : cell_holds(nm, cand->cell, x, z))) {
+    if (!snapped && !(cand->holds >= 0 ? cand->holds : cell_holds(q, cand->cell, x, z))) {
         /* Within the tolerance of the cell near a corner, but neither inside it nor near enough to
            an edge or a vertex to be put on it: put it on the cell's nearest point (on its
            boundary) and sort that. */
         const double all[4] = {-INFINITY, INFINITY, -INFINITY, INFINITY};
         candidate on = *cand;
-        nearest_in_box(nm, cand->cell, x, z, all, &on.x, &on.z);
+        on.deep = false;
+        nearest_in_box(q, cand->cell, x, z, all, &on.x, &on.z);
         classify(q, &on, true, out);
         return;
     }

@@ -33,10 +33,10 @@ static double nearest_on_edge(double px, double pz, double ax, double az, double
 static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
     const ptl_blob_cell* cell = &q->nm->cells[c];
     const ptl_slot* s = q->slots + cell->first;
+    const ptl_slot_edge* se = q->sedges + cell->first;
     for (uint32_t i = 0; i < cell->vert_count; ++i) {
-        const ptl_slot* b = &s[i + 1 == cell->vert_count ? 0 : i + 1];
-        double ex = (double)b->x - s[i].x, ez = (double)b->z - s[i].z;
-        if (ex * (z - s[i].z) - ez * (x - s[i].x) < 0) return false;
+        const double ax = s[i].x, az = s[i].z;
+        if (se[i].ex * (z - az) - se[i].ez * (x - ax) < 0) return false;
     }
     return true;
 }
@@ -47,11 +47,11 @@ static bool cell_holds(const ptl_query* q, uint32_t c, double x, double z) {
 bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, double z) {
     const ptl_blob_cell* cell = &q->nm->cells[c];
     const ptl_slot* s = q->slots + cell->first;
+    const ptl_slot_edge* se = q->sedges + cell->first;
     for (uint32_t i = 0; i < cell->vert_count; ++i) {
-        const ptl_slot* b = &s[i + 1 == cell->vert_count ? 0 : i + 1];
-        double ex = (double)b->x - s[i].x, ez = (double)b->z - s[i].z;
-        const double cross = ex * (z - s[i].z) - ez * (x - s[i].x);
-        if (cross < 0 && cross < -q->loc_eps * sqrt(ex * ex + ez * ez)) return false; /* no root on the inner side */
+        const double ax = s[i].x, az = s[i].z;
+        const double cross = se[i].ex * (z - az) - se[i].ez * (x - ax);
+        if (cross < 0 && cross < -q->loc_eps * se[i].len) return false;
     }
     return true;
 }
@@ -67,21 +67,27 @@ bool ptl_query_cell_holds_within(const ptl_query* q, uint32_t c, double x, doubl
    The result is kept within one voxel height below the point's own column top, where the surface
    must be (a step between the columns would otherwise pull it further). Cells without a grid
    (flat ones, links): their vertices' heights. */
-static float surface_y(const ptl_navmesh* nm, uint32_t c, double x, double z) {
-    if (!nm->cell_grids || !nm->cell_grids[c].w) return ptl_query_cell_y(nm, c, x, z);
+static float surface_y(const ptl_query* q, uint32_t c, double x, double z) {
+    const ptl_navmesh* nm = q->nm;
+    if (!nm->cell_grids || !nm->cell_grids[c].w) return ptl_query_cell_yq(q, c, x, z);
     const ptl_blob_header* h = nm->h;
     const ptl_blob_grid* g = &nm->cell_grids[c];
     const double cs = h->vox_cs, ch = h->vox_ch;
     double u = (x - h->vox_origin[0]) / cs - 0.5, w = (z - h->vox_origin[2]) / cs - 0.5;
-    double iu = floor(u), iw = floor(w), fu = u - iu, fw = w - iw;
+    double iu = ptl_floor(u), iw = ptl_floor(w), fu = u - iu, fw = w - iw;
     float f[4];
     bool direct[4];
+    /* the grid's column of the lower-left of the four, in integers (a point that far out is off the
+       grid anyway: -1, no column) */
+    const bool near = fabs(iu) < 1e15 && fabs(iw) < 1e15;
+    const int64_t gx0 = near ? (int64_t)iu - g->x0 : -1, gz0 = near ? (int64_t)iw - g->z0 : -1;
     for (int k = 0; k < 4; ++k) {
         /* the column's own floor when the grid has one there (what ptl_nm_cell_floor reads at the
            column's centre), else the nearest of the columns around it as it finds them */
-        const double gx = iu + (k & 1) - g->x0, gz = iw + (k >> 1) - g->z0;
+        const int64_t gx = gx0 + (k & 1), gz = gz0 + (k >> 1);
         uint16_t v = PTL_HEIGHT_NONE;
-        if (gx >= 0 && gz >= 0 && gx < (double)g->w && gz < (double)g->d) v = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
+        if (near && gx >= 0 && gz >= 0 && gx < (int64_t)g->w && gz < (int64_t)g->d)
+            v = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
         direct[k] = v != PTL_HEIGHT_NONE;
         if (direct[k]) {
             f[k] = h->vox_origin[1] + (float)v * h->vox_ch;
@@ -179,7 +185,7 @@ static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3
     }
     out->end_cell = cell;
     out->point[0] = (float)x, out->point[2] = (float)z;
-    out->point[1] = surface_y(q->nm, cell, out->point[0], out->point[2]);
+    out->point[1] = surface_y(q, cell, out->point[0], out->point[2]);
     if (!isfinite(out->point[1])) out->point[1] = ptl_query_cell_y(q->nm, cell, out->point[0], out->point[2]); /* damaged heights */
     return out->cell_count > cap && cap > 0 ? PTL_TRUNCATED : PTL_OK;
 }
@@ -222,7 +228,7 @@ ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float
     if (!q || !y || !isfinite(x) || !isfinite(z) || cell >= q->nm->h->cell_count) return PTL_ERR_INVALID_ARG;
     /* within the point-location tolerance of the cell: outside each edge by at most loc_eps */
     if (!ptl_query_cell_holds_within(q, cell, x, z)) return PTL_ERR_NOT_FOUND;
-    *y = surface_y(q->nm, cell, x, z);
+    *y = surface_y(q, cell, x, z);
     if (!isfinite(*y)) *y = ptl_query_cell_y(q->nm, cell, x, z); /* damaged heights */
     return PTL_OK;
 }

@@ -654,24 +654,6 @@ uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
     return iz * h->grid_nx + ix;
 }
 
-uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
-    const uint32_t B = PTL_HEIGHT_BLOCK, bw = (g->w + B - 1) / B;
-    const ptl_blob_hblock* k = &nm->hblocks[g->first + (z / B) * bw + x / B];
-    const uint32_t i = (z % B) * B + x % B;
-    const uint8_t* p = nm->hdata + k->data;
-    uint32_t v;
-    switch (k->kind) {
-    case PTL_HBLOCK_FLAT: return k->base;
-    case PTL_HBLOCK_U4: v = (p[i / 2] >> (4 * (i & 1))) & 15u; return v == 15u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + v);
-    case PTL_HBLOCK_U8: return p[i] == 255u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + p[i]);
-    default: {
-        uint16_t w;
-        memcpy(&w, p + 2 * i, 2);
-        return w;
-    }
-    }
-}
-
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y) {
     const ptl_blob_header* h = nm->h;
     if (!nm->cell_grids) return false;

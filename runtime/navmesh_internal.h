@@ -4,6 +4,7 @@
 #define PTL_NAVMESH_INTERNAL_H
 
 #include <math.h>
+#include <string.h>
 #include <portolan/runtime.h>
 
 #include "navmesh_format.h"
@@ -177,16 +178,50 @@ static inline bool ptl_nm_cell_skips(const ptl_navmesh* nm, uint32_t c, const pt
     return ptl_nm_beyond_lid(nm, a, b, v, e->sx, e->sz, e->tx, e->tz);
 }
 
+/* floor(v), the same value (a -0.0 may come back as +0.0: callers index or subtract with it), without
+   libm's call for the values a query meets (|v| < 2^52); others, NaN and infinities through floor. */
+static inline double ptl_floor(double v) {
+    if (!(fabs(v) < 4503599627370496.0)) return floor(v);
+    const double t = (double)(int64_t)v;
+    return t > v ? t - 1 : t;
+}
+
+/* floor(f) clamped to [0, n - 1] as a grid index, as (uint32_t)fmax(0, fmin(f, n - 1)) gives it (NaN: n - 1),
+   without libm's calls. */
+static inline uint32_t ptl_grid_index(double f, uint32_t n) {
+    const double m = (double)(n - 1);
+    const double v = f < m ? f : m;
+    return (uint32_t)(v > 0 ? v : 0);
+}
+
 /* Is cell c a link cell (navmesh_format.h: the last link_count cells)? */
 static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
     return c >= nm->h->cell_count - nm->h->link_count;
 }
 
+/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none.
+   Inline: the heights of a move's end and of point location read a few columns per query. */
+static inline uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
+    const uint32_t B = PTL_HEIGHT_BLOCK, bw = (g->w + B - 1) / B;
+    const ptl_blob_hblock* k = &nm->hblocks[g->first + (z / B) * bw + x / B];
+    const uint32_t i = (z % B) * B + x % B;
+    const uint8_t* p = nm->hdata + k->data;
+    uint32_t v;
+    switch (k->kind) {
+    case PTL_HBLOCK_FLAT: return k->base;
+    case PTL_HBLOCK_U4: v = (p[i / 2] >> (4 * (i & 1))) & 15u; return v == 15u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + v);
+    case PTL_HBLOCK_U8: return p[i] == 255u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + p[i]);
+    default: {
+        uint16_t w;
+        memcpy(&w, p + 2 * i, 2);
+        return w;
+    }
+    }
+}
+
 /* Height of cell c's floor at (x, z) from its height grid; false when the cell has none (a flat
    cell, a link cell, any cell of a 2D bake: its vertices give its heights, ptl_query_cell_y) or the
    grid has no floor there (within one column). */
-/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none. */
-uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z);
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y);
 
 /* The geometric tolerance of validation (validate.c): 4e-7 of the largest coordinate magnitude of

@@ -15,7 +15,7 @@
 #include "query_internal.h"
 
 typedef struct sizes {
-    size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, goal, seen, dead, cc, cheap, portals, fpoints;
+    size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
     size_t boxes, disc_rec, vert_rho, cell_off, cell_cost;
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
@@ -37,6 +37,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.root_stamp = (size_t)h->vert_count * sizeof(uint32_t);
     s.turns = (size_t)h->cell_vert_total * sizeof(ptl_turn);
     s.slots = (size_t)h->cell_vert_total * sizeof(ptl_slot);
+    s.sedges = (size_t)h->cell_vert_total * sizeof(ptl_slot_edge);
     s.goal = (size_t)h->cell_count * sizeof(uint32_t);
     s.seen = (size_t)h->cell_count * sizeof(uint32_t);
     s.dead = (size_t)h->cell_count;
@@ -94,6 +95,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->root_stamp, s.root_stamp);
     ptl_mem_free(&a, q->turns, s.turns);
     ptl_mem_free(&a, q->slots, s.slots);
+    ptl_mem_free(&a, q->sedges, s.sedges);
     ptl_mem_free(&a, q->goal_stamp, s.goal);
     ptl_mem_free(&a, q->seen_stamp, s.seen);
     ptl_mem_free(&a, q->dead_end, s.dead);
@@ -185,6 +187,10 @@ bool ptl_query_build_slots(ptl_query* q) {
             s->twin = 0xffff;
             s->corner = is_corner(nm, wall, v);
             s->open = nb != PTL_NONE && !q->dead_end[nb];
+            const uint32_t w = nm->cell_verts[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
+            ptl_slot_edge* e = &q->sedges[cell->first + i];
+            e->ex = (double)nm->verts[3 * w] - nm->verts[3 * v], e->ez = (double)nm->verts[3 * w + 2] - nm->verts[3 * v + 2];
+            e->len = sqrt(e->ex * e->ex + e->ez * e->ez); /* ptl_len2 (clearance.h) */
         }
     }
     for (uint32_t p = 0; p < h->portal_count; ++p) {
@@ -239,6 +245,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->root_stamp = ptl_mem_calloc(&a, 1, s.root_stamp);
     q->turns = ptl_mem_calloc(&a, 1, s.turns);
     q->slots = ptl_mem_alloc(&a, s.slots);
+    q->sedges = ptl_mem_alloc(&a, s.sedges);
     q->goal_stamp = ptl_mem_calloc(&a, 1, s.goal);
     q->seen_stamp = ptl_mem_calloc(&a, 1, s.seen);
     q->dead_end = ptl_mem_alloc(&a, s.dead);
@@ -294,7 +301,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         q->hub_chain = ptl_mem_alloc(&a, s.hub_chain);
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
-    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots ||
+    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || ((!q->disc_rec || !q->vert_rho) && s.disc_rec) || !q->portals || !q->fpoints ||
         !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);

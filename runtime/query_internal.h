@@ -59,6 +59,13 @@ typedef struct ptl_slot {
     uint8_t open;    /* nbr exists and is not a dead end (at most one neighbour) */
 } ptl_slot;
 
+/* Edge i of a cell (slot first + i) as the point walks read it: from slot i's vertex to slot i + 1's,
+   in doubles ((double) of the floats, subtracted: what the walks computed per edge before), and its
+   length (ptl_len2 of them). Built with the slots, once. */
+typedef struct ptl_slot_edge {
+    double ex, ez, len;
+} ptl_slot_edge;
+
 /* The turns a search made at one vertex of one cell, to skip exact duplicates: paths of equal
    length that arrive along the same line (e.g. r->v, and r->a->v with a on the line) turn
    identically. */
@@ -177,6 +184,7 @@ struct ptl_query {
     /* Per cell-vertex slot (cell first + i): the edge i of the cell, packed for the searches, and
        the turns the current search made at the cell's vertex i within the cell (stamped). */
     ptl_slot* slots;
+    ptl_slot_edge* sedges; /* the edges' vectors and lengths (the raycast's and the move's walks) */
     ptl_turn* turns;
 
     /* Query filter (filter.c): per cell 1 when excluded, and its cost (NULL: every cost 1); the
@@ -355,6 +363,18 @@ void ptl_query_cell_boxes(ptl_query* q);
 
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);
+
+/* ptl_query_cell_y, the same value, with q->cell_yr to skip the vertex scan of a cell without a
+   height grid whose vertices are all at one height (its range is one value: that height). Most
+   cells of a 3D bake on flat floors are such cells. */
+static inline float ptl_query_cell_yq(const ptl_query* q, uint32_t cell, double x, double z) {
+    const ptl_navmesh* nm = q->nm;
+    if (!nm->cell_grids || !nm->cell_grids[cell].w || !nm->cell_grids[cell].d) {
+        const float* r = q->cell_yr + 2 * (size_t)cell;
+        if (r[0] == r[1]) return nm->verts[3 * nm->cell_verts[nm->cells[cell].first] + 1];
+    }
+    return ptl_query_cell_y(nm, cell, x, z);
+}
 
 /* Bounds of point p's distance to each landmark, from the vertices of a cell holding p (all of them
    visible from p: the cell is convex; the 6 nearest): d(L, v) - |vp| <= d(L, p) <= d(L, v) + |vp|. A landmark its

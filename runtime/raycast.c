@@ -35,7 +35,7 @@ static ptl_status raycast_from(ptl_query* q, const ptl_qpoint* s, const float en
     out->end_cell = tr.cell;
     out->cell_count = tr.cell_count;
     out->point[0] = (float)x, out->point[2] = (float)z;
-    out->point[1] = ptl_query_cell_y(q->nm, tr.cell, x, z);
+    out->point[1] = ptl_query_cell_yq(q, tr.cell, x, z);
     if (tr.hit) {
         /* the wall's normal into the walkable side: the left of its edge (cells are counter-clockwise) */
         const ptl_blob_cell* c = &q->nm->cells[tr.cell];
