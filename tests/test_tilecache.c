@@ -211,14 +211,14 @@ static void compare_paths(const void* a, size_t na, const void* b, size_t nb, co
         if (!ra.found) continue;
         ++both;
         const double d = fabs(ra.length - rb.length);
-        if (d <= 0.02 * rb.length + 0.6) ++close;
+        if (d <= 0.01 * rb.length + 0.3) ++close;
         if (d > worst) worst = d;
     }
-    fprintf(stderr, "%s: %u pairs, %u agree on found, %u found by both, %u of them within 2%% + 0.6 m (largest difference %.3f m)\n",
+    fprintf(stderr, "%s: %u pairs, %u agree on found, %u found by both, %u of them within 1%% + 0.3 m (largest difference %.3f m)\n",
             what, pairs, agree, both, close, worst);
     cr_expect_geq(pairs, 50u, "%s: too few pairs", what);
     cr_expect_geq(agree * 100, pairs * 95, "%s: %u of %u pairs agree on reachability", what, agree, pairs);
-    cr_expect_geq(close * 100, both * 95, "%s: %u of %u lengths within 2%% + 0.6 m", what, close, both);
+    cr_expect_geq(close * 100, both * 95, "%s: %u of %u lengths within 1%% + 0.3 m", what, close, both);
     ptl_query_destroy(qa), ptl_query_destroy(qb);
     ptl_navmesh_destroy(ma), ptl_navmesh_destroy(mb);
 }
