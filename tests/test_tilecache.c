@@ -5,6 +5,7 @@
 #include <portolan/tilecache.h>
 #include <stdlib.h>
 
+#include "failing_alloc.h"
 #include "mesh_builder.h"
 #include "test_util.h"
 
@@ -379,5 +380,68 @@ Test(tilecache, damaged_caches_and_bad_obstacles_are_clear_errors) {
     cr_expect_eq(r.index, stale.index);
     cr_expect_eq(ptl_tilecache_move(tc, stale, &o, &err), PTL_ERR_NOT_FOUND);
     ptl_tilecache_destroy(tc);
+    ptl_blob_free(cache, size, NULL);
+}
+
+/* One run of create, add, move, remove and update with allocator a: every step ends in PTL_OK or
+   PTL_ERR_NO_MEMORY, and destroy gives every byte back (checked by the caller). */
+static void run_with(const void* cache, size_t size, const ptl_allocator* a) {
+    ptl_tilecache_desc td = {.alloc = a};
+    ptl_tilecache* tc;
+    ptl_error err;
+    ptl_status st = ptl_tilecache_create(cache, size, &td, &tc, &err);
+    cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "create: %s", err.message);
+    if (st < 0) return;
+    const float tri[6] = {14, 14, 17, 14, 15, 17};
+    const ptl_obstacle_desc o[3] = {
+        {.kind = PTL_OBSTACLE_CYLINDER, .pos = {5, -0.2f, 5}, .size = {1, 2.5f, 0}},
+        {.kind = PTL_OBSTACLE_BOX, .pos = {25, 1, 12}, .size = {1.5f, 1.2f, 0.5f}, .yaw = 0.7f},
+        {.kind = PTL_OBSTACLE_PRISM, .pos = {0, -0.2f, 0}, .size = {0, 2.5f, 0}, .xz = tri, .vert_count = 3}};
+    ptl_obstacle_ref r[3];
+    bool have[3] = {false, false, false}, done;
+    for (int k = 0; k < 3; ++k) {
+        st = ptl_tilecache_add(tc, &o[k], &r[k], &err);
+        cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "add: %s", err.message);
+        have[k] = st == PTL_OK;
+    }
+    if (have[0]) {
+        st = ptl_tilecache_move(tc, r[0], &o[1], &err);
+        cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "move: %s", err.message);
+    }
+    st = ptl_tilecache_update(tc, 0, &done, &err);
+    cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "update: %s", err.message);
+    if (have[1]) {
+        st = ptl_tilecache_remove(tc, r[1], &err);
+        cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "remove: %s", err.message);
+    }
+    st = ptl_tilecache_update(tc, 0, &done, &err);
+    cr_assert(st == PTL_OK || st == PTL_ERR_NO_MEMORY, "update: %s", err.message);
+    ptl_tilecache_destroy(tc);
+}
+
+Test(tilecache, every_allocation_failure_is_no_memory_and_leaks_nothing, .timeout = 600) {
+    static mesh_builder b;
+    ptl_trimesh m = building(&b);
+    ptl_bake_desc d = ptl_bake_desc_defaults();
+    d.tile_size = 64;
+    void* cache;
+    size_t size;
+    ptl_error err;
+    cr_assert_eq(ptl_tilecache_bake(&m, &d, &cache, &size, &err), PTL_OK, "%s", err.message);
+    tracking count = {.fail_at = -1};
+    ptl_allocator a = {t_alloc, t_realloc, t_free, &count};
+    run_with(cache, size, &a);
+    cr_assert_eq(count.live_blocks, 0);
+    cr_assert_eq(count.live_bytes, 0u);
+    const long step = count.calls / 300 + 1;
+    for (long n = 0; n < count.calls; n += step) {
+        for (int after = 0; after < 2; ++after) {
+            tracking t = {.fail_at = n, .fail_after = after != 0};
+            ptl_allocator fa = {t_alloc, t_realloc, t_free, &t};
+            run_with(cache, size, &fa);
+            cr_assert_eq(t.live_blocks, 0, "failing at call %ld%s: %ld blocks leaked", n, after ? " and after" : "", t.live_blocks);
+            cr_assert_eq(t.live_bytes, 0u, "failing at call %ld%s: %zu bytes off", n, after ? " and after" : "", t.live_bytes);
+        }
+    }
     ptl_blob_free(cache, size, NULL);
 }
