@@ -41,6 +41,8 @@ struct ptl_tilecache {
     uint64_t cache_bytes, rebakes;
     uint32_t last_tiles, pass_tiles, cells;
     double area;
+    double pass_ms, last_ms_stamp; /* spent stamping in this pass, in the last rebake's */
+    ptl_bake_stats last;  /* of the last rebake */
 };
 
 ptl_tilecache_desc ptl_tilecache_desc_defaults(void) {
@@ -111,6 +113,7 @@ static ptl_status rebake(ptl_tilecache* tc, ptl_error* err) {
     if (tc->blob) ptl_blob_free(tc->blob, tc->blob_size, &tc->a);
     tc->blob = blob, tc->blob_size = size;
     tc->cells = bs.cells, tc->area = bs.walkable_area;
+    tc->last = bs;
     ++tc->rebakes;
     return PTL_OK;
 }
@@ -349,16 +352,20 @@ ptl_status ptl_tilecache_update(ptl_tilecache* tc, uint32_t budget_us, bool* don
     }
     ptl_mem_free(&tc->a, shapes, ((size_t)most + 1) * sizeof *shapes);
     if (st < 0) return ptl_error_set(err, st, "tile cache: out of memory");
+    tc->pass_ms += (double)(now_us() - t0) * 1e-3;
     if (tc->dirty_count) return PTL_OK;
     if (!tc->pass_tiles) {
         *done = true;
         return PTL_OK;
     }
+    const uint64_t t1 = now_us();
     st = restamp_tiles(tc);
     if (st < 0) return ptl_error_set(err, st, "tile cache: out of memory");
+    tc->pass_ms += (double)(now_us() - t1) * 1e-3;
     st = rebake(tc, err);
     if (st < 0) return st;
     tc->last_tiles = tc->pass_tiles, tc->pass_tiles = 0;
+    tc->last_ms_stamp = tc->pass_ms, tc->pass_ms = 0;
     *done = true;
     ptl_error_ok(err);
     return PTL_OK;
@@ -381,6 +388,9 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     out->walkable_area = tc->area;
     out->cache_bytes = tc->cache_bytes;
     out->rebakes = tc->rebakes;
+    out->ms_stamp = tc->last_ms_stamp;
+    out->ms_layers = tc->last.ms_layers, out->ms_contours = tc->last.ms_contours;
+    out->ms_decompose = tc->last.ms_decompose, out->ms_merge = tc->last.ms_merge, out->ms_total = tc->last.ms_total;
     uint64_t mem = sizeof *tc + (uint64_t)tc->ntiles * (sizeof *tc->base * 2 + sizeof(void*) + 3 + sizeof *tc->over);
     for (uint32_t i = 0; i < tc->ntiles; ++i) {
         const ptl_vx_tile* t = &tc->base[i];

@@ -116,6 +116,9 @@ typedef struct ptl_tilecache_info {
     uint64_t cache_bytes;                 /* the cache as loaded */
     uint64_t memory_bytes;                /* held now: tiles, stamps, obstacles, blob */
     uint64_t rebakes;                     /* blobs made so far (1 after create) */
+    /* [Units: ms] the last rebake, wall clock: stamping (the update calls before it included), the
+       layers from the tiles, contours, decompositions, merge, then landmarks and the checks */
+    double ms_stamp, ms_layers, ms_contours, ms_decompose, ms_merge, ms_total;
 } ptl_tilecache_info;
 
 void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out);
