@@ -1,4 +1,4 @@
-/* The tile cache (bake/tilecache): obstacles stamped into cached tiles give a valid navmesh with no
+/* The tile cache (bake/pipeline/tilecache.c): obstacles stamped into cached tiles give a valid navmesh with no
    walkable point inside an obstacle, the same bytes whatever the order of the operations, the
    original bake's bytes once every obstacle is gone, and the navmesh a full bake makes of the
    world with the obstacles as geometry (within the tolerances of comparable_to_geometry). */

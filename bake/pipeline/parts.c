@@ -376,7 +376,7 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
     return st;
 }
 
-/* ---- A part holding every tile, read back whole (the tile cache, bake/tilecache) ---------------- */
+/* ---- A part holding every tile, read back whole (the tile cache, tilecache.c) ---------------- */
 struct ptl_part_world {
     part_config config;
     float* seeds;

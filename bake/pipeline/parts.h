@@ -1,4 +1,4 @@
-/* Parts of a tiled bake read back whole (parts.c): the tile cache (bake/tilecache) is a part that
+/* Parts of a tiled bake read back whole (parts.c): the tile cache (bake/pipeline/tilecache.c) is a part that
    holds every tile of the world, and rebakes the navmesh from its tiles as ptl_bake_merge_parts
    does. Private to the bake. */
 #ifndef PTL_PARTS_H

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
-#include "stamp.h"
+#include "tilecache_stamp.h"
 
 uint32_t ptl_tc_mark(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* const* shapes, uint32_t n,
                      uint8_t* removed) {

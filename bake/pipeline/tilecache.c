@@ -1,15 +1,15 @@
 /* The tile cache (tilecache.h): the cached tiles of a bake, the obstacles in salted slots, each
    listed in the tiles its footprint's bounds overlap, and the navmesh rebaked from the tiles with
-   the obstacles stamped in (stamp.c). A tile's stamp depends only on the set of obstacles over it,
+   the obstacles stamped in (tilecache_stamp.c). A tile's stamp depends only on the set of obstacles over it,
    never on their order, so the blob does not either. */
 #include <math.h>
 #include <string.h>
 #include <time.h>
 
 #include "../../runtime/internal.h"
-#include "../pipeline/parts.h"
-#include "obstacle.h"
-#include "stamp.h"
+#include "parts.h"
+#include "tilecache_obstacle.h"
+#include "tilecache_stamp.h"
 
 typedef struct tc_obstacle {
     ptl_tc_shape shape;

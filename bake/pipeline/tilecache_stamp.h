@@ -1,9 +1,9 @@
-/* Obstacles stamped into the cached tiles (stamp.c). Private to the bake. */
+/* Obstacles stamped into the cached tiles (tilecache_stamp.c). Private to the bake. */
 #ifndef PTL_TC_STAMP_H
 #define PTL_TC_STAMP_H
 
 #include "../voxel/tiles.h"
-#include "obstacle.h"
+#include "tilecache_obstacle.h"
 
 /* The world's tiles as the cache holds them, in row order (tile tz * tiles_x + tx). */
 typedef struct ptl_tc_tiles {

@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
-#include "obstacle.h"
+#include "tilecache_obstacle.h"
 
 static bool finite_pos(float v) { return isfinite(v) && v > 0; }
 

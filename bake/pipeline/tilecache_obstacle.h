@@ -1,4 +1,4 @@
-/* Obstacle shapes of the tile cache (obstacle.c): a desc turned into a footprint in plan (a circle
+/* Obstacle shapes of the tile cache (tilecache_obstacle.c): a desc turned into a footprint in plan (a circle
    or a convex polygon) and a height range, and the test that stamps a column. Private to the bake. */
 #ifndef PTL_TC_OBSTACLE_H
 #define PTL_TC_OBSTACLE_H
