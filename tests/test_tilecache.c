@@ -236,6 +236,13 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     ptl_tilecache* tc;
     cr_assert_eq(ptl_tilecache_create(cache, cache_size, NULL, &tc, &err), PTL_OK, "%s: %s", what, err.message);
     cr_assert(same_blob(tc, ref, ref_size), "%s: the cache's navmesh is not the bake's", what);
+    /* the same operations on a cache that rebakes the whole world from its tiles every time: the
+       kept layers (tilecache_layers.c) must give its bytes after every update */
+    ptl_tilecache_desc fd = ptl_tilecache_desc_defaults();
+    fd.full_rebake = true;
+    ptl_tilecache* full;
+    cr_assert_eq(ptl_tilecache_create(cache, cache_size, &fd, &full, &err), PTL_OK, "%s: %s", what, err.message);
+    ptl_obstacle_ref fref[64];
     ptl_navmesh* nm = load(ref, ref_size, what);
     ptl_query* q;
     cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
@@ -250,6 +257,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
             live[n] = make_obstacle(kinds++, at.point, &rng);
             if (live[n].d.kind == PTL_OBSTACLE_PRISM) live[n].d.xz = live[n].xz;
             cr_assert_eq(ptl_tilecache_add(tc, &live[n].d, &live[n].ref, &err), PTL_OK, "%s: %s", what, err.message);
+            cr_assert_eq(ptl_tilecache_add(full, &live[n].d, &fref[n], &err), PTL_OK, "%s: %s", what, err.message);
             ++n;
         } else if (r < 8) {
             const uint32_t k = (uint32_t)(rng_next(&rng) % n);
@@ -258,17 +266,23 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
             live[k] = o;
             if (live[k].d.kind == PTL_OBSTACLE_PRISM) live[k].d.xz = live[k].xz;
             cr_assert_eq(ptl_tilecache_move(tc, live[k].ref, &live[k].d, &err), PTL_OK, "%s: %s", what, err.message);
+            cr_assert_eq(ptl_tilecache_move(full, fref[k], &live[k].d, &err), PTL_OK, "%s: %s", what, err.message);
         } else {
             const uint32_t k = (uint32_t)(rng_next(&rng) % n);
             const ptl_obstacle_ref gone = live[k].ref;
             cr_assert_eq(ptl_tilecache_remove(tc, gone, &err), PTL_OK, "%s: %s", what, err.message);
             cr_expect_eq(ptl_tilecache_remove(tc, gone, &err), PTL_ERR_NOT_FOUND, "%s: a stale handle was taken", what);
+            cr_assert_eq(ptl_tilecache_remove(full, fref[k], &err), PTL_OK, "%s: %s", what, err.message);
+            fref[k] = fref[n - 1];
             live[k] = live[--n];
             if (live[k].d.kind == PTL_OBSTACLE_PRISM) live[k].d.xz = live[k].xz;
         }
         update(tc, 0);
+        update(full, 0);
         const void* blob;
         size_t size;
+        ptl_tilecache_blob(full, &blob, &size);
+        cr_assert(same_blob(tc, blob, size), "%s: op %u: the kept layers' navmesh is not the full rebake's", what, op);
         ptl_tilecache_blob(tc, &blob, &size);
         check_interiors(blob, size, live, n, what);
     }
@@ -285,6 +299,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     update(tc2, 1);
     cr_expect(same_blob(tc2, blob, size), "%s: the same obstacles in another order gave other bytes", what);
     ptl_tilecache_destroy(tc2);
+    ptl_tilecache_destroy(full);
     /* the full bake with the obstacles as geometry */
     soup s;
     ptl_trimesh mg = with_obstacles(m, live, n, &s);

@@ -442,3 +442,16 @@ ptl_status ptl_part_world_bake(const ptl_part_world* w, const ptl_vx_tile* const
     if (st >= 0) st = finish_tiles(&w->config, w->seeds, &ls, &map, jobs, alloc, t0, blob, size, bs, err);
     return st;
 }
+
+const float* ptl_part_world_seeds(const ptl_part_world* w, uint32_t* count) {
+    *count = w->config.seed_count;
+    return w->seeds;
+}
+
+ptl_status ptl_part_world_finish(const ptl_part_world* w, ptl_layer_set* ls, ptl_layer_map* map,
+                                 const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
+                                 size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+    *blob = NULL;
+    *size = 0;
+    return finish_tiles(&w->config, w->seeds, ls, map, jobs, alloc, t0, blob, size, bs, err);
+}

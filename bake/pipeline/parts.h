@@ -4,6 +4,7 @@
 #ifndef PTL_PARTS_H
 #define PTL_PARTS_H
 
+#include "../layers/layer_map.h"
 #include "../voxel/tiles.h"
 
 /* The settings a part records (voxel grid, tiling, seeds, the later stages' options). */
@@ -23,5 +24,15 @@ const ptl_vx_tiling* ptl_part_world_tiling(const ptl_part_world* w);
 ptl_status ptl_part_world_bake(const ptl_part_world* w, const ptl_vx_tile* const* list, uint32_t count,
                                const ptl_job_system* jobs, const ptl_allocator* alloc, void** blob, size_t* size,
                                ptl_bake_stats* bs, ptl_error* err);
+
+/* The seeds w records (*count of them, x y z each). */
+const float* ptl_part_world_seeds(const ptl_part_world* w, uint32_t* count);
+/* The stages after the layers (contours, decompositions, merge, landmarks, checks) with w's
+   settings, on layers the caller streamed (the tile cache: tilecache_layers.c); `ls` and `map` are
+   freed whatever the outcome; t0 (ptl_bake3d_now_ms) is when the rebake began; bs as
+   ptl_part_world_bake, its ms_layers set by the caller. */
+ptl_status ptl_part_world_finish(const ptl_part_world* w, ptl_layer_set* ls, ptl_layer_map* map,
+                                 const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
+                                 size_t* size, ptl_bake_stats* bs, ptl_error* err);
 
 #endif

@@ -8,6 +8,7 @@
 
 #include "../../runtime/internal.h"
 #include "parts.h"
+#include "tilecache_layers.h"
 #include "tilecache_obstacle.h"
 #include "tilecache_stamp.h"
 
@@ -43,6 +44,9 @@ struct ptl_tilecache {
     double area;
     double pass_ms, last_ms_stamp; /* spent stamping in this pass, in the last rebake's */
     ptl_bake_stats last;  /* of the last rebake */
+    ptl_tc_layers layers; /* each piece's flood, kept between rebakes (tilecache_layers.c) */
+    bool has_layers;
+    bool full;            /* desc.full_rebake: no layers kept, every rebake from the tiles in one stream */
 };
 
 ptl_tilecache_desc ptl_tilecache_desc_defaults(void) {
@@ -95,11 +99,15 @@ void ptl_tilecache_destroy(ptl_tilecache* tc) {
     PTL_ARRAY_FREE(&a, tc->obs);
     PTL_ARRAY_FREE(&a, tc->free_slots);
     if (tc->blob) ptl_blob_free(tc->blob, tc->blob_size, &a);
+    if (tc->has_layers) ptl_tc_layers_free(&tc->layers, &a);
     ptl_part_world_free(tc->world, &a);
     ptl_mem_free(&a, tc, sizeof *tc);
 }
 
-/* Bakes the navmesh of the tiles as they stand (stamped copies where there are) into tc's blob. */
+/* Bakes the navmesh of the tiles as they stand (stamped copies where there are) into tc's blob:
+   from the kept pieces' layers, flooding again the dirty ones, once they are kept (has_layers);
+   before, from the tiles in one stream (ptl_part_world_bake, which checks the tiles' links), then
+   every piece is flooded for the next rebakes. */
 static ptl_status rebake(ptl_tilecache* tc, ptl_error* err) {
     const ptl_vx_tile** list = ptl_mem_alloc(&tc->a, ((size_t)tc->ntiles + 1) * sizeof *list);
     if (!list) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "tile cache: out of memory");
@@ -107,7 +115,19 @@ static ptl_status rebake(ptl_tilecache* tc, ptl_error* err) {
     void* blob = NULL;
     size_t size = 0;
     ptl_bake_stats bs;
-    ptl_status st = ptl_part_world_bake(tc->world, list, tc->ntiles, tc->jobs, &tc->a, &blob, &size, &bs, err);
+    ptl_status st;
+    if (tc->has_layers) {
+        st = ptl_tc_layers_bake(&tc->layers, tc->world, list, tc->jobs, &tc->a, &blob, &size, &bs, err);
+    } else {
+        st = ptl_part_world_bake(tc->world, list, tc->ntiles, tc->jobs, &tc->a, &blob, &size, &bs, err);
+        if (st >= 0 && !tc->full) {
+            st = ptl_tc_layers_init(&tc->layers, tc->world, &tc->a, err);
+            tc->has_layers = true; /* freed by destroy even when incomplete */
+            if (st >= 0) st = ptl_tc_layers_flood(&tc->layers, tc->world, list, tc->jobs, &tc->a);
+            if (st < 0) ptl_blob_free(blob, size, &tc->a);
+            if (st < 0 && err && err->status >= 0) ptl_error_set(err, st, "tile cache: out of memory flooding the layers");
+        }
+    }
     ptl_mem_free(&tc->a, list, ((size_t)tc->ntiles + 1) * sizeof *list);
     if (st < 0) return st;
     if (tc->blob) ptl_blob_free(tc->blob, tc->blob_size, &tc->a);
@@ -127,6 +147,7 @@ ptl_status ptl_tilecache_create(const void* cache, size_t size, const ptl_tileca
     if (!tc) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "tile cache: out of memory");
     tc->a = a;
     tc->jobs = desc ? desc->jobs : NULL;
+    tc->full = desc && desc->full_rebake;
     tc->cache_bytes = size;
     ptl_status st = ptl_part_world_read(cache, size, &a, &tc->world, &tc->base, err);
     if (st < 0) {
@@ -318,14 +339,24 @@ static bool needs_copy(const ptl_tilecache* tc, uint32_t i) {
     return false;
 }
 
+/* The stamped copies of the tiles to restamp, made again; the pieces holding a column whose spans,
+   links or gap links changed are marked for their flood (tilecache_layers.c). */
 static ptl_status restamp_tiles(ptl_tilecache* tc) {
     for (uint32_t i = 0; i < tc->ntiles; ++i) {
         if (!tc->restamp[i]) continue;
+        ptl_vx_tile nt;
+        memset(&nt, 0, sizeof nt);
+        const bool copy = needs_copy(tc, i);
+        ptl_status st = copy ? ptl_tc_stamp(&tc->w, (const uint8_t* const*)tc->removed, i, &tc->a, &nt) : PTL_OK;
+        if (!tc->has_layers) {
+        } else if (st >= 0) ptl_tc_layers_mark_changed(&tc->layers, tc->has_stamp[i] ? &tc->stamped[i] : &tc->base[i],
+                                                copy ? &nt : &tc->base[i]);
+        else ptl_tc_layers_mark_tile(&tc->layers, &tc->base[i]);
         free_stamped(tc, i);
-        if (needs_copy(tc, i)) {
-            ptl_status st = ptl_tc_stamp(&tc->w, (const uint8_t* const*)tc->removed, i, &tc->a, &tc->stamped[i]);
-            tc->has_stamp[i] = 1; /* freed by free_stamped even when incomplete */
-            if (st < 0) return st;
+        if (copy) tc->stamped[i] = nt, tc->has_stamp[i] = 1; /* freed by free_stamped even when incomplete */
+        if (st < 0) { /* the tile as cached until it is restamped: its pieces are flooded again then */
+            free_stamped(tc, i);
+            return st;
         }
         tc->restamp[i] = 0;
     }
@@ -403,6 +434,8 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
             mem += cols * 4 + ((uint64_t)t->span_count + 1) * sizeof *t->spans + (uint64_t)t->gap_count * sizeof *t->gaps;
         }
     }
+    for (uint32_t i = 0; tc->has_layers && i < tc->layers.px * tc->layers.pz; ++i)
+        if (tc->layers.piece[i]) mem += ptl_lstream_tile_bytes(tc->layers.piece[i]);
     mem += (uint64_t)tc->obs.cap * sizeof *tc->obs.data + (uint64_t)tc->free_slots.cap * 4 + tc->blob_size;
     out->memory_bytes = mem;
 }

@@ -15,10 +15,10 @@
      same bytes whatever the order they were added or moved in; removing every obstacle gives the
      bytes of the original bake.
 
-   This slice rebuilds the navmesh from the cached tiles in one piece after the dirty tiles are
-   stamped (the layers, contours, decomposition and merge of the whole world); rebuilding only the
-   cells that overlap the dirty tiles and splicing them into a live navmesh while queries run are
-   the next steps. The blob it hands out is a plain navmesh blob (ptl_navmesh_create).
+   The layers are kept per piece of 32 x 32 columns between updates, and an update floods again
+   only the pieces holding a column whose spans changed; the later stages (contours, decomposition
+   and merge) still run on the whole world. Rebuilding only the cells that overlap the dirty tiles
+   and splicing them into a live navmesh while queries run are the next steps. The blob it hands out is a plain navmesh blob (ptl_navmesh_create).
 
    Minimal example
        void* cache; size_t cache_size; ptl_tilecache* tc; ptl_obstacle_ref ref; bool done;
@@ -44,7 +44,7 @@ extern "C" {
 /* The tile cache of the bake `desc` describes (desc->tile_size must be set: the cache's tiles are
    the bake's), to be freed with ptl_blob_free. Format: a part of a tiled bake that holds every tile
    (ptl_bake_trimesh_part: versioned, checksummed, the desc and a fingerprint of the mesh recorded).
-   Off-mesh links are not in it: add them to the rebaked blobs at run time (ptl_navmesh_add_link). */
+   Off-mesh links are not in it: add them to the rebaked blobs at run time (ptl_navmesh_add_offmesh). */
 ptl_status ptl_tilecache_bake(const ptl_trimesh* m, const ptl_bake_desc* desc, void** cache, size_t* size,
                               ptl_error* err);
 
@@ -53,6 +53,11 @@ typedef struct ptl_tilecache ptl_tilecache;
 typedef struct ptl_tilecache_desc {
     const ptl_job_system* jobs; /* the rebakes' layers, contours and decompositions; NULL: in turn */
     const ptl_allocator* alloc; /* NULL: libc */
+    /* false (default): each piece's layers are kept (32 x 32 columns, the layer map's blocks) and an
+       update floods again only those holding a column the stamps changed. true: every update
+       rebakes the whole world from the tiles (the reference the kept layers are tested against:
+       the same bytes; slower, and less memory) */
+    bool full_rebake;
 } ptl_tilecache_desc;
 
 ptl_tilecache_desc ptl_tilecache_desc_defaults(void);
