@@ -62,22 +62,6 @@ static bool same_gaps(const ptl_vx_gap* g, uint32_t a0, uint32_t a1, uint32_t s0
     return true;
 }
 
-void ptl_tc_layers_mark_changed(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after) {
-    const uint32_t cols = (uint32_t)after->w * (uint32_t)after->d;
-    uint32_t ga = 0, gb = 0; /* gap links are sorted by span, so by column */
-    for (uint32_t k = 0; k < cols; ++k) {
-        const uint32_t s0 = ptl_tiles_tile_col(before, k), s1 = ptl_tiles_tile_col(before, k + 1);
-        const uint32_t t0 = ptl_tiles_tile_col(after, k), t1 = ptl_tiles_tile_col(after, k + 1);
-        const uint32_t ga0 = ga, gb0 = gb;
-        while (ga < before->gap_count && before->gaps[ga].span < s1) ++ga;
-        while (gb < after->gap_count && after->gaps[gb].span < t1) ++gb;
-        bool same = s1 - s0 == t1 - t0 && (s1 == s0 || !memcmp(before->spans + s0, after->spans + t0,
-                                                                (size_t)(s1 - s0) * sizeof *after->spans));
-        same = same && same_gaps(before->gaps, ga0, ga, s0, after->gaps, gb0, gb, t0);
-        if (!same) mark_column(L, after->x0 + (int32_t)(k % (uint32_t)after->w), after->z0 + (int32_t)(k / (uint32_t)after->w));
-    }
-}
-
 /* The first gap link of tile t at or after span s. */
 static uint32_t first_gap(const ptl_vx_tile* t, uint32_t s) {
     uint32_t lo = 0, hi = t->gap_count;
@@ -87,6 +71,23 @@ static uint32_t first_gap(const ptl_vx_tile* t, uint32_t s) {
         else hi = mid;
     }
     return lo;
+}
+
+void ptl_tc_layers_mark_changed(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after) {
+    const uint32_t w = (uint32_t)after->w, cols = w * (uint32_t)after->d;
+    for (uint32_t k = 0; k < cols; ++k) {
+        const int32_t gx = after->x0 + (int32_t)(k % w), gz = after->z0 + (int32_t)(k / w);
+        if (L->dirty[(uint32_t)gz / PTL_LMAP_B * L->px + (uint32_t)gx / PTL_LMAP_B]) continue; /* no need to look */
+        const uint32_t s0 = ptl_tiles_tile_col(before, k), s1 = ptl_tiles_tile_col(before, k + 1);
+        const uint32_t t0 = ptl_tiles_tile_col(after, k), t1 = ptl_tiles_tile_col(after, k + 1);
+        bool same = s1 - s0 == t1 - t0 && (s1 == s0 || !memcmp(before->spans + s0, after->spans + t0,
+                                                                (size_t)(s1 - s0) * sizeof *after->spans));
+        if (same && (before->gap_count || after->gap_count)) {
+            const uint32_t ga = first_gap(before, s0), gb = first_gap(after, t0);
+            same = same_gaps(before->gaps, ga, first_gap(before, s1), s0, after->gaps, gb, first_gap(after, t1), t0);
+        }
+        if (!same) mark_column(L, gx, gz);
+    }
 }
 
 typedef struct piece_job {
