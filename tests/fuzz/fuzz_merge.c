@@ -48,6 +48,18 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         if (ptl_tilecache_add(tc, &o, &r, &err) >= 0 && ptl_tilecache_update(tc, 0, &done, &err) >= 0) {
             ptl_tilecache_blob(tc, &b, &n);
             fuzz_check_blob_valid(b, n, "tile cache with an obstacle");
+            /* the kept layers against the rebake of the whole world: the same bytes */
+            ptl_tilecache_desc fd = ptl_tilecache_desc_defaults();
+            fd.full_rebake = true;
+            ptl_tilecache* full = NULL;
+            if (ptl_tilecache_create(parts[0], sizes[0], &fd, &full, &err) >= 0 &&
+                ptl_tilecache_add(full, &o, &r, &err) >= 0 && ptl_tilecache_update(full, 0, &done, &err) >= 0) {
+                const void* fb;
+                size_t fn;
+                ptl_tilecache_blob(full, &fb, &fn);
+                if (fn != n || memcmp(fb, b, n) != 0) fuzz_fail("tile cache: kept layers and full rebake differ");
+            }
+            ptl_tilecache_destroy(full);
         }
         ptl_tilecache_destroy(tc);
     }
