@@ -356,6 +356,97 @@ Test(tilecache, obstacles_on_dungeon_match_a_bake_with_them_as_geometry, .timeou
     ptl_trimesh_free(&m);
 }
 
+/* The kept layers (tilecache_layers.c) against the full rebake on the same operations, after every
+   update: the same bytes. Obstacles on random walkable points of every storey, each op updated. */
+static void kept_vs_full(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t seed, const char* what) {
+    ptl_bake_desc d = ptl_bake_desc_defaults();
+    d.tile_size = tile;
+    ptl_error err;
+    void* cache;
+    size_t cache_size;
+    cr_assert_eq(ptl_tilecache_bake(m, &d, &cache, &cache_size, &err), PTL_OK, "%s: %s", what, err.message);
+    ptl_tilecache_desc fd = ptl_tilecache_desc_defaults();
+    fd.full_rebake = true;
+    ptl_tilecache *kept, *full;
+    cr_assert_eq(ptl_tilecache_create(cache, cache_size, NULL, &kept, &err), PTL_OK, "%s: %s", what, err.message);
+    cr_assert_eq(ptl_tilecache_create(cache, cache_size, &fd, &full, &err), PTL_OK, "%s: %s", what, err.message);
+    const void* b;
+    size_t n0;
+    ptl_tilecache_blob(full, &b, &n0);
+    void* b0 = malloc(n0); /* the blob is the cache's until its next update */
+    cr_assert(b0);
+    memcpy(b0, b, n0);
+    ptl_navmesh* nm = load(b0, n0, what);
+    ptl_query* q;
+    cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
+    live_obstacle live[32];
+    ptl_obstacle_ref fref[32];
+    uint32_t n = 0, kinds = 0;
+    uint64_t rng = seed, prng = seed ^ 0x9e3779b97f4a7c15ull;
+    for (uint32_t op = 0; op < ops; ++op) {
+        const uint32_t r = (uint32_t)(rng_next(&rng) % 10);
+        ptl_location at;
+        cr_assert_eq(ptl_query_random_point(q, &prng, &at), PTL_OK);
+        live_obstacle o = make_obstacle(kinds++, at.point, &rng);
+        if (n < 4 || (r < 5 && n < 32)) {
+            live[n] = o;
+            if (live[n].d.kind == PTL_OBSTACLE_PRISM) live[n].d.xz = live[n].xz;
+            cr_assert_eq(ptl_tilecache_add(kept, &live[n].d, &live[n].ref, &err), PTL_OK, "%s: %s", what, err.message);
+            cr_assert_eq(ptl_tilecache_add(full, &live[n].d, &fref[n], &err), PTL_OK, "%s: %s", what, err.message);
+            ++n;
+        } else if (r < 8) {
+            const uint32_t k = (uint32_t)(rng_next(&rng) % n);
+            o.ref = live[k].ref;
+            live[k] = o;
+            if (live[k].d.kind == PTL_OBSTACLE_PRISM) live[k].d.xz = live[k].xz;
+            cr_assert_eq(ptl_tilecache_move(kept, live[k].ref, &live[k].d, &err), PTL_OK, "%s: %s", what, err.message);
+            cr_assert_eq(ptl_tilecache_move(full, fref[k], &live[k].d, &err), PTL_OK, "%s: %s", what, err.message);
+        } else {
+            const uint32_t k = (uint32_t)(rng_next(&rng) % n);
+            cr_assert_eq(ptl_tilecache_remove(kept, live[k].ref, &err), PTL_OK, "%s: %s", what, err.message);
+            cr_assert_eq(ptl_tilecache_remove(full, fref[k], &err), PTL_OK, "%s: %s", what, err.message);
+            fref[k] = fref[n - 1];
+            live[k] = live[--n];
+            if (live[k].d.kind == PTL_OBSTACLE_PRISM) live[k].d.xz = live[k].xz;
+        }
+        update(kept, op % 3 == 0 ? 1 : 0); /* some updates a tile at a time */
+        update(full, 0);
+        size_t nb;
+        ptl_tilecache_blob(full, &b, &nb);
+        cr_assert(same_blob(kept, b, nb), "%s: op %u: the kept layers' navmesh is not the full rebake's", what, op);
+    }
+    for (uint32_t k = 0; k < n; ++k) cr_assert_eq(ptl_tilecache_remove(kept, live[k].ref, &err), PTL_OK);
+    update(kept, 0);
+    cr_expect(same_blob(kept, b0, n0), "%s: removing every obstacle did not give the bake back", what);
+    ptl_query_destroy(q);
+    ptl_navmesh_destroy(nm);
+    ptl_tilecache_destroy(kept);
+    ptl_tilecache_destroy(full);
+    free(b0);
+    ptl_blob_free(cache, cache_size, NULL);
+}
+
+Test(tilecache, kept_layers_give_the_full_rebakes_bytes_on_the_generated_building, .timeout = 900) {
+    ptl_scene_desc sd = ptl_scene_desc_defaults(); /* a 3-storey building: stairwells and ramps */
+    ptl_trimesh m;
+    ptl_error err;
+    cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
+    kept_vs_full(&m, 32, 30, 3, "generated building, tiles of 32");
+    kept_vs_full(&m, 48, 30, 5, "generated building, tiles of 48");
+    ptl_trimesh_free(&m);
+}
+
+Test(tilecache, kept_layers_give_the_full_rebakes_bytes_on_dungeon, .timeout = 900) {
+    TEST_REQUIRE_DATA(data);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/meshes/dungeon.obj", data);
+    ptl_trimesh m;
+    ptl_error err;
+    cr_assert_geq(ptl_obj_load(path, NULL, &m, &err), 0, "%s", err.message);
+    kept_vs_full(&m, 64, 30, 13, "dungeon, tiles of 64");
+    ptl_trimesh_free(&m);
+}
+
 Test(tilecache, damaged_caches_and_bad_obstacles_are_clear_errors) {
     static mesh_builder b;
     ptl_trimesh m = building(&b);
