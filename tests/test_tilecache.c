@@ -356,9 +356,17 @@ Test(tilecache, obstacles_on_dungeon_match_a_bake_with_them_as_geometry, .timeou
     ptl_trimesh_free(&m);
 }
 
-/* The kept layers (tilecache_layers.c) against the full rebake on the same operations, after every
-   update: the same bytes. Obstacles on random walkable points of every storey, each op updated. */
-static void kept_vs_full(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t seed, const char* what) {
+/* Jobs in reverse order: the results must not depend on it. */
+static void run_reversed(void* user, ptl_job_fn fn, void* data, uint32_t count) {
+    (void)user;
+    for (uint32_t i = count; i-- > 0;) fn(data, i);
+}
+
+/* The kept layers (tilecache_layers.c; its pieces flooded as `jobs`) against the full rebake on the
+   same operations, after every update: the same bytes. Obstacles on random walkable points of every
+   storey, each op updated. */
+static void kept_vs_full(const ptl_trimesh* m, uint32_t tile, const ptl_job_system* jobs, uint32_t ops, uint64_t seed,
+                         const char* what) {
     ptl_bake_desc d = ptl_bake_desc_defaults();
     d.tile_size = tile;
     ptl_error err;
@@ -367,8 +375,10 @@ static void kept_vs_full(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint
     cr_assert_eq(ptl_tilecache_bake(m, &d, &cache, &cache_size, &err), PTL_OK, "%s: %s", what, err.message);
     ptl_tilecache_desc fd = ptl_tilecache_desc_defaults();
     fd.full_rebake = true;
+    ptl_tilecache_desc kd = ptl_tilecache_desc_defaults();
+    kd.jobs = jobs;
     ptl_tilecache *kept, *full;
-    cr_assert_eq(ptl_tilecache_create(cache, cache_size, NULL, &kept, &err), PTL_OK, "%s: %s", what, err.message);
+    cr_assert_eq(ptl_tilecache_create(cache, cache_size, &kd, &kept, &err), PTL_OK, "%s: %s", what, err.message);
     cr_assert_eq(ptl_tilecache_create(cache, cache_size, &fd, &full, &err), PTL_OK, "%s: %s", what, err.message);
     const void* b;
     size_t n0;
@@ -431,8 +441,9 @@ Test(tilecache, kept_layers_give_the_full_rebakes_bytes_on_the_generated_buildin
     ptl_trimesh m;
     ptl_error err;
     cr_assert_eq(ptl_scene_generate(&sd, &m, &err), PTL_OK, "%s", err.message);
-    kept_vs_full(&m, 32, 30, 3, "generated building, tiles of 32");
-    kept_vs_full(&m, 48, 30, 5, "generated building, tiles of 48");
+    const ptl_job_system rev = {run_reversed, NULL};
+    kept_vs_full(&m, 32, NULL, 30, 3, "generated building, tiles of 32");
+    kept_vs_full(&m, 48, &rev, 30, 5, "generated building, tiles of 48, jobs in reverse order");
     ptl_trimesh_free(&m);
 }
 
@@ -443,7 +454,8 @@ Test(tilecache, kept_layers_give_the_full_rebakes_bytes_on_dungeon, .timeout = 9
     ptl_trimesh m;
     ptl_error err;
     cr_assert_geq(ptl_obj_load(path, NULL, &m, &err), 0, "%s", err.message);
-    kept_vs_full(&m, 64, 30, 13, "dungeon, tiles of 64");
+    const ptl_job_system rev = {run_reversed, NULL};
+    kept_vs_full(&m, 64, &rev, 30, 13, "dungeon, tiles of 64, jobs in reverse order");
     ptl_trimesh_free(&m);
 }
 
