@@ -119,7 +119,7 @@ typedef struct ptl_tilecache_info {
     uint32_t cells;                       /* of the current blob */
     double walkable_area;                 /* [Units: wu^2] of the current blob */
     uint64_t cache_bytes;                 /* the cache as loaded */
-    uint64_t memory_bytes;                /* held now: tiles, stamps, obstacles, blob */
+    uint64_t memory_bytes;                /* held now: tiles, stamps, kept layers, obstacles, blob */
     uint64_t rebakes;                     /* blobs made so far (1 after create) */
     /* [Units: ms] the last rebake, wall clock: stamping (the update calls before it included), the
        layers from the tiles, contours, decompositions, merge, then landmarks and the checks */
