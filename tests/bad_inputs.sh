@@ -673,6 +673,24 @@ t part_cell_size_nan 1 'pcs\.ptl' -- "$bin" merge "$tmp/pcs.ptl" -o "$out"
 blobpatch tile_w "$tmp/pall.ptl" "$tmp/ptw.ptl"
 t part_tile_width_huge 1 'ptw\.ptl' -- "$bin" merge "$tmp/ptw.ptl" -o "$out"
 
+# ---- Tile caches (bake --cache, portolan obstacles) ------------------------------------------------
+setup "$bin" bake "$tmp/b.obj" -o "$tmp/bc.ptl" --tile-size 16 --cache "$tmp/bc.ptc"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,cylinder,5,0,5,1,2,0,0\n' >"$tmp/ops.csv"
+csize=$(stat -c %s "$tmp/bc.ptc")
+blobpatch flip "$tmp/bc.ptc" "$tmp/cflip.ptc" $((csize / 2))
+t obstacles_cache_flipped_byte 1 'cflip\.ptc.*checksum' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cflip.ptc" --ops "$tmp/ops.csv" -o "$out"
+head -c $((csize / 3)) "$tmp/bc.ptc" >"$tmp/ctrunc.ptc"
+t obstacles_cache_truncated 1 'ctrunc\.ptc.*truncated' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/ctrunc.ptc" --ops "$tmp/ops.csv" -o "$out"
+t obstacles_cache_a_part 1 'p0\.ptl.*every tile' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/p0.ptl" --ops "$tmp/ops.csv" -o "$out"
+t obstacles_cache_of_another_bake 1 'not the navmesh' -- "$bin" obstacles "$tmp/b.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/ops.csv" -o "$out"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,cone,5,0,5,1,2,0,0\n' >"$tmp/opsbad.csv"
+t obstacles_unknown_shape 1 'opsbad\.csv:2.*cone' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/opsbad.csv" -o "$out"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nremove,7,cylinder,0,0,0,0,0,0,0\n' >"$tmp/opsgone.csv"
+t obstacles_remove_unknown_id 1 'opsgone\.csv:2.*stale or unknown' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/opsgone.csv" -o "$out"
+t obstacles_without_cache 2 'cache' -- "$bin" obstacles "$tmp/bc.ptl" --ops "$tmp/ops.csv" -o "$out"
+t bake_cache_without_tiles 2 'tile-size' -- "$bin" bake "$tmp/b.obj" -o "$out" --cache "$tmp/x.ptc"
+t obstacles_ok 0 'ops' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/ops.csv" -o "$out" --json
+
 for p in "${PENDING[@]}"; do
     case $seen in *" $p "*) ;; *) echo "FAIL $p: named in PENDING, but no case has this name"; fails=$((fails + 1)) ;; esac
 done

@@ -58,6 +58,7 @@ void cli_json_number(FILE* f, double v);
 int cli_bake(int argc, char** argv);
 int cli_info(int argc, char** argv);
 int cli_merge(int argc, char** argv);
+int cli_obstacles(int argc, char** argv);
 int cli_path(int argc, char** argv);
 int cli_query(int argc, char** argv);
 int cli_decompose(int argc, char** argv);

@@ -5,6 +5,8 @@
 #include <unistd.h>
 
 #include "areas_csv.h"
+#include <portolan/tilecache.h>
+
 #include "cli.h"
 #include "jobs.h"
 
@@ -34,6 +36,7 @@ typedef struct bake_opts {
     unsigned tiles[4]; /* --tiles X0:X1,Z0:Z1 as x0, z0, x1, z1 */
     float seeds[3 * 64];
     const char* links; /* --links LINKS.csv */
+    const char* cache; /* --cache CACHE.ptc */
 } bake_opts;
 
 /* Options shared by bake and decompose; returns -1 when `argv[*i]` is not one of them. */
@@ -119,6 +122,10 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
             if (!cli_parse_vec3(v, &o->seeds[3 * o->desc.seed_count])) return cli_error(EXIT_USAGE, "--seed needs X,Y,Z");
             o->desc.seed_count++;
             o->desc.seeds = o->seeds;
+            ++i;
+        } else if (is_bake && !strcmp(a, "--cache")) {
+            if (!v) return cli_error(EXIT_USAGE, "--cache needs a file (CACHE.ptc)");
+            o->cache = v;
             ++i;
         } else if (is_bake && !strcmp(a, "--areas")) {
             if (!v) return cli_error(EXIT_USAGE, "--areas needs a file (name,area)");
@@ -239,6 +246,20 @@ static void print_areas(const ptl_navmesh* nm, uint32_t cell_count) {
     printf("}");
 }
 
+/* bake --cache: the tile cache of the same bake (<portolan/tilecache.h>), written to o->cache;
+   EXIT_OK, or the exit code after the message. */
+static int write_cache(const ptl_trimesh* m, const bake_opts* o) {
+    void* cache = NULL;
+    size_t size = 0;
+    ptl_bake_desc d = o->desc;
+    d.progress = NULL;
+    ptl_error err;
+    if (ptl_tilecache_bake(m, &d, &cache, &size, &err) < 0) return cli_error_about(EXIT_FAIL, o->input, err.message);
+    int r = cli_write_file(o->cache, cache, size);
+    ptl_blob_free(cache, size, NULL);
+    return r;
+}
+
 /* cli_bake after its options: the bake, the file, the report. */
 static int bake_run(bake_opts o, double t0) {
     int r;
@@ -256,6 +277,7 @@ static int bake_run(bake_opts o, double t0) {
     if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
     if (o.part && o.links) return cli_error(EXIT_USAGE, "--links applies to whole bakes, not to --tiles parts");
     if (o.part) return bake_part(&o, &jobs, t0);
+    if (o.cache && (!is3d || !o.tile_size)) return cli_error(EXIT_USAGE, "--cache needs 3D (.obj) input and --tile-size");
     ptl_offmesh_desc* links = NULL;
     if (o.links && (r = cli_read_links(o.links, &links, &o.desc.offmesh_count))) return r;
     o.desc.offmesh = links;
@@ -266,6 +288,12 @@ static int bake_run(bake_opts o, double t0) {
         if (ptl_obj_load(o.input, NULL, &mesh, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
         t1 = cli_now_ms();
         ptl_status bst = ptl_bake_trimesh(&mesh, &o.desc, &blob, &size, &st, &err);
+        if (bst >= 0 && o.cache && (r = write_cache(&mesh, &o)) != EXIT_OK) {
+            ptl_trimesh_free(&mesh);
+            free(links);
+            ptl_blob_free(blob, size, NULL);
+            return r;
+        }
         ptl_trimesh_free(&mesh);
         free(links);
         if (bst < 0) end_progress(&prog);

@@ -28,7 +28,14 @@ static const struct command_usage {
      "           [--max-slope DEG] [--max-error CELLS] [--max-gap M] [--seed X,Y,Z]... [--tile-size CELLS]\n"
      "           [--threads N]   (--max-gap: widest crack a link steps over, default one cell; 0: no links)\n"
      "       3D, one part of a bake spread over machines: --tile-size CELLS --tiles X0:X1,Z0:Z1 -o PART.ptl\n"
-     "           (tile columns X0..X1 and rows Z0..Z1, inclusive; ranges past the world are clamped)\n"},
+     "           (tile columns X0..X1 and rows Z0..Z1, inclusive; ranges past the world are clamped)\n"
+     "       3D, with the tile cache that obstacles rebake from: --tile-size CELLS --cache CACHE.ptc\n"},
+    {"obstacles",
+     "  obstacles NAV.ptl --cache CACHE.ptc --ops OPS.csv -o OUT.ptl [--out TIMES.csv] [--json]\n"
+     "       OPS: op,id,shape,x,y,z,sx,sy,sz,yaw[,points]  op: add | remove | move; shape: cylinder (sx radius,\n"
+     "       sy height, base at y) | box (half extents sx,sy,sz about x,y,z, turned by yaw) | prism (points\n"
+     "       \"x z;x z;...\" convex, base y, height sy); each op applied, the navmesh updated, timed\n"
+     "       --out: idx,op,id,tiles,cells_removed,cells_added,us\n"},
     {"merge", "  merge PART.ptl... -o OUT.ptl [--threads N] [--json]   the navmesh of parts holding every tile once\n"},
     {"info", "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"},
     {"path",
@@ -279,7 +286,7 @@ int main(int argc, char** argv) {
     static const struct {
         const char* name;
         int (*run)(int, char**);
-    } COMMANDS[] = {{"bake", cli_bake},   {"info", cli_info},           {"merge", cli_merge},
+    } COMMANDS[] = {{"bake", cli_bake},   {"info", cli_info},           {"merge", cli_merge}, {"obstacles", cli_obstacles},
                     {"path", cli_path},   {"query", cli_query},         {"decompose", cli_decompose},
                     {"draw", cli_draw},   {"gen", cli_gen}};
     for (size_t k = 0; k < sizeof COMMANDS / sizeof COMMANDS[0]; ++k) {

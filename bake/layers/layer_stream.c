@@ -732,6 +732,36 @@ oom:
     return ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory adding tile (%d, %d)", t->tx, t->tz);
 }
 
+static bool strip_copy(ptl_lstream_strip* d, const ptl_lstream_strip* t, const ptl_allocator* a) {
+    memset(d, 0, sizeof *d);
+    d->col0 = t->col0, d->step = t->step, d->set = t->set;
+    if (!PTL_RESERVE(a, d->start, (uint64_t)t->start.count + 1) || !PTL_RESERVE(a, d->sp, (uint64_t)t->sp.count + 1))
+        return false;
+    if (t->start.count) memcpy(d->start.data, t->start.data, (size_t)t->start.count * sizeof *d->start.data);
+    if (t->sp.count) memcpy(d->sp.data, t->sp.data, (size_t)t->sp.count * sizeof *d->sp.data);
+    d->start.count = t->start.count, d->sp.count = t->sp.count;
+    return true;
+}
+
+ptl_status ptl_lstream_add_tile_kept(ptl_layer_stream* s, const ptl_tile_layers* t, ptl_error* err) {
+    ptl_tile_layers c = *t; /* its accumulators are only read; its edges are offset and taken: copies */
+    bool ok = true;
+    for (int e = 0; e < 4; ++e) ok = strip_copy(&c.edge[e], &t->edge[e], &s->a) && ok;
+    ptl_status st = ok ? ptl_lstream_add_tile(s, &c, err)
+                       : ptl_error_set(err, PTL_ERR_NO_MEMORY, "layers: out of memory adding tile (%d, %d)", t->tx, t->tz);
+    for (int e = 0; e < 4; ++e) strip_free(&c.edge[e], &s->a);
+    return st;
+}
+
+uint64_t ptl_lstream_tile_bytes(const ptl_tile_layers* t) {
+    const ptl_lstream_acc* c = &t->acc;
+    uint64_t n = sizeof *t + (uint64_t)c->bl.cap * sizeof *c->bl.data + c->pool.cap +
+                 (uint64_t)c->links.cap * sizeof *c->links.data + (uint64_t)c->gaps.cap * sizeof *c->gaps.data +
+                 (uint64_t)c->conf.cap * 8 + (uint64_t)c->cand.cap * sizeof *c->cand.data;
+    for (int e = 0; e < 4; ++e) n += (uint64_t)t->edge[e].start.cap * 4 + (uint64_t)t->edge[e].sp.cap * sizeof *t->edge[e].sp.data;
+    return n;
+}
+
 ptl_status ptl_lstream_use_tiles(ptl_layer_stream* s, uint32_t tile_size, uint32_t tiles_x, uint32_t tiles_z,
                                  ptl_error* err) {
     if (s->z_next || s->tiles_added || tile_size % PTL_LMAP_B != 0 || !tiles_x || !tiles_z)

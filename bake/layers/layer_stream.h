@@ -29,6 +29,11 @@ ptl_status ptl_lstream_tile(const ptl_layer_stream* s, ptl_open_field* tile, int
                             ptl_tile_layers** out);
 ptl_status ptl_lstream_add_tile(ptl_layer_stream* s, ptl_tile_layers* t, ptl_error* err);
 void ptl_lstream_tile_free(ptl_tile_layers* t, const ptl_layer_stream* s);
+/* As ptl_lstream_add_tile, leaving `t` as it was (the tile cache adds a tile's kept layers to every
+   rebake: tilecache_layers.c). */
+ptl_status ptl_lstream_add_tile_kept(ptl_layer_stream* s, const ptl_tile_layers* t, ptl_error* err);
+/* The bytes a tile's layers hold (its accumulators and edges). */
+uint64_t ptl_lstream_tile_bytes(const ptl_tile_layers* t);
 
 /* The next band: world rows [z0, z0 + band->p.depth) in full width, z0 the rows already given
    (a multiple of PTL_LMAP_B), depth PTL_LMAP_B unless it is the last band. `band` has a plain

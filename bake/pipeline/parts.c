@@ -16,6 +16,7 @@
 #include "../voxel/areas.h"
 #include "../voxel/tiles.h"
 #include "bake3d.h"
+#include "parts.h"
 
 #define PART_VERSION 1u
 #define PART_ENDIAN 0x01020304u
@@ -284,6 +285,43 @@ static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const 
     return PTL_OK;
 }
 
+/* The layers of the world's tiles (each once, any order) with the settings of a part (layer_map.h),
+   as a one-machine bake streams them; `ls` and `map` are freed on failure. */
+static ptl_status stream_tiles(const part_config* c, const float* seeds, const ptl_vx_tile* const* list, uint32_t count,
+                               const ptl_job_system* jobs, const ptl_allocator* a, ptl_layer_set* ls, ptl_layer_map* map,
+                               ptl_error* err) {
+    memset(ls, 0, sizeof *ls);
+    memset(map, 0, sizeof *map);
+    ptl_layer_stream* s = NULL;
+    ptl_status st = ptl_lstream_create(&c->world, seeds, c->seed_count, jobs, a, &s, err);
+    if (st >= 0) st = ptl_tiles_stream_parts(&c->world, &c->tiling, list, count, a, s, err);
+    if (st >= 0) st = ptl_lstream_finish(s, ls, map, err);
+    else ptl_lstream_destroy(s);
+    if (st < 0) ptl_layer_set_free(ls), ptl_layer_map_free(map);
+    return st;
+}
+
+/* The stages of bake3d.c after the layers, with the settings of a part. */
+static ptl_status finish_tiles(const part_config* c, const float* seeds, ptl_layer_set* ls, ptl_layer_map* map,
+                               const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
+                               size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+    ptl_bake_desc d;
+    memset(&d, 0, sizeof d);
+    ptl_bake_desc_resolve(&d, &d);
+    d.relax = c->relax;
+    d.no_simplify = !(c->max_error > 0);
+    d.max_error = d.no_simplify ? 0.0f : c->max_error;
+    d.no_landmarks = c->landmarks < 0;
+    d.landmarks = d.no_landmarks ? 0 : (uint32_t)c->landmarks;
+    d.hubs = c->hubs != 0;
+    d.seeds = seeds, d.seed_count = c->seed_count;
+    d.tile_size = (uint32_t)c->tiling.tile_size;
+    d.jobs = jobs;
+    d.alloc = alloc;
+    bs->triangles = c->tri_count;
+    return ptl_bake3d_finish(map, ls, &d, c->pair_slack, &c->tiling, t0, blob, size, bs, err);
+}
+
 ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count,
                                 const ptl_merge_desc* desc, void** blob, size_t* size, ptl_bake_stats* stats,
                                 ptl_error* err) {
@@ -322,44 +360,98 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
     if (st >= 0 && seeds) memcpy(seeds, (const uint8_t*)parts[0] + sizeof first, (size_t)first.config.seed_count * 12);
     ptl_layer_set ls;
     ptl_layer_map map;
-    memset(&ls, 0, sizeof ls);
-    memset(&map, 0, sizeof map);
     double t = ptl_bake3d_now_ms();
     bs.ms_voxelize = 0; /* done where the parts were baked */
     /* The tiles stream into the layers band by band (layer_map.h), as in the one-machine bake. */
-    ptl_layer_stream* ls_stream = NULL;
-    if (st >= 0)
-        st = ptl_lstream_create(&first.config.world, seeds, first.config.seed_count, jobs, &a, &ls_stream, err);
-    if (st >= 0) st = ptl_tiles_stream_parts(&first.config.world, &first.config.tiling, list, at, &a, ls_stream, err);
+    if (st >= 0) st = stream_tiles(&first.config, seeds, list, at, jobs, &a, &ls, &map, err);
     for (uint32_t i = 0; i < at; ++i) ptl_tiles_tile_free(&tiles[i], &a);
     ptl_mem_free(&a, tiles, ((size_t)ntiles + 1) * sizeof *tiles);
     ptl_mem_free(&a, list, ((size_t)ntiles + 1) * sizeof *list);
-    if (st >= 0) st = ptl_lstream_finish(ls_stream, &ls, &map, err);
-    else ptl_lstream_destroy(ls_stream);
     bs.ms_filter = 0;
     bs.ms_layers = ptl_bake3d_now_ms() - t;
-    if (st >= 0) {
-        ptl_bake_desc d;
-        memset(&d, 0, sizeof d);
-        ptl_bake_desc_resolve(&d, &d);
-        d.relax = first.config.relax;
-        d.no_simplify = !(first.config.max_error > 0);
-        d.max_error = d.no_simplify ? 0.0f : first.config.max_error;
-        d.no_landmarks = first.config.landmarks < 0;
-        d.landmarks = d.no_landmarks ? 0 : (uint32_t)first.config.landmarks;
-        d.hubs = first.config.hubs != 0;
-        d.seeds = seeds, d.seed_count = first.config.seed_count;
-        d.tile_size = (uint32_t)first.config.tiling.tile_size;
-        d.jobs = jobs;
-        d.alloc = alloc;
-        bs.triangles = first.config.tri_count;
-        st = ptl_bake3d_finish(&map, &ls, &d, first.config.pair_slack, &first.config.tiling, t0, blob, size, &bs, err);
-    } else {
-        ptl_layer_set_free(&ls);
-        ptl_layer_map_free(&map);
-    }
+    if (st >= 0) st = finish_tiles(&first.config, seeds, &ls, &map, jobs, alloc, t0, blob, size, &bs, err);
     ptl_mem_free(&a, seeds, (size_t)first.config.seed_count * 12);
     if (st >= 0 && stats) *stats = bs;
     if (st >= 0) ptl_error_ok(err);
     return st;
+}
+
+/* ---- A part holding every tile, read back whole (the tile cache, tilecache.c) ---------------- */
+struct ptl_part_world {
+    part_config config;
+    float* seeds;
+};
+
+const ptl_vx_params* ptl_part_world_params(const ptl_part_world* w) { return &w->config.world; }
+const ptl_vx_tiling* ptl_part_world_tiling(const ptl_part_world* w) { return &w->config.tiling; }
+
+void ptl_part_world_free(ptl_part_world* w, const ptl_allocator* alloc) {
+    if (!w) return;
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_mem_free(&a, w->seeds, (size_t)w->config.seed_count * 12);
+    ptl_mem_free(&a, w, sizeof *w);
+}
+
+ptl_status ptl_part_world_read(const void* part, size_t size, const ptl_allocator* alloc, ptl_part_world** out,
+                               ptl_vx_tile** tiles_out, ptl_error* err) {
+    *out = NULL;
+    *tiles_out = NULL;
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    part_header h;
+    ptl_status st = check_header(part, size, 0, NULL, &h, err);
+    if (st < 0) return st;
+    const ptl_vx_tiling* tl = &h.config.tiling;
+    const uint32_t n = (uint32_t)tl->tiles_x * (uint32_t)tl->tiles_z;
+    if (h.range[0] != 0 || h.range[1] != 0 || h.range[2] != tl->tiles_x || h.range[3] != tl->tiles_z)
+        return ptl_error_set(err, PTL_ERR_BAD_INPUT, "tile cache: holds tiles %d:%d,%d:%d of %d x %d, not every tile",
+                             h.range[0], h.range[2] - 1, h.range[1], h.range[3] - 1, tl->tiles_x, tl->tiles_z);
+    ptl_part_world* w = ptl_mem_calloc(&a, 1, sizeof *w);
+    ptl_vx_tile* tiles = ptl_mem_calloc(&a, (size_t)n + 1, sizeof *tiles);
+    if (w) w->config = h.config;
+    if (w && h.config.seed_count) w->seeds = ptl_mem_alloc(&a, (size_t)h.config.seed_count * 12);
+    if (!w || !tiles || (h.config.seed_count && !w->seeds)) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "tile cache: out of memory");
+    if (st >= 0 && w->seeds) memcpy(w->seeds, (const uint8_t*)part + sizeof h, (size_t)h.config.seed_count * 12);
+    if (st >= 0) st = read_part(part, size, 0, &h, &a, tiles, err);
+    /* ptl_tiles_build writes the tiles in row order; the cache indexes them so */
+    for (uint32_t i = 0; i < n && st >= 0; ++i)
+        if (tiles[i].tx != (int32_t)(i % (uint32_t)tl->tiles_x) || tiles[i].tz != (int32_t)(i / (uint32_t)tl->tiles_x))
+            st = ptl_error_set(err, PTL_ERR_BAD_BLOB, "tile cache: tile %u is out of place", i);
+    if (st < 0) {
+        for (uint32_t i = 0; tiles && i < n; ++i) ptl_tiles_tile_free(&tiles[i], &a);
+        ptl_mem_free(&a, tiles, ((size_t)n + 1) * sizeof *tiles);
+        ptl_part_world_free(w, &a);
+        return st;
+    }
+    *out = w;
+    *tiles_out = tiles;
+    return PTL_OK;
+}
+
+ptl_status ptl_part_world_bake(const ptl_part_world* w, const ptl_vx_tile* const* list, uint32_t count,
+                               const ptl_job_system* jobs, const ptl_allocator* alloc, void** blob, size_t* size,
+                               ptl_bake_stats* bs, ptl_error* err) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    *blob = NULL;
+    *size = 0;
+    memset(bs, 0, sizeof *bs);
+    double t0 = ptl_bake3d_now_ms();
+    ptl_layer_set ls;
+    ptl_layer_map map;
+    ptl_status st = stream_tiles(&w->config, w->seeds, list, count, jobs, &a, &ls, &map, err);
+    bs->ms_layers = ptl_bake3d_now_ms() - t0;
+    if (st >= 0) st = finish_tiles(&w->config, w->seeds, &ls, &map, jobs, alloc, t0, blob, size, bs, err);
+    return st;
+}
+
+const float* ptl_part_world_seeds(const ptl_part_world* w, uint32_t* count) {
+    *count = w->config.seed_count;
+    return w->seeds;
+}
+
+ptl_status ptl_part_world_finish(const ptl_part_world* w, ptl_layer_set* ls, ptl_layer_map* map,
+                                 const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
+                                 size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+    *blob = NULL;
+    *size = 0;
+    return finish_tiles(&w->config, w->seeds, ls, map, jobs, alloc, t0, blob, size, bs, err);
 }

@@ -22,6 +22,7 @@
 
 #include "runtime.h"
 #include "bake.h"
+#include "tilecache.h"
 #include "bake_debug.h"
 #include "gen.h"
 #include "debugdraw.h"

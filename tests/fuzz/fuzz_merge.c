@@ -1,7 +1,11 @@
 /* The merge of a tiled bake's parts (ptl_bake_merge_parts, bake/pipeline/parts.c). The input is parts laid
    end to end, as seedgen writes them: each part's length is its header's total_size (clamped to
    what is left), and each part's size and checksum are fixed up (fuzz_common.h) so that mutations
-   reach the checks after them. What the merge accepts must be a blob that validates. */
+   reach the checks after them. What the merge accepts must be a blob that validates. A single part is
+   also loaded as a tile cache (<portolan/tilecache.h>), which must refuse it cleanly or give blobs
+   that validate, with no obstacle and with one. */
+#include <portolan/tilecache.h>
+
 #include "fuzz_common.h"
 
 #define FUZZ_MAX_PARTS 8
@@ -31,6 +35,33 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (count && ptl_bake_merge_parts((const void* const*)parts, sizes, count, NULL, &blob, &bsize, NULL, &err) >= 0) {
         fuzz_check_blob_valid(blob, bsize, "merge");
         ptl_blob_free(blob, bsize, NULL);
+    }
+    ptl_tilecache* tc = NULL;
+    if (count == 1 && ptl_tilecache_create(parts[0], sizes[0], NULL, &tc, &err) >= 0) {
+        const void* b;
+        size_t n;
+        ptl_tilecache_blob(tc, &b, &n);
+        fuzz_check_blob_valid(b, n, "tile cache");
+        const ptl_obstacle_desc o = {.kind = PTL_OBSTACLE_CYLINDER, .pos = {0, -1, 0}, .size = {2, 3, 0}};
+        ptl_obstacle_ref r;
+        bool done;
+        if (ptl_tilecache_add(tc, &o, &r, &err) >= 0 && ptl_tilecache_update(tc, 0, &done, &err) >= 0) {
+            ptl_tilecache_blob(tc, &b, &n);
+            fuzz_check_blob_valid(b, n, "tile cache with an obstacle");
+            /* the kept layers against the rebake of the whole world: the same bytes */
+            ptl_tilecache_desc fd = ptl_tilecache_desc_defaults();
+            fd.full_rebake = true;
+            ptl_tilecache* full = NULL;
+            if (ptl_tilecache_create(parts[0], sizes[0], &fd, &full, &err) >= 0 &&
+                ptl_tilecache_add(full, &o, &r, &err) >= 0 && ptl_tilecache_update(full, 0, &done, &err) >= 0) {
+                const void* fb;
+                size_t fn;
+                ptl_tilecache_blob(full, &fb, &fn);
+                if (fn != n || memcmp(fb, b, n) != 0) fuzz_fail("tile cache: kept layers and full rebake differ");
+            }
+            ptl_tilecache_destroy(full);
+        }
+        ptl_tilecache_destroy(tc);
     }
     for (uint32_t i = 0; i < count; ++i) free(parts[i]);
     return 0;

@@ -1,0 +1,129 @@
+/* Obstacles stamped into cached tiles (stamp.h). A stamped span is removed from its column, as the
+   filters would remove a span whose opening an obstacle's geometry closes (filter.c: clearance);
+   the spans that stay keep their floors, tags and links, renumbered. */
+#include <string.h>
+
+#include "../../runtime/internal.h"
+#include "tilecache_stamp.h"
+
+uint32_t ptl_tc_mark(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* const* shapes, uint32_t n,
+                     uint8_t* removed) {
+    const ptl_vx_params* p = w->p;
+    const float cs = p->cs, ch = p->ch, grow = (float)p->walkable_radius * cs;
+    const float head = (float)p->walkable_height * ch;
+    uint32_t count = 0;
+    memset(removed, 0, t->span_count);
+    for (uint32_t k = 0; k < n; ++k) {
+        const ptl_tc_shape* s = shapes[k];
+        /* the columns of the tile the grown footprint's bounds reach */
+        int32_t cx0 = (int32_t)((s->bmin[0] - grow - p->bmin[0]) / cs) - 1, cx1 = (int32_t)((s->bmax[0] + grow - p->bmin[0]) / cs) + 1;
+        int32_t cz0 = (int32_t)((s->bmin[1] - grow - p->bmin[2]) / cs) - 1, cz1 = (int32_t)((s->bmax[1] + grow - p->bmin[2]) / cs) + 1;
+        if (cx0 < t->x0) cx0 = t->x0;
+        if (cz0 < t->z0) cz0 = t->z0;
+        if (cx1 > t->x0 + t->w - 1) cx1 = t->x0 + t->w - 1;
+        if (cz1 > t->z0 + t->d - 1) cz1 = t->z0 + t->d - 1;
+        for (int32_t z = cz0; z <= cz1; ++z)
+            for (int32_t x = cx0; x <= cx1; ++x) {
+                const float x0 = p->bmin[0] + (float)x * cs, z0 = p->bmin[2] + (float)z * cs;
+                if (!ptl_tc_shape_covers(s, x0, z0, x0 + cs, z0 + cs, grow)) continue;
+                const uint32_t c = (uint32_t)(z - t->z0) * (uint32_t)t->w + (uint32_t)(x - t->x0);
+                for (uint32_t i = ptl_tiles_tile_col(t, c), e = ptl_tiles_tile_col(t, c + 1); i < e; ++i) {
+                    const float fy = p->bmin[1] + (float)t->spans[i].floor * ch;
+                    if (removed[i] || !(s->ymax > fy && s->ymin < fy + head)) continue;
+                    removed[i] = 1;
+                    ++count;
+                }
+            }
+    }
+    return count;
+}
+
+/* Where world column (x, z) lies: its tile and its first span there. */
+typedef struct col_at {
+    uint32_t tile, begin;
+} col_at;
+
+static col_at column(const ptl_tc_tiles* w, int32_t x, int32_t z) {
+    const int32_t T = w->tl->tile_size;
+    const uint32_t ti = (uint32_t)(z / T) * (uint32_t)w->tl->tiles_x + (uint32_t)(x / T);
+    const ptl_vx_tile* t = &w->base[ti];
+    col_at c = {ti, ptl_tiles_tile_col(t, (uint32_t)(z - t->z0) * (uint32_t)t->w + (uint32_t)(x - t->x0))};
+    return c;
+}
+
+/* Span k (an index inside world column (x, z)) after the removals: its new index, or PTL_VX_NONE. */
+static uint32_t renumber(const ptl_tc_tiles* w, const uint8_t* const* removed, int32_t x, int32_t z, uint32_t k) {
+    const col_at c = column(w, x, z);
+    const uint8_t* r = removed[c.tile];
+    if (!r) return k;
+    if (r[c.begin + k]) return PTL_VX_NONE;
+    uint32_t gone = 0;
+    for (uint32_t i = 0; i < k; ++i) gone += r[c.begin + i];
+    return k - gone;
+}
+
+static const int32_t DX[4] = {-1, 0, 1, 0}, DZ[4] = {0, 1, 0, -1}; /* 0: -x, 1: +z, 2: +x, 3: -z */
+
+/* The spans (links renumbered) and the column index of the stamped tile; keep[i]: span i's new index. */
+static ptl_status stamp_spans(const ptl_tc_tiles* w, const uint8_t* const* removed, const ptl_vx_tile* t, const uint8_t* r,
+                              const ptl_allocator* a, uint32_t* keep, ptl_vx_tile* out) {
+    const uint32_t cols = (uint32_t)t->w * (uint32_t)t->d;
+    if (ptl_col_index_init(&out->cols, cols, 1, a) < 0) return PTL_ERR_NO_MEMORY;
+    out->spans = ptl_mem_alloc(a, ((size_t)t->span_count + 1) * sizeof *out->spans);
+    if (!out->spans) return PTL_ERR_NO_MEMORY;
+    uint32_t n = 0;
+    for (uint32_t c = 0; c < cols; ++c) {
+        if (!ptl_col_index_push(&out->cols, n, a)) return PTL_ERR_NO_MEMORY;
+        const int32_t x = t->x0 + (int32_t)(c % (uint32_t)t->w), z = t->z0 + (int32_t)(c / (uint32_t)t->w);
+        for (uint32_t i = ptl_tiles_tile_col(t, c), e = ptl_tiles_tile_col(t, c + 1); i < e; ++i) {
+            keep[i] = PTL_VX_NONE;
+            if (r && r[i]) continue;
+            ptl_vx_tspan s = t->spans[i];
+            for (int d = 0; d < 4; ++d) {
+                if (s.con[d] == PTL_VX_NOCON) continue;
+                const uint32_t k = renumber(w, removed, x + DX[d], z + DZ[d], s.con[d]);
+                s.con[d] = k == PTL_VX_NONE ? (uint8_t)PTL_VX_NOCON : (uint8_t)k;
+            }
+            keep[i] = n;
+            out->spans[n++] = s;
+        }
+    }
+    if (!ptl_col_index_push(&out->cols, n, a)) return PTL_ERR_NO_MEMORY;
+    out->span_count = n;
+    return PTL_OK;
+}
+
+ptl_status ptl_tc_stamp(const ptl_tc_tiles* w, const uint8_t* const* removed, uint32_t ti, const ptl_allocator* a,
+                        ptl_vx_tile* out) {
+    const ptl_vx_tile* t = &w->base[ti];
+    const uint8_t* r = removed[ti];
+    memset(out, 0, sizeof *out);
+    out->tx = t->tx, out->tz = t->tz, out->x0 = t->x0, out->z0 = t->z0, out->w = t->w, out->d = t->d;
+    out->solid_spans = t->solid_spans;
+    uint32_t* keep = ptl_mem_alloc(a, ((size_t)t->span_count + 1) * sizeof *keep);
+    ptl_status st = keep ? stamp_spans(w, removed, t, r, a, keep, out) : PTL_ERR_NO_MEMORY;
+    if (st >= 0 && t->gap_count) {
+        out->gaps = ptl_mem_alloc(a, (size_t)t->gap_count * sizeof *out->gaps);
+        if (!out->gaps) st = PTL_ERR_NO_MEMORY;
+    }
+    /* the gap links of the spans that stay, to spans that stay (their order kept: sorted by span) */
+    for (uint32_t g = 0; g < t->gap_count && st >= 0; ++g) {
+        ptl_vx_gap gp = t->gaps[g];
+        if (keep[gp.span] == PTL_VX_NONE) continue;
+        uint32_t c = 0; /* the span's column: the first whose end is past gp.span */
+        for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
+            const uint32_t mid = (c + hi) / 2;
+            if (ptl_tiles_tile_col(t, mid + 1) <= gp.span) c = mid + 1;
+            else hi = mid;
+        }
+        const int32_t steps = (int32_t)gp.cols + 1;
+        const int32_t fx = t->x0 + (int32_t)(c % (uint32_t)t->w) + DX[gp.dir & 3] * steps;
+        const int32_t fz = t->z0 + (int32_t)(c / (uint32_t)t->w) + DZ[gp.dir & 3] * steps;
+        const uint32_t k = renumber(w, removed, fx, fz, gp.other);
+        if (k == PTL_VX_NONE) continue;
+        gp.span = keep[gp.span], gp.other = k;
+        out->gaps[out->gap_count++] = gp;
+    }
+    ptl_mem_free(a, keep, ((size_t)t->span_count + 1) * sizeof *keep);
+    return st;
+}
