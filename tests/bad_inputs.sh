@@ -690,6 +690,16 @@ t obstacles_remove_unknown_id 1 'opsgone\.csv:2.*stale or unknown' -- "$bin" obs
 t obstacles_without_cache 2 'cache' -- "$bin" obstacles "$tmp/bc.ptl" --ops "$tmp/ops.csv" -o "$out"
 t bake_cache_without_tiles 2 'tile-size' -- "$bin" bake "$tmp/b.obj" -o "$out" --cache "$tmp/x.ptc"
 t obstacles_ok 0 'ops' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/ops.csv" -o "$out" --json
+# gen obstacles: the same ops file rules (an absent id moved or removed, a bad shape, a bad size)
+t gen_obstacles_unknown_shape 1 'opsbad\.csv:2.*cone' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/opsbad.csv" -o "$tmp/go.obj"
+t gen_obstacles_remove_absent 1 'opsgone\.csv:2.*not present' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/opsgone.csv" -o "$tmp/go.obj"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,box,5,0,5,1,-2,1,0\n' >"$tmp/opsneg.csv"
+t gen_obstacles_negative_size 1 'opsneg\.csv:2.*half extents' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/opsneg.csv" -o "$tmp/go.obj"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw,points\nadd,1,prism,0,0,0,0,2,0,0,0 0;2 2;4 0;2 -2;2 0\n' >"$tmp/opsconc.csv"
+t gen_obstacles_concave_prism 1 'opsconc\.csv:2.*convex' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/opsconc.csv" -o "$tmp/go.obj"
+t gen_obstacles_without_ops 2 'ops' -- "$bin" gen obstacles "$tmp/b.obj" -o "$tmp/go.obj"
+t gen_obstacles_missing_obj 1 'nope\.obj' -- "$bin" gen obstacles "$tmp/nope.obj" --ops "$tmp/ops.csv" -o "$tmp/go.obj"
+t gen_obstacles_ok 0 'triangles' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/ops.csv" -o "$tmp/go.obj" --json
 
 for p in "${PENDING[@]}"; do
     case $seen in *" $p "*) ;; *) echo "FAIL $p: named in PENDING, but no case has this name"; fails=$((fails + 1)) ;; esac

@@ -69,56 +69,17 @@ static uint32_t footprint(const live_obstacle* o, float* xz) {
     return 4;
 }
 
-typedef struct soup {
-    float* v;
-    uint32_t* t;
-    uint16_t* tag;
-    uint32_t nv, nt, cap_v, cap_t;
-} soup;
-
-static void soup_vert(soup* s, float x, float y, float z) {
-    if (s->nv == s->cap_v) s->cap_v = s->cap_v * 2 + 64, s->v = realloc(s->v, (size_t)s->cap_v * 12);
-    s->v[3 * s->nv] = x, s->v[3 * s->nv + 1] = y, s->v[3 * s->nv + 2] = z;
-    ++s->nv;
-}
-static void soup_tri(soup* s, uint32_t a, uint32_t b, uint32_t c) {
-    if (s->nt == s->cap_t) {
-        s->cap_t = s->cap_t * 2 + 64;
-        s->t = realloc(s->t, (size_t)s->cap_t * 12);
-        s->tag = realloc(s->tag, (size_t)s->cap_t * 2);
-    }
-    s->t[3 * s->nt] = a, s->t[3 * s->nt + 1] = b, s->t[3 * s->nt + 2] = c;
-    s->tag[s->nt++] = 0;
-}
-
-/* m plus the obstacles as closed prisms. */
-static ptl_trimesh with_obstacles(const ptl_trimesh* m, const live_obstacle* obs, uint32_t n, soup* s) {
-    memset(s, 0, sizeof *s);
-    for (uint32_t i = 0; i < m->vert_count; ++i) soup_vert(s, m->verts[3 * i], m->verts[3 * i + 1], m->verts[3 * i + 2]);
-    for (uint32_t i = 0; i < m->tri_count; ++i) soup_tri(s, m->tris[3 * i], m->tris[3 * i + 1], m->tris[3 * i + 2]);
-    for (uint32_t k = 0; k < n; ++k) {
-        float xz[48];
-        const uint32_t c = footprint(&obs[k], xz), v0 = s->nv;
-        const float y0 = obs[k].d.kind == PTL_OBSTACLE_BOX ? obs[k].d.pos[1] - obs[k].d.size[1] : obs[k].d.pos[1];
-        const float y1 = obs[k].d.kind == PTL_OBSTACLE_BOX ? obs[k].d.pos[1] + obs[k].d.size[1] : y0 + obs[k].d.size[1];
-        for (uint32_t i = 0; i < c; ++i) soup_vert(s, xz[2 * i], y0, xz[2 * i + 1]), soup_vert(s, xz[2 * i], y1, xz[2 * i + 1]);
-        for (uint32_t i = 0; i < c; ++i) {
-            const uint32_t j = (i + 1) % c;
-            soup_tri(s, v0 + 2 * i, v0 + 2 * j, v0 + 2 * j + 1);
-            soup_tri(s, v0 + 2 * i, v0 + 2 * j + 1, v0 + 2 * i + 1);
-            if (i >= 1 && i + 1 < c) soup_tri(s, v0, v0 + 2 * i + 2, v0 + 2 * i), soup_tri(s, v0 + 1, v0 + 2 * i + 1, v0 + 2 * i + 3);
-        }
-    }
-    ptl_trimesh out = *m;
-    out.verts = s->v, out.vert_count = s->nv, out.tris = s->t, out.tri_count = s->nt, out.tri_tag = s->tag;
-    out.tag_count = 0, out.tag_names = NULL;
-    for (uint32_t i = 0; i < s->nv; ++i)
-        for (int k = 0; k < 3; ++k)
-            out.bmin[k] = fminf(out.bmin[k], s->v[3 * i + k]), out.bmax[k] = fmaxf(out.bmax[k], s->v[3 * i + k]);
+/* m plus the obstacles as closed prisms (the gen library's, which `portolan gen obstacles` writes). */
+static ptl_trimesh with_obstacles(const ptl_trimesh* m, const live_obstacle* obs, uint32_t n) {
+    ptl_obstacle_desc* d = malloc((n ? n : 1) * sizeof *d);
+    cr_assert_not_null(d);
+    for (uint32_t k = 0; k < n; ++k) d[k] = obs[k].d, d[k].xz = obs[k].xz;
+    ptl_trimesh out;
+    ptl_error err;
+    cr_assert_eq(ptl_trimesh_with_obstacles(m, d, n, NULL, &out, &err), PTL_OK, "%s", err.message);
+    free(d);
     return out;
 }
-
-static void soup_free(soup* s) { free(s->v), free(s->t), free(s->tag); }
 
 static ptl_navmesh* load(const void* blob, size_t size, const char* what) {
     ptl_navmesh* nm = NULL;
@@ -301,8 +262,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     ptl_tilecache_destroy(tc2);
     ptl_tilecache_destroy(full);
     /* the full bake with the obstacles as geometry */
-    soup s;
-    ptl_trimesh mg = with_obstacles(m, live, n, &s);
+    ptl_trimesh mg = with_obstacles(m, live, n);
     void* geo;
     size_t geo_size;
     ptl_bake_stats gs;
@@ -316,7 +276,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
                   info.walkable_area, gs.walkable_area);
     compare_paths(blob, size, geo, geo_size, what, seed);
     ptl_blob_free(geo, geo_size, NULL);
-    soup_free(&s);
+    ptl_trimesh_free(&mg);
     /* everything removed: the original bytes */
     for (uint32_t k = 0; k < n; ++k) cr_assert_eq(ptl_tilecache_remove(tc, live[k].ref, &err), PTL_OK);
     update(tc, 0);

@@ -4,6 +4,7 @@
 
 #include <portolan/bake.h>
 #include <portolan/gen.h>
+#include <portolan/tilecache.h>
 #include <stdbool.h>
 #include <stdio.h>
 
@@ -39,6 +40,18 @@ bool cli_parse_extents(const char* s, float out[3]);
    and --exclude AREA. For option `a` with value `v`: 1 when `a` is one of them (applied to f),
    0 when it is not, or EXIT_USAGE (negated: -2) after a message when its value is bad. */
 int cli_filter_option(const char* a, const char* v, ptl_query_filter* f);
+
+/* One row of an obstacles OPS.csv (op,id,shape,x,y,z,sx,sy,sz,yaw[,points]; cmd_obstacles.c). */
+typedef struct cli_obstacle_op {
+    int op; /* 0 add, 1 remove, 2 move */
+    unsigned id;
+    ptl_obstacle_desc d; /* add, move; d.xz points at xz */
+    float xz[2 * PTL_OBSTACLE_MAX_VERTS];
+} cli_obstacle_op;
+typedef int (*cli_obstacle_op_fn)(void* user, const cli_obstacle_op* op, unsigned line);
+/* Reads OPS.csv and calls fn for each row in order (its line number given), until fn returns
+   other than EXIT_OK; a bad header or row exits 1 naming path:line. */
+int cli_read_obstacle_ops(const char* path, cli_obstacle_op_fn fn, void* user);
 
 /* Whether `name` is one of the NULL-terminated `names`: an option parser asks this before it asks
    for the option's value, so that a misspelt option is named as unknown, not as missing a value. */

@@ -1,6 +1,8 @@
 /* `portolan gen`: the built-in generated scenes, as Moving AI maps (`gen grid`) or as OBJ
    triangle soups (`gen building|bridge|terrain`), and the scale scenes of the tiled-bake benchmark: K x K copies
-   of any OBJ (`gen copy`) and a .map extruded into 3D (`gen extrude`). */
+   of any OBJ (`gen copy`) and a .map extruded into 3D (`gen extrude`); an OBJ with the obstacles an
+   obstacles OPS.csv leaves, as closed prisms (`gen obstacles`: what a full bake compares with). */
+#include <stdlib.h>
 #include <string.h>
 
 #include "cli.h"
@@ -9,7 +11,8 @@
     "usage: portolan gen grid [--scene rooms|random] [--width W] [--height H] [--seed N] [--density F] " \
     "-o OUT.map\n       portolan gen building|bridge|terrain [--size S] [--storeys N] [--seed N] -o OUT.obj\n" \
     "       portolan gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"     \
-    "       portolan gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj"
+    "       portolan gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj\n"     \
+    "       portolan gen obstacles IN.obj --ops OPS.csv [--json] -o OUT.obj"
 
 /* Checks one option of a command whose options all take a value (`valued`, NULL-terminated): a
    word that is no option, an unknown option and a missing value are usage errors, in that order,
@@ -220,7 +223,89 @@ static int gen_extrude(int argc, char** argv) {
     return save_generated(&m, out, json, t0);
 }
 
+/* gen obstacles' state: the obstacles present, by id (kind 0: none). */
+typedef struct live_ops {
+    cli_obstacle_op* by_id;
+    unsigned cap;
+    const char* path;
+} live_ops;
+
+/* One op of OPS.csv on the set of obstacles present: as `portolan obstacles` applies it (an id
+   added twice, or moved or removed while absent, is an error naming the line). */
+static int track_op(void* user, const cli_obstacle_op* r, unsigned no) {
+    live_ops* l = user;
+    if (r->id >= l->cap) {
+        unsigned nc = r->id + 1 > 2 * l->cap ? r->id + 1 : 2 * l->cap;
+        cli_obstacle_op* nb = realloc(l->by_id, (size_t)nc * sizeof *nb);
+        if (!nb) return cli_error(EXIT_FAIL, "out of memory");
+        memset(nb + l->cap, 0, (size_t)(nc - l->cap) * sizeof *nb);
+        l->by_id = nb, l->cap = nc;
+    }
+    cli_obstacle_op* o = &l->by_id[r->id];
+    const bool present = o->d.kind != 0;
+    if (r->op == 0 && present) return cli_error(EXIT_FAIL, "%s:%u: id %u is present already", l->path, no, r->id);
+    if (r->op != 0 && !present) return cli_error(EXIT_FAIL, "%s:%u: id %u is not present", l->path, no, r->id);
+    if (r->op == 1) {
+        memset(o, 0, sizeof *o);
+        return EXIT_OK;
+    }
+    ptl_obstacle_desc check = r->d;
+    ptl_trimesh none, out;
+    memset(&none, 0, sizeof none);
+    ptl_error err;
+    /* the desc checked as the tile cache checks it */
+    if (ptl_trimesh_with_obstacles(&none, &check, 1, NULL, &out, &err) < 0)
+        return cli_error(EXIT_FAIL, "%s:%u: %s", l->path, no, err.message);
+    ptl_trimesh_free(&out);
+    *o = *r;
+    o->d.xz = o->xz;
+    return EXIT_OK;
+}
+
+/* gen obstacles IN.obj --ops OPS.csv -o OUT.obj: IN plus, as closed prisms, the obstacles present
+   after every op (ptl_trimesh_with_obstacles), in the order of their ids. */
+static int gen_obstacles(int argc, char** argv) {
+    if (argc < 2 || argv[1][0] == '-') return cli_error(EXIT_USAGE, "gen obstacles: missing IN.obj\n" GEN_USAGE);
+    const char *in = argv[1], *ops = NULL, *out = NULL;
+    bool json = false;
+    static const char* const VALUED[] = {"-o", "--ops", NULL};
+    for (int i = 2; i < argc; ++i) {
+        const char* a = argv[i];
+        if (!strcmp(a, "--json")) {
+            json = true;
+            continue;
+        }
+        int r = option_value(a, i + 1 < argc ? argv[i + 1] : NULL, VALUED);
+        if (r != EXIT_OK) return r;
+        if (!strcmp(a, "-o")) out = argv[++i];
+        else ops = argv[++i];
+    }
+    if (!ops) return cli_error(EXIT_USAGE, "gen obstacles: missing --ops OPS.csv");
+    if (!out) return cli_error(EXIT_USAGE, "missing -o OUT.obj");
+    const double t0 = cli_now_ms();
+    live_ops l = {NULL, 0, ops};
+    int code = cli_read_obstacle_ops(ops, track_op, &l);
+    ptl_obstacle_desc* obs = NULL;
+    uint32_t n = 0;
+    if (code == EXIT_OK && l.cap && !(obs = malloc((size_t)l.cap * sizeof *obs))) code = cli_error(EXIT_FAIL, "out of memory");
+    for (unsigned i = 0; code == EXIT_OK && i < l.cap; ++i)
+        if (l.by_id[i].d.kind) obs[n] = l.by_id[i].d, obs[n].xz = l.by_id[i].xz, ++n;
+    ptl_trimesh src, m;
+    ptl_error err;
+    if (code == EXIT_OK && ptl_obj_load(in, NULL, &src, &err) < 0) code = cli_error(EXIT_FAIL, "%s", err.message);
+    else if (code == EXIT_OK) {
+        ptl_status s = ptl_trimesh_with_obstacles(&src, obs, n, NULL, &m, &err);
+        ptl_trimesh_free(&src);
+        if (s < 0) code = cli_error_about(EXIT_FAIL, in, err.message);
+        else code = save_generated(&m, out, json, t0);
+    }
+    free(obs);
+    free(l.by_id);
+    return code;
+}
+
 int cli_gen(int argc, char** argv) {
+    if (argc >= 1 && !strcmp(argv[0], "obstacles")) return gen_obstacles(argc, argv);
     if (argc >= 1 && !strcmp(argv[0], "grid")) return gen_grid(argc, argv);
     if (argc >= 1 && !strcmp(argv[0], "building")) return gen_scene(PTL_SCENE_BUILDING, argc, argv);
     if (argc >= 1 && !strcmp(argv[0], "bridge")) return gen_scene(PTL_SCENE_BRIDGE, argc, argv);

@@ -45,15 +45,7 @@ static int read_all(const char* path, void** data, size_t* size) {
     return EXIT_OK;
 }
 
-/* One row of OPS.csv: op,id,shape,x,y,z,sx,sy,sz,yaw[,points]. */
-typedef struct op_row {
-    int op; /* 0 add, 1 remove, 2 move */
-    unsigned id;
-    ptl_obstacle_desc d;
-    float xz[2 * PTL_OBSTACLE_MAX_VERTS];
-} op_row;
-
-static int parse_row(char* line, const char* path, unsigned no, op_row* r) {
+static int parse_row(char* line, const char* path, unsigned no, cli_obstacle_op* r) {
     char* f[12];
     int n = 0;
     for (char *p = line, *s; n < 12 && (s = next_field(&p, ',')) != NULL;) f[n++] = s;
@@ -92,63 +84,83 @@ static int cmp_double(const void* a, const void* b) {
     return (x > y) - (x < y);
 }
 
-/* Applies every row of ops to tc, timing each (us[i]); `times` (may be NULL) gets the --out table. */
-static int apply_ops(ptl_tilecache* tc, const obstacles_opts* o, FILE* times, double** us_out, unsigned* count) {
-    FILE* f = fopen(o->ops, "r");
-    if (!f) return cli_error(EXIT_FAIL, "%s: cannot open", o->ops);
+int cli_read_obstacle_ops(const char* path, cli_obstacle_op_fn fn, void* user) {
+    FILE* f = fopen(path, "r");
+    if (!f) return cli_error(EXIT_FAIL, "%s: cannot open", path);
     char line[4096];
-    unsigned no = 0, n = 0, cap = 0, id_cap = 0;
-    double* us = NULL;
-    ptl_obstacle_ref* refs = NULL; /* by id; salt 0: none */
+    unsigned no = 0;
     int code = EXIT_OK;
-    ptl_error err;
     while (code == EXIT_OK && fgets(line, sizeof line, f)) {
         ++no;
         line[strcspn(line, "\r\n")] = 0;
         if (no == 1) {
             if (strncmp(line, "op,id,shape,x,y,z,sx,sy,sz,yaw", 30) != 0)
-                code = cli_error(EXIT_FAIL, "%s:1: the header must be op,id,shape,x,y,z,sx,sy,sz,yaw[,points]", o->ops);
+                code = cli_error(EXIT_FAIL, "%s:1: the header must be op,id,shape,x,y,z,sx,sy,sz,yaw[,points]", path);
             continue;
         }
         if (!line[0]) continue;
-        op_row r;
-        if ((code = parse_row(line, o->ops, no, &r)) != EXIT_OK) break;
-        if (r.id >= id_cap) {
-            unsigned nc = r.id + 1 > 2 * id_cap ? r.id + 1 : 2 * id_cap;
-            ptl_obstacle_ref* nr = realloc(refs, (size_t)nc * sizeof *nr);
-            if (!nr) { code = cli_error(EXIT_FAIL, "out of memory"); break; }
-            memset(nr + id_cap, 0, (size_t)(nc - id_cap) * sizeof *nr);
-            refs = nr, id_cap = nc;
-        }
-        if (n == cap) {
-            double* nu = realloc(us, (size_t)(cap = cap * 2 + 64) * sizeof *nu);
-            if (!nu) { code = cli_error(EXIT_FAIL, "out of memory"); break; }
-            us = nu;
-        }
-        ptl_tilecache_info before, after;
-        ptl_tilecache_get_info(tc, &before);
-        const double t0 = cli_now_ms();
-        ptl_status st;
-        if (r.op == 0 && refs[r.id].salt) { code = cli_error(EXIT_FAIL, "%s:%u: id %u is present already", o->ops, no, r.id); break; }
-        if (r.op == 0) st = ptl_tilecache_add(tc, &r.d, &refs[r.id], &err);
-        else if (r.op == 1) st = ptl_tilecache_remove(tc, refs[r.id], &err);
-        else st = ptl_tilecache_move(tc, refs[r.id], &r.d, &err);
-        if (st >= 0 && r.op == 1) refs[r.id].salt = 0;
-        bool done = false;
-        if (st >= 0) st = ptl_tilecache_update(tc, 0, &done, &err);
-        us[n] = (cli_now_ms() - t0) * 1e3;
-        if (st < 0) { code = cli_error(EXIT_FAIL, "%s:%u: %s", o->ops, no, err.message); break; }
-        ptl_tilecache_get_info(tc, &after);
-        /* this slice rebakes the whole navmesh: every cell goes and comes back */
-        if (times)
-            fprintf(times, "%u,%s,%u,%u,%u,%u,%.3f\n", n, r.op == 0 ? "add" : r.op == 1 ? "remove" : "move", r.id,
-                    after.last_tiles, before.cells, after.cells, us[n]);
-        ++n;
+        cli_obstacle_op r;
+        if ((code = parse_row(line, path, no, &r)) == EXIT_OK) code = fn(user, &r, no);
     }
     fclose(f);
-    free(refs);
-    if (code == EXIT_OK && no == 0) code = cli_error(EXIT_FAIL, "%s: empty (no header line)", o->ops);
-    *us_out = us, *count = n;
+    if (code == EXIT_OK && no == 0) code = cli_error(EXIT_FAIL, "%s: empty (no header line)", path);
+    return code;
+}
+
+/* apply_ops' state: the cache, the --out table, the times so far, the handles by id. */
+typedef struct apply_state {
+    ptl_tilecache* tc;
+    const char* path;
+    FILE* times;
+    double* us;
+    unsigned n, cap, id_cap;
+    ptl_obstacle_ref* refs; /* by id; salt 0: none */
+} apply_state;
+
+/* One op applied to the cache and brought up to date, timed. */
+static int apply_one(void* user, const cli_obstacle_op* r, unsigned no) {
+    apply_state* a = user;
+    if (r->id >= a->id_cap) {
+        unsigned nc = r->id + 1 > 2 * a->id_cap ? r->id + 1 : 2 * a->id_cap;
+        ptl_obstacle_ref* nr = realloc(a->refs, (size_t)nc * sizeof *nr);
+        if (!nr) return cli_error(EXIT_FAIL, "out of memory");
+        memset(nr + a->id_cap, 0, (size_t)(nc - a->id_cap) * sizeof *nr);
+        a->refs = nr, a->id_cap = nc;
+    }
+    if (a->n == a->cap) {
+        double* nu = realloc(a->us, (size_t)(a->cap = a->cap * 2 + 64) * sizeof *nu);
+        if (!nu) return cli_error(EXIT_FAIL, "out of memory");
+        a->us = nu;
+    }
+    if (r->op == 0 && a->refs[r->id].salt) return cli_error(EXIT_FAIL, "%s:%u: id %u is present already", a->path, no, r->id);
+    ptl_tilecache_info before, after;
+    ptl_tilecache_get_info(a->tc, &before);
+    ptl_error err;
+    const double t0 = cli_now_ms();
+    ptl_status st;
+    if (r->op == 0) st = ptl_tilecache_add(a->tc, &r->d, &a->refs[r->id], &err);
+    else if (r->op == 1) st = ptl_tilecache_remove(a->tc, a->refs[r->id], &err);
+    else st = ptl_tilecache_move(a->tc, a->refs[r->id], &r->d, &err);
+    if (st >= 0 && r->op == 1) a->refs[r->id].salt = 0;
+    bool done = false;
+    if (st >= 0) st = ptl_tilecache_update(a->tc, 0, &done, &err);
+    a->us[a->n] = (cli_now_ms() - t0) * 1e3;
+    if (st < 0) return cli_error(EXIT_FAIL, "%s:%u: %s", a->path, no, err.message);
+    ptl_tilecache_get_info(a->tc, &after);
+    /* this slice rebakes the whole navmesh: every cell goes and comes back */
+    if (a->times)
+        fprintf(a->times, "%u,%s,%u,%u,%u,%u,%.3f\n", a->n, r->op == 0 ? "add" : r->op == 1 ? "remove" : "move", r->id,
+                after.last_tiles, before.cells, after.cells, a->us[a->n]);
+    ++a->n;
+    return EXIT_OK;
+}
+
+/* Applies every row of ops to tc, timing each (us[i]); `times` (may be NULL) gets the --out table. */
+static int apply_ops(ptl_tilecache* tc, const obstacles_opts* o, FILE* times, double** us_out, unsigned* count) {
+    apply_state a = {tc, o->ops, times, NULL, 0, 0, 0, NULL};
+    int code = cli_read_obstacle_ops(o->ops, apply_one, &a);
+    free(a.refs);
+    *us_out = a.us, *count = a.n;
     return code;
 }
 

@@ -77,7 +77,10 @@ static const struct command_usage {
      "  gen copy IN.obj --copies K [--spacing S | --gap G] [--json] -o OUT.obj\n"
      "                                                  K x K copies side by side in x-z (default: edge to edge)\n"
      "  gen extrude IN.map [--cell S] [--wall-height H] [--json] -o OUT.obj\n"
-     "                                                  a floor quad per free cell, walls (default 2 m) around them\n"},
+     "                                                  a floor quad per free cell, walls (default 2 m) around them\n"
+     "  gen obstacles IN.obj --ops OPS.csv [--json] -o OUT.obj\n"
+     "                                                  IN plus the obstacles OPS.csv leaves (as for `obstacles`),\n"
+     "                                                  as closed prisms: the geometry a full bake compares with\n"},
 };
 
 static const char USAGE_TAIL[] = "\nErrors go to stderr; exit 0 on success, 1 on bad input or failure, 2 on bad usage.\n";

@@ -89,6 +89,18 @@ typedef struct ptl_copies_desc {
 ptl_copies_desc ptl_copies_desc_defaults(void); /* copies stays 0: it has no default */
 ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc, ptl_trimesh* out, ptl_error* err);
 
+/* A mesh plus obstacles (<portolan/tilecache.h> descs) as closed prisms: the geometry a full bake
+   compares with the tile cache's stamped navmesh (`portolan gen obstacles`). Each obstacle is its
+   footprint in plan (a box turned by its yaw, a prism's polygon, a cylinder's circumscribed
+   24-gon) extruded over its height range, with sides, bottom and top; the input comes first
+   unchanged (vertices, triangles, tags), the obstacles' triangles after it in the order given,
+   tagged "g obstacles". *out is allocated from `alloc` (NULL: libc; free with ptl_trimesh_free).
+   PTL_ERR_INVALID_ARG naming a bad obstacle (as ptl_tilecache_add refuses it) or a bad mesh;
+   PTL_ERR_NO_MEMORY. */
+typedef struct ptl_obstacle_desc ptl_obstacle_desc;
+ptl_status ptl_trimesh_with_obstacles(const ptl_trimesh* in, const ptl_obstacle_desc* obs, uint32_t count,
+                                      const ptl_allocator* alloc, ptl_trimesh* out, ptl_error* err);
+
 /* A floor quad (2 triangles at y = 0, tag "g floor") per free cell and a vertical wall quad (tag
    "g wall", facing the free cell) on every side between a free cell and a blocked or outside one;
    blocked cells get no floor and no top (a top would be walkable). Vertices are shared (indexed
