@@ -36,6 +36,9 @@ int bench3d_paths_run(const char* data, const char* only, bool dump, int loop);
 int bench_tiles_run(const char* data, bool quick);
 int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
 int bench_queries_run(const char* data, bool quick); /* bench_queries.c: the everyday queries beside Detour's */
+/* `portolan-bench gpu [--quick]` (bench_gpu.c): the decomposition's search on CPU, GPU and reference
+   against notch count; needs an OpenGL 4.3 context. Not part of the default sections. */
+int bench_gpu_run(bool quick);
 int bench_random_run(const char* data);            /* bench_random.c: random points beside Detour */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
