@@ -35,7 +35,7 @@ typedef ptl_dc_hit hit;
 typedef ptl_dc_npair npair;
 typedef ptl_dc_npair_array npair_array;
 
-enum { CAP_NEAREST = 32, CAP_PARTNERS = 32 };
+enum { CAP_NEAREST = 64, CAP_PARTNERS = 64 };
 
 static int npair_cmp(const void* x, const void* y) {
     const npair *p = x, *q = y;
