@@ -291,7 +291,8 @@ void ptl_gpu_destroy(ptl_gpu* g) {
     if (g->own_context && g->dpy != EGL_NO_DISPLAY) {
         eglMakeCurrent(g->dpy, EGL_NO_SURFACE, EGL_NO_SURFACE, EGL_NO_CONTEXT);
         if (g->ctx != EGL_NO_CONTEXT) eglDestroyContext(g->dpy, g->ctx);
-        eglTerminate(g->dpy);
+        /* No eglTerminate: the display is the process's, shared with any other ptl_gpu (or the
+           caller's own EGL use), whose contexts it would destroy. */
     }
     pthread_mutex_destroy(&g->lock);
     ptl_allocator a = g->alloc;
