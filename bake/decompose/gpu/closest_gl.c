@@ -172,7 +172,7 @@ static ptl_status dispatch(ptl_gpu* g, ptl_closest_batch* b, uint32_t q0, uint32
     glUniform1ui(g->u_count, n);
     double t1 = now_ms();
     g->stats.ms_upload += t1 - t;
-    glDispatchCompute((n + 63) / 64, 1, 1);
+    glDispatchCompute((n + 31) / 32, 1, 1);
     glMemoryBarrier(GL_BUFFER_UPDATE_BARRIER_BIT);
     glFinish();
     double t2 = now_ms();
@@ -220,7 +220,7 @@ static ptl_status gl_find(void* user, const ptl_closest_scene* scene, ptl_closes
     double t = now_ms();
     if (st >= 0 && g->scene != scene) st = upload_scene(g, scene, err);
     g->stats.ms_upload += now_ms() - t;
-    enum { CHUNK = 65535 * 64 };
+    enum { CHUNK = 65535 * 32 };
     for (uint32_t q0 = 0; st >= 0 && q0 < b->count; q0 += CHUNK)
         st = dispatch(g, b, q0, b->count - q0 < CHUNK ? b->count - q0 : CHUNK, err);
     g->stats.queries += b->count;
