@@ -64,10 +64,14 @@ typedef struct kept {
     float evicted; /* the least lower bound dropped */
 } kept;
 
+/* Keeps the `cap` least lower bounds, sorted. A segment seen again (it lies in several buckets) has
+   the same bound, computed the same way: duplicates are looked for among equal bounds only. */
 static void keep(kept* k, uint32_t seg, float lb) {
-    for (uint32_t i = 0; i < k->n; ++i)
-        if (k->seg[i] == seg) return;
-    if (k->n == k->cap && !(lb < k->lb[k->n - 1])) {
+    uint32_t at = k->n;
+    while (at > 0 && k->lb[at - 1] > lb) at--;
+    for (uint32_t j = at; j > 0 && k->lb[j - 1] == lb; --j)
+        if (k->seg[j - 1] == seg) return;
+    if (at == k->cap) {
         if (lb < k->evicted) k->evicted = lb;
         return;
     }
@@ -75,8 +79,8 @@ static void keep(kept* k, uint32_t seg, float lb) {
         if (k->lb[k->n - 1] < k->evicted) k->evicted = k->lb[k->n - 1];
         k->n--;
     }
-    uint32_t at = k->n++;
-    while (at > 0 && k->lb[at - 1] > lb) k->seg[at] = k->seg[at - 1], k->lb[at] = k->lb[at - 1], --at;
+    for (uint32_t j = k->n; j > at; --j) k->seg[j] = k->seg[j - 1], k->lb[j] = k->lb[j - 1];
+    k->n++;
     k->seg[at] = seg;
     k->lb[at] = lb;
 }
