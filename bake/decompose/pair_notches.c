@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
+#include "closest_batch.h"
 #include "decompose.h"
 
 #define P ptl_dc_pos
@@ -35,7 +36,6 @@ typedef ptl_dc_hit hit;
 typedef ptl_dc_npair npair;
 typedef ptl_dc_npair_array npair_array;
 
-enum { CAP_NEAREST = 64, CAP_PARTNERS = 64 };
 
 static int npair_cmp(const void* x, const void* y) {
     const npair *p = x, *q = y;
@@ -81,132 +81,13 @@ static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array*
     return cand->count == 0 || take_partners(d, n, reach2_of, &cand->data[0].a, cand->count, sizeof(npair), pairs);
 }
 
-/* ---- the backend's scene and answers -----------------------------------------------------------*/
-
-/* The scene of ptl_closest_scene, built from the decomposition's vertices, segments and grid. */
-typedef struct scene_buf {
-    ptl_closest_scene s;
-    float* xy;
-    uint32_t *vkey, *vflags, *seg, *seg_flags, *bstart, *bseg;
-    uint32_t nv, ns, nb, nbseg;
-} scene_buf;
-
-static void scene_free(ptl_dc* d, scene_buf* b) {
-    ptl_mem_free(&d->alloc, b->xy, (size_t)b->nv * 2 * sizeof(float));
-    ptl_mem_free(&d->alloc, b->vkey, (size_t)b->nv * sizeof(uint32_t));
-    ptl_mem_free(&d->alloc, b->vflags, (size_t)b->nv * sizeof(uint32_t));
-    ptl_mem_free(&d->alloc, b->seg, (size_t)b->ns * 2 * sizeof(uint32_t));
-    ptl_mem_free(&d->alloc, b->seg_flags, (size_t)b->ns * sizeof(uint32_t));
-    ptl_mem_free(&d->alloc, b->bstart, ((size_t)b->nb + 1) * sizeof(uint32_t));
-    ptl_mem_free(&d->alloc, b->bseg, (size_t)b->nbseg * sizeof(uint32_t));
-}
-
-static bool scene_build(ptl_dc* d, scene_buf* b) {
-    const ptl_seggrid* g = &d->grid;
-    memset(b, 0, sizeof *b);
-    b->nv = d->v.count;
-    b->ns = d->s.count;
-    b->nb = g->nx * g->ny;
-    for (uint32_t i = 0; i < b->nb; ++i)
-        for (uint32_t k = g->head[i]; k != PTL_NONE; k = g->nodes[k].next) b->nbseg += d->s.data[g->nodes[k].seg].alive;
-    const ptl_allocator* a = &d->alloc;
-    b->xy = ptl_mem_alloc(a, (size_t)b->nv * 2 * sizeof(float));
-    b->vkey = ptl_mem_alloc(a, (size_t)b->nv * sizeof(uint32_t));
-    b->vflags = ptl_mem_alloc(a, (size_t)b->nv * sizeof(uint32_t));
-    b->seg = ptl_mem_alloc(a, (size_t)b->ns * 2 * sizeof(uint32_t));
-    b->seg_flags = ptl_mem_alloc(a, (size_t)b->ns * sizeof(uint32_t));
-    b->bstart = ptl_mem_alloc(a, ((size_t)b->nb + 1) * sizeof(uint32_t));
-    b->bseg = ptl_mem_alloc(a, ((size_t)b->nbseg + 1) * sizeof(uint32_t));
-    b->nbseg += 1; /* what was allocated */
-    if (!b->xy || !b->vkey || !b->vflags || !b->seg || !b->seg_flags || !b->bstart || !b->bseg) return false;
-    for (uint32_t i = 0; i < b->nv; ++i) {
-        const ptl_dvert* v = &d->v.data[i];
-        b->xy[2 * i] = (float)v->p.x;
-        b->xy[2 * i + 1] = (float)v->p.y;
-        uint32_t key = i; /* the least id at this position: twins are exactly the vertices there */
-        for (uint32_t t = v->twin; t != i; t = d->v.data[t].twin) key = t < key ? t : key;
-        b->vkey[i] = key;
-        b->vflags[i] = v->real ? 1u : 0u;
-    }
-    for (uint32_t i = 0; i < b->ns; ++i) {
-        b->seg[2 * i] = d->s.data[i].a;
-        b->seg[2 * i + 1] = d->s.data[i].b;
-        b->seg_flags[i] = d->s.data[i].kind == PTL_DSEG_WALL ? 1u : 0u;
-    }
-    uint32_t at = 0;
-    for (uint32_t i = 0; i < b->nb; ++i) {
-        b->bstart[i] = at;
-        for (uint32_t k = g->head[i]; k != PTL_NONE; k = g->nodes[k].next)
-            if (d->s.data[g->nodes[k].seg].alive) b->bseg[at++] = g->nodes[k].seg;
-    }
-    b->bstart[b->nb] = at;
-    /* Float positions are off by half an ulp of the extent, and the shader's sums and products by a
-       few more; 2^-16 of the extent is 128 times that. The input's tolerance widens the cone and
-       moves points to ends (decompose.c, closest_in_cone). */
-    const float slop = (float)(d->tol + ldexp(d->extent + g->cell, -16));
-    b->s = (ptl_closest_scene){.vert_count = b->nv, .xy = b->xy, .vkey = b->vkey, .vflags = b->vflags,
-                               .seg_count = b->ns, .seg = b->seg, .seg_flags = b->seg_flags,
-                               .x0 = (float)g->x0, .y0 = (float)g->y0, .cell = (float)g->cell,
-                               .nx = g->nx, .ny = g->ny, .bucket_start = b->bstart, .bucket_seg = b->bseg,
-                               .slop = slop};
-    return true;
-}
-
-/* The notches asked about and what the backend answered. */
-typedef struct batch_buf {
-    uint32_t count;
-    uint32_t* notch;
-    ptl_v2* r; /* 2 per query: r1, r2 (exact) */
-    float *cone, *reach, *lb, *bound;
-    uint32_t *seg, *cnt;
-    uint8_t* settled; /* 1: closest element known (h), 0: walk */
-    hit* h;
-} batch_buf;
-
-#define BATCH_FIELDS(X)                                                                                      \
-    X(notch, 1) X(r, 2) X(cone, 4) X(reach, 1) X(lb, CAP_NEAREST) X(bound, 1) X(seg, CAP_NEAREST) X(cnt, 1) \
-    X(settled, 1) X(h, 1)
-
-static void batch_free(ptl_dc* d, batch_buf* q, uint32_t cap) {
-#define FREE_FIELD(f, k) ptl_mem_free(&d->alloc, q->f, (size_t)cap * (k) * sizeof(*q->f));
-    BATCH_FIELDS(FREE_FIELD)
-#undef FREE_FIELD
-}
-
-static bool batch_alloc(ptl_dc* d, batch_buf* q, uint32_t cap) {
-    memset(q, 0, sizeof *q);
-    bool ok = true;
-#define ALLOC_FIELD(f, k) ok = ok && (q->f = ptl_mem_alloc(&d->alloc, (size_t)cap * (k) * sizeof(*q->f))) != NULL;
-    BATCH_FIELDS(ALLOC_FIELD)
-#undef ALLOC_FIELD
-    return ok;
-}
-
-/* The closest element among the backend's candidates, with the exact test and tie-break; settled
-   when it lies strictly below the bound of every segment not returned (so none of those can win or
-   tie), or when nothing is in the cone at all. */
-static void settle_nearest(ptl_dc* d, batch_buf* q, uint32_t i) {
-    const ptl_v2 np = P(d, q->notch[i]), r1 = q->r[2 * i], r2 = q->r[2 * i + 1];
-    hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0, 0};
-    const uint32_t n = q->cnt[i] < CAP_NEAREST ? q->cnt[i] : CAP_NEAREST;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t seg = q->seg[(size_t)i * CAP_NEAREST + k];
-        hit h;
-        if (seg >= d->s.count || !d->s.data[seg].alive || ptl_dc_touches(d, seg, np)) continue;
-        if (ptl_dc_closest_in_cone(d, seg, np, r1, r2, &h) && ptl_dc_better(d, &h, &best)) best = h;
-    }
-    const double bound = q->bound[i];
-    q->h[i] = best;
-    q->settled[i] = best.seg == PTL_NONE ? bound >= FLT_MAX : sqrt(best.d2) * (1 + 0x1p-40) < bound;
-}
-
 /* The open notches the backend found within reach of query i, as the walk's candidates: walls
    alive, starting at an open notch, not touching it, in the closed cone. */
-static uint32_t partner_verts(ptl_dc* d, batch_buf* q, uint32_t i, uint32_t* out) {
+static uint32_t partner_verts(ptl_dc* d, ptl_dcb_batch* q, uint32_t i, uint32_t* out) {
     const ptl_v2 np = P(d, q->notch[i]), r1 = q->r[2 * i], r2 = q->r[2 * i + 1];
     uint32_t k = 0;
     for (uint32_t j = 0; j < q->cnt[i]; ++j) {
-        const uint32_t seg = q->seg[(size_t)i * CAP_NEAREST + j];
+        const uint32_t seg = q->seg[(size_t)i * PTL_DCB_CAP + j];
         if (seg >= d->s.count) continue;
         const ptl_dseg* s = &d->s.data[seg];
         if (!s->alive || s->kind != PTL_DSEG_WALL || !d->v.data[s->a].real || ptl_dc_touches(d, seg, np)) continue;
@@ -223,60 +104,32 @@ static uint32_t partner_verts(ptl_dc* d, batch_buf* q, uint32_t i, uint32_t* out
     return k;
 }
 
-static ptl_status ask(ptl_dc* d, const ptl_closest_scene* scene, batch_buf* q, uint32_t mode, ptl_error* err) {
-    ptl_closest_batch b = {.mode = mode, .count = q->count, .cap = CAP_NEAREST, .notch = q->notch,
-                           .cone = q->cone, .reach = q->reach, .out_seg = q->seg, .out_lb = q->lb,
-                           .out_count = q->cnt, .out_bound = q->bound};
-    ptl_status st = d->backend->find(d->backend->user, scene, &b, err);
-    if (st < 0 && err && err->status >= 0) ptl_error_set(err, st, "decompose: %s backend failed", d->backend->name);
-    return st;
-}
-
-/* The queries: every open notch of id < n with a reflex gap, in increasing order. */
-static bool batch_queries(ptl_dc* d, uint32_t n, batch_buf* q, bool* oom) {
-    q->count = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        ptl_v2 u, w;
-        if (!d->v.data[i].real || !ptl_dc_reflex_gap(d, i, &u, &w, oom)) {
-            if (*oom) return false;
-            continue;
-        }
-        const uint32_t k = q->count++;
-        q->notch[k] = i;
-        q->r[2 * k] = v2_neg(w);
-        q->r[2 * k + 1] = v2_neg(u);
-        q->cone[4 * k] = (float)-w.x, q->cone[4 * k + 1] = (float)-w.y;
-        q->cone[4 * k + 2] = (float)-u.x, q->cone[4 * k + 3] = (float)-u.y;
-    }
-    return true;
-}
-
 /* list_partners for every notch of id < n through the backend: two batches (closest elements,
    then partners within each reach), the walk where an answer does not settle a notch. */
 static ptl_status list_with_backend(ptl_dc* d, uint32_t n, double* reach2, npair_array* cand, npair_array* pairs,
                                     ptl_error* err) {
-    scene_buf sb;
-    batch_buf q;
+    ptl_dcb_scene sb;
+    ptl_dcb_batch q;
     const uint32_t cap = n + 1;
     bool oom = false;
     memset(&q, 0, sizeof q);
-    ptl_status st = scene_build(d, &sb) && batch_alloc(d, &q, cap) ? PTL_OK : PTL_ERR_NO_MEMORY;
-    if (st >= 0 && !batch_queries(d, n, &q, &oom)) st = PTL_ERR_NO_MEMORY;
-    if (st >= 0 && q.count > 0) st = ask(d, &sb.s, &q, PTL_CLOSEST_NEAREST, err);
+    ptl_status st = ptl_dcb_scene_build(d, &sb) && ptl_dcb_batch_alloc(d, &q, cap) ? PTL_OK : PTL_ERR_NO_MEMORY;
+    if (st >= 0 && !ptl_dcb_queries(d, n, &q, &oom)) st = PTL_ERR_NO_MEMORY;
+    if (st >= 0 && q.count > 0) st = ptl_dcb_ask(d, &sb.s, &q, PTL_CLOSEST_NEAREST, err);
     for (uint32_t i = 0; st >= 0 && i < q.count; ++i) {
-        settle_nearest(d, &q, i);
+        ptl_dcb_settle(d, &q, i);
         q.reach[i] = -1; /* no partner search */
         if (!q.settled[i] || q.h[i].seg == PTL_NONE) continue;
         const double reach = ptl_dc_pair_reach(q.h[i].d2, d->notch_slack, d->grid.cell);
         reach2[q.notch[i]] = reach * reach;
         q.reach[i] = nextafterf((float)reach, FLT_MAX);
     }
-    if (st >= 0 && q.count > 0) st = ask(d, &sb.s, &q, PTL_CLOSEST_PARTNERS, err);
-    uint32_t vs[CAP_PARTNERS];
+    if (st >= 0 && q.count > 0) st = ptl_dcb_ask(d, &sb.s, &q, PTL_CLOSEST_PARTNERS, err);
+    uint32_t vs[PTL_DCB_CAP];
     for (uint32_t i = 0; st >= 0 && i < q.count; ++i) {
         const uint32_t v = q.notch[i];
         bool ok;
-        if (!q.settled[i] || q.cnt[i] > CAP_PARTNERS) {
+        if (!q.settled[i] || q.cnt[i] > PTL_DCB_CAP) {
             d->backend_fallbacks++;
             ok = list_partners(d, v, reach2, cand, pairs);
         } else {
@@ -285,8 +138,8 @@ static ptl_status list_with_backend(ptl_dc* d, uint32_t n, double* reach2, npair
         if (!ok) st = PTL_ERR_NO_MEMORY;
     }
     d->backend->release(d->backend->user, &sb.s);
-    batch_free(d, &q, cap);
-    scene_free(d, &sb);
+    ptl_dcb_batch_free(d, &q, cap);
+    ptl_dcb_scene_free(d, &sb);
     return st;
 }
 
