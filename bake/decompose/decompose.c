@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
+#include "closest_batch.h"
 #include "decompose.h"
 #include "relax.h"
 #include "split_point.h"
@@ -75,6 +76,7 @@ static bool add_seg(ptl_dc* d, uint32_t a, uint32_t b, uint8_t kind, uint32_t* o
     d->stamp[id] = 0;
     ptl_v2 pa = P(d, a), pb = P(d, b);
     if (!ptl_seggrid_insert(&d->grid, id, pa.x, pa.y, pb.x, pb.y)) return false;
+    if (d->pending) ptl_dc_pending_note(d, id);
     *out = id;
     return true;
 }
@@ -583,8 +585,11 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
         if (!reflex_gap(d, n, &u, &w, &oom)) return oom ? PTL_ERR_NO_MEMORY : PTL_OK;
         /* The Area of Interest of the gap: between the prolongations of its two sides. */
         ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u);
-        hit mutual;
-        hit h = closest_element(d, n, r1, r2, d->notch_slack, &mutual, NULL);
+        hit mutual = {PTL_NONE, {0, 0}, DBL_MAX, 0, 0}, h;
+        if (step > 0 || !d->pending || !ptl_dc_pending_take(d, n, u, w, &h)) {
+            if (d->pending) d->backend_fallbacks++;
+            h = closest_element(d, n, r1, r2, d->notch_slack, &mutual, NULL);
+        }
         ptl_v2 np = P(d, n);
         /* A notch-to-notch portal a little longer than the closest element closes two notches
            with one portal: fewer cells (the vertex-vertex case of thesis §4, widened). */
@@ -729,6 +734,7 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
 }
 
 void ptl_dc_free(ptl_dc* d) {
+    ptl_dc_pending_end(d);
     ptl_seggrid_free(&d->grid);
     PTL_ARRAY_FREE(&d->alloc, d->v);
     PTL_ARRAY_FREE(&d->alloc, d->s);
@@ -845,11 +851,15 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
     if (d->notch_slack > 1 && (st = ptl_dc_pair_notches(d, n, err)) >= 0 && d->oom)
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
     if (st < 0) return st;
+    /* Without notch pairs, a backend answers the pass's first searches in one batch (closest_batch.c). */
+    if (d->backend && !(d->notch_slack > 1) && (st = ptl_dc_pending_begin(d, n, err)) < 0) return st;
     for (uint32_t i = 0; i < n; ++i) {
         if (!d->v.data[i].real) continue;
         st = resolve_notch(d, i, err);
-        if (st < 0) return st;
+        if (st < 0) break;
     }
+    ptl_dc_pending_end(d);
+    if (st < 0) return st;
     { /* dispensable portals (at the relaxation's tolerance, 0 for strictly convex cells) */
         ptl_dc_faces fc;
         st = ptl_dc_faces_build(d, &fc, err);

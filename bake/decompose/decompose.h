@@ -34,6 +34,8 @@ typedef struct ptl_dref {
     double key; /* direction key at the vertex, counter-clockwise from its outgoing wall */
 } ptl_dref;
 
+typedef struct ptl_dc_pending ptl_dc_pending;
+
 typedef struct ptl_dc {
     ptl_allocator alloc;
     PTL_ARRAY(ptl_dvert) v;
@@ -51,6 +53,7 @@ typedef struct ptl_dc {
     bool lids;          /* pocket lids first (ptl_decompose_desc.lids) */
     const ptl_closest_backend* backend; /* NULL: the grid walk below (ptl_decompose_desc.backend) */
     uint32_t backend_fallbacks;         /* notches the backend's answer did not settle (walked) */
+    struct ptl_dc_pending* pending;     /* the notch-by-notch pass's answers (closest_batch.c) */
     bool oom;           /* scratch memory failed where no status could be returned (sector_dirs) */
 } ptl_dc;
 
