@@ -48,20 +48,27 @@ static void same_blob(const char* path, const ptl_bake_desc* base, const ptl_clo
 }
 
 /* The first map of every grids/ folder, polyanya's grid maps and meshes: a few seconds under ASan. */
-static unsigned same_on_subset(const ptl_closest_backend* backend) {
+static unsigned same_on_subset(const ptl_closest_backend* backend, double relax) {
     TEST_REQUIRE_DATA(data);
     static const char* const dirs[][2] = {{"grids/bg512", ".map"},    {"grids/dao", ".map"},       {"grids/gppc2023", ".map"},
                                           {"grids/random512", ".map"}, {"grids/room512", ".map"},   {"grids/sc1", ".map"},
                                           {"grids/wc3_512", ".map"},   {"polyanya/gridmaps", ".map"}, {"polyanya/meshes", ".mesh"}};
-    const ptl_bake_desc d = {0};
+    const ptl_bake_desc d = {.relax = relax};
     unsigned n = 0;
     for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; ++i) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s", data, dirs[i][0]);
         char** l = test_list_files(path, dirs[i][1]);
         const bool all = strncmp(dirs[i][0], "polyanya", 8) == 0;
+        /* relaxed: small inputs only (a relaxed decomposition of a big map takes seconds; all of them:
+           tests/gpu_identical.sh) */
+        if (relax > 0 && !strstr(dirs[i][0], "dao") && !strstr(dirs[i][0], "wc3") && !strstr(dirs[i][0], "gridmaps")) {
+            test_free_list(l);
+            continue;
+        }
         for (char** p = l; *p && (all || p == l); ++p) {
             if (strstr(*p, "untraversable")) continue; /* no free space: no bake */
+            if (relax > 0 && strstr(*p, "aurora")) continue;
             same_blob(*p, &d, backend);
             ++n;
         }
@@ -71,12 +78,18 @@ static unsigned same_on_subset(const ptl_closest_backend* backend) {
 }
 
 Test(gpu, reference_backend_bakes_the_cpu_bytes_on_grid_maps_and_polygon_meshes, .timeout = 600) {
-    cr_assert_gt(same_on_subset(ptl_closest_backend_ref()), 10);
+    cr_assert_gt(same_on_subset(ptl_closest_backend_ref(), 0), 10);
 }
 
-Test(gpu, gpu_backend_bakes_the_cpu_bytes_on_grid_maps_and_polygon_meshes, .timeout = 600) {
+/* Relaxed: no notch pairs, the notch-by-notch pass answered from one batch (closest_batch.c). */
+Test(gpu, reference_backend_bakes_the_cpu_bytes_with_relaxation, .timeout = 600) {
+    cr_assert_gt(same_on_subset(ptl_closest_backend_ref(), 1.0), 8);
+}
+
+Test(gpu, gpu_backend_bakes_the_cpu_bytes_on_grid_maps_and_polygon_meshes_relaxed_or_not, .timeout = 600) {
     ptl_gpu* gpu = open_gpu();
-    cr_assert_gt(same_on_subset(ptl_gpu_backend(gpu)), 10);
+    cr_assert_gt(same_on_subset(ptl_gpu_backend(gpu), 0), 10);
+    cr_assert_gt(same_on_subset(ptl_gpu_backend(gpu), 1.0), 8);
     ptl_gpu_stats gs;
     ptl_gpu_get_stats(gpu, &gs);
     cr_expect_gt(gs.queries, 1000, "the GPU answered %llu queries", (unsigned long long)gs.queries);
