@@ -192,11 +192,14 @@ void ptl_query_set_free(ptl_query_set* qs);
      (bench/RESULTS.md). Ignored with relax > 0. */
 /* ---- Closest-element search backends ----------------------------------------------------------
    The decomposition's pairing pass asks, for every notch, for the closest element inside its Area of
-   Interest (ANavMG §4) and for the open notches within reach of it. A backend answers that for a
-   batch of notches at once in float arithmetic, conservatively: it returns candidates with lower
-   bounds of their distances, and the decomposition picks among them with its exact double test and
-   tie-break, so the result is the CPU walk's byte for byte (a notch the answer does not settle is
-   walked on the CPU; ptl_decomposition.backend_fallbacks counts them). Backends: the OpenGL 4.3
+   Interest (ANavMG §4) and for the open notches within reach of it; without notch pairs (relax > 0
+   or pair_slack 1) the notch-by-notch pass asks for every notch's closest element once at its
+   start. A backend answers for a batch of notches at once in float arithmetic, conservatively: it
+   returns candidates with lower bounds of their distances, and the decomposition picks among them
+   with its exact double test and tie-break, so the result is the CPU walk's byte for byte (a notch
+   the answer does not settle, or that an earlier portal may change, is walked on the CPU;
+   ptl_decomposition.backend_fallbacks counts those walks). With notch pairs the notch-by-notch
+   pass is the walk's (its search depends on which notches are still open). Backends: the OpenGL 4.3
    compute one (<portolan/gpu.h>, library portolan_gpu) and ptl_closest_backend_ref() (plain C, the
    same contract, for tests). NULL in ptl_decompose_desc: the CPU grid walk alone.
 
