@@ -37,6 +37,9 @@ int bench_tiles_run(const char* data, bool quick);
 int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
 int bench_queries_run(const char* data, bool quick, const char* only); /* bench_queries.c: the everyday queries beside
                                                                          Detour's (only: one mesh, or NULL for all) */
+/* `portolan-bench gpu [--quick]` (bench_gpu.c): the decomposition's search on CPU, GPU and reference
+   against notch count; needs an OpenGL 4.3 context. Not part of the default sections. */
+int bench_gpu_run(bool quick);
 int bench_random_run(const char* data);            /* bench_random.c: random points beside Detour */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */

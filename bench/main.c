@@ -12,6 +12,7 @@ static int usage(void) {
                     "  queries [--mesh NAME]  the everyday queries on one mesh (dungeon, nav_test, undulating)\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n"
+                    "usage: portolan-bench gpu [--quick]: the decomposition's search on CPU, GPU (OpenGL 4.3) and reference\n"
                     "usage: portolan-bench random [--data DIR]: time per random point beside Detour\n"
                     "usage: portolan-bench rss portolan|recast FILE.obj\n"
                     "  load and bake FILE tiled in this process, print its peak resident set (KiB)\n");
@@ -28,6 +29,7 @@ int main(int argc, char** argv) {
     int loop = 0;
     if (argc == 4 && !strcmp(argv[1], "rss") && (!strcmp(argv[2], "portolan") || !strcmp(argv[2], "recast")))
         return bench_tiles_rss_child(argv[2], argv[3]);
+    if (argc >= 2 && !strcmp(argv[1], "gpu")) return bench_gpu_run(argc >= 3 && !strcmp(argv[2], "--quick")) ? 1 : 0;
     if (argc >= 2 && !strcmp(argv[1], "random")) {
         if (argc == 4 && !strcmp(argv[2], "--data")) data = argv[3];
         else if (argc != 2) return usage();

@@ -136,7 +136,13 @@ expect 0 "$bin" path "$tmp/rooms.ptl" --from 1,0,1 --to 9,0,9 --radius 0.5 --jso
 grep -q '"radius":0.5' "$tmp/out" && ok || bad "path --radius: the JSON names the radius"
 expect 0 "$bin" path "$tmp/rooms.ptl" --pairs "$tmp/pairs.csv" --radius 0.5 --out "$tmp/res.csv" --json && json_has queries found complete mean_length us
 expect 1 "$bin" bake "$tmp/missing.map" -o "$tmp/x.ptl"
-expect 1 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu
+expect 0 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu --json && json_has gpu
+python3 -c "import json,sys; g=json.load(open(sys.argv[1]))['gpu']; assert all(k in g for k in ('renderer','version','ms'))" "$tmp/out" \
+    && ok || bad "bake --gpu --json: gpu has renderer, version, ms"
+expect 0 "$bin" bake "$tmp/rooms.map" -o "$tmp/y.ptl" && cmp -s "$tmp/x.ptl" "$tmp/y.ptl" && ok || bad "bake --gpu: the CPU's bytes"
+expect 0 "$bin" decompose "$tmp/rooms.map" --gpu --json && json_has vertices notches cells portals ms gpu
+MESA_GL_VERSION_OVERRIDE=3.3 expect 1 "$bin" bake "$tmp/rooms.map" -o "$tmp/x.ptl" --gpu
+grep -q "4.3" "$tmp/err" && ok || bad "bake --gpu without OpenGL 4.3: the message names it"
 
 # 3D: two slabs 2 m up with a 0.5 m crack between them: one link by default, none with --max-gap 0.
 slab() { # slab X0 X1 Y N: a 4 m deep box [X0, X1] x [Y - 0.2, Y] x [0, 4], its vertices after the first N

@@ -4,6 +4,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <portolan/gpu.h>
+
 #include "areas_csv.h"
 #include <portolan/tilecache.h>
 
@@ -164,8 +166,37 @@ static int parse_bake_args(int argc, char** argv, bake_opts* o, bool is_bake) {
     }
     if (!o->input) return cli_error(EXIT_USAGE, "missing INPUT");
     if (is_bake && !o->out) return cli_error(EXIT_USAGE, "missing -o OUT.ptl");
-    if (o->gpu) return cli_error(EXIT_FAIL, "--gpu: the OpenGL decomposition is not in this version");
     return EXIT_OK;
+}
+
+/* --gpu: the decomposition's closest-element search on a headless OpenGL 4.3 context (<portolan/gpu.h>);
+   no usable GL is a failure naming what is missing, never the CPU instead. */
+static int gpu_open(const bake_opts* o, ptl_gpu** gpu) {
+    *gpu = NULL;
+    if (!o->gpu) return EXIT_OK;
+    ptl_error err;
+    if (ptl_gpu_create(NULL, gpu, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
+    return EXIT_OK;
+}
+
+/* --json: ,"gpu":{"renderer":..,"version":..,"ms":T} (T: upload, dispatch and readback). */
+static void gpu_json(const ptl_gpu* gpu) {
+    if (!gpu) return;
+    ptl_gpu_stats gs;
+    ptl_gpu_get_stats(gpu, &gs);
+    printf(",\"gpu\":{\"renderer\":");
+    cli_json_string(stdout, ptl_gpu_renderer(gpu));
+    printf(",\"version\":");
+    cli_json_string(stdout, ptl_gpu_version(gpu));
+    printf(",\"ms\":");
+    cli_json_number(stdout, gs.ms_upload + gs.ms_dispatch + gs.ms_readback);
+    printf(",\"upload\":");
+    cli_json_number(stdout, gs.ms_upload);
+    printf(",\"dispatch\":");
+    cli_json_number(stdout, gs.ms_dispatch);
+    printf(",\"readback\":");
+    cli_json_number(stdout, gs.ms_readback);
+    printf(",\"queries\":%llu}", (unsigned long long)gs.queries);
 }
 
 /* Progress on stderr for a bake that runs past a second (ptl_bake_desc.progress): one line
@@ -201,7 +232,7 @@ static void end_progress(const cli_progress* p) {
 }
 
 /* bake --tiles: one part of a bake spread over machines (ptl_bake_trimesh_part). */
-static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
+static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, const ptl_gpu* gpu, double t0) {
     ptl_error err;
     ptl_trimesh mesh;
     if (ptl_obj_load(o->input, NULL, &mesh, &err) < 0) return cli_error(EXIT_FAIL, "%s", err.message);
@@ -225,7 +256,9 @@ static int bake_part(bake_opts* o, ptl_thread_jobs* jobs, double t0) {
         printf(",\"part\":true,\"tiles\":%u,\"tiles_x\":%u,\"tiles_z\":%u,\"bytes\":%zu,\"threads\":%u,\"ms\":{\"total\":",
                n, world[0], world[1], size, jobs->threads);
         cli_json_number(stdout, t);
-        printf("}}\n");
+        printf("}");
+        gpu_json(gpu);
+        printf("}\n");
     } else {
         printf("%s -> %s: part with %u of %u x %u tiles, %zu bytes, %.2f ms\n", o->input, o->out, n, world[0], world[1],
                size, t);
@@ -261,7 +294,7 @@ static int write_cache(const ptl_trimesh* m, const bake_opts* o) {
 }
 
 /* cli_bake after its options: the bake, the file, the report. */
-static int bake_run(bake_opts o, double t0) {
+static int bake_run(bake_opts o, const ptl_gpu* gpu, double t0) {
     int r;
     double t1;
     void* blob = NULL;
@@ -276,7 +309,7 @@ static int bake_run(bake_opts o, double t0) {
     if (o.part && !is3d) return cli_error(EXIT_USAGE, "--tiles applies to 3D (.obj) input");
     if (o.part && !o.tile_size) return cli_error(EXIT_USAGE, "--tiles needs --tile-size");
     if (o.part && o.links) return cli_error(EXIT_USAGE, "--links applies to whole bakes, not to --tiles parts");
-    if (o.part) return bake_part(&o, &jobs, t0);
+    if (o.part) return bake_part(&o, &jobs, gpu, t0);
     if (o.cache && (!is3d || !o.tile_size)) return cli_error(EXIT_USAGE, "--cache needs 3D (.obj) input and --tile-size");
     ptl_offmesh_desc* links = NULL;
     if (o.links && (r = cli_read_links(o.links, &links, &o.desc.offmesh_count))) return r;
@@ -354,7 +387,9 @@ static int bake_run(bake_opts o, double t0) {
         cli_json_number(stdout, st.ms_hubs);
         printf(",\"write\":");
         cli_json_number(stdout, t3 - t2);
-        printf("}}\n");
+        printf("}");
+        gpu_json(gpu);
+        printf("}\n");
     } else {
         char links[32] = "";
         if (st.links) snprintf(links, sizeof links, " (and %u links)", st.links);
@@ -374,7 +409,12 @@ int cli_bake(int argc, char** argv) {
     cli_areas areas = {0};
     if (o.areas && (r = cli_areas_load(o.areas, &areas))) return r;
     o.desc.area_names = areas.names, o.desc.area_name_count = areas.count;
-    r = bake_run(o, t0);
+    ptl_gpu* gpu = NULL;
+    if (!(r = gpu_open(&o, &gpu))) {
+        o.desc.closest_backend = ptl_gpu_backend(gpu);
+        r = bake_run(o, gpu, t0);
+    }
+    ptl_gpu_destroy(gpu);
     cli_areas_free(&areas);
     return r;
 }
@@ -385,20 +425,30 @@ int cli_decompose(int argc, char** argv) {
     if (r) return r;
     ptl_shape shape;
     if ((r = load_shape(o.input, &shape))) return r;
-    ptl_decompose_desc dd = {.relax = o.desc.relax, .pair_slack = o.desc.pair_slack, .lids = o.desc.lids};
+    ptl_gpu* gpu = NULL;
+    if ((r = gpu_open(&o, &gpu))) {
+        ptl_shape_free(&shape);
+        return r;
+    }
+    ptl_decompose_desc dd = {.relax = o.desc.relax, .pair_slack = o.desc.pair_slack, .lids = o.desc.lids,
+                             .backend = ptl_gpu_backend(gpu)};
     ptl_decomposition dc;
     ptl_error err;
     double t0 = cli_now_ms();
     ptl_status s = ptl_decompose(&shape, &dd, &dc, &err);
     double t1 = cli_now_ms();
     ptl_shape_free(&shape);
-    if (s < 0) return cli_error_about(EXIT_FAIL, o.input, err.message);
+    if (s < 0) {
+        ptl_gpu_destroy(gpu);
+        return cli_error_about(EXIT_FAIL, o.input, err.message);
+    }
     if (o.json) {
         printf("{\"vertices\":%u,\"notches\":%u,\"cells\":%u,\"portals\":%u,\"real_notches\":%u,\"holes\":%u,"
                "\"outer_rings\":%u,\"split_points\":%u,\"ms\":",
                dc.vert_count, dc.notches, dc.cell_count, dc.portal_count, dc.real_notches, dc.holes, dc.outer_rings,
                dc.split_points);
         cli_json_number(stdout, t1 - t0);
+        gpu_json(gpu);
         printf("}\n");
     } else {
         printf("%s: %u vertices (%u added on edges), %u notches (%u kept), %u holes, %u pieces -> %u cells, %u portals, %.2f ms\n",
@@ -406,6 +456,7 @@ int cli_decompose(int argc, char** argv) {
                dc.cell_count, dc.portal_count, t1 - t0);
     }
     ptl_decomposition_free(&dc);
+    ptl_gpu_destroy(gpu);
     return EXIT_OK;
 }
 

@@ -40,6 +40,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
+#include "closest_batch.h"
 #include "decompose.h"
 #include "relax.h"
 #include "split_point.h"
@@ -75,6 +76,7 @@ static bool add_seg(ptl_dc* d, uint32_t a, uint32_t b, uint8_t kind, uint32_t* o
     d->stamp[id] = 0;
     ptl_v2 pa = P(d, a), pb = P(d, b);
     if (!ptl_seggrid_insert(&d->grid, id, pa.x, pa.y, pb.x, pb.y)) return false;
+    if (d->pending) ptl_dc_pending_note(d, id);
     *out = id;
     return true;
 }
@@ -235,13 +237,7 @@ static uint32_t facing_copy(const ptl_dc* d, uint32_t v, ptl_v2 from) {
 
 /* ---- queries against the element grid ----------------------------------------------------------*/
 
-typedef struct hit {
-    uint32_t seg;
-    ptl_v2 p;
-    double d2;
-    int end;     /* 0: interior, 1: at seg.a, 2: at seg.b */
-    int snapped; /* a wall point within the input's tolerance of the end it was taken as */
-} hit;
+typedef ptl_dc_hit hit;
 
 /* Clips t in [*t0, *t1] to c + t k >= 0. */
 static void clip(double c, double k, double* t0, double* t1) {
@@ -337,7 +333,10 @@ static bool clipped_closest(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
 /* The closest element point of segment `seg` in the cone of notch n; for a rounded input, an end
    within the tolerance outside a side is in the cone (a rotated grid's collinear corners: a wall
    along a side is in or out by the rounding of its ends, and the corner is what closes the notch). */
-static bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, hit* out) {
+/* Inlined into the walk as before pair_notches.c's batches called it too (a call per segment there
+   costs 4% of a grid map's decomposition). */
+static inline __attribute__((always_inline)) bool closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1,
+                                                                  ptl_v2 r2, hit* out) {
     bool found = clipped_closest(d, seg, n, r1, r2, out);
     if (!(d->tol > 0)) return found;
     /* A point within the input's tolerance of an end is that end: the blob stores floats, and a
@@ -389,12 +388,8 @@ static bool box_meets_cone(const ptl_seggrid* g, int64_t ix, int64_t iy, ptl_v2 
 
 static bool mutual_notch(ptl_dc* d, uint32_t v, ptl_v2 np);
 
-/* Two notches one portal may join (pair_notches), or a candidate for one (closest_element). */
-typedef struct npair {
-    uint32_t a, b; /* a < b */
-    float d2;      /* 12 bytes a pair: Aurora extruded lists 70k of them */
-} npair;
-typedef PTL_ARRAY(npair) npair_array;
+typedef ptl_dc_npair npair;
+typedef ptl_dc_npair_array npair_array;
 
 /* The closest element to notch n inside the cone (r1 -> r2 counter-clockwise, < pi). Also finds,
    in *mutual, the nearest vertex in the cone that is an unresolved notch whose own Area of Interest
@@ -593,8 +588,11 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
         if (!reflex_gap(d, n, &u, &w, &oom)) return oom ? PTL_ERR_NO_MEMORY : PTL_OK;
         /* The Area of Interest of the gap: between the prolongations of its two sides. */
         ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u);
-        hit mutual;
-        hit h = closest_element(d, n, r1, r2, d->notch_slack, &mutual, NULL);
+        hit mutual = {PTL_NONE, {0, 0}, DBL_MAX, 0, 0}, h;
+        if (step > 0 || !d->pending || !ptl_dc_pending_take(d, n, u, w, &h)) {
+            if (d->pending) d->backend_fallbacks++;
+            h = closest_element(d, n, r1, r2, d->notch_slack, &mutual, NULL);
+        }
         ptl_v2 np = P(d, n);
         /* A notch-to-notch portal a little longer than the closest element closes two notches
            with one portal: fewer cells (the vertex-vertex case of thesis §4, widened). */
@@ -739,6 +737,7 @@ static ptl_status setup(ptl_dc* d, const ptl_shape* s, ptl_error* err) {
 }
 
 void ptl_dc_free(ptl_dc* d) {
+    ptl_dc_pending_end(d);
     ptl_seggrid_free(&d->grid);
     PTL_ARRAY_FREE(&d->alloc, d->v);
     PTL_ARRAY_FREE(&d->alloc, d->s);
@@ -806,76 +805,6 @@ static ptl_status add_lids(ptl_dc* d, const ptl_shape* s) {
     return st;
 }
 
-/* ---- pairing notches first ----------------------------------------------------------------------
-   One portal between two notches that lie in each other's Area of Interest resolves both (the
-   vertex-vertex case of §4). Notch by notch, that chance is taken only when the partner is the
-   nearest one in reach at the moment the notch comes up, so a notch often pairs with a partner that
-   a shorter pair needed, or takes a portal to a wall that a later partner could have used. So before
-   the notch-by-notch pass, every notch lists the notches in reach (the same reach: pair_reach of its
-   closest element, see closest_element) that would pair with it, and the pairs are taken shortest
-   first, each while both notches are still open and see each other: a greedy matching. The
-   remaining notches then go through resolve_notch. nav_test.obj 98 -> 97 cells, undulating.obj
-   104 -> 100, orz900d.map 2,786 -> 2,671, Aurora.map 12,899 -> 12,222. The listing walks each
-   notch's reach once more (the notch-by-notch pass walks it again for the notches left): orz900d's
-   decomposition takes 24 ms instead of 16, Aurora's 117 instead of 68 (70k pairs; keeping only
-   each notch's 4 nearest saved 15% of the time for 68 more cells). */
-
-static int npair_cmp(const void* x, const void* y) {
-    const npair *p = x, *q = y;
-    if (p->d2 != q->d2) return p->d2 < q->d2 ? -1 : 1;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    return p->b < q->b ? -1 : p->b > q->b;
-}
-
-/* Appends to *pairs every notch v within reach of notch n (pair_reach of n's closest element) that
-   would pair with it, once: a pair is listed by its lower notch, or by the higher when the lower's
-   reach falls short of it (the conditions are symmetric, only the reaches differ). Notches are
-   listed in increasing order, so reach2_of[v] is known for every v < n; n's is stored. One walk
-   around n finds both its closest element and its candidates. */
-static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array* cand, npair_array* pairs) {
-    ptl_v2 u, w;
-    bool oom;
-    reach2_of[n] = 0;
-    if (!reflex_gap(d, n, &u, &w, &oom)) return !oom;
-    const ptl_v2 r1 = v2_neg(w), r2 = v2_neg(u), np = P(d, n);
-    hit none;
-    cand->count = 0;
-    hit h = closest_element(d, n, r1, r2, d->notch_slack, &none, cand);
-    if (h.seg == PTL_NONE || d->oom) return !d->oom;
-    const double reach = pair_reach(h.d2, d->notch_slack, d->grid.cell), reach2 = reach * reach;
-    reach2_of[n] = reach2;
-    for (uint32_t k = 0; k < cand->count; ++k) {
-        const uint32_t v = cand->data[k].a;
-        const ptl_v2 q = P(d, v);
-        const double d2 = v2_dist2(q, np);
-        if (v == n || d2 == 0 || d2 > reach2 || (v < n && d2 <= reach2_of[v])) continue;
-        if (!in_sector(d, n, v2_sub(q, np)) || !mutual_notch(d, v, np)) continue;
-        npair pr = {n < v ? n : v, n < v ? v : n, (float)d2};
-        if (!PTL_PUSH(&d->alloc, *pairs, pr)) return false;
-    }
-    return true;
-}
-
-static ptl_status pair_notches(ptl_dc* d, uint32_t n) {
-    npair_array pairs = {0}, cand = {0};
-    double* reach2 = ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(double));
-    ptl_status st = reach2 ? PTL_OK : PTL_ERR_NO_MEMORY;
-    for (uint32_t i = 0; i < n && st >= 0; ++i) {
-        reach2[i] = 0;
-        if (d->v.data[i].real && !list_partners(d, i, reach2, &cand, &pairs)) st = PTL_ERR_NO_MEMORY;
-    }
-    ptl_mem_free(&d->alloc, reach2, ((size_t)n + 1) * sizeof(double));
-    PTL_ARRAY_FREE(&d->alloc, cand);
-    if (st >= 0 && pairs.count > 1) qsort(pairs.data, pairs.count, sizeof(npair), npair_cmp);
-    for (uint32_t k = 0; k < pairs.count && st >= 0; ++k) {
-        const uint32_t a = pairs.data[k].a, b = pairs.data[k].b;
-        if (!mutual_notch(d, a, P(d, b)) || !mutual_notch(d, b, P(d, a)) || !visible(d, P(d, a), P(d, b))) continue;
-        if (!add_portal(d, a, b)) st = PTL_ERR_NO_MEMORY;
-    }
-    PTL_ARRAY_FREE(&d->alloc, pairs);
-    return st;
-}
-
 /* A vertex exactly inside a wall of another part of the boundary (a corner touching a straight
    side from its blocked side: ptl_shape_validate allows it) splits that wall there, so that the
    touch is a pinch like any other (two vertices at one position, twins): the wall's side then
@@ -922,13 +851,18 @@ ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* er
     /* A grid's rings never touch a wall inside it: the tracer keeps every point where two rings
        meet as a vertex of both. */
     if (!(s->flags & PTL_NAVMESH_LATTICE_POINTS) && !split_touched_walls(d, n)) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
-    if (d->notch_slack > 1 && (st = pair_notches(d, n)) >= 0 && d->oom) st = PTL_ERR_NO_MEMORY;
-    if (st < 0) return ptl_error_set(err, st, "decompose: out of memory");
+    if (d->notch_slack > 1 && (st = ptl_dc_pair_notches(d, n, err)) >= 0 && d->oom)
+        st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");
+    if (st < 0) return st;
+    /* Without notch pairs, a backend answers the pass's first searches in one batch (closest_batch.c). */
+    if (d->backend && !(d->notch_slack > 1) && (st = ptl_dc_pending_begin(d, n, err)) < 0) return st;
     for (uint32_t i = 0; i < n; ++i) {
         if (!d->v.data[i].real) continue;
         st = resolve_notch(d, i, err);
-        if (st < 0) return st;
+        if (st < 0) break;
     }
+    ptl_dc_pending_end(d);
+    if (st < 0) return st;
     { /* dispensable portals (at the relaxation's tolerance, 0 for strictly convex cells) */
         ptl_dc_faces fc;
         st = ptl_dc_faces_build(d, &fc, err);
@@ -969,6 +903,7 @@ ptl_status ptl_decompose(const ptl_shape* s, const ptl_decompose_desc* desc, ptl
     const double slack = desc && desc->pair_slack > 0 ? desc->pair_slack : PTL_PAIR_SLACK_DEFAULT;
     d.notch_slack = slack > 1 && !(relax > 0) ? slack : 1.0;
     d.lids = desc && desc->lids;
+    d.backend = desc ? desc->backend : NULL;
     ptl_status st = ptl_dc_run(&d, s, relax, err);
     if (st >= 0) st = ptl_dc_extract(&d, out, err);
     if (st >= 0) out->relax = relax;
@@ -988,3 +923,21 @@ void ptl_decomposition_free(ptl_decomposition* dc) {
     ptl_mem_free(a, dc->portals, (size_t)dc->portal_count * sizeof(ptl_decomp_portal));
     memset(dc, 0, sizeof *dc);
 }
+
+/* ---- the pieces pair_notches.c uses ------------------------------------------------------------*/
+
+double ptl_dc_pair_reach(double d2, double slack, double bucket) { return pair_reach(d2, slack, bucket); }
+ptl_dc_hit ptl_dc_closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double slack, ptl_dc_hit* mutual,
+                                  ptl_dc_npair_array* cand) {
+    return closest_element(d, n, r1, r2, slack, mutual, cand);
+}
+bool ptl_dc_closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, ptl_dc_hit* out) {
+    return closest_in_cone(d, seg, n, r1, r2, out);
+}
+bool ptl_dc_better(const ptl_dc* d, const ptl_dc_hit* h, const ptl_dc_hit* best) { return better(d, h, best); }
+bool ptl_dc_touches(const ptl_dc* d, uint32_t seg, ptl_v2 q) { return touches(d, seg, q); }
+bool ptl_dc_reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) { return reflex_gap(d, v, u, w, oom); }
+bool ptl_dc_in_sector(const ptl_dc* d, uint32_t v, ptl_v2 dir) { return in_sector(d, v, dir); }
+bool ptl_dc_mutual_notch(ptl_dc* d, uint32_t v, ptl_v2 p) { return mutual_notch(d, v, p); }
+bool ptl_dc_visible(ptl_dc* d, ptl_v2 p, ptl_v2 q) { return visible(d, p, q); }
+bool ptl_dc_add_portal(ptl_dc* d, uint32_t n, uint32_t v) { return add_portal(d, n, v); }

@@ -34,6 +34,8 @@ typedef struct ptl_dref {
     double key; /* direction key at the vertex, counter-clockwise from its outgoing wall */
 } ptl_dref;
 
+typedef struct ptl_dc_pending ptl_dc_pending;
+
 typedef struct ptl_dc {
     ptl_allocator alloc;
     PTL_ARRAY(ptl_dvert) v;
@@ -49,8 +51,27 @@ typedef struct ptl_dc {
                            close are one (a notch this near its neighbours' chord is straight) */
     double notch_slack; /* >= 1: how much longer a notch-to-notch portal may be than the closest one */
     bool lids;          /* pocket lids first (ptl_decompose_desc.lids) */
+    const ptl_closest_backend* backend; /* NULL: the grid walk below (ptl_decompose_desc.backend) */
+    uint32_t backend_fallbacks;         /* notches the backend's answer did not settle (walked) */
+    struct ptl_dc_pending* pending;     /* the notch-by-notch pass's answers (closest_batch.c) */
     bool oom;           /* scratch memory failed where no status could be returned (sector_dirs) */
 } ptl_dc;
+
+/* A closest-element hit: segment, point, squared distance, which part of the segment. */
+typedef struct ptl_dc_hit {
+    uint32_t seg;
+    ptl_v2 p;
+    double d2;
+    int end;     /* 0: interior, 1: at seg.a, 2: at seg.b */
+    int snapped; /* a wall point within the input's tolerance of the end it was taken as */
+} ptl_dc_hit;
+
+/* Two notches one portal may join (pair_notches.c), or a candidate for one (closest_element). */
+typedef struct ptl_dc_npair {
+    uint32_t a, b; /* a < b */
+    float d2;      /* 12 bytes a pair: Aurora extruded lists 70k of them */
+} ptl_dc_npair;
+typedef PTL_ARRAY(ptl_dc_npair) ptl_dc_npair_array;
 
 static inline ptl_v2 ptl_dc_pos(const ptl_dc* d, uint32_t v) { return d->v.data[v].p; }
 static inline uint32_t ptl_dc_other_end(const ptl_dc* d, uint32_t seg, uint32_t v) {
@@ -74,6 +95,21 @@ typedef struct ptl_dc_faces {
 
 ptl_status ptl_dc_faces_build(ptl_dc* d, ptl_dc_faces* f, ptl_error* err);
 void ptl_dc_faces_free(ptl_dc* d, ptl_dc_faces* f);
+
+/* decompose.c, for pair_notches.c (see there). */
+double ptl_dc_pair_reach(double d2, double slack, double bucket);
+ptl_dc_hit ptl_dc_closest_element(ptl_dc* d, uint32_t n, ptl_v2 r1, ptl_v2 r2, double slack, ptl_dc_hit* mutual,
+                                  ptl_dc_npair_array* cand);
+bool ptl_dc_closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, ptl_v2 r2, ptl_dc_hit* out);
+bool ptl_dc_better(const ptl_dc* d, const ptl_dc_hit* h, const ptl_dc_hit* best);
+bool ptl_dc_touches(const ptl_dc* d, uint32_t seg, ptl_v2 q);
+bool ptl_dc_reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom);
+bool ptl_dc_in_sector(const ptl_dc* d, uint32_t v, ptl_v2 dir);
+bool ptl_dc_mutual_notch(ptl_dc* d, uint32_t v, ptl_v2 p);
+bool ptl_dc_visible(ptl_dc* d, ptl_v2 p, ptl_v2 q);
+bool ptl_dc_add_portal(ptl_dc* d, uint32_t n, uint32_t v);
+/* pair_notches.c: the notches of ids < n that see each other paired first, shortest first. */
+ptl_status ptl_dc_pair_notches(ptl_dc* d, uint32_t n, ptl_error* err);
 
 ptl_status ptl_dc_run(ptl_dc* d, const ptl_shape* s, double relax, ptl_error* err);
 ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err);

@@ -149,6 +149,7 @@ ptl_status ptl_dc_extract(ptl_dc* d, ptl_decomposition* out, ptl_error* err) {
     out->outer_rings = d->outer_rings;
     out->split_points = d->split_points;
     out->dropped_portals = d->dropped_portals;
+    out->backend_fallbacks = d->backend_fallbacks;
     goto done;
 oom:
     st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "decompose: out of memory");

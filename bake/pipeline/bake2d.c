@@ -59,7 +59,8 @@ ptl_status ptl_bake_shape(const ptl_shape* s, const ptl_bake_desc* desc, void** 
     ptl_bake_progress pg;
     ptl_progress_init(&pg, &d);
     ptl_progress_stage(&pg, "decompose", 0, 0.5f);
-    ptl_decompose_desc dd = {.relax = d.relax, .pair_slack = d.pair_slack, .alloc = d.alloc, .lids = d.lids};
+    ptl_decompose_desc dd = {.relax = d.relax, .pair_slack = d.pair_slack, .alloc = d.alloc, .lids = d.lids,
+                             .backend = d.closest_backend};
     ptl_decomposition dc;
     ptl_status st = ptl_decompose(s, &dd, &dc, err);
     if (st >= 0 && d.debug) st = ptl_bake_debug_keep_shape(d.debug, s, &dc, err);

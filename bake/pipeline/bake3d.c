@@ -100,7 +100,8 @@ static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, doubl
         bl->lerr = ptl_mem_calloc(bl->a, nl, sizeof *bl->lerr);
         if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
-    ptl_decompose_desc dd = {.relax = d->relax, .pair_slack = pair_slack, .alloc = bl->a};
+    ptl_decompose_desc dd = {.relax = d->relax, .pair_slack = pair_slack, .alloc = bl->a,
+                             .backend = d->closest_backend};
     layer_jobs lj = {map, ls, d->max_error > 0 ? d->max_error : 0, &dd, bl->a, bl->lc, bl->dc, bl->lst, bl->lerr};
     if (st >= 0) st = run_layers(d->jobs, contour_job, &lj, bl->nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();

@@ -190,11 +190,78 @@ void ptl_query_set_free(ptl_query_set* qs);
      are recorded in the blob, so each pocket is exactly a set of cells and exact searches skip the
      pockets neither end is in. More cells (the notch bound no longer holds), faster exact queries
      (bench/RESULTS.md). Ignored with relax > 0. */
+/* ---- Closest-element search backends ----------------------------------------------------------
+   The decomposition's pairing pass asks, for every notch, for the closest element inside its Area of
+   Interest (ANavMG §4) and for the open notches within reach of it; without notch pairs (relax > 0
+   or pair_slack 1) the notch-by-notch pass asks for every notch's closest element once at its
+   start. A backend answers for a batch of notches at once in float arithmetic, conservatively: it
+   returns candidates with lower bounds of their distances, and the decomposition picks among them
+   with its exact double test and tie-break, so the result is the CPU walk's byte for byte (a notch
+   the answer does not settle, or that an earlier portal may change, is walked on the CPU;
+   ptl_decomposition.backend_fallbacks counts those walks). With notch pairs the notch-by-notch
+   pass is the walk's (its search depends on which notches are still open). Backends: the OpenGL 4.3
+   compute one (<portolan/gpu.h>, library portolan_gpu) and ptl_closest_backend_ref() (plain C, the
+   same contract, for tests). NULL in ptl_decompose_desc: the CPU grid walk alone.
+
+   The scene (one per decomposition, kept by the backend until released): vertices as floats, a key
+   per vertex equal for vertices at one position (a segment touching the notch is skipped), segments
+   and a uniform grid listing every segment in each bucket it crosses. */
+typedef struct ptl_closest_scene {
+    uint32_t vert_count;
+    const float* xy;             /* 2 per vertex, rounded to nearest */
+    const uint32_t* vkey;        /* per vertex: equal exactly for vertices at the same position */
+    const uint32_t* vflags;      /* per vertex: bit 0, an open notch (a partner for PARTNERS) */
+    uint32_t seg_count;
+    const uint32_t* seg;         /* 2 per segment: vertex a, vertex b */
+    const uint32_t* seg_flags;   /* per segment: bit 0, a wall (starts at a) */
+    float x0, y0, cell;          /* [Units: wu] grid origin and bucket side */
+    uint32_t nx, ny;             /* buckets */
+    const uint32_t* bucket_start;/* nx * ny + 1 offsets into bucket_seg (row-major, y outer) */
+    const uint32_t* bucket_seg;
+    float slop;                  /* [Units: wu] > every float error and the input's tolerance */
+} ptl_closest_scene;
+
+enum {
+    PTL_CLOSEST_NEAREST = 0,  /* the `cap` segments of smallest lower bound, sorted by it, and a
+                                 bound no other segment in the cone goes below (FLT_MAX: none) */
+    PTL_CLOSEST_PARTNERS = 1, /* every wall starting at an open notch within `reach` in the cone
+                                 (any order); out_count > cap: too many, none returned */
+};
+
+typedef struct ptl_closest_batch {
+    uint32_t mode;          /* PTL_CLOSEST_* */
+    uint32_t count;         /* queries */
+    uint32_t cap;           /* [Limit: 1..64] results per query */
+    const uint32_t* notch;  /* count: the notch vertex */
+    const float* cone;      /* 4 per query: r1, r2; the cone is r1 -> r2 counter-clockwise (< pi) */
+    const float* reach;     /* count, PARTNERS only: [Units: wu] */
+    uint32_t* out_seg;      /* count * cap */
+    float* out_lb;          /* count * cap, NEAREST: lower bounds of the exact clipped distances */
+    uint32_t* out_count;    /* count */
+    float* out_bound;       /* count, NEAREST: every segment not returned is at least this far */
+} ptl_closest_batch;
+
+/* Calls come from the threads running decompositions, several at once in a parallel bake: a
+   backend serializes them. find answers a batch against `scene`, which it may keep (uploaded)
+   between calls with the same pointer until release(scene) says the scene is gone. A failure sets
+   *err and returns a negative status (PTL_ERR_UNSUPPORTED: no usable device). */
+typedef struct ptl_closest_backend {
+    const char* name;
+    void* user;
+    ptl_status (*find)(void* user, const ptl_closest_scene* scene, ptl_closest_batch* batch, ptl_error* err);
+    void (*release)(void* user, const ptl_closest_scene* scene);
+} ptl_closest_backend;
+
+/* The contract above in plain C (static, stateless, thread-safe): what the GPU backend is checked
+   against, and how the batched resolution is tested without a GPU. */
+const ptl_closest_backend* ptl_closest_backend_ref(void);
+
 typedef struct ptl_decompose_desc {
     double relax;      /* [Units: wu] [Limit: >= 0] default 0: strict convexity */
     double pair_slack; /* [Limit: 1..16] default PTL_PAIR_SLACK_DEFAULT; 1: the paper's closest element */
     const ptl_allocator* alloc; /* NULL: libc */
     bool lids;         /* default false: the plain ANavMG decomposition */
+    const ptl_closest_backend* backend; /* NULL: the CPU grid walk; the output is the same */
 } ptl_decompose_desc;
 
 ptl_decompose_desc ptl_decompose_desc_defaults(void);
@@ -222,6 +289,7 @@ typedef struct ptl_decomposition {
     uint32_t outer_rings;  /* counter-clockwise rings */
     uint32_t split_points; /* points added on edges (vertex-edge portals) */
     uint32_t dropped_portals; /* dispensable portals removed (their two cells merged) */
+    uint32_t backend_fallbacks; /* notches a backend (ptl_decompose_desc.backend) left to the walk */
     double relax;
     ptl_allocator alloc;
 } ptl_decomposition;
@@ -321,6 +389,8 @@ typedef struct ptl_bake_desc {
     /* 3D: [Units: columns] [Limit: 0 or PTL_TILE_MIN..PTL_TILE_MAX] default 0: one tile */
     uint32_t tile_size;
     const ptl_job_system* jobs; /* tiles, contours and decompositions run as jobs; NULL: in turn */
+    /* the decomposition's closest-element search (ptl_decompose_desc.backend); NULL: the CPU walk */
+    const ptl_closest_backend* closest_backend;
     const ptl_allocator* alloc; /* NULL: libc */
     /* Keep every stage's intermediates in this caller-created object for debug drawing
        (<portolan/bake_debug.h>). NULL: keep nothing. */

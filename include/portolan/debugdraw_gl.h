@@ -26,8 +26,9 @@
    steady scene allocates nothing per frame. flush binds its own program, vertex array and buffer
    and sets blending and depth state; it restores the depth test, depth function, depth mask,
    blending, blend function, face culling, program, vertex array and array buffer it found.
-   Functions load through glad (debugdraw/glad, generated for GL 3.3 core): a game using another
-   loader compiles the sink's source against that loader's header instead. Not thread-safe: one
+   Functions load through glad (glad/, generated for GL 4.3 core, a superset of the 3.3 used
+   here): a game using another loader compiles the sink's source against that loader's header
+   instead. Not thread-safe: one
    context, one thread. Triangles are drawn without a geometry stage; lines and points use one
    (screen-space width). */
 #ifndef PORTOLAN_DEBUGDRAW_GL_H

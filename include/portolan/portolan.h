@@ -16,7 +16,8 @@
    ends in `_adopt`. Link portolan_runtime, plus portolan_bake and portolan_debugdraw for those parts.
 
    Left out: <portolan/debugdraw_gl.h>, the OpenGL 3.3 sink, which needs a GL context and loader;
-   include it where the game draws with OpenGL. */
+   include it where the game draws with OpenGL; and <portolan/gpu.h>, the decomposition's search on
+   OpenGL 4.3 (library portolan_gpu). */
 #ifndef PORTOLAN_H
 #define PORTOLAN_H
 

@@ -1,6 +1,7 @@
 /* What the .poly and .mesh targets do with a shape a reader accepted: the reader promises the ring
    invariants (bake.h, ptl_shape), and the bake promises a blob that validates or an error, never a
-   bad blob and never PTL_ERR_INTERNAL for a shape the reader let through. */
+   bad blob and never PTL_ERR_INTERNAL for a shape the reader let through; and the decomposition's
+   batched search (ptl_closest_backend_ref) bakes the same bytes as its grid walk. */
 #ifndef PTL_FUZZ_SHAPE_BAKE_H
 #define PTL_FUZZ_SHAPE_BAKE_H
 
@@ -21,6 +22,15 @@ static inline void fuzz_shape_check_and_bake(ptl_shape* s, const char* what) {
     if (st == PTL_ERR_INTERNAL) fuzz_fail("%s: the bake failed on a shape its reader accepted: %s", what, err.message);
     if (st < 0) return;
     fuzz_check_blob_valid(blob, size, what);
+    /* The batched closest-element search (the GPU's algorithm, its plain C reference) gives the
+       walk's bytes: its float bounds must hold on hostile coordinates too. */
+    const ptl_bake_desc ref = {.closest_backend = ptl_closest_backend_ref()};
+    void* blob2 = NULL;
+    size_t size2 = 0;
+    ptl_status st2 = ptl_bake_shape(s, &ref, &blob2, &size2, NULL, &err);
+    if (st2 != st || size2 != size || memcmp(blob, blob2, size) != 0)
+        fuzz_fail("%s: the reference closest-element backend baked other bytes (%s)", what, ptl_status_name(st2));
+    ptl_blob_free(blob2, size2, NULL);
     ptl_blob_free(blob, size, NULL);
 }
 
