@@ -10,8 +10,8 @@ LSAN_OPTIONS=suppressions=tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_e
     build/bin/asan/portolan-tests --jobs "$(nproc 2>/dev/null || echo 2)"
 bash tests/cli_contract.sh build/bin/release/portolan
 # bake --gpu (the closest-element search on OpenGL 4.3: llvmpipe here) writes the CPU's bytes on every
-# shared map and mesh, tiled too; no GL context fails it.
-bash tests/gpu_identical.sh build/bin/release/portolan
+# shared map and mesh, tiled too (relaxed on the smaller maps: --quick); no GL context fails it.
+bash tests/gpu_identical.sh build/bin/release/portolan --quick
 # A few of the pinned bake outputs (tests/test_pinned.c) again through the command line.
 bash tests/pinned_cli.sh build/bin/release/portolan
 # Installed into a temporary prefix, used from outside the tree through pkg-config (C11 and C++17).
