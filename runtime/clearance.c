@@ -255,6 +255,77 @@ ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const do
     return sweep_visible(q, from, win, INFINITY, vstamp, seen, user);
 }
 
+/* ---- The sweeps of sight from a vertex, kept (q->vc_*) ----------------------------------------- */
+
+typedef struct vc_collect {
+    ptl_query* q;
+    double px, pz;
+    uint32_t n;
+    bool over;
+} vc_collect;
+
+/* A sweep's `seen`: appends v and its distance (as sweep_visible computes it: the slots hold the
+   vertex's coordinates) after the list's entries so far. */
+static void vc_add(void* user, uint32_t v) {
+    vc_collect* c = user;
+    ptl_query* q = c->q;
+    if (c->over || q->vc_used + c->n == q->vc_cap) {
+        c->over = true;
+        return;
+    }
+    q->vc_vert[q->vc_used + c->n] = v;
+    q->vc_d[q->vc_used + c->n] = ptl_len2(ptl_nm_vx(q->nm, v) - c->px, ptl_nm_vz(q->nm, v) - c->pz);
+    ++c->n;
+}
+
+/* List k of vertex v (0: every direction, 1 + (side > 0): the window win), built by its sweep on
+   first use; false when it cannot be kept (no room, or the sweep overflowed its stack). */
+static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, const double* win, uint32_t* start,
+                    uint32_t* count) {
+    uint32_t* head = &q->vc_head[6 * v + 2 * k];
+    if (head[1] == PTL_NONE) {
+        if (q->vc_full) return false;
+        vc_collect c = {.q = q, .px = from->x, .pz = from->z};
+        if (sweep_visible(q, from, win, INFINITY, ptl_query_next_stamp(q), vc_add, &c) < 0 || c.over) {
+            q->vc_full = c.over;
+            return false;
+        }
+        head[0] = q->vc_used, head[1] = c.n;
+        q->vc_used += c.n;
+    }
+    *start = head[0], *count = head[1];
+    return true;
+}
+
+ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const double* win, double near_d,
+                                    void (*seen)(void* user, uint32_t vert), void* user) {
+    ptl_qpoint from;
+    ptl_query_vertex_point(q->nm, v, &from);
+    uint32_t a0, an, b0 = 0, bn = 0;
+    if (!q->vc_head || !vc_list(q, v, &from, 0, NULL, &a0, &an) || (win && !vc_list(q, v, &from, 1 + (side > 0), win, &b0, &bn)))
+        return win ? ptl_clear_visible_cone(q, &from, win, near_d, seen, user) : ptl_clear_visible(q, &from, seen, user);
+    if (!win) {
+        for (uint32_t i = 0; i < an; ++i) seen(user, q->vc_vert[a0 + i]);
+        return PTL_OK;
+    }
+    /* ptl_clear_visible_cone's two sweeps: the one within near_d visits the windows of the sweep in
+       every direction that reach within near_d, in the same order, so it sees the vertices of the
+       every-direction list within near_d, in its order; then the window's, less those */
+    uint32_t vstamp = ptl_query_next_stamp(q);
+    for (uint32_t i = 0; i < an; ++i)
+        if (q->vc_d[a0 + i] <= near_d) {
+            q->root_stamp[q->vc_vert[a0 + i]] = vstamp;
+            seen(user, q->vc_vert[a0 + i]);
+        }
+    for (uint32_t i = 0; i < bn; ++i) {
+        uint32_t w = q->vc_vert[b0 + i];
+        if (q->root_stamp[w] == vstamp) continue;
+        q->root_stamp[w] = vstamp;
+        seen(user, w);
+    }
+    return PTL_OK;
+}
+
 /* Writes the hit of a sweep from (px, pz) on `cell`. */
 static void fill_hit(const ptl_query* q, const wall_best* b, double px, double pz, float py, uint32_t cell,
                      float max_radius, ptl_wall_hit* out) {

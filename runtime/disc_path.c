@@ -769,10 +769,8 @@ ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_
             from = *start;
             st = ptl_clear_visible(q, &from, successor_seen, &ds);
         } else {
-            ptl_query_vertex_point(q->nm, s->vert, &from);
-            st = departure_window(&ds, s->vert, s->side, win)
-                     ? ptl_clear_visible_cone(q, &from, win, NEAR_RADII * ds.r, successor_seen, &ds)
-                     : ptl_clear_visible(q, &from, successor_seen, &ds);
+            bool cone = departure_window(&ds, s->vert, s->side, win);
+            st = ptl_clear_visible_vertex(q, s->vert, s->side, cone ? win : NULL, NEAR_RADII * ds.r, successor_seen, &ds);
         }
         if (st < 0) return st;
     }

@@ -251,6 +251,18 @@ struct ptl_query {
     /* Per vertex: the distance to the nearest wall not ending at it, once a clearance query needed it
        (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
     float* vert_rho;
+    /* Per vertex, three lists of the vertices it sees, in the order of the sweep of sight from it
+       (clearance.c, ptl_clear_visible_vertex): every direction, and the departure windows of the disc
+       search's two sides; built when a disc search first expands the vertex, kept across queries (they
+       depend on the navmesh and the filter's walls only: ptl_query_build_slots empties them). vc_head:
+       start and count per list (6 per vertex; count PTL_NONE: not built); vc_vert and vc_d (the
+       vertex's distance, for the every-direction list) hold vc_cap entries, vc_used of them taken;
+       vc_full: no room left (further sweeps are not kept). */
+    uint32_t* vc_head;
+    uint32_t* vc_vert;
+    double* vc_d;
+    uint32_t vc_cap, vc_used;
+    bool vc_full;
 
     /* The searches' corners (3 * (vert_count + 2): any path), when the path's cells are asked for
        or on 3D navmeshes (height grids) the path follows the surface; the height profile of one
