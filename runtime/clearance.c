@@ -278,20 +278,22 @@ static void vc_add(void* user, uint32_t v) {
     ++c->n;
 }
 
-/* List k of vertex v (0: every direction, 1 + (side > 0): the window win), built by its sweep on
-   first use; false when it cannot be kept (no room, or the sweep overflowed its stack). */
-static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, const double* win, uint32_t* start,
-                    uint32_t* count) {
+/* List k of vertex v (0: every direction, at least `reach` far; 1 + (side > 0): the window win),
+   built by its sweep on first use (list 0 again when it reaches less far: the old entries are left
+   unused); false when it cannot be kept (no room, or the sweep overflowed its stack). */
+static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, const double* win, double reach,
+                    uint32_t* start, uint32_t* count) {
     uint32_t* head = &q->vc_head[6 * v + 2 * k];
-    if (head[1] == PTL_NONE) {
+    if (head[1] == PTL_NONE || (k == 0 && !(q->vc_reach[v] >= reach))) {
         if (q->vc_full) return false;
         vc_collect c = {.q = q, .px = from->x, .pz = from->z};
-        if (sweep_visible(q, from, win, INFINITY, ptl_query_next_stamp(q), vc_add, &c) < 0 || c.over) {
+        if (sweep_visible(q, from, win, k ? INFINITY : reach, ptl_query_next_stamp(q), vc_add, &c) < 0 || c.over) {
             q->vc_full = c.over;
             return false;
         }
         head[0] = q->vc_used, head[1] = c.n;
         q->vc_used += c.n;
+        if (k == 0) q->vc_reach[v] = reach;
     }
     *start = head[0], *count = head[1];
     return true;
@@ -302,15 +304,17 @@ ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const do
     ptl_qpoint from;
     ptl_query_vertex_point(q->nm, v, &from);
     uint32_t a0, an, b0 = 0, bn = 0;
-    if (!q->vc_head || !vc_list(q, v, &from, 0, NULL, &a0, &an) || (win && !vc_list(q, v, &from, 1 + (side > 0), win, &b0, &bn)))
+    if (!q->vc_head || !vc_list(q, v, &from, 0, NULL, win ? near_d : INFINITY, &a0, &an) ||
+        (win && !vc_list(q, v, &from, 1 + (side > 0), win, INFINITY, &b0, &bn)))
         return win ? ptl_clear_visible_cone(q, &from, win, near_d, seen, user) : ptl_clear_visible(q, &from, seen, user);
     if (!win) {
         for (uint32_t i = 0; i < an; ++i) seen(user, q->vc_vert[a0 + i]);
         return PTL_OK;
     }
-    /* ptl_clear_visible_cone's two sweeps: the one within near_d visits the windows of the sweep in
-       every direction that reach within near_d, in the same order, so it sees the vertices of the
-       every-direction list within near_d, in its order; then the window's, less those */
+    /* ptl_clear_visible_cone's two sweeps: the one within near_d visits the windows of a sweep in
+       every direction that reaches further that come within near_d, in the same order, so it sees
+       the vertices of the every-direction list within near_d, in its order; then the window's, less
+       those */
     uint32_t vstamp = ptl_query_next_stamp(q);
     for (uint32_t i = 0; i < an; ++i)
         if (q->vc_d[a0 + i] <= near_d) {

@@ -257,8 +257,11 @@ struct ptl_query {
        depend on the navmesh and the filter's walls only: ptl_query_build_slots empties them). vc_head:
        start and count per list (6 per vertex; count PTL_NONE: not built); vc_vert and vc_d (the
        vertex's distance, for the every-direction list) hold vc_cap entries, vc_used of them taken;
-       vc_full: no room left (further sweeps are not kept). */
+       vc_full: no room left (further sweeps are not kept); vc_reach: per vertex, the distance the
+       every-direction list reaches (a list for a disc search's window stops at the near distance it
+       asked for, as the sweep it stands for does: on open maps the whole view costs far more). */
     uint32_t* vc_head;
+    double* vc_reach;
     uint32_t* vc_vert;
     double* vc_d;
     uint32_t vc_cap, vc_used;
