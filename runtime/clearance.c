@@ -259,16 +259,19 @@ ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const do
 
 typedef struct vc_collect {
     ptl_query* q;
+    uint32_t from; /* the vertex swept from */
     double px, pz;
     uint32_t n;
     bool over;
 } vc_collect;
 
 /* A sweep's `seen`: appends v and its distance (as sweep_visible computes it: the slots hold the
-   vertex's coordinates) after the list's entries so far. */
+   vertex's coordinates) after the list's entries so far, when v is a corner other than the one
+   swept from (the disc search passes by the others: on grid maps most of what a corner sees). */
 static void vc_add(void* user, uint32_t v) {
     vc_collect* c = user;
     ptl_query* q = c->q;
+    if (v == c->from || !ptl_query_is_corner(q, v)) return;
     if (c->over || q->vc_used + c->n == q->vc_cap) {
         c->over = true;
         return;
@@ -286,7 +289,7 @@ static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, con
     uint32_t* head = &q->vc_head[6 * v + 2 * k];
     if (head[1] == PTL_NONE || (k == 0 && !(q->vc_reach[v] >= reach))) {
         if (q->vc_full) return false;
-        vc_collect c = {.q = q, .px = from->x, .pz = from->z};
+        vc_collect c = {.q = q, .from = v, .px = from->x, .pz = from->z};
         if (sweep_visible(q, from, win, k ? INFINITY : reach, ptl_query_next_stamp(q), vc_add, &c) < 0 || c.over) {
             q->vc_full = c.over;
             return false;

@@ -65,9 +65,10 @@ ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const do
                                   void (*seen)(void* user, uint32_t vert), void* user);
 
 /* ptl_clear_visible (win NULL) or ptl_clear_visible_cone from vertex v, with the same vertices in
-   the same order, from the lists of what v sees that the query keeps (q->vc_*; built by the first
-   call). `win` must be the one window of v for `side` (the disc search's departure window: the lists
-   are kept per vertex and side). */
+   the same order, less v itself and those that are not corners (ptl_query_is_corner), from the lists
+   of what v sees that the query keeps (q->vc_*; built by the first call; a sweep as before where they
+   cannot be kept: then every vertex). `win` must be the one window of v for `side` (the disc search's
+   departure window: the lists are kept per vertex and side). */
 ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const double* win, double near_d,
                                     void (*seen)(void* user, uint32_t vert), void* user);
 

@@ -307,7 +307,7 @@ enum { PTL_NODE_LINK = 1u << 4, PTL_NODE_TURN = 1u << 5, PTL_NODE_FINAL = 1u << 
 
 typedef struct ptl_disc_rec {
     double g;       /* [Units: wu] length to the arrival point */
-    double x, z;    /* the arrival point */
+    double a;       /* the arrival point's angle around the corner (atan2, radians) */
     uint32_t stamp; /* generation: unset unless it equals the search's */
     uint32_t pad;
 } ptl_disc_rec;
