@@ -48,9 +48,10 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
     s.vc_head = (size_t)h->vert_count * 6 * sizeof(uint32_t);
     s.vc_reach = (size_t)h->vert_count * sizeof(double);
-    /* room for 48 vertices seen per vertex and list on average (a sweep that does not fit is not kept) */
-    uint64_t vc = (uint64_t)h->vert_count * 48;
-    vc = vc < 4096 ? 4096 : vc > (1u << 20) ? (1u << 20) : vc;
+    /* room for 24 corners seen per vertex and list on average, at most 3 MB (a sweep that does not fit
+       is not kept) */
+    uint64_t vc = (uint64_t)h->vert_count * 24;
+    vc = vc < 4096 ? 4096 : vc > (1u << 18) ? (1u << 18) : vc;
     s.vc_vert = (size_t)vc * sizeof(uint32_t);
     s.vc_d = (size_t)vc * sizeof(double);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
