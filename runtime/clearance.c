@@ -281,17 +281,28 @@ static void vc_add(void* user, uint32_t v) {
     ++c->n;
 }
 
+/* A list's count when it cannot be kept (longer than all the room, or its sweep overflowed its
+   stack): the sweep runs each time. */
+#define VC_NEVER (PTL_NONE - 1)
+
 /* List k of vertex v (0: every direction, at least `reach` far; 1 + (side > 0): the window win),
    built by its sweep on first use (list 0 again when it reaches less far: the old entries are left
-   unused); false when it cannot be kept (no room, or the sweep overflowed its stack). */
+   unused); false when it cannot be kept. When the room is full every list is dropped (the next
+   calls build them again: the queries of one region keep theirs) and this call sweeps. */
 static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, const double* win, double reach,
                     uint32_t* start, uint32_t* count) {
     uint32_t* head = &q->vc_head[6 * v + 2 * k];
+    if (head[1] == VC_NEVER) return false;
     if (head[1] == PTL_NONE || (k == 0 && !(q->vc_reach[v] >= reach))) {
-        if (q->vc_full) return false;
         vc_collect c = {.q = q, .from = v, .px = from->x, .pz = from->z};
-        if (sweep_visible(q, from, win, k ? INFINITY : reach, ptl_query_next_stamp(q), vc_add, &c) < 0 || c.over) {
-            q->vc_full = c.over;
+        ptl_status st = sweep_visible(q, from, win, k ? INFINITY : reach, ptl_query_next_stamp(q), vc_add, &c);
+        if (st < 0 || (c.over && q->vc_used == 0)) {
+            head[1] = VC_NEVER;
+            return false;
+        }
+        if (c.over) {
+            memset(q->vc_head, 0xff, (size_t)q->nm->h->vert_count * 6 * sizeof(uint32_t));
+            q->vc_used = 0;
             return false;
         }
         head[0] = q->vc_used, head[1] = c.n;

@@ -171,7 +171,7 @@ bool ptl_query_build_slots(ptl_query* q) {
     /* the sight lists and the corners' wall distances follow the walls (a filter's excluded cells
        turn portals into walls) */
     if (q->vc_head) memset(q->vc_head, 0xff, (size_t)h->vert_count * 6 * sizeof(uint32_t));
-    q->vc_used = 0, q->vc_full = false;
+    q->vc_used = 0;
     for (uint32_t v = 0; q->vert_rho && v < h->vert_count; ++v) q->vert_rho[v] = -1;
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
