@@ -260,14 +260,12 @@ ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const do
 typedef struct vc_collect {
     ptl_query* q;
     uint32_t from; /* the vertex swept from */
-    double px, pz;
     uint32_t n;
     bool over;
 } vc_collect;
 
-/* A sweep's `seen`: appends v and its distance (as sweep_visible computes it: the slots hold the
-   vertex's coordinates) after the list's entries so far, when v is a corner other than the one
-   swept from (the disc search passes by the others: on grid maps most of what a corner sees). */
+/* A sweep's `seen`: appends v after the list's entries so far, when v is a corner other than the
+   one swept from (the disc search passes by the others: on grid maps most of what a corner sees). */
 static void vc_add(void* user, uint32_t v) {
     vc_collect* c = user;
     ptl_query* q = c->q;
@@ -276,9 +274,7 @@ static void vc_add(void* user, uint32_t v) {
         c->over = true;
         return;
     }
-    q->vc_vert[q->vc_used + c->n] = v;
-    q->vc_d[q->vc_used + c->n] = ptl_len2(ptl_nm_vx(q->nm, v) - c->px, ptl_nm_vz(q->nm, v) - c->pz);
-    ++c->n;
+    q->vc_vert[q->vc_used + c->n++] = v;
 }
 
 /* A list's count when it cannot be kept (longer than all the room, or its sweep overflowed its
@@ -294,7 +290,7 @@ static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, con
     uint32_t* head = &q->vc_head[6 * v + 2 * k];
     if (head[1] == VC_NEVER) return false;
     if (head[1] == PTL_NONE || (k == 0 && !(q->vc_reach[v] >= reach))) {
-        vc_collect c = {.q = q, .from = v, .px = from->x, .pz = from->z};
+        vc_collect c = {.q = q, .from = v};
         ptl_status st = sweep_visible(q, from, win, k ? INFINITY : reach, ptl_query_next_stamp(q), vc_add, &c);
         if (st < 0 || (c.over && q->vc_used == 0)) {
             head[1] = VC_NEVER;
@@ -330,11 +326,14 @@ ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const do
        the vertices of the every-direction list within near_d, in its order; then the window's, less
        those */
     uint32_t vstamp = ptl_query_next_stamp(q);
-    for (uint32_t i = 0; i < an; ++i)
-        if (q->vc_d[a0 + i] <= near_d) {
-            q->root_stamp[q->vc_vert[a0 + i]] = vstamp;
-            seen(user, q->vc_vert[a0 + i]);
-        }
+    const ptl_navmesh* nm = q->nm;
+    for (uint32_t i = 0; i < an; ++i) {
+        uint32_t w = q->vc_vert[a0 + i];
+        /* the distance as sweep_visible takes it (the slots hold the vertices' coordinates) */
+        if (!(ptl_len2(ptl_nm_vx(nm, w) - from.x, ptl_nm_vz(nm, w) - from.z) <= near_d)) continue;
+        q->root_stamp[w] = vstamp;
+        seen(user, w);
+    }
     for (uint32_t i = 0; i < bn; ++i) {
         uint32_t w = q->vc_vert[b0 + i];
         if (q->root_stamp[w] == vstamp) continue;

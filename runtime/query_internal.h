@@ -256,15 +256,13 @@ struct ptl_query {
        search's two sides; built when a disc search first expands the vertex, kept across queries (they
        depend on the navmesh and the filter's walls only: ptl_query_build_slots empties them). vc_head:
        start and count per list (6 per vertex; count PTL_NONE: not built, PTL_NONE - 1: never kept);
-       vc_vert and vc_d (the vertex's distance, for the every-direction list) hold vc_cap entries,
-       vc_used of them taken;
+       vc_vert holds vc_cap entries, vc_used of them taken;
        when the room is full they are all dropped; vc_reach: per vertex, the distance the
        every-direction list reaches (a list for a disc search's window stops at the near distance it
        asked for, as the sweep it stands for does: on open maps the whole view costs far more). */
     uint32_t* vc_head;
     double* vc_reach;
     uint32_t* vc_vert;
-    double* vc_d;
     uint32_t vc_cap, vc_used;
 
     /* The searches' corners (3 * (vert_count + 2): any path), when the path's cells are asked for
