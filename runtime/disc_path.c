@@ -24,9 +24,10 @@
    h is the straight line to the goal (admissible), so the first goal state taken off the list ends
    a shortest path. Exact up to floating point.
 
-   Cost: each expansion sweeps what its corner sees; successors are checked lazily. Far slower than
-   the point search on open maps (bench/NOTES.md: clearance searches); the bake's per-corner data of
-   the design (issue 18) is the way to speed it up. */
+   Cost: each expansion replays what its corner sees (the sweep's lists, kept by the query across
+   searches: clearance.c, ptl_clear_visible_vertex); successors are checked lazily. Far slower than
+   the point search on open maps (bench/NOTES.md: clearance searches, and the sight lists kept); the
+   bake's per-corner data of the design (issue 18) is the way to speed it up further. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
