@@ -270,6 +270,94 @@ ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const do
     return sweep_visible(q, from, win, INFINITY, vstamp, seen, user);
 }
 
+/* ---- The sweeps of sight from a vertex, kept (q->vc_*) ----------------------------------------- */
+
+typedef struct vc_collect {
+    ptl_query* q;
+    uint32_t from; /* the vertex swept from */
+    uint32_t n;
+    bool over;
+} vc_collect;
+
+/* A sweep's `seen`: appends v after the list's entries so far, when v is a corner other than the
+   one swept from (the disc search passes by the others: on grid maps most of what a corner sees). */
+static void vc_add(void* user, uint32_t v) {
+    vc_collect* c = user;
+    ptl_query* q = c->q;
+    if (v == c->from || !ptl_query_is_corner(q, v)) return;
+    if (c->over || q->vc_used + c->n == q->vc_cap) {
+        c->over = true;
+        return;
+    }
+    q->vc_vert[q->vc_used + c->n++] = v;
+}
+
+/* A list's count when it cannot be kept (longer than all the room, or its sweep overflowed its
+   stack): the sweep runs each time. */
+#define VC_NEVER (PTL_NONE - 1)
+
+/* List k of vertex v (0: every direction, at least `reach` far; 1 + (side > 0): the window win),
+   built by its sweep on first use (list 0 again when it reaches less far: the old entries are left
+   unused); false when it cannot be kept. When the room is full every list is dropped (the next
+   calls build them again: the queries of one region keep theirs) and this call sweeps. */
+static bool vc_list(ptl_query* q, uint32_t v, const ptl_qpoint* from, int k, const double* win, double reach,
+                    uint32_t* start, uint32_t* count) {
+    uint32_t* head = &q->vc_head[6 * v + 2 * k];
+    if (head[1] == VC_NEVER) return false;
+    if (head[1] == PTL_NONE || (k == 0 && !(q->vc_reach[v] >= reach))) {
+        vc_collect c = {.q = q, .from = v};
+        ptl_status st = sweep_visible(q, from, win, k ? INFINITY : reach, ptl_query_next_stamp(q), vc_add, &c);
+        if (st < 0 || (c.over && q->vc_used == 0)) {
+            head[1] = VC_NEVER;
+            return false;
+        }
+        if (c.over) {
+            memset(q->vc_head, 0xff, (size_t)q->nm->h->vert_count * 6 * sizeof(uint32_t));
+            q->vc_used = 0;
+            return false;
+        }
+        head[0] = q->vc_used, head[1] = c.n;
+        q->vc_used += c.n;
+        if (k == 0) q->vc_reach[v] = reach;
+    }
+    *start = head[0], *count = head[1];
+    return true;
+}
+
+ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const double* win, double near_d,
+                                    void (*seen)(void* user, uint32_t vert), void* user) {
+    ptl_qpoint from;
+    ptl_query_vertex_point(q->nm, v, &from);
+    uint32_t a0, an, b0 = 0, bn = 0;
+    if (!q->vc_head || !vc_list(q, v, &from, 0, NULL, win ? near_d : INFINITY, &a0, &an) ||
+        (win && !vc_list(q, v, &from, 1 + (side > 0), win, INFINITY, &b0, &bn)))
+        return win ? ptl_clear_visible_cone(q, &from, win, near_d, seen, user) : ptl_clear_visible(q, &from, seen, user);
+    if (!win) {
+        for (uint32_t i = 0; i < an; ++i) seen(user, q->vc_vert[a0 + i]);
+        return PTL_OK;
+    }
+    /* ptl_clear_visible_cone's two sweeps: the one within near_d visits the windows of a sweep in
+       every direction that reaches further that come within near_d, in the same order, so it sees
+       the vertices of the every-direction list within near_d, in its order; then the window's, less
+       those */
+    uint32_t vstamp = ptl_query_next_stamp(q);
+    const ptl_navmesh* nm = q->nm;
+    for (uint32_t i = 0; i < an; ++i) {
+        uint32_t w = q->vc_vert[a0 + i];
+        /* the distance as sweep_visible takes it (the slots hold the vertices' coordinates) */
+        if (!(ptl_len2(ptl_nm_vx(nm, w) - from.x, ptl_nm_vz(nm, w) - from.z) <= near_d)) continue;
+        q->root_stamp[w] = vstamp;
+        seen(user, w);
+    }
+    for (uint32_t i = 0; i < bn; ++i) {
+        uint32_t w = q->vc_vert[b0 + i];
+        if (q->root_stamp[w] == vstamp) continue;
+        q->root_stamp[w] = vstamp;
+        seen(user, w);
+    }
+    return PTL_OK;
+}
+
 /* Writes the hit of a sweep from (px, pz) on `cell`. */
 static void fill_hit(const ptl_query* q, const wall_best* b, double px, double pz, float py, uint32_t cell,
                      float max_radius, ptl_wall_hit* out) {

@@ -64,6 +64,14 @@ ptl_status ptl_clear_visible(ptl_query* q, const ptl_qpoint* from, void (*seen)(
 ptl_status ptl_clear_visible_cone(ptl_query* q, const ptl_qpoint* from, const double win[4], double near_d,
                                   void (*seen)(void* user, uint32_t vert), void* user);
 
+/* ptl_clear_visible (win NULL) or ptl_clear_visible_cone from vertex v, with the same vertices in
+   the same order, less v itself and those that are not corners (ptl_query_is_corner), from the lists
+   of what v sees that the query keeps (q->vc_*; built by the first call; a sweep as before where they
+   cannot be kept: then every vertex). `win` must be the one window of v for `side` (the disc search's
+   departure window: the lists are kept per vertex and side). */
+ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const double* win, double near_d,
+                                    void (*seen)(void* user, uint32_t vert), void* user);
+
 /* The nearest point to s (in plan) that keeps `radius` from every wall and that s sees, at most
    `reach` away: (*x, *z) in *cell. s itself when it keeps the radius. PTL_ERR_NOT_FOUND when none. */
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* x, double* z,

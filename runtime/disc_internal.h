@@ -30,6 +30,7 @@ typedef struct disc_search {
     double r, tol;
     bool alt;           /* landmark bounds in h (the navmesh has landmarks) */
     uint32_t expanding; /* the state being expanded */
+    double expanding_a; /* the angle of its arrival point around its corner (atan2), when it has one */
     ptl_status error;
 } disc_search;
 

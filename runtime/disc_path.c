@@ -24,9 +24,10 @@
    h is the straight line to the goal (admissible), so the first goal state taken off the list ends
    a shortest path. Exact up to floating point.
 
-   Cost: each expansion sweeps what its corner sees; successors are checked lazily. Far slower than
-   the point search on open maps (bench/NOTES.md: clearance searches); the bake's per-corner data of
-   the design (issue 18) is the way to speed it up. */
+   Cost: each expansion replays what its corner sees (the sweep's lists, kept by the query across
+   searches: clearance.c, ptl_clear_visible_vertex); successors are checked lazily. Far slower than
+   the point search on open maps (bench/NOTES.md: clearance searches, and the sight lists kept); the
+   bake's per-corner data of the design (issue 18) is the way to speed it up further. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,15 +55,20 @@ bool ptl_disc_tangent(double c1x, double c1z, int o1, double c2x, double c2z, in
     return (*t2x - *t1x) * ux + (*t2z - *t1z) * uz >= 0;
 }
 
-/* Angle swept going around (cx, cz) from (ax, az) to (bx, bz) with side o (+1 counter-clockwise),
-   in [0, 2 pi). */
-static double sweep(double cx, double cz, double ax, double az, double bx, double bz, int o) {
-    double a = atan2(az - cz, ax - cx), b = atan2(bz - cz, bx - cx);
+/* Angle swept going around (cx, cz) from the point at angle a (atan2, kept by the caller when it
+   sweeps from one point to many) to (bx, bz) with side o (+1 counter-clockwise), in [0, 2 pi); sweep:
+   from the point (ax, az). */
+static double sweep_from(double a, double cx, double cz, double bx, double bz, int o) {
+    double b = atan2(bz - cz, bx - cx);
     double d = o > 0 ? b - a : a - b;
     d = fmod(d, TWO_PI);
     if (d < 0) d += TWO_PI;
     if (d > TWO_PI - 1e-12) d = 0; /* the same point, rounded */
     return d;
+}
+
+static double sweep(double cx, double cz, double ax, double az, double bx, double bz, int o) {
+    return sweep_from(atan2(az - cz, ax - cx), cx, cz, bx, bz, o);
 }
 
 /* An arc of the circle of radius r around (cx, cz): from unit direction (ax, az) sweeping `span`
@@ -303,13 +309,15 @@ static bool dominated(const disc_search* ds, uint32_t v, int o, double g, double
     if (rec->stamp != ds->stamp) return false;
     const ptl_navmesh* nm = ds->q->nm;
     double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
-    return rec->g + ds->r * sweep(cx, cz, rec->x, rec->z, x, z, o) <= g + ds->tol;
+    return rec->g + ds->r * sweep_from(rec->a, cx, cz, x, z, o) <= g + ds->tol;
 }
 
 static void record(disc_search* ds, const dstate* s) {
     ptl_disc_rec* rec = &ds->q->disc_rec[2 * s->vert + (s->side > 0)];
     if (rec->stamp == ds->stamp && rec->g <= s->g) return;
-    *rec = (ptl_disc_rec){.g = s->g, .x = s->ax, .z = s->az, .stamp = ds->stamp};
+    const ptl_navmesh* nm = ds->q->nm;
+    double a = atan2(s->az - ptl_nm_vz(nm, s->vert), s->ax - ptl_nm_vx(nm, s->vert));
+    *rec = (ptl_disc_rec){.g = s->g, .a = a, .stamp = ds->stamp};
 }
 
 /* A lower bound of the rest of the way from a state: the straight line, or the landmark bound of
@@ -357,9 +365,11 @@ int ptl_disc_cone_miss(const ptl_query* q, uint32_t v, double x, double z) {
     double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
     double n1x = -iz, n1z = ix, n2x = -oz, n2z = ox; /* left normals: into the walkable side */
     double dx = x - vx, dz = z - vz;
+    const double c1 = n1x * dz - n1z * dx, c2 = dx * n2z - dz * n2x;
+    if (c1 <= 0 && c2 <= 0) return 0; /* within the cone without the tolerance (>= 0) */
     double tol = 1e-9 * sqrt((dx * dx + dz * dz) * (n1x * n1x + n1z * n1z + n2x * n2x + n2z * n2z));
-    if (!(n1x * dz - n1z * dx <= tol)) return 1;
-    return dx * n2z - dz * n2x <= tol ? 0 : 2;
+    if (!(c1 <= tol)) return 1;
+    return c2 <= tol ? 0 : 2;
 }
 
 /* Corners nearer than NEAR_RADII x r are looked for in every direction; farther ones only within
@@ -409,7 +419,7 @@ static void tangents_to(disc_search* ds, uint32_t w) {
         dstate n = {.parent = ds->expanding, .vert = w, .cell = PTL_NONE, .side = (int8_t)o2};
         if (!ptl_disc_tangent(ox, oz, o1, wx, wz, o2, ds->r, &n.dx, &n.dz, &n.ax, &n.az)) continue;
         if ((o1 && !ptl_disc_in_cone(ds->q, s->vert, n.dx, n.dz)) || !ptl_disc_in_cone(ds->q, w, n.ax, n.az)) continue;
-        double arc = o1 ? ds->r * sweep(ox, oz, s->ax, s->az, n.dx, n.dz, o1) : 0;
+        double arc = o1 ? ds->r * sweep_from(ds->expanding_a, ox, oz, n.dx, n.dz, o1) : 0;
         n.g = s->g + arc + ptl_len2(n.ax - n.dx, n.az - n.dz);
         if (dominated(ds, w, o2, n.g, n.ax, n.az)) continue;
         push_state(ds, &n);
@@ -761,6 +771,7 @@ ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_
         if (s->vert != PTL_NONE) record(&ds, s);
         ++expansions;
         ds.expanding = i;
+        if (s->vert != PTL_NONE) ds.expanding_a = atan2(s->az - ptl_nm_vz(q->nm, s->vert), s->ax - ptl_nm_vx(q->nm, s->vert));
         tangent_to_goal(&ds);
         ptl_qpoint from;
         ptl_status st;
@@ -769,10 +780,8 @@ ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_
             from = *start;
             st = ptl_clear_visible(q, &from, successor_seen, &ds);
         } else {
-            ptl_query_vertex_point(q->nm, s->vert, &from);
-            st = departure_window(&ds, s->vert, s->side, win)
-                     ? ptl_clear_visible_cone(q, &from, win, NEAR_RADII * ds.r, successor_seen, &ds)
-                     : ptl_clear_visible(q, &from, successor_seen, &ds);
+            bool cone = departure_window(&ds, s->vert, s->side, win);
+            st = ptl_clear_visible_vertex(q, s->vert, s->side, cone ? win : NULL, NEAR_RADII * ds.r, successor_seen, &ds);
         }
         if (st < 0) return st;
     }

@@ -17,6 +17,7 @@
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
     size_t boxes, disc_rec, vert_rho, cell_off, cell_cost;
+    size_t vc_head, vc_reach, vc_vert; /* visibility lists per vertex (clearance.c) */
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
     size_t surf_cum, surf_wmax, surf_scratch; /* random points (random.c) */
@@ -46,6 +47,13 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
+    s.vc_head = (size_t)h->vert_count * 6 * sizeof(uint32_t);
+    s.vc_reach = (size_t)h->vert_count * sizeof(double);
+    /* room for 48 corners seen per vertex and list on average, at most 4 MB (when it is full the lists
+       are dropped and built again) */
+    uint64_t vc = (uint64_t)h->vert_count * 48;
+    vc = vc < 4096 ? 4096 : vc > (1u << 20) ? (1u << 20) : vc;
+    s.vc_vert = (size_t)vc * sizeof(uint32_t);
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.cell_off = (size_t)h->cell_count;
     s.cell_cost = (size_t)h->cell_count * sizeof(float);
@@ -104,6 +112,9 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cell_box, s.boxes);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->vert_rho, s.vert_rho);
+    ptl_mem_free(&a, q->vc_head, s.vc_head);
+    ptl_mem_free(&a, q->vc_reach, s.vc_reach);
+    ptl_mem_free(&a, q->vc_vert, s.vc_vert);
     ptl_mem_free(&a, q->cell_off, s.cell_off);
     ptl_mem_free(&a, q->cell_cost, s.cell_cost);
     ptl_mem_free(&a, q->portals, s.portals);
@@ -157,6 +168,11 @@ bool ptl_query_build_slots(ptl_query* q) {
     const ptl_blob_header* h = nm->h;
     uint32_t* wall = q->wall;
     memset(wall, 0xff, (size_t)h->vert_count * 2 * sizeof(uint32_t));
+    /* the sight lists and the corners' wall distances follow the walls (a filter's excluded cells
+       turn portals into walls) */
+    if (q->vc_head) memset(q->vc_head, 0xff, (size_t)h->vert_count * 6 * sizeof(uint32_t));
+    q->vc_used = 0;
+    for (uint32_t v = 0; q->vert_rho && v < h->vert_count; ++v) q->vert_rho[v] = -1;
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         uint32_t n = 0;
@@ -255,6 +271,10 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
     q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
     for (uint32_t v = 0; q->vert_rho && v < nm->h->vert_count; ++v) q->vert_rho[v] = -1;
+    q->vc_head = ptl_mem_alloc(&a, s.vc_head);
+    q->vc_reach = ptl_mem_alloc(&a, s.vc_reach);
+    q->vc_vert = ptl_mem_alloc(&a, s.vc_vert);
+    q->vc_cap = (uint32_t)(s.vc_vert / sizeof(uint32_t));
     q->cell_off = ptl_mem_calloc(&a, 1, s.cell_off);
     q->cell_cost = ptl_mem_alloc(&a, s.cell_cost);
     q->filter = ptl_query_filter_defaults();
@@ -302,7 +322,8 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
-        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || ((!q->disc_rec || !q->vert_rho) && s.disc_rec) || !q->portals || !q->fpoints ||
+        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box ||
+        ((!q->disc_rec || !q->vert_rho || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
         !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;

@@ -259,6 +259,19 @@ struct ptl_query {
     /* Per vertex: the distance to the nearest wall not ending at it, once a clearance query needed it
        (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
     float* vert_rho;
+    /* Per vertex, three lists of the vertices it sees, in the order of the sweep of sight from it
+       (clearance.c, ptl_clear_visible_vertex): every direction, and the departure windows of the disc
+       search's two sides; built when a disc search first expands the vertex, kept across queries (they
+       depend on the navmesh and the filter's walls only: ptl_query_build_slots empties them). vc_head:
+       start and count per list (6 per vertex; count PTL_NONE: not built, PTL_NONE - 1: never kept);
+       vc_vert holds vc_cap entries, vc_used of them taken;
+       when the room is full they are all dropped; vc_reach: per vertex, the distance the
+       every-direction list reaches (a list for a disc search's window stops at the near distance it
+       asked for, as the sweep it stands for does: on open maps the whole view costs far more). */
+    uint32_t* vc_head;
+    double* vc_reach;
+    uint32_t* vc_vert;
+    uint32_t vc_cap, vc_used;
 
     /* The searches' corners (3 * (vert_count + 2): any path), when the path's cells are asked for
        or on 3D navmeshes (height grids) the path follows the surface; the height profile of one
@@ -300,7 +313,7 @@ enum { PTL_NODE_LINK = 1u << 4, PTL_NODE_TURN = 1u << 5, PTL_NODE_FINAL = 1u << 
 
 typedef struct ptl_disc_rec {
     double g;       /* [Units: wu] length to the arrival point */
-    double x, z;    /* the arrival point */
+    double a;       /* the arrival point's angle around the corner (atan2, radians) */
     uint32_t stamp; /* generation: unset unless it equals the search's */
     uint32_t pad;
 } ptl_disc_rec;

@@ -20,6 +20,7 @@
 
 #include "query_reference.h"
 #include "test_util.h"
+#include "../runtime/query_internal.h"
 
 static double seg_point(double px, double py, double ax, double ay, double bx, double by) {
     double dx = bx - ax, dy = by - ay, l2 = dx * dx + dy * dy;
@@ -657,4 +658,48 @@ Test(disc_path, an_arc_the_long_way_round_a_corner_is_checked) {
     ptl_navmesh_destroy(nm);
     ptl_shape_free(&s);
     ptl_grid_free(&g);
+}
+
+/* The sight lists a query keeps across disc searches (clearance.c, q->vc_*) stand for the sweeps
+   they replace: a query that has answered many searches at several radii, one whose room for them
+   is so small that it fills and is emptied again and again, and a fresh query give the same paths,
+   bit for bit. */
+Test(disc_path, kept_sight_lists_give_the_paths_of_a_fresh_query, .timeout = 600) {
+    const double radii[] = {0.25, 1, 0.5, 2};
+    test_shape t;
+    random_room(&t, 307);
+    ptl_navmesh* nm = bake_test_shape(&t, 0);
+    ptl_query* warm = make_query(nm);
+    ptl_query* tight = make_query(nm);
+    tight->vc_cap = 40; /* a few lists at a time */
+    ptl_shape s = as_ptl_shape(&t, 0);
+    uint64_t st = 4242;
+    int found = 0;
+    for (int i = 0; i < 48; ++i) {
+        double r = radii[i % 4], sx, sy, gx, gy;
+        random_free_point(&s, &st, &sx, &sy);
+        random_free_point(&s, &st, &gx, &gy);
+        for (int m = 0; m < 2; ++m) {
+            ptl_path_mode mode = m ? PTL_PATH_CORRIDOR : PTL_PATH_EXACT;
+            ptl_query* fresh = make_query(nm);
+            path_out a, b, c;
+            ptl_status sa = disc_find(fresh, sx, sy, gx, gy, r, mode, &a, NULL, 0);
+            ptl_status sb = disc_find(warm, sx, sy, gx, gy, r, mode, &b, NULL, 0);
+            ptl_status sc = disc_find(tight, sx, sy, gx, gy, r, mode, &c, NULL, 0);
+            ptl_query_destroy(fresh);
+            cr_assert(sa == sb && sa == sc, "pair %d r %g: %s, %s, %s", i, r, ptl_status_name(sa), ptl_status_name(sb),
+                      ptl_status_name(sc));
+            cr_assert(a.res.found == b.res.found && a.res.found == c.res.found);
+            cr_assert(a.res.length == b.res.length && a.res.length == c.res.length, "pair %d r %g: %.17g %.17g %.17g", i,
+                      r, a.res.length, b.res.length, c.res.length);
+            uint32_t n = a.res.point_count;
+            cr_assert(n == b.res.point_count && n == c.res.point_count);
+            cr_assert(!memcmp(a.pts, b.pts, 3 * sizeof(float) * n) && !memcmp(a.pts, c.pts, 3 * sizeof(float) * n));
+            found += a.res.found;
+        }
+    }
+    cr_assert_gt(found, 20, "found %d", found);
+    ptl_query_destroy(tight);
+    ptl_query_destroy(warm);
+    ptl_navmesh_destroy(nm);
 }
