@@ -26,13 +26,13 @@ bash scripts/install.sh "$tmp/with space" >/dev/null 2>&1; [ $? -eq 2 ] && ok ||
 prefix="$tmp/prefix"
 run "$tmp/install.log" bash scripts/install.sh "$prefix" || { echo "install check: install failed"; exit 1; }
 export PKG_CONFIG_PATH="$prefix/lib/pkgconfig"
-for f in include/portolan/{portolan,runtime,bake,bake_debug,gen,debugdraw,debugdraw_gl}.h; do
+for f in include/portolan/{portolan,runtime,bake,bake_debug,gen,gpu,tilecache,debugdraw,debugdraw_gl}.h; do
     [ -f "$prefix/$f" ] && ok || bad "not installed: $f"
 done
-for l in runtime bake gen debugdraw debugdraw_gl; do
+for l in runtime bake gen gpu debugdraw debugdraw_gl; do
     [ -f "$prefix/lib/libportolan_$l.a" ] && ok || bad "not installed: lib/libportolan_$l.a"
 done
-for p in runtime bake gen debugdraw debugdraw-gl; do
+for p in runtime bake gen gpu debugdraw debugdraw-gl; do
     run "$tmp/pc.log" pkg-config --exists --print-errors "portolan-$p"
 done
 
@@ -46,7 +46,7 @@ STRICT_C=(-std=c11 -Wall -Wextra -pedantic -Werror)
 STRICT_CXX=(-std=c++17 -Wall -Wextra -pedantic -Werror)
 
 # Each public header alone, first thing in its file, as C11 and C++17 (gcc, and clang when present).
-for h in portolan runtime bake bake_debug gen debugdraw debugdraw_gl; do
+for h in portolan runtime bake bake_debug gen gpu tilecache debugdraw debugdraw_gl; do
     printf '#include <portolan/%s.h>\nint main(void) { return 0; }\n' "$h" >"h_$h.c"
     cp "h_$h.c" "h_$h.cpp"
     # shellcheck disable=SC2046
@@ -169,6 +169,31 @@ C
 # shellcheck disable=SC2046
 run "$tmp/dd.log" gcc "${STRICT_C[@]}" dd.c -o dd $(cflags portolan-debugdraw-gl) $(libs portolan-debugdraw-gl) &&
     run "$tmp/dd_run.log" ./dd
+
+# The GPU backend resolves (glad's EGL and GL loaders included) in the order pkg-config gives.
+cat >gpu.c <<'C'
+#include <portolan/gpu.h>
+#include <stdio.h>
+
+int main(int argc, char** argv) {
+    (void)argv;
+    /* never run (a GL context is not assumed here), but linked */
+    if (argc > 100) {
+        ptl_gpu* gpu;
+        if (ptl_gpu_create(NULL, &gpu, NULL) == PTL_OK) {
+            ptl_bake_desc d = ptl_bake_desc_defaults();
+            d.closest_backend = ptl_gpu_backend(gpu);
+            printf("%s\n", d.closest_backend ? ptl_gpu_renderer(gpu) : "");
+            ptl_gpu_destroy(gpu);
+        }
+    }
+    puts("linked");
+    return 0;
+}
+C
+# shellcheck disable=SC2046
+run "$tmp/gpu.log" gcc "${STRICT_C[@]}" gpu.c -o gpu $(cflags portolan-gpu) $(libs portolan-gpu) &&
+    run "$tmp/gpu_run.log" ./gpu
 
 echo "install check: $pass checks passed, $fails failed"
 [ "$fails" -eq 0 ]
