@@ -32,6 +32,15 @@ static ptl_navmesh* bake_scene(mesh_builder* b, uint32_t tile_size, const ptl_of
     return nm;
 }
 
+/* The same navmesh loaded again from its blob and never given links: the oracle's. */
+static ptl_navmesh* oracle_twin(const ptl_navmesh* nm) {
+    size_t size;
+    const void* blob = ptl_navmesh_blob(nm, &size);
+    ptl_navmesh* nm0;
+    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm0, NULL), PTL_OK);
+    return nm0;
+}
+
 typedef struct found {
     ptl_status st;
     ptl_path_result res;
@@ -134,10 +143,7 @@ Test(offmesh, a_ladder_makes_the_roof_reachable_through_both_ends_and_removing_i
     static mesh_builder b;
     floor_and_roof(&b);
     ptl_navmesh* nm = bake_scene(&b, 0, NULL, 0);
-    size_t size;
-    const void* blob = ptl_navmesh_blob(nm, &size);
-    ptl_navmesh* nm0; /* the same navmesh, never given links: the oracle's */
-    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm0, NULL), PTL_OK);
+    ptl_navmesh* nm0 = oracle_twin(nm);
     ptl_query* q = make_query(nm);
     ptl_query* q0 = make_query(nm0);
     const float s[3] = {15, 0, 15}, t[3] = {7, 5, 7};
@@ -221,10 +227,7 @@ Test(offmesh, a_link_across_far_tiles_works_and_a_one_way_link_only_one_way, .ti
     ptl_navmesh_info info;
     ptl_navmesh_get_info(nm, &info);
     cr_assert_geq(info.tile_count, 6, "tiles: %u", info.tile_count);
-    size_t size;
-    const void* blob = ptl_navmesh_blob(nm, &size);
-    ptl_navmesh* nm0;
-    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm0, NULL), PTL_OK);
+    ptl_navmesh* nm0 = oracle_twin(nm);
     ptl_query* q = make_query(nm);
     ptl_query* q0 = make_query(nm0);
     const float a[3] = {1, 0, 2}, c[3] = {39, 0, 2};
@@ -258,10 +261,7 @@ Test(offmesh, cheap_teleports_give_the_exact_shorter_path, .timeout = 120) {
     box(&b, 10, -1, 1, 11, 3, 4); /* walls to turn around */
     box(&b, 25, -1, 0, 26, 3, 3);
     ptl_navmesh* nm = bake_scene(&b, 0, NULL, 0);
-    size_t size;
-    const void* blob = ptl_navmesh_blob(nm, &size);
-    ptl_navmesh* nm0;
-    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm0, NULL), PTL_OK);
+    ptl_navmesh* nm0 = oracle_twin(nm);
     ptl_query* q = make_query(nm);
     ptl_query* q0 = make_query(nm0);
     const ptl_offmesh_desc links[] = {
@@ -374,10 +374,7 @@ Test(offmesh, random_links_on_walled_grid_maps_give_the_oracles_lengths, .timeou
         ptl_grid g;
         ptl_shape sh = grid_shape(9100 + seed, 20, 20, 30, &g);
         ptl_navmesh* nm = bake_ptl_shape(&sh, PTL_NAVMESH_LATTICE_POINTS);
-        size_t size;
-        const void* blob = ptl_navmesh_blob(nm, &size);
-        ptl_navmesh* nm0;
-        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm0, NULL), PTL_OK);
+        ptl_navmesh* nm0 = oracle_twin(nm);
         ptl_query* q = make_query(nm);
         ptl_query* q0 = make_query(nm0);
         uint64_t st = seed * 977;
