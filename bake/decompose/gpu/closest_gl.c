@@ -42,23 +42,39 @@ static double now_ms(void) {
 
 /* ---- context -----------------------------------------------------------------------------------*/
 
-/* Mesa's surfaceless platform needs no X or device; other drivers give their default display. */
-static EGLDisplay open_display(void) {
+/* Displays to try, in order: Mesa's surfaceless platform (no X, no device: llvmpipe in CI), then each
+   EGL device (NVIDIA's headless driver offers devices, not the surfaceless platform), then the
+   default display. A display is taken only once eglInitialize accepts it. */
+static int try_display(EGLDisplay dpy, EGLint* major, EGLint* minor) {
+    return dpy != EGL_NO_DISPLAY && eglInitialize(dpy, major, minor);
+}
+
+static EGLDisplay open_display(EGLint* major, EGLint* minor) {
     EGLDisplay dpy = EGL_NO_DISPLAY;
     if (eglGetPlatformDisplayEXT) dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
     if (dpy == EGL_NO_DISPLAY && eglGetPlatformDisplay)
         dpy = eglGetPlatformDisplay(EGL_PLATFORM_SURFACELESS_MESA, EGL_DEFAULT_DISPLAY, NULL);
-    if (dpy == EGL_NO_DISPLAY) dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
-    return dpy;
+    if (try_display(dpy, major, minor)) return dpy;
+    EGLDeviceEXT devices[8];
+    EGLint ndev = 0;
+    if (eglQueryDevicesEXT && eglGetPlatformDisplayEXT && eglQueryDevicesEXT(8, devices, &ndev)) {
+        for (EGLint i = 0; i < ndev; ++i) {
+            dpy = eglGetPlatformDisplayEXT(EGL_PLATFORM_DEVICE_EXT, devices[i], NULL);
+            if (try_display(dpy, major, minor)) return dpy;
+        }
+    }
+    dpy = eglGetDisplay(EGL_DEFAULT_DISPLAY);
+    return try_display(dpy, major, minor) ? dpy : EGL_NO_DISPLAY;
 }
 
 static ptl_status egl_context(ptl_gpu* g, ptl_error* err) {
     if (!gladLoaderLoadEGL(EGL_NO_DISPLAY))
         return ptl_error_set(err, PTL_ERR_UNSUPPORTED, "gpu: no EGL library (libEGL.so.1: install libegl1 libegl-mesa0)");
-    g->dpy = open_display();
     EGLint major = 0, minor = 0;
-    if (g->dpy == EGL_NO_DISPLAY || !eglInitialize(g->dpy, &major, &minor))
-        return ptl_error_set(err, PTL_ERR_UNSUPPORTED, "gpu: no EGL display (no surfaceless Mesa platform, no default display)");
+    g->dpy = open_display(&major, &minor);
+    if (g->dpy == EGL_NO_DISPLAY)
+        return ptl_error_set(err, PTL_ERR_UNSUPPORTED,
+                             "gpu: no EGL display (no surfaceless Mesa platform, no EGL device, no default display)");
     if (!gladLoaderLoadEGL(g->dpy) || !eglBindAPI(EGL_OPENGL_API))
         return ptl_error_set(err, PTL_ERR_UNSUPPORTED, "gpu: EGL %d.%d cannot bind the OpenGL API", major, minor);
     const EGLint attrs[] = {EGL_CONTEXT_MAJOR_VERSION, 4, EGL_CONTEXT_MINOR_VERSION, 3,

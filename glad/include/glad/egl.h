@@ -5,7 +5,7 @@
  *
  * Generator: C/C++
  * Specification: egl
- * Extensions: 5
+ * Extensions: 9
  *
  * APIs:
  *  - egl=1.5
@@ -19,10 +19,10 @@
  *  - ON_DEMAND = False
  *
  * Commandline:
- *    --api='egl=1.5' --extensions='EGL_EXT_platform_base,EGL_KHR_create_context,EGL_KHR_no_config_context,EGL_KHR_surfaceless_context,EGL_MESA_platform_surfaceless' c --loader
+ *    --api='egl=1.5' --extensions='EGL_EXT_device_base,EGL_EXT_device_enumeration,EGL_EXT_device_query,EGL_EXT_platform_base,EGL_EXT_platform_device,EGL_KHR_create_context,EGL_KHR_no_config_context,EGL_KHR_surfaceless_context,EGL_MESA_platform_surfaceless' c --loader
  *
  * Online:
- *    http://glad.sh/#api=egl%3D1.5&extensions=EGL_EXT_platform_base%2CEGL_KHR_create_context%2CEGL_KHR_no_config_context%2CEGL_KHR_surfaceless_context%2CEGL_MESA_platform_surfaceless&generator=c&options=LOADER
+ *    http://glad.sh/#api=egl%3D1.5&extensions=EGL_EXT_device_base%2CEGL_EXT_device_enumeration%2CEGL_EXT_device_query%2CEGL_EXT_platform_base%2CEGL_EXT_platform_device%2CEGL_KHR_create_context%2CEGL_KHR_no_config_context%2CEGL_KHR_surfaceless_context%2CEGL_MESA_platform_surfaceless&generator=c&options=LOADER
  *
  */
 
@@ -165,6 +165,7 @@ typedef void (*GLADpostcallback)(void *ret, const char *name, GLADapiproc apipro
 #define EGL_BAD_CONFIG 0x3005
 #define EGL_BAD_CONTEXT 0x3006
 #define EGL_BAD_CURRENT_SURFACE 0x3007
+#define EGL_BAD_DEVICE_EXT 0x322B
 #define EGL_BAD_DISPLAY 0x3008
 #define EGL_BAD_MATCH 0x3009
 #define EGL_BAD_NATIVE_PIXMAP 0x300A
@@ -212,6 +213,7 @@ typedef void (*GLADpostcallback)(void *ret, const char *name, GLADapiproc apipro
 #define EGL_CORE_NATIVE_ENGINE 0x305B
 #define EGL_DEFAULT_DISPLAY EGL_CAST(EGLNativeDisplayType,0)
 #define EGL_DEPTH_SIZE 0x3025
+#define EGL_DEVICE_EXT 0x322C
 #define EGL_DISPLAY_SCALING 10000
 #define EGL_DONT_CARE EGL_CAST(EGLint,-1)
 #define EGL_DRAW 0x3059
@@ -262,6 +264,7 @@ typedef void (*GLADpostcallback)(void *ret, const char *name, GLADapiproc apipro
 #define EGL_NOT_INITIALIZED 0x3001
 #define EGL_NO_CONFIG_KHR EGL_CAST(EGLConfig,0)
 #define EGL_NO_CONTEXT EGL_CAST(EGLContext,0)
+#define EGL_NO_DEVICE_EXT EGL_CAST(EGLDeviceEXT,0)
 #define EGL_NO_DISPLAY EGL_CAST(EGLDisplay,0)
 #define EGL_NO_IMAGE EGL_CAST(EGLImage,0)
 #define EGL_NO_RESET_NOTIFICATION 0x31BE
@@ -282,6 +285,7 @@ typedef void (*GLADpostcallback)(void *ret, const char *name, GLADapiproc apipro
 #define EGL_PBUFFER_BIT 0x0001
 #define EGL_PIXEL_ASPECT_RATIO 0x3092
 #define EGL_PIXMAP_BIT 0x0002
+#define EGL_PLATFORM_DEVICE_EXT 0x313F
 #define EGL_PLATFORM_SURFACELESS_MESA 0x31DD
 #define EGL_READ 0x305A
 #define EGL_RED_SIZE 0x3024
@@ -409,8 +413,16 @@ GLAD_API_CALL int GLAD_EGL_VERSION_1_3;
 GLAD_API_CALL int GLAD_EGL_VERSION_1_4;
 #define EGL_VERSION_1_5 1
 GLAD_API_CALL int GLAD_EGL_VERSION_1_5;
+#define EGL_EXT_device_base 1
+GLAD_API_CALL int GLAD_EGL_EXT_device_base;
+#define EGL_EXT_device_enumeration 1
+GLAD_API_CALL int GLAD_EGL_EXT_device_enumeration;
+#define EGL_EXT_device_query 1
+GLAD_API_CALL int GLAD_EGL_EXT_device_query;
 #define EGL_EXT_platform_base 1
 GLAD_API_CALL int GLAD_EGL_EXT_platform_base;
+#define EGL_EXT_platform_device 1
+GLAD_API_CALL int GLAD_EGL_EXT_platform_device;
 #define EGL_KHR_create_context 1
 GLAD_API_CALL int GLAD_EGL_KHR_create_context;
 #define EGL_KHR_no_config_context 1
@@ -456,6 +468,10 @@ typedef EGLBoolean (GLAD_API_PTR *PFNEGLINITIALIZEPROC)(EGLDisplay dpy, EGLint *
 typedef EGLBoolean (GLAD_API_PTR *PFNEGLMAKECURRENTPROC)(EGLDisplay dpy, EGLSurface draw, EGLSurface read, EGLContext ctx);
 typedef EGLenum (GLAD_API_PTR *PFNEGLQUERYAPIPROC)(void);
 typedef EGLBoolean (GLAD_API_PTR *PFNEGLQUERYCONTEXTPROC)(EGLDisplay dpy, EGLContext ctx, EGLint attribute, EGLint * value);
+typedef EGLBoolean (GLAD_API_PTR *PFNEGLQUERYDEVICEATTRIBEXTPROC)(EGLDeviceEXT device, EGLint attribute, EGLAttrib * value);
+typedef const char * (GLAD_API_PTR *PFNEGLQUERYDEVICESTRINGEXTPROC)(EGLDeviceEXT device, EGLint name);
+typedef EGLBoolean (GLAD_API_PTR *PFNEGLQUERYDEVICESEXTPROC)(EGLint max_devices, EGLDeviceEXT * devices, EGLint * num_devices);
+typedef EGLBoolean (GLAD_API_PTR *PFNEGLQUERYDISPLAYATTRIBEXTPROC)(EGLDisplay dpy, EGLint attribute, EGLAttrib * value);
 typedef const char * (GLAD_API_PTR *PFNEGLQUERYSTRINGPROC)(EGLDisplay dpy, EGLint name);
 typedef EGLBoolean (GLAD_API_PTR *PFNEGLQUERYSURFACEPROC)(EGLDisplay dpy, EGLSurface surface, EGLint attribute, EGLint * value);
 typedef EGLBoolean (GLAD_API_PTR *PFNEGLRELEASETEXIMAGEPROC)(EGLDisplay dpy, EGLSurface surface, EGLint buffer);
@@ -539,6 +555,14 @@ GLAD_API_CALL PFNEGLQUERYAPIPROC glad_eglQueryAPI;
 #define eglQueryAPI glad_eglQueryAPI
 GLAD_API_CALL PFNEGLQUERYCONTEXTPROC glad_eglQueryContext;
 #define eglQueryContext glad_eglQueryContext
+GLAD_API_CALL PFNEGLQUERYDEVICEATTRIBEXTPROC glad_eglQueryDeviceAttribEXT;
+#define eglQueryDeviceAttribEXT glad_eglQueryDeviceAttribEXT
+GLAD_API_CALL PFNEGLQUERYDEVICESTRINGEXTPROC glad_eglQueryDeviceStringEXT;
+#define eglQueryDeviceStringEXT glad_eglQueryDeviceStringEXT
+GLAD_API_CALL PFNEGLQUERYDEVICESEXTPROC glad_eglQueryDevicesEXT;
+#define eglQueryDevicesEXT glad_eglQueryDevicesEXT
+GLAD_API_CALL PFNEGLQUERYDISPLAYATTRIBEXTPROC glad_eglQueryDisplayAttribEXT;
+#define eglQueryDisplayAttribEXT glad_eglQueryDisplayAttribEXT
 GLAD_API_CALL PFNEGLQUERYSTRINGPROC glad_eglQueryString;
 #define eglQueryString glad_eglQueryString
 GLAD_API_CALL PFNEGLQUERYSURFACEPROC glad_eglQuerySurface;
