@@ -90,7 +90,7 @@ project "portolan-demo"
     includedirs { "glad/include", "/usr/include/SDL2" }
     defines { "_REENTRANT" }
     files { "demo/*.c", "demo/*.h" }
-    links { "portolan_debugdraw_gl", "portolan_debugdraw", "portolan_gen", "portolan_bake", "portolan_runtime", "SDL2", "dl", "pthread", "m" }
+    links { "portolan_debugdraw_gl", "portolan_gpu", "portolan_debugdraw", "portolan_gen", "portolan_bake", "portolan_runtime", "SDL2", "dl", "pthread", "m" }
 
 project "portolan"
     kind "ConsoleApp"

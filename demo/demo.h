@@ -11,6 +11,7 @@
 #include <SDL.h>
 #include <portolan/bake.h>
 #include <portolan/gen.h>
+#include <portolan/gpu.h>
 #include <portolan/bake_debug.h>
 #include <portolan/debugdraw.h>
 #include <portolan/debugdraw_gl.h>
@@ -31,6 +32,13 @@ typedef struct demo_scene {
     ptl_shape shape;       /* 2D inputs */
     ptl_bake_desc desc;
     ptl_bake_debug* dbg;
+    /* the decomposition's closest-element search on the GPU (key U, --gpu; <portolan/gpu.h>): a
+       headless EGL context of the library's own, made on the main thread (demo_main.c, gpu_toggle)
+       and used from the bake thread; the same navmesh bytes as the CPU's */
+    ptl_gpu* gpu;
+    bool use_gpu;          /* the next bake asks the GPU */
+    bool baked_on_gpu;     /* the bake shown ran its search there */
+    char gpu_note[160];    /* the GPU's renderer, or why there is none */
     float bmin[3], bmax[3];/* bounds of the input (2D: of the shape at y = 0) */
 
     /* the bake thread writes these; the main thread reads them once `state` is BAKE_DONE/FAILED */
@@ -114,6 +122,9 @@ void demo_scene_default_path(demo_scene* s);
    false when none. */
 bool demo_scene_pick(const demo_scene* s, const float o[3], const float d[3], bool ceilings, float cut, float hit[3]);
 void demo_scene_free(demo_scene* s);
+/* Waits for the bake thread and destroys the GPU context (ptl_gpu_destroy makes its own context
+   current on this thread, then none): call it once the demo's own GL work is over. */
+void demo_scene_gpu_free(demo_scene* s);
 
 /* ---- Camera ------------------------------------------------------------------------------------*/
 typedef struct demo_camera {

@@ -254,11 +254,14 @@ static void draw_ui(app* a) {
         panel_add(&st, TEXT, "cells %u  portals %u  links %u  layers %u  vertices %u", s->info.cell_count,
                   s->info.portal_count, s->info.link_count, s->info.layer_count, s->info.vert_count);
         panel_add(&st, TEXT, "notches %u  spans %u  walkable %.0f m2", b->notches, b->spans, s->info.walkable_area);
+        if (s->baked_on_gpu) panel_add(&st, ACCENT, "decomposed on the GPU: %.28s (U: CPU)", s->gpu_note);
+        else panel_add(&st, TEXT, "decomposed on the CPU (U: GPU)");
     } else if (state == BAKE_FAILED) {
         panel_add(&st, PTL_DD_RGBA(255, 90, 90, 255), "bake failed: %.60s", s->err.message);
     } else {
         panel_add(&st, TEXT, "baking...");
     }
+    if (s->use_gpu && !s->gpu) panel_add(&st, PTL_DD_RGBA(255, 90, 90, 255), "no GPU decomposition: %.60s", s->gpu_note);
     if (s->has_start && s->has_goal) {
         if (s->path.found)
             panel_add(&st, TEXT, "path %.2f m, %u points, %u corridor cells", s->path.length, s->path.point_count,
@@ -314,6 +317,7 @@ static void draw_ui(app* a) {
         panel_add(&hp, TEXT, "right/middle drag: pan, wheel: zoom");
         panel_add(&hp, TEXT, "Tab: orbit/fly  WASD QE: move");
         panel_add(&hp, TEXT, "F: frame  B: bake again  L: all layers");
+        panel_add(&hp, TEXT, "U: decompose on the GPU / the CPU");
         panel_add(&hp, TEXT, "[ ]: radius  O: exact / corridor  X PgUp PgDn: storey cut");
         panel_add(&hp, TEXT, "R: ceilings %s  F12: screenshot", a->ceilings ? "shown" : "hidden");
         panel_add(&hp, TEXT, "V: cells by area %s  K: area %u normal / cost 10 / excluded", a->by_area ? "on" : "off",
@@ -423,6 +427,37 @@ static void click(app* a, int x, int y) {
     }
 }
 
+/* U and --gpu: the decomposition's closest-element search on the GPU (<portolan/gpu.h>), then a
+   bake. The library's headless EGL context is made here, on the main thread, once, with the demo's
+   context released first (libglvnd refuses an EGL context on a thread where a GLX one is current);
+   ptl_gpu_create loads glad's GL functions through EGL and leaves no context current, so the demo's
+   context is made current again and its functions loaded again (with libglvnd both loaders give the same
+   per-thread dispatch, which the bake thread then uses with the GPU's context current on it). Not
+   while a bake runs: the bake thread reads the desc and glad's pointers. */
+static void gpu_toggle(app* a, bool on) {
+    demo_scene* s = a->scene;
+    if (SDL_AtomicGet(&s->state) == BAKE_RUNNING) return;
+    s->use_gpu = on;
+    if (on && !s->gpu) {
+        ptl_error err;
+        SDL_GL_MakeCurrent(a->win, NULL); /* libglvnd: no EGL context while a GLX one is current */
+        if (ptl_gpu_create(NULL, &s->gpu, &err) < 0) {
+            s->gpu = NULL;
+            snprintf(s->gpu_note, sizeof s->gpu_note, "%.150s", err.message);
+            fprintf(stderr, "portolan-demo: no GPU decomposition: %s\n", err.message);
+        } else {
+            snprintf(s->gpu_note, sizeof s->gpu_note, "%s, OpenGL %s", ptl_gpu_renderer(s->gpu), ptl_gpu_version(s->gpu));
+        }
+        if (SDL_GL_MakeCurrent(a->win, a->ctx) != 0 || !gladLoadGL((GLADloadfunc)SDL_GL_GetProcAddress)) {
+            fprintf(stderr, "portolan-demo: the window's OpenGL context is lost: %s\n", SDL_GetError());
+            a->quit = true;
+            return;
+        }
+        if (!s->gpu) return;
+    }
+    demo_scene_bake_start(s);
+}
+
 static void handle_event(app* a, const SDL_Event* e) {
     switch (e->type) {
     case SDL_QUIT: a->quit = true; break;
@@ -435,6 +470,7 @@ static void handle_event(app* a, const SDL_Event* e) {
         else if (k == SDLK_TAB) demo_camera_toggle_fly(&a->cam);
         else if (k == SDLK_f) demo_camera_frame(&a->cam, a->scene->bmin, a->scene->bmax);
         else if (k == SDLK_b) demo_scene_bake_start(a->scene);
+        else if (k == SDLK_u && !e->key.repeat) gpu_toggle(a, !a->scene->use_gpu);
         else if (k == SDLK_LEFTBRACKET) set_radius(a, a->scene->radius - 0.05f);
         else if (k == SDLK_RIGHTBRACKET) set_radius(a, a->scene->radius + 0.05f);
         else if (k == SDLK_F12) a->want_shot = true;
@@ -525,13 +561,14 @@ typedef struct options {
     int area_count;
     int area_filter;       /* --area-filter cost|exclude: the K key's state at the start */
     bool by_area;          /* --by-area */
+    bool gpu;              /* --gpu: the first bake's decomposition on the GPU (key U) */
 } options;
 
 static void usage(FILE* f) {
     fprintf(f, "usage: portolan-demo [SCENE.obj|.map|.poly|.mesh] [--screenshot FILE.png] [--frames N] [--size WxH]\n"
                "                     [--from X,Y,Z --to X,Y,Z] [--click PX,PY]... [--radius R] [--mode exact|corridor] [--cut Y]\n"
                "                     [--all | --layers KEYS]\n"
-               "                     [--bench-frames N] [--area NAME=ID]... [--by-area] [--area-filter cost|exclude]\n"
+               "                     [--bench-frames N] [--area NAME=ID]... [--by-area] [--area-filter cost|exclude] [--gpu]\n"
                "  no SCENE: the built-in generated building; --all: every debugdraw layer on; --layers KEYS: only\n"
                "  the layers of these keys (1 input, 2 voxels, 3 spans, 4 raw contours, 5 contours, 6 notches, 7 cells,\n"
                "  8 walls, 9 portals, 0 links, T tiles, C corridor, P path, N snaps, G queries, M random points);\n"
@@ -540,7 +577,8 @@ static void usage(FILE* f) {
                "  --click PX,PY: a path-tool click at that window pixel once the bake is done (twice: start, goal);\n"
                "  --bench-frames N: render N frames after the bake and print the median frame time, then exit;\n"
                "  --area NAME=ID: the OBJ group or material NAME bakes as area ID (1..63); --by-area: cells coloured\n"
-               "  by area (V); --area-filter: the highest area costs 10 or is excluded (K cycles).\n");
+               "  by area (V); --area-filter: the highest area costs 10 or is excluded (K cycles);\n"
+               "  --gpu: the decomposition's closest-element search on the GPU (OpenGL 4.3 through EGL; U toggles).\n");
 }
 
 static bool parse_vec3(const char* s, float out[3]) {
@@ -569,6 +607,8 @@ static int parse_args(int argc, char** argv, options* o) {
             o->all = true;
         } else if (!strcmp(a, "--by-area")) {
             o->by_area = true;
+        } else if (!strcmp(a, "--gpu")) {
+            o->gpu = true;
         } else if (a[0] == '-' && a[1] == '-') {
             if (!v) return fprintf(stderr, "portolan-demo: %s needs a value\n", a), 2;
             ++i;
@@ -707,7 +747,13 @@ static int run(app* a, options* o) {
         memcpy(s->goal, o->to, sizeof s->goal), memcpy(s->goal_click, o->to, sizeof s->goal);
         s->has_start = s->has_goal = true;
     }
-    if (!demo_scene_bake_start(s)) return 1;
+    if (o->gpu) {
+        gpu_toggle(a, true); /* starts the bake, or says why there is no GPU */
+        if (!s->gpu) return 1;
+        if (a->quit) return 1;
+    } else if (!demo_scene_bake_start(s)) {
+        return 1;
+    }
     int ready_frames = 0, exit_code = 0;
     double* bench = o->bench_frames ? calloc((size_t)o->bench_frames * 2, sizeof(double)) : NULL;
     double* emit = bench ? bench + o->bench_frames : NULL;
@@ -815,6 +861,7 @@ int main(int argc, char** argv) {
     demo_ui_free(&a.ui);
     ptl_dd_gl_destroy(a.gl);
     SDL_GL_DeleteContext(a.ctx);
+    demo_scene_gpu_free(a.scene); /* before SDL_Quit, which may terminate the EGL display */
     SDL_DestroyWindow(a.win);
     SDL_Quit();
     demo_scene_free(a.scene);

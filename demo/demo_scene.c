@@ -87,6 +87,14 @@ bool demo_scene_load(demo_scene* s, const char* path) {
     return true;
 }
 
+/* FNV-1a over the blob: the log line that lets a test compare a GPU bake's bytes with the CPU's. */
+static uint64_t blob_hash(const void* blob, size_t size) {
+    const unsigned char* b = blob;
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (size_t i = 0; i < size; ++i) h = (h ^ b[i]) * 0x100000001b3ull;
+    return h;
+}
+
 /* ptl_bake_desc.progress: runs on the bake thread; the main thread reads the two atomics. */
 static void on_progress(void* user, const char* stage, float fraction) {
     demo_scene* s = user;
@@ -117,12 +125,15 @@ bool demo_scene_bake_start(demo_scene* s) {
     s->desc.progress = on_progress;
     s->desc.progress_user = s;
     if (s->area_name_count) s->desc.area_names = s->area_names, s->desc.area_name_count = s->area_name_count;
+    s->baked_on_gpu = s->use_gpu && s->gpu;
+    if (s->baked_on_gpu) s->desc.closest_backend = ptl_gpu_backend(s->gpu);
     SDL_AtomicSet(&s->progress_milli, 0);
     SDL_AtomicSetPtr(&s->progress_stage, NULL);
     s->last_stage_printed = NULL;
     s->progress_shown = false;
     SDL_AtomicSet(&s->state, BAKE_RUNNING);
-    printf("portolan-demo: baking %s\n", s->name);
+    if (s->baked_on_gpu) printf("portolan-demo: baking %s, the decomposition's search on the GPU (%s)\n", s->name, s->gpu_note);
+    else printf("portolan-demo: baking %s\n", s->name);
     fflush(stdout);
     s->thread = SDL_CreateThread(bake_thread, "ptl-bake", s);
     if (!s->thread) {
@@ -193,9 +204,10 @@ bool demo_scene_poll(demo_scene* s) {
     }
     const ptl_bake_stats* b = &s->stats;
     printf("portolan-demo: baked in %.1f ms (voxelize %.1f, filter %.1f, layers %.1f, contours %.1f, decompose %.1f, "
-           "merge %.1f, landmarks %.1f): %u cells, %u portals, %u links, %u layers\n",
+           "merge %.1f, landmarks %.1f): %u cells, %u portals, %u links, %u layers, %zu bytes (fnv1a %016llx), decomposed on the %s\n",
            b->ms_total, b->ms_voxelize, b->ms_filter, b->ms_layers, b->ms_contours, b->ms_decompose, b->ms_merge,
-           b->ms_landmarks, s->info.cell_count, s->info.portal_count, s->info.link_count, s->info.layer_count);
+           b->ms_landmarks, s->info.cell_count, s->info.portal_count, s->info.link_count, s->info.layer_count,
+           s->blob_size, (unsigned long long)blob_hash(s->blob, s->blob_size), s->baked_on_gpu ? "GPU" : "CPU");
     fflush(stdout);
     s->area_max = 0;
     for (uint32_t c = 0; c < s->info.cell_count; ++c) {
@@ -413,8 +425,16 @@ bool demo_scene_pick(const demo_scene* s, const float o[3], const float d[3], bo
     return true;
 }
 
+void demo_scene_gpu_free(demo_scene* s) {
+    if (s->thread) SDL_WaitThread(s->thread, NULL);
+    s->thread = NULL;
+    ptl_gpu_destroy(s->gpu);
+    s->gpu = NULL;
+}
+
 void demo_scene_free(demo_scene* s) {
     if (s->thread) SDL_WaitThread(s->thread, NULL);
+    ptl_gpu_destroy(s->gpu);
     ptl_query_destroy(s->q);
     ptl_navmesh_destroy(s->nm);
     ptl_blob_free(s->blob, s->blob_size, NULL);

@@ -73,6 +73,26 @@ if ! grep -q "path from .*: found.*sliced in [1-9][0-9]* steps .*: the same path
     sed 's/^/    /' "$out/builtin-offscreen.log"
     fails=$((fails + 1))
 fi
+# same_bytes CPU_LOG GPU_LOG NAME: the GPU bake (--gpu, key U) wrote the CPU bake's bytes (the blob's
+# FNV-1a in the "baked in" line) and says where it ran
+same_bytes() {
+    local cpu gpu
+    cpu=$(grep -o "fnv1a [0-9a-f]*), decomposed on the CPU" "$1" | head -1 | sed 's/fnv1a \([0-9a-f]*\).*/\1/')
+    gpu=$(grep -o "fnv1a [0-9a-f]*), decomposed on the GPU" "$2" | head -1 | sed 's/fnv1a \([0-9a-f]*\).*/\1/')
+    if [ -z "$gpu" ] || [ "$cpu" != "${gpu}" ]; then
+        echo "demo_headless: FAIL: $3: the GPU bake's blob (${gpu:-none}) is not the CPU's (${cpu:-none})"
+        fails=$((fails + 1))
+    else
+        echo "[$3] the GPU decomposition wrote the CPU's bytes (fnv1a $gpu)"
+    fi
+}
+# the decomposition's search on the GPU (llvmpipe here): the same navmesh, the backend on the panel
+run builtin-gpu-offscreen offscreen "" --gpu
+same_bytes "$out/builtin-offscreen.log" "$out/builtin-gpu-offscreen.log" builtin-gpu-offscreen
+if command -v xvfb-run >/dev/null; then
+    run builtin-gpu-xvfb xvfb "" --gpu
+    same_bytes "$out/builtin-xvfb.log" "$out/builtin-gpu-xvfb.log" builtin-gpu-xvfb
+fi
 # an agent of radius 0.6 on the built-in scene: the path keeps it, planned from the same navmesh
 run builtin-radius-offscreen offscreen "" --radius 0.6
 if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then
@@ -101,7 +121,7 @@ else
 fi
 # The interactive demo driven by xdotool under Xvfb: layer keys, all layers, radius keys and
 # slider, storey cut, ceilings, fly camera and its moves, orbit, pan and zoom with the mouse, two
-# clicks of the path tool, a rebake, and F12's screenshot; it must stay up, give a path and exit
+# clicks of the path tool, a rebake, a bake on the GPU (U), and F12's screenshot; it must stay up, give a path and exit
 # cleanly on SIGTERM (SDL turns it into a quit).
 # SDL_VIDEODRIVER=x11: should the X server not answer yet, SDL must fail rather than fall back to
 # its offscreen driver (no window for xdotool); such a start is tried again, up to three times.
@@ -124,6 +144,7 @@ interactive_once() {
         xdotool click --repeat 3 4; sleep 0.2
         xdotool mousemove --window "$w" 60 210 mousedown 1 mousemove --window "$w" 160 210 mouseup 1; sleep 0.3
         xdotool key --window "$w" b; sleep 1
+        xdotool key --window "$w" u; sleep 3
         xdotool key --window "$w" F12; sleep 0.5
         kill -0 $pid || { echo "the demo died"; exit 1; }
         kill $pid; wait $pid' _ "$dir" "$abs_demo" "$(cd "$(dirname "$dungeon")" && pwd)/dungeon.obj" "$log"
@@ -148,6 +169,7 @@ interactive() {
         return
     fi
     echo "[interactive] keys, mouse, path tool, rebake and F12 screenshot: ok ($(grep -c 'baked in' "$log") bakes)"
+    same_bytes "$log" "$log" "interactive (U: a bake on the GPU)"
 }
 if [ -f "$dungeon" ] && command -v xvfb-run >/dev/null; then
     if command -v xdotool >/dev/null; then
