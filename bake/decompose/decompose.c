@@ -201,6 +201,7 @@ static bool reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) {
             return true;
         }
     }
+    if (n) d->v.data[v].closed = 1; /* portals only split gaps further (relax.c reopens on removal) */
     return false;
 }
 
@@ -209,6 +210,7 @@ static bool in_sector(const ptl_dc* d, uint32_t v, ptl_v2 dir);
 
 /* Is v a notch still open whose Area of Interest contains p (so a portal v-p closes it)? */
 static bool mutual_notch(ptl_dc* d, uint32_t v, ptl_v2 p) {
+    if (d->v.data[v].closed) return false;
     ptl_v2 u, w;
     bool oom;
     if (!reflex_gap(d, v, &u, &w, &oom)) return false;

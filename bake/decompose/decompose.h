@@ -17,6 +17,7 @@ typedef struct ptl_dvert {
     uint32_t twin;           /* next vertex at the same position (circular; itself when alone) */
     uint8_t notch;           /* reflex in the input shape */
     uint8_t real;            /* a notch the decomposition must resolve (after relaxation) */
+    uint8_t closed;          /* no reflex gap left (set by reflex_gap; cleared when a portal goes) */
 } ptl_dvert;
 
 enum { PTL_DSEG_WALL = 0, PTL_DSEG_PORTAL = 1 }; /* ptl_dseg.kind */

@@ -138,6 +138,7 @@ static void unlink_ref(ptl_dc* d, uint32_t v, uint32_t seg) {
     if (*at == PTL_NONE) return;
     *at = d->refs.data[*at].next;
     d->v.data[v].portal_count--;
+    d->v.data[v].closed = 0; /* a gap may open again */
 }
 
 static uint32_t find(uint32_t* parent, uint32_t x) {
