@@ -6,7 +6,8 @@
    notch; a uniform grid culls it as in decompose.c), every segment in a bucket that may meet the
    cone widened by the scene's slop; a segment's lower bound is its float distance to the notch
    clipped to that widened cone, less the slop. Rings stop when their nearest point is farther than
-   what is kept (NEAREST) or than the reach (PARTNERS). */
+   what is kept (NEAREST) or than the reach (PARTNERS); NEAREST answers only the kept segments
+   within 4 slops of the least lower bound. */
 #include <float.h>
 #include <math.h>
 #include <string.h>
@@ -135,8 +136,15 @@ static void query(const ptl_closest_scene* s, const ptl_closest_batch* b, uint32
             }
         }
     }
-    b->out_count[q] = partners ? found : k.n;
-    if (!partners) b->out_bound[q] = unseen < k.evicted ? unseen : k.evicted;
+    /* Only a segment whose lower bound lies within 4 slops of the least can be the closest or tie
+       with it (each true distance lies within [lb, lb + 2 slop]): the rest are dropped, their
+       least bound joining the bound (shorter answers, less to read back). */
+    uint32_t m = k.n;
+    while (!partners && m > 1 && k.lb[m - 1] > k.lb[0] + 4 * slop) m--;
+    float bound = unseen < k.evicted ? unseen : k.evicted;
+    if (m < k.n && k.lb[m] < bound) bound = k.lb[m];
+    b->out_count[q] = partners ? found : m;
+    if (!partners) b->out_bound[q] = bound;
 }
 
 static ptl_status ref_find(void* user, const ptl_closest_scene* scene, ptl_closest_batch* b, ptl_error* err) {

@@ -222,8 +222,9 @@ typedef struct ptl_closest_scene {
 } ptl_closest_scene;
 
 enum {
-    PTL_CLOSEST_NEAREST = 0,  /* the `cap` segments of smallest lower bound, sorted by it, and a
-                                 bound no other segment in the cone goes below (FLT_MAX: none) */
+    PTL_CLOSEST_NEAREST = 0,  /* segments of smallest lower bound (at most `cap`, sorted by it;
+                                 those beyond the least + 4 slop may be left out), and a bound no
+                                 other segment in the cone goes below (FLT_MAX: none) */
     PTL_CLOSEST_PARTNERS = 1, /* every wall starting at an open notch within `reach` in the cone
                                  (any order); out_count > cap: too many, none returned */
 };

@@ -16,7 +16,7 @@
 #include "../../../runtime/internal.h"
 #include "closest_shader.h"
 
-enum { BUF_VERTS, BUF_SEGS, BUF_BUCKETS, BUF_QUERIES, BUF_RESULTS, BUF_COUNT };
+enum { BUF_VERTS, BUF_SEGS, BUF_BUCKETS, BUF_QUERIES, BUF_RESULTS, BUF_POOL, BUF_COUNT };
 
 struct ptl_gpu {
     ptl_allocator alloc;
@@ -155,11 +155,15 @@ static ptl_status upload_scene(ptl_gpu* g, const ptl_closest_scene* s, ptl_error
     return PTL_OK;
 }
 
-/* One dispatch for queries [q0, q0 + n) of the batch, results copied into its arrays. */
+/* One dispatch for queries [q0, q0 + n) of the batch, results copied into its arrays. The shader
+   writes a header per query and its answers into a pool through an atomic counter (closest_shader.h):
+   the headers and the used part of the pool are read back, copied by the driver
+   (glGetBufferSubData), not read through a mapping of the GPU's memory. */
 static ptl_status dispatch(ptl_gpu* g, ptl_closest_batch* b, uint32_t q0, uint32_t n, ptl_error* err) {
-    const uint32_t cap = b->cap, stride = 2 + 2 * cap;
-    const size_t qsz = (size_t)n * 8 * sizeof(uint32_t), rsz = (size_t)n * stride * sizeof(uint32_t);
-    uint32_t* qs = ptl_mem_alloc(&g->alloc, qsz);
+    const uint32_t cap = b->cap;
+    const size_t qsz = (size_t)n * 8 * sizeof(uint32_t), hsz = ((size_t)n + 1) * 4 * sizeof(uint32_t);
+    const size_t psz = (size_t)n * cap * 2 * sizeof(uint32_t);
+    uint32_t* qs = ptl_mem_alloc(&g->alloc, qsz > hsz ? qsz : hsz);
     if (!qs) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "gpu: out of memory");
     double t = now_ms();
     for (uint32_t i = 0; i < n; ++i) {
@@ -171,9 +175,12 @@ static ptl_status dispatch(ptl_gpu* g, ptl_closest_batch* b, uint32_t q0, uint32
         qs[8 * i + 6] = qs[8 * i + 7] = 0;
     }
     upload(g->buf[BUF_QUERIES], qs, qsz);
-    ptl_mem_free(&g->alloc, qs, qsz);
+    static const uint32_t zero[4] = {0, 0, 0, 0};
     glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[BUF_RESULTS]);
-    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)rsz, NULL, GL_DYNAMIC_READ);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)hsz, NULL, GL_DYNAMIC_READ);
+    glBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, sizeof zero, zero); /* the pool's counter */
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[BUF_POOL]);
+    glBufferData(GL_SHADER_STORAGE_BUFFER, (GLsizeiptr)psz, NULL, GL_DYNAMIC_READ);
     for (GLuint i = 0; i < BUF_COUNT; ++i) glBindBufferBase(GL_SHADER_STORAGE_BUFFER, i, g->buf[i]);
     glUseProgram(g->prog);
     const ptl_closest_scene* s = g->scene;
@@ -193,21 +200,40 @@ static ptl_status dispatch(ptl_gpu* g, ptl_closest_batch* b, uint32_t q0, uint32
     glFinish();
     double t2 = now_ms();
     g->stats.ms_dispatch += t2 - t1;
-    const uint32_t* r = glMapBufferRange(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)rsz, GL_MAP_READ_BIT);
-    if (!r) return ptl_error_set(err, PTL_ERR_UNSUPPORTED, "gpu: results cannot be mapped (OpenGL error 0x%x)", glGetError());
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t q = q0 + i, *ri = r + (size_t)i * stride;
-        const uint32_t cnt = ri[0], m = cnt < cap ? cnt : cap;
-        b->out_count[q] = cnt;
-        if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_bound[q], &ri[1], 4);
-        memcpy(&b->out_seg[(size_t)q * cap], ri + 2, (size_t)m * sizeof(uint32_t));
-        if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_lb[(size_t)q * cap], ri + 2 + cap, (size_t)m * sizeof(float));
+    uint32_t* h = qs; /* the headers, over the queries' copy */
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[BUF_RESULTS]);
+    glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)hsz, h);
+    const uint32_t used = h[0];
+    uint32_t* pool = used <= (size_t)n * cap ? ptl_mem_alloc(&g->alloc, (size_t)used * 2 * sizeof(uint32_t) + 8) : NULL;
+    if (!pool) {
+        ptl_mem_free(&g->alloc, qs, qsz > hsz ? qsz : hsz);
+        return ptl_error_set(err, used <= (size_t)n * cap ? PTL_ERR_NO_MEMORY : PTL_ERR_INTERNAL,
+                             "gpu: %s", used <= (size_t)n * cap ? "out of memory" : "the pool overflowed");
     }
-    glUnmapBuffer(GL_SHADER_STORAGE_BUFFER);
+    glBindBuffer(GL_SHADER_STORAGE_BUFFER, g->buf[BUF_POOL]);
+    if (used) glGetBufferSubData(GL_SHADER_STORAGE_BUFFER, 0, (GLsizeiptr)used * 2 * sizeof(uint32_t), pool);
+    ptl_status st = PTL_OK;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t q = q0 + i, *hi = h + 4 + 4 * (size_t)i;
+        const uint32_t cnt = hi[0], m = cnt < cap ? cnt : cap, at = hi[2];
+        if (at > used || m > used - at) { /* never: the shader's counter gave it room */
+            st = ptl_error_set(err, PTL_ERR_INTERNAL, "gpu: query %u's answers lie outside the pool", q);
+            break;
+        }
+        b->out_count[q] = cnt;
+        if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_bound[q], &hi[1], 4);
+        for (uint32_t j = 0; j < m; ++j) {
+            b->out_seg[(size_t)q * cap + j] = pool[2 * ((size_t)at + j)];
+            if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_lb[(size_t)q * cap + j], &pool[2 * ((size_t)at + j) + 1], 4);
+        }
+    }
+    ptl_mem_free(&g->alloc, pool, (size_t)used * 2 * sizeof(uint32_t) + 8);
+    ptl_mem_free(&g->alloc, qs, qsz > hsz ? qsz : hsz);
     g->stats.ms_readback += now_ms() - t2;
     g->stats.batches++;
     GLenum e = glGetError();
-    return e == GL_NO_ERROR ? PTL_OK : ptl_error_set(err, PTL_ERR_UNSUPPORTED, "gpu: OpenGL error 0x%x in a dispatch", e);
+    if (st >= 0 && e != GL_NO_ERROR) st = ptl_error_set(err, PTL_ERR_UNSUPPORTED, "gpu: OpenGL error 0x%x in a dispatch", e);
+    return st;
 }
 
 /* Makes the context current on this thread (own context) or checks it is the owner's. */

@@ -1,8 +1,10 @@
 /* The compute shader of the closest-element search (closest_gl.c): closest_ref.c's query() in GLSL
    4.30, one invocation per notch. Buffers (std430): 0 vertices (x, y, key bits, flags bits),
    1 segments (a, b, flags, 0), 2 buckets (nx * ny + 1 starts, then segment ids), 3 queries (cone r1,
-   r2; notch, reach bits), 4 results per query (count, bound bits, cap segment ids, cap lower-bound
-   bits). */
+   r2; notch, reach bits), 4 results (the pool's use, then per query: count, bound bits, offset into
+   the pool), 5 the pool (segment id, lower-bound bits), filled in any order through an atomic
+   counter: only what the queries answer is read back. NEAREST answers only the segments within 4
+   slops of the least lower bound (closest_ref.c). */
 #ifndef PTL_CLOSEST_SHADER_H
 #define PTL_CLOSEST_SHADER_H
 
@@ -14,7 +16,8 @@ static const char ptl_closest_shader_src[] =
     "layout(std430, binding = 2) readonly buffer Buckets { uint bucket[]; };\n"
     "struct Query { vec4 cone; uint notch; uint reach; uint pad0; uint pad1; };\n"
     "layout(std430, binding = 3) readonly buffer Queries { Query query[]; };\n"
-    "layout(std430, binding = 4) writeonly buffer Results { uint result[]; };\n"
+    "layout(std430, binding = 4) buffer Results { uint used; uint pad[3]; uvec4 head[]; };\n"
+    "layout(std430, binding = 5) writeonly buffer Pool { uvec2 pool[]; };\n"
     "uniform vec2 origin;\n"
     "uniform float cell, slop;\n"
     "uniform uint nx, ny, nb, mode, cap, count;\n"
@@ -115,14 +118,13 @@ static const char ptl_closest_shader_src[] =
     "            }\n"
     "        }\n"
     "    }\n"
-    "    uint base = q * (2u + 2u * cap);\n"
-    "    result[base] = partners ? found : kn;\n"
-    "    result[base + 1u] = floatBitsToUint(min(unseen, evicted));\n"
     "    uint m = partners ? min(found, cap) : kn;\n"
-    "    for (uint j = 0u; j < m; ++j) {\n"
-    "        result[base + 2u + j] = kseg(j);\n"
-    "        result[base + 2u + cap + j] = floatBitsToUint(klb(j));\n"
-    "    }\n"
+    "    while (!partners && m > 1u && klb(m - 1u) > klb(0) + 4.0 * slop) m--;\n"
+    "    float bound = min(unseen, evicted);\n"
+    "    if (!partners && m < kn) bound = min(bound, klb(m));\n"
+    "    uint at = m > 0u ? atomicAdd(used, m) : 0u;\n"
+    "    head[q] = uvec4(partners ? found : m, floatBitsToUint(bound), at, 0u);\n"
+    "    for (uint j = 0u; j < m; ++j) pool[at + j] = uvec2(kseg(j), floatBitsToUint(klb(j)));\n"
     "}\n";
 
 #endif
