@@ -95,9 +95,8 @@ bool ptl_dcb_batch_alloc(ptl_dc* d, ptl_dcb_batch* q, uint32_t cap) {
 void ptl_dcb_settle(ptl_dc* d, ptl_dcb_batch* q, uint32_t i) {
     const ptl_v2 np = P(d, q->notch[i]), r1 = q->r[2 * i], r2 = q->r[2 * i + 1];
     hit best = {PTL_NONE, {0, 0}, DBL_MAX, 0, 0};
-    const uint32_t n = q->cnt[i] < PTL_DCB_CAP ? q->cnt[i] : PTL_DCB_CAP;
-    for (uint32_t k = 0; k < n; ++k) {
-        const uint32_t seg = q->seg[(size_t)i * PTL_DCB_CAP + k];
+    for (uint32_t k = q->start[i]; k < q->start[i + 1]; ++k) {
+        const uint32_t seg = q->seg[k];
         hit h;
         if (seg >= d->s.count || !d->s.data[seg].alive || ptl_dc_touches(d, seg, np)) continue;
         if (ptl_dc_closest_in_cone(d, seg, np, r1, r2, &h) && ptl_dc_better(d, &h, &best)) best = h;
@@ -110,7 +109,7 @@ void ptl_dcb_settle(ptl_dc* d, ptl_dcb_batch* q, uint32_t i) {
 ptl_status ptl_dcb_ask(ptl_dc* d, const ptl_closest_scene* scene, ptl_dcb_batch* q, uint32_t mode, ptl_error* err) {
     ptl_closest_batch b = {.mode = mode, .count = q->count, .cap = PTL_DCB_CAP, .notch = q->notch,
                            .cone = q->cone, .reach = q->reach, .out_seg = q->seg, .out_lb = q->lb,
-                           .out_count = q->cnt, .out_bound = q->bound};
+                           .out_start = q->start, .out_count = q->cnt, .out_bound = q->bound};
     ptl_status st = d->backend->find(d->backend->user, scene, &b, err);
     if (st < 0 && err && err->status >= 0) ptl_error_set(err, st, "decompose: %s backend failed", d->backend->name);
     return st;

@@ -22,14 +22,14 @@ typedef struct ptl_dcb_batch {
     uint32_t* notch;
     ptl_v2* r; /* 2 per query: r1, r2 (exact) */
     float *cone, *reach, *lb, *bound;
-    uint32_t *seg, *cnt;
+    uint32_t *seg, *cnt, *start; /* seg, lb: packed, query i's from start[i] (ptl_closest_batch) */
     uint8_t* settled; /* 1: closest element known (h), 0: walk */
     ptl_dc_hit* h;
 } ptl_dcb_batch;
 
 #define PTL_DCB_FIELDS(X)                                                                                    \
     X(notch, 1) X(r, 2) X(cone, 4) X(reach, 1) X(lb, PTL_DCB_CAP) X(bound, 1) X(seg, PTL_DCB_CAP) X(cnt, 1) \
-    X(settled, 1) X(h, 1)
+    X(settled, 1) X(h, 1) X(start, 1)
 
 bool ptl_dcb_scene_build(ptl_dc* d, ptl_dcb_scene* b);
 void ptl_dcb_scene_free(ptl_dc* d, ptl_dcb_scene* b);

@@ -92,7 +92,9 @@ static void query(const ptl_closest_scene* s, const ptl_closest_batch* b, uint32
     const float w1 = slop * sqrtf(r[0] * r[0] + r[1] * r[1]), w2 = slop * sqrtf(r[2] * r[2] + r[3] * r[3]);
     const bool partners = b->mode == PTL_CLOSEST_PARTNERS;
     const float reach = partners ? b->reach[q] : 0;
-    kept k = {0, b->cap, b->out_seg + (size_t)q * b->cap, b->out_lb + (size_t)q * b->cap, FLT_MAX};
+    uint32_t kseg[64];
+    float klb[64];
+    kept k = {0, b->cap, kseg, klb, FLT_MAX};
     float unseen = FLT_MAX;
     uint32_t found = 0;
     int64_t cx = (int64_t)floorf((nx - s->x0) / s->cell), cy = (int64_t)floorf((ny - s->y0) / s->cell);
@@ -143,6 +145,11 @@ static void query(const ptl_closest_scene* s, const ptl_closest_batch* b, uint32
     while (!partners && m > 1 && k.lb[m - 1] > k.lb[0] + 4 * slop) m--;
     float bound = unseen < k.evicted ? unseen : k.evicted;
     if (m < k.n && k.lb[m] < bound) bound = k.lb[m];
+    if (partners) m = found <= b->cap ? found : 0;
+    const uint32_t at = b->out_start[q];
+    memcpy(b->out_seg + at, kseg, (size_t)m * sizeof(uint32_t));
+    if (!partners) memcpy(b->out_lb + at, klb, (size_t)m * sizeof(float));
+    b->out_start[q + 1] = at + m;
     b->out_count[q] = partners ? found : m;
     if (!partners) b->out_bound[q] = bound;
 }
@@ -151,6 +158,7 @@ static ptl_status ref_find(void* user, const ptl_closest_scene* scene, ptl_close
     (void)user;
     if (!scene || !b || b->cap < 1 || b->cap > 64)
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "closest backend: NULL scene or batch, or cap not in 1..64");
+    b->out_start[0] = 0;
     for (uint32_t q = 0; q < b->count; ++q) query(scene, b, q);
     return PTL_OK;
 }

@@ -86,8 +86,8 @@ static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array*
 static uint32_t partner_verts(ptl_dc* d, ptl_dcb_batch* q, uint32_t i, uint32_t* out) {
     const ptl_v2 np = P(d, q->notch[i]), r1 = q->r[2 * i], r2 = q->r[2 * i + 1];
     uint32_t k = 0;
-    for (uint32_t j = 0; j < q->cnt[i]; ++j) {
-        const uint32_t seg = q->seg[(size_t)i * PTL_DCB_CAP + j];
+    for (uint32_t j = q->start[i]; j < q->start[i + 1]; ++j) {
+        const uint32_t seg = q->seg[j];
         if (seg >= d->s.count) continue;
         const ptl_dseg* s = &d->s.data[seg];
         if (!s->alive || s->kind != PTL_DSEG_WALL || !d->v.data[s->a].real || ptl_dc_touches(d, seg, np)) continue;

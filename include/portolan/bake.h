@@ -236,9 +236,12 @@ typedef struct ptl_closest_batch {
     const uint32_t* notch;  /* count: the notch vertex */
     const float* cone;      /* 4 per query: r1, r2; the cone is r1 -> r2 counter-clockwise (< pi) */
     const float* reach;     /* count, PARTNERS only: [Units: wu] */
-    uint32_t* out_seg;      /* count * cap */
-    float* out_lb;          /* count * cap, NEAREST: lower bounds of the exact clipped distances */
-    uint32_t* out_count;    /* count */
+    uint32_t* out_seg;      /* count * cap of room, filled packed: query q's answers are
+                               out_seg[out_start[q] .. out_start[q + 1]) (at most cap), so a batch
+                               touches only the memory of what it answers */
+    float* out_lb;          /* the same places, NEAREST: lower bounds of the exact clipped distances */
+    uint32_t* out_start;    /* count + 1, written by the backend (out_start[0] = 0) */
+    uint32_t* out_count;    /* count (PARTNERS: may exceed cap, then none are given) */
     float* out_bound;       /* count, NEAREST: every segment not returned is at least this far */
 } ptl_closest_batch;
 

@@ -215,17 +215,18 @@ static ptl_status dispatch(ptl_gpu* g, ptl_closest_batch* b, uint32_t q0, uint32
     ptl_status st = PTL_OK;
     for (uint32_t i = 0; i < n; ++i) {
         const uint32_t q = q0 + i, *hi = h + 4 + 4 * (size_t)i;
-        const uint32_t cnt = hi[0], m = cnt < cap ? cnt : cap, at = hi[2];
+        const uint32_t cnt = hi[0], m = cnt <= cap ? cnt : 0, at = hi[2], to = b->out_start[q];
         if (at > used || m > used - at) { /* never: the shader's counter gave it room */
             st = ptl_error_set(err, PTL_ERR_INTERNAL, "gpu: query %u's answers lie outside the pool", q);
             break;
         }
         b->out_count[q] = cnt;
         if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_bound[q], &hi[1], 4);
-        for (uint32_t j = 0; j < m; ++j) {
-            b->out_seg[(size_t)q * cap + j] = pool[2 * ((size_t)at + j)];
-            if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_lb[(size_t)q * cap + j], &pool[2 * ((size_t)at + j) + 1], 4);
+        for (uint32_t j = 0; j < m; ++j) { /* packed: out_start (<portolan/bake.h>) */
+            b->out_seg[to + j] = pool[2 * ((size_t)at + j)];
+            if (b->mode == PTL_CLOSEST_NEAREST) memcpy(&b->out_lb[to + j], &pool[2 * ((size_t)at + j) + 1], 4);
         }
+        b->out_start[q + 1] = to + m;
     }
     ptl_mem_free(&g->alloc, pool, (size_t)used * 2 * sizeof(uint32_t) + 8);
     ptl_mem_free(&g->alloc, qs, qsz > hsz ? qsz : hsz);
@@ -263,6 +264,7 @@ static ptl_status gl_find(void* user, const ptl_closest_scene* scene, ptl_closes
     if (st >= 0 && g->scene != scene) st = upload_scene(g, scene, err);
     g->stats.ms_upload += now_ms() - t;
     enum { CHUNK = 65535 * 32 };
+    b->out_start[0] = 0;
     for (uint32_t q0 = 0; st >= 0 && q0 < b->count; q0 += CHUNK)
         st = dispatch(g, b, q0, b->count - q0 < CHUNK ? b->count - q0 : CHUNK, err);
     g->stats.queries += b->count;
