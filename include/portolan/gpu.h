@@ -16,7 +16,8 @@
        ptl_gpu_destroy(gpu);
 
    Context: by default a headless EGL context of its own (Mesa's surfaceless platform, llvmpipe
-   without a GPU, or the default EGL display), usable from any thread (calls are serialized and make
+   without a GPU; else the first EGL device that initializes, as NVIDIA's headless driver offers;
+   else the default EGL display), usable from any thread (calls are serialized and make
    it current in turn). With use_current_context, the GL context current on the calling thread (a
    demo's or a game's), which must stay current there; the bake must then run on that thread (no
    jobs). No usable OpenGL 4.3: ptl_gpu_create returns PTL_ERR_UNSUPPORTED and its message names what
