@@ -33,6 +33,9 @@ static const ptl_dd_color DEFAULTS[PTL_DD_COL_COUNT] = {
     [PTL_DD_COL_TURN] = PTL_DD_RGBA(255, 80, 220, 255),
     [PTL_DD_COL_MOVE] = PTL_DD_RGBA(255, 170, 0, 255),
     [PTL_DD_COL_OFFMESH] = PTL_DD_RGBA(255, 60, 200, 255),
+    [PTL_DD_COL_OBSTACLE] = PTL_DD_RGBA(255, 120, 40, 170),
+    [PTL_DD_COL_TILE_DIRTY] = PTL_DD_RGBA(255, 40, 40, 255),
+    [PTL_DD_COL_TILE_REBUILT] = PTL_DD_RGBA(60, 255, 120, 255),
 };
 
 ptl_dd_color ptl_dd_default_color(ptl_dd_color_id id) {

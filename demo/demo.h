@@ -21,6 +21,25 @@
 typedef enum demo_bake_state { BAKE_IDLE, BAKE_RUNNING, BAKE_DONE, BAKE_FAILED } demo_bake_state;
 
 enum { DEMO_MAX_PATH = 4096, DEMO_MAX_CORRIDOR = 8192, DEMO_MAX_TURNS = 1024, DEMO_RANDOM_POINTS = 500 };
+enum { DEMO_MAX_OBSTACLES = 64, DEMO_OBSTACLE_TILE = 32 /* [Units: columns] the tile cache's tiles */ };
+
+/* The obstacle tool (key I, --obstacle; demo_obstacles.c): a tile cache of the 3D scene
+   (<portolan/tilecache.h>), its obstacles, and what the last update rebuilt. */
+typedef struct demo_obstacles {
+    ptl_tilecache* tc;       /* NULL until the tool is first used on this bake */
+    bool on;                 /* clicks drop obstacles instead of path ends */
+    ptl_obstacle_desc desc[DEMO_MAX_OBSTACLES];
+    ptl_obstacle_ref ref[DEMO_MAX_OBSTACLES];
+    uint32_t count;
+    int selected;            /* the one a drag moves and Del removes; -1: none */
+    bool dragging;
+    bool move_pending;       /* a drag moved the mouse since the last update (one update a frame) */
+    float move_to[3];
+    uint8_t* rebuilt;        /* tiles_x * tiles_z: the tiles the last update rebuilt */
+    uint32_t tiles_x, tiles_z, rebuilt_count;
+    double update_ms;        /* the last update, wall clock */
+    ptl_tilecache_info info;
+} demo_obstacles;
 
 typedef struct demo_scene {
     char name[256];        /* what the stats panel calls it */
@@ -96,6 +115,7 @@ typedef struct demo_scene {
     uint32_t area_name_count;
     uint32_t area_max;
     int area_filter;
+    demo_obstacles obs;
 } demo_scene;
 #define DEMO_RANDOM_RADIUS 8.0f
 #define DEMO_SLICE 16u
@@ -122,6 +142,22 @@ void demo_scene_default_path(demo_scene* s);
    false when none. */
 bool demo_scene_pick(const demo_scene* s, const float o[3], const float d[3], bool ceilings, float cut, float hit[3]);
 void demo_scene_free(demo_scene* s);
+/* Loads s->blob as the navmesh (the built-in scene's lift added), a query, the area filter, and
+   plans the path again; false (message printed) when it does not load. */
+bool demo_scene_install(demo_scene* s);
+
+/* The obstacle tool (demo_obstacles.c). enable bakes the scene's tile cache once (3D scenes only;
+   false with a message otherwise) and puts its navmesh in place; add drops a cylinder (or a turned
+   box) standing on p; at finds the obstacle whose footprint holds p (-1: none); move and remove
+   change one; each change updates the cache, installs its navmesh and re-plans the path. */
+bool demo_obstacles_enable(demo_scene* s);
+bool demo_obstacles_add(demo_scene* s, const float p[3], bool box);
+int demo_obstacles_at(const demo_scene* s, const float p[3]);
+void demo_obstacles_move(demo_scene* s, int i, const float p[3]);
+void demo_obstacles_remove(demo_scene* s, int i);
+void demo_obstacles_draw(const demo_scene* s, const ptl_dd_sink* k);       /* the obstacles (depth-tested) */
+void demo_obstacles_draw_tiles(const demo_scene* s, const ptl_dd_sink* k); /* the cache's tiles (over all) */
+void demo_obstacles_free(demo_obstacles* o);
 /* Waits for the bake thread and destroys the GPU context (ptl_gpu_destroy makes its own context
    current on this thread, then none): call it once the demo's own GL work is over. */
 void demo_scene_gpu_free(demo_scene* s);

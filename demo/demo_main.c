@@ -120,11 +120,13 @@ static void draw_scene(app* a) {
         if (on[L_PORTALS]) ptl_dd_portals(k, NULL, s->nm);
         if (on[L_LINKS]) ptl_dd_links(k, NULL, s->nm), ptl_dd_offmesh(k, NULL, s->nm);
         if (on[L_TILES]) ptl_dd_tiles(k, NULL, s->nm);
+        demo_obstacles_draw(s, k);
         /* the bake's outlines are drawn over everything: they sit inside the surfaces they outline */
         ptl_dd_gl_set_mode(a->gl, PTL_DD_GL_OVERLAY);
         if (on[L_CONTOUR_RAW]) ptl_dd_contours(k, NULL, s->dbg, PTL_DD_CONTOUR_RAW);
         if (on[L_CONTOUR]) ptl_dd_contours(k, NULL, s->dbg, PTL_DD_CONTOUR_SIMPLIFIED);
         if (on[L_NOTCHES]) ptl_dd_notches(k, NULL, s->dbg);
+        demo_obstacles_draw_tiles(s, k);
         if (on[L_NEAREST]) {
             if (s->has_start) ptl_dd_nearest(k, NULL, s->start_click, &s->start_loc);
             if (s->has_goal) ptl_dd_nearest(k, NULL, s->goal_click, &s->goal_loc);
@@ -254,6 +256,9 @@ static void draw_ui(app* a) {
         panel_add(&st, TEXT, "cells %u  portals %u  links %u  layers %u  vertices %u", s->info.cell_count,
                   s->info.portal_count, s->info.link_count, s->info.layer_count, s->info.vert_count);
         panel_add(&st, TEXT, "notches %u  spans %u  walkable %.0f m2", b->notches, b->spans, s->info.walkable_area);
+        if (s->obs.tc)
+            panel_add(&st, s->obs.on ? ACCENT : TEXT, "obstacles %u: rebuilt in %.1f ms, %u tiles (I: tool %s)", s->obs.count,
+                      s->obs.update_ms, s->obs.rebuilt_count, s->obs.on ? "on" : "off");
         if (s->baked_on_gpu) panel_add(&st, ACCENT, "decomposed on the GPU: %.28s (U: CPU)", s->gpu_note);
         else panel_add(&st, TEXT, "decomposed on the CPU (U: GPU)");
     } else if (state == BAKE_FAILED) {
@@ -318,6 +323,8 @@ static void draw_ui(app* a) {
         panel_add(&hp, TEXT, "Tab: orbit/fly  WASD QE: move");
         panel_add(&hp, TEXT, "F: frame  B: bake again  L: all layers");
         panel_add(&hp, TEXT, "U: decompose on the GPU / the CPU");
+        panel_add(&hp, TEXT, "I: obstacle tool %s (click: cylinder, shift: box,", s->obs.on ? "on" : "off");
+        panel_add(&hp, TEXT, "   drag: move, Del: remove)");
         panel_add(&hp, TEXT, "[ ]: radius  O: exact / corridor  X PgUp PgDn: storey cut");
         panel_add(&hp, TEXT, "R: ceilings %s  F12: screenshot", a->ceilings ? "shown" : "hidden");
         panel_add(&hp, TEXT, "V: cells by area %s  K: area %u normal / cost 10 / excluded", a->by_area ? "on" : "off",
@@ -402,6 +409,23 @@ static void set_radius(app* a, float r) {
     demo_scene_update_path(a->scene);
 }
 
+/* The scene's point under window pixel (x, y) (the storey cut and the ceilings as drawn). */
+static bool pick(app* a, int x, int y, float hit[3]) {
+    float o[3], d[3];
+    demo_camera_ray(&a->cam, (float)x, (float)y, a->width, a->height, o, d);
+    return demo_scene_pick(a->scene, o, d, a->ceilings, a->cut, hit);
+}
+
+/* I: the obstacle tool on or off (the first time bakes the scene's tile cache). */
+static void obstacle_tool(app* a, bool on) {
+    demo_scene* s = a->scene;
+    if (on && (SDL_AtomicGet(&s->state) != BAKE_DONE || !demo_obstacles_enable(s))) {
+        snprintf(a->note, sizeof a->note, "the obstacle tool needs a baked 3D scene");
+        return;
+    }
+    s->obs.on = on;
+}
+
 static void click(app* a, int x, int y) {
     float o[3], d[3], hit[3];
     demo_camera_ray(&a->cam, (float)x, (float)y, a->width, a->height, o, d);
@@ -411,6 +435,12 @@ static void click(app* a, int x, int y) {
         return;
     }
     a->note[0] = '\0';
+    if (s->obs.on) { /* the obstacle tool: select the one under the mouse, or drop one there */
+        const int i = demo_obstacles_at(s, hit);
+        if (i >= 0 && !(SDL_GetModState() & KMOD_SHIFT)) s->obs.selected = i;
+        else demo_obstacles_add(s, hit, (SDL_GetModState() & KMOD_SHIFT) != 0);
+        return;
+    }
     if (!a->next_is_goal) {
         memcpy(s->start, hit, sizeof hit), memcpy(s->start_click, hit, sizeof hit);
         s->has_start = true, s->has_goal = false;
@@ -471,6 +501,9 @@ static void handle_event(app* a, const SDL_Event* e) {
         else if (k == SDLK_f) demo_camera_frame(&a->cam, a->scene->bmin, a->scene->bmax);
         else if (k == SDLK_b) demo_scene_bake_start(a->scene);
         else if (k == SDLK_u && !e->key.repeat) gpu_toggle(a, !a->scene->use_gpu);
+        else if (k == SDLK_i && !e->key.repeat) obstacle_tool(a, !a->scene->obs.on);
+        else if ((k == SDLK_DELETE || k == SDLK_BACKSPACE) && a->scene->obs.on)
+            demo_obstacles_remove(a->scene, a->scene->obs.selected);
         else if (k == SDLK_LEFTBRACKET) set_radius(a, a->scene->radius - 0.05f);
         else if (k == SDLK_RIGHTBRACKET) set_radius(a, a->scene->radius + 0.05f);
         else if (k == SDLK_F12) a->want_shot = true;
@@ -505,6 +538,11 @@ static void handle_event(app* a, const SDL_Event* e) {
             } else {
                 a->ldown = true, a->dragging = false;
                 a->down_x = e->button.x, a->down_y = e->button.y;
+                float hit[3];
+                if (a->scene->obs.on && pick(a, e->button.x, e->button.y, hit)) {
+                    const int i = demo_obstacles_at(a->scene, hit);
+                    if (i >= 0) a->scene->obs.selected = i, a->scene->obs.dragging = true;
+                }
             }
         }
         break;
@@ -512,6 +550,7 @@ static void handle_event(app* a, const SDL_Event* e) {
         if (e->button.button == SDL_BUTTON_LEFT) {
             if (a->ldown && !a->dragging && SDL_AtomicGet(&a->scene->state) == BAKE_DONE) click(a, e->button.x, e->button.y);
             a->ldown = a->dragging = a->slider_drag = false;
+            a->scene->obs.dragging = false;
         }
         break;
     case SDL_MOUSEMOTION:
@@ -519,7 +558,12 @@ static void handle_event(app* a, const SDL_Event* e) {
             set_radius(a, ((float)e->motion.x - a->slider_x) / SLIDER_W * RADIUS_MAX);
         } else if (a->ldown) {
             if (abs(e->motion.x - a->down_x) + abs(e->motion.y - a->down_y) > 4) a->dragging = true;
-            if (a->dragging) demo_camera_orbit(&a->cam, (float)e->motion.xrel, (float)e->motion.yrel);
+            demo_obstacles* ob = &a->scene->obs;
+            if (a->dragging && ob->dragging) { /* moved once a frame (run's loop), to the floor under the mouse */
+                if (pick(a, e->motion.x, e->motion.y, ob->move_to)) ob->move_pending = true;
+            } else if (a->dragging) {
+                demo_camera_orbit(&a->cam, (float)e->motion.xrel, (float)e->motion.yrel);
+            }
         } else if (e->motion.state & (SDL_BUTTON_RMASK | SDL_BUTTON_MMASK)) {
             demo_camera_pan(&a->cam, (float)e->motion.xrel, (float)e->motion.yrel, a->height);
         }
@@ -556,6 +600,9 @@ typedef struct options {
     int bench_frames;
     const char* layers; /* --layers KEYS: exactly these layers on (their keys, e.g. "27P") */
     int clicks;         /* --click PX,PY (up to 2): path-tool clicks at window pixels once baked */
+    int obstacle_count; /* --obstacle X,Y,Z / --obstacle-box X,Y,Z (up to 8): dropped once baked */
+    float obstacles[8][3];
+    bool obstacle_box[8];
     int click_px[2][2];
     const char* areas[16]; /* --area NAME=ID */
     int area_count;
@@ -569,6 +616,7 @@ static void usage(FILE* f) {
                "                     [--from X,Y,Z --to X,Y,Z] [--click PX,PY]... [--radius R] [--mode exact|corridor] [--cut Y]\n"
                "                     [--all | --layers KEYS]\n"
                "                     [--bench-frames N] [--area NAME=ID]... [--by-area] [--area-filter cost|exclude] [--gpu]\n"
+               "                     [--obstacle X,Y,Z]... [--obstacle-box X,Y,Z]...\n"
                "  no SCENE: the built-in generated building; --all: every debugdraw layer on; --layers KEYS: only\n"
                "  the layers of these keys (1 input, 2 voxels, 3 spans, 4 raw contours, 5 contours, 6 notches, 7 cells,\n"
                "  8 walls, 9 portals, 0 links, T tiles, C corridor, P path, N snaps, G queries, M random points);\n"
@@ -578,7 +626,9 @@ static void usage(FILE* f) {
                "  --bench-frames N: render N frames after the bake and print the median frame time, then exit;\n"
                "  --area NAME=ID: the OBJ group or material NAME bakes as area ID (1..63); --by-area: cells coloured\n"
                "  by area (V); --area-filter: the highest area costs 10 or is excluded (K cycles);\n"
-               "  --gpu: the decomposition's closest-element search on the GPU (OpenGL 4.3 through EGL; U toggles).\n");
+               "  --gpu: the decomposition's closest-element search on the GPU (OpenGL 4.3 through EGL; U toggles);\n"
+               "  --obstacle / --obstacle-box X,Y,Z: a cylinder (0.6 m, 2 m high) or a turned box standing at X,Y,Z,\n"
+               "  dropped through the scene's tile cache once baked (3D scenes; I: the obstacle tool).\n");
 }
 
 static bool parse_vec3(const char* s, float out[3]) {
@@ -634,6 +684,10 @@ static int parse_args(int argc, char** argv, options* o) {
                 if (sscanf(v, "%dx%d", &o->width, &o->height) != 2 || o->width < 64 || o->height < 64 ||
                     o->width > 8192 || o->height > 8192)
                     return fprintf(stderr, "portolan-demo: --size is WxH (64..8192)\n"), 2;
+            } else if (!strcmp(a, "--obstacle") || !strcmp(a, "--obstacle-box")) {
+                if (o->obstacle_count == 8 || !parse_vec3(v, o->obstacles[o->obstacle_count]))
+                    return fprintf(stderr, "portolan-demo: %s is X,Y,Z (at most 8)\n", a), 2;
+                o->obstacle_box[o->obstacle_count++] = a[10] == '-';
             } else if (!strcmp(a, "--from")) {
                 if (!parse_vec3(v, o->from)) return fprintf(stderr, "portolan-demo: --from is X,Y,Z\n"), 2;
                 o->has_from = true;
@@ -764,6 +818,10 @@ static int run(app* a, options* o) {
         last = t0;
         SDL_Event e;
         while (SDL_PollEvent(&e)) handle_event(a, &e);
+        if (s->obs.move_pending) { /* a drag's last position this frame */
+            s->obs.move_pending = false;
+            demo_obstacles_move(s, s->obs.selected, s->obs.move_to);
+        }
         keyboard_move(a, dt);
         demo_scene_poll(s);
         int state = SDL_AtomicGet(&s->state);
@@ -781,6 +839,11 @@ static int run(app* a, options* o) {
         draw_scene(a);
         draw_ui(a);
         bool done = state == BAKE_DONE && s->nm;
+        if (done && ready_frames == 0 && o->obstacle_count) {
+            /* scripted obstacles (--obstacle, --obstacle-box): the tile cache's navmesh with them */
+            for (int i = 0; i < o->obstacle_count; ++i)
+                if (!demo_obstacles_add(s, o->obstacles[i], o->obstacle_box[i])) exit_code = 1;
+        }
         if (done && ready_frames == 0 && o->clicks) {
             /* scripted clicks (the camera is set: the first frame after the bake was drawn) */
             for (int c = 0; c < o->clicks; ++c) click(a, o->click_px[c][0], o->click_px[c][1]);

@@ -118,6 +118,9 @@ bool demo_scene_bake_start(demo_scene* s) {
     ptl_navmesh_destroy(s->nm);
     ptl_blob_free(s->blob, s->blob_size, NULL);
     s->q = NULL, s->nm = NULL, s->blob = NULL, s->blob_size = 0;
+    const bool tool_on = s->obs.on;
+    demo_obstacles_free(&s->obs); /* a new bake: a new cache once the tool is used again */
+    s->obs.on = tool_on;
     s->corridor_count = 0;
     memset(&s->path, 0, sizeof s->path);
     memset(&s->desc, 0, sizeof s->desc);
@@ -182,10 +185,29 @@ bool demo_scene_poll(demo_scene* s) {
         fprintf(stderr, "portolan-demo: bake failed: %s\n", s->err.message);
         return false;
     }
+    if (!demo_scene_install(s)) {
+        SDL_AtomicSet(&s->state, BAKE_FAILED);
+        return false;
+    }
+    const ptl_bake_stats* b = &s->stats;
+    printf("portolan-demo: baked in %.1f ms (voxelize %.1f, filter %.1f, layers %.1f, contours %.1f, decompose %.1f, "
+           "merge %.1f, landmarks %.1f): %u cells, %u portals, %u links, %u layers, %zu bytes (fnv1a %016llx), decomposed on the %s\n",
+           b->ms_total, b->ms_voxelize, b->ms_filter, b->ms_layers, b->ms_contours, b->ms_decompose, b->ms_merge,
+           b->ms_landmarks, s->info.cell_count, s->info.portal_count, s->info.link_count, s->info.layer_count,
+           s->blob_size, (unsigned long long)blob_hash(s->blob, s->blob_size), s->baked_on_gpu ? "GPU" : "CPU");
+    fflush(stdout);
+    if (!(s->has_start && s->has_goal)) demo_scene_default_path(s);
+    return true;
+}
+
+bool demo_scene_install(demo_scene* s) {
+    ptl_query_destroy(s->q);
+    ptl_navmesh_destroy(s->nm);
+    s->q = NULL, s->nm = NULL;
+    s->corridor_count = 0;
     ptl_error err;
     if (ptl_navmesh_create(s->blob, s->blob_size, NULL, &s->nm, &err) < 0) {
         fprintf(stderr, "portolan-demo: the baked navmesh does not load: %s\n", err.message);
-        SDL_AtomicSet(&s->state, BAKE_FAILED);
         return false;
     }
     ptl_navmesh_get_info(s->nm, &s->info);
@@ -199,23 +221,16 @@ bool demo_scene_poll(demo_scene* s) {
     }
     if (ptl_query_create(s->nm, NULL, &s->q) < 0) {
         fprintf(stderr, "portolan-demo: out of memory for the query\n");
-        SDL_AtomicSet(&s->state, BAKE_FAILED);
+        ptl_navmesh_destroy(s->nm);
+        s->nm = NULL;
         return false;
     }
-    const ptl_bake_stats* b = &s->stats;
-    printf("portolan-demo: baked in %.1f ms (voxelize %.1f, filter %.1f, layers %.1f, contours %.1f, decompose %.1f, "
-           "merge %.1f, landmarks %.1f): %u cells, %u portals, %u links, %u layers, %zu bytes (fnv1a %016llx), decomposed on the %s\n",
-           b->ms_total, b->ms_voxelize, b->ms_filter, b->ms_layers, b->ms_contours, b->ms_decompose, b->ms_merge,
-           b->ms_landmarks, s->info.cell_count, s->info.portal_count, s->info.link_count, s->info.layer_count,
-           s->blob_size, (unsigned long long)blob_hash(s->blob, s->blob_size), s->baked_on_gpu ? "GPU" : "CPU");
-    fflush(stdout);
     s->area_max = 0;
     for (uint32_t c = 0; c < s->info.cell_count; ++c) {
         ptl_cell_view v;
         if (ptl_navmesh_get_cell(s->nm, c, &v) == PTL_OK && v.area > s->area_max) s->area_max = v.area;
     }
     demo_scene_apply_area_filter(s); /* plans the path */
-    if (!(s->has_start && s->has_goal)) demo_scene_default_path(s);
     return true;
 }
 
@@ -434,6 +449,7 @@ void demo_scene_gpu_free(demo_scene* s) {
 
 void demo_scene_free(demo_scene* s) {
     if (s->thread) SDL_WaitThread(s->thread, NULL);
+    demo_obstacles_free(&s->obs);
     ptl_gpu_destroy(s->gpu);
     ptl_query_destroy(s->q);
     ptl_navmesh_destroy(s->nm);

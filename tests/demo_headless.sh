@@ -93,6 +93,20 @@ if command -v xvfb-run >/dev/null; then
     run builtin-gpu-xvfb xvfb "" --gpu
     same_bytes "$out/builtin-xvfb.log" "$out/builtin-gpu-xvfb.log" builtin-gpu-xvfb
 fi
+# dynamic obstacles through the scene's tile cache (--obstacle: a cylinder on the street, a turned
+# box further on): the navmesh is rebuilt with them and the default path goes around them (longer)
+run builtin-obstacles-offscreen offscreen "" --obstacle 20,0.2,37.9 --obstacle-box 12,0.2,38
+obs_log=$out/builtin-obstacles-offscreen.log
+len0=$(grep -o "path from .*: found, length [0-9.]*" "$out/builtin-offscreen.log" | head -1 | sed 's/.*length //')
+len1=$(grep -o "path from .*: found, length [0-9.]*" "$obs_log" | head -1 | sed 's/.*length //')
+if ! grep -q "obstacles 2: navmesh rebuilt" "$obs_log" || [ -z "$len1" ] || [ -z "$len0" ] ||
+    ! awk -v a="$len0" -v b="$len1" 'BEGIN { exit !(b > a) }'; then
+    echo "demo_headless: FAIL: builtin-obstacles-offscreen: no rebuilt navmesh, or the path (${len1:-none} m) not longer than without obstacles (${len0:-none} m):"
+    sed 's/^/    /' "$obs_log"
+    fails=$((fails + 1))
+else
+    echo "[builtin-obstacles-offscreen] two obstacles: the path goes around them ($len0 m -> $len1 m)"
+fi
 # an agent of radius 0.6 on the built-in scene: the path keeps it, planned from the same navmesh
 run builtin-radius-offscreen offscreen "" --radius 0.6
 if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then
@@ -121,7 +135,8 @@ else
 fi
 # The interactive demo driven by xdotool under Xvfb: layer keys, all layers, radius keys and
 # slider, storey cut, ceilings, fly camera and its moves, orbit, pan and zoom with the mouse, two
-# clicks of the path tool, a rebake, a bake on the GPU (U), and F12's screenshot; it must stay up, give a path and exit
+# clicks of the path tool, the obstacle tool (drop, drag, delete), a rebake, a bake on the GPU (U), and
+# F12's screenshot; it must stay up, give a path and exit
 # cleanly on SIGTERM (SDL turns it into a quit).
 # SDL_VIDEODRIVER=x11: should the X server not answer yet, SDL must fail rather than fall back to
 # its offscreen driver (no window for xdotool); such a start is tried again, up to three times.
@@ -139,6 +154,11 @@ interactive_once() {
         done
         xdotool mousemove --window "$w" 420 440 click 1; sleep 0.3
         xdotool mousemove --window "$w" 680 590 click 1; sleep 0.3
+        xdotool key --window "$w" i; sleep 1
+        xdotool mousemove --window "$w" 420 440 click 1; sleep 1
+        xdotool mousemove --window "$w" 420 440 mousedown 1 mousemove --window "$w" 440 450 mouseup 1; sleep 1
+        xdotool key --window "$w" Delete; sleep 1
+        xdotool key --window "$w" i; sleep 0.2
         xdotool mousemove --window "$w" 640 360 mousedown 1 mousemove --window "$w" 700 400 mouseup 1; sleep 0.2
         xdotool mousemove --window "$w" 640 360 mousedown 3 mousemove --window "$w" 600 300 mouseup 3; sleep 0.2
         xdotool click --repeat 3 4; sleep 0.2
@@ -169,6 +189,13 @@ interactive() {
         return
     fi
     echo "[interactive] keys, mouse, path tool, rebake and F12 screenshot: ok ($(grep -c 'baked in' "$log") bakes)"
+    if grep -q "obstacles 1: navmesh rebuilt" "$log" && grep -q "obstacles 0: navmesh rebuilt" "$log"; then
+        echo "[interactive] obstacle tool (I): dropped, dragged and deleted ($(grep -c 'navmesh rebuilt' "$log") updates)"
+    else
+        echo "demo_headless: FAIL: interactive: the obstacle tool (I, click, drag, Del) did not rebuild the navmesh:"
+        grep "obstacle\|tile cache" "$log" | sed 's/^/    /'
+        fails=$((fails + 1))
+    fi
     same_bytes "$log" "$log" "interactive (U: a bake on the GPU)"
 }
 if [ -f "$dungeon" ] && command -v xvfb-run >/dev/null; then

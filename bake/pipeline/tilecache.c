@@ -439,3 +439,21 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     mem += (uint64_t)tc->obs.cap * sizeof *tc->obs.data + (uint64_t)tc->free_slots.cap * 4 + tc->blob_size;
     out->memory_bytes = mem;
 }
+
+uint32_t ptl_tilecache_tile(const ptl_tilecache* tc, uint32_t tx, uint32_t tz, float bmin[3], float bmax[3]) {
+    const bool in = tc && tx < (uint32_t)tc->w.tl->tiles_x && tz < (uint32_t)tc->w.tl->tiles_z;
+    if (bmin && bmax) {
+        if (!in) {
+            for (int k = 0; k < 3; ++k) bmin[k] = 1, bmax[k] = 0;
+        } else { /* the columns tiles_of counts in (tile_size of them from the world's origin) */
+            const ptl_vx_params* p = tc->w.p;
+            const float span = (float)tc->w.tl->tile_size * p->cs;
+            bmin[0] = p->bmin[0] + (float)tx * span, bmax[0] = bmin[0] + span;
+            bmin[2] = p->bmin[2] + (float)tz * span, bmax[2] = bmin[2] + span;
+            bmin[1] = p->bmin[1], bmax[1] = p->bmax[1];
+        }
+    }
+    if (!in) return 0;
+    const uint32_t i = tz * (uint32_t)tc->w.tl->tiles_x + tx;
+    return (tc->dirty[i] ? PTL_TILE_DIRTY : 0u) | (tc->removed[i] ? PTL_TILE_STAMPED : 0u);
+}

@@ -37,6 +37,7 @@
 #include "bake.h"
 #include "bake_debug.h"
 #include "runtime.h"
+#include "tilecache.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -89,6 +90,9 @@ typedef enum ptl_dd_color_id {
     PTL_DD_COL_TURN,              /* a path's turns around corners: arcs and their spokes */
     PTL_DD_COL_MOVE,              /* moves along the surface: the way to the end, and on to the target */
     PTL_DD_COL_OFFMESH,           /* off-mesh links (jumps, ladders, teleports) */
+    PTL_DD_COL_OBSTACLE,          /* dynamic obstacles of a tile cache (<portolan/tilecache.h>) */
+    PTL_DD_COL_TILE_DIRTY,        /* tile cache: tiles waiting for an update */
+    PTL_DD_COL_TILE_REBUILT,      /* tile cache: tiles the last update rebuilt */
     PTL_DD_COL_COUNT
 } ptl_dd_color_id;
 
@@ -165,6 +169,18 @@ void ptl_dd_links(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_
    end), an arrowhead at the end (and at the start for a two-way link, 2 lines each), and a circle of
    its radius around each end (12 lines each), in PTL_DD_COL_OFFMESH. */
 void ptl_dd_offmesh(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm);
+
+/* ---- Tile cache ----------------------------------------------------------------------------------*/
+/* An obstacle (<portolan/tilecache.h>): its sides as translucent triangles (one TRIS batch) and its
+   edges (one LINES batch) in `color` (0: PTL_DD_COL_OBSTACLE); a cylinder as a 24-sided prism. A
+   malformed desc (ptl_tilecache_add would refuse it) draws nothing. */
+void ptl_dd_obstacle(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_obstacle_desc* o, ptl_dd_color color);
+/* The cache's tiles: those waiting for an update (PTL_TILE_DIRTY) outlined in PTL_DD_COL_TILE_DIRTY
+   at the world's floor and top, and, where `rebuilt` is not NULL (tiles_x * tiles_z flags, row by
+   row: the tiles the caller's last update rebuilt, read with ptl_tilecache_tile before it), their
+   boxes in PTL_DD_COL_TILE_REBUILT. One LINES batch. */
+void ptl_dd_tilecache_tiles(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_tilecache* tc,
+                            const uint8_t* rebuilt);
 /* The navmesh's bounds as a box (12 lines) and, for a tiled bake (ptl_navmesh_info.tile_size > 0),
    its tile grid at the bottom of the bounds: tiles_x + 1 lines along z and tiles_z + 1 along x. */
 void ptl_dd_tiles(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_navmesh* nm);

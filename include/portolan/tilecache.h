@@ -128,6 +128,17 @@ typedef struct ptl_tilecache_info {
 
 void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out);
 
+enum {
+    PTL_TILE_DIRTY = 1u,   /* an obstacle over it was added, moved or removed since its last update */
+    PTL_TILE_STAMPED = 2u  /* obstacles remove spans of it now */
+};
+
+/* Tile (tx, tz) of the cache's grid (tx < tiles_x, tz < tiles_z; ptl_tilecache_info): its PTL_TILE_*
+   flags, and its box in world units when bmin / bmax are not NULL (the columns it owns in x-z, the
+   world's height in y). A tile outside the grid: 0 and an empty box (bmin > bmax). For drawing and
+   tools (debugdraw's ptl_dd_tilecache_tiles); reads only. */
+uint32_t ptl_tilecache_tile(const ptl_tilecache* tc, uint32_t tx, uint32_t tz, float bmin[3], float bmax[3]);
+
 #ifdef __cplusplus
 }
 #endif
