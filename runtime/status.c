@@ -26,6 +26,7 @@ static const status_entry STATUS_TABLE[] = {
     {PTL_ERR_OUT_OF_NODES, "PTL_ERR_OUT_OF_NODES", "search ran out of nodes"},
     {PTL_ERR_UNSUPPORTED, "PTL_ERR_UNSUPPORTED", "not supported by this version"},
     {PTL_ERR_INTERNAL, "PTL_ERR_INTERNAL", "internal error"},
+    {PTL_ERR_STALE, "PTL_ERR_STALE", "a reference from another version of the navmesh"},
 };
 
 static const status_entry* find(ptl_status s) {

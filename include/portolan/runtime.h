@@ -58,7 +58,8 @@ typedef enum ptl_status {
     PTL_ERR_NOT_FOUND = -8,   /* a query point has no mesh within the search extents */
     PTL_ERR_OUT_OF_NODES = -9,/* a search ran out of its node pool (raise ptl_query_desc.max_nodes) */
     PTL_ERR_UNSUPPORTED = -10,/* a feature this build does not offer */
-    PTL_ERR_INTERNAL = -11    /* an internal invariant failed: a bug, please report it with the input */
+    PTL_ERR_INTERNAL = -11,   /* an internal invariant failed: a bug, please report it with the input */
+    PTL_ERR_STALE = -12       /* a reference made under another version of a live navmesh (live.h) */
 } ptl_status;
 
 const char* ptl_status_name(ptl_status s);    /* "PTL_ERR_PARSE" */
