@@ -251,6 +251,14 @@ bool ptl_query_portal_wide(const ptl_query* q, uint32_t a, uint32_t b, double mi
     return dx * dx + dz * dz >= min_w2;
 }
 
+/* Does a cell of s lie in the piece (or the group of pieces joined by links) of a cell of t? */
+static bool ends_share_piece(const ptl_navmesh* nm, const ptl_qpoint* s, const ptl_qpoint* t) {
+    for (uint32_t i = 0; i < s->cell_count; ++i)
+        for (uint32_t j = 0; j < t->cell_count; ++j)
+            if (ptl_nm_same_piece(nm, s->cells[i], t->cells[j])) return true;
+    return false;
+}
+
 /* Is entering cell d at (x, z) with cost g better than its entry so far? Entries at different
    points compare by g alone (a heuristic measure, above), except in a cell holding the goal, where
    the cost on to the goal is known: the straight line in the convex cell. (A link landing in the
@@ -356,6 +364,10 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoin
             return ptl_query_straight(s, t, res);
         }
     }
+    /* No cell of the start in a piece (or a group of pieces joined by links) of the goal's: the
+       search could only flood the start's piece to learn that (the exact search's check, taken
+       over every cell of both ends, so a start on a pinch between pieces keeps its way). */
+    if (t->cell_count && !ends_share_piece(q->nm, s, t)) return PTL_PARTIAL;
     uint32_t expanded = 0, goal = corridor_cells(q, s, t, 0, &expanded);
     res->nodes_expanded = expanded;
     return goal == PTL_NONE ? PTL_PARTIAL : write_path(q, goal, s, t, res);

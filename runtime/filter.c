@@ -120,7 +120,7 @@ ptl_status ptl_query_nearest_reached(ptl_query* q, const ptl_qpoint* s, const fl
             q->seen_stamp[nb] = stamp, q->cheap[tail++] = nb;
         }
         if (ptl_nm_is_link(nm, c)) continue;
-        double x = gx, z = gz, d = ptl_query_nearest_in_cell(nm, c, gx, gz, &x, &z);
+        double x = gx, z = gz, d = ptl_query_nearest_in_cell(q, c, gx, gz, &x, &z);
         if (d > best_d + tie) continue;
         double dy = INFINITY;
         if (d >= best_d - tie) { /* heights only to break a tie in plan, as partial.c */

@@ -10,30 +10,35 @@
 
 #include "query_internal.h"
 
-/* The nearest point of cell c to (gx, gz) in plan: written to (*x, *z); returns the squared distance. */
-static double nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z) {
-    const ptl_blob_cell* cell = &nm->cells[c];
-    const uint32_t* cv = nm->cell_verts + cell->first;
+/* The nearest point of cell c to (gx, gz) in plan: written to (*x, *z); returns the squared distance.
+   The cell's vertices are read from the query's slots (the same floats as the navmesh's vertices,
+   one run per cell, without the vertex ids' indirection). */
+static double nearest_in_cell(const ptl_query* q, uint32_t c, double gx, double gz, double* x, double* z) {
+    const ptl_blob_cell* cell = &q->nm->cells[c];
+    const ptl_slot* sl = q->slots + cell->first;
+    const uint32_t n = cell->vert_count;
     bool inside = true;
     double best = INFINITY;
-    for (uint32_t i = 0; i < cell->vert_count; ++i) {
-        uint32_t a = cv[i], b = cv[i + 1 == cell->vert_count ? 0 : i + 1];
-        double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a), ex = ptl_nm_vx(nm, b) - ax, ez = ptl_nm_vz(nm, b) - az;
+    double ax = sl[0].x, az = sl[0].z;
+    for (uint32_t i = 0; i < n; ++i) {
+        const uint32_t i1 = i + 1 == n ? 0 : i + 1;
+        const double bx = sl[i1].x, bz = sl[i1].z, ex = bx - ax, ez = bz - az;
         if (ex * (gz - az) - ez * (gx - ax) < 0) inside = false;
         double l2 = ex * ex + ez * ez, t = l2 > 0 ? ((gx - ax) * ex + (gz - az) * ez) / l2 : 0;
         t = t < 0 ? 0 : t > 1 ? 1 : t;
         /* an end of the edge exactly, so that a vertex is found as the vertex */
-        double px = t == 0 ? ax : t == 1 ? ptl_nm_vx(nm, b) : ax + t * ex, pz = t == 0 ? az : t == 1 ? ptl_nm_vz(nm, b) : az + t * ez;
+        double px = t == 0 ? ax : t == 1 ? bx : ax + t * ex, pz = t == 0 ? az : t == 1 ? bz : az + t * ez;
         double d = (px - gx) * (px - gx) + (pz - gz) * (pz - gz);
         if (d < best) best = d, *x = px, *z = pz;
+        ax = bx, az = bz;
     }
     if (inside) *x = gx, *z = gz, best = 0;
     return best;
 }
 
 /* For filter.c (kept apart so that the loop below keeps its inlined copy). */
-double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z) {
-    return nearest_in_cell(nm, c, gx, gz, x, z);
+double ptl_query_nearest_in_cell(const ptl_query* q, uint32_t c, double gx, double gz, double* x, double* z) {
+    return nearest_in_cell(q, c, gx, gz, x, z);
 }
 
 /* The best point so far. */
@@ -54,7 +59,7 @@ static inline void scan(const ptl_query* q, uint32_t from, uint32_t to, const fl
         const double ox = gx < box[0] ? box[0] - gx : gx > box[1] ? gx - box[1] : 0;
         const double oz = gz < box[2] ? box[2] - gz : gz > box[3] ? gz - box[3] : 0;
         if (ox * ox + oz * oz > b->d + tie || ptl_nm_is_link(nm, c)) continue;
-        double x = gx, z = gz, d = nearest_in_cell(nm, c, gx, gz, &x, &z);
+        double x = gx, z = gz, d = nearest_in_cell(q, c, gx, gz, &x, &z);
         if (d > b->d + tie) continue;
         /* heights only to break a tie in plan (the best's own taken when it first meets one) */
         double dy = INFINITY;

@@ -500,7 +500,7 @@ ptl_status ptl_query_path_cells(ptl_query* q, const ptl_qpoint* start, const flo
    height), located as a query point into out. PTL_ERR_NOT_FOUND when the piece has no cell. */
 ptl_status ptl_query_nearest_reachable(ptl_query* q, const ptl_qpoint* s, const float goal[3], ptl_qpoint* out);
 /* partial.c: the nearest point of cell c to (gx, gz) in plan into (*x, *z); its squared distance. */
-double ptl_query_nearest_in_cell(const ptl_navmesh* nm, uint32_t c, double gx, double gz, double* x, double* z);
+double ptl_query_nearest_in_cell(const ptl_query* q, uint32_t c, double gx, double gz, double* x, double* z);
 
 /* search.c, for the sliced API (sliced.c): a request's checks (res cleared when given); the path
    between located ends as ptl_query_find_path finds it (an exact search run by slices before is
