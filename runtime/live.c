@@ -30,9 +30,9 @@ struct ptl_live {
 struct ptl_live_query {
     ptl_live* live;
     ptl_query_desc desc;
-    ptl_query* q;
-    uint64_t bound_id;          /* the version q was made for (0: none) */
-    live_version* pinned;       /* between begin and end */
+    ptl_query* q;               /* made for `bound` (a query reads its navmesh when destroyed) */
+    live_version* bound;        /* pinned while q exists, between begins too */
+    bool open;                  /* between begin and end */
 };
 
 static void lock(ptl_live* l) {
@@ -177,11 +177,10 @@ ptl_status ptl_live_query_create(ptl_live* l, const ptl_query_desc* desc, ptl_li
     if (!lq->desc.alloc) lq->desc.alloc = l->nmd.alloc;
     /* the query of the current version now: a bad desc is refused here, and the first begin of a
        version that did not change allocates nothing */
-    live_version* v = pin(l);
-    const ptl_status st = ptl_query_create(v->nm, &lq->desc, &lq->q);
-    if (st >= 0) lq->bound_id = v->id;
-    unpin(l, v);
+    lq->bound = pin(l);
+    const ptl_status st = ptl_query_create(lq->bound->nm, &lq->desc, &lq->q);
     if (st < 0) {
+        unpin(l, lq->bound);
         ptl_mem_free(&l->alloc, lq, sizeof *lq);
         return ptl_error_set(err, st, "live navmesh: %s", ptl_status_message(st));
     }
@@ -192,39 +191,44 @@ ptl_status ptl_live_query_create(ptl_live* l, const ptl_query_desc* desc, ptl_li
 
 void ptl_live_query_destroy(ptl_live_query* lq) {
     if (!lq) return;
-    ptl_live_query_end(lq);
-    ptl_query_destroy(lq->q);
+    ptl_query_destroy(lq->q); /* while its navmesh is still pinned */
+    if (lq->bound) unpin(lq->live, lq->bound);
     ptl_mem_free(&lq->live->alloc, lq, sizeof *lq);
 }
 
 ptl_query* ptl_live_query_begin(ptl_live_query* lq, uint64_t* version, ptl_error* err) {
-    if (!lq || lq->pinned) {
+    if (!lq || lq->open) {
         ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_live_query_begin: %s", lq ? "already begun" : "NULL query");
         return NULL;
     }
     live_version* v = pin(lq->live);
-    if (v->id != lq->bound_id) { /* ids, not pointers: a new navmesh may reuse a freed one's address */
-        ptl_query_destroy(lq->q);
-        lq->q = NULL, lq->bound_id = 0;
+    if (lq->bound && v->id == lq->bound->id) { /* ids, not pointers: a new navmesh may reuse a freed one's address */
+        unpin(lq->live, v); /* the query's own pin holds it */
+    } else {
+        ptl_query_destroy(lq->q); /* its navmesh still pinned by lq->bound */
+        lq->q = NULL;
+        if (lq->bound) unpin(lq->live, lq->bound);
+        lq->bound = v;
         const ptl_status st = ptl_query_create(v->nm, &lq->desc, &lq->q);
         if (st < 0) {
-            unpin(lq->live, v);
+            lq->q = NULL;
             ptl_error_set(err, st, "live navmesh: no query for version %llu: %s", (unsigned long long)v->id,
                           ptl_status_message(st));
             return NULL;
         }
-        lq->bound_id = v->id;
     }
-    lq->pinned = v;
-    if (version) *version = v->id;
+    lq->open = true;
+    if (version) *version = lq->bound->id;
     ptl_error_ok(err);
     return lq->q;
 }
 
 void ptl_live_query_end(ptl_live_query* lq) {
-    if (!lq || !lq->pinned) return;
-    unpin(lq->live, lq->pinned);
-    lq->pinned = NULL;
+    if (lq) lq->open = false; /* the version stays pinned for the query's next begin or destroy */
+}
+
+const ptl_navmesh* ptl_live_query_navmesh(const ptl_live_query* lq) {
+    return lq && lq->open ? lq->bound->nm : NULL;
 }
 
 static uint32_t salt_of(uint64_t id) {
@@ -234,20 +238,20 @@ static uint32_t salt_of(uint64_t id) {
 
 ptl_live_ref ptl_live_query_ref(const ptl_live_query* lq, uint32_t cell) {
     ptl_live_ref r = {PTL_NONE, 0};
-    if (!lq || !lq->pinned) return r;
+    if (!lq || !lq->open) return r;
     ptl_navmesh_info info;
-    ptl_navmesh_get_info(lq->pinned->nm, &info);
+    ptl_navmesh_get_info(lq->bound->nm, &info);
     if (cell >= info.cell_count) return r;
-    r.cell = cell, r.salt = salt_of(lq->pinned->id);
+    r.cell = cell, r.salt = salt_of(lq->bound->id);
     return r;
 }
 
 ptl_status ptl_live_query_resolve(const ptl_live_query* lq, ptl_live_ref ref, uint32_t* cell) {
     if (cell) *cell = PTL_NONE;
-    if (!lq || !lq->pinned || !cell || ref.salt == 0) return PTL_ERR_INVALID_ARG;
-    if (ref.salt != salt_of(lq->pinned->id)) return PTL_ERR_STALE;
+    if (!lq || !lq->open || !cell || ref.salt == 0) return PTL_ERR_INVALID_ARG;
+    if (ref.salt != salt_of(lq->bound->id)) return PTL_ERR_STALE;
     ptl_navmesh_info info;
-    ptl_navmesh_get_info(lq->pinned->nm, &info);
+    ptl_navmesh_get_info(lq->bound->nm, &info);
     if (ref.cell >= info.cell_count) return PTL_ERR_INVALID_ARG;
     *cell = ref.cell;
     return PTL_OK;

@@ -21,6 +21,9 @@ bash tests/bad_inputs.sh build/bin/release/portolan
 # The demo headless (Xvfb and SDL's offscreen driver) on the built-in scene, dungeon.obj and a grid
 # map: fails when a screenshot is missing or blank.
 bash tests/demo_headless.sh build/bin/release/portolan-demo build/bin/release/portolan
+# The live navmesh under ThreadSanitizer: 4 query threads and an obstacle thread publishing updates
+# for 10 s (tests/live_stress.sh; a data race or an answer invalid on its version fails it).
+bash tests/live_stress.sh 10
 # The libFuzzer targets (tests/fuzz/, clang): every saved finding replayed, then 20 s of fuzzing
 # per target under ASan+UBSan; any finding fails the run and names its input.
 bash tests/fuzz/run.sh 20

@@ -7,9 +7,11 @@
      older version stays alive until the last query pinned on it ends, then it is freed.
    - Each query thread owns a ptl_live_query: begin pins the current version for the queries that
      follow (one consistent navmesh however many publishes happen meanwhile) and hands out the
-     ptl_query to call; end unpins it. The ptl_query is made again only when the version changed
+     ptl_query to call; end closes it. The ptl_query is made again only when the version changed
      since the thread's last begin (its memory is sized by the navmesh, runtime.h); queries
-     themselves never allocate.
+     themselves never allocate. A live query keeps the version it last ran on pinned until its
+     next begin or its destroy (a query reads its navmesh when it is destroyed): an idle thread
+     holds at most one old version alive.
    - Cell ids are per version. A cell a game keeps across frames is kept as a ptl_live_ref (the
      cell and its version's salt): resolved under a later version it is reported stale
      (PTL_ERR_STALE), never misread as another cell.
@@ -73,6 +75,9 @@ void ptl_live_query_destroy(ptl_live_query* lq); /* ends it first if pinned */
    error for a new version (PTL_ERR_NO_MEMORY; nothing stays pinned). */
 ptl_query* ptl_live_query_begin(ptl_live_query* lq, uint64_t* version, ptl_error* err);
 void ptl_live_query_end(ptl_live_query* lq);
+/* The pinned version's navmesh (between begin and end; NULL otherwise): its cells, for drawing or
+   checking what the queries answered. */
+const ptl_navmesh* ptl_live_query_navmesh(const ptl_live_query* lq);
 
 /* A cell of a version, kept across versions: the cell and the low 32 bits of the version's number
    (0 is never a salt). */
