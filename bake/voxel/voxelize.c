@@ -125,18 +125,13 @@ static wspan* take_node(raster* r, uint32_t** link) {
     return &r->pool.data[id];
 }
 
-/* Adds [lo, hi) to column `col` with the keys of its top (tkey = hi << 16 | tag; wkey = tkey when
-   the surface is walkable, else 0), merging with the spans it overlaps or touches. The first of
-   those takes the new span in place (most pieces of a triangle land on a span already there, so
-   no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
-   between the same neighbours, as it only grows towards spans it does not reach. Every list ends
-   at the sentinel (END), which lies above every span, so the walk tests one condition per node. */
-static inline bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, uint32_t tkey, uint32_t wkey) {
+/* add_span's rare cases, from the first span c of the column at or above the piece (lo, hi), named
+   by *link: the piece lies below c (a new node before it), or merged into c it reaches the spans
+   after c, which c absorbs. False when out of memory. */
+static __attribute__((noinline)) bool add_span_rare(raster* r, uint32_t* link, uint32_t lo, uint32_t hi, uint32_t tkey,
+                                                    uint32_t wkey) {
     wspan* pool = r->pool.data;
-    uint32_t* link = &r->head[col];
     wspan* c = &pool[*link];
-    while (c->tkey >> 16 < lo) /* spans below the piece, not touching it */
-        link = &c->next, c = &pool[*link];
     if (c->smin > hi) { /* the piece lies between the spans: a new node before c */
         const uint32_t next = *link;
         wspan* s = take_node(r, &link);
@@ -155,6 +150,29 @@ static inline bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, u
         --r->live;
     }
     return true;
+}
+
+/* Adds [lo, hi) to column `col` with the keys of its top (tkey = hi << 16 | tag; wkey = tkey when
+   the surface is walkable, else 0), merging with the spans it overlaps or touches. The first of
+   those takes the new span in place (most pieces of a triangle land on a span already there, so
+   no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
+   between the same neighbours, as it only grows towards spans it does not reach. Every list ends
+   at the sentinel (END), which lies above every span, so the walk tests one condition per node.
+   The walk and the common merge (into one span, absorbing none) are inlined where the pieces are
+   made; the rest is add_span_rare (as a call, the whole saved and restored six registers). */
+static PTL_VX_INLINE_ALWAYS bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, uint32_t tkey, uint32_t wkey) {
+    wspan* pool = r->pool.data;
+    uint32_t* link = &r->head[col];
+    wspan* c = &pool[*link];
+    while (c->tkey >> 16 < lo) /* spans below the piece, not touching it */
+        link = &c->next, c = &pool[*link];
+    const uint32_t t = umax32(c->tkey, tkey);
+    if (c->smin <= hi && pool[c->next].smin > t >> 16) { /* merged in place, reaching no span after it */
+        c->tkey = t, c->wkey = umax32(c->wkey, wkey);
+        c->smin = (uint16_t)(lo < c->smin ? lo : c->smin);
+        return true;
+    }
+    return add_span_rare(r, link, lo, hi, tkey, wkey);
 }
 
 /* A triangle vertex in grid units: u = x / cs, w = y / ch, v = z / cs, all relative to bmin. */
