@@ -126,8 +126,8 @@ static wspan* take_node(raster* r, uint32_t** link) {
 }
 
 /* add_span's rare cases, from the first span c of the column at or above the piece (lo, hi), named
-   by *link: the piece lies below c (a new node before it), or merged into c it reaches the spans
-   after c, which c absorbs. False when out of memory. */
+   by *link: the piece lies below c and the pool must grow for its node, or merged into c it
+   reaches the spans after c, which c absorbs. False when out of memory. */
 static __attribute__((noinline)) bool add_span_rare(raster* r, uint32_t* link, uint32_t lo, uint32_t hi, uint32_t tkey,
                                                     uint32_t wkey) {
     wspan* pool = r->pool.data;
@@ -158,16 +158,27 @@ static __attribute__((noinline)) bool add_span_rare(raster* r, uint32_t* link, u
    no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
    between the same neighbours, as it only grows towards spans it does not reach. Every list ends
    at the sentinel (END), which lies above every span, so the walk tests one condition per node.
-   The walk and the common merge (into one span, absorbing none) are inlined where the pieces are
-   made; the rest is add_span_rare (as a call, the whole saved and restored six registers). */
+   The walk, a new node taken without growing the pool (most of them land in empty columns) and the
+   common merge (into one span, absorbing none) are inlined where the pieces are made; the rest is
+   add_span_rare (as a call, the whole saved and restored six registers). */
 static PTL_VX_INLINE_ALWAYS bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, uint32_t tkey, uint32_t wkey) {
     wspan* pool = r->pool.data;
     uint32_t* link = &r->head[col];
     wspan* c = &pool[*link];
     while (c->tkey >> 16 < lo) /* spans below the piece, not touching it */
         link = &c->next, c = &pool[*link];
+    if (c->smin > hi) { /* between the spans (an empty column too): a new node before c */
+        uint32_t id = r->free_list;
+        if (id != END) r->free_list = pool[id].next;
+        else if (r->pool.count < r->pool.cap) id = r->pool.count++;
+        else return add_span_rare(r, link, lo, hi, tkey, wkey); /* the pool grows */
+        pool[id] = (wspan){tkey, wkey, (uint16_t)lo, 0, *link};
+        *link = id;
+        ++r->live;
+        return true;
+    }
     const uint32_t t = umax32(c->tkey, tkey);
-    if (c->smin <= hi && pool[c->next].smin > t >> 16) { /* merged in place, reaching no span after it */
+    if (pool[c->next].smin > t >> 16) { /* merged in place, reaching no span after it */
         c->tkey = t, c->wkey = umax32(c->wkey, wkey);
         c->smin = (uint16_t)(lo < c->smin ? lo : c->smin);
         return true;
@@ -208,7 +219,7 @@ typedef struct surf {
 } surf;
 
 /* Adds the span of a piece with y range [wmin, wmax] to column `col` (piece_span). */
-static inline bool emit_col(raster* r, double wmin, double wmax, uint32_t col, surf f) {
+static PTL_VX_INLINE_ALWAYS bool emit_col(raster* r, double wmin, double wmax, uint32_t col, surf f) {
     uint32_t lo, hi;
     if (!piece_span(r->p->heights, wmin, wmax, &lo, &hi)) return true;
     const uint32_t tkey = hi << 16 | f.tag;
