@@ -332,17 +332,16 @@ static void fill_lines(const tri_ctx* t, int c0, int c1, bool slopes, xline* L) 
                 e = t->edge_u[c < u1 ? 1 : 2], d = c - t->u[e];
                 pt[n++] = (xpt){t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d};
             }
-        } else {
+        } else { /* the vertices on the line, straight into l (the line's ends: most have none) */
             for (int k = 0; k < 3; ++k)
-                if (t->u[k] == c) pt[n++] = (xpt){t->v[k], t->w[k]};
+                if (t->u[k] == c) l->p[n++] = (xpt){t->v[k], t->w[k]};
+            if (n == 2) pt[0] = l->p[0], pt[1] = l->p[1];
         }
         l->n = n;
         if (n == 2) {
             bool sw = pt[1].s < pt[0].s;
             l->p[0] = pt[sw], l->p[1] = pt[!sw];
             l->k = slopes && l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
-        } else {
-            for (int i = 0; i < n; ++i) l->p[i] = pt[i];
         }
     }
 }
