@@ -128,8 +128,8 @@ static wspan* take_node(raster* r, uint32_t** link) {
 /* add_span's rare cases, from the first span c of the column at or above the piece (lo, hi), named
    by *link: the piece lies below c and the pool must grow for its node, or merged into c it
    reaches the spans after c, which c absorbs. False when out of memory. */
-static __attribute__((noinline)) bool add_span_rare(raster* r, uint32_t* link, uint32_t lo, uint32_t hi, uint32_t tkey,
-                                                    uint32_t wkey) {
+static PTL_VX_NOINLINE bool add_span_rare(raster* r, uint32_t* link, uint32_t lo, uint32_t hi, uint32_t tkey,
+                                          uint32_t wkey) {
     wspan* pool = r->pool.data;
     wspan* c = &pool[*link];
     if (c->smin > hi) { /* the piece lies between the spans: a new node before c */
