@@ -42,11 +42,14 @@ static inline uint32_t ptl_col_index_at_w(const ptl_vx_col_index* x, uint32_t c,
 static inline uint32_t ptl_col_index_at(const ptl_vx_col_index* x, uint32_t c) {
     return ptl_col_index_at_w(x, c, x->width);
 }
-/* For the functions compiled once per width: inlined where the width is a constant. */
+/* For the functions compiled once per width: inlined where the width is a constant. NOINLINE: the
+   rare part of a function that is inlined in hot loops, kept out of them. */
 #if defined(__GNUC__)
 #define PTL_VX_INLINE_ALWAYS inline __attribute__((always_inline))
+#define PTL_VX_NOINLINE __attribute__((noinline))
 #else
 #define PTL_VX_INLINE_ALWAYS inline
+#define PTL_VX_NOINLINE
 #endif
 
 /* col_index.c. An index for `cols` columns, empty (filled 0): width 1 is the compact index (it

@@ -70,10 +70,16 @@ static PTL_VX_INLINE_ALWAYS bool ledge_side(const ptl_vx_span* sp, uint32_t b, u
                                             int climb, int* lo, int* hi) {
     if (b == e) return top - bot >= h; /* an empty column: open down to nothing */
     if (mini(top, sp[b].smin) - bot >= h) return true; /* open down to nothing below its first span */
-    /* the openings between spans, then the last span's, which reaches the sky (peeled off the
-       loop: a column of one span, terrain and most floors, runs no loop at all) */
-    for (uint32_t i = b; i + 1 < e; ++i) {
-        const int nbot = sp[i].smax, ntop = sp[i + 1].smin;
+    /* the openings between spans, from the top down, then the last span's, which reaches the sky
+       (peeled off the loop: a column of one span, terrain and most floors, runs no loop at all).
+       The answer is an "or" and the range a min / max, so the order does not matter; going down,
+       the walk stops at the first opening whose top lies below bot + h: it and every one under it
+       (their tops are lower still) cannot overlap the floor's opening by h. In a stacked column
+       most openings lie under the floor looked from. */
+    for (const ptl_vx_span* q = sp + e - 1; q != sp + b; --q) { /* the opening under span q */
+        const int ntop = q->smin;
+        if (ntop - bot < h) break;
+        const int nbot = q[-1].smax;
         if (mini(top, ntop) - maxi(bot, nbot) < h) continue;
         if (nbot - bot < -climb) return true;
         if (nbot - bot <= climb) *lo = mini(*lo, nbot), *hi = maxi(*hi, nbot);

@@ -70,12 +70,11 @@ static ptl_status own_field(const ptl_open_field* of, const ptl_vx_tile* t, cons
     out->col_of = ptl_mem_alloc(a, (size_t)n * sizeof *out->col_of + 1);
     out->span_count = out->span_cap = n;
     if (!out->spans || !out->col_of) return PTL_ERR_NO_MEMORY;
-    for (uint32_t z = 0; z < d; ++z) {
-        const uint32_t* row = wcs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
-        const uint32_t k = cs[z * w];
-        if (row[w] > row[0]) memcpy(out->spans + k, of->spans + row[0], (size_t)(row[w] - row[0]) * sizeof *out->spans);
-        for (uint32_t x = 0; x < w; ++x)
-            for (uint32_t i = cs[z * w + x], e = cs[z * w + x + 1]; i < e; ++i) out->col_of[i] = z * w + x;
+    for (uint32_t z = 0; z < d; ++z) { /* a span's column: its window column less the row's first, plus z * w */
+        const uint32_t r0 = (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t k = cs[z * w], s0 = wcs[r0], nr = wcs[r0 + w] - s0, to = z * w - r0; /* modulo 2^32 */
+        if (nr > 0) memcpy(out->spans + k, of->spans + s0, (size_t)nr * sizeof *out->spans);
+        for (uint32_t j = 0; j < nr; ++j) out->col_of[k + j] = of->col_of[s0 + j] + to;
     }
     for (int pass = 0; pass < 2; ++pass) {
         uint32_t ng = 0;
@@ -129,15 +128,15 @@ typedef struct layers_job {
     ptl_heightfield* side;   /* without jobs: the columns the last group shares with the next in its row; else NULL */
 } layers_job;
 
-/* The heightfield spans of tile t's own columns (stats). */
+/* The heightfield spans of tile t's own columns (stats): a row of the tile is a run of the window's
+   columns, so its count is the difference of two column starts. */
 static void count_solid(const ptl_heightfield* hf, ptl_vx_tile* t) {
     const ptl_vx_params* p = &hf->p;
     const int32_t lx0 = t->x0 - p->ox, lz0 = t->z0 - p->oz;
-    for (int32_t z = 0; z < t->d; ++z)
-        for (int32_t x = 0; x < t->w; ++x) {
-            const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)(lx0 + x);
-            t->solid_spans += hf->col_start[c + 1] - hf->col_start[c];
-        }
+    for (int32_t z = 0; z < t->d; ++z) {
+        const uint32_t c = (uint32_t)(lz0 + z) * (uint32_t)p->width + (uint32_t)lx0;
+        t->solid_spans += hf->col_start[c + (uint32_t)t->w] - hf->col_start[c];
+    }
 }
 
 /* The window's field made tile t's own field in place (the group's last tile: nothing else reads the
@@ -176,13 +175,14 @@ static bool own_field_in_place(ptl_open_field* of, const ptl_vx_tile* t, const p
         o.other = gp.other - cs[oc];
         of->gaps[ng++] = o;
     }
-    /* the spans and their columns, row by row */
+    /* the spans and their columns, row by row; a span's column in the tile is its window column
+       less the row's first, plus z * w (read before written: k0 <= s0, in increasing order) */
     for (uint32_t z = 0; z < d; ++z) {
-        const uint32_t* row = cs + (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
-        const uint32_t s0 = row[0], k0 = base[z];
-        if (row[w] > s0 && k0 != s0) memmove(of->spans + k0, of->spans + s0, (size_t)(row[w] - s0) * sizeof *of->spans);
-        for (uint32_t x = 0; x < w; ++x)
-            for (uint32_t i = k0 + (row[x] - s0), e = k0 + (row[x + 1] - s0); i < e; ++i) of->col_of[i] = z * w + x;
+        const uint32_t r0 = (uint32_t)(lz0 + (int32_t)z) * W + (uint32_t)lx0;
+        const uint32_t s0 = cs[r0], n = cs[r0 + w] - s0, k0 = base[z];
+        if (n > 0 && k0 != s0) memmove(of->spans + k0, of->spans + s0, (size_t)n * sizeof *of->spans);
+        const uint32_t to = z * w - r0; /* modulo 2^32: col_of - r0 < w */
+        for (uint32_t j = 0; j < n; ++j) of->col_of[k0 + j] = of->col_of[s0 + j] + to;
     }
     /* the index: entry z * w + x comes from (lz0 + z) * W + lx0 + x, never before it; a row's start
        is read before the row's entries are written */

@@ -125,18 +125,13 @@ static wspan* take_node(raster* r, uint32_t** link) {
     return &r->pool.data[id];
 }
 
-/* Adds [lo, hi) to column `col` with the keys of its top (tkey = hi << 16 | tag; wkey = tkey when
-   the surface is walkable, else 0), merging with the spans it overlaps or touches. The first of
-   those takes the new span in place (most pieces of a triangle land on a span already there, so
-   no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
-   between the same neighbours, as it only grows towards spans it does not reach. Every list ends
-   at the sentinel (END), which lies above every span, so the walk tests one condition per node. */
-static inline bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, uint32_t tkey, uint32_t wkey) {
+/* add_span's rare cases, from the first span c of the column at or above the piece (lo, hi), named
+   by *link: the piece lies below c and the pool must grow for its node, or merged into c it
+   reaches the spans after c, which c absorbs. False when out of memory. */
+static PTL_VX_NOINLINE bool add_span_rare(raster* r, uint32_t* link, uint32_t lo, uint32_t hi, uint32_t tkey,
+                                          uint32_t wkey) {
     wspan* pool = r->pool.data;
-    uint32_t* link = &r->head[col];
     wspan* c = &pool[*link];
-    while (c->tkey >> 16 < lo) /* spans below the piece, not touching it */
-        link = &c->next, c = &pool[*link];
     if (c->smin > hi) { /* the piece lies between the spans: a new node before c */
         const uint32_t next = *link;
         wspan* s = take_node(r, &link);
@@ -155,6 +150,40 @@ static inline bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, u
         --r->live;
     }
     return true;
+}
+
+/* Adds [lo, hi) to column `col` with the keys of its top (tkey = hi << 16 | tag; wkey = tkey when
+   the surface is walkable, else 0), merging with the spans it overlaps or touches. The first of
+   those takes the new span in place (most pieces of a triangle land on a span already there, so
+   no node is taken or given back) and absorbs the ones after it that it now reaches; it stays
+   between the same neighbours, as it only grows towards spans it does not reach. Every list ends
+   at the sentinel (END), which lies above every span, so the walk tests one condition per node.
+   The walk, a new node taken without growing the pool (most of them land in empty columns) and the
+   common merge (into one span, absorbing none) are inlined where the pieces are made; the rest is
+   add_span_rare (as a call, the whole saved and restored six registers). */
+static PTL_VX_INLINE_ALWAYS bool add_span(raster* r, uint32_t col, uint32_t lo, uint32_t hi, uint32_t tkey, uint32_t wkey) {
+    wspan* pool = r->pool.data;
+    uint32_t* link = &r->head[col];
+    wspan* c = &pool[*link];
+    while (c->tkey >> 16 < lo) /* spans below the piece, not touching it */
+        link = &c->next, c = &pool[*link];
+    if (c->smin > hi) { /* between the spans (an empty column too): a new node before c */
+        uint32_t id = r->free_list;
+        if (id != END) r->free_list = pool[id].next;
+        else if (r->pool.count < r->pool.cap) id = r->pool.count++;
+        else return add_span_rare(r, link, lo, hi, tkey, wkey); /* the pool grows */
+        pool[id] = (wspan){tkey, wkey, (uint16_t)lo, 0, *link};
+        *link = id;
+        ++r->live;
+        return true;
+    }
+    const uint32_t t = umax32(c->tkey, tkey);
+    if (pool[c->next].smin > t >> 16) { /* merged in place, reaching no span after it */
+        c->tkey = t, c->wkey = umax32(c->wkey, wkey);
+        c->smin = (uint16_t)(lo < c->smin ? lo : c->smin);
+        return true;
+    }
+    return add_span_rare(r, link, lo, hi, tkey, wkey);
 }
 
 /* A triangle vertex in grid units: u = x / cs, w = y / ch, v = z / cs, all relative to bmin. */
@@ -190,7 +219,7 @@ typedef struct surf {
 } surf;
 
 /* Adds the span of a piece with y range [wmin, wmax] to column `col` (piece_span). */
-static inline bool emit_col(raster* r, double wmin, double wmax, uint32_t col, surf f) {
+static PTL_VX_INLINE_ALWAYS bool emit_col(raster* r, double wmin, double wmax, uint32_t col, surf f) {
     uint32_t lo, hi;
     if (!piece_span(r->p->heights, wmin, wmax, &lo, &hi)) return true;
     const uint32_t tkey = hi << 16 | f.tag;
@@ -303,17 +332,16 @@ static void fill_lines(const tri_ctx* t, int c0, int c1, bool slopes, xline* L) 
                 e = t->edge_u[c < u1 ? 1 : 2], d = c - t->u[e];
                 pt[n++] = (xpt){t->v[e] + t->dvdu[e] * d, t->w[e] + t->dwdu[e] * d};
             }
-        } else {
+        } else { /* the vertices on the line, straight into l (the line's ends: most have none) */
             for (int k = 0; k < 3; ++k)
-                if (t->u[k] == c) pt[n++] = (xpt){t->v[k], t->w[k]};
+                if (t->u[k] == c) l->p[n++] = (xpt){t->v[k], t->w[k]};
+            if (n == 2) pt[0] = l->p[0], pt[1] = l->p[1];
         }
         l->n = n;
         if (n == 2) {
             bool sw = pt[1].s < pt[0].s;
             l->p[0] = pt[sw], l->p[1] = pt[!sw];
             l->k = slopes && l->p[1].s > l->p[0].s ? (l->p[1].w - l->p[0].w) / (l->p[1].s - l->p[0].s) : 0;
-        } else {
-            for (int i = 0; i < n; ++i) l->p[i] = pt[i];
         }
     }
 }
