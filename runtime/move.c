@@ -80,35 +80,43 @@ static float surface_y(const ptl_query* q, uint32_t c, double x, double z) {
     const double cs = h->vox_cs, ch = h->vox_ch;
     double u = (x - h->vox_origin[0]) / cs - 0.5, w = (z - h->vox_origin[2]) / cs - 0.5;
     double iu = ptl_floor(u), iw = ptl_floor(w), fu = u - iu, fw = w - iw;
-    float f[4];
-    bool direct[4];
     /* the grid's column of the lower-left of the four, in integers (a point that far out is off the
        grid anyway: -1, no column) */
     const bool near = fabs(iu) < 1e15 && fabs(iw) < 1e15;
     const int64_t gx0 = near ? (int64_t)iu - g->x0 : -1, gz0 = near ? (int64_t)iw - g->z0 : -1;
+    uint16_t v[4];
+    bool any = false;
     for (int k = 0; k < 4; ++k) {
-        /* the column's own floor when the grid has one there (what ptl_nm_cell_floor reads at the
-           column's centre), else the nearest of the columns around it as it finds them */
         const int64_t gx = gx0 + (k & 1), gz = gz0 + (k >> 1);
-        uint16_t v = PTL_HEIGHT_NONE;
+        v[k] = PTL_HEIGHT_NONE;
         if (near && gx >= 0 && gz >= 0 && gx < (int64_t)g->w && gz < (int64_t)g->d)
-            v = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
-        direct[k] = v != PTL_HEIGHT_NONE;
-        if (direct[k]) {
-            f[k] = h->vox_origin[1] + (float)v * h->vox_ch;
-            continue;
-        }
-        double px = h->vox_origin[0] + (iu + (k & 1) + 0.5) * cs, pz = h->vox_origin[2] + (iw + (k >> 1) + 0.5) * cs;
-        if (!ptl_nm_cell_floor(nm, c, px, pz, &f[k])) return ptl_query_cell_y(nm, c, x, z);
+            v[k] = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
+        any |= v[k] != PTL_HEIGHT_NONE;
     }
-    /* The point's own column top (ptl_query_cell_y): the one of the four its column is, read
-       directly, when the point lies clearly inside that column (as ptl_nm_cell_floor's fast path
-       takes it); else as ptl_query_cell_y finds it. */
+    if (!any) return ptl_query_cell_y(nm, c, x, z);
+    /* A column without a floor (beyond the cell's walkable edge: the point is near its contour)
+       takes the floor of one of the four that has one: of its two neighbours among them the one
+       nearer the point, else the diagonal. The four are the columns whose centres are nearest the
+       point, so for the point's own column this is the floor ptl_query_cell_y finds (the nearest
+       column with one) but for ties. */
+    float f[4];
+    for (int k = 0; k < 4; ++k) {
+        int src = k;
+        if (v[k] == PTL_HEIGHT_NONE) {
+            const int a = k ^ 1, b = k ^ 2;
+            const double da = (fu - (a & 1)) * (fu - (a & 1)) + (fw - (a >> 1)) * (fw - (a >> 1));
+            const double db = (fu - (b & 1)) * (fu - (b & 1)) + (fw - (b >> 1)) * (fw - (b >> 1));
+            const bool ha = v[a] != PTL_HEIGHT_NONE, hb = v[b] != PTL_HEIGHT_NONE;
+            src = ha && (!hb || da <= db) ? a : hb ? b : 3 - k;
+        }
+        f[k] = h->vox_origin[1] + (float)v[src] * h->vox_ch;
+    }
+    /* The point's own column top (ptl_query_cell_y): the one of the four its column is; where the
+       point lies within 1e-6 of its column's side, as ptl_query_cell_y finds it (a tie). */
     const int ko = (fu >= 0.5) + 2 * (fw >= 0.5);
     const double ou = fu >= 0.5 ? fu - 0.5 : fu + 0.5, ow = fw >= 0.5 ? fw - 0.5 : fw + 0.5;
-    float own;
-    if (direct[ko] && isfinite(f[ko]) && ou > 1e-6 && ou < 1 - 1e-6 && ow > 1e-6 && ow < 1 - 1e-6) own = f[ko];
-    else own = ptl_query_cell_y(nm, c, x, z);
+    float own = f[ko];
+    if (!(isfinite(own) && ou > 1e-6 && ou < 1 - 1e-6 && ow > 1e-6 && ow < 1 - 1e-6)) own = ptl_query_cell_y(nm, c, x, z);
     const double yi = (1 - fw) * ((1 - fu) * f[0] + fu * f[1]) + fw * ((1 - fu) * f[2] + fu * f[3]);
     double gx = (f[1] - f[0] + f[3] - f[2]) / (2 * cs), gz = (f[2] - f[0] + f[3] - f[1]) / (2 * cs);
     double y = yi - (0.5 * ch + 0.5 * cs * (fabs(gx) + fabs(gz)));

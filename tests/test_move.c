@@ -336,7 +336,7 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
 
 /* The height at a cell's centroid: never above the top of the point's column (ptl_query_locate's
    height), at most one voxel height below the least top of the four columns around it; at random
-   points, against the terrain's own triangles within one voxel height at 90% of them (2875 of 2882;
+   points, against the terrain's own triangles within one voxel height at 90% of them (2873 of 2882;
    the column tops alone: about half). */
 Test(move, height_follows_the_input_surface_inside_a_cell_and_is_refused_outside) {
     ptl_scene_desc d = {.kind = PTL_SCENE_TERRAIN, .size = 30, .seed = 3};
