@@ -460,12 +460,17 @@ static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, doub
     return true;
 }
 
-/* The walk of one start cell c0 (see ptl_clear_trace). */
-static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, double tx, double tz, ptl_clear_trace_out* out) {
+/* The walk of one start cell c0 (see ptl_clear_trace). With `held` (not NULL), the first step also
+   tests that c0 holds the start within the point-location tolerance, as
+   ptl_query_cell_holds_within does (the same comparisons, on the edges the step reads anyway):
+   false with *held false when it does not. */
+static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, double tx, double tz, ptl_clear_trace_out* out,
+                       bool* held) {
     const ptl_navmesh* nm = q->nm;
     const double eps = q->eps;
     uint32_t c = c0, from = PTL_NONE;
     out->cell_count = 0;
+    if (held) *held = true;
     for (uint32_t steps = 0; steps <= nm->h->cell_count; ++steps) {
         if (out->cells && out->cell_count < out->cell_capacity) out->cells[out->cell_count] = c;
         ++out->cell_count;
@@ -480,8 +485,13 @@ static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, dou
         const ptl_slot* sl = &q->slots[cell->first];
         const ptl_slot_edge* se = &q->sedges[cell->first];
         const uint32_t n = cell->vert_count;
+        const bool check = held && steps == 0;
         for (uint32_t i = 0; i < n; ++i) {
             const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
+            if (check) {
+                const double cross_s = ex * (s->z - az) - ez * (s->x - ax);
+                if (cross_s < 0 && cross_s < -q->loc_eps * se[i].len) return *held = false;
+            }
             /* the target on this edge's inner side (most edges) */
             const double cross_t = ex * (tz - az) - ez * (tx - ax);
             if (cross_t >= 0) continue;
@@ -525,19 +535,24 @@ bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double 
        last walk from the chosen one */
     if (s->cell_count == 1) {
         out->start = s->cells[0];
-        return trace_from(q, s, s->cells[0], tx, tz, out);
+        return trace_from(q, s, s->cells[0], tx, tz, out, NULL);
     }
     uint32_t best = PTL_NONE;
     double best_t = -1;
     for (uint32_t k = 0; k < s->cell_count && best_t < 1; ++k) {
         ptl_clear_trace_out o = {0};
-        if (!trace_from(q, s, s->cells[k], tx, tz, &o)) continue;
+        if (!trace_from(q, s, s->cells[k], tx, tz, &o, NULL)) continue;
         double t = o.hit ? o.t : 2;
         if (t > best_t) best_t = t, best = s->cells[k];
     }
     if (best == PTL_NONE) return false;
     out->start = best;
-    return trace_from(q, s, best, tx, tz, out);
+    return trace_from(q, s, best, tx, tz, out, NULL);
+}
+
+bool ptl_clear_trace_held(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out, bool* held) {
+    out->start = s->cell;
+    return trace_from(q, s, s->cell, tx, tz, out, held);
 }
 
 uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {

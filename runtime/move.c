@@ -179,13 +179,16 @@ static uint32_t chain_cells(const ptl_query* q, uint32_t end, ptl_move_result* o
     return first;
 }
 
-/* The move from the located start s (its cell in out->start_cell). */
-static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3], ptl_move_result* out) {
+/* The move from the located start s (its cell in out->start_cell). With `held` (not NULL): s is a
+   caller's point of one cell, not located, and *held false (nothing else done) when that cell does
+   not hold it within the point-location tolerance (tested on the straight walk's first step). */
+static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3], ptl_move_result* out, bool* held) {
     uint32_t* cells = out->cells;
     const uint32_t cap = out->cell_capacity;
     double tx = end[0], tz = end[2];
     ptl_clear_trace_out tr = {.cells = cells, .cell_capacity = cap};
-    bool walked = ptl_clear_trace(q, s, tx, tz, &tr);
+    bool walked = held ? ptl_clear_trace_held(q, s, tx, tz, &tr, held) : ptl_clear_trace(q, s, tx, tz, &tr);
+    if (held && !*held) return PTL_OK;
     double x = tx, z = tz;
     uint32_t cell = tr.cell;
     if (walked && !tr.hit) {
@@ -222,19 +225,20 @@ ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], cons
     ptl_status st = ptl_query_locate_point(q, start, extents, &s);
     if (st < 0) return st;
     out->start_cell = s.cell;
-    return move_from(q, &s, end, out);
+    return move_from(q, &s, end, out, NULL);
 }
 
 ptl_status ptl_query_move_along_surface_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3],
                                            ptl_move_result* out) {
     if (!out) return PTL_ERR_INVALID_ARG;
     if (!move_begin(q, start, end, out)) return PTL_ERR_INVALID_ARG;
-    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
-        return ptl_query_move_along_surface(q, start, end, NULL, out);
+    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell)) return ptl_query_move_along_surface(q, start, end, NULL, out);
     ptl_qpoint s;
     ptl_qpoint_in_cell(&s, cell, start[0], start[1], start[2]);
     out->start_cell = cell;
-    return move_from(q, &s, end, out);
+    bool held;
+    ptl_status st = move_from(q, &s, end, out, &held);
+    return held ? st : ptl_query_move_along_surface(q, start, end, NULL, out);
 }
 
 ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float* y) {
