@@ -304,6 +304,11 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
             ptl_move_result wrong = {0};
             uint32_t other = (s.cell + 1) % info.cell_count;
             cr_assert_eq(ptl_query_move_along_surface_in(q, other, r, r + 3, &wrong), PTL_OK);
+            float oy;
+            if (ptl_query_height(q, other, r[0], r[2], &oy) == PTL_ERR_NOT_FOUND) /* the cell does not hold the start */
+                cr_assert(wrong.end_cell == m.end_cell && wrong.start_cell == m.start_cell && wrong.point[0] == m.point[0] &&
+                              wrong.point[1] == m.point[1] && wrong.point[2] == m.point[2] && wrong.blocked == m.blocked,
+                          "%s row %u: a cell that does not hold the start moves as the located call", meshes[mi], i);
             /* the input surface (undulating has one layer: the triangle under the point) */
             double h;
             if (mi == 2 && test_triangle_height(&tm, m.point[0], m.point[2], &h)) {
