@@ -460,57 +460,91 @@ static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, doub
     return true;
 }
 
-/* The walk of one start cell c0 (see ptl_clear_trace). */
-static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, double tx, double tz, ptl_clear_trace_out* out) {
-    const ptl_navmesh* nm = q->nm;
+/* Where the segment from s to (tx, tz) leaves a cell (trace_from). */
+typedef struct cell_exit {
+    double best_t;  /* the exit's fraction along the segment */
+    uint32_t exit;  /* the exit edge, PTL_NONE for none */
+    bool outside;   /* the target is outside the cell */
+} cell_exit;
+
+/* The edge the segment leaves the cell through: among the edges whose half-plane the target is
+   outside of, the one whose own extent the segment crosses (a cell may have collinear edges),
+   nearest along the segment; at a vertex, a portal first. With `check`, also whether the cell
+   holds s within the point-location tolerance, as ptl_query_cell_holds_within tests it (the same
+   comparisons): false when it does not. Always inline, with `check` a constant at each call: the
+   walk's other steps (and the walks from located points) then carry no test of it (as a call,
+   or with the test in the loop, a walk took 2-5% more instructions). */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline bool find_exit(const ptl_query* q, const ptl_qpoint* s, const ptl_blob_cell* cell, double tx, double tz,
+                             const bool check, cell_exit* o) {
     const double eps = q->eps;
+    double best_t = DBL_MAX;
+    uint32_t exit = PTL_NONE;
+    bool exit_open = false, outside = false;
+    /* edge i runs from slot i's vertex along sedges[i] */
+    const ptl_slot* sl = &q->slots[cell->first];
+    const ptl_slot_edge* se = &q->sedges[cell->first];
+    const uint32_t n = cell->vert_count;
+    for (uint32_t i = 0; i < n; ++i) {
+        const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
+        if (check) {
+            const double cross_s = ex * (s->z - az) - ez * (s->x - ax);
+            if (cross_s < 0 && cross_s < -q->loc_eps * se[i].len) return false;
+        }
+        /* the target on this edge's inner side (most edges) */
+        const double cross_t = ex * (tz - az) - ez * (tx - ax);
+        if (cross_t >= 0) continue;
+        const double len = se[i].len;
+        if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
+        double side_t = cross_t / len; /* > 0: inside */
+        if (side_t >= -eps) continue;
+        outside = true;
+        double side_s = (ex * (s->z - az) - ez * (s->x - ax)) / len;
+        if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
+        double t = side_s / (side_s - side_t);
+        double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
+        double u = ((cx - ax) * ex + (cz - az) * ez) / (len * len);
+        double slack = eps / len;
+        if (u < -slack || u > 1 + slack) continue;
+        bool open = sl[i].nbr != PTL_NONE;
+        bool tie = fabs(t - best_t) <= 1e-12;
+        if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open)) best_t = t, exit = i, exit_open = open;
+    }
+    o->best_t = best_t, o->exit = exit, o->outside = outside;
+    return true;
+}
+
+/* The walk of one start cell c0 (see ptl_clear_trace). With `held` (not NULL), the first step also
+   tests that c0 holds the start within the point-location tolerance (find_exit's check, on the
+   edges the step reads anyway): false with *held false when it does not. */
+static bool trace_from(const ptl_query* q, const ptl_qpoint* s, uint32_t c0, double tx, double tz, ptl_clear_trace_out* out,
+                       bool* held) {
+    const ptl_navmesh* nm = q->nm;
     uint32_t c = c0, from = PTL_NONE;
     out->cell_count = 0;
+    if (held) *held = true;
     for (uint32_t steps = 0; steps <= nm->h->cell_count; ++steps) {
         if (out->cells && out->cell_count < out->cell_capacity) out->cells[out->cell_count] = c;
         ++out->cell_count;
         const ptl_blob_cell* cell = &nm->cells[c];
-        /* the edge the segment leaves the cell through: among the edges whose half-plane the
-           target is outside of, the one whose own extent the segment crosses (a cell may have
-           collinear edges), nearest along the segment; at a vertex, a portal first */
-        double best_t = DBL_MAX;
-        uint32_t exit = PTL_NONE;
-        bool exit_open = false, outside = false;
-        /* edge i runs from slot i's vertex along sedges[i] */
-        const ptl_slot* sl = &q->slots[cell->first];
-        const ptl_slot_edge* se = &q->sedges[cell->first];
-        const uint32_t n = cell->vert_count;
-        for (uint32_t i = 0; i < n; ++i) {
-            const double ax = sl[i].x, az = sl[i].z, ex = se[i].ex, ez = se[i].ez;
-            /* the target on this edge's inner side (most edges) */
-            const double cross_t = ex * (tz - az) - ez * (tx - ax);
-            if (cross_t >= 0) continue;
-            const double len = se[i].len;
-            if (!(len > 0)) continue; /* an edge of no length (a damaged blob that loads): no side to cross */
-            double side_t = cross_t / len; /* > 0: inside */
-            if (side_t >= -eps) continue;
-            outside = true;
-            double side_s = (ex * (s->z - az) - ez * (s->x - ax)) / len;
-            if (side_s < -eps) continue; /* the segment lies beyond this edge's line: not its exit */
-            double t = side_s / (side_s - side_t);
-            double cx = s->x + t * (tx - s->x), cz = s->z + t * (tz - s->z);
-            double u = ((cx - ax) * ex + (cz - az) * ez) / (len * len);
-            double slack = eps / len;
-            if (u < -slack || u > 1 + slack) continue;
-            bool open = sl[i].nbr != PTL_NONE;
-            bool tie = fabs(t - best_t) <= 1e-12;
-            if (exit == PTL_NONE || (!tie && t < best_t) || (tie && open && !exit_open)) best_t = t, exit = i, exit_open = open;
+        cell_exit e;
+        if (held && steps == 0) {
+            if (!find_exit(q, s, cell, tx, tz, true, &e)) return *held = false;
+        } else {
+            find_exit(q, s, cell, tx, tz, false, &e);
         }
         out->cell = c;
-        if (!outside) { /* the target is in the cell */
+        if (!e.outside) { /* the target is in the cell */
             out->hit = false, out->t = 1, out->edge = PTL_NONE;
             return true;
         }
-        if (exit == PTL_NONE) return false;
-        uint32_t nb = q->slots[cell->first + exit].nbr;
+        if (e.exit == PTL_NONE) return false;
+        uint32_t nb = q->slots[cell->first + e.exit].nbr;
         if (nb == PTL_NONE || nb == from) {
-            out->hit = true, out->edge = exit;
-            out->t = best_t < 0 ? 0 : best_t > 1 ? 1 : best_t;
+            out->hit = true, out->edge = e.exit;
+            out->t = e.best_t < 0 ? 0 : e.best_t > 1 ? 1 : e.best_t;
             return true;
         }
         from = c;
@@ -525,19 +559,24 @@ bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double 
        last walk from the chosen one */
     if (s->cell_count == 1) {
         out->start = s->cells[0];
-        return trace_from(q, s, s->cells[0], tx, tz, out);
+        return trace_from(q, s, s->cells[0], tx, tz, out, NULL);
     }
     uint32_t best = PTL_NONE;
     double best_t = -1;
     for (uint32_t k = 0; k < s->cell_count && best_t < 1; ++k) {
         ptl_clear_trace_out o = {0};
-        if (!trace_from(q, s, s->cells[k], tx, tz, &o)) continue;
+        if (!trace_from(q, s, s->cells[k], tx, tz, &o, NULL)) continue;
         double t = o.hit ? o.t : 2;
         if (t > best_t) best_t = t, best = s->cells[k];
     }
     if (best == PTL_NONE) return false;
     out->start = best;
-    return trace_from(q, s, best, tx, tz, out);
+    return trace_from(q, s, best, tx, tz, out, NULL);
+}
+
+bool ptl_clear_trace_held(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out, bool* held) {
+    out->start = s->cell;
+    return trace_from(q, s, s->cell, tx, tz, out, held);
 }
 
 uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {

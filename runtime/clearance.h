@@ -49,6 +49,11 @@ typedef struct ptl_clear_trace_out {
    (rounding at a vertex). */
 bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out);
 
+/* ptl_clear_trace from a point s of one cell (ptl_qpoint_in_cell) that a caller gave without
+   locating it: *held false (and false returned) when the cell does not hold s within the
+   point-location tolerance (ptl_query_cell_holds_within), tested on the first step's edges. */
+bool ptl_clear_trace_held(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out, bool* held);
+
 /* The cell holding (tx, tz) reached from point s (from any of its cells) along the straight segment
    in plan, crossing only portals; PTL_NONE when a wall is in the way. */
 uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz);

@@ -331,6 +331,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     const double scale = ptl_nm_plan_scale(nm);
     q->eps = 1e-9 * scale;
     q->loc_eps = PTL_NM_LOC_REL * scale;
+    q->inv_vox_cs = nm->h->vox_cs > 0 ? 1.0 / nm->h->vox_cs : 0;
     ptl_query_cell_boxes(q);
     q->stamp = 0;
     *out = q;

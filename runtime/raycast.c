@@ -22,12 +22,16 @@ static bool raycast_begin(const ptl_query* q, const float start[3], const float 
     return q && start && end && finite3(start) && finite3(end) && (!extents || finite3(extents)) && (!cap || cells);
 }
 
-/* The ray from the located start s toward end's x-z. */
-static ptl_status raycast_from(ptl_query* q, const ptl_qpoint* s, const float end[3], ptl_raycast_hit* out) {
+/* The ray from the located start s toward end's x-z. With `held` (not NULL): s is a caller's point
+   of one cell, not located, and *held false (nothing else done) when that cell does not hold it
+   within the point-location tolerance (tested on the walk's first step). */
+static ptl_status raycast_from(ptl_query* q, const ptl_qpoint* s, const float end[3], ptl_raycast_hit* out, bool* held) {
     const uint32_t cap = out->cell_capacity;
     out->start_cell = s->cell;
     ptl_clear_trace_out tr = {.cells = out->cells, .cell_capacity = cap};
-    if (!ptl_clear_trace(q, s, end[0], end[2], &tr)) return PTL_ERR_INTERNAL;
+    bool walked = held ? ptl_clear_trace_held(q, s, end[0], end[2], &tr, held) : ptl_clear_trace(q, s, end[0], end[2], &tr);
+    if (held && !*held) return PTL_OK;
+    if (!walked) return PTL_ERR_INTERNAL;
     double x = s->x + tr.t * (end[0] - s->x), z = s->z + tr.t * (end[2] - s->z);
     out->start_cell = tr.start;
     out->hit = tr.hit;
@@ -54,15 +58,16 @@ ptl_status ptl_query_raycast(ptl_query* q, const float start[3], const float end
     ptl_qpoint s;
     ptl_status st = ptl_query_locate_point(q, start, extents, &s);
     if (st < 0) return st;
-    return raycast_from(q, &s, end, out);
+    return raycast_from(q, &s, end, out, NULL);
 }
 
 ptl_status ptl_query_raycast_in(ptl_query* q, uint32_t cell, const float start[3], const float end[3], ptl_raycast_hit* out) {
     if (!out) return PTL_ERR_INVALID_ARG;
     if (!raycast_begin(q, start, end, NULL, out)) return PTL_ERR_INVALID_ARG;
-    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, start[0], start[2]))
-        return ptl_query_raycast(q, start, end, NULL, out);
+    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell)) return ptl_query_raycast(q, start, end, NULL, out);
     ptl_qpoint s;
     ptl_qpoint_in_cell(&s, cell, start[0], start[1], start[2]);
-    return raycast_from(q, &s, end, out);
+    bool held;
+    ptl_status st = raycast_from(q, &s, end, out, &held);
+    return held ? st : ptl_query_raycast(q, start, end, NULL, out);
 }

@@ -304,6 +304,11 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
             ptl_move_result wrong = {0};
             uint32_t other = (s.cell + 1) % info.cell_count;
             cr_assert_eq(ptl_query_move_along_surface_in(q, other, r, r + 3, &wrong), PTL_OK);
+            float oy;
+            if (ptl_query_height(q, other, r[0], r[2], &oy) == PTL_ERR_NOT_FOUND) /* the cell does not hold the start */
+                cr_assert(wrong.end_cell == m.end_cell && wrong.start_cell == m.start_cell && wrong.point[0] == m.point[0] &&
+                              wrong.point[1] == m.point[1] && wrong.point[2] == m.point[2] && wrong.blocked == m.blocked,
+                          "%s row %u: a cell that does not hold the start moves as the located call", meshes[mi], i);
             /* the input surface (undulating has one layer: the triangle under the point) */
             double h;
             if (mi == 2 && test_triangle_height(&tm, m.point[0], m.point[2], &h)) {
@@ -323,7 +328,7 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
                 meshes[mi], done, n, slid, linked, heights, worst, off, heights ? err_sum / heights : 0, within,
                 heights ? base_sum / heights : 0, base_within);
         cr_assert_gt(done, n / 2);
-        if (mi == 2) cr_assert(heights > done / 2 && off <= heights / 100 && within >= heights * 95 / 100, "%u of %u heights within a cell height",
+        if (mi == 2) cr_assert(heights > done / 2 && off <= heights / 100 && within >= heights * 99 / 100, "%u of %u heights within a cell height",
                                within, heights);
         ptl_query_destroy(q);
         ptl_navmesh_destroy(nm);
@@ -334,9 +339,10 @@ Test(move, on_the_shared_meshes_ends_on_the_surface_never_farther, .timeout = 24
 
 /* ---- Heights and cells in a box ---------------------------------------------------------------- */
 
-/* The height at a cell's centroid: at most one voxel height below the top of the point's column
-   (ptl_query_locate's height); at random points, against the terrain's own triangles within one
-   voxel height at 90% of them (the column tops alone: about half). */
+/* The height at a cell's centroid: never above the top of the point's column (ptl_query_locate's
+   height), at most one voxel height below the least top of the four columns around it; at random
+   points, against the terrain's own triangles within one voxel height at 90% of them (2873 of 2882;
+   the column tops alone: about half). */
 Test(move, height_follows_the_input_surface_inside_a_cell_and_is_refused_outside) {
     ptl_scene_desc d = {.kind = PTL_SCENE_TERRAIN, .size = 30, .seed = 3};
     ptl_trimesh tm;
@@ -356,7 +362,17 @@ Test(move, height_follows_the_input_surface_inside_a_cell_and_is_refused_outside
         cr_assert_eq(ptl_navmesh_cell_centroid(nm, c, ctr), PTL_OK);
         cr_assert_eq(ptl_query_height(q, c, ctr[0], ctr[2], &y), PTL_OK);
         float top = ptl_query_cell_y(nm, c, ctr[0], ctr[2]);
-        cr_assert(y <= top && y >= top - nm->h->vox_ch - 1e-4f, "cell %u: height %.4f, column top %.4f", c, y, top);
+        /* the least top of the four columns whose centres surround the point (on a slope the
+           surface falls below the own column's top by up to the column's rise) */
+        const double cs = nm->h->vox_cs, u = (ctr[0] - nm->h->vox_origin[0]) / cs - 0.5, w = (ctr[2] - nm->h->vox_origin[2]) / cs - 0.5;
+        float least = top;
+        for (int k = 0; k < 4; ++k) {
+            float f;
+            double px = nm->h->vox_origin[0] + (floor(u) + (k & 1) + 0.5) * cs, pz = nm->h->vox_origin[2] + (floor(w) + (k >> 1) + 0.5) * cs;
+            if (ptl_nm_cell_floor(nm, c, px, pz, &f)) least = fminf(least, f);
+        }
+        cr_assert(y <= top && y >= least - nm->h->vox_ch - 1e-4f, "cell %u: height %.4f, column top %.4f, least of four %.4f", c, y,
+                  top, least);
 
         /* far outside the cell */
         cr_assert_eq(ptl_query_height(q, c, info.bmax[0] + 10, ctr[2], &y), PTL_ERR_NOT_FOUND);

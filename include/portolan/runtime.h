@@ -601,9 +601,11 @@ ptl_status ptl_query_move_along_surface_in(ptl_query* q, uint32_t cell, const fl
 /* The surface's height at (x, z) of cell `cell` (Detour's getPolyHeight). On a 3D navmesh, from the
    bake's height grid of the cell: its voxel floors interpolated between column centres, less the
    voxelisation's upward bias (half a cell height, and on a slope the rise to a column's highest
-   corner), so within one cell height of the input surface (undulating: 97% of Detour's move ends),
-   at most a cell height below ptl_query_locate's height (its column's top). Else the cell's vertices'. PTL_OK; PTL_ERR_NOT_FOUND (*y 0) when (x, z) is not in the cell (beyond the
-   point-location tolerance); PTL_ERR_INVALID_ARG for NULL, non-finite or an out-of-range cell. */
+   corner), so within one cell height of the input surface (undulating: 991 of Detour's 1000 move
+   ends); never above ptl_query_locate's height (its column's top), and at most a cell height below
+   the lower of that and the four nearest columns' tops interpolated. Else the cell's vertices'.
+   PTL_OK; PTL_ERR_NOT_FOUND (*y 0) when (x, z) is not in the cell (beyond the point-location
+   tolerance); PTL_ERR_INVALID_ARG for NULL, non-finite or an out-of-range cell. */
 ptl_status ptl_query_height(ptl_query* q, uint32_t cell, float x, float z, float* y);
 
 /* The cells that meet the box [bmin, bmax] (Detour's queryPolygons): in plan exactly (the convex
