@@ -69,14 +69,21 @@ enum { WINDOW_FULL = 1 };
 
 /* The sweeps' stack: the upper half of the exact search's node pool (the disc search keeps its
    states in the lower half, disc_path.c). */
+/* Pushes a window into `cell` at `depth` (the portals crossed from the apex, kept in the node's
+   `refs`, which windows do not use otherwise). Every line of sight through a window crosses the
+   same cells, each convex cell once: a chain deeper than the cells there are is no line of sight.
+   On a navmesh whose floors overlap in plan, windows can otherwise go round and round between
+   layers, each turn narrowing them by a rounding step (the doors world of tests/test_areas.c: a
+   sweep of minutes), so such a chain is not followed. */
 static bool push_window(ptl_query* q, uint32_t* top, uint32_t cell, uint32_t edge, bool full, double rx, double rz,
-                        double lx, double lz) {
+                        double lx, double lz, uint32_t depth) {
     if (*top >= q->max_nodes - q->max_nodes / 2) return false;
     ptl_snode* n = &q->nodes[q->max_nodes / 2 + (*top)++];
     n->cell = cell;
     n->edge = (uint16_t)edge;
     n->ends = full ? WINDOW_FULL : 0;
     n->rx = rx, n->rz = rz, n->lx = lx, n->lz = lz;
+    n->refs = depth;
     return true;
 }
 
@@ -155,7 +162,7 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
     for (uint32_t k = 0; k < cell_count; ++k) {
         if (q->seen_stamp[cells[k]] == stamp) continue;
         q->seen_stamp[cells[k]] = stamp;
-        if (!push_window(q, &top, cells[k], 0, true, 0, 0, 0, 0)) return PTL_ERR_OUT_OF_NODES;
+        if (!push_window(q, &top, cells[k], 0, true, 0, 0, 0, 0, 0)) return PTL_ERR_OUT_OF_NODES;
     }
     while (top > 0) {
         ptl_snode n = q->nodes[q->max_nodes / 2 + --top];
@@ -185,12 +192,12 @@ static ptl_status sweep_walls(ptl_query* q, double px, double pz, const uint32_t
                 /* p lies on this portal: the cell beyond holds p as well, every direction open */
                 if (q->seen_stamp[sa->nbr] == stamp) continue;
                 q->seen_stamp[sa->nbr] = stamp;
-                ok = push_window(q, &top, sa->nbr, 0, true, 0, 0, 0, 0);
-            } else if (point_window(x0, z0, x1, z1, tol)) {
+                ok = push_window(q, &top, sa->nbr, 0, true, 0, 0, 0, 0, n.refs + 1);
+            } else if (point_window(x0, z0, x1, z1, tol) || n.refs >= nm->h->cell_count) {
                 continue;
             } else {
                 /* seen from p, the edge's first vertex is on the right of the window */
-                ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1);
+                ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1, n.refs + 1);
             }
             if (!ok) return PTL_ERR_OUT_OF_NODES;
         }
@@ -220,7 +227,7 @@ static ptl_status sweep_visible(ptl_query* q, const ptl_qpoint* from, const doub
     for (uint32_t k = 0; k < from->cell_count; ++k) {
         if (q->seen_stamp[from->cells[k]] == stamp) continue;
         q->seen_stamp[from->cells[k]] = stamp;
-        if (!push_window(q, &top, from->cells[k], 0xffff, start_full, wrx, wrz, wlx, wlz)) return PTL_ERR_OUT_OF_NODES;
+        if (!push_window(q, &top, from->cells[k], 0xffff, start_full, wrx, wrz, wlx, wlz, 0)) return PTL_ERR_OUT_OF_NODES;
     }
     while (top > 0) {
         ptl_snode n = q->nodes[q->max_nodes / 2 + --top];
@@ -246,11 +253,11 @@ static ptl_status sweep_visible(ptl_query* q, const ptl_qpoint* from, const doub
                 /* the apex lies on this portal: the cell beyond holds it too, with the same window */
                 if (q->seen_stamp[sa->nbr] == stamp) continue;
                 q->seen_stamp[sa->nbr] = stamp;
-                ok = push_window(q, &top, sa->nbr, 0xffff, start_full, wrx, wrz, wlx, wlz);
-            } else if (point_window(x0, z0, x1, z1, tol)) {
+                ok = push_window(q, &top, sa->nbr, 0xffff, start_full, wrx, wrz, wlx, wlz, n.refs + 1);
+            } else if (point_window(x0, z0, x1, z1, tol) || n.refs >= nm->h->cell_count) {
                 continue;
             } else {
-                ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1);
+                ok = push_window(q, &top, sa->nbr, sa->twin, false, x0, z0, x1, z1, n.refs + 1);
             }
             if (!ok) return PTL_ERR_OUT_OF_NODES;
         }
