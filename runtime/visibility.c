@@ -100,15 +100,19 @@ ptl_status ptl_query_visible_vertices(ptl_query* q, const ptl_qpoint* p, void (*
         for (uint32_t j = 0; j < cell->vert_count; ++j) seen_fn(user, nm->cell_verts[cell->first + j]);
         uint32_t m = ptl_vis_start(q, p, stamp, i);
         if (top + m > q->max_nodes) return PTL_ERR_OUT_OF_NODES;
-        for (uint32_t k = 0; k < m; ++k) q->nodes[top++] = q->succ[k];
+        for (uint32_t k = 0; k < m; ++k) q->nodes[top] = q->succ[k], q->nodes[top++].refs = 0;
     }
-    /* Depth first: the order does not matter, every visible part is reached once per way in. */
+    /* Depth first: the order does not matter, every visible part is reached once per way in. A
+       window's depth (portals crossed, in `refs`) stays under the cell count: a line of sight
+       crosses each convex cell once, and windows going round between cells that overlap in plan
+       (several floors) are no line of sight (clearance.c, push_window). */
     while (top > 0) {
         ptl_snode n = q->nodes[--top];
         uint32_t m = ptl_vis_expand(q, &n, stamp, seen, &nseen);
         for (uint32_t k = 0; k < nseen; ++k) seen_fn(user, nm->cell_verts[seen[k]]);
+        if (n.refs >= nm->h->cell_count) m = 0;
         if (top + m > q->max_nodes) return PTL_ERR_OUT_OF_NODES;
-        for (uint32_t k = 0; k < m; ++k) q->nodes[top++] = q->succ[k];
+        for (uint32_t k = 0; k < m; ++k) q->nodes[top] = q->succ[k], q->nodes[top++].refs = n.refs + 1;
     }
     return PTL_OK;
 }
