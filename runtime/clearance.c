@@ -529,15 +529,19 @@ bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double 
     }
     uint32_t best = PTL_NONE;
     double best_t = -1;
+    ptl_clear_trace_out kept = {0};
     for (uint32_t k = 0; k < s->cell_count && best_t < 1; ++k) {
         ptl_clear_trace_out o = {0};
         if (!trace_from(q, s, s->cells[k], tx, tz, &o)) continue;
         double t = o.hit ? o.t : 2;
-        if (t > best_t) best_t = t, best = s->cells[k];
+        if (t > best_t) best_t = t, best = s->cells[k], kept = o;
     }
     if (best == PTL_NONE) return false;
     out->start = best;
-    return trace_from(q, s, best, tx, tz, out);
+    if (out->cells && out->cell_capacity > 0) return trace_from(q, s, best, tx, tz, out);
+    /* no cells asked for: the chosen walk's own answer (a walk is a function of its start) */
+    out->hit = kept.hit, out->t = kept.t, out->cell = kept.cell, out->edge = kept.edge, out->cell_count = kept.cell_count;
+    return true;
 }
 
 uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, double tz) {

@@ -178,6 +178,7 @@ struct ptl_query {
     /* Per vertex. */
     uint32_t* wall;       /* 2 per vertex: the vertex before it along the walls and the one after
                              (PTL_NONE: none; the vertex itself: more than one) */
+    uint8_t* vcorner;     /* 1 per vertex: is_corner of its walls (ptl_query_is_corner), with them */
     double* root_g;       /* best g at which a search reached the vertex as a root */
     uint32_t* root_stamp;
 
