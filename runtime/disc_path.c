@@ -259,11 +259,35 @@ static double cone_width(const ptl_query* q, uint32_t v) {
     return w <= 0 ? -w : -1;                                 /* a left turn: not a corner */
 }
 
-/* Checks the segment into state i and the arc before it on its parent's circle. */
+/* The memo entry for the segment from p's corner to s's (both corners), or NULL. */
+static ptl_seg_memo* memo_slot(const ptl_query* q, const dstate* p, const dstate* s) {
+    if (p->vert == PTL_NONE || s->vert == PTL_NONE || !q->seg_memo) return NULL;
+    const uint32_t a = 2 * p->vert + (p->side > 0), b = 2 * s->vert + (s->side > 0);
+    return &q->seg_memo[((a * 0x9E3779B1u) ^ (b * 0x85EBCA77u)) & (q->seg_memo_cap - 1)];
+}
+
+/* Does m hold the check of the segment into s at radius r: the same corners, sides and ends, bit
+   for bit (the check is a function of those and the walls alone)? */
+static bool memo_holds(const ptl_query* q, const ptl_seg_memo* m, const dstate* p, const dstate* s, double r) {
+    return m->gen == q->seg_memo_gen && m->v1 == p->vert && m->v2 == s->vert && m->o1 == p->side && m->o2 == s->side &&
+           m->r == r && m->dx == s->dx && m->dz == s->dz && m->ax == s->ax && m->az == s->az;
+}
+
+static bool memo_put(ptl_query* q, ptl_seg_memo* m, const dstate* p, const dstate* s, double r, bool ok) {
+    if (m)
+        *m = (ptl_seg_memo){.v1 = p->vert, .v2 = s->vert, .gen = q->seg_memo_gen, .cell = s->cell, .o1 = p->side,
+                            .o2 = s->side, .ok = ok, .dy = s->dy, .ay = s->ay, .r = r, .dx = s->dx, .dz = s->dz,
+                            .ax = s->ax, .az = s->az};
+    return ok;
+}
+
+/* Checks the segment into state i and the arc before it on its parent's circle. A segment between
+   two corners' circles is checked once per query and radius (the memo), its arc each time. */
 bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
     ptl_query* q = ds->q;
     dstate* s = &ds->st[i];
     const dstate* p = &ds->st[s->parent];
+    ptl_seg_memo* m = memo_slot(q, p, s);
     ptl_qpoint from;
     if (p->vert == PTL_NONE) {
         if (s->parent == 0) from = *ds->s;
@@ -280,15 +304,20 @@ bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
         if (!(width >= 0 && span <= width + 1e-9 && ptl_clear_vertex_rho(q, p->vert) >= 2 * ds->r) &&
             !arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side))
             return false;
+        if (m && memo_holds(q, m, p, s, ds->r)) {
+            if (!m->ok) return false;
+            s->cell = m->cell, s->dy = m->dy, s->ay = m->ay;
+            return true;
+        }
         /* the departure point's cell: from the corner, straight out to it (inside the circle) */
         ptl_qpoint corner;
         ptl_query_vertex_point(nm, p->vert, &corner);
         uint32_t c = ptl_clear_walk(q, &corner, s->dx, s->dz);
-        if (c == PTL_NONE) return false;
+        if (c == PTL_NONE) return memo_put(q, m, p, s, ds->r, false);
         cell_point(s->dx, s->dz, c, &from);
     }
     uint32_t end;
-    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, 4 * q->eps, &end)) return false;
+    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, 4 * q->eps, &end)) return memo_put(q, m, p, s, ds->r, false);
     s->dy = ptl_query_cell_y(q->nm, from.cell, s->dx, s->dz);
     s->ay = ptl_query_cell_y(q->nm, end, s->ax, s->az);
     if (s->goal) {
@@ -298,7 +327,7 @@ bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
         if (!holds) return false;
     }
     s->cell = end;
-    return true;
+    return memo_put(q, m, p, s, ds->r, true);
 }
 
 /* ---- The search ------------------------------------------------------------------------------- */

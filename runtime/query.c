@@ -16,7 +16,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, vcorner, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes, disc_rec, vert_rho, cell_off, cell_cost;
+    size_t boxes, disc_rec, vert_rho, seg_memo, cell_off, cell_cost;
     size_t vc_head, vc_reach, vc_vert; /* visibility lists per vertex (clearance.c) */
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
@@ -48,6 +48,10 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
+    /* 4 entries per vertex (a power of two, 256 to 8192: 16 KB to 512 KB) */
+    uint32_t memo = 256;
+    while (memo < 8192 && memo < (uint64_t)h->vert_count * 4) memo *= 2;
+    s.seg_memo = (size_t)memo * sizeof(ptl_seg_memo);
     s.vc_head = (size_t)h->vert_count * 6 * sizeof(uint32_t);
     s.vc_reach = (size_t)h->vert_count * sizeof(double);
     /* room for 48 corners seen per vertex and list on average, at most 4 MB (when it is full the lists
@@ -114,6 +118,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cell_box, s.boxes);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->vert_rho, s.vert_rho);
+    ptl_mem_free(&a, q->seg_memo, s.seg_memo);
     ptl_mem_free(&a, q->vc_head, s.vc_head);
     ptl_mem_free(&a, q->vc_reach, s.vc_reach);
     ptl_mem_free(&a, q->vc_vert, s.vc_vert);
@@ -175,6 +180,10 @@ bool ptl_query_build_slots(ptl_query* q) {
     if (q->vc_head) memset(q->vc_head, 0xff, (size_t)h->vert_count * 6 * sizeof(uint32_t));
     q->vc_used = 0;
     for (uint32_t v = 0; q->vert_rho && v < h->vert_count; ++v) q->vert_rho[v] = -1;
+    if (++q->seg_memo_gen == 0) { /* (after 2^32 filters: no entry may look valid) */
+        if (q->seg_memo) memset(q->seg_memo, 0, (size_t)q->seg_memo_cap * sizeof(ptl_seg_memo));
+        q->seg_memo_gen = 1;
+    }
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         uint32_t n = 0;
@@ -274,6 +283,8 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->cell_box = ptl_mem_alloc(&a, s.boxes);
     q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
     q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
+    q->seg_memo = ptl_mem_calloc(&a, 1, s.seg_memo); /* gen 0: never valid */
+    q->seg_memo_cap = (uint32_t)(s.seg_memo / sizeof(ptl_seg_memo));
     for (uint32_t v = 0; q->vert_rho && v < nm->h->vert_count; ++v) q->vert_rho[v] = -1;
     q->vc_head = ptl_mem_alloc(&a, s.vc_head);
     q->vc_reach = ptl_mem_alloc(&a, s.vc_reach);
@@ -327,7 +338,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->vcorner || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box ||
-        ((!q->disc_rec || !q->vert_rho || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
+        ((!q->disc_rec || !q->vert_rho || !q->seg_memo || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
         !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;
