@@ -488,7 +488,21 @@ typedef struct out_writer {
        alone; near_count PTL_NONE: none gathered (check through the mesh). */
     const double* near;
     uint32_t near_count;
+    /* The start [0] and the goal [1], and the cell where ptl_clear_move's sweep from each met no wall
+       within r (PTL_NONE: not known). */
+    const ptl_qpoint* end[2];
+    uint32_t roomy[2];
 } out_writer;
+
+/* Is (x, z), located in `cell`, an end whose floats keep r unmoved: the end itself, in the cell
+   where the sweep from it met no wall within r, and equal to its floats? ptl_clear_float_point
+   would find the same (its walk from the cell to the point stays in it; its sweep is that one). */
+static bool roomy_end(const out_writer* w, double x, double z, uint32_t cell) {
+    if ((double)(float)x != x || (double)(float)z != z) return false;
+    for (int k = 0; k < 2; ++k)
+        if (w->roomy[k] != PTL_NONE && cell == w->roomy[k] && x == w->end[k]->x && z == w->end[k]->z) return true;
+    return false;
+}
 
 /* The walls within `reach` of vertex v (reached through the portals within it, so on its floor),
    as segments into out (4 doubles each, at most cap); how many, or PTL_NONE when they do not fit. */
@@ -568,6 +582,8 @@ static void put_point_as(out_writer* w, double x, double z, bool sure, const ptl
             p[0] = (float)x, p[2] = (float)z;
         } else if (w->near_count != PTL_NONE) {
             near_float_point(w, x, z, &p[0], &p[2]);
+        } else if (roomy_end(w, x, z, cell)) {
+            p[0] = (float)x, p[2] = (float)z;
         } else {
             ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
         }
@@ -725,7 +741,8 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
     uint32_t* chain = (uint32_t*)(void*)&ds->st[ds->count];
     uint32_t k = n;
     for (uint32_t i = goal; i != PTL_NONE; i = ds->st[i].parent) chain[--k] = i;
-    out_writer w = {.q = ds->q, .res = res, .r = ds->r, .near_count = PTL_NONE};
+    out_writer w = {.q = ds->q, .res = res, .r = ds->r, .near_count = PTL_NONE, .end = {ds->s, ds->t},
+                    .roomy = {ds->ends ? ds->ends->roomy[0] : PTL_NONE, ds->ends ? ds->ends->roomy[1] : PTL_NONE}};
     w.last = *ds->s;
     const ptl_navmesh* nm = ds->q->nm;
     double length = 0;
@@ -770,8 +787,9 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
 }
 
 ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
-                               double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res) {
-    disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
+                               double tolerance, const ptl_disc_ends* ends, ptl_path_turn* turns, uint32_t turn_capacity,
+                               ptl_path_result* res) {
+    disc_search ds = {.q = q, .s = start, .t = goal, .ends = ends, .r = r, .tol = q->eps};
     ds.st = (dstate*)(void*)q->nodes;
     ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
     ds.stamp = ptl_query_next_stamp(q);
