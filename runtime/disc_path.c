@@ -541,6 +541,27 @@ static double near_distance(const out_writer* w, double x, double z, bool seg, d
     return best;
 }
 
+/* Does the segment from (x, z) to (ex, ez) come nearer than lim to one of the writer's near walls:
+   near_distance(w, x, z, true, ex, ez) < lim, stopping at the first such wall (segment_within is
+   segment_segment(...) < lim)? */
+static bool near_within(const out_writer* w, double x, double z, double ex, double ez, double lim) {
+    for (uint32_t k = 0; k < w->near_count; ++k) {
+        const double* o = w->near + 4 * (size_t)k;
+        if (segment_within(x, z, ex, ez, o[0], o[1], o[2], o[3], lim)) return true;
+    }
+    return false;
+}
+
+/* Does (x, z) come nearer than lim to one of the writer's near walls (near_distance(w, x, z, false,
+   0, 0) < lim), stopping at the first? */
+static bool near_point_within(const out_writer* w, double x, double z, double lim) {
+    for (uint32_t k = 0; k < w->near_count; ++k) {
+        const double* o = w->near + 4 * (size_t)k;
+        if (point_segment(x, z, o[0], o[1], o[2], o[3]) < lim) return true;
+    }
+    return false;
+}
+
 /* ptl_clear_float_point against the writer's near walls (a point of an arc's polyline): the floats
    of (x, z), or the ones up to two float steps away that keep r from them (the farthest when none
    does). */
@@ -626,7 +647,7 @@ static uint32_t touch_angles(const out_writer* w, double cx, double cz, double r
 
 /* Does (x, z) keep `keep` from every wall it sees (reached from the last point written)? */
 static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
-    if (w->near_count != PTL_NONE) return near_distance(w, x, z, false, 0, 0) >= keep;
+    if (w->near_count != PTL_NONE) return !near_point_within(w, x, z, keep);
     uint32_t cell = ptl_clear_walk(w->q, &w->last, x, z);
     if (cell == PTL_NONE) return false;
     ptl_clear_wall b;
@@ -637,8 +658,8 @@ static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
    `exit`), keep r less `slack`? */
 static bool piece_segments_keep(out_writer* w, double x, double z, const double* exit, double r, double slack) {
     if (w->near_count != PTL_NONE)
-        return near_distance(w, w->last.x, w->last.z, true, x, z) >= r - slack &&
-               (!exit || near_distance(w, x, z, true, exit[0], exit[1]) >= r - slack);
+        return !near_within(w, w->last.x, w->last.z, x, z, r - slack) &&
+               (!exit || !near_within(w, x, z, exit[0], exit[1], r - slack));
     uint32_t end;
     if (!segment_keeps(w->q, &w->last, x, z, r, slack, &end)) return false;
     if (!exit) return true;
