@@ -48,9 +48,9 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
-    /* 4 entries per vertex (a power of two, 256 to 8192: 16 KB to 512 KB) */
-    uint32_t memo = 256;
-    while (memo < 8192 && memo < (uint64_t)h->vert_count * 4) memo *= 2;
+    /* at most 2 entries per vertex (a power of two, 64 to 8192: 4 KB to 512 KB) */
+    uint32_t memo = 64;
+    while (memo < 8192 && 2 * (uint64_t)memo <= (uint64_t)h->vert_count * 2) memo *= 2;
     s.seg_memo = (size_t)memo * sizeof(ptl_seg_memo);
     s.vc_head = (size_t)h->vert_count * 6 * sizeof(uint32_t);
     s.vc_reach = (size_t)h->vert_count * sizeof(double);
