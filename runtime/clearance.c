@@ -570,15 +570,19 @@ bool ptl_clear_trace(const ptl_query* q, const ptl_qpoint* s, double tx, double 
     }
     uint32_t best = PTL_NONE;
     double best_t = -1;
+    ptl_clear_trace_out kept = {0};
     for (uint32_t k = 0; k < s->cell_count && best_t < 1; ++k) {
         ptl_clear_trace_out o = {0};
         if (!trace_from(q, s, s->cells[k], tx, tz, &o, NULL)) continue;
         double t = o.hit ? o.t : 2;
-        if (t > best_t) best_t = t, best = s->cells[k];
+        if (t > best_t) best_t = t, best = s->cells[k], kept = o;
     }
     if (best == PTL_NONE) return false;
     out->start = best;
-    return trace_from(q, s, best, tx, tz, out, NULL);
+    if (out->cells && out->cell_capacity > 0) return trace_from(q, s, best, tx, tz, out, NULL);
+    /* no cells asked for: the chosen walk's own answer (a walk is a function of its start) */
+    out->hit = kept.hit, out->t = kept.t, out->cell = kept.cell, out->edge = kept.edge, out->cell_count = kept.cell_count;
+    return true;
 }
 
 bool ptl_clear_trace_held(const ptl_query* q, const ptl_qpoint* s, double tx, double tz, ptl_clear_trace_out* out, bool* held) {
@@ -593,8 +597,8 @@ uint32_t ptl_clear_walk(const ptl_query* q, const ptl_qpoint* s, double tx, doub
 
 /* Is (x, z) at least r from every wall its sweep sees, and seen from s? Its cell to *cell. */
 static ptl_status keeps_clear(ptl_query* q, const ptl_qpoint* s, double x, double z, double r, uint32_t* cell,
-                              bool* ok) {
-    *ok = false;
+                              bool* ok, bool* roomy) {
+    *ok = *roomy = false;
     uint32_t c = ptl_clear_walk(q, s, x, z);
     if (c == PTL_NONE) return PTL_OK;
     wall_best b;
@@ -602,6 +606,7 @@ static ptl_status keeps_clear(ptl_query* q, const ptl_qpoint* s, double x, doubl
     ptl_status st = ptl_clear_nearest_wall(q, x, z, c, r, r - slack, &b);
     if (st < 0) return st;
     *ok = !(b.found && b.d < r - slack);
+    *roomy = !b.found;
     *cell = c;
     return PTL_OK;
 }
@@ -641,7 +646,8 @@ static void try_candidate(cand_state* cs, double x, double z) {
     if (!clear_of_gathered(cs, x, z)) return;
     uint32_t cell;
     bool ok;
-    ptl_status st = keeps_clear(cs->q, cs->s, x, z, cs->r, &cell, &ok);
+    bool roomy;
+    ptl_status st = keeps_clear(cs->q, cs->s, x, z, cs->r, &cell, &ok, &roomy);
     if (st < 0) {
         cs->error = st;
         return;
@@ -752,12 +758,14 @@ static void ray_candidates(cand_state* cs, double vx, double vz, const seg* b) {
 }
 
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* ox, double* oz,
-                          uint32_t* ocell) {
-    bool ok;
+                          uint32_t* ocell, uint32_t* roomy) {
+    bool ok, none_near;
     uint32_t cell = s->cell;
     *ox = s->x, *oz = s->z;
-    ptl_status st = keeps_clear(q, s, s->x, s->z, radius, &cell, &ok);
+    if (roomy) *roomy = PTL_NONE;
+    ptl_status st = keeps_clear(q, s, s->x, s->z, radius, &cell, &ok, &none_near);
     if (st < 0) return st;
+    if (ok && none_near && roomy) *roomy = cell;
     if (!ok) {
         cand_state cs = {.q = q, .s = s, .walls = (const seg*)(const void*)q->heap, .r = radius, .reach = reach};
         /* the walls near enough to shape a candidate, fewer than the buffer holds: a nearer reach
@@ -833,7 +841,7 @@ ptl_status ptl_query_clear_point(ptl_query* q, const float p[3], const float ext
     if (st < 0) return st;
     double x, z;
     uint32_t cell;
-    st = ptl_clear_move(q, &s, radius, ptl_clear_reach(extents), &x, &z, &cell);
+    st = ptl_clear_move(q, &s, radius, ptl_clear_reach(extents), &x, &z, &cell, NULL);
     if (st < 0) return st;
     out->cell = cell;
     ptl_clear_float_point(q, x, z, cell, radius, &out->point[0], &out->point[2]);

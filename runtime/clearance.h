@@ -78,9 +78,12 @@ ptl_status ptl_clear_visible_vertex(ptl_query* q, uint32_t v, int side, const do
                                     void (*seen)(void* user, uint32_t vert), void* user);
 
 /* The nearest point to s (in plan) that keeps `radius` from every wall and that s sees, at most
-   `reach` away: (*x, *z) in *cell. s itself when it keeps the radius. PTL_ERR_NOT_FOUND when none. */
+   `reach` away: (*x, *z) in *cell. s itself when it keeps the radius. PTL_ERR_NOT_FOUND when none.
+   *roomy (may be NULL): *cell when s itself was kept and the sweep from it in that cell met no wall
+   within the radius at all (ptl_clear_float_point then keeps its floats when they equal it), else
+   PTL_NONE. */
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* x, double* z,
-                          uint32_t* cell);
+                          uint32_t* cell, uint32_t* roomy);
 /* Float coordinates for (x, z), a point of `cell` that keeps r, that keep r too where floats can:
    rounded, or moved by up to two float steps where rounding would bring them nearer. */
 void ptl_clear_float_point(ptl_query* q, double x, double z, uint32_t cell, double r, float* fx, float* fz);
@@ -88,13 +91,22 @@ void ptl_clear_float_point(ptl_query* q, double x, double z, uint32_t cell, doub
 /* How far a clear point may move for a request's extents (NULL or zero: 2). */
 double ptl_clear_reach(const float extents[3]);
 
+/* The ends of a disc path as ptl_clear_move left them: roomy[0] for the start, [1] the goal
+   (ptl_clear_move's *roomy; PTL_NONE: not known). Written as they are where their floats equal
+   them and the writer locates them in that cell: ptl_clear_float_point would keep them. */
+typedef struct ptl_disc_ends {
+    uint32_t roomy[2];
+} ptl_disc_ends;
+
 /* The exact shortest path of a disc of radius r > 0 (disc_path.c): same contract as the searches of
-   query_internal.h, start and goal already located and moved to keep r. */
+   query_internal.h, start and goal already located and moved to keep r; ends may be NULL. */
 ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
-                               double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res);
+                               double tolerance, const ptl_disc_ends* ends, ptl_path_turn* turns, uint32_t turn_capacity,
+                               ptl_path_result* res);
 /* The corridor path of a disc (disc_funnel.c): A* over the cells a disc can cross, the funnel with
    circles, every piece checked; the exact search where a check fails. Same contract. */
 ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
-                                   double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res);
+                                   double tolerance, const ptl_disc_ends* ends, ptl_path_turn* turns,
+                                   uint32_t turn_capacity, ptl_path_result* res);
 
 #endif

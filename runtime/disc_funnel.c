@@ -217,7 +217,8 @@ static uint32_t funnel(const ptl_query* q, const diag* d, uint32_t count, const 
 }
 
 ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
-                                   double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res) {
+                                   double tolerance, const ptl_disc_ends* ends, ptl_path_turn* turns,
+                                   uint32_t turn_capacity, ptl_path_result* res) {
     if (q->nm->cell_piece[start->cell] != q->nm->cell_piece[goal->cell]) return PTL_PARTIAL;
     uint32_t expanded = 0, last = ptl_query_corridor_cells(q, start, goal, r, &expanded);
     /* every path of the disc crosses a chain of portals it can cross, so none: no path */
@@ -227,7 +228,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
     }
     /* room: the states in the first half of the node pool (as the exact search), the diagonals and
        the funnel's corners in the second (free again before the states are checked) */
-    disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
+    disc_search ds = {.q = q, .s = start, .t = goal, .ends = ends, .r = r, .tol = q->eps};
     ds.st = (dstate*)(void*)q->nodes;
     ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
     ds.stamp = ptl_query_next_stamp(q);
@@ -239,7 +240,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
     const uint32_t corner_cap = (uint32_t)(bytes / 2 / sizeof(fend));
     uint32_t count = sleeve(q, last, d, cap);
     uint32_t n = count != PTL_NONE ? funnel(q, d, count, start, goal, r, corners, corner_cap) : PTL_NONE;
-    if (n == PTL_NONE || n + 2 > ds.cap) return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+    if (n == PTL_NONE || n + 2 > ds.cap) return ptl_query_disc_path(q, start, goal, r, tolerance, ends, turns, turn_capacity, res);
     /* the states: the start, a tangent arrival at each corner, the goal; each checked */
     ds.st[0] = (dstate){.ax = start->x, .az = start->z, .dx = start->x, .dz = start->z, .parent = PTL_NONE,
                         .vert = PTL_NONE, .cell = start->cell, .checked = 1};
@@ -254,7 +255,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
         int o1 = p->vert == PTL_NONE ? 0 : p->side;
         dstate s = {.parent = ds.count - 1, .vert = to.vert, .cell = PTL_NONE, .side = (int8_t)to.side, .goal = at_goal};
         if (!ptl_disc_tangent(ox, oz, o1, to.x, to.z, to.side, r, &s.dx, &s.dz, &s.ax, &s.az))
-            return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+            return ptl_query_disc_path(q, start, goal, r, tolerance, ends, turns, turn_capacity, res);
         /* A tangent touching a circle outside its corner's normal cone comes nearer than r to one of
            the corner's walls: the path goes round the corner at that wall's other end first (the
            sleeve left it out, or the funnel passed it), the same way round. */
@@ -264,7 +265,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
             const uint32_t v = dep ? p->vert : to.vert, u = q->wall[2 * v + (dep ? dep : arr) - 1];
             if (u == PTL_NONE || u == v || u == p->vert || u == to.vert || !ptl_query_is_corner(q, u) || ++inserted > 32 ||
                 n + 2 >= corner_cap || n + 3 > ds.cap)
-                return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+                return ptl_query_disc_path(q, start, goal, r, tolerance, ends, turns, turn_capacity, res);
             memmove(corners + k + 1, corners + k, (size_t)(n - k) * sizeof *corners);
             corners[k] = vert_end(q, u, dep ? p->side : to.side, r);
             ++n, --k; /* this corner again, after the new one */
@@ -278,7 +279,7 @@ ptl_status ptl_query_disc_corridor(ptl_query* q, const ptl_qpoint* start, const 
        read: the checks' sweeps (ptl_clear_vertex_rho) keep their stack there. */
     for (uint32_t i = 1; i < ds.count; ++i) {
         if (!ptl_disc_check_state(&ds, i))
-            return ptl_query_disc_path(q, start, goal, r, tolerance, turns, turn_capacity, res);
+            return ptl_query_disc_path(q, start, goal, r, tolerance, ends, turns, turn_capacity, res);
         ds.st[i].checked = 1;
     }
     res->nodes_expanded = expanded;

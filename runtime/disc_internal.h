@@ -24,6 +24,7 @@ typedef struct disc_search {
     ptl_query* q;
     const ptl_qpoint* s;
     const ptl_qpoint* t;
+    const ptl_disc_ends* ends; /* may be NULL */
     dstate* st;
     uint32_t count, cap;
     uint32_t stamp;  /* of disc_rec */

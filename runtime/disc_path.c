@@ -259,11 +259,35 @@ static double cone_width(const ptl_query* q, uint32_t v) {
     return w <= 0 ? -w : -1;                                 /* a left turn: not a corner */
 }
 
-/* Checks the segment into state i and the arc before it on its parent's circle. */
+/* The memo entry for the segment from p's corner to s's (both corners), or NULL. */
+static ptl_seg_memo* memo_slot(const ptl_query* q, const dstate* p, const dstate* s) {
+    if (p->vert == PTL_NONE || s->vert == PTL_NONE || !q->seg_memo) return NULL;
+    const uint32_t a = 2 * p->vert + (p->side > 0), b = 2 * s->vert + (s->side > 0);
+    return &q->seg_memo[((a * 0x9E3779B1u) ^ (b * 0x85EBCA77u)) & (q->seg_memo_cap - 1)];
+}
+
+/* Does m hold the check of the segment into s at radius r: the same corners, sides and ends, bit
+   for bit (the check is a function of those and the walls alone)? */
+static bool memo_holds(const ptl_query* q, const ptl_seg_memo* m, const dstate* p, const dstate* s, double r) {
+    return m->gen == q->seg_memo_gen && m->v1 == p->vert && m->v2 == s->vert && m->o1 == p->side && m->o2 == s->side &&
+           m->r == r && m->dx == s->dx && m->dz == s->dz && m->ax == s->ax && m->az == s->az;
+}
+
+static bool memo_put(ptl_query* q, ptl_seg_memo* m, const dstate* p, const dstate* s, double r, bool ok) {
+    if (m)
+        *m = (ptl_seg_memo){.v1 = p->vert, .v2 = s->vert, .gen = q->seg_memo_gen, .cell = s->cell, .o1 = p->side,
+                            .o2 = s->side, .ok = ok, .dy = s->dy, .ay = s->ay, .r = r, .dx = s->dx, .dz = s->dz,
+                            .ax = s->ax, .az = s->az};
+    return ok;
+}
+
+/* Checks the segment into state i and the arc before it on its parent's circle. A segment between
+   two corners' circles is checked once per query and radius (the memo), its arc each time. */
 bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
     ptl_query* q = ds->q;
     dstate* s = &ds->st[i];
     const dstate* p = &ds->st[s->parent];
+    ptl_seg_memo* m = memo_slot(q, p, s);
     ptl_qpoint from;
     if (p->vert == PTL_NONE) {
         if (s->parent == 0) from = *ds->s;
@@ -280,15 +304,20 @@ bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
         if (!(width >= 0 && span <= width + 1e-9 && ptl_clear_vertex_rho(q, p->vert) >= 2 * ds->r) &&
             !arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side))
             return false;
+        if (m && memo_holds(q, m, p, s, ds->r)) {
+            if (!m->ok) return false;
+            s->cell = m->cell, s->dy = m->dy, s->ay = m->ay;
+            return true;
+        }
         /* the departure point's cell: from the corner, straight out to it (inside the circle) */
         ptl_qpoint corner;
         ptl_query_vertex_point(nm, p->vert, &corner);
         uint32_t c = ptl_clear_walk(q, &corner, s->dx, s->dz);
-        if (c == PTL_NONE) return false;
+        if (c == PTL_NONE) return memo_put(q, m, p, s, ds->r, false);
         cell_point(s->dx, s->dz, c, &from);
     }
     uint32_t end;
-    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, 4 * q->eps, &end)) return false;
+    if (!segment_keeps(q, &from, s->ax, s->az, ds->r, 4 * q->eps, &end)) return memo_put(q, m, p, s, ds->r, false);
     s->dy = ptl_query_cell_y(q->nm, from.cell, s->dx, s->dz);
     s->ay = ptl_query_cell_y(q->nm, end, s->ax, s->az);
     if (s->goal) {
@@ -298,7 +327,7 @@ bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
         if (!holds) return false;
     }
     s->cell = end;
-    return true;
+    return memo_put(q, m, p, s, ds->r, true);
 }
 
 /* ---- The search ------------------------------------------------------------------------------- */
@@ -459,7 +488,21 @@ typedef struct out_writer {
        alone; near_count PTL_NONE: none gathered (check through the mesh). */
     const double* near;
     uint32_t near_count;
+    /* The start [0] and the goal [1], and the cell where ptl_clear_move's sweep from each met no wall
+       within r (PTL_NONE: not known). */
+    const ptl_qpoint* end[2];
+    uint32_t roomy[2];
 } out_writer;
+
+/* Is (x, z), located in `cell`, an end whose floats keep r unmoved: the end itself, in the cell
+   where the sweep from it met no wall within r, and equal to its floats? ptl_clear_float_point
+   would find the same (its walk from the cell to the point stays in it; its sweep is that one). */
+static bool roomy_end(const out_writer* w, double x, double z, uint32_t cell) {
+    if ((double)(float)x != x || (double)(float)z != z) return false;
+    for (int k = 0; k < 2; ++k)
+        if (w->roomy[k] != PTL_NONE && cell == w->roomy[k] && x == w->end[k]->x && z == w->end[k]->z) return true;
+    return false;
+}
 
 /* The walls within `reach` of vertex v (reached through the portals within it, so on its floor),
    as segments into out (4 doubles each, at most cap); how many, or PTL_NONE when they do not fit. */
@@ -496,6 +539,27 @@ static double near_distance(const out_writer* w, double x, double z, bool seg, d
         best = d < best ? d : best;
     }
     return best;
+}
+
+/* Does the segment from (x, z) to (ex, ez) come nearer than lim to one of the writer's near walls:
+   near_distance(w, x, z, true, ex, ez) < lim, stopping at the first such wall (segment_within is
+   segment_segment(...) < lim)? */
+static bool near_within(const out_writer* w, double x, double z, double ex, double ez, double lim) {
+    for (uint32_t k = 0; k < w->near_count; ++k) {
+        const double* o = w->near + 4 * (size_t)k;
+        if (segment_within(x, z, ex, ez, o[0], o[1], o[2], o[3], lim)) return true;
+    }
+    return false;
+}
+
+/* Does (x, z) come nearer than lim to one of the writer's near walls (near_distance(w, x, z, false,
+   0, 0) < lim), stopping at the first? */
+static bool near_point_within(const out_writer* w, double x, double z, double lim) {
+    for (uint32_t k = 0; k < w->near_count; ++k) {
+        const double* o = w->near + 4 * (size_t)k;
+        if (point_segment(x, z, o[0], o[1], o[2], o[3]) < lim) return true;
+    }
+    return false;
 }
 
 /* ptl_clear_float_point against the writer's near walls (a point of an arc's polyline): the floats
@@ -539,6 +603,8 @@ static void put_point_as(out_writer* w, double x, double z, bool sure, const ptl
             p[0] = (float)x, p[2] = (float)z;
         } else if (w->near_count != PTL_NONE) {
             near_float_point(w, x, z, &p[0], &p[2]);
+        } else if (roomy_end(w, x, z, cell)) {
+            p[0] = (float)x, p[2] = (float)z;
         } else {
             ptl_clear_float_point(w->q, x, z, cell, w->r, &p[0], &p[2]);
         }
@@ -581,7 +647,7 @@ static uint32_t touch_angles(const out_writer* w, double cx, double cz, double r
 
 /* Does (x, z) keep `keep` from every wall it sees (reached from the last point written)? */
 static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
-    if (w->near_count != PTL_NONE) return near_distance(w, x, z, false, 0, 0) >= keep;
+    if (w->near_count != PTL_NONE) return !near_point_within(w, x, z, keep);
     uint32_t cell = ptl_clear_walk(w->q, &w->last, x, z);
     if (cell == PTL_NONE) return false;
     ptl_clear_wall b;
@@ -592,8 +658,8 @@ static bool vertex_keeps(out_writer* w, double x, double z, double keep) {
    `exit`), keep r less `slack`? */
 static bool piece_segments_keep(out_writer* w, double x, double z, const double* exit, double r, double slack) {
     if (w->near_count != PTL_NONE)
-        return near_distance(w, w->last.x, w->last.z, true, x, z) >= r - slack &&
-               (!exit || near_distance(w, x, z, true, exit[0], exit[1]) >= r - slack);
+        return !near_within(w, w->last.x, w->last.z, x, z, r - slack) &&
+               (!exit || !near_within(w, x, z, exit[0], exit[1], r - slack));
     uint32_t end;
     if (!segment_keeps(w->q, &w->last, x, z, r, slack, &end)) return false;
     if (!exit) return true;
@@ -696,7 +762,8 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
     uint32_t* chain = (uint32_t*)(void*)&ds->st[ds->count];
     uint32_t k = n;
     for (uint32_t i = goal; i != PTL_NONE; i = ds->st[i].parent) chain[--k] = i;
-    out_writer w = {.q = ds->q, .res = res, .r = ds->r, .near_count = PTL_NONE};
+    out_writer w = {.q = ds->q, .res = res, .r = ds->r, .near_count = PTL_NONE, .end = {ds->s, ds->t},
+                    .roomy = {ds->ends ? ds->ends->roomy[0] : PTL_NONE, ds->ends ? ds->ends->roomy[1] : PTL_NONE}};
     w.last = *ds->s;
     const ptl_navmesh* nm = ds->q->nm;
     double length = 0;
@@ -741,8 +808,9 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
 }
 
 ptl_status ptl_query_disc_path(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double r,
-                               double tolerance, ptl_path_turn* turns, uint32_t turn_capacity, ptl_path_result* res) {
-    disc_search ds = {.q = q, .s = start, .t = goal, .r = r, .tol = q->eps};
+                               double tolerance, const ptl_disc_ends* ends, ptl_path_turn* turns, uint32_t turn_capacity,
+                               ptl_path_result* res) {
+    disc_search ds = {.q = q, .s = start, .t = goal, .ends = ends, .r = r, .tol = q->eps};
     ds.st = (dstate*)(void*)q->nodes;
     ds.cap = (uint32_t)((size_t)(q->max_nodes / 2) * sizeof(ptl_snode) / sizeof(dstate));
     ds.stamp = ptl_query_next_stamp(q);

@@ -32,31 +32,33 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
                             ptl_path_result* res) {
     const double r = req->radius, reach = ptl_clear_reach(req->extents);
     ptl_qpoint* ends[2] = {sp, gp};
+    ptl_disc_ends de;
     for (int k = 0; k < 2; ++k) {
         double x, z;
         uint32_t cell;
-        ptl_status st = ptl_clear_move(q, ends[k], r, reach, &x, &z, &cell);
+        ptl_status st = ptl_clear_move(q, ends[k], r, reach, &x, &z, &cell, &de.roomy[k]);
         if (st < 0) return st;
         if (x != ends[k]->x || z != ends[k]->z) ptl_qpoint_in_cell(ends[k], cell, x, 0, z);
     }
     res->start_cell = sp->cell;
     double tol = req->arc_tolerance > 0 ? req->arc_tolerance : 0.05 * r;
     ptl_status st = req->mode == PTL_PATH_CORRIDOR
-                        ? ptl_query_disc_corridor(q, sp, gp, r, tol, res->turns, res->turn_capacity, res)
-                        : ptl_query_disc_path(q, sp, gp, r, tol, res->turns, res->turn_capacity, res);
+                        ? ptl_query_disc_corridor(q, sp, gp, r, tol, &de, res->turns, res->turn_capacity, res)
+                        : ptl_query_disc_path(q, sp, gp, r, tol, &de, res->turns, res->turn_capacity, res);
     if (st == PTL_PARTIAL) {
         /* The disc cannot reach the goal: the path to the point nearest the goal of the cells it
            may reach (through portals at least 2 r wide), moved to keep r (within the extents'
            reach), when the disc reaches that (runtime.h); found false. */
         ptl_qpoint np, cp;
+        ptl_disc_ends pe = {{de.roomy[0], PTL_NONE}};
         double x, z;
         uint32_t cell;
         if (ptl_query_nearest_reached(q, sp, req->goal, r, &np) == PTL_OK &&
-            ptl_clear_move(q, &np, r, reach, &x, &z, &cell) == PTL_OK) {
+            ptl_clear_move(q, &np, r, reach, &x, &z, &cell, &pe.roomy[1]) == PTL_OK) {
             ptl_qpoint_in_cell(&cp, cell, x, ptl_query_cell_y(q->nm, cell, x, z), z);
             ptl_status pst = req->mode == PTL_PATH_CORRIDOR
-                                 ? ptl_query_disc_corridor(q, sp, &cp, r, tol, res->turns, res->turn_capacity, res)
-                                 : ptl_query_disc_path(q, sp, &cp, r, tol, res->turns, res->turn_capacity, res);
+                                 ? ptl_query_disc_corridor(q, sp, &cp, r, tol, &pe, res->turns, res->turn_capacity, res)
+                                 : ptl_query_disc_path(q, sp, &cp, r, tol, &pe, res->turns, res->turn_capacity, res);
             if (pst >= 0 && res->found) {
                 res->found = res->complete = false;
                 return PTL_PARTIAL;

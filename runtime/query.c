@@ -15,8 +15,8 @@
 #include "query_internal.h"
 
 typedef struct sizes {
-    size_t nodes, heap, succ, side, vis_seen, wall, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes, disc_rec, vert_rho, cell_off, cell_cost;
+    size_t nodes, heap, succ, side, vis_seen, wall, vcorner, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
+    size_t boxes, disc_rec, vert_rho, seg_memo, cell_off, cell_cost;
     size_t vc_head, vc_reach, vc_vert; /* visibility lists per vertex (clearance.c) */
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
@@ -34,6 +34,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.side = (size_t)2 * mcv * sizeof(double);
     s.vis_seen = (size_t)mcv * sizeof(uint32_t);
     s.wall = (size_t)h->vert_count * 2 * sizeof(uint32_t);
+    s.vcorner = (size_t)h->vert_count;
     s.root_g = (size_t)h->vert_count * sizeof(double);
     s.root_stamp = (size_t)h->vert_count * sizeof(uint32_t);
     s.turns = (size_t)h->cell_vert_total * sizeof(ptl_turn);
@@ -47,6 +48,10 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
+    /* at most 2 entries per vertex (a power of two, 64 to 8192: 4 KB to 512 KB) */
+    uint32_t memo = 64;
+    while (memo < 8192 && 2 * (uint64_t)memo <= (uint64_t)h->vert_count * 2) memo *= 2;
+    s.seg_memo = (size_t)memo * sizeof(ptl_seg_memo);
     s.vc_head = (size_t)h->vert_count * 6 * sizeof(uint32_t);
     s.vc_reach = (size_t)h->vert_count * sizeof(double);
     /* room for 48 corners seen per vertex and list on average, at most 4 MB (when it is full the lists
@@ -99,6 +104,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->side, s.side);
     ptl_mem_free(&a, q->vis_seen, s.vis_seen);
     ptl_mem_free(&a, q->wall, s.wall);
+    ptl_mem_free(&a, q->vcorner, s.vcorner);
     ptl_mem_free(&a, q->root_g, s.root_g);
     ptl_mem_free(&a, q->root_stamp, s.root_stamp);
     ptl_mem_free(&a, q->turns, s.turns);
@@ -112,6 +118,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cell_box, s.boxes);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->vert_rho, s.vert_rho);
+    ptl_mem_free(&a, q->seg_memo, s.seg_memo);
     ptl_mem_free(&a, q->vc_head, s.vc_head);
     ptl_mem_free(&a, q->vc_reach, s.vc_reach);
     ptl_mem_free(&a, q->vc_vert, s.vc_vert);
@@ -155,7 +162,7 @@ static bool is_corner(const ptl_navmesh* nm, const uint32_t* wall, uint32_t v) {
     return !(cross > 1e-6 * sqrt((ax * ax + az * az) * (bx * bx + bz * bz)));
 }
 
-bool ptl_query_is_corner(const ptl_query* q, uint32_t v) { return is_corner(q->nm, q->wall, v); }
+bool ptl_query_is_corner(const ptl_query* q, uint32_t v) { return q->vcorner[v] != 0; }
 
 /* The neighbour across edge i of cell c as the query's filter sees it: none where either cell is
    excluded (filter.c), so that every search, sweep and walk treats the border as a wall. */
@@ -173,6 +180,10 @@ bool ptl_query_build_slots(ptl_query* q) {
     if (q->vc_head) memset(q->vc_head, 0xff, (size_t)h->vert_count * 6 * sizeof(uint32_t));
     q->vc_used = 0;
     for (uint32_t v = 0; q->vert_rho && v < h->vert_count; ++v) q->vert_rho[v] = -1;
+    if (++q->seg_memo_gen == 0) { /* (after 2^32 filters: no entry may look valid) */
+        if (q->seg_memo) memset(q->seg_memo, 0, (size_t)q->seg_memo_cap * sizeof(ptl_seg_memo));
+        q->seg_memo_gen = 1;
+    }
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         uint32_t n = 0;
@@ -193,6 +204,7 @@ bool ptl_query_build_slots(ptl_query* q) {
         }
         q->dead_end[c] = n <= 1;
     }
+    for (uint32_t v = 0; v < h->vert_count; ++v) q->vcorner[v] = is_corner(nm, wall, v);
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         for (uint32_t i = 0; i < cell->vert_count; ++i) {
@@ -201,7 +213,7 @@ bool ptl_query_build_slots(ptl_query* q) {
             s->x = nm->verts[3 * v], s->z = nm->verts[3 * v + 2];
             s->nbr = nb;
             s->twin = 0xffff;
-            s->corner = is_corner(nm, wall, v);
+            s->corner = q->vcorner[v];
             s->open = nb != PTL_NONE && !q->dead_end[nb];
             const uint32_t w = nm->cell_verts[cell->first + (i + 1 == cell->vert_count ? 0 : i + 1)];
             ptl_slot_edge* e = &q->sedges[cell->first + i];
@@ -257,6 +269,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->side = ptl_mem_alloc(&a, s.side);
     q->vis_seen = ptl_mem_alloc(&a, s.vis_seen);
     q->wall = ptl_mem_alloc(&a, s.wall);
+    q->vcorner = ptl_mem_alloc(&a, s.vcorner);
     q->root_g = ptl_mem_alloc(&a, s.root_g);
     q->root_stamp = ptl_mem_calloc(&a, 1, s.root_stamp);
     q->turns = ptl_mem_calloc(&a, 1, s.turns);
@@ -270,6 +283,8 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->cell_box = ptl_mem_alloc(&a, s.boxes);
     q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
     q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
+    q->seg_memo = ptl_mem_calloc(&a, 1, s.seg_memo); /* gen 0: never valid */
+    q->seg_memo_cap = (uint32_t)(s.seg_memo / sizeof(ptl_seg_memo));
     for (uint32_t v = 0; q->vert_rho && v < nm->h->vert_count; ++v) q->vert_rho[v] = -1;
     q->vc_head = ptl_mem_alloc(&a, s.vc_head);
     q->vc_reach = ptl_mem_alloc(&a, s.vc_reach);
@@ -321,9 +336,9 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         q->hub_chain = ptl_mem_alloc(&a, s.hub_chain);
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
-    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
+    if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->vcorner || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box ||
-        ((!q->disc_rec || !q->vert_rho || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
+        ((!q->disc_rec || !q->vert_rho || !q->seg_memo || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
         !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;

@@ -179,6 +179,7 @@ struct ptl_query {
     /* Per vertex. */
     uint32_t* wall;       /* 2 per vertex: the vertex before it along the walls and the one after
                              (PTL_NONE: none; the vertex itself: more than one) */
+    uint8_t* vcorner;     /* 1 per vertex: is_corner of its walls (ptl_query_is_corner), with them */
     double* root_g;       /* best g at which a search reached the vertex as a root */
     uint32_t* root_stamp;
 
@@ -260,6 +261,13 @@ struct ptl_query {
     /* Per vertex: the distance to the nearest wall not ending at it, once a clearance query needed it
        (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
     float* vert_rho;
+    /* The checks of the disc searches' segments from one corner's circle to another's (disc_path.c,
+       ptl_disc_check_state): a direct-mapped table of seg_memo_cap (a power of two) entries, each
+       valid while its gen is seg_memo_gen (ptl_query_build_slots moves it on: the walls changed).
+       Such a segment and its check depend on the two corners, their sides, r and the walls alone;
+       the search's paths meet the same few corner pairs again and again. Kept across queries. */
+    struct ptl_seg_memo* seg_memo;
+    uint32_t seg_memo_cap, seg_memo_gen;
     /* Per vertex, three lists of the vertices it sees, in the order of the sweep of sight from it
        (clearance.c, ptl_clear_visible_vertex): every direction, and the departure windows of the disc
        search's two sides; built when a disc search first expands the vertex, kept across queries (they
@@ -311,6 +319,17 @@ struct ptl_query {
    arc, g: the length to its start, lx, lz: the point the way to it turned at, rx that point's
    height, when PTL_NODE_TURN), and a node whose goal length is final (its key is exact). */
 enum { PTL_NODE_LINK = 1u << 4, PTL_NODE_TURN = 1u << 5, PTL_NODE_FINAL = 1u << 6 };
+
+/* A memo of the check of a segment from corner v1's circle (side o1) to corner v2's (side o2) at
+   radius r (query.seg_memo): the segment's ends as the search computed them (a hit needs them
+   bit for bit) and what the check gave: ok, the cell of the arrival, the ends' heights. */
+typedef struct ptl_seg_memo {
+    uint32_t v1, v2, gen, cell;
+    int8_t o1, o2;
+    uint8_t ok, pad;
+    float dy, ay;
+    double r, dx, dz, ax, az;
+} ptl_seg_memo;
 
 typedef struct ptl_disc_rec {
     double g;       /* [Units: wu] length to the arrival point */

@@ -372,3 +372,46 @@ Test(areas, no_query_returns_a_point_or_a_cell_of_an_excluded_area) {
     cr_expect(in_mud_cell(&w, l.cell));
     world_free(&w);
 }
+
+/* What a query keeps across disc searches (the corners' sight lists and wall distances, the checked
+   segments between two corners' circles) follows the filter's walls: a query that answered disc
+   paths under one filter and then another gives the paths, bit for bit, of a fresh query with the
+   second filter. The jambs of the mud door are corners whose segment along the door is clear until
+   the mud is excluded. */
+Test(areas, disc_paths_of_a_query_after_a_filter_change_are_those_of_a_fresh_query) {
+    world w = doors_world();
+    const float ends[][6] = {{4, 0, 5, 4, 0, 15}, {9.5f, 0, 8.5f, 9.5f, 0, 11.5f}, {2, 0, 2, 14, 0, 18}};
+    ptl_query_filter none = ptl_query_filter_defaults(), mud = none;
+    mud.exclude_mask = 1ull << 5;
+    const ptl_query_filter* filters[] = {&none, &mud, &none, &mud};
+    for (int k = 0; k < 4; ++k) {
+        cr_assert_eq(ptl_query_set_filter(w.q, filters[k]), PTL_OK);
+        ptl_query* fresh;
+        cr_assert_eq(ptl_query_create(w.nm, NULL, &fresh), PTL_OK);
+        cr_assert_eq(ptl_query_set_filter(fresh, filters[k]), PTL_OK);
+        for (size_t i = 0; i < sizeof ends / sizeof ends[0]; ++i)
+            for (int mode = 0; mode < 2; ++mode)
+                for (int ri = 0; ri < 2; ++ri) {
+                    ptl_path_request req = {.mode = (ptl_path_mode)mode, .radius = ri ? 0.6f : 0.45f};
+                    memcpy(req.start, ends[i], sizeof req.start), memcpy(req.goal, ends[i] + 3, sizeof req.goal);
+                    path a, b;
+                    ptl_query* qs[2] = {w.q, fresh};
+                    path* ps[2] = {&a, &b};
+                    for (int j = 0; j < 2; ++j) {
+                        memset(&ps[j]->res, 0, sizeof ps[j]->res);
+                        ps[j]->res.points = ps[j]->pts, ps[j]->res.point_capacity = 64;
+                        ps[j]->st = ptl_query_find_path(qs[j], &req, &ps[j]->res);
+                    }
+                    cr_assert_eq(a.st, b.st, "filter %d pair %zu mode %d r %g", k, i, mode, req.radius);
+                    cr_assert(a.res.found == b.res.found && a.res.length == b.res.length &&
+                                  a.res.point_count == b.res.point_count,
+                              "filter %d pair %zu mode %d r %g: length %.17g, %.17g", k, i, mode, req.radius,
+                              a.res.length, b.res.length);
+                    cr_assert(!memcmp(a.pts, b.pts, 3 * sizeof(float) * a.res.point_count));
+                    if (k % 2 && i == 0 && a.res.found)
+                        cr_expect(crossing_x(&a) > 15.9, "mud excluded: the side door (x %g)", crossing_x(&a));
+                }
+        ptl_query_destroy(fresh);
+    }
+    world_free(&w);
+}

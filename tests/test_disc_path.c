@@ -661,9 +661,10 @@ Test(disc_path, an_arc_the_long_way_round_a_corner_is_checked) {
 }
 
 /* The sight lists a query keeps across disc searches (clearance.c, q->vc_*) stand for the sweeps
-   they replace: a query that has answered many searches at several radii, one whose room for them
-   is so small that it fills and is emptied again and again, and a fresh query give the same paths,
-   bit for bit. */
+   they replace, and its memo of checked segments between corners (q->seg_memo) for the checks: a
+   query that has answered many searches at several radii, one whose room for them is so small that
+   it fills and is emptied again and again (and whose memo has one entry, which every segment
+   overwrites), and a fresh query give the same paths, bit for bit. */
 Test(disc_path, kept_sight_lists_give_the_paths_of_a_fresh_query, .timeout = 600) {
     const double radii[] = {0.25, 1, 0.5, 2};
     test_shape t;
@@ -671,7 +672,8 @@ Test(disc_path, kept_sight_lists_give_the_paths_of_a_fresh_query, .timeout = 600
     ptl_navmesh* nm = bake_test_shape(&t, 0);
     ptl_query* warm = make_query(nm);
     ptl_query* tight = make_query(nm);
-    tight->vc_cap = 40; /* a few lists at a time */
+    tight->vc_cap = 40;      /* a few lists at a time */
+    tight->seg_memo_cap = 1; /* every segment in the same entry */
     ptl_shape s = as_ptl_shape(&t, 0);
     uint64_t st = 4242;
     int found = 0;
@@ -701,5 +703,45 @@ Test(disc_path, kept_sight_lists_give_the_paths_of_a_fresh_query, .timeout = 600
     cr_assert_gt(found, 20, "found %d", found);
     ptl_query_destroy(tight);
     ptl_query_destroy(warm);
+    ptl_navmesh_destroy(nm);
+}
+
+static uint32_t memo_entries(const ptl_query* q) {
+    uint32_t n = 0;
+    for (uint32_t i = 0; i < q->seg_memo_cap; ++i) n += q->seg_memo[i].gen == q->seg_memo_gen;
+    return n;
+}
+
+/* The memo of checked segments between corners (q->seg_memo) stands for checks against the walls
+   the query's filter leaves: setting a filter (even the default one) empties it, and the paths after
+   are those of a fresh query. */
+Test(disc_path, a_filter_empties_the_memo_of_checked_segments) {
+    test_shape t;
+    random_room(&t, 311);
+    ptl_navmesh* nm = bake_test_shape(&t, 0);
+    ptl_query* q = make_query(nm);
+    ptl_shape s = as_ptl_shape(&t, 0);
+    uint64_t st = 99;
+    double pairs[16][4];
+    for (int i = 0; i < 16; ++i) {
+        random_free_point(&s, &st, &pairs[i][0], &pairs[i][1]);
+        random_free_point(&s, &st, &pairs[i][2], &pairs[i][3]);
+        path_out a;
+        disc_find(q, pairs[i][0], pairs[i][1], pairs[i][2], pairs[i][3], 0.25, PTL_PATH_EXACT, &a, NULL, 0);
+    }
+    cr_assert_gt(memo_entries(q), 0, "the searches checked segments between corners");
+    ptl_query_filter f = ptl_query_filter_defaults();
+    cr_assert_eq(ptl_query_set_filter(q, &f), PTL_OK);
+    cr_assert_eq(memo_entries(q), 0);
+    for (int i = 0; i < 16; ++i) {
+        ptl_query* fresh = make_query(nm);
+        path_out a, b;
+        ptl_status sa = disc_find(q, pairs[i][0], pairs[i][1], pairs[i][2], pairs[i][3], 0.25, PTL_PATH_EXACT, &a, NULL, 0);
+        ptl_status sb = disc_find(fresh, pairs[i][0], pairs[i][1], pairs[i][2], pairs[i][3], 0.25, PTL_PATH_EXACT, &b, NULL, 0);
+        ptl_query_destroy(fresh);
+        cr_assert(sa == sb && a.res.length == b.res.length && a.res.point_count == b.res.point_count);
+        cr_assert(!memcmp(a.pts, b.pts, 3 * sizeof(float) * a.res.point_count));
+    }
+    ptl_query_destroy(q);
     ptl_navmesh_destroy(nm);
 }
