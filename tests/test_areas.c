@@ -415,3 +415,54 @@ Test(areas, disc_paths_of_a_query_after_a_filter_change_are_those_of_a_fresh_que
     }
     world_free(&w);
 }
+
+/* The least plan distance from segment a-b to segment c-d (the segments do not cross: walls stay
+   outside a path that keeps clear of them). */
+static double seg_seg(const float* a, const float* b, const float* c, const float* d) {
+    double best = INFINITY;
+    const float* ends[4][3] = {{a, c, d}, {b, c, d}, {c, a, b}, {d, a, b}};
+    for (int k = 0; k < 4; ++k) {
+        const float *p = ends[k][0], *u = ends[k][1], *v = ends[k][2];
+        const double ex = v[0] - u[0], ez = v[2] - u[2], l2 = ex * ex + ez * ez;
+        double t = l2 > 0 ? ((p[0] - u[0]) * ex + (p[2] - u[2]) * ez) / l2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        const double dx = u[0] + t * ex - p[0], dz = u[2] + t * ez - p[2];
+        best = fmin(best, sqrt(dx * dx + dz * dz));
+    }
+    return best;
+}
+
+/* Found by the stop-28 helpers: on this world (its mud area splits the floor's cells), the exact
+   disc search's sweep of sight went round between cells, narrowing each window by a rounding step,
+   for minutes. Both pairs must answer at once, with paths that keep their radius from every wall
+   of the floor (brute force over the navmesh's wall edges). */
+Test(areas, exact_disc_paths_that_once_swept_for_minutes_answer_and_keep_their_radius, .timeout = 60) {
+    world w = doors_world();
+    const float ends[][7] = {{4, 0, 5, 4, 0, 15, 0.3f}, {12, 0, 4, 6, 0, 16, 0.45f}};
+    ptl_navmesh_info info;
+    ptl_navmesh_get_info(w.nm, &info);
+    for (size_t i = 0; i < sizeof ends / sizeof ends[0]; ++i) {
+        ptl_path_request req = {.mode = PTL_PATH_EXACT, .radius = ends[i][6]};
+        memcpy(req.start, ends[i], sizeof req.start), memcpy(req.goal, ends[i] + 3, sizeof req.goal);
+        path p;
+        memset(&p.res, 0, sizeof p.res);
+        p.res.points = p.pts, p.res.point_capacity = 64;
+        p.st = ptl_query_find_path(w.q, &req, &p.res);
+        cr_assert_geq(p.st, 0, "pair %zu: %s", i, ptl_status_name(p.st));
+        cr_assert(p.res.found, "pair %zu: not found", i);
+        double least = INFINITY;
+        for (uint32_t c = 0; c < info.cell_count; ++c) {
+            ptl_cell_view v;
+            if (ptl_navmesh_get_cell(w.nm, c, &v) < 0 || v.link != PTL_NONE) continue;
+            for (uint32_t e = 0; e < v.vert_count; ++e) {
+                if (v.neighbors[e] != PTL_NONE) continue;
+                const float *a = ptl_navmesh_vert(w.nm, v.verts[e]), *b = ptl_navmesh_vert(w.nm, v.verts[(e + 1) % v.vert_count]);
+                if (a[1] > 1 || b[1] > 1) continue; /* the floor's walls, not the wall tops' */
+                for (uint32_t k = 0; k + 1 < p.res.point_count; ++k)
+                    least = fmin(least, seg_seg(&p.pts[3 * k], &p.pts[3 * k + 3], a, b));
+            }
+        }
+        cr_expect_geq(least, req.radius - 1e-4, "pair %zu: %g from a wall at r %g", i, least, (double)req.radius);
+    }
+    world_free(&w);
+}
