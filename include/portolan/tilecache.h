@@ -121,6 +121,8 @@ typedef struct ptl_tilecache_info {
     uint64_t cache_bytes;                 /* the cache as loaded */
     uint64_t memory_bytes;                /* held now: tiles, stamps, kept layers, obstacles, blob */
     uint64_t rebakes;                     /* blobs made so far (1 after create) */
+    uint64_t patches;                     /* updates that rebuilt only the patch of cells over the dirty tiles */
+    uint64_t fallbacks;                   /* updates that rebuilt the whole navmesh from the tiles */
     /* [Units: ms] the last rebake, wall clock: stamping (the update calls before it included), the
        layers from the tiles, contours, decompositions, merge, then landmarks and the checks */
     double ms_stamp, ms_layers, ms_contours, ms_decompose, ms_merge, ms_total;

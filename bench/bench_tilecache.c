@@ -1,0 +1,151 @@
+/* portolan-bench tilecache: add + update of the 150 obstacles DetourTileCache was timed with
+   (../shared/data/expected/detour_queries/<mesh>_tilecache_obstacles.csv: 50 cylinders r 1 h 2, 50
+   boxes 2x2x2, 50 boxes 3x2x1 turned by yaw_rad, base 0.5 m below the ground point), obstacles
+   accumulating, on the tile cache of a bake at Recast's reference parameters, tiles of 48.
+   Two caches run side by side, interleaved obstacle by obstacle (which goes first alternates):
+   the default update and the full rebake (ptl_tilecache_desc.full_rebake). Each add + update is
+   the calling thread's CPU time; the min over `rounds` rounds per obstacle, then median and p99
+   over the 150. TileCache's times are the issue's (this machine's kind, tile 48). */
+#define _POSIX_C_SOURCE 200809L
+#include <portolan/tilecache.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "bench.h"
+
+#define TC_MAX_OBS 256
+
+static double cpu_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+/* The csv's obstacles as descs; the count, or -1. */
+static int read_obstacles(const char* path, ptl_obstacle_desc* out, int cap) {
+    FILE* f = fopen(path, "r");
+    if (!f) return -1;
+    char line[512];
+    int n = 0;
+    while (fgets(line, sizeof line, f) && n < cap) {
+        char kind[64];
+        float x, y, z, yaw;
+        if (sscanf(line, "%*d,%63[^,],%f,%f,%f,%f", kind, &x, &y, &z, &yaw) != 5) continue; /* the header */
+        ptl_obstacle_desc* o = &out[n];
+        memset(o, 0, sizeof *o);
+        if (!strcmp(kind, "cylinder_r1_h2")) {
+            o->kind = PTL_OBSTACLE_CYLINDER;
+            o->pos[0] = x, o->pos[1] = y - 0.5f, o->pos[2] = z;
+            o->size[0] = 1.0f, o->size[1] = 2.0f;
+        } else {
+            const bool turned = !strcmp(kind, "obb_3x2x1_yaw");
+            o->kind = PTL_OBSTACLE_BOX;
+            o->pos[0] = x, o->pos[1] = y + 0.5f, o->pos[2] = z;
+            o->size[0] = turned ? 1.5f : 1.0f, o->size[1] = 1.0f, o->size[2] = turned ? 0.5f : 1.0f;
+            o->yaw = turned ? yaw : 0.0f;
+        }
+        ++n;
+    }
+    fclose(f);
+    return n;
+}
+
+static int cmp_double(const void* a, const void* b) {
+    const double x = *(const double*)a, y = *(const double*)b;
+    return (x > y) - (x < y);
+}
+static void med_p99(const double* v, int n, double* med, double* p99) {
+    double* s = malloc((size_t)(n ? n : 1) * sizeof *s);
+    memcpy(s, v, (size_t)n * sizeof *s);
+    qsort(s, (size_t)n, sizeof *s, cmp_double);
+    *med = n ? s[n / 2] : 0;
+    *p99 = n ? s[(size_t)((n - 1) * 0.99)] : 0;
+    free(s);
+}
+
+/* One add + update on tc, CPU ms; -1 on failure. */
+static double add_update(ptl_tilecache* tc, const ptl_obstacle_desc* o) {
+    ptl_obstacle_ref ref;
+    ptl_error err;
+    bool done = false;
+    const double t0 = cpu_ms();
+    if (ptl_tilecache_add(tc, o, &ref, &err) < 0 || ptl_tilecache_update(tc, 0, &done, &err) < 0 || !done) {
+        fprintf(stderr, "portolan-bench: tilecache: %s\n", err.message);
+        return -1;
+    }
+    return cpu_ms() - t0;
+}
+
+static int one_mesh(const char* data, const char* name, int rounds) {
+    char path[2048];
+    static ptl_obstacle_desc obs[TC_MAX_OBS];
+    snprintf(path, sizeof path, "%s/expected/detour_queries/%s_tilecache_obstacles.csv", data, name);
+    const int n = read_obstacles(path, obs, TC_MAX_OBS);
+    snprintf(path, sizeof path, "%s/meshes/%s.obj", data, name);
+    ptl_trimesh m;
+    ptl_error err;
+    if (n <= 0 || ptl_obj_load(path, NULL, &m, &err) < 0) {
+        fprintf(stderr, "portolan-bench: tilecache: %s: no obstacles or mesh\n", name);
+        return 1;
+    }
+    ptl_bake_desc d;
+    bench_reference_desc(&d);
+    d.tile_size = 48;
+    void* cache = NULL;
+    size_t cache_size = 0;
+    const bool baked = ptl_tilecache_bake(&m, &d, &cache, &cache_size, &err) >= 0;
+    ptl_trimesh_free(&m);
+    if (!baked) {
+        fprintf(stderr, "portolan-bench: tilecache: %s: %s\n", name, err.message);
+        return 1;
+    }
+    static double best[2][TC_MAX_OBS];
+    for (int i = 0; i < n; ++i) best[0][i] = best[1][i] = 1e300;
+    ptl_tilecache_info info[2];
+    int rc = 0;
+    for (int r = 0; r < rounds && !rc; ++r) {
+        ptl_tilecache* tc[2] = {NULL, NULL};
+        ptl_tilecache_desc td[2] = {ptl_tilecache_desc_defaults(), ptl_tilecache_desc_defaults()};
+        td[1].full_rebake = true;
+        for (int k = 0; k < 2 && !rc; ++k)
+            if (ptl_tilecache_create(cache, cache_size, &td[k], &tc[k], &err) < 0) rc = 1;
+        for (int i = 0; i < n && !rc; ++i)
+            for (int j = 0; j < 2 && !rc; ++j) {
+                const int k = (i + r + j) & 1; /* which goes first alternates */
+                const double ms = add_update(tc[k], &obs[i]);
+                if (ms < 0) rc = 1;
+                else if (ms < best[k][i]) best[k][i] = ms;
+            }
+        for (int k = 0; k < 2 && !rc; ++k) ptl_tilecache_get_info(tc[k], &info[k]);
+        ptl_tilecache_destroy(tc[0]);
+        ptl_tilecache_destroy(tc[1]);
+    }
+    ptl_blob_free(cache, cache_size, NULL);
+    if (rc) return rc;
+    double med[2], p99[2];
+    for (int k = 0; k < 2; ++k) med_p99(best[k], n, &med[k], &p99[k]);
+    const double area_diff = 100.0 * (info[0].walkable_area - info[1].walkable_area) / info[1].walkable_area;
+    printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u | %+.3f%% | %llu / %llu | %llu KB |\n",
+           name, n, med[0], p99[0], med[1], p99[1], med[0] > 0 ? med[1] / med[0] : 0, info[0].cells, info[1].cells,
+           area_diff, (unsigned long long)info[0].patches, (unsigned long long)info[0].fallbacks,
+           (unsigned long long)(cache_size / 1024));
+    return 0;
+}
+
+int bench_tilecache_run(const char* data, const char* only, int rounds) {
+    static const char* meshes[] = {"dungeon", "nav_test", "undulating"};
+    if (rounds < 1) rounds = 3;
+    printf("## Tile cache: add + update of DetourTileCache's 150 obstacles (tiles of 48, one thread)\n\n");
+    bench_print_machine();
+    printf("CPU time of the calling thread, min of %d rounds per obstacle, then median and p99 over the obstacles "
+           "(obstacles accumulate). DetourTileCache on this machine's kind (issue 20, dungeon): 0.09 ms per "
+           "cylinder, 0.12 per box, 0.15 per turned box; 0.08-0.18 ms over the three meshes.\n\n", rounds);
+    printf("| mesh | obstacles | update (default) | full rebake | speed-up | cells: default / full | area vs full |"
+           " patches / fallbacks | cache |\n|---|---|---|---|---|---|---|---|---|\n");
+    int rc = 0;
+    for (size_t i = 0; i < sizeof meshes / sizeof *meshes; ++i)
+        if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, meshes[i], rounds);
+    return rc;
+}
