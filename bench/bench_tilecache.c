@@ -5,7 +5,10 @@
    Two caches run side by side, interleaved obstacle by obstacle (which goes first alternates):
    the default update and the full rebake (ptl_tilecache_desc.full_rebake). Each add + update is
    the calling thread's CPU time; the min over `rounds` rounds per obstacle, then median and p99
-   over the 150. TileCache's times are the issue's (this machine's kind, tile 48). */
+   over the 150. TileCache's times are the issue's (this machine's kind, tile 48). The patch column:
+   the share of the navmesh's cells and walkable plan area that overlap the tiles an update stamped
+   (after it; median and p99 over the obstacles): what a rebuild of the cells over the dirty tiles
+   would redo. */
 #define _POSIX_C_SOURCE 200809L
 #include <portolan/tilecache.h>
 #include <stdio.h>
@@ -65,6 +68,37 @@ static void med_p99(const double* v, int n, double* med, double* p99) {
     free(s);
 }
 
+/* The cells of tc's navmesh that overlap tiles box[0..3] (the patch a rebuild over those tiles
+   would replace) and their plan area; *total_cells and *total_area: the whole navmesh's. */
+static void patch_of(const ptl_tilecache* tc, const uint32_t box[4], uint32_t* cells, double* area,
+                     uint32_t* total_cells, double* total_area) {
+    const void* blob;
+    size_t size;
+    ptl_tilecache_blob(tc, &blob, &size);
+    ptl_navmesh* nm = NULL;
+    *cells = *total_cells = 0, *area = *total_area = 0;
+    if (ptl_navmesh_create(blob, size, NULL, &nm, NULL) < 0) return;
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    for (uint32_t c = 0; c < in.cell_count; ++c) {
+        ptl_cell_view v;
+        ptl_navmesh_get_cell(nm, c, &v);
+        double a = 0;
+        for (uint32_t k = 0; k < v.vert_count && v.link == PTL_NONE; ++k) {
+            const float* p = ptl_navmesh_vert(nm, v.verts[k]);
+            const float* q = ptl_navmesh_vert(nm, v.verts[(k + 1) % v.vert_count]);
+            a += 0.5 * ((double)p[2] * q[0] - (double)p[0] * q[2]); /* counter-clockwise seen from +y */
+        }
+        a = a < 0 ? -a : a;
+        ++*total_cells, *total_area += a;
+        bool in_patch = false;
+        for (uint32_t tz = box[1]; tz <= box[3] && !in_patch; ++tz)
+            for (uint32_t tx = box[0]; tx <= box[2] && !in_patch; ++tx) in_patch = ptl_navmesh_cell_in_tile(nm, c, tx, tz);
+        if (in_patch) ++*cells, *area += a;
+    }
+    ptl_navmesh_destroy(nm);
+}
+
 /* One add + update on tc, CPU ms; -1 on failure. */
 static double add_update(ptl_tilecache* tc, const ptl_obstacle_desc* o) {
     ptl_obstacle_ref ref;
@@ -101,7 +135,7 @@ static int one_mesh(const char* data, const char* name, int rounds) {
         fprintf(stderr, "portolan-bench: tilecache: %s: %s\n", name, err.message);
         return 1;
     }
-    static double best[2][TC_MAX_OBS];
+    static double best[2][TC_MAX_OBS], cell_frac[TC_MAX_OBS], area_frac[TC_MAX_OBS];
     for (int i = 0; i < n; ++i) best[0][i] = best[1][i] = 1e300;
     ptl_tilecache_info info[2];
     int rc = 0;
@@ -117,6 +151,15 @@ static int one_mesh(const char* data, const char* name, int rounds) {
                 const double ms = add_update(tc[k], &obs[i]);
                 if (ms < 0) rc = 1;
                 else if (ms < best[k][i]) best[k][i] = ms;
+                if (r == 0 && k == 0 && !rc) { /* the patch: the new navmesh's cells over the stamped tiles */
+                    ptl_tilecache_info in;
+                    ptl_tilecache_get_info(tc[k], &in);
+                    uint32_t pc, tcells;
+                    double pa, ta;
+                    patch_of(tc[k], in.last_box, &pc, &pa, &tcells, &ta);
+                    cell_frac[i] = tcells ? 100.0 * pc / tcells : 0;
+                    area_frac[i] = ta > 0 ? 100.0 * pa / ta : 0;
+                }
             }
         for (int k = 0; k < 2 && !rc; ++k) ptl_tilecache_get_info(tc[k], &info[k]);
         ptl_tilecache_destroy(tc[0]);
@@ -124,12 +167,15 @@ static int one_mesh(const char* data, const char* name, int rounds) {
     }
     ptl_blob_free(cache, cache_size, NULL);
     if (rc) return rc;
-    double med[2], p99[2];
+    double med[2], p99[2], cf, cf99, af, af99;
     for (int k = 0; k < 2; ++k) med_p99(best[k], n, &med[k], &p99[k]);
+    med_p99(cell_frac, n, &cf, &cf99);
+    med_p99(area_frac, n, &af, &af99);
     const double area_diff = 100.0 * (info[0].walkable_area - info[1].walkable_area) / info[1].walkable_area;
-    printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u | %+.3f%% | %llu / %llu | %llu KB |\n",
+    printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u | %+.3f%% | %llu / %llu | %.0f%% / %.0f%% "
+           "(p99 %.0f%% / %.0f%%) | %llu KB |\n",
            name, n, med[0], p99[0], med[1], p99[1], med[0] > 0 ? med[1] / med[0] : 0, info[0].cells, info[1].cells,
-           area_diff, (unsigned long long)info[0].patches, (unsigned long long)info[0].fallbacks,
+           area_diff, (unsigned long long)info[0].patches, (unsigned long long)info[0].fallbacks, cf, af, cf99, af99,
            (unsigned long long)(cache_size / 1024));
     return 0;
 }
@@ -143,7 +189,7 @@ int bench_tilecache_run(const char* data, const char* only, int rounds) {
            "(obstacles accumulate). DetourTileCache on this machine's kind (issue 20, dungeon): 0.09 ms per "
            "cylinder, 0.12 per box, 0.15 per turned box; 0.08-0.18 ms over the three meshes.\n\n", rounds);
     printf("| mesh | obstacles | update (default) | full rebake | speed-up | cells: default / full | area vs full |"
-           " patches / fallbacks | cache |\n|---|---|---|---|---|---|---|---|---|\n");
+           " patches / fallbacks | patch: cells / area of the mesh | cache |\n|---|---|---|---|---|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t i = 0; i < sizeof meshes / sizeof *meshes; ++i)
         if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, meshes[i], rounds);

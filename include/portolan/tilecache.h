@@ -116,6 +116,7 @@ typedef struct ptl_tilecache_info {
     uint32_t dirty_tiles;                 /* waiting for an update */
     uint32_t stamped_tiles;               /* tiles whose spans differ from the cache's now */
     uint32_t last_tiles;                  /* tiles stamped by the last update that rebaked */
+    uint32_t last_box[4];                 /* their bounds: tile x0, z0, x1, z1 inclusive (0s before any) */
     uint32_t cells;                       /* of the current blob */
     double walkable_area;                 /* [Units: wu^2] of the current blob */
     uint64_t cache_bytes;                 /* the cache as loaded */
