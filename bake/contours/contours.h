@@ -38,6 +38,29 @@ ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, ui
                              const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err);
 void ptl_layer_contour_free(ptl_layer_contour* c);
 
+/* Steps 1 and 2 alone: the layer's traced rings with a vertex wherever the kind of edge changes,
+   in its local lattice, and where that lattice lies. This is the whole input of the simplification
+   (steps 3 and 4), so two equal raw contours (ptl_contour_raw_equal) give the same contour: a
+   rebake may keep a layer's contour and decomposition when its raw contour is the one it had. */
+typedef struct ptl_contour_raw {
+    int32_t x0, z0;
+    uint32_t w, d, layer;
+    uint32_t vert_count, ring_count;
+    double* xy;           /* 2 * vert_count */
+    uint32_t* kind;       /* per vertex: the kind of the edge leaving it (ptl_contour_edge_kind) */
+    uint32_t* ring_start; /* ring_count + 1 */
+    ptl_allocator alloc;
+} ptl_contour_raw;
+
+/* PTL_ERR_NO_MEMORY (out zeroed), PTL_ERR_INVALID_ARG for a layer out of range. */
+ptl_status ptl_contour_layer_raw(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer,
+                                 const ptl_allocator* alloc, ptl_contour_raw* out);
+/* Steps 3 and 4 on a copy of `raw`: ptl_contour_layer's result. */
+ptl_status ptl_contour_from_raw(const ptl_contour_raw* raw, double max_error, const ptl_allocator* alloc,
+                                ptl_layer_contour* out, ptl_error* err);
+bool ptl_contour_raw_equal(const ptl_contour_raw* a, const ptl_contour_raw* b);
+void ptl_contour_raw_free(ptl_contour_raw* r);
+
 /* The kind of the unit contour edge from lattice point (u, v) one step along (du, dv) (free space on
    its left, in the layer): the layer across it, or PTL_NONE for a wall. */
 /* Edge kinds: PTL_NONE (a wall), a layer id (a junction: the column across belongs to that layer),

@@ -445,6 +445,7 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
             mem += cols * 4 + ((uint64_t)t->span_count + 1) * sizeof *t->spans + (uint64_t)t->gap_count * sizeof *t->gaps;
         }
     }
+    if (tc->has_layers) mem += ptl_layer_memo_bytes(&tc->layers.memo);
     for (uint32_t i = 0; tc->has_layers && i < tc->layers.px * tc->layers.pz; ++i)
         if (tc->layers.piece[i]) mem += ptl_lstream_tile_bytes(tc->layers.piece[i]);
     mem += (uint64_t)tc->obs.cap * sizeof *tc->obs.data + (uint64_t)tc->free_slots.cap * 4 + tc->blob_size;
