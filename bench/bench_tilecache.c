@@ -8,7 +8,8 @@
    over the 150. TileCache's times are the issue's (this machine's kind, tile 48). The patch column:
    the share of the navmesh's cells and walkable plan area that overlap the tiles an update stamped
    (after it; median and p99 over the obstacles): what a rebuild of the cells over the dirty tiles
-   would redo. */
+   would redo. Layers kept / made: summed over the updates, the layers whose contour and
+   decomposition an update kept and those it made again (the rest of the rebuild is whole). */
 #define _POSIX_C_SOURCE 200809L
 #include <portolan/tilecache.h>
 #include <stdio.h>
@@ -136,6 +137,8 @@ static int one_mesh(const char* data, const char* name, int rounds) {
         return 1;
     }
     static double best[2][TC_MAX_OBS], cell_frac[TC_MAX_OBS], area_frac[TC_MAX_OBS];
+    uint64_t kept = 0, made = 0;
+    bool same = true;
     for (int i = 0; i < n; ++i) best[0][i] = best[1][i] = 1e300;
     ptl_tilecache_info info[2];
     int rc = 0;
@@ -157,11 +160,16 @@ static int one_mesh(const char* data, const char* name, int rounds) {
                     uint32_t pc, tcells;
                     double pa, ta;
                     patch_of(tc[k], in.last_box, &pc, &pa, &tcells, &ta);
+                    kept += in.layers_kept, made += in.layers_made;
                     cell_frac[i] = tcells ? 100.0 * pc / tcells : 0;
                     area_frac[i] = ta > 0 ? 100.0 * pa / ta : 0;
                 }
             }
         for (int k = 0; k < 2 && !rc; ++k) ptl_tilecache_get_info(tc[k], &info[k]);
+        const void *b0, *b1;
+        size_t s0, s1;
+        ptl_tilecache_blob(tc[0], &b0, &s0), ptl_tilecache_blob(tc[1], &b1, &s1);
+        same = same && s0 == s1 && !memcmp(b0, b1, s0);
         ptl_tilecache_destroy(tc[0]);
         ptl_tilecache_destroy(tc[1]);
     }
@@ -172,10 +180,10 @@ static int one_mesh(const char* data, const char* name, int rounds) {
     med_p99(cell_frac, n, &cf, &cf99);
     med_p99(area_frac, n, &af, &af99);
     const double area_diff = 100.0 * (info[0].walkable_area - info[1].walkable_area) / info[1].walkable_area;
-    printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u | %+.3f%% | %llu / %llu | %.0f%% / %.0f%% "
+    printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u%s | %+.3f%% | %llu / %llu | %.0f%% / %.0f%% "
            "(p99 %.0f%% / %.0f%%) | %llu KB |\n",
            name, n, med[0], p99[0], med[1], p99[1], med[0] > 0 ? med[1] / med[0] : 0, info[0].cells, info[1].cells,
-           area_diff, (unsigned long long)info[0].patches, (unsigned long long)info[0].fallbacks, cf, af, cf99, af99,
+           same ? ", same bytes" : ", BYTES DIFFER", area_diff, (unsigned long long)kept, (unsigned long long)made, cf, af, cf99, af99,
            (unsigned long long)(cache_size / 1024));
     return 0;
 }
@@ -189,7 +197,7 @@ int bench_tilecache_run(const char* data, const char* only, int rounds) {
            "(obstacles accumulate). DetourTileCache on this machine's kind (issue 20, dungeon): 0.09 ms per "
            "cylinder, 0.12 per box, 0.15 per turned box; 0.08-0.18 ms over the three meshes.\n\n", rounds);
     printf("| mesh | obstacles | update (default) | full rebake | speed-up | cells: default / full | area vs full |"
-           " patches / fallbacks | patch: cells / area of the mesh | cache |\n|---|---|---|---|---|---|---|---|---|---|\n");
+           " layers kept / made | patch: cells / area of the mesh | cache |\n|---|---|---|---|---|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t i = 0; i < sizeof meshes / sizeof *meshes; ++i)
         if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, meshes[i], rounds);

@@ -39,7 +39,7 @@ struct ptl_tilecache {
     uint32_t live;
     void* blob;
     size_t blob_size;
-    uint64_t cache_bytes, rebakes, patches;
+    uint64_t cache_bytes, rebakes;
     uint32_t last_tiles, pass_tiles, cells;
     uint32_t pass_box[4], last_box[4]; /* bounds of the tiles stamped in this pass, in the last rebake's */
     double area;
@@ -428,8 +428,7 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     out->walkable_area = tc->area;
     out->cache_bytes = tc->cache_bytes;
     out->rebakes = tc->rebakes;
-    out->patches = tc->patches;
-    out->fallbacks = tc->rebakes - 1 - tc->patches;
+    if (tc->has_layers) out->layers_kept = tc->layers.memo.kept, out->layers_made = tc->layers.memo.made;
     out->ms_stamp = tc->last_ms_stamp;
     out->ms_layers = tc->last.ms_layers, out->ms_contours = tc->last.ms_contours;
     out->ms_decompose = tc->last.ms_decompose, out->ms_merge = tc->last.ms_merge, out->ms_total = tc->last.ms_total;

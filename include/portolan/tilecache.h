@@ -16,8 +16,9 @@
      bytes of the original bake.
 
    The layers are kept per piece of 32 x 32 columns between updates, and an update floods again
-   only the pieces holding a column whose spans changed; the later stages (contours, decomposition
-   and merge) still run on the whole world. Rebuilding only the cells that overlap the dirty tiles
+   only the pieces holding a column whose spans changed; each layer whose traced outline and edge
+   kinds did not change keeps its simplified contour and its decomposition; the merge still runs
+   on the whole world. Rebuilding only the cells that overlap the dirty tiles
    and splicing them into a live navmesh while queries run are the next steps. The blob it hands out is a plain navmesh blob (ptl_navmesh_create).
 
    Minimal example
@@ -122,8 +123,9 @@ typedef struct ptl_tilecache_info {
     uint64_t cache_bytes;                 /* the cache as loaded */
     uint64_t memory_bytes;                /* held now: tiles, stamps, kept layers, obstacles, blob */
     uint64_t rebakes;                     /* blobs made so far (1 after create) */
-    uint64_t patches;                     /* updates that rebuilt only the patch of cells over the dirty tiles */
-    uint64_t fallbacks;                   /* updates that rebuilt the whole navmesh from the tiles */
+    /* the last rebake's layers whose contour and decomposition were kept from the rebake before
+       (their traced outline and edge kinds unchanged) and made again; 0, 0 with full_rebake */
+    uint32_t layers_kept, layers_made;
     /* [Units: ms] the last rebake, wall clock: stamping (the update calls before it included), the
        layers from the tiles, contours, decompositions, merge, then landmarks and the checks */
     double ms_stamp, ms_layers, ms_contours, ms_decompose, ms_merge, ms_total;
