@@ -134,7 +134,8 @@ ptl_status ptl_contour_layer_raw(const ptl_layer_map* m, const ptl_layer_set* ls
 }
 
 ptl_status ptl_contour_from_raw(const ptl_contour_raw* r, double max_error, const ptl_allocator* alloc,
-                                ptl_layer_contour* out, ptl_error* err) {
+                                const ptl_contour_plans* old, ptl_contour_plans* plans, ptl_layer_contour* out,
+                                ptl_error* err) {
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
     out->alloc = a;
@@ -148,7 +149,7 @@ ptl_status ptl_contour_from_raw(const ptl_contour_raw* r, double max_error, cons
         if (r->vert_count) memcpy(kind.data, r->kind, (size_t)r->vert_count * sizeof *kind.data);
         memcpy(rs.data, r->ring_start, ((size_t)r->ring_count + 1) * sizeof *rs.data);
         xy.count = r->vert_count * 2, kind.count = r->vert_count, rs.count = r->ring_count + 1;
-        st = ptl_contours_simplify(&a, max_error, &xy, &rs, &kind);
+        st = ptl_contours_simplify(&a, max_error, old, plans, &xy, &rs, &kind);
     }
     if (st == PTL_OK) {
         uint32_t n = xy.count / 2;
@@ -183,7 +184,7 @@ ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, ui
     ptl_contour_raw raw;
     ptl_status st = ptl_contour_layer_raw(m, ls, layer, alloc, &raw);
     if (st < 0) return ptl_error_set(err, st, "contours: out of memory");
-    st = ptl_contour_from_raw(&raw, max_error, alloc, out, err);
+    st = ptl_contour_from_raw(&raw, max_error, alloc, NULL, NULL, out, err);
     ptl_contour_raw_free(&raw);
     return st;
 }

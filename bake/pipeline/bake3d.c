@@ -40,6 +40,7 @@ typedef struct layer_jobs {
     const ptl_layer_memo* memo; /* NULL: none */
     ptl_contour_raw* raw;       /* with a memo: each layer's raw contour */
     uint8_t* kept;              /* with a memo: 1 where lc[l] and dc[l] are the memo's (borrowed) */
+    ptl_contour_plans* plans;   /* with a memo: each layer's simplification plans */
 } layer_jobs;
 
 static void contour_job(void* data, uint32_t l) {
@@ -58,7 +59,8 @@ static void contour_job(void* data, uint32_t l) {
         j->lc[l] = j->memo->lc[l];
         return;
     }
-    j->st[l] = ptl_contour_from_raw(&j->raw[l], j->max_error, j->a, &j->lc[l], &j->errs[l]);
+    const ptl_contour_plans* old = l < j->memo->count ? &j->memo->plans[l] : NULL;
+    j->st[l] = ptl_contour_from_raw(&j->raw[l], j->max_error, j->a, old, &j->plans[l], &j->lc[l], &j->errs[l]);
 }
 static void decompose_job(void* data, uint32_t l) {
     layer_jobs* j = data;
@@ -90,11 +92,13 @@ typedef struct bake_layers {
     ptl_layer_memo* memo;  /* NULL: none */
     ptl_contour_raw* raw;  /* with a memo, per layer */
     uint8_t* kept;         /* with a memo, per layer: lc, dc and raw belong to the memo */
+    ptl_contour_plans* plans; /* with a memo, per layer */
 } bake_layers;
 
 static void bake_layers_free(bake_layers* bl) {
     for (uint32_t l = 0; l < bl->nl; ++l) {
         if (bl->raw) ptl_contour_raw_free(&bl->raw[l]); /* zeroed once the memo has it */
+        if (bl->plans) ptl_contour_plans_free(&bl->plans[l], bl->a);
         if (bl->kept && bl->kept[l]) continue;
         if (bl->lc) ptl_layer_contour_free(&bl->lc[l]);
         if (bl->dc) ptl_decomposition_free(&bl->dc[l]);
@@ -105,6 +109,7 @@ static void bake_layers_free(bake_layers* bl) {
     ptl_mem_free(bl->a, bl->lerr, (size_t)bl->nl * sizeof *bl->lerr);
     ptl_mem_free(bl->a, bl->raw, (size_t)bl->nl * sizeof *bl->raw);
     ptl_mem_free(bl->a, bl->kept, bl->nl);
+    ptl_mem_free(bl->a, bl->plans, (size_t)bl->nl * sizeof *bl->plans);
     memset(bl, 0, sizeof *bl);
 }
 
@@ -113,7 +118,9 @@ void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a) {
         ptl_contour_raw_free(&m->raw[l]);
         ptl_layer_contour_free(&m->lc[l]);
         ptl_decomposition_free(&m->dc[l]);
+        ptl_contour_plans_free(&m->plans[l], a);
     }
+    ptl_mem_free(a, m->plans, (size_t)m->count * sizeof *m->plans);
     ptl_mem_free(a, m->raw, (size_t)m->count * sizeof *m->raw);
     ptl_mem_free(a, m->lc, (size_t)m->count * sizeof *m->lc);
     ptl_mem_free(a, m->dc, (size_t)m->count * sizeof *m->dc);
@@ -127,7 +134,7 @@ uint64_t ptl_layer_memo_bytes(const ptl_layer_memo* m) {
         b += (uint64_t)m->lc[l].shape.vert_count * 20 + (uint64_t)m->lc[l].shape.ring_count * 4;
         const ptl_decomposition* d = &m->dc[l];
         b += (uint64_t)d->vert_count * 16 + (uint64_t)d->cell_count * 4 + (uint64_t)(d->cell_start ? d->cell_start[d->cell_count] : 0) * 8;
-        b += (uint64_t)d->portal_count * sizeof *d->portals;
+        b += (uint64_t)d->portal_count * sizeof *d->portals + ptl_contour_plans_bytes(&m->plans[l]);
     }
     return b;
 }
@@ -141,30 +148,32 @@ static bool memo_take(bake_layers* bl) {
     ptl_contour_raw* raw = ptl_mem_calloc(bl->a, nl, sizeof *raw); /* nl > 0: a bake has a layer */
     ptl_layer_contour* lc = ptl_mem_calloc(bl->a, nl, sizeof *lc);
     ptl_decomposition* dc = ptl_mem_calloc(bl->a, nl, sizeof *dc);
-    if (!raw || !lc || !dc) {
+    ptl_contour_plans* plans = ptl_mem_calloc(bl->a, nl, sizeof *plans);
+    if (!raw || !lc || !dc || !plans) {
         ptl_mem_free(bl->a, raw, (size_t)nl * sizeof *raw);
         ptl_mem_free(bl->a, lc, (size_t)nl * sizeof *lc);
         ptl_mem_free(bl->a, dc, (size_t)nl * sizeof *dc);
+        ptl_mem_free(bl->a, plans, (size_t)nl * sizeof *plans);
         return false;
     }
     m->kept = m->made = 0;
     for (uint32_t l = 0; l < nl; ++l) {
         if (bl->kept[l]) {
-            raw[l] = m->raw[l], lc[l] = m->lc[l], dc[l] = m->dc[l];
+            raw[l] = m->raw[l], lc[l] = m->lc[l], dc[l] = m->dc[l], plans[l] = m->plans[l];
             memset(&m->raw[l], 0, sizeof m->raw[l]), memset(&m->lc[l], 0, sizeof m->lc[l]);
-            memset(&m->dc[l], 0, sizeof m->dc[l]);
+            memset(&m->dc[l], 0, sizeof m->dc[l]), memset(&m->plans[l], 0, sizeof m->plans[l]);
             ptl_contour_raw_free(&bl->raw[l]);
             ++m->kept;
         } else {
-            raw[l] = bl->raw[l], lc[l] = bl->lc[l], dc[l] = bl->dc[l];
-            memset(&bl->raw[l], 0, sizeof bl->raw[l]);
+            raw[l] = bl->raw[l], lc[l] = bl->lc[l], dc[l] = bl->dc[l], plans[l] = bl->plans[l];
+            memset(&bl->raw[l], 0, sizeof bl->raw[l]), memset(&bl->plans[l], 0, sizeof bl->plans[l]);
             bl->kept[l] = 1;
             ++m->made;
         }
     }
     const uint32_t kept = m->kept, made = m->made;
     ptl_layer_memo_free(m, bl->a); /* what is left: the layers replaced or gone */
-    m->count = nl, m->raw = raw, m->lc = lc, m->dc = dc, m->kept = kept, m->made = made;
+    m->count = nl, m->raw = raw, m->lc = lc, m->dc = dc, m->plans = plans, m->kept = kept, m->made = made;
     return true;
 }
 
@@ -184,13 +193,14 @@ static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, doubl
         bl->lst = ptl_mem_calloc(bl->a, nl, sizeof *bl->lst);
         bl->lerr = ptl_mem_calloc(bl->a, nl, sizeof *bl->lerr);
         if (bl->memo) bl->raw = ptl_mem_calloc(bl->a, nl, sizeof *bl->raw), bl->kept = ptl_mem_calloc(bl->a, nl, 1);
-        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr || (bl->memo && (!bl->raw || !bl->kept)))
+        if (bl->memo) bl->plans = ptl_mem_calloc(bl->a, nl, sizeof *bl->plans);
+        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr || (bl->memo && (!bl->raw || !bl->kept || !bl->plans)))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     ptl_decompose_desc dd = {.relax = d->relax, .pair_slack = pair_slack, .alloc = bl->a,
                              .backend = d->closest_backend};
     layer_jobs lj = {map, ls, d->max_error > 0 ? d->max_error : 0, &dd, bl->a, bl->lc, bl->dc, bl->lst, bl->lerr,
-                     bl->memo, bl->raw, bl->kept};
+                     bl->memo, bl->raw, bl->kept, bl->plans};
     if (st >= 0) st = run_layers(d->jobs, contour_job, &lj, bl->nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
     if (st >= 0 && d->debug)

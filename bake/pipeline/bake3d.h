@@ -17,7 +17,8 @@ typedef struct ptl_layer_memo {
     ptl_contour_raw* raw;
     ptl_layer_contour* lc;
     ptl_decomposition* dc;
-    uint32_t kept, made; /* layers of the last bake taken from the memo, made again */
+    ptl_contour_plans* plans; /* the simplification's plans (a layer made again takes those that fit) */
+    uint32_t kept, made;      /* layers of the last bake taken from the memo, made again */
 } ptl_layer_memo;
 
 void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a);
