@@ -331,7 +331,17 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     const double scale = ptl_nm_plan_scale(nm);
     q->eps = 1e-9 * scale;
     q->loc_eps = PTL_NM_LOC_REL * scale;
-    ptl_query_cell_boxes(q);
+    if (sw && sw->no_cell_boxes) {
+        const uint32_t nc = nm->h->cell_count;
+        q->cell_yr = (float*)(void*)(q->cell_box + 4 * (size_t)nc);
+        for (uint32_t c = 0; c < nc; ++c) {
+            double* b = q->cell_box + 4 * (size_t)c;
+            b[0] = b[2] = -INFINITY, b[1] = b[3] = INFINITY;
+            q->cell_yr[2 * c] = -INFINITY, q->cell_yr[2 * c + 1] = INFINITY;
+        }
+    } else {
+        ptl_query_cell_boxes(q);
+    }
     q->stamp = 0;
     *out = q;
     return PTL_OK;
