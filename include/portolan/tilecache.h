@@ -17,9 +17,11 @@
 
    The layers are kept per piece of 32 x 32 columns between updates, and an update floods again
    only the pieces holding a column whose spans changed; each layer whose traced outline and edge
-   kinds did not change keeps its simplified contour and its decomposition; the merge still runs
-   on the whole world. Rebuilding only the cells that overlap the dirty tiles
-   and splicing them into a live navmesh while queries run are the next steps. The blob it hands out is a plain navmesh blob (ptl_navmesh_create).
+   kinds did not change keeps its simplified contour and its decomposition, and a layer made again
+   reuses the simplification's plan of every wall run whose points did not change; the merge
+   still runs on the whole world. Rebuilding only the cells that overlap the dirty tiles inside a
+   layer, and splicing them into a live navmesh while queries run, are the next steps. The blob it
+   hands out is a plain navmesh blob (ptl_navmesh_create), the same bytes as full_rebake's.
 
    Minimal example
        void* cache; size_t cache_size; ptl_tilecache* tc; ptl_obstacle_ref ref; bool done;
