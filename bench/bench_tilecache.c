@@ -181,9 +181,10 @@ static int one_mesh(const char* data, const char* name, int rounds) {
     med_p99(area_frac, n, &af, &af99);
     const double area_diff = 100.0 * (info[0].walkable_area - info[1].walkable_area) / info[1].walkable_area;
     printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u%s | %+.3f%% | %llu / %llu | %.0f%% / %.0f%% "
-           "(p99 %.0f%% / %.0f%%) | %llu KB |\n",
+           "(p99 %.0f%% / %.0f%%) | %llu / %llu KB | %llu KB |\n",
            name, n, med[0], p99[0], med[1], p99[1], med[0] > 0 ? med[1] / med[0] : 0, info[0].cells, info[1].cells,
            same ? ", same bytes" : ", BYTES DIFFER", area_diff, (unsigned long long)kept, (unsigned long long)made, cf, af, cf99, af99,
+           (unsigned long long)(info[0].memory_bytes / 1024), (unsigned long long)(info[1].memory_bytes / 1024),
            (unsigned long long)(cache_size / 1024));
     return 0;
 }
@@ -197,7 +198,8 @@ int bench_tilecache_run(const char* data, const char* only, int rounds) {
            "(obstacles accumulate). DetourTileCache on this machine's kind (issue 20, dungeon): 0.09 ms per "
            "cylinder, 0.12 per box, 0.15 per turned box; 0.08-0.18 ms over the three meshes.\n\n", rounds);
     printf("| mesh | obstacles | update (default) | full rebake | speed-up | cells: default / full | area vs full |"
-           " layers kept / made | patch: cells / area of the mesh | cache |\n|---|---|---|---|---|---|---|---|---|---|\n");
+           " layers kept / made | patch: cells / area of the mesh | memory held: default / full | cache |\n"
+           "|---|---|---|---|---|---|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t i = 0; i < sizeof meshes / sizeof *meshes; ++i)
         if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, meshes[i], rounds);
