@@ -55,7 +55,8 @@ bool ptl_contour_plans_add(ptl_contour_plans* p, const ptl_allocator* a, uint64_
     if (!PTL_RESERVE(a, p->plan, (uint64_t)p->plan.count + 1) || !PTL_RESERVE(a, p->xy, (uint64_t)p->xy.count + 2 * n) ||
         !PTL_RESERVE(a, p->path, (uint64_t)p->path.count + np))
         return false;
-    ptl_contour_plan q = {hash, tol, n, cyclic, start, np, p->xy.count, p->path.count};
+    const ptl_contour_plan q = {.hash = hash, .tol = tol, .n = n, .cyclic = cyclic, .start = start, .np = np,
+                                .xy_at = p->xy.count, .path_at = p->path.count};
     memcpy(p->xy.data + p->xy.count, xy, (size_t)n * 2 * sizeof *xy);
     if (np) memcpy(p->path.data + p->path.count, path, (size_t)np * sizeof *path);
     p->xy.count += 2 * n, p->path.count += np;
