@@ -41,6 +41,7 @@ int bench_queries_run(const char* data, bool quick, const char* only); /* bench_
    against notch count; needs an OpenGL 4.3 context. Not part of the default sections. */
 int bench_gpu_run(bool quick);
 int bench_random_run(const char* data);            /* bench_random.c: random points beside Detour */
+int bench_tilecache_run(const char* data, const char* only, int rounds); /* bench_tilecache.c: obstacles */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
 int bench_tiles_rss_child(const char* who, const char* path);

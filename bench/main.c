@@ -14,6 +14,8 @@ static int usage(void) {
                     "             (default tests/data/detour)\n"
                     "usage: portolan-bench gpu [--quick]: the decomposition's search on CPU, GPU (OpenGL 4.3) and reference\n"
                     "usage: portolan-bench random [--data DIR]: time per random point beside Detour\n"
+                    "usage: portolan-bench tilecache [--mesh NAME] [--rounds N] [--data DIR]: add + update of\n"
+                    "  DetourTileCache's 150 obstacles, the default update beside the full rebake\n"
                     "usage: portolan-bench rss portolan|recast FILE.obj\n"
                     "  load and bake FILE tiled in this process, print its peak resident set (KiB)\n");
     return 2;
@@ -34,6 +36,16 @@ int main(int argc, char** argv) {
         if (argc == 4 && !strcmp(argv[2], "--data")) data = argv[3];
         else if (argc != 2) return usage();
         return bench_random_run(data) ? 1 : 0;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "tilecache")) {
+        int rounds = 3;
+        for (int i = 2; i < argc; ++i) {
+            if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];
+            else if (!strcmp(argv[i], "--mesh") && i + 1 < argc) only = argv[++i];
+            else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) rounds = atoi(argv[++i]);
+            else return usage();
+        }
+        return bench_tilecache_run(data, only, rounds) ? 1 : 0;
     }
     for (int i = 1; i < argc; ++i) {
         if (!strcmp(argv[i], "--data") && i + 1 < argc) data = argv[++i];

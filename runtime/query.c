@@ -240,6 +240,17 @@ static uint32_t default_nodes(const ptl_navmesh* nm) {
                                            : n > PTL_QUERY_DEFAULT_MAX_NODES ? PTL_QUERY_DEFAULT_MAX_NODES : (uint32_t)n;
 }
 
+/* Every cell's box and height range unbounded (ptl_query_switches.no_cell_boxes): no cell is skipped. */
+static void cell_boxes_unbounded(ptl_query* q) {
+    const uint32_t nc = q->nm->h->cell_count;
+    q->cell_yr = (float*)(void*)(q->cell_box + 4 * (size_t)nc);
+    for (uint32_t c = 0; c < nc; ++c) {
+        double* b = q->cell_box + 4 * (size_t)c;
+        b[0] = b[2] = -INFINITY, b[1] = b[3] = INFINITY;
+        q->cell_yr[2 * c] = -INFINITY, q->cell_yr[2 * c + 1] = INFINITY;
+    }
+}
+
 ptl_status ptl_query_create(const ptl_navmesh* nm, const ptl_query_desc* desc, ptl_query** out) {
     return ptl_query_create_with_switches(nm, desc, NULL, out);
 }
@@ -347,7 +358,8 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->eps = 1e-9 * scale;
     q->loc_eps = PTL_NM_LOC_REL * scale;
     q->inv_vox_cs = nm->h->vox_cs > 0 ? 1.0 / nm->h->vox_cs : 0;
-    ptl_query_cell_boxes(q);
+    if (sw && sw->no_cell_boxes) cell_boxes_unbounded(q);
+    else ptl_query_cell_boxes(q);
     q->stamp = 0;
     *out = q;
     return PTL_OK;

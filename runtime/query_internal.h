@@ -369,6 +369,10 @@ bool ptl_query_portal_wide(const ptl_query* q, uint32_t a, uint32_t b, double mi
 typedef struct ptl_query_switches {
     bool ignore_hubs;
     bool ignore_pockets;
+    /* every cell's box and height range left unbounded (no cell is skipped: locates stay right,
+       only slower), for queries that never locate a point, such as the landmarks' distance
+       searches: the boxes and ranges (ptl_query_cell_boxes) read every cell's height grid */
+    bool no_cell_boxes;
 } ptl_query_switches;
 
 /* ptl_query_create with switches (NULL: none, as ptl_query_create). */

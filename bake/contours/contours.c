@@ -75,34 +75,82 @@ void ptl_layer_contour_free(ptl_layer_contour* c) {
     memset(c, 0, sizeof *c);
 }
 
-ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer, double max_error,
-                             const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err) {
+void ptl_contour_raw_free(ptl_contour_raw* r) {
+    ptl_mem_free(&r->alloc, r->xy, ((size_t)r->vert_count * 2 + 1) * sizeof *r->xy);
+    ptl_mem_free(&r->alloc, r->kind, ((size_t)r->vert_count + 1) * sizeof *r->kind);
+    ptl_mem_free(&r->alloc, r->ring_start, ((size_t)r->ring_count + 1) * sizeof *r->ring_start);
+    memset(r, 0, sizeof *r);
+}
+
+bool ptl_contour_raw_equal(const ptl_contour_raw* a, const ptl_contour_raw* b) {
+    return a->x0 == b->x0 && a->z0 == b->z0 && a->w == b->w && a->d == b->d && a->layer == b->layer &&
+           a->vert_count == b->vert_count && a->ring_count == b->ring_count &&
+           !memcmp(a->ring_start, b->ring_start, ((size_t)a->ring_count + 1) * sizeof *a->ring_start) &&
+           !memcmp(a->kind, b->kind, (size_t)a->vert_count * sizeof *a->kind) &&
+           !memcmp(a->xy, b->xy, (size_t)a->vert_count * 2 * sizeof *a->xy);
+}
+
+ptl_status ptl_contour_layer_raw(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer,
+                                 const ptl_allocator* alloc, ptl_contour_raw* out) {
     memset(out, 0, sizeof *out);
     ptl_allocator a = ptl_allocator_resolve(alloc);
     out->alloc = a;
-    if (layer >= ls->layer_count) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "contours: no layer %u", layer);
+    if (layer >= ls->layer_count) return PTL_ERR_INVALID_ARG;
     const ptl_layer_info* li = &ls->layers[layer];
-    out->x0 = li->x0, out->z0 = li->z0;
-    out->w = (uint32_t)(li->x1 - li->x0 + 1), out->d = (uint32_t)(li->z1 - li->z0 + 1);
-    out->layer = layer;
+    ptl_layer_contour c; /* the frame split_kinds reads */
+    memset(&c, 0, sizeof c);
+    c.x0 = out->x0 = li->x0, c.z0 = out->z0 = li->z0;
+    c.w = out->w = (uint32_t)(li->x1 - li->x0 + 1), c.d = out->d = (uint32_t)(li->z1 - li->z0 + 1);
+    c.layer = out->layer = layer;
     ptl_contours_f64 rxy = {0};
     ptl_contours_u32 rstart = {0};
     ptl_status st = ptl_contours_trace(m, li, layer, &a, &rxy, &rstart);
-    if (st < 0) {
-        PTL_ARRAY_FREE(&a, rxy);
-        PTL_ARRAY_FREE(&a, rstart);
-        return ptl_error_set(err, st, "contours: out of memory");
-    }
     ptl_shape raw; /* a view of the traced rings (not freed as a shape) */
     memset(&raw, 0, sizeof raw);
     raw.xy = rxy.data, raw.vert_count = rxy.count / 2;
     raw.ring_start = rstart.data, raw.ring_count = rstart.count ? rstart.count - 1 : 0;
     ptl_contours_f64 xy = {0};
     ptl_contours_u32 rs = {0}, kind = {0};
-    st = split_kinds(m, out, layer, &raw, &a, &xy, &rs, &kind);
+    if (st == PTL_OK) st = split_kinds(m, &c, layer, &raw, &a, &xy, &rs, &kind);
     PTL_ARRAY_FREE(&a, rxy);
     PTL_ARRAY_FREE(&a, rstart);
-    if (st == PTL_OK) st = ptl_contours_simplify(&a, max_error, &xy, &rs, &kind);
+    if (st == PTL_OK) {
+        out->vert_count = xy.count / 2, out->ring_count = rs.count - 1;
+        out->xy = ptl_mem_alloc(&a, ((size_t)out->vert_count * 2 + 1) * sizeof *out->xy);
+        out->kind = ptl_mem_alloc(&a, ((size_t)out->vert_count + 1) * sizeof *out->kind);
+        out->ring_start = ptl_mem_alloc(&a, ((size_t)out->ring_count + 1) * sizeof *out->ring_start);
+        if (!out->xy || !out->kind || !out->ring_start) st = PTL_ERR_NO_MEMORY;
+    }
+    if (st == PTL_OK) {
+        if (xy.count) memcpy(out->xy, xy.data, (size_t)xy.count * sizeof *out->xy);
+        if (kind.count) memcpy(out->kind, kind.data, (size_t)kind.count * sizeof *out->kind);
+        memcpy(out->ring_start, rs.data, (size_t)rs.count * sizeof *out->ring_start);
+    }
+    PTL_ARRAY_FREE(&a, xy);
+    PTL_ARRAY_FREE(&a, rs);
+    PTL_ARRAY_FREE(&a, kind);
+    if (st < 0) ptl_contour_raw_free(out);
+    return st;
+}
+
+ptl_status ptl_contour_from_raw(const ptl_contour_raw* r, double max_error, const ptl_allocator* alloc,
+                                const ptl_contour_plans* old, ptl_contour_plans* plans, ptl_layer_contour* out,
+                                ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    out->alloc = a;
+    out->x0 = r->x0, out->z0 = r->z0, out->w = r->w, out->d = r->d, out->layer = r->layer;
+    ptl_contours_f64 xy = {0}; /* the simplification works in place: on copies */
+    ptl_contours_u32 rs = {0}, kind = {0};
+    ptl_status st = PTL_RESERVE(&a, xy, (uint64_t)r->vert_count * 2 + 1) && PTL_RESERVE(&a, kind, (uint64_t)r->vert_count + 1) &&
+                    PTL_RESERVE(&a, rs, (uint64_t)r->ring_count + 1) ? PTL_OK : PTL_ERR_NO_MEMORY;
+    if (st == PTL_OK) {
+        if (r->vert_count) memcpy(xy.data, r->xy, (size_t)r->vert_count * 2 * sizeof *xy.data);
+        if (r->vert_count) memcpy(kind.data, r->kind, (size_t)r->vert_count * sizeof *kind.data);
+        memcpy(rs.data, r->ring_start, ((size_t)r->ring_count + 1) * sizeof *rs.data);
+        xy.count = r->vert_count * 2, kind.count = r->vert_count, rs.count = r->ring_count + 1;
+        st = ptl_contours_simplify(&a, max_error, old, plans, &xy, &rs, &kind);
+    }
     if (st == PTL_OK) {
         uint32_t n = xy.count / 2;
         out->shape.alloc = a;
@@ -127,6 +175,18 @@ ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, ui
         return ptl_error_set(err, st, "contours: out of memory");
     }
     return ptl_error_ok(err);
+}
+
+ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer, double max_error,
+                             const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err) {
+    memset(out, 0, sizeof *out);
+    if (layer >= ls->layer_count) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "contours: no layer %u", layer);
+    ptl_contour_raw raw;
+    ptl_status st = ptl_contour_layer_raw(m, ls, layer, alloc, &raw);
+    if (st < 0) return ptl_error_set(err, st, "contours: out of memory");
+    st = ptl_contour_from_raw(&raw, max_error, alloc, NULL, NULL, out, err);
+    ptl_contour_raw_free(&raw);
+    return st;
 }
 
 /* Highest floor of the layer among the columns touching local point (u, v); the nearest of its

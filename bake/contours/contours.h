@@ -38,6 +38,61 @@ ptl_status ptl_contour_layer(const ptl_layer_map* m, const ptl_layer_set* ls, ui
                              const ptl_allocator* alloc, ptl_layer_contour* out, ptl_error* err);
 void ptl_layer_contour_free(ptl_layer_contour* c);
 
+/* Steps 1 and 2 alone: the layer's traced rings with a vertex wherever the kind of edge changes,
+   in its local lattice, and where that lattice lies. This is the whole input of the simplification
+   (steps 3 and 4), so two equal raw contours (ptl_contour_raw_equal) give the same contour: a
+   rebake may keep a layer's contour and decomposition when its raw contour is the one it had. */
+typedef struct ptl_contour_raw {
+    int32_t x0, z0;
+    uint32_t w, d, layer;
+    uint32_t vert_count, ring_count;
+    double* xy;           /* 2 * vert_count */
+    uint32_t* kind;       /* per vertex: the kind of the edge leaving it (ptl_contour_edge_kind) */
+    uint32_t* ring_start; /* ring_count + 1 */
+    ptl_allocator alloc;
+} ptl_contour_raw;
+
+/* The plans of a layer's simplification (contours_plans.c): for each run of wall edges (or closed
+   ring) of the last rebake, the chords the cheapest-path pass chose, keyed by the run's points. A
+   rebake reads the plans of the one before and writes its own. Zeroed: empty. */
+typedef struct ptl_contour_plan {
+    uint64_t hash;
+    double tol;
+    uint32_t n;        /* points of the run */
+    uint32_t cyclic;   /* a closed ring (start and path of plan_closed_ring) */
+    uint32_t start;    /* closed ring: the start chosen, a position in the run */
+    uint32_t np;       /* the path's length (0: a closed ring no plan keeps three vertices of) */
+    uint32_t xy_at, path_at;
+} ptl_contour_plan;
+
+typedef struct ptl_contour_plans {
+    uint32_t slots; /* power of two, 0: none */
+    uint32_t* slot; /* plan index or PTL_NONE */
+    struct { ptl_contour_plan* data; uint32_t count, cap; } plan;
+    struct { double* data; uint32_t count, cap; } xy;
+    struct { uint32_t* data; uint32_t count, cap; } path;
+} ptl_contour_plans;
+
+/* The plan of the run whose points are xy[0 .. 2n), or NULL; *hash: the run's key either way. */
+const ptl_contour_plan* ptl_contour_plans_find(const ptl_contour_plans* p, const double* xy, uint32_t n, bool cyclic,
+                                               double tol, uint64_t* hash);
+/* false: out of memory (p as it was, but for room). */
+bool ptl_contour_plans_add(ptl_contour_plans* p, const ptl_allocator* a, uint64_t hash, const double* xy, uint32_t n,
+                           bool cyclic, double tol, uint32_t start, const uint32_t* path, uint32_t np);
+void ptl_contour_plans_free(ptl_contour_plans* p, const ptl_allocator* a);
+uint64_t ptl_contour_plans_bytes(const ptl_contour_plans* p);
+
+/* PTL_ERR_NO_MEMORY (out zeroed), PTL_ERR_INVALID_ARG for a layer out of range. */
+ptl_status ptl_contour_layer_raw(const ptl_layer_map* m, const ptl_layer_set* ls, uint32_t layer,
+                                 const ptl_allocator* alloc, ptl_contour_raw* out);
+/* Steps 3 and 4 on a copy of `raw`: ptl_contour_layer's result. `old` (NULL: none): plans to take
+   where a run is the same; `plans` (NULL: none) gets this simplification's. */
+ptl_status ptl_contour_from_raw(const ptl_contour_raw* raw, double max_error, const ptl_allocator* alloc,
+                                const ptl_contour_plans* old, ptl_contour_plans* plans, ptl_layer_contour* out,
+                                ptl_error* err);
+bool ptl_contour_raw_equal(const ptl_contour_raw* a, const ptl_contour_raw* b);
+void ptl_contour_raw_free(ptl_contour_raw* r);
+
 /* The kind of the unit contour edge from lattice point (u, v) one step along (du, dv) (free space on
    its left, in the layer): the layer across it, or PTL_NONE for a wall. */
 /* Edge kinds: PTL_NONE (a wall), a layer id (a junction: the column across belongs to that layer),

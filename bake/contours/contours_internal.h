@@ -19,8 +19,11 @@ ptl_status ptl_contours_trace(const ptl_layer_map* m, const ptl_layer_info* li, 
 
 /* ---- contours_simplify.c ------------------------------------------------------------------------ */
 
-/* Simplifies the rings (xy, ring starts rs, each edge's kind) in place within tol columns. */
-ptl_status ptl_contours_simplify(const ptl_allocator* a, double tol, ptl_contours_f64* xy, ptl_contours_u32* rs,
+/* Simplifies the rings (xy, ring starts rs, each edge's kind) in place within tol columns; the
+   plans of `old` (NULL: none) are taken where a run is the same, and `plans` (NULL: none) gets the
+   plans of every run. */
+ptl_status ptl_contours_simplify(const ptl_allocator* a, double tol, const ptl_contour_plans* old,
+                                 ptl_contour_plans* plans, ptl_contours_f64* xy, ptl_contours_u32* rs,
                                  ptl_contours_u32* kind);
 
 /* The simplification's state: the rings' vertices and which are kept, their live segments in a grid. */
@@ -37,6 +40,9 @@ typedef struct ptl_contours_simp {
     PTL_ARRAY(uint8_t) alive;
     uint32_t* stamp;
     uint32_t stamp_cap, stamp_id;
+    const ptl_contour_plans* old_plans; /* NULL: none */
+    ptl_contour_plans* plans;           /* NULL: none */
+    PTL_ARRAY(double) run_xy;           /* a run's points, gathered for its plan's key */
 } ptl_contours_simp;
 
 static inline ptl_v2 ptl_contours_v(const ptl_contours_simp* s, uint32_t i) { return v2(s->xy[2 * i], s->xy[2 * i + 1]); }

@@ -331,17 +331,38 @@ static ptl_status apply_chords(ptl_contours_simp* s, const uint32_t* chain, cons
     return st;
 }
 
+/* The points of run[0 .. n) gathered in s->run_xy (a plan's key). false: out of memory. */
+static bool gather_run(ptl_contours_simp* s, const uint32_t* run, uint32_t n) {
+    if (!PTL_RESERVE(s->a, s->run_xy, (uint64_t)n * 2 + 1)) return false;
+    for (uint32_t i = 0; i < n; ++i)
+        s->run_xy.data[2 * i] = s->xy[2 * run[i]], s->run_xy.data[2 * i + 1] = s->xy[2 * run[i] + 1];
+    s->run_xy.count = 2 * n;
+    return true;
+}
+
 /* Simplifies the chain of ring vertices chain[0 .. clen), all of whose edges are walls: the chords
-   of min_chords, applied by apply_chords. */
+   of min_chords (or of the kept plan of the same points: contours_plans.c), applied by apply_chords. */
 static ptl_status simplify_chain(ptl_contours_simp* s, const uint32_t* chain, uint32_t clen, double tol, uint8_t* in_chain,
                                  uint32_t* seg_of, uint32_t* path) {
     if (clen < 3) return PTL_OK;
-    chord_table t;
     uint32_t np = 0;
-    double cost;
-    ptl_status st = chord_table_build(s, chain, clen, false, tol, &t);
-    if (st == PTL_OK) st = min_chords(s, &t, 0, tol, path, &np, &cost);
-    chord_table_free(s->a, &t);
+    uint64_t h = 0;
+    const ptl_contour_plan* q = NULL;
+    if ((s->plans || s->old_plans) && !gather_run(s, chain, clen)) return PTL_ERR_NO_MEMORY;
+    if (s->plans || s->old_plans) q = ptl_contour_plans_find(s->old_plans, s->run_xy.data, clen, false, tol, &h);
+    ptl_status st = PTL_OK;
+    if (q) {
+        np = q->np;
+        memcpy(path, s->old_plans->path.data + q->path_at, (size_t)np * sizeof *path);
+    } else {
+        chord_table t;
+        double cost;
+        st = chord_table_build(s, chain, clen, false, tol, &t);
+        if (st == PTL_OK) st = min_chords(s, &t, 0, tol, path, &np, &cost);
+        chord_table_free(s->a, &t);
+    }
+    if (st == PTL_OK && s->plans && !ptl_contour_plans_add(s->plans, s->a, h, s->run_xy.data, clen, false, tol, 0, path, np))
+        st = PTL_ERR_NO_MEMORY;
     return st == PTL_OK ? apply_chords(s, chain, path, np, tol, in_chain, seg_of) : st;
 }
 
@@ -359,8 +380,8 @@ static ptl_status simplify_chain(ptl_contours_simp* s, const uint32_t* chain, ui
    when no plan keeps three vertices (the caller then fixes three, as before). */
 enum { RING_RESTARTS = 2 };
 
-static ptl_status plan_closed_ring(ptl_contours_simp* s, uint32_t b, uint32_t m, double tol, uint32_t* chain, uint32_t* path,
-                                   uint32_t* out_np) {
+static ptl_status plan_closed_ring_made(ptl_contours_simp* s, uint32_t b, uint32_t m, double tol, uint32_t* chain,
+                                        uint32_t* path, uint32_t* out_np, uint32_t* out_start) {
     for (uint32_t i = 0; i < m; ++i) chain[i] = b + i;
     chord_table t;
     uint32_t* trial = ptl_mem_alloc(s->a, ((size_t)m + 1) * sizeof(uint32_t)); /* path of each start */
@@ -395,13 +416,40 @@ static ptl_status plan_closed_ring(ptl_contours_simp* s, uint32_t b, uint32_t m,
             }
         }
     }
-    *out_np = 0;
+    *out_np = 0, *out_start = 0;
     if (st == PTL_OK && best_notches != UINT32_MAX) { /* the chain from the winner's start */
         for (uint32_t i = 0; i <= m; ++i) chain[i] = b + (best_start + i) % m;
-        *out_np = best_np;
+        *out_np = best_np, *out_start = best_start;
     }
     chord_table_free(s->a, &t);
     ptl_mem_free(s->a, trial, ((size_t)m + 1) * sizeof(uint32_t));
+    return st;
+}
+
+/* plan_closed_ring_made, or the kept plan of a ring of the same points (contours_plans.c). */
+static ptl_status plan_closed_ring(ptl_contours_simp* s, uint32_t b, uint32_t m, double tol, uint32_t* chain, uint32_t* path,
+                                   uint32_t* out_np) {
+    if (!s->plans && !s->old_plans) {
+        uint32_t start;
+        return plan_closed_ring_made(s, b, m, tol, chain, path, out_np, &start);
+    }
+    for (uint32_t i = 0; i < m; ++i) chain[i] = b + i;
+    if (!gather_run(s, chain, m)) return PTL_ERR_NO_MEMORY;
+    uint64_t h;
+    const ptl_contour_plan* q = ptl_contour_plans_find(s->old_plans, s->run_xy.data, m, true, tol, &h);
+    uint32_t start = 0;
+    ptl_status st = PTL_OK;
+    if (q) {
+        start = q->start, *out_np = q->np;
+        if (q->np) {
+            for (uint32_t i = 0; i <= m; ++i) chain[i] = b + (start + i) % m;
+            memcpy(path, s->old_plans->path.data + q->path_at, (size_t)q->np * sizeof *path);
+        }
+    } else {
+        st = plan_closed_ring_made(s, b, m, tol, chain, path, out_np, &start);
+    }
+    if (st == PTL_OK && s->plans && !ptl_contour_plans_add(s->plans, s->a, h, s->run_xy.data, m, true, tol, start, path, *out_np))
+        st = PTL_ERR_NO_MEMORY;
     return st;
 }
 
@@ -518,6 +566,7 @@ static void simp_free(ptl_contours_simp* s, simp_scratch* w) {
     ptl_mem_free(a, w->path, n1 * sizeof(uint32_t));
     ptl_mem_free(a, s->next, n1 * sizeof(uint32_t));
     ptl_mem_free(a, s->keep, n1);
+    PTL_ARRAY_FREE(a, s->run_xy);
 }
 
 /* Ring r: a closed ring as a whole, else its chains of wall edges between fixed vertices. */
@@ -574,13 +623,15 @@ static void simplify_compact(const ptl_contours_simp* s, ptl_contours_f64* xy, p
     kind->count = w;
 }
 
-ptl_status ptl_contours_simplify(const ptl_allocator* a, double tol, ptl_contours_f64* xy, ptl_contours_u32* rs,
+ptl_status ptl_contours_simplify(const ptl_allocator* a, double tol, const ptl_contour_plans* old,
+                                 ptl_contour_plans* plans, ptl_contours_f64* xy, ptl_contours_u32* rs,
                                  ptl_contours_u32* kind) {
     const uint32_t n = xy->count / 2, rings = rs->count - 1;
     ptl_contours_simp s;
     simp_scratch w;
     memset(&s, 0, sizeof s);
     memset(&w, 0, sizeof w);
+    s.old_plans = old, s.plans = plans;
     ptl_status st = simp_init(&s, &w, a, xy, rs);
     if (st == PTL_OK) st = fixed_vertices(a, xy->data, n, rs->data, rings, kind->data, w.fixed);
     /* Ring by ring, in order (deterministic). */

@@ -27,6 +27,9 @@ static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
    shared maps need far less (random512-10-0: 65,536 nodes for 174,551 cell edges). */
 enum { MAX_NODES_PER_EDGE = 16, MAX_NODES_FLOOR = 4096 };
 
+/* The distance searches never locate a point: their queries skip the cells' boxes. */
+static const ptl_query_switches lm_switches = {.no_cell_boxes = true};
+
 /* One-to-all distances from v, growing the node pool when a large piece needs it, up to the bound
    above (then PTL_ERR_OUT_OF_NODES). */
 static ptl_status distances(const ptl_navmesh* nm, ptl_query** q, const ptl_allocator* a, uint32_t v, double* dist) {
@@ -39,7 +42,7 @@ static ptl_status distances(const ptl_navmesh* nm, ptl_query** q, const ptl_allo
         if (more > cap) more = cap;
         ptl_query_destroy(*q);
         ptl_query_desc qd = {.max_nodes = more, .alloc = a};
-        if ((st = ptl_query_create(nm, &qd, q)) < 0) return st;
+        if ((st = ptl_query_create_with_switches(nm, &qd, &lm_switches, q)) < 0) return st;
     }
 }
 
@@ -102,7 +105,7 @@ static void piece_job(void* data, uint32_t j) {
     ptl_query_desc qd = {.max_nodes = 1u << 10, .alloc = c->a}; /* grown on demand (distances()): small meshes stay small */
     double* dist = ptl_mem_alloc(c->a, (size_t)nv * sizeof(double));
     double* near = ptl_mem_alloc(c->a, (size_t)nv * sizeof(double)); /* distance to the nearest chosen landmark */
-    bool ok = dist && near && ptl_query_create(c->nm, &qd, &q) >= 0;
+    bool ok = dist && near && ptl_query_create_with_switches(c->nm, &qd, &lm_switches, &q) >= 0;
     for (uint32_t p = j; p < np; p += c->jobs) {
         c->st[p] = ok ? PTL_OK : PTL_ERR_NO_MEMORY;
         if (ok) one_piece(c, p, &q, dist, near);

@@ -37,15 +37,35 @@ typedef struct layer_jobs {
     ptl_decomposition* dc;
     ptl_status* st;
     ptl_error* errs;
+    const ptl_layer_memo* memo; /* NULL: none */
+    ptl_contour_raw* raw;       /* with a memo: each layer's raw contour */
+    uint8_t* kept;              /* with a memo: 1 where lc[l] and dc[l] are the memo's (borrowed) */
+    ptl_contour_plans* plans;   /* with a memo: each layer's simplification plans */
 } layer_jobs;
 
 static void contour_job(void* data, uint32_t l) {
     layer_jobs* j = data;
-    j->st[l] = ptl_contour_layer(j->map, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
+    if (!j->memo) {
+        j->st[l] = ptl_contour_layer(j->map, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
+        return;
+    }
+    j->st[l] = ptl_contour_layer_raw(j->map, j->ls, l, j->a, &j->raw[l]);
+    if (j->st[l] < 0) {
+        ptl_error_set(&j->errs[l], j->st[l], "contours: out of memory");
+        return;
+    }
+    if (l < j->memo->count && ptl_contour_raw_equal(&j->raw[l], &j->memo->raw[l])) {
+        j->kept[l] = 1;
+        j->lc[l] = j->memo->lc[l];
+        return;
+    }
+    const ptl_contour_plans* old = l < j->memo->count ? &j->memo->plans[l] : NULL;
+    j->st[l] = ptl_contour_from_raw(&j->raw[l], j->max_error, j->a, old, &j->plans[l], &j->lc[l], &j->errs[l]);
 }
 static void decompose_job(void* data, uint32_t l) {
     layer_jobs* j = data;
-    j->st[l] = ptl_decompose(&j->lc[l].shape, j->dd, &j->dc[l], &j->errs[l]);
+    if (j->kept && j->kept[l]) j->dc[l] = j->memo->dc[l], j->st[l] = PTL_OK;
+    else j->st[l] = ptl_decompose(&j->lc[l].shape, j->dd, &j->dc[l], &j->errs[l]);
 }
 /* Runs fn over the layers; the first failure in layer order is the answer. */
 static ptl_status run_layers(const ptl_job_system* jobs, ptl_job_fn fn, layer_jobs* j, uint32_t nl, ptl_error* err) {
@@ -69,10 +89,17 @@ typedef struct bake_layers {
     ptl_decomposition* dc;
     ptl_status* lst;
     ptl_error* lerr;
+    ptl_layer_memo* memo;  /* NULL: none */
+    ptl_contour_raw* raw;  /* with a memo, per layer */
+    uint8_t* kept;         /* with a memo, per layer: lc, dc and raw belong to the memo */
+    ptl_contour_plans* plans; /* with a memo, per layer */
 } bake_layers;
 
 static void bake_layers_free(bake_layers* bl) {
     for (uint32_t l = 0; l < bl->nl; ++l) {
+        if (bl->raw) ptl_contour_raw_free(&bl->raw[l]); /* zeroed once the memo has it */
+        if (bl->plans) ptl_contour_plans_free(&bl->plans[l], bl->a);
+        if (bl->kept && bl->kept[l]) continue;
         if (bl->lc) ptl_layer_contour_free(&bl->lc[l]);
         if (bl->dc) ptl_decomposition_free(&bl->dc[l]);
     }
@@ -80,7 +107,74 @@ static void bake_layers_free(bake_layers* bl) {
     ptl_mem_free(bl->a, bl->dc, (size_t)bl->nl * sizeof *bl->dc);
     ptl_mem_free(bl->a, bl->lst, (size_t)bl->nl * sizeof *bl->lst);
     ptl_mem_free(bl->a, bl->lerr, (size_t)bl->nl * sizeof *bl->lerr);
+    ptl_mem_free(bl->a, bl->raw, (size_t)bl->nl * sizeof *bl->raw);
+    ptl_mem_free(bl->a, bl->kept, bl->nl);
+    ptl_mem_free(bl->a, bl->plans, (size_t)bl->nl * sizeof *bl->plans);
     memset(bl, 0, sizeof *bl);
+}
+
+void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a) {
+    for (uint32_t l = 0; l < m->count; ++l) {
+        ptl_contour_raw_free(&m->raw[l]);
+        ptl_layer_contour_free(&m->lc[l]);
+        ptl_decomposition_free(&m->dc[l]);
+        ptl_contour_plans_free(&m->plans[l], a);
+    }
+    ptl_mem_free(a, m->plans, (size_t)m->count * sizeof *m->plans);
+    ptl_mem_free(a, m->raw, (size_t)m->count * sizeof *m->raw);
+    ptl_mem_free(a, m->lc, (size_t)m->count * sizeof *m->lc);
+    ptl_mem_free(a, m->dc, (size_t)m->count * sizeof *m->dc);
+    memset(m, 0, sizeof *m);
+}
+
+uint64_t ptl_layer_memo_bytes(const ptl_layer_memo* m) {
+    uint64_t b = (uint64_t)m->count * (sizeof *m->raw + sizeof *m->lc + sizeof *m->dc);
+    for (uint32_t l = 0; l < m->count; ++l) {
+        b += (uint64_t)m->raw[l].vert_count * 20 + (uint64_t)m->raw[l].ring_count * 4;
+        b += (uint64_t)m->lc[l].shape.vert_count * 20 + (uint64_t)m->lc[l].shape.ring_count * 4;
+        const ptl_decomposition* d = &m->dc[l];
+        b += (uint64_t)d->vert_count * 16 + (uint64_t)d->cell_count * 4 + (uint64_t)(d->cell_start ? d->cell_start[d->cell_count] : 0) * 8;
+        b += (uint64_t)d->portal_count * sizeof *d->portals + ptl_contour_plans_bytes(&m->plans[l]);
+    }
+    return b;
+}
+
+/* The memo takes this bake's layers (every contour and decomposition made): the kept ones stay,
+   the others replace the memo's at their index, the memo's past the last layer go. The contours and
+   decompositions stay in `bl` as borrowed. false: out of memory, the memo and `bl` as they were. */
+static bool memo_take(bake_layers* bl) {
+    ptl_layer_memo* m = bl->memo;
+    const uint32_t nl = bl->nl;
+    ptl_contour_raw* raw = ptl_mem_calloc(bl->a, nl, sizeof *raw); /* nl > 0: a bake has a layer */
+    ptl_layer_contour* lc = ptl_mem_calloc(bl->a, nl, sizeof *lc);
+    ptl_decomposition* dc = ptl_mem_calloc(bl->a, nl, sizeof *dc);
+    ptl_contour_plans* plans = ptl_mem_calloc(bl->a, nl, sizeof *plans);
+    if (!raw || !lc || !dc || !plans) {
+        ptl_mem_free(bl->a, raw, (size_t)nl * sizeof *raw);
+        ptl_mem_free(bl->a, lc, (size_t)nl * sizeof *lc);
+        ptl_mem_free(bl->a, dc, (size_t)nl * sizeof *dc);
+        ptl_mem_free(bl->a, plans, (size_t)nl * sizeof *plans);
+        return false;
+    }
+    m->kept = m->made = 0;
+    for (uint32_t l = 0; l < nl; ++l) {
+        if (bl->kept[l]) {
+            raw[l] = m->raw[l], lc[l] = m->lc[l], dc[l] = m->dc[l], plans[l] = m->plans[l];
+            memset(&m->raw[l], 0, sizeof m->raw[l]), memset(&m->lc[l], 0, sizeof m->lc[l]);
+            memset(&m->dc[l], 0, sizeof m->dc[l]), memset(&m->plans[l], 0, sizeof m->plans[l]);
+            ptl_contour_raw_free(&bl->raw[l]);
+            ++m->kept;
+        } else {
+            raw[l] = bl->raw[l], lc[l] = bl->lc[l], dc[l] = bl->dc[l], plans[l] = bl->plans[l];
+            memset(&bl->raw[l], 0, sizeof bl->raw[l]), memset(&bl->plans[l], 0, sizeof bl->plans[l]);
+            bl->kept[l] = 1;
+            ++m->made;
+        }
+    }
+    const uint32_t kept = m->kept, made = m->made;
+    ptl_layer_memo_free(m, bl->a); /* what is left: the layers replaced or gone */
+    m->count = nl, m->raw = raw, m->lc = lc, m->dc = dc, m->plans = plans, m->kept = kept, m->made = made;
+    return true;
 }
 
 /* Contours, then decompositions, of every layer (kept in the debug capture if any); *t: the clock
@@ -98,11 +192,15 @@ static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, doubl
         bl->dc = ptl_mem_calloc(bl->a, nl, sizeof *bl->dc);
         bl->lst = ptl_mem_calloc(bl->a, nl, sizeof *bl->lst);
         bl->lerr = ptl_mem_calloc(bl->a, nl, sizeof *bl->lerr);
-        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
+        if (bl->memo) bl->raw = ptl_mem_calloc(bl->a, nl, sizeof *bl->raw), bl->kept = ptl_mem_calloc(bl->a, nl, 1);
+        if (bl->memo) bl->plans = ptl_mem_calloc(bl->a, nl, sizeof *bl->plans);
+        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr || (bl->memo && (!bl->raw || !bl->kept || !bl->plans)))
+            st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     ptl_decompose_desc dd = {.relax = d->relax, .pair_slack = pair_slack, .alloc = bl->a,
                              .backend = d->closest_backend};
-    layer_jobs lj = {map, ls, d->max_error > 0 ? d->max_error : 0, &dd, bl->a, bl->lc, bl->dc, bl->lst, bl->lerr};
+    layer_jobs lj = {map, ls, d->max_error > 0 ? d->max_error : 0, &dd, bl->a, bl->lc, bl->dc, bl->lst, bl->lerr,
+                     bl->memo, bl->raw, bl->kept, bl->plans};
     if (st >= 0) st = run_layers(d->jobs, contour_job, &lj, bl->nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
     if (st >= 0 && d->debug)
@@ -114,6 +212,7 @@ static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, doubl
         bs->real_notches += bl->dc[l].real_notches;
         bs->holes += bl->dc[l].holes;
     }
+    if (st >= 0 && bl->memo && !memo_take(bl)) st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     bs->ms_decompose = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
     if (st >= 0 && d->debug)
         st = ptl_bake_debug_keep_decomps(d->debug, map, bl->lc, bl->dc, bl->nl, err), *t = ptl_bake3d_now_ms();
@@ -170,14 +269,15 @@ static ptl_status bake_area(const void* blob, size_t size, const ptl_allocator* 
 }
 
 ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_bake_desc* dp, double pair_slack,
-                             const ptl_vx_tiling* tiling, double t0, void** blob, size_t* size, ptl_bake_stats* bs,
-                             ptl_error* err) {
+                             const ptl_vx_tiling* tiling, ptl_layer_memo* memo, double t0, void** blob, size_t* size,
+                             ptl_bake_stats* bs, ptl_error* err) {
     const ptl_bake_desc d = *dp;
     ptl_allocator a = ptl_allocator_resolve(d.alloc);
     const ptl_layer_set ls = *lsp;
     bake_layers bl;
     memset(&bl, 0, sizeof bl);
     bl.a = &a;
+    bl.memo = memo;
     double t = ptl_bake3d_now_ms();
     ptl_bake_progress pg;
     ptl_progress_init(&pg, &d);
@@ -310,7 +410,7 @@ ptl_status ptl_bake_trimesh(const ptl_trimesh* m, const ptl_bake_desc* desc, voi
         ptl_open_field_free(&of);
     }
     const double pair_slack = d.pair_slack; /* resolved: PTL_PAIR_SLACK_DEFAULT unless asked */
-    if (st >= 0) st = ptl_bake3d_finish(&map, &ls, &d, pair_slack, d.tile_size ? &tiling : NULL, t0, blob, size, &bs, err);
+    if (st >= 0) st = ptl_bake3d_finish(&map, &ls, &d, pair_slack, d.tile_size ? &tiling : NULL, NULL, t0, blob, size, &bs, err);
     else ptl_layer_set_free(&ls), ptl_layer_map_free(&map);
     if (st >= 0 && stats) *stats = bs;
     if (st >= 0) ptl_progress_stage(&pg, "done", 1, 1);

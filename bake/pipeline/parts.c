@@ -303,8 +303,8 @@ static ptl_status stream_tiles(const part_config* c, const float* seeds, const p
 
 /* The stages of bake3d.c after the layers, with the settings of a part. */
 static ptl_status finish_tiles(const part_config* c, const float* seeds, ptl_layer_set* ls, ptl_layer_map* map,
-                               const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
-                               size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+                               const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_memo* memo, double t0,
+                               void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err) {
     ptl_bake_desc d;
     memset(&d, 0, sizeof d);
     ptl_bake_desc_resolve(&d, &d);
@@ -319,7 +319,7 @@ static ptl_status finish_tiles(const part_config* c, const float* seeds, ptl_lay
     d.jobs = jobs;
     d.alloc = alloc;
     bs->triangles = c->tri_count;
-    return ptl_bake3d_finish(map, ls, &d, c->pair_slack, &c->tiling, t0, blob, size, bs, err);
+    return ptl_bake3d_finish(map, ls, &d, c->pair_slack, &c->tiling, memo, t0, blob, size, bs, err);
 }
 
 ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, uint32_t count,
@@ -369,7 +369,7 @@ ptl_status ptl_bake_merge_parts(const void* const* parts, const size_t* sizes, u
     ptl_mem_free(&a, list, ((size_t)ntiles + 1) * sizeof *list);
     bs.ms_filter = 0;
     bs.ms_layers = ptl_bake3d_now_ms() - t;
-    if (st >= 0) st = finish_tiles(&first.config, seeds, &ls, &map, jobs, alloc, t0, blob, size, &bs, err);
+    if (st >= 0) st = finish_tiles(&first.config, seeds, &ls, &map, jobs, alloc, NULL, t0, blob, size, &bs, err);
     ptl_mem_free(&a, seeds, (size_t)first.config.seed_count * 12);
     if (st >= 0 && stats) *stats = bs;
     if (st >= 0) ptl_error_ok(err);
@@ -439,7 +439,7 @@ ptl_status ptl_part_world_bake(const ptl_part_world* w, const ptl_vx_tile* const
     ptl_layer_map map;
     ptl_status st = stream_tiles(&w->config, w->seeds, list, count, jobs, &a, &ls, &map, err);
     bs->ms_layers = ptl_bake3d_now_ms() - t0;
-    if (st >= 0) st = finish_tiles(&w->config, w->seeds, &ls, &map, jobs, alloc, t0, blob, size, bs, err);
+    if (st >= 0) st = finish_tiles(&w->config, w->seeds, &ls, &map, jobs, alloc, NULL, t0, blob, size, bs, err);
     return st;
 }
 
@@ -449,9 +449,9 @@ const float* ptl_part_world_seeds(const ptl_part_world* w, uint32_t* count) {
 }
 
 ptl_status ptl_part_world_finish(const ptl_part_world* w, ptl_layer_set* ls, ptl_layer_map* map,
-                                 const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
-                                 size_t* size, ptl_bake_stats* bs, ptl_error* err) {
+                                 const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_memo* memo, double t0,
+                                 void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err) {
     *blob = NULL;
     *size = 0;
-    return finish_tiles(&w->config, w->seeds, ls, map, jobs, alloc, t0, blob, size, bs, err);
+    return finish_tiles(&w->config, w->seeds, ls, map, jobs, alloc, memo, t0, blob, size, bs, err);
 }

@@ -6,6 +6,7 @@
 
 #include "../layers/layer_map.h"
 #include "../voxel/tiles.h"
+#include "bake3d.h"
 
 /* The settings a part records (voxel grid, tiling, seeds, the later stages' options). */
 typedef struct ptl_part_world ptl_part_world;
@@ -30,9 +31,9 @@ const float* ptl_part_world_seeds(const ptl_part_world* w, uint32_t* count);
 /* The stages after the layers (contours, decompositions, merge, landmarks, checks) with w's
    settings, on layers the caller streamed (the tile cache: tilecache_layers.c); `ls` and `map` are
    freed whatever the outcome; t0 (ptl_bake3d_now_ms) is when the rebake began; bs as
-   ptl_part_world_bake, its ms_layers set by the caller. */
+   ptl_part_world_bake, its ms_layers set by the caller; memo (NULL: none) as ptl_bake3d_finish's. */
 ptl_status ptl_part_world_finish(const ptl_part_world* w, ptl_layer_set* ls, ptl_layer_map* map,
-                                 const ptl_job_system* jobs, const ptl_allocator* alloc, double t0, void** blob,
-                                 size_t* size, ptl_bake_stats* bs, ptl_error* err);
+                                 const ptl_job_system* jobs, const ptl_allocator* alloc, ptl_layer_memo* memo, double t0,
+                                 void** blob, size_t* size, ptl_bake_stats* bs, ptl_error* err);
 
 #endif

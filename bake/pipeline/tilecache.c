@@ -41,6 +41,7 @@ struct ptl_tilecache {
     size_t blob_size;
     uint64_t cache_bytes, rebakes;
     uint32_t last_tiles, pass_tiles, cells;
+    uint32_t pass_box[4], last_box[4]; /* bounds of the tiles stamped in this pass, in the last rebake's */
     double area;
     double pass_ms, last_ms_stamp; /* spent stamping in this pass, in the last rebake's */
     ptl_bake_stats last;  /* of the last rebake */
@@ -378,6 +379,12 @@ ptl_status ptl_tilecache_update(ptl_tilecache* tc, uint32_t budget_us, bool* don
         if (!tc->dirty[i]) continue;
         st = mark_tile(tc, i, shapes);
         if (st < 0) break;
+        const uint32_t tx = i % (uint32_t)tc->w.tl->tiles_x, tz = i / (uint32_t)tc->w.tl->tiles_x;
+        if (!tc->pass_tiles) tc->pass_box[0] = tc->pass_box[2] = tx, tc->pass_box[1] = tc->pass_box[3] = tz;
+        if (tx < tc->pass_box[0]) tc->pass_box[0] = tx;
+        if (tx > tc->pass_box[2]) tc->pass_box[2] = tx;
+        if (tz < tc->pass_box[1]) tc->pass_box[1] = tz; /* an add between budgeted calls */
+        if (tz > tc->pass_box[3]) tc->pass_box[3] = tz;
         tc->dirty[i] = 0, --tc->dirty_count, ++tc->pass_tiles;
         out_of_time = budget_us && now_us() - t0 >= budget_us && tc->dirty_count;
     }
@@ -396,6 +403,7 @@ ptl_status ptl_tilecache_update(ptl_tilecache* tc, uint32_t budget_us, bool* don
     st = rebake(tc, err);
     if (st < 0) return st;
     tc->last_tiles = tc->pass_tiles, tc->pass_tiles = 0;
+    memcpy(tc->last_box, tc->pass_box, sizeof tc->last_box);
     tc->last_ms_stamp = tc->pass_ms, tc->pass_ms = 0;
     *done = true;
     ptl_error_ok(err);
@@ -415,10 +423,12 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     out->obstacles = tc->live;
     out->dirty_tiles = tc->dirty_count;
     out->last_tiles = tc->last_tiles;
+    memcpy(out->last_box, tc->last_box, sizeof out->last_box);
     out->cells = tc->cells;
     out->walkable_area = tc->area;
     out->cache_bytes = tc->cache_bytes;
     out->rebakes = tc->rebakes;
+    if (tc->has_layers) out->layers_kept = tc->layers.memo.kept, out->layers_made = tc->layers.memo.made;
     out->ms_stamp = tc->last_ms_stamp;
     out->ms_layers = tc->last.ms_layers, out->ms_contours = tc->last.ms_contours;
     out->ms_decompose = tc->last.ms_decompose, out->ms_merge = tc->last.ms_merge, out->ms_total = tc->last.ms_total;
@@ -434,6 +444,7 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
             mem += cols * 4 + ((uint64_t)t->span_count + 1) * sizeof *t->spans + (uint64_t)t->gap_count * sizeof *t->gaps;
         }
     }
+    if (tc->has_layers) mem += ptl_layer_memo_bytes(&tc->layers.memo);
     for (uint32_t i = 0; tc->has_layers && i < tc->layers.px * tc->layers.pz; ++i)
         if (tc->layers.piece[i]) mem += ptl_lstream_tile_bytes(tc->layers.piece[i]);
     mem += (uint64_t)tc->obs.cap * sizeof *tc->obs.data + (uint64_t)tc->free_slots.cap * 4 + tc->blob_size;

@@ -36,6 +36,7 @@ void ptl_tc_layers_free(ptl_tc_layers* L, const ptl_allocator* a) {
     ptl_mem_free(a, L->piece, (n + 1) * sizeof *L->piece);
     ptl_mem_free(a, L->dirty, n + 1);
     ptl_lstream_destroy(L->proto);
+    ptl_layer_memo_free(&L->memo, a);
     memset(L, 0, sizeof *L);
 }
 
@@ -220,5 +221,5 @@ ptl_status ptl_tc_layers_bake(ptl_tc_layers* L, const ptl_part_world* w, const p
         ptl_layer_set_free(&ls), ptl_layer_map_free(&map);
         return st;
     }
-    return ptl_part_world_finish(w, &ls, &map, jobs, a, t0, blob, size, bs, err);
+    return ptl_part_world_finish(w, &ls, &map, jobs, a, &L->memo, t0, blob, size, bs, err);
 }

@@ -15,6 +15,7 @@ typedef struct ptl_tc_layers {
     uint8_t* dirty;          /* per piece: to flood again */
     uint32_t dirty_count;
     uint64_t bytes;          /* held by the pieces (the info's memory) */
+    ptl_layer_memo memo;     /* each layer's raw contour, contour and decomposition of the last rebake */
 } ptl_tc_layers;
 
 /* Every piece dirty, none flooded yet. */
@@ -31,7 +32,8 @@ void ptl_tc_layers_mark_tile(ptl_tc_layers* L, const ptl_vx_tile* t);
 ptl_status ptl_tc_layers_flood(ptl_tc_layers* L, const ptl_part_world* w, const ptl_vx_tile* const* views,
                                const ptl_job_system* jobs, const ptl_allocator* a);
 /* ptl_tc_layers_flood, then streams every piece's layers in order and bakes the navmesh from
-   them (ptl_part_world_finish). PTL_ERR_NO_MEMORY; the pieces left dirty are flooded next time. */
+   them (ptl_part_world_finish), keeping the contour and decomposition of each layer whose raw
+   contour did not change (L->memo). PTL_ERR_NO_MEMORY; the pieces left dirty are flooded next time. */
 ptl_status ptl_tc_layers_bake(ptl_tc_layers* L, const ptl_part_world* w, const ptl_vx_tile* const* views,
                               const ptl_job_system* jobs, const ptl_allocator* a, void** blob, size_t* size,
                               ptl_bake_stats* bs, ptl_error* err);

@@ -16,9 +16,12 @@
      bytes of the original bake.
 
    The layers are kept per piece of 32 x 32 columns between updates, and an update floods again
-   only the pieces holding a column whose spans changed; the later stages (contours, decomposition
-   and merge) still run on the whole world. Rebuilding only the cells that overlap the dirty tiles
-   and splicing them into a live navmesh while queries run are the next steps. The blob it hands out is a plain navmesh blob (ptl_navmesh_create).
+   only the pieces holding a column whose spans changed; each layer whose traced outline and edge
+   kinds did not change keeps its simplified contour and its decomposition, and a layer made again
+   reuses the simplification's plan of every wall run whose points did not change; the merge
+   still runs on the whole world. Rebuilding only the cells that overlap the dirty tiles inside a
+   layer, and splicing them into a live navmesh while queries run, are the next steps. The blob it
+   hands out is a plain navmesh blob (ptl_navmesh_create), the same bytes as full_rebake's.
 
    Minimal example
        void* cache; size_t cache_size; ptl_tilecache* tc; ptl_obstacle_ref ref; bool done;
@@ -116,11 +119,15 @@ typedef struct ptl_tilecache_info {
     uint32_t dirty_tiles;                 /* waiting for an update */
     uint32_t stamped_tiles;               /* tiles whose spans differ from the cache's now */
     uint32_t last_tiles;                  /* tiles stamped by the last update that rebaked */
+    uint32_t last_box[4];                 /* their bounds: tile x0, z0, x1, z1 inclusive (0s before any) */
     uint32_t cells;                       /* of the current blob */
     double walkable_area;                 /* [Units: wu^2] of the current blob */
     uint64_t cache_bytes;                 /* the cache as loaded */
     uint64_t memory_bytes;                /* held now: tiles, stamps, kept layers, obstacles, blob */
     uint64_t rebakes;                     /* blobs made so far (1 after create) */
+    /* the last rebake's layers whose contour and decomposition were kept from the rebake before
+       (their traced outline and edge kinds unchanged) and made again; 0, 0 with full_rebake */
+    uint32_t layers_kept, layers_made;
     /* [Units: ms] the last rebake, wall clock: stamping (the update calls before it included), the
        layers from the tiles, contours, decompositions, merge, then landmarks and the checks */
     double ms_stamp, ms_layers, ms_contours, ms_decompose, ms_merge, ms_total;
