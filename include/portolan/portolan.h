@@ -1,5 +1,6 @@
 /* Portolan: the umbrella header. One include for the whole library a game without OpenGL uses:
-   the runtime (<portolan/runtime.h>: load a navmesh, find paths), the bake (<portolan/bake.h>:
+   the runtime (<portolan/runtime.h>: load a navmesh, find paths; <portolan/live.h>: a navmesh
+   whose versions change while queries run), the bake (<portolan/bake.h>:
    readers, 2D and 3D bakes), its intermediates (<portolan/bake_debug.h>), the scene generators
    (<portolan/gen.h>, library portolan_gen) and debug
    drawing into a caller's sink (<portolan/debugdraw.h>). Each header opens with its own manual.
@@ -22,6 +23,7 @@
 #define PORTOLAN_H
 
 #include "runtime.h"
+#include "live.h"
 #include "bake.h"
 #include "tilecache.h"
 #include "bake_debug.h"
