@@ -181,7 +181,7 @@ ptl_status ptl_query_path_check(const ptl_query* q, const ptl_path_request* req,
 ptl_status ptl_query_path_located(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
                                   ptl_path_result* res) {
     res->start_cell = sp->cell;
-    if (req->radius > 0) return disc_path(q, req, sp, gp, res);
+    if (req->radius > 0) return q->use_disc ? disc_path(q, req, sp, gp, res) : PTL_ERR_UNSUPPORTED;
     ptl_status st = point_path(q, req, sp, gp, res);
     if (st == PTL_PARTIAL) {
         /* The goal is unreachable: the path to the reachable point nearest it (partial.c), found

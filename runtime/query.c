@@ -25,7 +25,7 @@ typedef struct sizes {
     size_t hub_cd, hub_vrec, hub_rq;                   /* hub labels; roots with lids only */
 } sizes;
 
-static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv, bool hubs) {
+static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t mcv, bool hubs, bool disc) {
     const ptl_blob_header* h = nm->h;
     sizes s;
     s.nodes = (size_t)max_nodes * sizeof(ptl_snode);
@@ -59,6 +59,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     uint64_t vc = (uint64_t)h->vert_count * 48;
     vc = vc < 4096 ? 4096 : vc > (1u << 20) ? (1u << 20) : vc;
     s.vc_vert = (size_t)vc * sizeof(uint32_t);
+    if (!disc) s.disc_rec = s.vert_rho = s.seg_memo = s.vc_head = s.vc_reach = s.vc_vert = 0;
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.cell_off = (size_t)h->cell_count;
     s.cell_cost = (size_t)h->cell_count * sizeof(float);
@@ -96,7 +97,7 @@ static uint32_t max_cell_verts(const ptl_navmesh* nm) {
 void ptl_query_destroy(ptl_query* q) {
     if (!q) return;
     ptl_allocator a = q->alloc;
-    sizes s = compute_sizes(q->nm, q->max_nodes, q->max_cell_verts, q->use_hubs);
+    sizes s = compute_sizes(q->nm, q->max_nodes, q->max_cell_verts, q->use_hubs, q->use_disc);
     ptl_om_query_free(q);
     ptl_mem_free(&a, q->nodes, s.nodes);
     ptl_mem_free(&a, q->heap, s.heap);
@@ -272,8 +273,9 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->use_hubs = nm->h->hub_count > 0 && !(sw && sw->ignore_hubs);
     q->hub_vrec_cap = PTL_HUB_VRECS;
     q->use_pockets = (nm->pocket || nm->cell_lid) && !(sw && sw->ignore_pockets);
+    q->use_disc = !(sw && sw->no_disc);
     q->hub_pend_cap = 4 * nm->h->hub_count + 1024;
-    sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs);
+    sizes s = compute_sizes(nm, max_nodes, q->max_cell_verts, q->use_hubs, q->use_disc);
     q->nodes = ptl_mem_alloc(&a, s.nodes);
     q->heap = ptl_mem_alloc(&a, s.heap);
     q->succ = ptl_mem_alloc(&a, s.succ);
@@ -292,14 +294,16 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->cc = ptl_mem_calloc(&a, 1, s.cc);
     q->cheap = ptl_mem_alloc(&a, s.cheap);
     q->cell_box = ptl_mem_alloc(&a, s.boxes);
-    q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
-    q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
-    q->seg_memo = ptl_mem_calloc(&a, 1, s.seg_memo); /* gen 0: never valid */
+    if (q->use_disc) { /* (without: all NULL, which the clearing below and clearance.c check) */
+        q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
+        q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
+        q->seg_memo = ptl_mem_calloc(&a, 1, s.seg_memo); /* gen 0: never valid */
+        q->vc_head = ptl_mem_alloc(&a, s.vc_head);
+        q->vc_reach = ptl_mem_alloc(&a, s.vc_reach);
+        q->vc_vert = ptl_mem_alloc(&a, s.vc_vert);
+    }
     q->seg_memo_cap = (uint32_t)(s.seg_memo / sizeof(ptl_seg_memo));
     for (uint32_t v = 0; q->vert_rho && v < nm->h->vert_count; ++v) q->vert_rho[v] = -1;
-    q->vc_head = ptl_mem_alloc(&a, s.vc_head);
-    q->vc_reach = ptl_mem_alloc(&a, s.vc_reach);
-    q->vc_vert = ptl_mem_alloc(&a, s.vc_vert);
     q->vc_cap = (uint32_t)(s.vc_vert / sizeof(uint32_t));
     q->cell_off = ptl_mem_calloc(&a, 1, s.cell_off);
     q->cell_cost = ptl_mem_alloc(&a, s.cell_cost);

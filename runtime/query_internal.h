@@ -228,6 +228,7 @@ struct ptl_query {
        to the hub through a corner it sees (+inf when none: a search puts back +inf for the hubs of
        the labels it took in), the corners each side took in, and those it has found (stamped). */
     bool use_hubs;
+    bool use_disc; /* the disc search's arrays exist (ptl_query_switches.no_disc) */
     double* hub_d[2];        /* one block of 2 * hub_count, the sides interleaved: side k at [2 * hub + k] */
     uint32_t* hub_taken[2];  /* hub_count each */
     uint32_t* hub_seen[2];   /* hub_count each */
@@ -373,6 +374,10 @@ typedef struct ptl_query_switches {
        only slower), for queries that never locate a point, such as the landmarks' distance
        searches: the boxes and ranges (ptl_query_cell_boxes) read every cell's height grid */
     bool no_cell_boxes;
+    /* no room for paths of a disc (radius > 0 is PTL_ERR_UNSUPPORTED): the bake's own queries
+       (landmarks, hub labels) never ask for one, and the disc search's records, memo and sight
+       lists (up to a few MB on a big navmesh) would count in the bake's peak */
+    bool no_disc;
 } ptl_query_switches;
 
 /* ptl_query_create with switches (NULL: none, as ptl_query_create). */

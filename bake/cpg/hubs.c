@@ -34,6 +34,9 @@
 #include "../../runtime/internal.h"
 #include "hubs.h"
 
+/* The labels' searches never ask for a disc's path: no room for one (ptl_query_switches). */
+static const ptl_query_switches hub_switches = {.no_disc = true};
+
 /* Shortest-path trees sampled to rank the hubs: on Aurora (19,869 corners) 16 trees give labels of
    130 entries on average, 64 give 118, 256 give 118 again; degree order (Akiba et al.'s default for
    social networks) gives 430. */
@@ -97,7 +100,7 @@ static ptl_status sweep_corner(ptl_query** qp, const ptl_allocator* a, sweep* s,
         ptl_query_destroy(*qp);
         *qp = NULL;
         ptl_query_desc qd = {.max_nodes = more, .alloc = a};
-        if ((st = ptl_query_create(nm, &qd, qp)) < 0) return st;
+        if ((st = ptl_query_create_with_switches(nm, &qd, &hub_switches, qp)) < 0) return st;
     }
 }
 
@@ -119,7 +122,7 @@ static void graph_job(void* data, uint32_t j) {
     memset(&s, 0, sizeof s);
     s.g = g, s.a = c->a;
     s.mark = ptl_mem_calloc(c->a, (size_t)g->n + 1, sizeof(uint32_t));
-    ptl_status st = s.mark ? ptl_query_create(c->nm, &qd, &q) : PTL_ERR_NO_MEMORY;
+    ptl_status st = s.mark ? ptl_query_create_with_switches(c->nm, &qd, &hub_switches, &q) : PTL_ERR_NO_MEMORY;
     for (uint32_t k = j; k < g->n && st >= 0; k += c->jobs) {
         if ((st = sweep_corner(&q, c->a, &s, k)) < 0) break;
         for (uint32_t i = 0; i < s.out.count; ++i) {
@@ -159,7 +162,7 @@ static ptl_status graph_corners(const ptl_navmesh* nm, const ptl_allocator* a, g
     const uint32_t nv = h->vert_count;
     ptl_query* q = NULL;
     ptl_query_desc qd = {.max_nodes = PTL_QUERY_MIN_MAX_NODES, .alloc = a};
-    ptl_status st = ptl_query_create(nm, &qd, &q); /* for the slots: corner flags and dead ends */
+    ptl_status st = ptl_query_create_with_switches(nm, &qd, &hub_switches, &q); /* for the slots: corner flags and dead ends */
     if (st < 0) return st;
     g->corner_of = ptl_mem_alloc(a, ((size_t)nv + 1) * sizeof(uint32_t));
     if (!g->corner_of) {

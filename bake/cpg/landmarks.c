@@ -28,7 +28,7 @@ static uint64_t align8(uint64_t x) { return (x + 7) & ~(uint64_t)7; }
 enum { MAX_NODES_PER_EDGE = 16, MAX_NODES_FLOOR = 4096 };
 
 /* The distance searches never locate a point: their queries skip the cells' boxes. */
-static const ptl_query_switches lm_switches = {.no_cell_boxes = true};
+static const ptl_query_switches lm_switches = {.no_cell_boxes = true, .no_disc = true};
 
 /* One-to-all distances from v, growing the node pool when a large piece needs it, up to the bound
    above (then PTL_ERR_OUT_OF_NODES). */
