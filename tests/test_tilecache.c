@@ -426,15 +426,24 @@ Test(tilecache, kept_layers_give_the_full_rebakes_bytes_on_dungeon, .timeout = 9
     ptl_trimesh_free(&m);
 }
 
+/* The generated building (*m, in b), its bake desc with tiles of `tile` columns (*d) and its tile
+   cache (to be freed with ptl_blob_free). */
+static void building_cache(mesh_builder* b, uint32_t tile, ptl_trimesh* m, ptl_bake_desc* d, void** cache, size_t* size) {
+    *m = building(b);
+    *d = ptl_bake_desc_defaults();
+    d->tile_size = tile;
+    ptl_error err;
+    cr_assert_eq(ptl_tilecache_bake(m, d, cache, size, &err), PTL_OK, "%s", err.message);
+}
+
 Test(tilecache, damaged_caches_and_bad_obstacles_are_clear_errors) {
     static mesh_builder b;
-    ptl_trimesh m = building(&b);
-    ptl_bake_desc d = ptl_bake_desc_defaults();
-    d.tile_size = 32;
+    ptl_trimesh m;
+    ptl_bake_desc d;
     void* cache;
     size_t size;
     ptl_error err;
-    cr_assert_eq(ptl_tilecache_bake(&m, &d, &cache, &size, &err), PTL_OK, "%s", err.message);
+    building_cache(&b, 32, &m, &d, &cache, &size);
     ptl_tilecache* tc = NULL;
     cr_expect_eq(ptl_tilecache_create(cache, size / 2, NULL, &tc, &err), PTL_ERR_BAD_BLOB);
     uint8_t* bad = malloc(size);
@@ -506,13 +515,11 @@ static void run_with(const void* cache, size_t size, const ptl_allocator* a) {
 
 Test(tilecache, every_allocation_failure_is_no_memory_and_leaks_nothing, .timeout = 600) {
     static mesh_builder b;
-    ptl_trimesh m = building(&b);
-    ptl_bake_desc d = ptl_bake_desc_defaults();
-    d.tile_size = 64;
+    ptl_trimesh m;
+    ptl_bake_desc d;
     void* cache;
     size_t size;
-    ptl_error err;
-    cr_assert_eq(ptl_tilecache_bake(&m, &d, &cache, &size, &err), PTL_OK, "%s", err.message);
+    building_cache(&b, 64, &m, &d, &cache, &size);
     tracking count = {.fail_at = -1};
     ptl_allocator a = {t_alloc, t_realloc, t_free, &count};
     run_with(cache, size, &a);
