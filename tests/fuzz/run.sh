@@ -80,6 +80,11 @@ for t in "${targets[@]}"; do
         echo "fuzz: $t: FINDING after ${runs:-?} runs (exit $rc, FUZZ_SEED=$FUZZ_SEED), log $log"
         grep -m1 -E '^SUMMARY|fuzz oracle|ERROR: libFuzzer' "$log" | sed 's/^/    /'
         grep -o 'Test unit written to .*' "$log" | sort -u | sed 's/^Test unit written to /    input: /'
+        # A CI machine's files are gone after its run: small inputs go into the log as base64
+        # (`base64 -d > input` gives the file back).
+        grep -o 'Test unit written to .*' "$log" | sort -u | sed 's/^Test unit written to //' | while read -r f; do
+            [ -f "$f" ] && [ "$(stat -c %s "$f")" -le 8192 ] && echo "    base64: $(base64 -w0 "$f")"
+        done
     else
         echo "fuzz: $t: ${runs:-?} runs (FUZZ_SEED=$FUZZ_SEED), no finding"
     fi
