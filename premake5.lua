@@ -118,4 +118,4 @@ project "portolan-bench"
     -- same-run comparison; linked with gcc, so the C++ runtime is named explicitly.
     files { "bench/*.c", "bench/*.h", "bench/*.cpp", "tools/jobs.c", "tools/jobs.h" }
     includedirs { "/usr/include/recastnavigation" }
-    links { "portolan_gpu", "portolan_gen", "portolan_bake", "portolan_runtime", "DetourTileCache", "Detour", "Recast", "stdc++", "dl", "pthread", "m" }
+    links { "portolan_gpu", "portolan_gen", "portolan_bake", "portolan_runtime", "DetourTileCache", "Detour", "Recast", "lz4", "stdc++", "dl", "pthread", "m" }

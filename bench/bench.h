@@ -42,6 +42,16 @@ int bench_queries_run(const char* data, bool quick, const char* only); /* bench_
 int bench_gpu_run(bool quick);
 int bench_random_run(const char* data);            /* bench_random.c: random points beside Detour */
 int bench_tilecache_run(const char* data, const char* only, int rounds); /* bench_tilecache.c: obstacles */
+/* Portolan's tile cache numbers of one mesh (dungeon, nav_test, undulating), kept by bench_tilecache_run
+   for the TileCache table that follows it (bench_tilecache_peer.c) in the same run. */
+#define BENCH_TC_MESHES 3
+typedef struct bench_tc_ours {
+    bool valid;
+    double med_ms, p99_ms; /* add + update, the default cache */
+    size_t cache_bytes;    /* the cache as stored (ptl_tilecache_bake's output) */
+} bench_tc_ours;
+extern bench_tc_ours bench_tc_ours_by_mesh[BENCH_TC_MESHES];
+int bench_tilecache_peer_run(const char* data, const char* only, int rounds); /* DetourTileCache beside it */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
 int bench_tiles_rss_child(const char* who, const char* path);

@@ -5,7 +5,8 @@
    Two caches run side by side, interleaved obstacle by obstacle (which goes first alternates):
    the default update and the full rebake (ptl_tilecache_desc.full_rebake). Each add + update is
    the calling thread's CPU time; the min over `rounds` rounds per obstacle, then median and p99
-   over the 150. TileCache's times are the issue's (this machine's kind, tile 48). The patch column:
+   over the 150. DetourTileCache runs after it on the same obstacles (bench_tilecache_peer.c: a
+   second table, with the ratios). The patch column:
    the share of the navmesh's cells and walkable plan area that overlap the tiles an update stamped
    (after it; median and p99 over the obstacles): what a rebuild of the cells over the dirty tiles
    would redo. Layers kept / made: summed over the updates, the layers whose contour and
@@ -113,7 +114,7 @@ static double add_update(ptl_tilecache* tc, const ptl_obstacle_desc* o) {
     return cpu_ms() - t0;
 }
 
-static int one_mesh(const char* data, const char* name, int rounds) {
+static int one_mesh(const char* data, int idx, const char* name, int rounds) {
     char path[2048];
     static ptl_obstacle_desc obs[TC_MAX_OBS];
     snprintf(path, sizeof path, "%s/expected/detour_queries/%s_tilecache_obstacles.csv", data, name);
@@ -179,6 +180,7 @@ static int one_mesh(const char* data, const char* name, int rounds) {
     for (int k = 0; k < 2; ++k) med_p99(best[k], n, &med[k], &p99[k]);
     med_p99(cell_frac, n, &cf, &cf99);
     med_p99(area_frac, n, &af, &af99);
+    bench_tc_ours_by_mesh[idx] = (bench_tc_ours){true, med[0], p99[0], cache_size};
     const double area_diff = 100.0 * (info[0].walkable_area - info[1].walkable_area) / info[1].walkable_area;
     printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u%s | %+.3f%% | %llu / %llu | %.0f%% / %.0f%% "
            "(p99 %.0f%% / %.0f%%) | %llu / %llu KB | %llu KB |\n",
@@ -195,13 +197,12 @@ int bench_tilecache_run(const char* data, const char* only, int rounds) {
     printf("## Tile cache: add + update of DetourTileCache's 150 obstacles (tiles of 48, one thread)\n\n");
     bench_print_machine();
     printf("CPU time of the calling thread, min of %d rounds per obstacle, then median and p99 over the obstacles "
-           "(obstacles accumulate). DetourTileCache on this machine's kind (issue 20, dungeon): 0.09 ms per "
-           "cylinder, 0.12 per box, 0.15 per turned box; 0.08-0.18 ms over the three meshes.\n\n", rounds);
+           "(obstacles accumulate). DetourTileCache in the same run: the second table.\n\n", rounds);
     printf("| mesh | obstacles | update (default) | full rebake | speed-up | cells: default / full | area vs full |"
            " layers kept / made | patch: cells / area of the mesh | memory held: default / full | cache |\n"
            "|---|---|---|---|---|---|---|---|---|---|---|\n");
     int rc = 0;
     for (size_t i = 0; i < sizeof meshes / sizeof *meshes; ++i)
-        if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, meshes[i], rounds);
-    return rc;
+        if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, (int)i, meshes[i], rounds);
+    return rc | bench_tilecache_peer_run(data, only, rounds);
 }

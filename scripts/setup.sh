@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PKGS=(make gcc g++ libc6-dev pkgconf premake4 libcglm-dev libstb-dev python3-glad libcriterion-dev
-      librecast-dev libegl1 libegl-mesa0 libgl1-mesa-dri libsdl2-dev xvfb xauth xdotool
+      librecast-dev liblz4-dev libegl1 libegl-mesa0 libgl1-mesa-dri libsdl2-dev xvfb xauth xdotool
       clang-14 libclang-rt-14-dev time)
 missing=()
 for p in "${PKGS[@]}"; do
