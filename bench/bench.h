@@ -52,6 +52,7 @@ typedef struct bench_tc_ours {
 } bench_tc_ours;
 extern bench_tc_ours bench_tc_ours_by_mesh[BENCH_TC_MESHES];
 int bench_tilecache_peer_run(const char* data, const char* only, int rounds); /* DetourTileCache beside it */
+int bench_tilecache_many_run(float size, uint32_t count, uint32_t seed); /* bench_tilecache_many.c */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */
 int bench_tiles_rss_child(const char* who, const char* path);

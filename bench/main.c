@@ -16,6 +16,8 @@ static int usage(void) {
                     "usage: portolan-bench random [--data DIR]: time per random point beside Detour\n"
                     "usage: portolan-bench tilecache [--mesh NAME] [--rounds N] [--data DIR]: add + update of\n"
                     "  DetourTileCache's 150 obstacles, the default update beside the full rebake\n"
+                    "usage: portolan-bench obstacles-many [--size S] [--count N]: N obstacles (default 100000) on a\n"
+                    "  generated terrain of S m (default 512) through the tile cache: time and memory per obstacle\n"
                     "usage: portolan-bench rss portolan|recast FILE.obj\n"
                     "  load and bake FILE tiled in this process, print its peak resident set (KiB)\n");
     return 2;
@@ -36,6 +38,17 @@ int main(int argc, char** argv) {
         if (argc == 4 && !strcmp(argv[2], "--data")) data = argv[3];
         else if (argc != 2) return usage();
         return bench_random_run(data) ? 1 : 0;
+    }
+    if (argc >= 2 && !strcmp(argv[1], "obstacles-many")) {
+        float size = 512;
+        long count = 100000;
+        for (int i = 2; i < argc; ++i) {
+            if (!strcmp(argv[i], "--size") && i + 1 < argc) size = (float)atof(argv[++i]);
+            else if (!strcmp(argv[i], "--count") && i + 1 < argc) count = atol(argv[++i]);
+            else return usage();
+        }
+        if (!(size >= 8 && size <= 1024) || count < 1 || count > 10000000) return usage();
+        return bench_tilecache_many_run(size, (uint32_t)count, 20261127u) ? 1 : 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "tilecache")) {
         int rounds = 3;

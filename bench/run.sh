@@ -13,6 +13,7 @@ done
 build/bin/release/portolan-bench "$@" | tee bench/RESULTS.md.new
 if [ $# -eq 0 ]; then build/bin/release/portolan-bench random | tee -a bench/RESULTS.md.new; fi
 if [ $# -eq 0 ]; then build/bin/release/portolan-bench tilecache | tee -a bench/RESULTS.md.new; fi
+if [ $# -eq 0 ]; then build/bin/release/portolan-bench obstacles-many | tee -a bench/RESULTS.md.new; fi
 # The demo's frame time under llvmpipe: its own section, appended.
 bash bench/demo_frame.sh | tee -a bench/RESULTS.md.new
 mv bench/RESULTS.md.new bench/RESULTS.md
