@@ -151,10 +151,30 @@ static bool split_wall(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
     return true;
 }
 
-/* Splits a wall at the point a notch's portal ends on; on a rounded input, at the float point
-   ptl_split_point_on_floats chooses. */
-static bool split_wall_for_notch(ptl_dc* d, uint32_t seg, ptl_v2 q, uint32_t* out) {
-    if (d->tol > 0) q = ptl_split_point_on_floats(d, d->s.data[seg].a, d->s.data[seg].b, q);
+static uint32_t facing_copy(const ptl_dc* d, uint32_t v, ptl_v2 from);
+static bool visible(ptl_dc* d, ptl_v2 p, ptl_v2 q);
+
+/* The vertex notch n's portal to point q of wall `seg` ends at: a new vertex splitting the wall at
+   q; on a rounded input, at the float point ptl_split_point_on_floats chooses. Where no float point
+   near q can lie on the wall (q within a few float steps of a spike's tip, whose solid wedge is
+   thinner than a float step there: any rounding folds the cells at the tip over each other), the
+   wall's nearer end instead when the notch sees it: a vertex-vertex portal that need not resolve
+   the whole gap, since resolve_notch closes what stays reflex with more portals (the side towards
+   the wall is then the thin wedge's, convex; the other side looks away from it). False when memory
+   runs out. */
+static bool split_wall_for_notch(ptl_dc* d, uint32_t n, uint32_t seg, ptl_v2 q, uint32_t* out) {
+    if (d->tol > 0) {
+        const uint32_t a = d->s.data[seg].a, b = d->s.data[seg].b;
+        ptl_v2 f;
+        if (ptl_split_point_on_floats(d, a, b, q, &f)) return split_wall(d, seg, f, out);
+        const ptl_v2 np = P(d, n);
+        const uint32_t e = v2_dist2(P(d, a), q) <= v2_dist2(P(d, b), q) ? a : b;
+        const uint32_t v = facing_copy(d, e, np);
+        if (v != PTL_NONE && visible(d, np, P(d, v))) {
+            *out = v;
+            return true;
+        }
+    }
     return split_wall(d, seg, q, out);
 }
 
@@ -612,7 +632,7 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
             hit raw;
             if (v == PTL_NONE && h.snapped && clipped_closest(d, h.seg, np, r1, r2, &raw)) {
                 /* The end the point was taken as does not face the notch: split at the point. */
-                st = split_wall_for_notch(d, h.seg, raw.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
+                st = split_wall_for_notch(d, n, h.seg, raw.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
             } else if (v == PTL_NONE) {
                 return ptl_error_set(err, PTL_ERR_INTERNAL,
                                      "decompose: notch %u at (%.9g, %.9g): closest vertex does not face it", n, np.x, np.y);
@@ -621,7 +641,7 @@ static ptl_status resolve_notch(ptl_dc* d, uint32_t n, ptl_error* err) {
             }
         } else if (s->kind == PTL_DSEG_WALL) {
             uint32_t q;
-            st = split_wall_for_notch(d, h.seg, h.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
+            st = split_wall_for_notch(d, n, h.seg, h.p, &q) && add_portal(d, n, q) ? PTL_OK : PTL_ERR_NO_MEMORY;
         } else {
             st = resolve_by_portal(d, n, u, w, r1, r2, &h);
         }

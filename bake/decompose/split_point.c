@@ -32,7 +32,7 @@ static bool move_crosses_wall(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q,
     return false;
 }
 
-ptl_v2 ptl_split_point_on_floats(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q) {
+bool ptl_split_point_on_floats(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q, ptl_v2* out) {
     const ptl_v2 pa = P(d, a), pb = P(d, b);
     const float fx = (float)q.x, fy = (float)q.y;
     const float xs[3] = {fx, nextafterf(fx, -INFINITY), nextafterf(fx, INFINITY)};
@@ -49,5 +49,7 @@ ptl_v2 ptl_split_point_on_floats(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2
             best_d2[free_side] = d2;
         }
     }
-    return best_d2[0] < DBL_MAX ? best[0] : best[1];
+    if (best_d2[0] == DBL_MAX && best_d2[1] == DBL_MAX) return false;
+    *out = best_d2[0] < DBL_MAX ? best[0] : best[1];
+    return true;
 }

@@ -14,7 +14,9 @@
    vertex and an edge it does not end, and never across another wall at the wall's ends.
    Where the solid side is a wedge thinner than a float step (two walls meeting at a spike), the
    nearest float point on the free side that crosses no wall: a kink within the rounding, on the
-   side of the notch that made the point. No such point: q as it is (rounded when written). */
-ptl_v2 ptl_split_point_on_floats(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q);
+   side of the notch that made the point. Returns false when no float point qualifies (the solid
+   wedge at an end is thinner than a float step that close to it: every candidate crosses the
+   wedge's other wall), *out untouched: the caller ends the portal elsewhere. */
+bool ptl_split_point_on_floats(const ptl_dc* d, uint32_t a, uint32_t b, ptl_v2 q, ptl_v2* out);
 
 #endif
