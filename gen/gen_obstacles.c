@@ -86,6 +86,7 @@ ptl_status ptl_trimesh_with_obstacles(const ptl_trimesh* in, const ptl_obstacle_
         ptl_tc_shape s;
         ptl_error e;
         if (ptl_tc_shape_of(&obs[i], &s, &e) < 0) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "obstacle %u: %s", i, e.message);
+        if (s.area >= 0) continue; /* an area volume is no geometry */
         const uint32_t n = s.n ? s.n : CYL_SIDES;
         nv += 2 * n, nt += 4 * (uint64_t)n - 4;
     }
@@ -109,6 +110,7 @@ ptl_status ptl_trimesh_with_obstacles(const ptl_trimesh* in, const ptl_obstacle_
     for (uint32_t i = 0; i < count; ++i) {
         ptl_tc_shape s;
         ptl_tc_shape_of(&obs[i], &s, NULL);
+        if (s.area >= 0) continue;
         float xz[2 * CYL_SIDES];
         const uint32_t n = footprint(&s, xz), v0 = v;
         for (uint32_t k = 0; k < n; ++k)

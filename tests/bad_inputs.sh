@@ -699,6 +699,12 @@ printf 'op,id,shape,x,y,z,sx,sy,sz,yaw,points\nadd,1,prism,0,0,0,0,2,0,0,0 0;2 2
 t gen_obstacles_concave_prism 1 'opsconc\.csv:2.*convex' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/opsconc.csv" -o "$tmp/go.obj"
 t gen_obstacles_without_ops 2 'ops' -- "$bin" gen obstacles "$tmp/b.obj" -o "$tmp/go.obj"
 t gen_obstacles_missing_obj 1 'nope\.obj' -- "$bin" gen obstacles "$tmp/nope.obj" --ops "$tmp/ops.csv" -o "$tmp/go.obj"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,box@64,5,0,5,1,1,1,0\n' >"$tmp/opsarea.csv"
+t obstacles_area_over_63 1 'opsarea\.csv:2.*0\.\.63' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/opsarea.csv" -o "$out"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,box@x,5,0,5,1,1,1,0\n' >"$tmp/opsarea2.csv"
+t obstacles_area_not_a_number 1 'opsarea2\.csv:2.*area' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/opsarea2.csv" -o "$out"
+printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,box@5,5,0,5,1,1,1,0\nadd,2,cylinder,5,0,5,1,2,0,0\n' >"$tmp/opsvol.csv"
+t obstacles_area_volume_ok 0 'ops' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/opsvol.csv" -o "$out" --json
 t gen_obstacles_ok 0 'triangles' -- "$bin" gen obstacles "$tmp/b.obj" --ops "$tmp/ops.csv" -o "$tmp/go.obj" --json
 
 for p in "${PENDING[@]}"; do

@@ -55,7 +55,15 @@ static int parse_row(char* line, const char* path, unsigned no, cli_obstacle_op*
     if (r->op < 0) return cli_error(EXIT_FAIL, "%s:%u: op '%s' is not add, remove or move", path, no, f[0]);
     if (!cli_parse_uint(f[1], &r->id) || r->id >= (1u << 24)) return cli_error(EXIT_FAIL, "%s:%u: id needs 0..2^24-1", path, no);
     if (r->op == 1) return EXIT_OK;
-    const char* shape = f[2];
+    char* shape = f[2];
+    char* at = strchr(shape, '@'); /* shape@AREA: an area volume (no geometry change) */
+    if (at) {
+        unsigned area;
+        if (!cli_parse_uint(at + 1, &area) || area > PTL_AREA_MAX)
+            return cli_error(EXIT_FAIL, "%s:%u: '%s': the area after @ needs 0..%u", path, no, shape, PTL_AREA_MAX);
+        *at = 0;
+        r->d.marks_area = true, r->d.area = (uint8_t)area;
+    }
     r->d.kind = !strcmp(shape, "cylinder") ? PTL_OBSTACLE_CYLINDER : !strcmp(shape, "box") ? PTL_OBSTACLE_BOX
               : !strcmp(shape, "prism") ? PTL_OBSTACLE_PRISM : 0;
     if (!r->d.kind) return cli_error(EXIT_FAIL, "%s:%u: shape '%s' is not cylinder, box or prism", path, no, shape);

@@ -34,7 +34,9 @@ static const struct command_usage {
      "  obstacles NAV.ptl --cache CACHE.ptc --ops OPS.csv -o OUT.ptl [--out TIMES.csv] [--json]\n"
      "       OPS: op,id,shape,x,y,z,sx,sy,sz,yaw[,points]  op: add | remove | move; shape: cylinder (sx radius,\n"
      "       sy height, base at y) | box (half extents sx,sy,sz about x,y,z, turned by yaw) | prism (points\n"
-     "       \"x z;x z;...\" convex, base y, height sy); each op applied, the navmesh updated, timed\n"
+     "       \"x z;x z;...\" convex, base y, height sy); shape@AREA (box@5): an area volume instead, the\n"
+     "       walkable floor inside it gets area AREA (0..63), no geometry change; each op applied, the\n"
+     "       navmesh updated, timed\n"
      "       --out: idx,op,id,tiles,cells_removed,cells_added,us\n"},
     {"merge", "  merge PART.ptl... -o OUT.ptl [--threads N] [--json]   the navmesh of parts holding every tile once\n"},
     {"info", "  info NAV.ptl [--validate] [--json]              describe a navmesh; --validate checks every invariant\n"},

@@ -383,6 +383,7 @@ struct ptl_part_world {
 };
 
 const ptl_vx_params* ptl_part_world_params(const ptl_part_world* w) { return &w->config.world; }
+void ptl_part_world_set_has_areas(ptl_part_world* w, bool on) { w->config.world.has_areas = on ? 1 : 0; }
 const ptl_vx_tiling* ptl_part_world_tiling(const ptl_part_world* w) { return &w->config.tiling; }
 
 void ptl_part_world_free(ptl_part_world* w, const ptl_allocator* alloc) {

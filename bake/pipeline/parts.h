@@ -19,6 +19,9 @@ ptl_status ptl_part_world_read(const void* part, size_t size, const ptl_allocato
                                ptl_vx_tile** tiles, ptl_error* err);
 void ptl_part_world_free(ptl_part_world* w, const ptl_allocator* alloc);
 const ptl_vx_params* ptl_part_world_params(const ptl_part_world* w);
+/* Turns the world's has_areas on or off (the tile cache's area volumes: tags other than 0 appear
+   after the bake). */
+void ptl_part_world_set_has_areas(ptl_part_world* w, bool on);
 const ptl_vx_tiling* ptl_part_world_tiling(const ptl_part_world* w);
 /* The navmesh of every tile of w's world (list: each once, any order), as the merge of parts makes
    it; *bs gets the stats (ms_total: this call). */

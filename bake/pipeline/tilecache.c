@@ -37,6 +37,8 @@ struct ptl_tilecache {
     PTL_ARRAY(tc_obstacle) obs;
     slot_list free_slots;
     uint32_t live;
+    uint32_t live_areas;     /* live area volumes (ptl_obstacle_desc.marks_area) */
+    bool base_has_areas;     /* the bake's desc had areas (ptl_vx_params.has_areas) */
     void* blob;
     size_t blob_size;
     uint64_t cache_bytes, rebakes;
@@ -110,6 +112,9 @@ void ptl_tilecache_destroy(ptl_tilecache* tc) {
    before, from the tiles in one stream (ptl_part_world_bake, which checks the tiles' links), then
    every piece is flooded for the next rebakes. */
 static ptl_status rebake(ptl_tilecache* tc, ptl_error* err) {
+    /* spans carry areas while a volume is live: the layer stage then cuts at area borders (a bake
+       without areas has every tag 0 and nothing to cut: the same layers either way) */
+    ptl_part_world_set_has_areas(tc->world, tc->base_has_areas || tc->live_areas > 0);
     const ptl_vx_tile** list = ptl_mem_alloc(&tc->a, ((size_t)tc->ntiles + 1) * sizeof *list);
     if (!list) return ptl_error_set(err, PTL_ERR_NO_MEMORY, "tile cache: out of memory");
     for (uint32_t i = 0; i < tc->ntiles; ++i) list[i] = tc->has_stamp[i] ? &tc->stamped[i] : &tc->base[i];
@@ -156,6 +161,7 @@ ptl_status ptl_tilecache_create(const void* cache, size_t size, const ptl_tileca
         return st;
     }
     tc->w.p = ptl_part_world_params(tc->world);
+    tc->base_has_areas = tc->w.p->has_areas != 0;
     tc->w.tl = ptl_part_world_tiling(tc->world);
     tc->w.base = tc->base;
     const size_t n = tc->ntiles = (uint32_t)tc->w.tl->tiles_x * (uint32_t)tc->w.tl->tiles_z;
@@ -258,6 +264,7 @@ ptl_status ptl_tilecache_add(ptl_tilecache* tc, const ptl_obstacle_desc* o, ptl_
     ob.salt = tc->obs.data[k].salt + 1; /* odd: live */
     tc->obs.data[k] = ob;
     ++tc->live;
+    tc->live_areas += ob.shape.area >= 0;
     mark_dirty(tc, ob.tiles);
     out->index = k, out->salt = ob.salt;
     ptl_error_ok(err);
@@ -284,6 +291,7 @@ ptl_status ptl_tilecache_move(ptl_tilecache* tc, ptl_obstacle_ref ref, const ptl
     }
     mark_dirty(tc, ob->tiles);
     mark_dirty(tc, nb.tiles);
+    tc->live_areas += (nb.shape.area >= 0) - (ob->shape.area >= 0);
     *ob = nb;
     ptl_error_ok(err);
     return PTL_OK;
@@ -297,6 +305,7 @@ ptl_status ptl_tilecache_remove(ptl_tilecache* tc, ptl_obstacle_ref ref, ptl_err
         return ptl_error_set(err, PTL_ERR_NO_MEMORY, "tile cache: out of memory");
     unlist_slot(tc, ref.index, ob->tiles);
     mark_dirty(tc, ob->tiles);
+    tc->live_areas -= ob->shape.area >= 0;
     ob->salt += 1; /* even: free; the next add makes it odd again, so old handles stay stale */
     tc->free_slots.data[tc->free_slots.count++] = ref.index;
     --tc->live;

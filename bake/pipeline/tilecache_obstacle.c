@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../../runtime/internal.h"
+#include "../voxel/areas.h"
 #include "tilecache_obstacle.h"
 
 static bool finite_pos(float v) { return isfinite(v) && v > 0; }
@@ -91,6 +92,12 @@ ptl_status ptl_tc_shape_of(const ptl_obstacle_desc* o, ptl_tc_shape* s, ptl_erro
     default:
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "obstacle: unknown kind %d", (int)o->kind);
     }
+    s->area = -1;
+    if (o->marks_area) {
+        if (o->area > PTL_AREA_MAX)
+            return ptl_error_set(err, PTL_ERR_INVALID_ARG, "obstacle: area %u is over %u", (unsigned)o->area, PTL_AREA_MAX);
+        s->area = (int16_t)o->area;
+    }
     if (!isfinite(s->ymax) || !isfinite(s->bmin[0]) || !isfinite(s->bmax[0]) || !isfinite(s->bmin[1]) || !isfinite(s->bmax[1]))
         return ptl_error_set(err, PTL_ERR_INVALID_ARG, "obstacle: too large");
     return PTL_OK;
@@ -113,4 +120,12 @@ bool ptl_tc_shape_covers(const ptl_tc_shape* s, float x0, float z0, float x1, fl
         if (sq >= edge) return false;
     }
     return true;
+}
+
+bool ptl_tc_shape_contains(const ptl_tc_shape* s, double x, double z) {
+    if (s->n == 0) {
+        const double dx = x - s->cx, dz = z - s->cz;
+        return dx * dx + dz * dz <= (double)s->r * s->r;
+    }
+    return ptl_areas_in_convex(s->xz, s->n, x, z);
 }

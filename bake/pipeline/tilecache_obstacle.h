@@ -11,6 +11,7 @@ typedef struct ptl_tc_shape {
     float xz[2 * PTL_OBSTACLE_MAX_VERTS];    /* counter-clockwise seen from +y (x right, z down the page) */
     float ymin, ymax;                        /* [Units: wu] */
     float bmin[2], bmax[2];                  /* footprint bounds in x, z */
+    int16_t area;                            /* -1: an obstacle; 0..PTL_AREA_MAX: an area volume */
 } ptl_tc_shape;
 
 /* The shape of desc o; PTL_ERR_INVALID_ARG naming the problem. */
@@ -18,5 +19,7 @@ ptl_status ptl_tc_shape_of(const ptl_obstacle_desc* o, ptl_tc_shape* out, ptl_er
 /* Whether the footprint, grown by `grow` (the agent radius), overlaps the open square [x0, x1] x
    [z0, z1] (touching is not overlapping). */
 bool ptl_tc_shape_covers(const ptl_tc_shape* s, float x0, float z0, float x1, float z1, float grow);
+/* Whether point (x, z) lies in the footprint, its boundary included (area volumes: column centres). */
+bool ptl_tc_shape_contains(const ptl_tc_shape* s, double x, double z);
 
 #endif

@@ -1,40 +1,77 @@
 /* Obstacles stamped into cached tiles (stamp.h). A stamped span is removed from its column, as the
    filters would remove a span whose opening an obstacle's geometry closes (filter.c: clearance);
-   the spans that stay keep their floors, tags and links, renumbered. */
+   the spans that stay keep their floors, tags and links, renumbered. An area volume's span stays
+   with its tag set to the area, as the bake's volumes set it (areas.c). */
+#include <math.h>
 #include <string.h>
 
 #include "../../runtime/internal.h"
 #include "tilecache_stamp.h"
 
-uint32_t ptl_tc_mark(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* const* shapes, uint32_t n,
-                     uint8_t* removed) {
+/* Marks the spans of tile t one obstacle shape covers (PTL_TC_REMOVED). */
+static uint32_t mark_obstacle(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* s, uint8_t* marks) {
     const ptl_vx_params* p = w->p;
     const float cs = p->cs, ch = p->ch, grow = (float)p->walkable_radius * cs;
     const float head = (float)p->walkable_height * ch;
     uint32_t count = 0;
-    memset(removed, 0, t->span_count);
-    for (uint32_t k = 0; k < n; ++k) {
-        const ptl_tc_shape* s = shapes[k];
-        /* the columns of the tile the grown footprint's bounds reach */
-        int32_t cx0 = (int32_t)((s->bmin[0] - grow - p->bmin[0]) / cs) - 1, cx1 = (int32_t)((s->bmax[0] + grow - p->bmin[0]) / cs) + 1;
-        int32_t cz0 = (int32_t)((s->bmin[1] - grow - p->bmin[2]) / cs) - 1, cz1 = (int32_t)((s->bmax[1] + grow - p->bmin[2]) / cs) + 1;
-        if (cx0 < t->x0) cx0 = t->x0;
-        if (cz0 < t->z0) cz0 = t->z0;
-        if (cx1 > t->x0 + t->w - 1) cx1 = t->x0 + t->w - 1;
-        if (cz1 > t->z0 + t->d - 1) cz1 = t->z0 + t->d - 1;
-        for (int32_t z = cz0; z <= cz1; ++z)
-            for (int32_t x = cx0; x <= cx1; ++x) {
-                const float x0 = p->bmin[0] + (float)x * cs, z0 = p->bmin[2] + (float)z * cs;
-                if (!ptl_tc_shape_covers(s, x0, z0, x0 + cs, z0 + cs, grow)) continue;
-                const uint32_t c = (uint32_t)(z - t->z0) * (uint32_t)t->w + (uint32_t)(x - t->x0);
-                for (uint32_t i = ptl_tiles_tile_col(t, c), e = ptl_tiles_tile_col(t, c + 1); i < e; ++i) {
-                    const float fy = p->bmin[1] + (float)t->spans[i].floor * ch;
-                    if (removed[i] || !(s->ymax > fy && s->ymin < fy + head)) continue;
-                    removed[i] = 1;
-                    ++count;
-                }
+    /* the columns of the tile the grown footprint's bounds reach */
+    int32_t cx0 = (int32_t)((s->bmin[0] - grow - p->bmin[0]) / cs) - 1, cx1 = (int32_t)((s->bmax[0] + grow - p->bmin[0]) / cs) + 1;
+    int32_t cz0 = (int32_t)((s->bmin[1] - grow - p->bmin[2]) / cs) - 1, cz1 = (int32_t)((s->bmax[1] + grow - p->bmin[2]) / cs) + 1;
+    if (cx0 < t->x0) cx0 = t->x0;
+    if (cz0 < t->z0) cz0 = t->z0;
+    if (cx1 > t->x0 + t->w - 1) cx1 = t->x0 + t->w - 1;
+    if (cz1 > t->z0 + t->d - 1) cz1 = t->z0 + t->d - 1;
+    for (int32_t z = cz0; z <= cz1; ++z)
+        for (int32_t x = cx0; x <= cx1; ++x) {
+            const float x0 = p->bmin[0] + (float)x * cs, z0 = p->bmin[2] + (float)z * cs;
+            if (!ptl_tc_shape_covers(s, x0, z0, x0 + cs, z0 + cs, grow)) continue;
+            const uint32_t c = (uint32_t)(z - t->z0) * (uint32_t)t->w + (uint32_t)(x - t->x0);
+            for (uint32_t i = ptl_tiles_tile_col(t, c), e = ptl_tiles_tile_col(t, c + 1); i < e; ++i) {
+                const float fy = p->bmin[1] + (float)t->spans[i].floor * ch;
+                if (marks[i] == PTL_TC_REMOVED || !(s->ymax > fy && s->ymin < fy + head)) continue;
+                count += marks[i] == 0;
+                marks[i] = PTL_TC_REMOVED;
             }
-    }
+        }
+    return count;
+}
+
+/* Marks the spans of tile t an area volume covers (PTL_TC_AREA + area): the columns whose centre
+   lies in the footprint and the floors in its height range, as ptl_areas_mark_volumes does (the
+   same arithmetic, in doubles). The highest area wins; a removed span stays removed. */
+static uint32_t mark_area(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* s, uint8_t* marks) {
+    const ptl_vx_params* p = w->p;
+    const double cs = p->cs;
+    const double a = floor((s->bmin[0] - p->bmin[0]) / cs - 0.5), b = ceil((s->bmax[0] - p->bmin[0]) / cs - 0.5);
+    const double c = floor((s->bmin[1] - p->bmin[2]) / cs - 0.5), d = ceil((s->bmax[1] - p->bmin[2]) / cs - 0.5);
+    if (b < t->x0 || a > t->x0 + t->w - 1 || d < t->z0 || c > t->z0 + t->d - 1) return 0;
+    const int32_t cx0 = a < t->x0 ? t->x0 : (int32_t)a, cx1 = b > t->x0 + t->w - 1 ? t->x0 + t->w - 1 : (int32_t)b;
+    const int32_t cz0 = c < t->z0 ? t->z0 : (int32_t)c, cz1 = d > t->z0 + t->d - 1 ? t->z0 + t->d - 1 : (int32_t)d;
+    const uint8_t mark = (uint8_t)(PTL_TC_AREA + s->area);
+    uint32_t count = 0;
+    for (int32_t z = cz0; z <= cz1; ++z)
+        for (int32_t x = cx0; x <= cx1; ++x) {
+            const double px = p->bmin[0] + ((double)x + 0.5) * cs, pz = p->bmin[2] + ((double)z + 0.5) * cs;
+            if (!ptl_tc_shape_contains(s, px, pz)) continue;
+            const uint32_t col = (uint32_t)(z - t->z0) * (uint32_t)t->w + (uint32_t)(x - t->x0);
+            for (uint32_t i = ptl_tiles_tile_col(t, col), e = ptl_tiles_tile_col(t, col + 1); i < e; ++i) {
+                const double y = p->bmin[1] + (double)t->spans[i].floor * p->ch;
+                if (marks[i] == PTL_TC_REMOVED || marks[i] >= mark || !(y >= s->ymin && y <= s->ymax)) continue;
+                count += marks[i] == 0;
+                marks[i] = mark;
+            }
+        }
+    return count;
+}
+
+uint32_t ptl_tc_mark(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* const* shapes, uint32_t n,
+                     uint8_t* marks) {
+    uint32_t count = 0;
+    memset(marks, 0, t->span_count);
+    for (uint32_t k = 0; k < n; ++k)
+        if (shapes[k]->area < 0) count += mark_obstacle(w, t, shapes[k], marks);
+    for (uint32_t k = 0; k < n; ++k)
+        if (shapes[k]->area >= 0) count += mark_area(w, t, shapes[k], marks);
     return count;
 }
 
@@ -56,9 +93,9 @@ static uint32_t renumber(const ptl_tc_tiles* w, const uint8_t* const* removed, i
     const col_at c = column(w, x, z);
     const uint8_t* r = removed[c.tile];
     if (!r) return k;
-    if (r[c.begin + k]) return PTL_VX_NONE;
+    if (r[c.begin + k] == PTL_TC_REMOVED) return PTL_VX_NONE;
     uint32_t gone = 0;
-    for (uint32_t i = 0; i < k; ++i) gone += r[c.begin + i];
+    for (uint32_t i = 0; i < k; ++i) gone += r[c.begin + i] == PTL_TC_REMOVED;
     return k - gone;
 }
 
@@ -77,8 +114,9 @@ static ptl_status stamp_spans(const ptl_tc_tiles* w, const uint8_t* const* remov
         const int32_t x = t->x0 + (int32_t)(c % (uint32_t)t->w), z = t->z0 + (int32_t)(c / (uint32_t)t->w);
         for (uint32_t i = ptl_tiles_tile_col(t, c), e = ptl_tiles_tile_col(t, c + 1); i < e; ++i) {
             keep[i] = PTL_VX_NONE;
-            if (r && r[i]) continue;
+            if (r && r[i] == PTL_TC_REMOVED) continue;
             ptl_vx_tspan s = t->spans[i];
+            if (r && r[i] >= PTL_TC_AREA) s.tag = (uint16_t)(r[i] - PTL_TC_AREA);
             for (int d = 0; d < 4; ++d) {
                 if (s.con[d] == PTL_VX_NOCON) continue;
                 const uint32_t k = renumber(w, removed, x + DX[d], z + DZ[d], s.con[d]);

@@ -71,8 +71,7 @@ ptl_status ptl_areas_of_triangles(const ptl_trimesh* m, const ptl_bake_desc* d, 
     return PTL_OK;
 }
 
-/* Is (x, z) inside the convex polygon (either winding), its boundary included? */
-static bool in_convex(const float* xz, uint32_t n, double x, double z) {
+bool ptl_areas_in_convex(const float* xz, uint32_t n, double x, double z) {
     int sign = 0;
     for (uint32_t i = 0, j = n - 1; i < n; j = i++) {
         const double ax = xz[2 * j], az = xz[2 * j + 1], bx = xz[2 * i], bz = xz[2 * i + 1];
@@ -115,7 +114,7 @@ void ptl_areas_mark_volumes(ptl_open_field* of) {
                 if (b == e) continue;
                 const double x = p->bmin[0] + ((double)(p->ox + cx) + 0.5) * p->cs;
                 const double z = p->bmin[2] + ((double)(p->oz + cz) + 0.5) * p->cs;
-                if (!in_convex(v->xz, v->vert_count, x, z)) continue;
+                if (!ptl_areas_in_convex(v->xz, v->vert_count, x, z)) continue;
                 for (uint32_t s = b; s < e; ++s) {
                     const double y = p->bmin[1] + (double)of->spans[s].floor * p->ch;
                     if (y >= v->ymin && y <= v->ymax) of->spans[s].tag = v->area;

@@ -19,5 +19,8 @@ ptl_status ptl_areas_of_triangles(const ptl_trimesh* m, const ptl_bake_desc* d, 
    of->p (ptl_vx_params.volumes), in order: a span whose column centre lies in a volume's polygon
    and whose floor lies in its y range gets its area. */
 void ptl_areas_mark_volumes(ptl_open_field* of);
+/* Is (x, z) inside the convex polygon xz (n corners, either winding), its boundary included? The
+   volumes' test, shared with the tile cache's area-marking obstacles (the same columns). */
+bool ptl_areas_in_convex(const float* xz, uint32_t n, double x, double z);
 
 #endif

@@ -94,7 +94,8 @@ ptl_status ptl_trimesh_copies(const ptl_trimesh* in, const ptl_copies_desc* desc
    footprint in plan (a box turned by its yaw, a prism's polygon, a cylinder's circumscribed
    24-gon) extruded over its height range, with sides, bottom and top; the input comes first
    unchanged (vertices, triangles, tags), the obstacles' triangles after it in the order given,
-   tagged "g obstacles". *out is allocated from `alloc` (NULL: libc; free with ptl_trimesh_free).
+   tagged "g obstacles"; area volumes (ptl_obstacle_desc.marks_area) are no geometry and are left
+   out (a full bake takes them as ptl_bake_desc.area_volumes). *out is allocated from `alloc` (NULL: libc; free with ptl_trimesh_free).
    PTL_ERR_INVALID_ARG naming a bad obstacle (as ptl_tilecache_add refuses it) or a bad mesh;
    PTL_ERR_NO_MEMORY. */
 typedef struct ptl_obstacle_desc ptl_obstacle_desc;

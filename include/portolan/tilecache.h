@@ -87,6 +87,16 @@ typedef struct ptl_obstacle_desc {
     float yaw;           /* [Units: radians] box only */
     const float* xz;     /* prism: 2 * vert_count (x, z); copied */
     uint32_t vert_count; /* prism: [Limit: 3..PTL_OBSTACLE_MAX_VERTS], strictly convex */
+    /* false (default): an obstacle, which removes the walkable spans it covers (its footprint grown
+       by the agent radius). true: an area volume (a door closed, a floor on fire): no geometry
+       changes; the walkable spans whose column centre lies in the footprint (not grown; boundary
+       included) and whose floor lies in the shape's height range get `area`, as a bake's
+       ptl_area_volume would give them (the same columns: a full bake with that volume gives the
+       same navmesh). Where obstacles and volumes overlap, obstacles win; where volumes overlap,
+       the highest area wins, so the order of adds never matters. Query filters (runtime.h) then
+       cost or exclude the area. */
+    bool marks_area;
+    uint8_t area; /* with marks_area [Limit: 0..PTL_AREA_MAX] (0: ground again) */
 } ptl_obstacle_desc;
 
 /* An obstacle's handle: slot and generation. A handle whose obstacle was removed is stale. */
