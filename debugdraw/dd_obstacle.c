@@ -46,7 +46,8 @@ void ptl_dd_obstacle(const ptl_dd_sink* sink, const ptl_dd_style* style, const p
     if (!dd_ok(sink) || !o) return;
     dd_style st;
     dd_style_resolve(style, &st);
-    const ptl_dd_color c = color ? color : st.col[PTL_DD_COL_OBSTACLE];
+    /* an area volume: its area's colour, fainter (no geometry: the floor inside is coloured too) */
+    const ptl_dd_color c = color ? color : o->marks_area ? ptl_dd_area_color(o->area, 70) : st.col[PTL_DD_COL_OBSTACLE];
     float xz[2 * (CYLINDER_SIDES > PTL_OBSTACLE_MAX_VERTS ? CYLINDER_SIDES : PTL_OBSTACLE_MAX_VERTS)], y0, y1;
     const uint32_t n = footprint(o, xz, &y0, &y1);
     if (n == 0) return;

@@ -147,11 +147,13 @@ void demo_scene_free(demo_scene* s);
 bool demo_scene_install(demo_scene* s);
 
 /* The obstacle tool (demo_obstacles.c). enable bakes the scene's tile cache once (3D scenes only;
-   false with a message otherwise) and puts its navmesh in place; add drops a cylinder (or a turned
-   box) standing on p; at finds the obstacle whose footprint holds p (-1: none); move and remove
+   false with a message otherwise) and puts its navmesh in place; add drops a cylinder, a turned
+   box or an area volume (DEMO_SHAPE_*) standing on p; at finds the obstacle whose footprint holds p (-1: none); move and remove
    change one; each change updates the cache, installs its navmesh and re-plans the path. */
 bool demo_obstacles_enable(demo_scene* s);
-bool demo_obstacles_add(demo_scene* s, const float p[3], bool box);
+enum { DEMO_SHAPE_CYLINDER = 0, DEMO_SHAPE_BOX = 1, DEMO_SHAPE_AREA = 2 };
+#define DEMO_VOLUME_AREA 7u /* the area the demo's volumes give their floor */
+bool demo_obstacles_add(demo_scene* s, const float p[3], int shape);
 int demo_obstacles_at(const demo_scene* s, const float p[3]);
 void demo_obstacles_move(demo_scene* s, int i, const float p[3]);
 void demo_obstacles_remove(demo_scene* s, int i);

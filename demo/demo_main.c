@@ -324,7 +324,7 @@ static void draw_ui(app* a) {
         panel_add(&hp, TEXT, "F: frame  B: bake again  L: all layers");
         panel_add(&hp, TEXT, "U: decompose on the GPU / the CPU");
         panel_add(&hp, TEXT, "I: obstacle tool %s (click: cylinder, shift: box,", s->obs.on ? "on" : "off");
-        panel_add(&hp, TEXT, "   drag: move, Del: remove)");
+        panel_add(&hp, TEXT, "   ctrl: area %u volume, drag: move, Del: remove)", DEMO_VOLUME_AREA);
         panel_add(&hp, TEXT, "[ ]: radius  O: exact / corridor  X PgUp PgDn: storey cut");
         panel_add(&hp, TEXT, "R: ceilings %s  F12: screenshot", a->ceilings ? "shown" : "hidden");
         panel_add(&hp, TEXT, "V: cells by area %s  K: area %u normal / cost 10 / excluded", a->by_area ? "on" : "off",
@@ -438,7 +438,8 @@ static void click(app* a, int x, int y) {
     if (s->obs.on) { /* the obstacle tool: select the one under the mouse, or drop one there */
         const int i = demo_obstacles_at(s, hit);
         if (i >= 0 && !(SDL_GetModState() & KMOD_SHIFT)) s->obs.selected = i;
-        else demo_obstacles_add(s, hit, (SDL_GetModState() & KMOD_SHIFT) != 0);
+        else if (SDL_GetModState() & KMOD_CTRL) a->by_area = demo_obstacles_add(s, hit, DEMO_SHAPE_AREA) || a->by_area;
+        else demo_obstacles_add(s, hit, (SDL_GetModState() & KMOD_SHIFT) ? DEMO_SHAPE_BOX : DEMO_SHAPE_CYLINDER);
         return;
     }
     if (!a->next_is_goal) {
@@ -600,9 +601,9 @@ typedef struct options {
     int bench_frames;
     const char* layers; /* --layers KEYS: exactly these layers on (their keys, e.g. "27P") */
     int clicks;         /* --click PX,PY (up to 2): path-tool clicks at window pixels once baked */
-    int obstacle_count; /* --obstacle X,Y,Z / --obstacle-box X,Y,Z (up to 8): dropped once baked */
+    int obstacle_count; /* --obstacle / --obstacle-box / --obstacle-area X,Y,Z (up to 8): dropped once baked */
     float obstacles[8][3];
-    bool obstacle_box[8];
+    int obstacle_shape[8]; /* DEMO_SHAPE_* */
     int click_px[2][2];
     const char* areas[16]; /* --area NAME=ID */
     int area_count;
@@ -616,7 +617,7 @@ static void usage(FILE* f) {
                "                     [--from X,Y,Z --to X,Y,Z] [--click PX,PY]... [--radius R] [--mode exact|corridor] [--cut Y]\n"
                "                     [--all | --layers KEYS]\n"
                "                     [--bench-frames N] [--area NAME=ID]... [--by-area] [--area-filter cost|exclude] [--gpu]\n"
-               "                     [--obstacle X,Y,Z]... [--obstacle-box X,Y,Z]...\n"
+               "                     [--obstacle X,Y,Z]... [--obstacle-box X,Y,Z]... [--obstacle-area X,Y,Z]...\n"
                "  no SCENE: the built-in generated building; --all: every debugdraw layer on; --layers KEYS: only\n"
                "  the layers of these keys (1 input, 2 voxels, 3 spans, 4 raw contours, 5 contours, 6 notches, 7 cells,\n"
                "  8 walls, 9 portals, 0 links, T tiles, C corridor, P path, N snaps, G queries, M random points);\n"
@@ -628,7 +629,9 @@ static void usage(FILE* f) {
                "  by area (V); --area-filter: the highest area costs 10 or is excluded (K cycles);\n"
                "  --gpu: the decomposition's closest-element search on the GPU (OpenGL 4.3 through EGL; U toggles);\n"
                "  --obstacle / --obstacle-box X,Y,Z: a cylinder (0.6 m, 2 m high) or a turned box standing at X,Y,Z,\n"
-               "  dropped through the scene's tile cache once baked (3D scenes; I: the obstacle tool).\n");
+               "  dropped through the scene's tile cache once baked (3D scenes; I: the obstacle tool);\n"
+               "  --obstacle-area X,Y,Z: an area volume there instead (a 5 x 5 m box whose floor gets area 7, no geometry\n"
+               "  change; cells coloured by area; with --area-filter the path pays for it or goes around).\n");
 }
 
 static bool parse_vec3(const char* s, float out[3]) {
@@ -684,10 +687,12 @@ static int parse_args(int argc, char** argv, options* o) {
                 if (sscanf(v, "%dx%d", &o->width, &o->height) != 2 || o->width < 64 || o->height < 64 ||
                     o->width > 8192 || o->height > 8192)
                     return fprintf(stderr, "portolan-demo: --size is WxH (64..8192)\n"), 2;
-            } else if (!strcmp(a, "--obstacle") || !strcmp(a, "--obstacle-box")) {
+            } else if (!strcmp(a, "--obstacle") || !strcmp(a, "--obstacle-box") || !strcmp(a, "--obstacle-area")) {
                 if (o->obstacle_count == 8 || !parse_vec3(v, o->obstacles[o->obstacle_count]))
                     return fprintf(stderr, "portolan-demo: %s is X,Y,Z (at most 8)\n", a), 2;
-                o->obstacle_box[o->obstacle_count++] = a[10] == '-';
+                o->obstacle_shape[o->obstacle_count++] = !strcmp(a, "--obstacle") ? DEMO_SHAPE_CYLINDER
+                                                         : !strcmp(a, "--obstacle-box") ? DEMO_SHAPE_BOX : DEMO_SHAPE_AREA;
+                if (!strcmp(a, "--obstacle-area")) o->by_area = true;
             } else if (!strcmp(a, "--from")) {
                 if (!parse_vec3(v, o->from)) return fprintf(stderr, "portolan-demo: --from is X,Y,Z\n"), 2;
                 o->has_from = true;
@@ -842,7 +847,7 @@ static int run(app* a, options* o) {
         if (done && ready_frames == 0 && o->obstacle_count) {
             /* scripted obstacles (--obstacle, --obstacle-box): the tile cache's navmesh with them */
             for (int i = 0; i < o->obstacle_count; ++i)
-                if (!demo_obstacles_add(s, o->obstacles[i], o->obstacle_box[i])) exit_code = 1;
+                if (!demo_obstacles_add(s, o->obstacles[i], o->obstacle_shape[i])) exit_code = 1;
         }
         if (done && ready_frames == 0 && o->clicks) {
             /* scripted clicks (the camera is set: the first frame after the bake was drawn) */

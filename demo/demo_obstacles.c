@@ -101,12 +101,19 @@ bool demo_obstacles_enable(demo_scene* s) {
     return true;
 }
 
-/* A cylinder of radius 0.6 m and height 2 m standing on p, or a box 3 x 2 x 1 m turned by 30
-   degrees. */
-static ptl_obstacle_desc shape_at(const float p[3], bool box) {
+/* A cylinder of radius 0.6 m and height 2 m standing on p, a box 3 x 2 x 1 m turned by 30
+   degrees, or an area volume: a 5 x 5 m box turned by 17 degrees from 1 m below p to 1 m above
+   whose floor gets area DEMO_VOLUME_AREA (the K key costs or excludes it). */
+static ptl_obstacle_desc shape_at(const float p[3], int shape) {
     ptl_obstacle_desc d;
     memset(&d, 0, sizeof d);
-    if (box) {
+    if (shape == DEMO_SHAPE_AREA) {
+        d.kind = PTL_OBSTACLE_BOX;
+        memcpy(d.pos, p, sizeof d.pos);
+        d.size[0] = 2.5f, d.size[1] = 1.0f, d.size[2] = 2.5f;
+        d.yaw = 0.3f;
+        d.marks_area = true, d.area = DEMO_VOLUME_AREA;
+    } else if (shape == DEMO_SHAPE_BOX) {
         d.kind = PTL_OBSTACLE_BOX;
         d.pos[0] = p[0], d.pos[1] = p[1] + 1.0f, d.pos[2] = p[2];
         d.size[0] = 1.5f, d.size[1] = 1.0f, d.size[2] = 0.5f;
@@ -119,14 +126,18 @@ static ptl_obstacle_desc shape_at(const float p[3], bool box) {
     return d;
 }
 
-bool demo_obstacles_add(demo_scene* s, const float p[3], bool box) {
+static int shape_of(const ptl_obstacle_desc* d) {
+    return d->marks_area ? DEMO_SHAPE_AREA : d->kind == PTL_OBSTACLE_BOX ? DEMO_SHAPE_BOX : DEMO_SHAPE_CYLINDER;
+}
+
+bool demo_obstacles_add(demo_scene* s, const float p[3], int shape) {
     demo_obstacles* o = &s->obs;
     if (!demo_obstacles_enable(s)) return false;
     if (o->count == DEMO_MAX_OBSTACLES) {
         fprintf(stderr, "portolan-demo: at most %d obstacles in the demo\n", DEMO_MAX_OBSTACLES);
         return false;
     }
-    ptl_obstacle_desc d = shape_at(p, box);
+    ptl_obstacle_desc d = shape_at(p, shape);
     ptl_error err;
     if (ptl_tilecache_add(o->tc, &d, &o->ref[o->count], &err) < 0) {
         fprintf(stderr, "portolan-demo: obstacle refused: %s\n", err.message);
@@ -156,7 +167,7 @@ int demo_obstacles_at(const demo_scene* s, const float p[3]) {
 void demo_obstacles_move(demo_scene* s, int i, const float p[3]) {
     demo_obstacles* o = &s->obs;
     if (!o->tc || i < 0 || i >= (int)o->count) return;
-    ptl_obstacle_desc d = shape_at(p, o->desc[i].kind == PTL_OBSTACLE_BOX);
+    ptl_obstacle_desc d = shape_at(p, shape_of(&o->desc[i]));
     ptl_error err;
     if (ptl_tilecache_move(o->tc, o->ref[i], &d, &err) < 0) {
         fprintf(stderr, "portolan-demo: obstacle not moved: %s\n", err.message);

@@ -107,6 +107,19 @@ if ! grep -q "obstacles 2: navmesh rebuilt" "$obs_log" || [ -z "$len1" ] || [ -z
 else
     echo "[builtin-obstacles-offscreen] two obstacles: the path goes around them ($len0 m -> $len1 m)"
 fi
+# an area volume (--obstacle-area: a 5 x 5 m box whose floor becomes area 7, no geometry change) on
+# the street with that area excluded: the navmesh is rebuilt and the path goes around the volume
+run builtin-area-volume-offscreen offscreen "" --obstacle-area 20,0.2,37.9 --area-filter exclude
+vol_log=$out/builtin-area-volume-offscreen.log
+len2=$(grep -o "path from .*: found, length [0-9.]*" "$vol_log" | head -1 | sed 's/.*length //')
+if ! grep -q "obstacles 1: navmesh rebuilt" "$vol_log" || [ -z "$len2" ] || [ -z "$len0" ] ||
+    ! awk -v a="$len0" -v b="$len2" 'BEGIN { exit !(b > a) }'; then
+    echo "demo_headless: FAIL: builtin-area-volume-offscreen: no rebuilt navmesh, or the path (${len2:-none} m) not longer than without the volume (${len0:-none} m):"
+    sed 's/^/    /' "$vol_log"
+    fails=$((fails + 1))
+else
+    echo "[builtin-area-volume-offscreen] an area volume, its area excluded: the path goes around it ($len0 m -> $len2 m)"
+fi
 # an agent of radius 0.6 on the built-in scene: the path keeps it, planned from the same navmesh
 run builtin-radius-offscreen offscreen "" --radius 0.6
 if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then

@@ -172,7 +172,8 @@ void ptl_dd_offmesh(const ptl_dd_sink* sink, const ptl_dd_style* style, const pt
 
 /* ---- Tile cache ----------------------------------------------------------------------------------*/
 /* An obstacle (<portolan/tilecache.h>): its sides as translucent triangles (one TRIS batch) and its
-   edges (one LINES batch) in `color` (0: PTL_DD_COL_OBSTACLE); a cylinder as a 24-sided prism. A
+   edges (one LINES batch) in `color` (0: PTL_DD_COL_OBSTACLE, or an area volume's ptl_dd_area_color,
+   fainter); a cylinder as a 24-sided prism. A
    malformed desc (ptl_tilecache_add would refuse it) draws nothing. */
 void ptl_dd_obstacle(const ptl_dd_sink* sink, const ptl_dd_style* style, const ptl_obstacle_desc* o, ptl_dd_color color);
 /* The cache's tiles: those waiting for an update (PTL_TILE_DIRTY) outlined in PTL_DD_COL_TILE_DIRTY
