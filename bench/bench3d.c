@@ -385,8 +385,11 @@ static void paths_one(const char* data, const char* name, bool dump, int loop) {
             res.points = pts;
             res.point_capacity = 4096;
             ptl_query_find_path(q, &req, &res);
-            printf("pair %u exact %.3f us expansions %u points %u length %.6f\n", i, r.q_pair[i], res.nodes_expanded,
-                   res.point_count, res.length);
+            const float* a = pairs[i].start;
+            const float* b = pairs[i].goal;
+            printf("pair %u exact %.3f us expansions %u points %u length %.6f %s straight %.3f\n", i, r.q_pair[i],
+                   res.nodes_expanded, res.point_count, res.length, res.found ? "found" : "partial",
+                   hypot(b[0] - a[0], b[2] - a[2]));
         }
     }
     ptl_query_destroy(q);
