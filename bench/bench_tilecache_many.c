@@ -1,5 +1,5 @@
-/* portolan-bench obstacles-many: the tile cache with 100,000 obstacles on a large world (issue 20:
-   TileCache's obstacle pool tops out near 65,536 because an obstacle handle holds its slot in 16
+/* portolan-bench obstacles-many: the tile cache with 100,000 obstacles on a large world
+   (TileCache's obstacle pool tops out near 65,536 because an obstacle handle holds its slot in 16
    bits, recastnavigation#440; ours has no cap). The world: the generated terrain (ptl_scene_generate,
    PTL_SCENE_TERRAIN, `size` m square), baked at Recast's reference parameters in tiles of 48 with its
    tile cache. Then, on one thread:

@@ -389,7 +389,7 @@ Test(hostile_2d, a_thin_spike_gets_no_pocket_lid_outside_free_space) {
    stores, on the wall's solid side or, in a solid wedge too thin for any float, on its free side
    without crossing another wall; where no float near the split point lies on the wall (two spikes
    nearly on top of each other: the split 2e-5 from a tip whose wedge is 1e-5 radians wide; a fuzz
-   finding of stop 28), the portal ends at the wall's nearer end. Every bake validates, and every
+   finding), the portal ends at the wall's nearer end. Every bake validates, and every
    vertex of the decomposition is a float. */
 Test(hostile_2d, polygons_a_slit_of_a_few_float_steps_apart_bake_with_split_points_on_floats) {
     static const char* const cases[] = {

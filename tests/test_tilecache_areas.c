@@ -93,7 +93,8 @@ Test(tilecache_areas, volumes_give_the_bytes_of_a_bake_with_them_as_bake_volumes
     ptl_trimesh m = building(&b);
     static const float door[8] = {12.1f, 18.3f, 19.6f, 17.2f, 19.9f, 23.7f, 12.4f, 24.4f};
     static const float fire[10] = {27.5f, 24.2f, 33.1f, 21.9f, 36.4f, 26.0f, 33.0f, 31.3f, 28.0f, 29.4f};
-    const ptl_area_volume vols[2] = {{door, 4, -1.0f, 1.0f, 7}, {fire, 5, -1.0f, 2.0f, 12}};
+    const ptl_area_volume vols[2] = {{.xz = door, .vert_count = 4, .ymin = -1.0f, .ymax = 1.0f, .area = 7},
+                                     {.xz = fire, .vert_count = 5, .ymin = -1.0f, .ymax = 2.0f, .area = 12}};
     for (uint32_t tile = 32; tile <= 64; tile += 32) {
         void *cache, *ref, *plain;
         size_t cache_size, ref_size, plain_size;
