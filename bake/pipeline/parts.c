@@ -210,6 +210,11 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
             memcpy(&o, b + at, sizeof o), at += sizeof o;
             if (o.layer != PTL_VX_NONE || o.floor > o.ceil)
                 return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a malformed span", k, i);
+            /* a span's tag is its area; a bake without areas has every tag 0 (its layer stage
+               never cuts at area borders, and the tile cache's kept floods rely on that) */
+            if (o.tag > (h->config.world.has_areas ? PTL_AREA_MAX : 0u))
+                return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a span of area %u%s", k, i,
+                                     (unsigned)o.tag, h->config.world.has_areas ? "" : " in a bake without areas");
             t->spans[s] = ptl_tiles_tspan_of(&o);
         }
         if (pt.gap_count) {

@@ -43,17 +43,22 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         ptl_tilecache_blob(tc, &b, &n);
         fuzz_check_blob_valid(b, n, "tile cache");
         const ptl_obstacle_desc o = {.kind = PTL_OBSTACLE_CYLINDER, .pos = {0, -1, 0}, .size = {2, 3, 0}};
+        /* and an area volume beside it (its floor's spans retagged, the layers cut at its border) */
+        const ptl_obstacle_desc v = {.kind = PTL_OBSTACLE_BOX, .pos = {3, 0, 1}, .size = {2.5f, 4, 1.5f}, .yaw = 0.5f,
+                                     .marks_area = true, .area = 9};
         ptl_obstacle_ref r;
         bool done;
-        if (ptl_tilecache_add(tc, &o, &r, &err) >= 0 && ptl_tilecache_update(tc, 0, &done, &err) >= 0) {
+        if (ptl_tilecache_add(tc, &o, &r, &err) >= 0 && ptl_tilecache_add(tc, &v, &r, &err) >= 0 &&
+            ptl_tilecache_update(tc, 0, &done, &err) >= 0) {
             ptl_tilecache_blob(tc, &b, &n);
-            fuzz_check_blob_valid(b, n, "tile cache with an obstacle");
+            fuzz_check_blob_valid(b, n, "tile cache with an obstacle and an area volume");
             /* the kept layers against the rebake of the whole world: the same bytes */
             ptl_tilecache_desc fd = ptl_tilecache_desc_defaults();
             fd.full_rebake = true;
             ptl_tilecache* full = NULL;
             if (ptl_tilecache_create(parts[0], sizes[0], &fd, &full, &err) >= 0 &&
-                ptl_tilecache_add(full, &o, &r, &err) >= 0 && ptl_tilecache_update(full, 0, &done, &err) >= 0) {
+                ptl_tilecache_add(full, &v, &r, &err) >= 0 && ptl_tilecache_add(full, &o, &r, &err) >= 0 &&
+                ptl_tilecache_update(full, 0, &done, &err) >= 0) {
                 const void* fb;
                 size_t fn;
                 ptl_tilecache_blob(full, &fb, &fn);
