@@ -349,6 +349,23 @@ uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* s, const ptl_q
     return corridor_cells(q, s, t, radius, expanded_out);
 }
 
+uint32_t ptl_query_disc_link_route(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, double radius,
+                                   uint32_t* arcs, uint32_t cap, uint32_t* expanded) {
+    const uint32_t goal = corridor_cells(q, s, t, radius, expanded);
+    if (goal == PTL_NONE) return PTL_NONE;
+    uint32_t n = 0;
+    for (uint32_t c = goal; c != PTL_NONE; c = q->cc[c].parent) {
+        if (q->cc[c].arc == PTL_NONE) continue;
+        if (n == cap) return PTL_NONE;
+        arcs[n++] = q->cc[c].arc;
+    }
+    for (uint32_t i = 0; i < n / 2; ++i) {
+        const uint32_t a = arcs[i];
+        arcs[i] = arcs[n - 1 - i], arcs[n - 1 - i] = a;
+    }
+    return n;
+}
+
 ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
     /* off-mesh links (offmesh_search.c): q->om_on and their bounds toward t */
     q->om_on = false, q->om_useful_count = 0;

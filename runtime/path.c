@@ -27,7 +27,96 @@ static ptl_status exact(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, 
 
 static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) && isfinite(p[2]); }
 
-/* A path of radius r > 0 (disc_path.c): the ends moved to keep r, then the disc search. */
+/* The most off-mesh links one disc path takes (more: the path without links). */
+#define DISC_MAX_LINKS 16u
+
+/* One leg of a disc path through links: the path from a to b written after the legs before it
+   (w: the points, turns and length so far), its last point flagged where a link starts there. */
+typedef struct disc_legs {
+    uint32_t points, turns, expanded;
+    double length;
+} disc_legs;
+
+static ptl_status disc_leg(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* a, const ptl_qpoint* b,
+                           const ptl_disc_ends* de, double r, double tol, uint8_t flag, ptl_path_result* res, disc_legs* w) {
+    ptl_path_result leg = *res;
+    const bool room = res->points && w->points < res->point_capacity;
+    leg.points = room ? res->points + 3 * (size_t)w->points : res->points;
+    leg.point_capacity = room ? res->point_capacity - w->points : 0;
+    leg.flags = NULL, leg.cells = NULL, leg.cell_capacity = 0;
+    const bool turn_room = res->turns && w->turns < res->turn_capacity;
+    leg.turns = turn_room ? res->turns + w->turns : NULL;
+    leg.turn_capacity = turn_room ? res->turn_capacity - w->turns : 0;
+    leg.turn_count = 0;
+    ptl_status st = req->mode == PTL_PATH_CORRIDOR
+                        ? ptl_query_disc_corridor(q, a, b, r, tol, de, leg.turns, leg.turn_capacity, &leg)
+                        : ptl_query_disc_path(q, a, b, r, tol, de, leg.turns, leg.turn_capacity, &leg);
+    w->expanded += leg.nodes_expanded;
+    if (st < 0 || st == PTL_PARTIAL || !leg.found) return st < 0 ? st : PTL_PARTIAL;
+    for (uint32_t i = 0; res->flags && i < leg.point_total && w->points + i < res->point_capacity; ++i)
+        res->flags[w->points + i] = i + 1 == leg.point_total ? flag : 0;
+    w->points += leg.point_total, w->turns += leg.turn_count, w->length += leg.length;
+    res->goal_cell = leg.goal_cell;
+    return PTL_OK;
+}
+
+/* A disc path through off-mesh links (runtime.h): the corridor's A* at radius r, through the links,
+   picks the links; each link's ends are moved to keep r (within the request's reach), then each
+   leg between them is a disc path of its own (the request's mode), the links' costs added and the
+   steps from each link's own end to its moved one (the disc takes the link where it has room, and
+   its path is not the shorter for the ends having moved). So the
+   path keeps r everywhere and takes each link from a point with room for the disc; the exact mode
+   is shortest within each leg, over the links the corridor chose. PTL_ERR_NOT_FOUND: no link on
+   the way (or more than DISC_MAX_LINKS, or an end without room): the caller's path without links. */
+static ptl_status disc_link_path(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* sp, const ptl_qpoint* gp,
+                                 const ptl_disc_ends* de, double r, double reach, double tol, ptl_path_result* res) {
+    uint32_t arcs[DISC_MAX_LINKS], expanded = 0;
+    const uint32_t n = ptl_query_disc_link_route(q, sp, gp, r, arcs, DISC_MAX_LINKS, &expanded);
+    if (n == 0 || n == PTL_NONE) return PTL_ERR_NOT_FOUND;
+    /* the legs' ends: the start, each link's two ends moved to keep r, the goal */
+    ptl_qpoint ends[2 * DISC_MAX_LINKS];
+    uint32_t roomy[2 * DISC_MAX_LINKS];
+    double stepped = 0; /* how far the moved ends lie from the links' own ends */
+    for (uint32_t i = 0; i < n; ++i) {
+        const ptl_om_end *from, *to;
+        ptl_om_arc(q->nm, arcs[i], &from, &to);
+        const ptl_om_end* e[2] = {from, to};
+        for (int k = 0; k < 2; ++k) {
+            ptl_qpoint p;
+            double x, z;
+            uint32_t cell;
+            ptl_om_end_point(q->nm, e[k], &p);
+            ptl_status st = ptl_clear_move(q, &p, r, reach, &x, &z, &cell, &roomy[2 * i + k]);
+            if (st < 0 && st != PTL_ERR_NOT_FOUND) return st;
+            if (st < 0) return PTL_ERR_NOT_FOUND;
+            const float y = ptl_query_cell_y(q->nm, cell, x, z);
+            ptl_qpoint_in_cell(&ends[2 * i + k], cell, x, y, z);
+            stepped += sqrt((x - e[k]->x) * (x - e[k]->x) + ((double)y - e[k]->y) * ((double)y - e[k]->y) +
+                            (z - e[k]->z) * (z - e[k]->z));
+        }
+    }
+    disc_legs w = {0, 0, expanded, stepped};
+    for (uint32_t i = 0; i <= n; ++i) {
+        const ptl_qpoint* a = i == 0 ? sp : &ends[2 * i - 1];
+        const ptl_qpoint* b = i == n ? gp : &ends[2 * i];
+        const ptl_disc_ends le = {{i == 0 ? de->roomy[0] : roomy[2 * i - 1], i == n ? de->roomy[1] : roomy[2 * i]}};
+        ptl_status st = disc_leg(q, req, a, b, &le, r, tol, i == n ? 0 : PTL_PATH_POINT_OFFMESH, res, &w);
+        if (st < 0 && st != PTL_ERR_OUT_OF_NODES) return st;
+        if (st != PTL_OK) return PTL_ERR_NOT_FOUND;
+        if (i < n) w.length += q->nm->om[arcs[i] >> 1].cost;
+    }
+    res->start_cell = sp->cell;
+    res->nodes_expanded = w.expanded;
+    res->point_total = w.points;
+    res->point_count = w.points < res->point_capacity ? w.points : res->point_capacity;
+    res->turn_count = w.turns < res->turn_capacity ? w.turns : res->turn_capacity;
+    res->length = w.length;
+    res->found = res->complete = true;
+    return res->point_count < w.points ? PTL_TRUNCATED : PTL_OK;
+}
+
+/* A path of radius r > 0 (disc_path.c): the ends moved to keep r, then the disc search; through
+   off-mesh links when the navmesh has some and the disc's corridor takes one (disc_link_path). */
 static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoint* sp, ptl_qpoint* gp,
                             ptl_path_result* res) {
     const double r = req->radius, reach = ptl_clear_reach(req->extents);
@@ -42,6 +131,15 @@ static ptl_status disc_path(ptl_query* q, const ptl_path_request* req, ptl_qpoin
     }
     res->start_cell = sp->cell;
     double tol = req->arc_tolerance > 0 ? req->arc_tolerance : 0.05 * r;
+    if (q->nm->om_live || q->om_gen != q->nm->om_gen) {
+        ptl_status st = ptl_om_begin(q, gp);
+        if (st < 0) return st;
+        if (q->om_on) {
+            st = disc_link_path(q, req, sp, gp, &de, r, reach, tol, res);
+            if (st != PTL_ERR_NOT_FOUND) return st;
+            res->point_count = res->point_total = res->turn_count = 0; /* the path without links */
+        }
+    }
     ptl_status st = req->mode == PTL_PATH_CORRIDOR
                         ? ptl_query_disc_corridor(q, sp, gp, r, tol, &de, res->turns, res->turn_capacity, res)
                         : ptl_query_disc_path(q, sp, gp, r, tol, &de, res->turns, res->turn_capacity, res);

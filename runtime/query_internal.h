@@ -459,6 +459,12 @@ ptl_status ptl_query_corridor(ptl_query* q, const ptl_qpoint* start, const ptl_q
    nearer than 2 radius). */
 uint32_t ptl_query_corridor_cells(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double radius,
                                   uint32_t* expanded);
+/* The off-mesh links a disc of radius r takes from start to goal: the corridor's A* as above, also
+   through the links (q->om_on: ptl_om_begin first), their arcs in the order taken into arcs[0..cap).
+   How many (0: the way takes none), or PTL_NONE when the goal is not reached or more than cap links
+   are taken; *expanded: the cells expanded. */
+uint32_t ptl_query_disc_link_route(ptl_query* q, const ptl_qpoint* start, const ptl_qpoint* goal, double radius,
+                                   uint32_t* arcs, uint32_t cap, uint32_t* expanded);
 
 /* Exact shortest-path lengths from vertex `v` to every vertex of its piece of walkable space
    (others: +inf), written to dist[vert_count]: an interval search without a goal that records the

@@ -208,9 +208,14 @@ ptl_status ptl_navmesh_validate(const ptl_navmesh* nm, ptl_error* err);
    PTL_PATH_CORRIDOR and paths under a filter that weighs areas take them too: the corridor's A*
    goes from a cell holding a link's start to the cell holding its end. follow_surface and the
    path's cells work leg by leg between links (the cells jump once per link, from a cell holding its
-   start to one holding its end). Paths of a radius > 0 never use links (never a wrong path, only a
-   longer one or none); a partial path's nearest point is looked for in every piece joined to the
-   start's by links. Hub labels, landmarks and pockets are not used (they describe the mesh without
+   start to one holding its end). Paths of a radius r > 0 take links too: the corridor's A* at r
+   (portals at least 2 r wide) picks the links, each link's ends are moved to the nearest points
+   that keep r (within the request's extents; none: the path without links), and each leg between
+   them is a disc path in the request's mode (the exact mode is shortest within each leg, over the
+   links the A* chose); the length counts the links' costs and the steps from their ends to the
+   moved ones, and the point where a link starts is flagged. A partial path's nearest point is
+   looked for in every piece joined to the start's by links (radius 0; a disc's partial path
+   ignores links). Hub labels, landmarks and pockets are not used (they describe the mesh without
    links): exact paths search the cells (bench/NOTES.md, "Off-mesh links"). ptl_navmesh_blob gives
    the blob as loaded; ptl_navmesh_blob_with_offmesh and ptl_navmesh_save_file give it with the
    links live now (those added at run time kept, those removed gone).
