@@ -7,7 +7,8 @@
    removing every obstacle gives the original bake's cells, area and bytes.
 
    PTL_TILECACHE_OPS sets the operations per world and tile size (default 60, which the sanitizer
-   suite runs; scripts/test.sh runs the release build with 1000). */
+   suite runs; scripts/test.sh runs the release build with 1000), PTL_TILECACHE_SEED is added to
+   every seed (default 0: the operations of the committed runs). */
 #include "tilecache_util.h"
 
 static uint32_t ops_wanted(void) {
@@ -126,6 +127,8 @@ static void random_op(ptl_tilecache* tc, ptl_query* q, live_obstacle* live, uint
 
 static void many_ops(const ptl_trimesh* m, uint32_t tile, uint64_t seed, const char* what) {
     const uint32_t ops = ops_wanted();
+    const char* more = getenv("PTL_TILECACHE_SEED");
+    seed += more && *more ? strtoull(more, NULL, 10) : 0;
     ptl_bake_desc d = ptl_bake_desc_defaults(), rd;
     d.tile_size = tile;
     ptl_bake_desc_resolve(&d, &rd);
