@@ -9,6 +9,9 @@ LSAN_OPTIONS=suppressions=tests/lsan.supp ASAN_OPTIONS=detect_leaks=1:abort_on_e
     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     build/bin/asan/portolan-tests --jobs "$(nproc 2>/dev/null || echo 2)"
 bash tests/cli_contract.sh build/bin/release/portolan
+# The tile cache's acceptance on the release build: 1000 random adds, moves and removes per world and
+# tile size (tests/test_tilecache_ops.c; the sanitizer suite above runs 60 of them), about 40 s of CPU.
+PTL_TILECACHE_OPS=1000 build/bin/release/portolan-tests --filter 'tilecache_ops/*' --jobs "$(nproc 2>/dev/null || echo 2)"
 # bake --gpu (the closest-element search on OpenGL 4.3: llvmpipe here) writes the CPU's bytes on every
 # shared map and mesh, tiled too (relaxed on the smaller maps: --quick); no GL context fails it.
 bash tests/gpu_identical.sh build/bin/release/portolan --quick

@@ -319,3 +319,61 @@ Test(untrusted_blobs, part_settings_out_of_range_are_refused_by_name) {
     ptl_blob_free(part, size, NULL);
     free(mb);
 }
+
+#include <portolan/tilecache.h>
+
+#include "../bake/voxel/filter.h"
+
+/* A part whose span carries a tag above PTL_AREA_MAX (a span's tag is its area; the layer stages
+   keep it in a byte where pieces of the world meet), or other than 0 in a bake without areas (whose
+   layer stage never cuts at area borders), checksum made right: the merge and the tile cache refuse
+   it by name. The tile cache once gave other layers than its full rebake there. */
+Test(untrusted_blobs, a_part_span_of_an_area_above_the_limit_is_refused) {
+    mesh_builder* mb = calloc(1, sizeof *mb);
+    floor_quad(mb, 0, 0, 12, 9, 0);
+    ptl_trimesh m = as_trimesh(mb);
+    static const float far_away[6] = {100, 100, 101, 100, 101, 101}; /* a volume that gives the bake areas */
+    const ptl_area_volume vol = {.xz = far_away, .vert_count = 3, .ymin = -1, .ymax = 1, .area = 3};
+    for (int areas = 0; areas < 2; ++areas) {
+        ptl_bake_desc d;
+        memset(&d, 0, sizeof d);
+        d.tile_size = 16;
+        if (areas) d.area_volumes = &vol, d.area_volume_count = 1;
+        void* part;
+        size_t size;
+        ptl_error err;
+        cr_assert_geq(ptl_tilecache_bake(&m, &d, &part, &size, &err), 0, "%s", err.message);
+        uint32_t header_size, tile[10]; /* part_tile: tx, tz, x0, z0, w, d, span_count, ... (no seeds) */
+        memcpy(&header_size, (uint8_t*)part + 12, sizeof header_size);
+        memcpy(tile, (uint8_t*)part + header_size, sizeof tile);
+        const size_t span0 = header_size + sizeof tile + ((size_t)tile[4] * tile[5] + 1) * 4;
+        cr_assert_gt(tile[6], 0u);
+        ptl_open_span s;
+        memcpy(&s, (uint8_t*)part + span0, sizeof s);
+        cr_assert(s.layer == PTL_VX_NONE && s.floor <= s.ceil && s.tag == 0, "the part's layout is not the one this test assumes");
+        uint8_t* copy = malloc(size);
+        const uint16_t tags[2] = {areas ? PTL_AREA_MAX : 0, areas ? PTL_AREA_MAX + 1 : 1};
+        for (int k = 0; k < 2; ++k) {
+            const uint16_t tag = tags[k];
+            memcpy(copy, part, size);
+            memcpy(copy + span0 + offsetof(ptl_open_span, tag), &tag, sizeof tag);
+            uint64_t sum = ptl_blob_checksum(copy, size);
+            memcpy(copy + 24, &sum, sizeof sum);
+            const void* parts[1] = {copy};
+            void* out = NULL;
+            size_t out_size = 0;
+            const ptl_status want = k ? PTL_ERR_BAD_BLOB : PTL_OK;
+            ptl_status st = ptl_bake_merge_parts(parts, &size, 1, NULL, &out, &out_size, NULL, &err);
+            cr_expect_eq(st, want, "merge, areas %d, area %u: %s (%s)", areas, tag, ptl_status_name(st), err.message);
+            if (out) ptl_blob_free(out, out_size, NULL);
+            ptl_tilecache* tc = NULL;
+            st = ptl_tilecache_create(copy, size, NULL, &tc, &err);
+            cr_expect_eq(st, want, "tile cache, areas %d, area %u: %s (%s)", areas, tag, ptl_status_name(st), err.message);
+            if (want < 0) cr_expect(strstr(err.message, "area") != NULL, "the message \"%s\" does not name the area", err.message);
+            ptl_tilecache_destroy(tc);
+        }
+        free(copy);
+        ptl_blob_free(part, size, NULL);
+    }
+    free(mb);
+}

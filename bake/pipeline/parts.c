@@ -210,11 +210,16 @@ static ptl_status read_part(const uint8_t* b, size_t size, uint32_t k, const par
             memcpy(&o, b + at, sizeof o), at += sizeof o;
             if (o.layer != PTL_VX_NONE || o.floor > o.ceil)
                 return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a malformed span", k, i);
-            /* a span's tag is its area; a bake without areas has every tag 0 (its layer stage
-               never cuts at area borders, and the tile cache's kept floods rely on that) */
-            if (o.tag > (h->config.world.has_areas ? PTL_AREA_MAX : 0u))
-                return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a span of area %u%s", k, i,
-                                     (unsigned)o.tag, h->config.world.has_areas ? "" : " in a bake without areas");
+            /* a span's tag is its area (areas.c): the layer stages keep it in a byte at the borders
+               of the pieces they flood apart (layer_stream.c's strips); a bake without areas has
+               every tag 0 (its layer stage never cuts at area borders, and the tile cache's kept
+               floods rely on that when an area volume turns the cut on) */
+            if (o.tag > PTL_AREA_MAX)
+                return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a span of area %u, above %u", k, i,
+                                     o.tag, PTL_AREA_MAX);
+            if (o.tag && !h->config.world.has_areas)
+                return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: tile %u has a span of area %u in a bake without areas",
+                                     k, i, o.tag);
             t->spans[s] = ptl_tiles_tspan_of(&o);
         }
         if (pt.gap_count) {
