@@ -130,18 +130,21 @@ static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, 
     }
 }
 
-/* The one floor height of the columns of the window x0..x1, z0..z1 that overlap the cell (`ov`:
-   its cell_cover), -2 for more than one, -1 for none. */
+/* The one floor height of the columns of the window x0..x1, z0..z1 that overlap the cell (`run`:
+   its rows' runs, cell_cover), -2 for more than one, -1 for none. Each row's run is read at once
+   (ptl_lmap_layer_floor_row, into `row`: room for the window's width), the floors being
+   ptl_contour_floor's (the window lies inside the layer's grid). */
 static int32_t cell_own_height(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0,
-                               int64_t x1, int64_t z1, const uint8_t* ov) {
-    const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
+                               int64_t z1, const int64_t* run, uint16_t* row) {
     int32_t h = -1;
-    for (int64_t z = 0; z < d && h != -2; ++z)
-        for (int64_t x = 0; x < w && h != -2; ++x) {
-            if (!ov[z * w + x]) continue;
-            const int32_t f = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
-            if (f >= 0) h = h == -1 || h == f ? f : -2;
-        }
+    for (int64_t z = 0; z <= z1 - z0 && h != -2; ++z) {
+        const int64_t a = run[2 * z], b = run[2 * z + 1];
+        if (a > b) continue;
+        ptl_lmap_layer_floor_row(of, lcl->layer, lcl->x0 + x0 + a, lcl->z0 + z0 + z, (uint32_t)(b - a + 1),
+                                 PTL_HEIGHT_NONE, row);
+        for (int64_t i = 0; i <= b - a && h != -2; ++i)
+            if (row[i] != PTL_HEIGHT_NONE) h = h == -1 || h == (int32_t)row[i] ? (int32_t)row[i] : -2;
+    }
     return h;
 }
 
@@ -352,6 +355,7 @@ struct ptl_layer_merge {
     uint8_t* cforeign;       /* ncell + 1: a lookup in the cell could read a floor that is not its own */
     PTL_ARRAY(uint8_t) colst; /* a cell's window: which columns it overlaps (cell_cover) */
     PTL_ARRAY(int64_t) colrun; /* the same as one run of columns per row of the window (cell_cover) */
+    PTL_ARRAY(uint16_t) crow;  /* a row of the window's floors (cell_own_height) */
     /* the graph */
     uint32_t ncell, nfinal, junction_portals;
     PTL_ARRAY(uint32_t) cstart;
@@ -690,8 +694,9 @@ static ptl_status merge_cell_window(ptl_layer_merge* lm, uint32_t c, ptl_blob_gr
     int32_t h = lm->lgrid[l].flat;
     if (h == -2) {
         if (x0 <= x1 && z0 <= z1) {
-            if (merge_cover(lm, c, x0, z0, x1, z1) < 0) return PTL_ERR_NO_MEMORY;
-            h = cell_own_height(of, lcl, x0, z0, x1, z1, lm->colst.data);
+            if (merge_cover(lm, c, x0, z0, x1, z1) < 0 || !PTL_RESERVE(&lm->al, lm->crow, (uint64_t)(x1 - x0 + 1)))
+                return PTL_ERR_NO_MEMORY;
+            h = cell_own_height(of, lcl, x0, z0, z1, lm->colrun.data, lm->crow.data);
         } else {
             h = -1;
         }
@@ -831,6 +836,7 @@ static void merge_drop_work(ptl_layer_merge* lm) {
     PTL_ARRAY_FREE(al, lm->cuv);
     PTL_ARRAY_FREE(al, lm->colst);
     PTL_ARRAY_FREE(al, lm->colrun);
+    PTL_ARRAY_FREE(al, lm->crow);
     m->of = NULL; /* the map may go now */
 }
 
