@@ -177,14 +177,12 @@ static int32_t cell_own_height(const ptl_layer_map* of, const ptl_layer_contour*
    x0..x1, z0..z1 (`run`: its rows' runs, cell_cover)? A floor of a column that does not overlap the
    cell, next to one that does (the runtime looks at the 3 x 3 columns around a point), with no
    floor of the cell within two columns of it within a climb of it: a floor across a wall or a
-   ledge, not the same ground running on past the cell's edge. Such a cell never shares its layer's grid.
-   `fl`: the layer's floors over the window, a row of x1 - x0 + 1 at a time (window_floors). */
-static bool cell_foreign(const ptl_layer_map* of, const uint16_t* fl, int64_t x0, int64_t z0, int64_t x1, int64_t z1,
-                         const int64_t* run) {
+   ledge, not the same ground running on past the cell's edge. Such a cell never shares its layer's grid. */
+static bool cell_foreign(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0, int64_t x1,
+                         int64_t z1, const int64_t* run) {
     const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
     /* the cell covers (x, z) of the window: its row's run holds x (runs lie within 0 .. w - 1) */
 #define OV(x, z) ((z) >= 0 && (z) < d && run[2 * (z)] <= (x) && (x) <= run[2 * (z) + 1])
-#define FLOOR(x, z) (fl[(z) * w + (x)] == PTL_HEIGHT_NONE ? -1 : (int32_t)fl[(z) * w + (x)])
     for (int64_t z = 0; z < d; ++z) {
         const int64_t za = z > 0 ? z - 1 : 0, zb = z + 1 < d ? z + 1 : d - 1;
         /* only columns within one of a run of rows za .. zb can pass the test below: x from the
@@ -205,20 +203,19 @@ static bool cell_foreign(const ptl_layer_map* of, const uint16_t* fl, int64_t x0
             for (int64_t nz = za; nz <= zb; ++nz)
                 read |= run[2 * nz] <= x + 1 && run[2 * nz + 1] >= x - 1 && run[2 * nz] <= run[2 * nz + 1];
             if (!read) continue;
-            const int32_t fe = FLOOR(x, z);
+            const int32_t fe = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
             if (fe < 0) continue;
             bool near_own = false; /* a floor of the cell within a climb of it, two columns around */
             for (int64_t nz = z - 2; nz <= z + 2 && !near_own; ++nz)
                 for (int64_t nx = x - 2; nx <= x + 2 && !near_own; ++nx) {
                     if (!OV(nx, nz)) continue;
-                    const int32_t f = FLOOR(nx, nz);
+                    const int32_t f = ptl_contour_floor(of, lcl, x0 + nx, z0 + nz);
                     near_own = f >= 0 && f - fe <= of->p.walkable_climb && fe - f <= of->p.walkable_climb;
                 }
             if (!near_own) return true;
         }
     }
 #undef OV
-#undef FLOOR
     return false;
 }
 
@@ -384,7 +381,7 @@ struct ptl_layer_merge {
     PTL_ARRAY(uint8_t) colst; /* a cell's window: which columns it overlaps (cell_cover) */
     PTL_ARRAY(int64_t) colrun; /* the same as one run of columns per row of the window (cell_cover) */
     PTL_ARRAY(double) colrange; /* each row's x-range of the cell (cell_rows) */
-    PTL_ARRAY(uint16_t) crow;  /* floors of a window: a row (cell_own_height), all its rows (window_floors) */
+    PTL_ARRAY(uint16_t) crow;  /* a row of the window's floors (cell_own_height) */
     /* the graph */
     uint32_t ncell, nfinal, junction_portals;
     PTL_ARRAY(uint32_t) cstart;
@@ -701,14 +698,6 @@ static bool layer_shares(const ptl_layer_merge* lm, uint32_t l) {
     return lm->lgrid[l].cost >= (uint64_t)lm->m.lc[l].w * lm->m.lc[l].d;
 }
 
-/* Layer lcl's floors over window g (in the layer's columns, inside its grid) into fl, a row of g->w
-   at a time, PTL_HEIGHT_NONE where it has none: ptl_contour_floor of each column, read a row at once. */
-static void window_floors(const ptl_layer_map* of, const ptl_layer_contour* lcl, const ptl_blob_grid* g, uint16_t* fl) {
-    for (uint32_t z = 0; z < g->d; ++z)
-        ptl_lmap_layer_floor_row(of, lcl->layer, lcl->x0 + g->x0, lcl->z0 + g->z0 + z, g->w, PTL_HEIGHT_NONE,
-                                 fl + (size_t)z * g->w);
-}
-
 /* Cell c's window of columns (none for a flat cell or a link cell), its cost added to its layer's. */
 static ptl_status merge_cell_window(ptl_layer_merge* lm, uint32_t c, ptl_blob_grid* g) {
     const ptl_layer_map* of = lm->m.of;
@@ -783,10 +772,8 @@ static ptl_status merge_grid_windows(ptl_layer_merge* lm) {
         const uint32_t l = lm->clayer.data[c];
         if (!g->w || !layer_shares(lm, l)) continue;
         const int64_t x1 = (int64_t)g->x0 + g->w - 1, z1 = (int64_t)g->z0 + g->d - 1;
-        if (merge_cover(lm, c, g->x0, g->z0, x1, z1) < 0 || !PTL_RESERVE(&lm->al, lm->crow, (uint64_t)g->w * g->d))
-            return PTL_ERR_NO_MEMORY;
-        window_floors(of, &lm->m.lc[l], g, lm->crow.data);
-        lm->cforeign[c] = cell_foreign(of, lm->crow.data, g->x0, g->z0, x1, z1, lm->colrun.data);
+        if (merge_cover(lm, c, g->x0, g->z0, x1, z1) < 0) return PTL_ERR_NO_MEMORY;
+        lm->cforeign[c] = cell_foreign(of, &lm->m.lc[l], g->x0, g->z0, x1, z1, lm->colrun.data);
     }
     return PTL_OK;
 }
