@@ -42,6 +42,7 @@ struct ptl_tilecache {
     size_t blob_size;
     uint64_t cache_bytes, rebakes;
     uint32_t last_tiles, pass_tiles, cells;
+    uint32_t pass_whole, pass_edges, last_whole, last_edges; /* copies made whole, in place (restamp_tiles) */
     uint32_t pass_box[4], last_box[4]; /* bounds of the tiles stamped in this pass, in the last rebake's */
     double area;
     double pass_ms, last_ms_stamp; /* spent stamping in this pass, in the last rebake's */
@@ -375,7 +376,7 @@ static ptl_status restamp_tiles(ptl_tilecache* tc) {
         if (copy && fresh && tc->has_stamp[i]) {
             ptl_status st = restamp_edges(tc, i);
             if (st < 0) return st;
-            tc->restamp[i] = 0;
+            tc->restamp[i] = 0, ++tc->pass_edges;
             continue;
         }
         ptl_vx_tile nt;
@@ -394,7 +395,7 @@ static ptl_status restamp_tiles(ptl_tilecache* tc) {
             tc->stale[i] = 1;
             return st;
         }
-        tc->restamp[i] = 0, tc->stale[i] = 0;
+        tc->restamp[i] = 0, tc->stale[i] = 0, tc->pass_whole += copy;
     }
     return PTL_OK;
 }
@@ -438,6 +439,7 @@ ptl_status ptl_tilecache_update(ptl_tilecache* tc, uint32_t budget_us, bool* don
     st = rebake(tc, err);
     if (st < 0) return st;
     tc->last_tiles = tc->pass_tiles, tc->pass_tiles = 0;
+    tc->last_whole = tc->pass_whole, tc->last_edges = tc->pass_edges, tc->pass_whole = tc->pass_edges = 0;
     memcpy(tc->last_box, tc->pass_box, sizeof tc->last_box);
     tc->last_ms_stamp = tc->pass_ms, tc->pass_ms = 0;
     *done = true;
@@ -464,6 +466,7 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     out->cache_bytes = tc->cache_bytes;
     out->rebakes = tc->rebakes;
     if (tc->has_layers) out->layers_kept = tc->layers.memo.kept, out->layers_made = tc->layers.memo.made;
+    out->restamped_whole = tc->last_whole, out->restamped_edges = tc->last_edges;
     out->ms_stamp = tc->last_ms_stamp;
     out->ms_layers = tc->last.ms_layers, out->ms_contours = tc->last.ms_contours;
     out->ms_decompose = tc->last.ms_decompose, out->ms_merge = tc->last.ms_merge, out->ms_total = tc->last.ms_total;
