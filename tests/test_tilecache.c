@@ -120,6 +120,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     live_obstacle live[64];
     uint32_t n = 0, kinds = 0;
     uint64_t layers_kept = 0, layers_made = 0; /* the layers whose contours and decompositions were kept */
+    uint64_t in_place = 0, whole = 0;           /* stamped copies brought up to date in place, made whole */
     uint64_t rng = seed, prng = seed ^ 0x9e3779b97f4a7c15ull;
     for (uint32_t op = 0; op < ops; ++op) {
         const uint32_t r = (uint32_t)(rng_next(&rng) % 10);
@@ -158,6 +159,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
         ptl_tilecache_info li;
         ptl_tilecache_get_info(tc, &li);
         layers_kept += li.layers_kept, layers_made += li.layers_made;
+        in_place += li.restamped_edges, whole += li.restamped_whole;
         ptl_tilecache_blob(tc, &blob, &size);
         check_interiors(blob, size, live, n, what);
     }
@@ -189,6 +191,10 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     fprintf(stderr, "%s: layers kept %llu, made again %llu over %u updates\n", what, (unsigned long long)layers_kept,
             (unsigned long long)layers_made, ops);
     cr_expect_gt(layers_kept, 0, "%s: no update kept a layer's contour and decomposition", what);
+    fprintf(stderr, "%s: stamped copies made whole %llu, in place %llu\n", what, (unsigned long long)whole,
+            (unsigned long long)in_place);
+    /* the copies brought up to date in place are checked against the full rebake's whole ones above */
+    cr_expect_gt(in_place, 0, "%s: no stamped copy was brought up to date in place", what);
     cr_expect_leq(fabs(info.walkable_area / gs.walkable_area - 1), 0.01, "%s: walkable area %.2f vs %.2f", what,
                   info.walkable_area, gs.walkable_area);
     compare_paths(blob, size, geo, geo_size, what, seed);

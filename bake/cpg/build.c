@@ -498,6 +498,11 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* d, const ptl_allocator* alloc, void**
 }
 
 ptl_status ptl_cpg_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err) {
+    return ptl_cpg_check_blob_keep(blob, size, alloc, NULL, err);
+}
+
+ptl_status ptl_cpg_check_blob_keep(void* blob, size_t size, const ptl_allocator* alloc, ptl_navmesh** keep, ptl_error* err) {
+    if (keep) *keep = NULL;
     ptl_allocator a = ptl_allocator_resolve(alloc);
     ptl_navmesh* nm = NULL;
     ptl_error e;
@@ -506,8 +511,12 @@ ptl_status ptl_cpg_check_blob(void* blob, size_t size, const ptl_allocator* allo
     ptl_status st = ptl_nm_create_adopt(blob, size, &a, &nm, &e);
     if (st >= 0) {
         st = ptl_navmesh_validate(nm, &e);
-        nm->blob = NULL, nm->size = 0; /* still the caller's */
-        ptl_navmesh_destroy(nm);
+        if (st >= 0 && keep) {
+            *keep = nm;
+        } else {
+            nm->blob = NULL, nm->size = 0; /* still the caller's */
+            ptl_navmesh_destroy(nm);
+        }
     }
     if (st == PTL_ERR_NO_MEMORY) return ptl_error_set(err, st, "bake: out of memory checking the navmesh");
     if (st < 0)

@@ -39,5 +39,9 @@ ptl_status ptl_cpg_build(const ptl_cpg_in* in, const ptl_allocator* alloc, void*
 /* The bake's last line of defence: ptl_navmesh_validate on a blob it is about to hand out (the
    blob stays the caller's). PTL_ERR_INTERNAL naming the first violation, PTL_ERR_NO_MEMORY. */
 ptl_status ptl_cpg_check_blob(void* blob, size_t size, const ptl_allocator* alloc, ptl_error* err);
+/* ptl_cpg_check_blob that, when it passes, hands back in *keep the navmesh it checked, which has
+   adopted the blob (ptl_bake_landmarks_nm takes it; a caller that does not destroys it after setting
+   its blob to NULL). On failure *keep is NULL and the blob is still the caller's. */
+ptl_status ptl_cpg_check_blob_keep(void* blob, size_t size, const ptl_allocator* alloc, ptl_navmesh** keep, ptl_error* err);
 
 #endif

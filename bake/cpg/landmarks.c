@@ -142,7 +142,16 @@ static ptl_status landmarks(const void* blob, size_t size, bool adopt, uint32_t 
         if (adopt) ptl_mem_free(&a, (void*)(uintptr_t)blob, size);
         return st;
     }
-    blob = nm->blob; /* the copy (or the blob itself) is read from here on */
+    return ptl_bake_landmarks_nm(nm, count, jobs, &a, out, out_size, err);
+}
+
+ptl_status ptl_bake_landmarks_nm(ptl_navmesh* nm, uint32_t count, const ptl_job_system* jobs, const ptl_allocator* alloc,
+                                 void** out, size_t* out_size, ptl_error* err) {
+    ptl_allocator a = ptl_allocator_resolve(alloc);
+    ptl_status st = PTL_OK;
+    *out = NULL;
+    *out_size = 0;
+    const void* blob = nm->blob; /* the copy (or the blob itself) is read from here on */
     const ptl_blob_header* h = nm->h;
     const uint32_t nv = h->vert_count, np = nm->piece_count;
     uint32_t* piece = ptl_mem_alloc(&a, (size_t)nv * sizeof(uint32_t));

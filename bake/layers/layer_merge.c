@@ -85,41 +85,66 @@ static cell_poly cell_poly_at(const ptl_layer_map* of, const ptl_layer_contour* 
     return (cell_poly){buf, end - first};
 }
 
-/* The x-range of the cell within the row of columns z (the strip z <= v <= z + 1): lo[0] < hi[0],
-   or lo[0] >= hi[0] when the cell does not cross the strip with some area. vz0, vz1: the cell's
-   range of v (its vertices'), taken once per cell by the caller. */
-static void cell_row(const cell_poly* cp, double vz0, double vz1, int64_t z, double* lo, double* hi) {
-    const double zs = (double)z, ze = (double)z + 1;
-    *lo = INFINITY, *hi = -INFINITY;
-    if (vz0 >= ze || vz1 <= zs) return;
+/* The x-range of the cell within each row of columns z of z0 .. z1 (the strip z <= v <= z + 1) into
+   lh[2 (z - z0)], lh[2 (z - z0) + 1]: lo < hi, or lo >= hi when the cell does not cross the strip
+   with some area. The range is the span of the vertices inside the strip and of the points where
+   edges cross its two lines; each vertex and each edge crossing is visited once and added to the
+   rows it belongs to (the same values, compared by the same tests, as a scan of every edge per
+   row: fmin and fmax do not depend on the order). vz0, vz1: the cell's range of v. */
+static void cell_rows(const cell_poly* cp, double vz0, double vz1, int64_t z0, int64_t z1, double* lh) {
+    for (int64_t z = z0; z <= z1; ++z) lh[2 * (z - z0)] = INFINITY, lh[2 * (z - z0) + 1] = -INFINITY;
+#define ADD(z, x)                                                                   \
+    do {                                                                            \
+        if ((z) >= z0 && (z) <= z1) {                                               \
+            double* r_ = &lh[2 * ((z) - z0)];                                       \
+            r_[0] = fmin(r_[0], (x)), r_[1] = fmax(r_[1], (x));                     \
+        }                                                                           \
+    } while (0)
     for (uint32_t i = 0; i < cp->n; ++i) {
         const double* a = &cp->uv[2 * i];
         const double* b = &cp->uv[2 * (i + 1 == cp->n ? 0 : i + 1)];
-        if (a[1] >= zs && a[1] <= ze) *lo = fmin(*lo, a[0]), *hi = fmax(*hi, a[0]);
-        for (int k = 0; k < 2; ++k) { /* where the edge crosses the strip's lines */
-            const double zl = k ? ze : zs;
+        /* a lies in the strips z with z <= a.v <= z + 1: floor(a.v) and the one below */
+        if (isfinite(a[1])) {
+            const int64_t f = (int64_t)floor(a[1]);
+            for (int64_t z = f - 1; z <= f; ++z)
+                if (a[1] >= (double)z && a[1] <= (double)z + 1) ADD(z, a[0]);
+        }
+        /* the lines zl strictly between a.v and b.v: zl is the top line of strip zl - 1 and the
+           bottom line of strip zl */
+        const double lo = fmin(a[1], b[1]), hi = fmax(a[1], b[1]);
+        if (!(lo < hi) || !isfinite(lo) || !isfinite(hi)) continue;
+        const int64_t la = (int64_t)floor(lo), lb = (int64_t)ceil(hi);
+        const int64_t ma = la > z0 ? la : z0, mb = lb < z1 + 1 ? lb : z1 + 1; /* lines of the window's strips */
+        for (int64_t L = ma; L <= mb; ++L) {
+            const double zl = (double)L;
             if ((a[1] < zl && b[1] > zl) || (a[1] > zl && b[1] < zl)) {
                 const double x = a[0] + (b[0] - a[0]) * (zl - a[1]) / (b[1] - a[1]);
-                *lo = fmin(*lo, x), *hi = fmax(*hi, x);
+                ADD(L, x);
+                ADD(L - 1, x);
             }
         }
     }
+#undef ADD
+    for (int64_t z = z0; z <= z1; ++z) /* a strip the cell only touches */
+        if (vz0 >= (double)z + 1 || vz1 <= (double)z) lh[2 * (z - z0)] = INFINITY, lh[2 * (z - z0) + 1] = -INFINITY;
 }
 
 /* Fills ov[(z - z0) * w + (x - x0)] for the window x0..x1, z0..z1: 1 where the column's square
    overlaps the cell with some area; and run[2 (z - z0)], run[2 (z - z0) + 1], the first and last
    such x - x0 of the row (first > last: none). A column x of the row overlaps when x + 1 > lo and
    x < hi (the row's x-range), that is for the integers floor(lo) <= x <= ceil(hi) - 1: one run per
-   row, its ends from floor and ceil (exact), clamped to the window as doubles before any conversion. */
-static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov, int64_t* run) {
+   row, its ends from floor and ceil (exact), clamped to the window as doubles before any conversion.
+   lh: room for 2 doubles per row. */
+static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, int64_t z1, uint8_t* ov, int64_t* run,
+                       double* lh) {
     const int64_t w = x1 - x0 + 1;
     double vz0 = INFINITY, vz1 = -INFINITY;
     for (uint32_t i = 0; i < cp->n; ++i) vz0 = fmin(vz0, cp->uv[2 * i + 1]), vz1 = fmax(vz1, cp->uv[2 * i + 1]);
+    cell_rows(cp, vz0, vz1, z0, z1, lh);
     for (int64_t z = z0; z <= z1; ++z) {
         uint8_t* row = ov + (z - z0) * w;
         int64_t* r = run + 2 * (z - z0);
-        double lo, hi;
-        cell_row(cp, vz0, vz1, z, &lo, &hi);
+        const double lo = lh[2 * (z - z0)], hi = lh[2 * (z - z0) + 1];
         memset(row, 0, (size_t)w);
         r[0] = 1, r[1] = 0;
         if (!(lo < hi)) continue;
@@ -130,18 +155,21 @@ static void cell_cover(const cell_poly* cp, int64_t x0, int64_t z0, int64_t x1, 
     }
 }
 
-/* The one floor height of the columns of the window x0..x1, z0..z1 that overlap the cell (`ov`:
-   its cell_cover), -2 for more than one, -1 for none. */
+/* The one floor height of the columns of the window x0..x1, z0..z1 that overlap the cell (`run`:
+   its rows' runs, cell_cover), -2 for more than one, -1 for none. Each row's run is read at once
+   (ptl_lmap_layer_floor_row, into `row`: room for the window's width), the floors being
+   ptl_contour_floor's (the window lies inside the layer's grid). */
 static int32_t cell_own_height(const ptl_layer_map* of, const ptl_layer_contour* lcl, int64_t x0, int64_t z0,
-                               int64_t x1, int64_t z1, const uint8_t* ov) {
-    const int64_t w = x1 - x0 + 1, d = z1 - z0 + 1;
+                               int64_t z1, const int64_t* run, uint16_t* row) {
     int32_t h = -1;
-    for (int64_t z = 0; z < d && h != -2; ++z)
-        for (int64_t x = 0; x < w && h != -2; ++x) {
-            if (!ov[z * w + x]) continue;
-            const int32_t f = ptl_contour_floor(of, lcl, x0 + x, z0 + z);
-            if (f >= 0) h = h == -1 || h == f ? f : -2;
-        }
+    for (int64_t z = 0; z <= z1 - z0 && h != -2; ++z) {
+        const int64_t a = run[2 * z], b = run[2 * z + 1];
+        if (a > b) continue;
+        ptl_lmap_layer_floor_row(of, lcl->layer, lcl->x0 + x0 + a, lcl->z0 + z0 + z, (uint32_t)(b - a + 1),
+                                 PTL_HEIGHT_NONE, row);
+        for (int64_t i = 0; i <= b - a && h != -2; ++i)
+            if (row[i] != PTL_HEIGHT_NONE) h = h == -1 || h == (int32_t)row[i] ? (int32_t)row[i] : -2;
+    }
     return h;
 }
 
@@ -352,6 +380,8 @@ struct ptl_layer_merge {
     uint8_t* cforeign;       /* ncell + 1: a lookup in the cell could read a floor that is not its own */
     PTL_ARRAY(uint8_t) colst; /* a cell's window: which columns it overlaps (cell_cover) */
     PTL_ARRAY(int64_t) colrun; /* the same as one run of columns per row of the window (cell_cover) */
+    PTL_ARRAY(double) colrange; /* each row's x-range of the cell (cell_rows) */
+    PTL_ARRAY(uint16_t) crow;  /* a row of the window's floors (cell_own_height) */
     /* the graph */
     uint32_t ncell, nfinal, junction_portals;
     PTL_ARRAY(uint32_t) cstart;
@@ -654,12 +684,12 @@ static ptl_status merge_tags(ptl_layer_merge* lm) {
 static ptl_status merge_cover(ptl_layer_merge* lm, uint32_t c, int64_t x0, int64_t z0, int64_t x1, int64_t z1) {
     const ptl_allocator* al = &lm->al;
     if (!PTL_RESERVE(al, lm->colst, (uint64_t)(x1 - x0 + 1) * (uint64_t)(z1 - z0 + 1)) ||
-        !PTL_RESERVE(al, lm->colrun, 2 * (uint64_t)(z1 - z0 + 1)))
+        !PTL_RESERVE(al, lm->colrun, 2 * (uint64_t)(z1 - z0 + 1)) || !PTL_RESERVE(al, lm->colrange, 2 * (uint64_t)(z1 - z0 + 1)))
         return PTL_ERR_NO_MEMORY;
     if (!PTL_RESERVE(al, lm->cuv, 2 * (uint64_t)(lm->cstart.data[c + 1] - lm->cstart.data[c]))) return PTL_ERR_NO_MEMORY;
     const cell_poly cp = cell_poly_at(lm->m.of, &lm->m.lc[lm->clayer.data[c]], lm->fxyz, lm->cverts.data, lm->cstart.data[c],
                                       lm->cstart.data[c + 1], lm->cuv.data);
-    cell_cover(&cp, x0, z0, x1, z1, lm->colst.data, lm->colrun.data);
+    cell_cover(&cp, x0, z0, x1, z1, lm->colst.data, lm->colrun.data, lm->colrange.data);
     return PTL_OK;
 }
 
@@ -690,8 +720,9 @@ static ptl_status merge_cell_window(ptl_layer_merge* lm, uint32_t c, ptl_blob_gr
     int32_t h = lm->lgrid[l].flat;
     if (h == -2) {
         if (x0 <= x1 && z0 <= z1) {
-            if (merge_cover(lm, c, x0, z0, x1, z1) < 0) return PTL_ERR_NO_MEMORY;
-            h = cell_own_height(of, lcl, x0, z0, x1, z1, lm->colst.data);
+            if (merge_cover(lm, c, x0, z0, x1, z1) < 0 || !PTL_RESERVE(&lm->al, lm->crow, (uint64_t)(x1 - x0 + 1)))
+                return PTL_ERR_NO_MEMORY;
+            h = cell_own_height(of, lcl, x0, z0, z1, lm->colrun.data, lm->crow.data);
         } else {
             h = -1;
         }
@@ -831,6 +862,8 @@ static void merge_drop_work(ptl_layer_merge* lm) {
     PTL_ARRAY_FREE(al, lm->cuv);
     PTL_ARRAY_FREE(al, lm->colst);
     PTL_ARRAY_FREE(al, lm->colrun);
+    PTL_ARRAY_FREE(al, lm->crow);
+    PTL_ARRAY_FREE(al, lm->colrange);
     m->of = NULL; /* the map may go now */
 }
 

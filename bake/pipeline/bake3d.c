@@ -220,9 +220,11 @@ static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, doubl
 }
 
 /* The layers merged and written as a blob, checked. The map goes before the blob is built: that
-   is the bake's high point on large worlds. */
+   is the bake's high point on large worlds. With `keep` (the landmarks to come), the checked
+   navmesh is handed back there, holding the blob (*blob stays its address). */
 static ptl_status bake_merge(ptl_layer_map* map, const bake_layers* bl, const ptl_bake_desc* d,
-                             const ptl_vx_tiling* tiling, void** blob, size_t* size, ptl_merge_stats* ms, ptl_error* err) {
+                             const ptl_vx_tiling* tiling, void** blob, size_t* size, ptl_merge_stats* ms,
+                             ptl_navmesh** keep, ptl_error* err) {
     ptl_layer_merge* merged = NULL;
     ptl_status st = ptl_merge_layers(map, bl->lc, bl->dc, bl->nl, d->relax, tiling, bl->a, &merged, ms, err);
     ptl_layer_map_free(map);
@@ -230,19 +232,21 @@ static ptl_status bake_merge(ptl_layer_map* map, const bake_layers* bl, const pt
     ptl_layer_merge_free(merged);
     /* Never hand out a navmesh that its own validation rejects (the blob is freed by the caller on
        failure); checked before the landmark searches, which assume a valid mesh. */
-    if (st >= 0) st = ptl_cpg_check_blob(*blob, *size, bl->a, err);
+    if (st >= 0) st = ptl_cpg_check_blob_keep(*blob, *size, bl->a, keep, err);
     return st;
 }
 
-/* Landmarks and hub labels, as the desc asks, each timed. */
-static ptl_status bake_extras(const ptl_bake_desc* d, const ptl_allocator* a, void** blob, size_t* size,
+/* Landmarks and hub labels, as the desc asks, each timed. nm: the checked navmesh holding the blob
+   (bake_merge), searched for the landmarks instead of a navmesh made again (taken here). */
+static ptl_status bake_extras(const ptl_bake_desc* d, const ptl_allocator* a, void** blob, size_t* size, ptl_navmesh* nm,
                               ptl_bake_progress* pg, ptl_bake_stats* bs, double* t, ptl_error* err) {
     ptl_status st = PTL_OK;
     if (d->landmarks > 0) {
         ptl_progress_stage(pg, "landmarks", 0.87f, 0.95f);
         void* with = NULL;
         size_t with_size = 0;
-        st = ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d->landmarks, d->jobs, a, &with, &with_size, err);
+        st = nm ? ptl_bake_landmarks_nm(nm, (uint32_t)d->landmarks, d->jobs, a, &with, &with_size, err)
+                : ptl_bake_landmarks_adopt(*blob, *size, (uint32_t)d->landmarks, d->jobs, a, &with, &with_size, err);
         *blob = with; /* the blob without landmarks went with the navmesh of the landmark searches */
         *size = with_size;
         bs->landmarks = st >= 0 ? (uint32_t)d->landmarks : 0;
@@ -254,15 +258,16 @@ static ptl_status bake_extras(const ptl_bake_desc* d, const ptl_allocator* a, vo
     return st;
 }
 
-/* The walkable area comes from the navmesh (a failure here is the bake's: no stats that lie). */
-static ptl_status bake_area(const void* blob, size_t size, const ptl_allocator* a, ptl_bake_stats* bs, ptl_error* err) {
+/* The walkable area comes from the navmesh (a failure here is the bake's: no stats that lie). The
+   navmesh adopts the blob for the while (no copy of it) and hands it back. */
+static ptl_status bake_area(void* blob, size_t size, const ptl_allocator* a, ptl_bake_stats* bs, ptl_error* err) {
     ptl_navmesh* nm;
-    ptl_navmesh_desc nd = {.alloc = a};
-    ptl_status st = ptl_navmesh_create(blob, size, &nd, &nm, err);
+    ptl_status st = ptl_nm_create_adopt(blob, size, a, &nm, err);
     if (st >= 0) {
         ptl_navmesh_info in;
         ptl_navmesh_get_info(nm, &in);
         bs->walkable_area = in.walkable_area;
+        nm->blob = NULL, nm->size = 0; /* still the caller's */
         ptl_navmesh_destroy(nm);
     }
     return st;
@@ -287,13 +292,14 @@ ptl_status ptl_bake3d_finish(ptl_layer_map* map, ptl_layer_set* lsp, const ptl_b
     ptl_merge_stats ms;
     memset(&ms, 0, sizeof ms);
     if (st >= 0) ptl_progress_stage(&pg, "merge", 0.8f, 0.87f);
-    if (st >= 0) st = bake_merge(map, &bl, &d, tiling, blob, size, &ms, err);
+    ptl_navmesh* checked = NULL; /* with landmarks to search: the checked navmesh, holding the blob */
+    if (st >= 0) st = bake_merge(map, &bl, &d, tiling, blob, size, &ms, d.landmarks > 0 ? &checked : NULL, err);
     bs->ms_merge = ptl_bake3d_now_ms() - t, t = ptl_bake3d_now_ms();
     if (st >= 0) ptl_bake_debug_stage_done(d.debug, PTL_BAKE_STAGE_MERGE);
     for (uint32_t l = 0; l < ls.layer_count; ++l) bs->walkable_spans += ls.layers[l].span_count;
     ptl_layer_map_free(map); /* nothing below reads it, nor the contours and decompositions */
     bake_layers_free(&bl);
-    if (st >= 0) st = bake_extras(&d, &a, blob, size, &pg, bs, &t, err);
+    if (st >= 0) st = bake_extras(&d, &a, blob, size, checked, &pg, bs, &t, err);
     if (st >= 0 && d.offmesh_count) st = ptl_bake_add_offmesh(&d, blob, size, err);
     if (st >= 0) st = bake_area(*blob, *size, &a, bs, err);
     if (st >= 0) {

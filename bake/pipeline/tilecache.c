@@ -32,6 +32,7 @@ struct ptl_tilecache {
     uint8_t* has_stamp;
     uint8_t* dirty;          /* per tile: obstacles over it changed since its marks */
     uint8_t* restamp;        /* per tile: its stamped copy is out of date */
+    uint8_t* stale;          /* per tile: its marks changed since its current view was made */
     uint32_t dirty_count;
     slot_list* over;         /* per tile: the slots of the obstacles over it */
     PTL_ARRAY(tc_obstacle) obs;
@@ -43,6 +44,7 @@ struct ptl_tilecache {
     size_t blob_size;
     uint64_t cache_bytes, rebakes;
     uint32_t last_tiles, pass_tiles, cells;
+    uint32_t pass_whole, pass_edges, last_whole, last_edges; /* copies made whole, in place (restamp_tiles) */
     uint32_t pass_box[4], last_box[4]; /* bounds of the tiles stamped in this pass, in the last rebake's */
     double area;
     double pass_ms, last_ms_stamp; /* spent stamping in this pass, in the last rebake's */
@@ -98,6 +100,7 @@ void ptl_tilecache_destroy(ptl_tilecache* tc) {
     ptl_mem_free(&a, tc->has_stamp, n + 1);
     ptl_mem_free(&a, tc->dirty, n + 1);
     ptl_mem_free(&a, tc->restamp, n + 1);
+    ptl_mem_free(&a, tc->stale, n + 1);
     ptl_mem_free(&a, tc->over, (n + 1) * sizeof *tc->over);
     PTL_ARRAY_FREE(&a, tc->obs);
     PTL_ARRAY_FREE(&a, tc->free_slots);
@@ -176,8 +179,9 @@ ptl_status ptl_tilecache_create(const void* cache, size_t size, const ptl_tileca
     tc->has_stamp = ptl_mem_calloc(&a, n + 1, 1);
     tc->dirty = ptl_mem_calloc(&a, n + 1, 1);
     tc->restamp = ptl_mem_calloc(&a, n + 1, 1);
+    tc->stale = ptl_mem_calloc(&a, n + 1, 1);
     tc->over = ptl_mem_calloc(&a, n + 1, sizeof *tc->over);
-    if (st >= 0 && (!tc->removed || !tc->stamped || !tc->has_stamp || !tc->dirty || !tc->restamp || !tc->over))
+    if (st >= 0 && (!tc->removed || !tc->stamped || !tc->has_stamp || !tc->dirty || !tc->restamp || !tc->stale || !tc->over))
         st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "tile cache: out of memory");
     if (st >= 0) st = rebake(tc, err);
     if (st < 0) {
@@ -313,25 +317,31 @@ ptl_status ptl_tilecache_remove(ptl_tilecache* tc, ptl_obstacle_ref ref, ptl_err
     return PTL_OK;
 }
 
-/* Tile i's marks from the obstacles over it. */
+/* Tile i's marks from the obstacles over it. Where they are the ones it had, nothing is restamped
+   (a stamped copy depends only on the marks of its tile and its neighbours); where they changed,
+   the tile and its neighbours are, and the tile's view is stale (its spans change). */
 static ptl_status mark_tile(ptl_tilecache* tc, uint32_t i, const ptl_tc_shape** shapes) {
     const ptl_vx_tile* t = &tc->base[i];
     const slot_list* l = &tc->over[i];
     for (uint32_t j = 0; j < l->count; ++j) shapes[j] = &tc->obs.data[l->data[j]].shape;
-    uint8_t* r = tc->removed[i];
-    if (!r && l->count) r = ptl_mem_alloc(&tc->a, (size_t)t->span_count + 1);
+    uint8_t* r = l->count ? ptl_mem_alloc(&tc->a, (size_t)t->span_count + 1) : NULL;
     if (!r && l->count) return PTL_ERR_NO_MEMORY;
     const uint32_t n = r ? ptl_tc_mark(&tc->w, t, shapes, l->count, r) : 0;
     if (r && n == 0) ptl_mem_free(&tc->a, r, (size_t)t->span_count + 1), r = NULL;
-    if ((r != NULL) != (tc->removed[i] != NULL) || r) { /* this tile's copy and its neighbours' */
-        const int32_t tx = (int32_t)(i % (uint32_t)tc->w.tl->tiles_x), tz = (int32_t)(i / (uint32_t)tc->w.tl->tiles_x);
-        const int32_t nb[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
-        for (int k = 0; k < 5; ++k) {
-            const int32_t x = tx + nb[k][0], z = tz + nb[k][1];
-            if (x >= 0 && z >= 0 && x < tc->w.tl->tiles_x && z < tc->w.tl->tiles_z)
-                tc->restamp[(uint32_t)z * (uint32_t)tc->w.tl->tiles_x + (uint32_t)x] = 1;
-        }
+    uint8_t* old = tc->removed[i];
+    if ((!r && !old) || (r && old && !memcmp(r, old, t->span_count))) {
+        if (r) ptl_mem_free(&tc->a, r, (size_t)t->span_count + 1);
+        return PTL_OK;
     }
+    if (old) ptl_mem_free(&tc->a, old, (size_t)t->span_count + 1);
+    const int32_t tx = (int32_t)(i % (uint32_t)tc->w.tl->tiles_x), tz = (int32_t)(i / (uint32_t)tc->w.tl->tiles_x);
+    const int32_t nb[5][2] = {{0, 0}, {-1, 0}, {1, 0}, {0, -1}, {0, 1}};
+    for (int k = 0; k < 5; ++k) {
+        const int32_t x = tx + nb[k][0], z = tz + nb[k][1];
+        if (x >= 0 && z >= 0 && x < tc->w.tl->tiles_x && z < tc->w.tl->tiles_z)
+            tc->restamp[(uint32_t)z * (uint32_t)tc->w.tl->tiles_x + (uint32_t)x] = 1;
+    }
+    tc->stale[i] = 1;
     tc->removed[i] = r;
     return PTL_OK;
 }
@@ -349,26 +359,52 @@ static bool needs_copy(const ptl_tilecache* tc, uint32_t i) {
     return false;
 }
 
+/* Tile i's stamped copy brought up to date in place (ptl_tc_stamp_edges: its marks are those it
+   was made with), the pieces of the columns that changed marked for their flood. */
+static ptl_status restamp_edges(ptl_tilecache* tc, uint32_t i) {
+    const ptl_vx_tile* t = &tc->base[i];
+    const size_t cap = 2 * ((size_t)t->w + (size_t)t->d) + 2 * (size_t)t->gap_count;
+    uint32_t* cols = ptl_mem_alloc(&tc->a, cap * sizeof *cols);
+    uint32_t n = 0;
+    ptl_status st = cols ? ptl_tc_stamp_edges(&tc->w, (const uint8_t* const*)tc->removed, i, &tc->a, &tc->stamped[i], cols, &n)
+                         : PTL_ERR_NO_MEMORY;
+    for (uint32_t k = 0; k < n && tc->has_layers; ++k) ptl_tc_layers_mark_local(&tc->layers, t, cols[k]);
+    ptl_mem_free(&tc->a, cols, cap * sizeof *cols);
+    return st;
+}
+
 /* The stamped copies of the tiles to restamp, made again; the pieces holding a column whose spans,
-   links or gap links changed are marked for their flood (tilecache_layers.c). */
+   links or gap links changed are marked for their flood (tilecache_layers.c). A tile whose own marks
+   did not change (not stale) keeps its spans: only its border columns' links and its gap links can
+   change, so its copy is brought up to date in place and only those columns are compared. The full
+   rebake makes every copy whole (the tests compare the two). */
 static ptl_status restamp_tiles(ptl_tilecache* tc) {
     for (uint32_t i = 0; i < tc->ntiles; ++i) {
         if (!tc->restamp[i]) continue;
+        const bool copy = needs_copy(tc, i), fresh = !tc->stale[i] && !tc->full;
+        if (copy && fresh && tc->has_stamp[i]) {
+            ptl_status st = restamp_edges(tc, i);
+            if (st < 0) return st;
+            tc->restamp[i] = 0, ++tc->pass_edges;
+            continue;
+        }
         ptl_vx_tile nt;
         memset(&nt, 0, sizeof nt);
-        const bool copy = needs_copy(tc, i);
         ptl_status st = copy ? ptl_tc_stamp(&tc->w, (const uint8_t* const*)tc->removed, i, &tc->a, &nt) : PTL_OK;
+        const ptl_vx_tile* before = tc->has_stamp[i] ? &tc->stamped[i] : &tc->base[i];
+        const ptl_vx_tile* after = copy ? &nt : &tc->base[i];
         if (!tc->has_layers) {
-        } else if (st >= 0) ptl_tc_layers_mark_changed(&tc->layers, tc->has_stamp[i] ? &tc->stamped[i] : &tc->base[i],
-                                                copy ? &nt : &tc->base[i]);
+        } else if (st >= 0 && fresh) ptl_tc_layers_mark_changed_edges(&tc->layers, before, after);
+        else if (st >= 0) ptl_tc_layers_mark_changed(&tc->layers, before, after);
         else ptl_tc_layers_mark_tile(&tc->layers, &tc->base[i]);
         free_stamped(tc, i);
         if (copy) tc->stamped[i] = nt, tc->has_stamp[i] = 1; /* freed by free_stamped even when incomplete */
         if (st < 0) { /* the tile as cached until it is restamped: its pieces are flooded again then */
             free_stamped(tc, i);
+            tc->stale[i] = 1;
             return st;
         }
-        tc->restamp[i] = 0;
+        tc->restamp[i] = 0, tc->stale[i] = 0, tc->pass_whole += copy;
     }
     return PTL_OK;
 }
@@ -412,6 +448,7 @@ ptl_status ptl_tilecache_update(ptl_tilecache* tc, uint32_t budget_us, bool* don
     st = rebake(tc, err);
     if (st < 0) return st;
     tc->last_tiles = tc->pass_tiles, tc->pass_tiles = 0;
+    tc->last_whole = tc->pass_whole, tc->last_edges = tc->pass_edges, tc->pass_whole = tc->pass_edges = 0;
     memcpy(tc->last_box, tc->pass_box, sizeof tc->last_box);
     tc->last_ms_stamp = tc->pass_ms, tc->pass_ms = 0;
     *done = true;
@@ -438,6 +475,7 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     out->cache_bytes = tc->cache_bytes;
     out->rebakes = tc->rebakes;
     if (tc->has_layers) out->layers_kept = tc->layers.memo.kept, out->layers_made = tc->layers.memo.made;
+    out->restamped_whole = tc->last_whole, out->restamped_edges = tc->last_edges;
     out->ms_stamp = tc->last_ms_stamp;
     out->ms_layers = tc->last.ms_layers, out->ms_contours = tc->last.ms_contours;
     out->ms_decompose = tc->last.ms_decompose, out->ms_merge = tc->last.ms_merge, out->ms_total = tc->last.ms_total;

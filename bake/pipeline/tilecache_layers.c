@@ -74,21 +74,53 @@ static uint32_t first_gap(const ptl_vx_tile* t, uint32_t s) {
     return lo;
 }
 
-void ptl_tc_layers_mark_changed(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after) {
-    const uint32_t w = (uint32_t)after->w, cols = w * (uint32_t)after->d;
-    for (uint32_t k = 0; k < cols; ++k) {
-        const int32_t gx = after->x0 + (int32_t)(k % w), gz = after->z0 + (int32_t)(k / w);
-        if (L->dirty[(uint32_t)gz / PTL_LMAP_B * L->px + (uint32_t)gx / PTL_LMAP_B]) continue; /* no need to look */
-        const uint32_t s0 = ptl_tiles_tile_col(before, k), s1 = ptl_tiles_tile_col(before, k + 1);
-        const uint32_t t0 = ptl_tiles_tile_col(after, k), t1 = ptl_tiles_tile_col(after, k + 1);
-        bool same = s1 - s0 == t1 - t0 && (s1 == s0 || !memcmp(before->spans + s0, after->spans + t0,
-                                                                (size_t)(s1 - s0) * sizeof *after->spans));
-        if (same && (before->gap_count || after->gap_count)) {
-            const uint32_t ga = first_gap(before, s0), gb = first_gap(after, t0);
-            same = same_gaps(before->gaps, ga, first_gap(before, s1), s0, after->gaps, gb, first_gap(after, t1), t0);
-        }
-        if (!same) mark_column(L, gx, gz);
+/* Marks dirty the piece of local column k when the column's spans, links or gap links differ
+   between the two views of one tile. */
+static void check_column(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after, uint32_t k) {
+    const uint32_t w = (uint32_t)after->w;
+    const int32_t gx = after->x0 + (int32_t)(k % w), gz = after->z0 + (int32_t)(k / w);
+    if (L->dirty[(uint32_t)gz / PTL_LMAP_B * L->px + (uint32_t)gx / PTL_LMAP_B]) return; /* no need to look */
+    const uint32_t s0 = ptl_tiles_tile_col(before, k), s1 = ptl_tiles_tile_col(before, k + 1);
+    const uint32_t t0 = ptl_tiles_tile_col(after, k), t1 = ptl_tiles_tile_col(after, k + 1);
+    bool same = s1 - s0 == t1 - t0 && (s1 == s0 || !memcmp(before->spans + s0, after->spans + t0,
+                                                            (size_t)(s1 - s0) * sizeof *after->spans));
+    if (same && (before->gap_count || after->gap_count)) {
+        const uint32_t ga = first_gap(before, s0), gb = first_gap(after, t0);
+        same = same_gaps(before->gaps, ga, first_gap(before, s1), s0, after->gaps, gb, first_gap(after, t1), t0);
     }
+    if (!same) mark_column(L, gx, gz);
+}
+
+void ptl_tc_layers_mark_changed(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after) {
+    const uint32_t cols = (uint32_t)after->w * (uint32_t)after->d;
+    for (uint32_t k = 0; k < cols; ++k) check_column(L, before, after, k);
+}
+
+/* Tile t's local column holding span s. */
+static uint32_t column_of_span(const ptl_vx_tile* t, uint32_t s) {
+    uint32_t c = 0;
+    for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
+        const uint32_t mid = (c + hi) / 2;
+        if (ptl_tiles_tile_col(t, mid + 1) <= s) c = mid + 1;
+        else hi = mid;
+    }
+    return c;
+}
+
+void ptl_tc_layers_mark_changed_edges(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after) {
+    const uint32_t W = (uint32_t)after->w, D = (uint32_t)after->d;
+    for (uint32_t k = 0; k < W * D; ++k) {
+        const uint32_t x = k % W, z = k / W;
+        if (x != 0 && x != W - 1 && z != 0 && z != D - 1) k += W - 2 - 1; /* to the row's last column */
+        else check_column(L, before, after, k);
+    }
+    for (uint32_t g = 0; g < before->gap_count; ++g) check_column(L, before, after, column_of_span(before, before->gaps[g].span));
+    for (uint32_t g = 0; g < after->gap_count; ++g) check_column(L, before, after, column_of_span(after, after->gaps[g].span));
+}
+
+void ptl_tc_layers_mark_local(ptl_tc_layers* L, const ptl_vx_tile* t, uint32_t k) {
+    const uint32_t w = (uint32_t)t->w;
+    mark_column(L, t->x0 + (int32_t)(k % w), t->z0 + (int32_t)(k / w));
 }
 
 typedef struct piece_job {

@@ -24,6 +24,12 @@ void ptl_tc_layers_free(ptl_tc_layers* L, const ptl_allocator* a);
 /* Marks dirty the pieces holding a column of tile view `after` that differs from `before` (the same
    tile's previous view: spans, links, gap links). */
 void ptl_tc_layers_mark_changed(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after);
+/* ptl_tc_layers_mark_changed where the two views have the same spans in every column (the tile's
+   marks unchanged, only its neighbours' changed): links differ only in the border columns, so only
+   those and the columns holding a gap link in either view are compared. */
+void ptl_tc_layers_mark_changed_edges(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after);
+/* Marks dirty the piece holding local column k of tile t. */
+void ptl_tc_layers_mark_local(ptl_tc_layers* L, const ptl_vx_tile* t, uint32_t k);
 /* Marks dirty the pieces that hold a column of tile t. */
 void ptl_tc_layers_mark_tile(ptl_tc_layers* L, const ptl_vx_tile* t);
 /* Floods the dirty pieces again from the tiles as they stand (views: each tile's current view, row

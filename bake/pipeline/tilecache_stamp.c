@@ -165,3 +165,78 @@ ptl_status ptl_tc_stamp(const ptl_tc_tiles* w, const uint8_t* const* removed, ui
     ptl_mem_free(a, keep, ((size_t)t->span_count + 1) * sizeof *keep);
     return st;
 }
+
+/* Tile t's local column holding span s (binary search of its column index). */
+static uint32_t column_of_span(const ptl_vx_tile* t, uint32_t s) {
+    uint32_t c = 0;
+    for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
+        const uint32_t mid = (c + hi) / 2;
+        if (ptl_tiles_tile_col(t, mid + 1) <= s) c = mid + 1;
+        else hi = mid;
+    }
+    return c;
+}
+
+/* Border column k of tile t made again into view (same layout: view's column k holds t's spans
+   that stay, in order); true when a span changed. */
+static bool stamp_border_column(const ptl_tc_tiles* w, const uint8_t* const* removed, const ptl_vx_tile* t,
+                                const uint8_t* r, uint32_t k, ptl_vx_tile* view) {
+    const int32_t x = t->x0 + (int32_t)(k % (uint32_t)t->w), z = t->z0 + (int32_t)(k / (uint32_t)t->w);
+    uint32_t n = ptl_tiles_tile_col(view, k);
+    bool changed = false;
+    for (uint32_t i = ptl_tiles_tile_col(t, k), e = ptl_tiles_tile_col(t, k + 1); i < e; ++i) {
+        if (r && r[i] == PTL_TC_REMOVED) continue;
+        ptl_vx_tspan s = t->spans[i];
+        if (r && r[i] >= PTL_TC_AREA) s.tag = (uint16_t)(r[i] - PTL_TC_AREA);
+        for (int d = 0; d < 4; ++d) {
+            if (s.con[d] == PTL_VX_NOCON) continue;
+            const uint32_t kk = renumber(w, removed, x + DX[d], z + DZ[d], s.con[d]);
+            s.con[d] = kk == PTL_VX_NONE ? (uint8_t)PTL_VX_NOCON : (uint8_t)kk;
+        }
+        changed |= memcmp(&view->spans[n], &s, sizeof s) != 0;
+        view->spans[n++] = s;
+    }
+    return changed;
+}
+
+ptl_status ptl_tc_stamp_edges(const ptl_tc_tiles* w, const uint8_t* const* removed, uint32_t ti, const ptl_allocator* a,
+                              ptl_vx_tile* view, uint32_t* cols_out, uint32_t* n_out) {
+    const ptl_vx_tile* t = &w->base[ti];
+    const uint8_t* r = removed[ti];
+    const uint32_t W = (uint32_t)t->w, D = (uint32_t)t->d;
+    uint32_t n = 0;
+    ptl_vx_gap* gaps = NULL;
+    if (t->gap_count && !(gaps = ptl_mem_alloc(a, (size_t)t->gap_count * sizeof *gaps))) return PTL_ERR_NO_MEMORY;
+    for (uint32_t k = 0; k < W * D; ++k) {
+        const uint32_t x = k % W, z = k / W;
+        if (x != 0 && x != W - 1 && z != 0 && z != D - 1) {
+            k += W - 2 - 1; /* to the row's last column */
+            continue;
+        }
+        if (stamp_border_column(w, removed, t, r, k, view)) cols_out[n++] = k;
+    }
+    /* the gap links as ptl_tc_stamp makes them: a span that stays is at its column's start in the
+       view plus its index among the column's spans that stay */
+    uint32_t ng = 0;
+    for (uint32_t g = 0; g < t->gap_count; ++g) {
+        ptl_vx_gap gp = t->gaps[g];
+        const uint32_t c = column_of_span(t, gp.span);
+        const int32_t cx = t->x0 + (int32_t)(c % W), cz = t->z0 + (int32_t)(c / W);
+        const uint32_t own = renumber(w, removed, cx, cz, gp.span - ptl_tiles_tile_col(t, c));
+        if (own == PTL_VX_NONE) continue;
+        const int32_t steps = (int32_t)gp.cols + 1;
+        const uint32_t k = renumber(w, removed, cx + DX[gp.dir & 3] * steps, cz + DZ[gp.dir & 3] * steps, gp.other);
+        if (k == PTL_VX_NONE) continue;
+        gp.span = ptl_tiles_tile_col(view, c) + own, gp.other = k;
+        gaps[ng++] = gp;
+    }
+    if (ng != view->gap_count || (ng && memcmp(gaps, view->gaps, (size_t)ng * sizeof *gaps))) {
+        for (uint32_t g = 0; g < view->gap_count; ++g) cols_out[n++] = column_of_span(view, view->gaps[g].span);
+        for (uint32_t g = 0; g < ng; ++g) cols_out[n++] = column_of_span(view, gaps[g].span);
+        if (ng) memcpy(view->gaps, gaps, (size_t)ng * sizeof *gaps);
+        view->gap_count = ng;
+    }
+    ptl_mem_free(a, gaps, (size_t)t->gap_count * sizeof *gaps);
+    *n_out = n;
+    return PTL_OK;
+}

@@ -30,5 +30,13 @@ uint32_t ptl_tc_mark(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_s
    (in both directions: the neighbour tiles are restamped too). `out` gets its own arrays. */
 ptl_status ptl_tc_stamp(const ptl_tc_tiles* w, const uint8_t* const* removed, uint32_t ti, const ptl_allocator* a,
                         ptl_vx_tile* out);
+/* Tile ti's stamped copy `view`, made while removed[ti] was what it is now, brought up to date in
+   place after its neighbours' marks changed: only the links of its border columns and its gap links
+   can differ from ptl_tc_stamp's, so those are made again (the same bytes as a new ptl_tc_stamp).
+   Writes the local columns whose spans or gap links changed into cols_out (room: 2 (w + d) plus
+   twice the base tile's gap links; a column may come twice), their count in *n_out.
+   PTL_ERR_NO_MEMORY leaves view as it was. */
+ptl_status ptl_tc_stamp_edges(const ptl_tc_tiles* w, const uint8_t* const* removed, uint32_t ti, const ptl_allocator* a,
+                              ptl_vx_tile* view, uint32_t* cols_out, uint32_t* n_out);
 
 #endif

@@ -138,6 +138,10 @@ typedef struct ptl_tilecache_info {
     /* the last rebake's layers whose contour and decomposition were kept from the rebake before
        (their traced outline and edge kinds unchanged) and made again; 0, 0 with full_rebake */
     uint32_t layers_kept, layers_made;
+    /* the last rebake's tiles whose stamped copies were made again whole, and those brought up to
+       date in place (their own marks unchanged: only their border columns' links and their gap links
+       made again); every copy is made whole with full_rebake */
+    uint32_t restamped_whole, restamped_edges;
     /* [Units: ms] the last rebake, wall clock: stamping (the update calls before it included), the
        layers from the tiles, contours, decompositions, merge, then landmarks and the checks */
     double ms_stamp, ms_layers, ms_contours, ms_decompose, ms_merge, ms_total;
