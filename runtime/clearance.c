@@ -438,6 +438,9 @@ static double seg_seg_distance(const seg* a, const seg* b) {
    the exact search's open list (q->heap, unused here: max_nodes / 2 walls); false when there are
    more. */
 static uint32_t wall_capacity(const ptl_query* q) { return (uint32_t)((size_t)q->max_nodes * sizeof(ptl_heap_item) / sizeof(seg)); }
+/* ptl_clear_move keeps a double per gathered wall in the lower half of the node pool */
+_Static_assert(sizeof(ptl_snode) >= sizeof(ptl_heap_item) && sizeof(seg) >= 2 * sizeof(double),
+               "the walls' bounds fit the node pool's lower half");
 
 static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, double reach, uint32_t* count) {
     const ptl_navmesh* nm = q->nm;
@@ -757,6 +760,20 @@ static void ray_candidates(cand_state* cs, double vx, double vz, const seg* b) {
     }
 }
 
+/* A lower bound of p's distance to any candidate made from wall w (each lies within r of w, up to
+   rounding): p's distance to w less r, less a margin of 1e-6 of the sizes involved. */
+static double wall_bound(const cand_state* cs, const seg* w) {
+    double x, z, d = nearest_on_segment(cs->s->x, cs->s->z, w->ax, w->az, w->bx, w->bz, &x, &z);
+    double len = ptl_len2(w->bx - w->ax, w->bz - w->az);
+    return d - cs->r - 1e-6 * (1 + cs->r + cs->reach + d + len);
+}
+
+/* Would try_candidate turn down every candidate at least `bound` from p, before any check? */
+static bool beyond_take(const cand_state* cs, double bound) {
+    if (bound > cs->reach) return true;
+    return cs->found && bound > cs->best_d + cs->q->eps;
+}
+
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* ox, double* oz,
                           uint32_t* ocell, uint32_t* roomy) {
     bool ok, none_near;
@@ -774,16 +791,26 @@ ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, doub
             if (cs.reach < q->eps) return PTL_ERR_OUT_OF_NODES;
             cs.reach = cs.reach * 0.5 < q->eps ? 0 : cs.reach * 0.5;
         }
+        /* Every candidate lies within r of the walls it is made from (on a stadium's boundary), so
+           it is at least (p's distance to such a wall) - r from p: a wall whose bound exceeds what
+           try_candidate would still take (the reach, and once one is found the best distance plus
+           the tolerance) makes no candidate it takes, and its candidates are not made. The bound
+           (wall_bound) is lowered by a margin far above the rounding of the candidates (a line
+           meeting a circle near its tangent is off by about sqrt(DBL_EPSILON) times the sizes), so
+           the same candidates are taken in the same order: the same point. */
+        double* bound = (double*)(void*)q->nodes; /* the node pool's lower half: unused here */
+        for (uint32_t i = 0; i < cs.wall_count; ++i) bound[i] = wall_bound(&cs, &cs.walls[i]);
         for (uint32_t i = 0; i < cs.wall_count && cs.error == PTL_OK; ++i) {
-            single_wall_candidates(&cs, &cs.walls[i]);
+            if (!beyond_take(&cs, bound[i])) single_wall_candidates(&cs, &cs.walls[i]);
             /* the rays from p past this wall's first corner (every corner starts a wall) */
             for (uint32_t j = 0; j < cs.wall_count && cs.error == PTL_OK; ++j)
-                ray_candidates(&cs, cs.walls[i].ax, cs.walls[i].az, &cs.walls[j]);
-            for (uint32_t j = i + 1; j < cs.wall_count && cs.error == PTL_OK; ++j)
-                if (seg_seg_distance(&cs.walls[i], &cs.walls[j]) <= 2 * cs.r) {
-                    pair_candidates(&cs, &cs.walls[i], &cs.walls[j]);
-                    pair_candidates(&cs, &cs.walls[j], &cs.walls[i]);
-                }
+                if (!beyond_take(&cs, bound[j])) ray_candidates(&cs, cs.walls[i].ax, cs.walls[i].az, &cs.walls[j]);
+            for (uint32_t j = i + 1; j < cs.wall_count && cs.error == PTL_OK; ++j) {
+                const double b = fmax(bound[i], bound[j]);
+                if (beyond_take(&cs, b) || !(seg_seg_distance(&cs.walls[i], &cs.walls[j]) <= 2 * cs.r)) continue;
+                pair_candidates(&cs, &cs.walls[i], &cs.walls[j]);
+                if (!beyond_take(&cs, b)) pair_candidates(&cs, &cs.walls[j], &cs.walls[i]);
+            }
         }
         if (cs.error < 0) return cs.error;
         if (!cs.found) return PTL_ERR_NOT_FOUND;
