@@ -90,8 +90,11 @@ static bool in_arc(const arc* a, double x, double z) {
     return from >= 0 || to >= 0;
 }
 
-/* Squared distance from p to segment a-b. */
-static double point_segment2(double px, double pz, double ax, double az, double bx, double bz) {
+/* Squared distance from p to segment a-b. Always inline: the checks call it in their inner loops. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double point_segment2(double px, double pz, double ax, double az, double bx, double bz) {
     double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
     double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
@@ -119,6 +122,15 @@ static double segment_segment(double ax, double az, double bx, double bz, double
    when none is: most edges a check meets are far, a few very near. */
 static bool segment_within(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez, double lim) {
     if (!(lim > 0)) return false;
+    /* Boxes apart by more than lim are farther than lim. The margin (1e-9 of lim, and 1e-15 of the
+       coordinates' sizes, far above the rounding of the distances below) keeps the answer the one
+       the distances give. */
+    const double g1 = (cx < ex ? cx : ex) - (ax > bx ? ax : bx), g2 = (ax < bx ? ax : bx) - (cx > ex ? cx : ex);
+    const double g3 = (cz < ez ? cz : ez) - (az > bz ? az : bz), g4 = (az < bz ? az : bz) - (cz > ez ? cz : ez);
+    const double gap = g1 > g2 ? (g1 > g3 ? (g1 > g4 ? g1 : g4) : (g3 > g4 ? g3 : g4)) : (g2 > g3 ? (g2 > g4 ? g2 : g4) : (g3 > g4 ? g3 : g4));
+    if (gap > lim && gap > lim * (1 + 1e-9) + 1e-15 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + fabs(cx) + fabs(cz) +
+                                                      fabs(ex) + fabs(ez)))
+        return false;
     const double lim2 = lim * lim, sure = lim2 * (1 - 1e-9);
     double d = point_segment2(ax, az, cx, cz, ex, ez);
     if (d < sure) return true;
@@ -533,9 +545,19 @@ static uint32_t near_walls(ptl_query* q, uint32_t v, double reach, double* out, 
    writer's near walls. */
 static double near_distance(const out_writer* w, double x, double z, bool seg, double ex, double ez) {
     double best = INFINITY;
+    if (!seg) {
+        /* the least squared distance, then its square root: sqrt is monotone and correctly rounded,
+           so this is the least of the distances */
+        for (uint32_t k = 0; k < w->near_count; ++k) {
+            const double* o = w->near + 4 * (size_t)k;
+            double d = point_segment2(x, z, o[0], o[1], o[2], o[3]);
+            best = d < best ? d : best;
+        }
+        return sqrt(best);
+    }
     for (uint32_t k = 0; k < w->near_count; ++k) {
         const double* o = w->near + 4 * (size_t)k;
-        double d = seg ? segment_segment(x, z, ex, ez, o[0], o[1], o[2], o[3]) : point_segment(x, z, o[0], o[1], o[2], o[3]);
+        double d = segment_segment(x, z, ex, ez, o[0], o[1], o[2], o[3]);
         best = d < best ? d : best;
     }
     return best;
@@ -555,9 +577,13 @@ static bool near_within(const out_writer* w, double x, double z, double ex, doub
 /* Does (x, z) come nearer than lim to one of the writer's near walls (near_distance(w, x, z, false,
    0, 0) < lim), stopping at the first? */
 static bool near_point_within(const out_writer* w, double x, double z, double lim) {
+    /* sqrt(d2) < lim without the square root where d2 is clearly on one side of lim^2 */
+    if (!(lim > 0)) return false;
+    const double lim2 = lim * lim, lo = lim2 * (1 - 1e-9), hi = lim2 * (1 + 1e-9);
     for (uint32_t k = 0; k < w->near_count; ++k) {
         const double* o = w->near + 4 * (size_t)k;
-        if (point_segment(x, z, o[0], o[1], o[2], o[3]) < lim) return true;
+        const double d2 = point_segment2(x, z, o[0], o[1], o[2], o[3]);
+        if (d2 < lo || (d2 <= hi && sqrt(d2) < lim)) return true;
     }
     return false;
 }
