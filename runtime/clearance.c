@@ -833,8 +833,9 @@ void ptl_clear_float_point(ptl_query* q, double x, double z, uint32_t cell, doub
     at.x = x, at.z = z, at.cell = at.pair[0] = cell, at.cells = at.pair, at.cell_count = 1;
     double best = -1;
     for (int ring = 0; ring <= 2; ++ring) {
-        for (int i = -ring; i <= ring; ++i)
-            for (int j = -ring; j <= ring; ++j) {
+        /* keep never exceeds r: once one keeps r, no later one is taken */
+        for (int i = -ring; i <= ring && best < r; ++i)
+            for (int j = -ring; j <= ring && best < r; ++j) {
                 if (ring && abs(i) != ring && abs(j) != ring) continue;
                 float cx = bx, cz = bz;
                 for (int k = 0; k < abs(i); ++k) cx = nextafterf(cx, i > 0 ? INFINITY : -INFINITY);

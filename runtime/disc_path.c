@@ -596,8 +596,9 @@ static void near_float_point(const out_writer* w, double x, double z, float* fx,
     *fx = bx, *fz = bz;
     double best = -1;
     for (int ring = 0; ring <= 2; ++ring) {
-        for (int i = -ring; i <= ring; ++i)
-            for (int j = -ring; j <= ring; ++j) {
+        /* keep never exceeds r: once one keeps r, no later one is taken */
+        for (int i = -ring; i <= ring && best < w->r; ++i)
+            for (int j = -ring; j <= ring && best < w->r; ++j) {
                 if (ring && abs(i) != ring && abs(j) != ring) continue;
                 float cx = bx, cz = bz;
                 for (int k = 0; k < abs(i); ++k) cx = nextafterf(cx, i > 0 ? INFINITY : -INFINITY);
