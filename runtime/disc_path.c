@@ -117,20 +117,23 @@ static double segment_segment(double ax, double az, double bx, double bz, double
     return sqrt(fmin(d, fmin(point_segment2(cx, cz, ax, az, bx, bz), point_segment2(ex, ez, ax, az, bx, bz))));
 }
 
+/* Are the boxes of segment a-b and of segment c-e (or point c, e = c) apart by more than lim, by a
+   margin (1e-9 of lim, and 1e-15 of the coordinates' sizes) far above the rounding of the distances
+   the checks compute? Then every distance they compute between the two is over lim: a box test in
+   front of a distance gives the distance's answer. */
+static bool boxes_apart(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez, double lim) {
+    const double g1 = (cx < ex ? cx : ex) - (ax > bx ? ax : bx), g2 = (ax < bx ? ax : bx) - (cx > ex ? cx : ex);
+    const double g3 = (cz < ez ? cz : ez) - (az > bz ? az : bz), g4 = (az < bz ? az : bz) - (cz > ez ? cz : ez);
+    const double g12 = g1 > g2 ? g1 : g2, g34 = g3 > g4 ? g3 : g4, gap = g12 > g34 ? g12 : g34;
+    return gap > lim && gap > lim * (1 + 1e-9) + 1e-15 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + fabs(cx) + fabs(cz) +
+                                                       fabs(ex) + fabs(ez));
+}
+
 /* Is segment a-b nearer than lim to segment c-e (segment_segment(...) < lim)? The squared
    distances of the four ends, stopping at the first clearly below lim, and the crossing test only
    when none is: most edges a check meets are far, a few very near. */
 static bool segment_within(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez, double lim) {
-    if (!(lim > 0)) return false;
-    /* Boxes apart by more than lim are farther than lim. The margin (1e-9 of lim, and 1e-15 of the
-       coordinates' sizes, far above the rounding of the distances below) keeps the answer the one
-       the distances give. */
-    const double g1 = (cx < ex ? cx : ex) - (ax > bx ? ax : bx), g2 = (ax < bx ? ax : bx) - (cx > ex ? cx : ex);
-    const double g3 = (cz < ez ? cz : ez) - (az > bz ? az : bz), g4 = (az < bz ? az : bz) - (cz > ez ? cz : ez);
-    const double gap = g1 > g2 ? (g1 > g3 ? (g1 > g4 ? g1 : g4) : (g3 > g4 ? g3 : g4)) : (g2 > g3 ? (g2 > g4 ? g2 : g4) : (g3 > g4 ? g3 : g4));
-    if (gap > lim && gap > lim * (1 + 1e-9) + 1e-15 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + fabs(cx) + fabs(cz) +
-                                                      fabs(ex) + fabs(ez)))
-        return false;
+    if (!(lim > 0) || boxes_apart(ax, az, bx, bz, cx, cz, ex, ez, lim)) return false;
     const double lim2 = lim * lim, sure = lim2 * (1 - 1e-9);
     double d = point_segment2(ax, az, cx, cz, ex, ez);
     if (d < sure) return true;
@@ -243,8 +246,11 @@ static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span
         for (uint32_t i = 0; i < c->vert_count; ++i) {
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            /* (the arc lies in the box of its circle) */
             if (sa->nbr == PTL_NONE) {
-                if (segment_arc(sa->x, sa->z, sb->x, sb->z, &the_arc) < lim) return false;
+                if (!boxes_apart(sa->x, sa->z, sb->x, sb->z, cx - r, cz - r, cx + r, cz + r, lim) &&
+                    segment_arc(sa->x, sa->z, sb->x, sb->z, &the_arc) < lim)
+                    return false;
             } else if (q->seen_stamp[sa->nbr] != stamp && segment_segment(cx, cz, cx, cz, sa->x, sa->z, sb->x, sb->z) < 2 * r) {
                 q->seen_stamp[sa->nbr] = stamp;
                 q->cheap[tail++] = sa->nbr;
