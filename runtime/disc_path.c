@@ -407,11 +407,9 @@ int ptl_disc_cone_miss(const ptl_query* q, uint32_t v, double x, double z) {
     uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
     if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return 0;
     const ptl_navmesh* nm = q->nm;
-    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
-    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
-    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
-    double n1x = -iz, n1z = ix, n2x = -oz, n2z = ox; /* left normals: into the walkable side */
-    double dx = x - vx, dz = z - vz;
+    const double* n = q->vcone + 4 * (size_t)v; /* left normals: into the walkable side */
+    const double n1x = n[0], n1z = n[1], n2x = n[2], n2z = n[3];
+    double dx = x - ptl_nm_vx(nm, v), dz = z - ptl_nm_vz(nm, v);
     const double c1 = n1x * dz - n1z * dx, c2 = dx * n2z - dz * n2x;
     if (c1 <= 0 && c2 <= 0) return 0; /* within the cone without the tolerance (>= 0) */
     double tol = 1e-9 * sqrt((dx * dx + dz * dz) * (n1x * n1x + n1z * n1z + n2x * n2x + n2z * n2z));
