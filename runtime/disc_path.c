@@ -266,15 +266,8 @@ static void cell_point(double x, double z, uint32_t cell, ptl_qpoint* out) { ptl
 /* The angle of corner v's normal cone (between its walls' normals into the walkable side, clockwise
    from the arriving wall's), or -1 when v has no single pair of walls. */
 static double cone_width(const ptl_query* q, uint32_t v) {
-    uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
-    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return -1;
-    const ptl_navmesh* nm = q->nm;
-    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
-    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
-    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
-    /* the normals turn as the walls do: clockwise by the walls' right turn */
-    double w = atan2(ix * oz - iz * ox, ix * ox + iz * oz); /* counter-clockwise turn of the walls */
-    return w <= 0 ? -w : -1;                                 /* a left turn: not a corner */
+    /* kept per vertex with the walls (ptl_query_build_slots): the atan2 of their turn */
+    return q->vcone[5 * (size_t)v + 4];
 }
 
 /* The memo entry for the segment from p's corner to s's (both corners), or NULL. */
@@ -313,14 +306,14 @@ bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
     } else {
         const ptl_navmesh* nm = q->nm;
         double cx = ptl_nm_vx(nm, p->vert), cz = ptl_nm_vz(nm, p->vert);
-        double span = sweep(cx, cz, p->ax, p->az, s->dx, s->dz, p->side);
+        const double a0 = atan2(p->az - cz, p->ax - cx), span = sweep_from(a0, cx, cz, s->dx, s->dz, p->side);
         /* An arc whose ends lie in the corner's normal cone (in_normal_cone) and that sweeps no more
            than the cone's width lies in it, so the corner's own walls keep r from it; the other walls
            do when none comes within 2 r of the corner. Any other arc is checked against the walls (one
            that sweeps the long way round crosses the corner's own). */
         double width = cone_width(q, p->vert);
         if (!(width >= 0 && span <= width + 1e-9 && ptl_clear_vertex_rho(q, p->vert) >= 2 * ds->r) &&
-            !arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side))
+            !arc_keeps(q, p->vert, ds->r, a0, span, p->side))
             return false;
         if (m && memo_holds(q, m, p, s, ds->r)) {
             if (!m->ok) return false;
@@ -407,7 +400,7 @@ int ptl_disc_cone_miss(const ptl_query* q, uint32_t v, double x, double z) {
     uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
     if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return 0;
     const ptl_navmesh* nm = q->nm;
-    const double* n = q->vcone + 4 * (size_t)v; /* left normals: into the walkable side */
+    const double* n = q->vcone + 5 * (size_t)v; /* left normals: into the walkable side */
     const double n1x = n[0], n1z = n[1], n2x = n[2], n2z = n[3];
     double dx = x - ptl_nm_vx(nm, v), dz = z - ptl_nm_vz(nm, v);
     const double c1 = n1x * dz - n1z * dx, c2 = dx * n2z - dz * n2x;
@@ -741,12 +734,12 @@ static void put_piece(out_writer* w, double cx, double cz, double r, double marg
 
 /* Writes the arc around v from (ax, az) (in cell `acell`) to (bx, bz) as a polyline outside the
    circle, within `tol` of it: the tangent lines at the ends, at the angles where walls come near
-   (touch_angles) and at evenly spaced angles between, each meeting the next beyond the circle. */
+   (touch_angles) and at evenly spaced angles between, each meeting the next beyond the circle.
+   a0: the angle of (ax, az) around v (atan2); span: the angle the arc sweeps (sweep_from). */
 static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, uint32_t acell, double bx, double bz, int o,
-                    double tol) {
+                    double tol, double a0, double span) {
     const ptl_navmesh* nm = w->q->nm;
     double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
-    double span = sweep(cx, cz, ax, az, bx, bz, o);
     double margin = 2.4e-7 * fmax(1, fmax(fabs(cx), fabs(cz)) + r);
     /* No wall but the corner's own within 2 r + tol + 2 margins: nothing to squeeze against (the
        polyline lies within r + tol + margin of the corner, in its normal cone). Then the arc's ends
@@ -773,7 +766,7 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, u
         w->near_count = PTL_NONE;
         return;
     }
-    double a0 = atan2(az - cz, ax - cx), max_step = 2 * acos(r / (r + tol));
+    double max_step = 2 * acos(r / (r + tol));
     uint32_t n = clear ? 0 : touch_angles(w, cx, cz, r, tol, a0, span, o, u + 1, cap - 2);
     u[0] = 0, u[n + 1] = span;
     const double exit[2] = {bx, bz};
@@ -813,10 +806,10 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
         }
         const dstate* next = &ds->st[chain[j + 1]];
         double cx = ptl_nm_vx(nm, s->vert), cz = ptl_nm_vz(nm, s->vert);
-        double span = sweep(cx, cz, s->ax, s->az, next->dx, next->dz, s->side);
+        double a0 = atan2(s->az - cz, s->ax - cx), span = sweep_from(a0, cx, cz, next->dx, next->dz, s->side);
         double arc_len = ds->r * span, arc_rise = (double)next->dy - s->ay;
         length += sqrt(arc_len * arc_len + arc_rise * arc_rise);
-        put_arc(&w, s->vert, ds->r, s->ax, s->az, s->cell, next->dx, next->dz, s->side, tol);
+        put_arc(&w, s->vert, ds->r, s->ax, s->az, s->cell, next->dx, next->dz, s->side, tol, a0, span);
         if (res->turn_count < turn_cap && turns) {
             ptl_path_turn* t = &turns[res->turn_count];
             t->vert = s->vert;

@@ -48,7 +48,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
-    s.vcone = (size_t)h->vert_count * 4 * sizeof(double);
+    s.vcone = (size_t)h->vert_count * 5 * sizeof(double);
     /* at most 2 entries per vertex (a power of two, 64 to 8192: 4 KB to 512 KB) */
     uint32_t memo = 64;
     while (memo < 8192 && 2 * (uint64_t)memo <= (uint64_t)h->vert_count * 2) memo *= 2;
@@ -209,16 +209,19 @@ bool ptl_query_build_slots(ptl_query* q) {
     }
     for (uint32_t v = 0; v < h->vert_count; ++v) q->vcorner[v] = is_corner(nm, wall, v);
     /* the normal cones of the disc searches (disc_path.c, ptl_disc_cone_miss): the left normals of
-       the walls arriving at v and leaving it, unnormalised (0 where v has no single pair of walls) */
+       the walls arriving at v and leaving it, unnormalised, and the cone's angle (the walls' right
+       turn; -1 for a left turn), 0, 0, 0, 0, -1 where v has no single pair of walls */
     for (uint32_t v = 0; q->vcone && v < h->vert_count; ++v) {
         const uint32_t prev = wall[2 * v], next = wall[2 * v + 1];
-        double* n = q->vcone + 4 * (size_t)v;
-        n[0] = n[1] = n[2] = n[3] = 0;
+        double* n = q->vcone + 5 * (size_t)v;
+        n[0] = n[1] = n[2] = n[3] = 0, n[4] = -1;
         if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) continue;
         const double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
         const double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
         const double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
         n[0] = -iz, n[1] = ix, n[2] = -oz, n[3] = ox;
+        const double w = atan2(ix * oz - iz * ox, ix * ox + iz * oz); /* counter-clockwise turn of the walls */
+        n[4] = w <= 0 ? -w : -1;
     }
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
