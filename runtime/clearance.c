@@ -438,9 +438,10 @@ static double seg_seg_distance(const seg* a, const seg* b) {
    the exact search's open list (q->heap, unused here: max_nodes / 2 walls); false when there are
    more. */
 static uint32_t wall_capacity(const ptl_query* q) { return (uint32_t)((size_t)q->max_nodes * sizeof(ptl_heap_item) / sizeof(seg)); }
-/* ptl_clear_move keeps a double per gathered wall in the lower half of the node pool */
-_Static_assert(sizeof(ptl_snode) >= sizeof(ptl_heap_item) && sizeof(seg) >= 2 * sizeof(double),
-               "the walls' bounds fit the node pool's lower half");
+/* ptl_clear_move keeps 9 doubles per gathered wall (at most max_nodes / 2 of them, sizeof(seg)
+   being 2 heap items) in the lower half of the node pool (max_nodes / 2 nodes) */
+_Static_assert(sizeof(seg) == 2 * sizeof(ptl_heap_item) && sizeof(ptl_snode) >= 9 * sizeof(double),
+               "the walls' bounds and offset lines fit the node pool's lower half");
 
 static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, double reach, uint32_t* count) {
     const ptl_navmesh* nm = q->nm;
@@ -619,6 +620,7 @@ typedef struct cand_state {
     ptl_query* q;
     const ptl_qpoint* s;
     const seg* walls;
+    const double* off; /* per wall, its two offset lines (offset_line, side -1 then +1): 8 doubles */
     uint32_t wall_count;
     double r, reach;
     double best_d, bx, bz;
@@ -668,6 +670,12 @@ static void offset_line(const seg* w, double r, int side, double* ox, double* oz
     *ox = w->ax + nx, *oz = w->az + nz;
 }
 
+/* offset_line of gathered wall w at the radius, as ptl_clear_move computed it once per wall. */
+static void offset_of(const cand_state* cs, const seg* w, int side, double* ox, double* oz, double* dx, double* dz) {
+    const double* o = cs->off + 8 * (size_t)(w - cs->walls) + (side > 0 ? 4 : 0);
+    *ox = o[0], *oz = o[1], *dx = o[2], *dz = o[3];
+}
+
 /* Points at parameter t of the offset line within the segment's span (the flat side of the stadium). */
 static bool on_flat(const seg* w, double ox, double oz, double dx, double dz, double x, double z) {
     (void)ox, (void)oz;
@@ -691,7 +699,7 @@ static void single_wall_candidates(cand_state* cs, const seg* w) {
     const double px = cs->s->x, pz = cs->s->z, r = cs->r;
     for (int side = -1; side <= 1; side += 2) {
         double ox, oz, dx, dz;
-        offset_line(w, r, side, &ox, &oz, &dx, &dz);
+        offset_of(cs, w, side, &ox, &oz, &dx, &dz);
         double t = ((px - ox) * dx + (pz - oz) * dz) / (dx * dx + dz * dz);
         if (t >= 0 && t <= 1) try_candidate(cs, ox + t * dx, oz + t * dz);
     }
@@ -709,10 +717,10 @@ static void pair_candidates(cand_state* cs, const seg* a, const seg* b) {
     const double ca[2][2] = {{a->ax, a->az}, {a->bx, a->bz}}, cb[2][2] = {{b->ax, b->az}, {b->bx, b->bz}};
     for (int sa = -1; sa <= 1; sa += 2) {
         double aox, aoz, adx, adz;
-        offset_line(a, r, sa, &aox, &aoz, &adx, &adz);
+        offset_of(cs, a, sa, &aox, &aoz, &adx, &adz);
         for (int sb = -1; sb <= 1; sb += 2) {
             double box, boz, bdx, bdz;
-            offset_line(b, r, sb, &box, &boz, &bdx, &bdz);
+            offset_of(cs, b, sb, &box, &boz, &bdx, &bdz);
             double den = adx * bdz - adz * bdx;
             if (den == 0) continue;
             double t = ((box - aox) * bdz - (boz - aoz) * bdx) / den;
@@ -751,7 +759,7 @@ static void ray_candidates(cand_state* cs, double vx, double vz, const seg* b) {
             for (int k = 0; k < 2; ++k) try_candidate(cs, out[2 * k], out[2 * k + 1]);
     for (int sb = -1; sb <= 1; sb += 2) {
         double box, boz, bdx, bdz;
-        offset_line(b, r, sb, &box, &boz, &bdx, &bdz);
+        offset_of(cs, b, sb, &box, &boz, &bdx, &bdz);
         double den = rx * bdz - rz * bdx;
         if (den == 0) continue;
         double t = ((box - px) * bdz - (boz - pz) * bdx) / den;
@@ -799,7 +807,15 @@ ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, doub
            meeting a circle near its tangent is off by about sqrt(DBL_EPSILON) times the sizes), so
            the same candidates are taken in the same order: the same point. */
         double* bound = (double*)(void*)q->nodes; /* the node pool's lower half: unused here */
-        for (uint32_t i = 0; i < cs.wall_count; ++i) bound[i] = wall_bound(&cs, &cs.walls[i]);
+        double* off = bound + cs.wall_count;
+        for (uint32_t i = 0; i < cs.wall_count; ++i) {
+            bound[i] = wall_bound(&cs, &cs.walls[i]);
+            for (int side = -1; side <= 1; side += 2) {
+                double* o = off + 8 * (size_t)i + (side > 0 ? 4 : 0);
+                offset_line(&cs.walls[i], cs.r, side, &o[0], &o[1], &o[2], &o[3]);
+            }
+        }
+        cs.off = off;
         for (uint32_t i = 0; i < cs.wall_count && cs.error == PTL_OK; ++i) {
             if (!beyond_take(&cs, bound[i])) single_wall_candidates(&cs, &cs.walls[i]);
             /* the rays from p past this wall's first corner (every corner starts a wall) */
