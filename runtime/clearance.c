@@ -438,6 +438,10 @@ static double seg_seg_distance(const seg* a, const seg* b) {
    the exact search's open list (q->heap, unused here: max_nodes / 2 walls); false when there are
    more. */
 static uint32_t wall_capacity(const ptl_query* q) { return (uint32_t)((size_t)q->max_nodes * sizeof(ptl_heap_item) / sizeof(seg)); }
+/* ptl_clear_move keeps 9 doubles per gathered wall (at most max_nodes / 2 of them, sizeof(seg)
+   being 2 heap items) in the lower half of the node pool (max_nodes / 2 nodes) */
+_Static_assert(sizeof(seg) == 2 * sizeof(ptl_heap_item) && sizeof(ptl_snode) >= 9 * sizeof(double),
+               "the walls' bounds and offset lines fit the node pool's lower half");
 
 static bool gather_walls(ptl_query* q, double px, double pz, uint32_t cell, double reach, uint32_t* count) {
     const ptl_navmesh* nm = q->nm;
@@ -616,6 +620,7 @@ typedef struct cand_state {
     ptl_query* q;
     const ptl_qpoint* s;
     const seg* walls;
+    const double* off; /* per wall, its two offset lines (offset_line, side -1 then +1): 8 doubles */
     uint32_t wall_count;
     double r, reach;
     double best_d, bx, bz;
@@ -665,6 +670,12 @@ static void offset_line(const seg* w, double r, int side, double* ox, double* oz
     *ox = w->ax + nx, *oz = w->az + nz;
 }
 
+/* offset_line of gathered wall w at the radius, as ptl_clear_move computed it once per wall. */
+static void offset_of(const cand_state* cs, const seg* w, int side, double* ox, double* oz, double* dx, double* dz) {
+    const double* o = cs->off + 8 * (size_t)(w - cs->walls) + (side > 0 ? 4 : 0);
+    *ox = o[0], *oz = o[1], *dx = o[2], *dz = o[3];
+}
+
 /* Points at parameter t of the offset line within the segment's span (the flat side of the stadium). */
 static bool on_flat(const seg* w, double ox, double oz, double dx, double dz, double x, double z) {
     (void)ox, (void)oz;
@@ -688,7 +699,7 @@ static void single_wall_candidates(cand_state* cs, const seg* w) {
     const double px = cs->s->x, pz = cs->s->z, r = cs->r;
     for (int side = -1; side <= 1; side += 2) {
         double ox, oz, dx, dz;
-        offset_line(w, r, side, &ox, &oz, &dx, &dz);
+        offset_of(cs, w, side, &ox, &oz, &dx, &dz);
         double t = ((px - ox) * dx + (pz - oz) * dz) / (dx * dx + dz * dz);
         if (t >= 0 && t <= 1) try_candidate(cs, ox + t * dx, oz + t * dz);
     }
@@ -706,10 +717,10 @@ static void pair_candidates(cand_state* cs, const seg* a, const seg* b) {
     const double ca[2][2] = {{a->ax, a->az}, {a->bx, a->bz}}, cb[2][2] = {{b->ax, b->az}, {b->bx, b->bz}};
     for (int sa = -1; sa <= 1; sa += 2) {
         double aox, aoz, adx, adz;
-        offset_line(a, r, sa, &aox, &aoz, &adx, &adz);
+        offset_of(cs, a, sa, &aox, &aoz, &adx, &adz);
         for (int sb = -1; sb <= 1; sb += 2) {
             double box, boz, bdx, bdz;
-            offset_line(b, r, sb, &box, &boz, &bdx, &bdz);
+            offset_of(cs, b, sb, &box, &boz, &bdx, &bdz);
             double den = adx * bdz - adz * bdx;
             if (den == 0) continue;
             double t = ((box - aox) * bdz - (boz - aoz) * bdx) / den;
@@ -748,13 +759,27 @@ static void ray_candidates(cand_state* cs, double vx, double vz, const seg* b) {
             for (int k = 0; k < 2; ++k) try_candidate(cs, out[2 * k], out[2 * k + 1]);
     for (int sb = -1; sb <= 1; sb += 2) {
         double box, boz, bdx, bdz;
-        offset_line(b, r, sb, &box, &boz, &bdx, &bdz);
+        offset_of(cs, b, sb, &box, &boz, &bdx, &bdz);
         double den = rx * bdz - rz * bdx;
         if (den == 0) continue;
         double t = ((box - px) * bdz - (boz - pz) * bdx) / den;
         double x = px + t * rx, z = pz + t * rz;
         if (t > 0 && on_flat(b, box, boz, bdx, bdz, x, z)) try_candidate(cs, x, z);
     }
+}
+
+/* A lower bound of p's distance to any candidate made from wall w (each lies within r of w, up to
+   rounding): p's distance to w less r, less a margin of 1e-6 of the sizes involved. */
+static double wall_bound(const cand_state* cs, const seg* w) {
+    double x, z, d = nearest_on_segment(cs->s->x, cs->s->z, w->ax, w->az, w->bx, w->bz, &x, &z);
+    double len = ptl_len2(w->bx - w->ax, w->bz - w->az);
+    return d - cs->r - 1e-6 * (1 + cs->r + cs->reach + d + len);
+}
+
+/* Would try_candidate turn down every candidate at least `bound` from p, before any check? */
+static bool beyond_take(const cand_state* cs, double bound) {
+    if (bound > cs->reach) return true;
+    return cs->found && bound > cs->best_d + cs->q->eps;
 }
 
 ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, double reach, double* ox, double* oz,
@@ -774,16 +799,34 @@ ptl_status ptl_clear_move(ptl_query* q, const ptl_qpoint* s, double radius, doub
             if (cs.reach < q->eps) return PTL_ERR_OUT_OF_NODES;
             cs.reach = cs.reach * 0.5 < q->eps ? 0 : cs.reach * 0.5;
         }
+        /* Every candidate lies within r of the walls it is made from (on a stadium's boundary), so
+           it is at least (p's distance to such a wall) - r from p: a wall whose bound exceeds what
+           try_candidate would still take (the reach, and once one is found the best distance plus
+           the tolerance) makes no candidate it takes, and its candidates are not made. The bound
+           (wall_bound) is lowered by a margin far above the rounding of the candidates (a line
+           meeting a circle near its tangent is off by about sqrt(DBL_EPSILON) times the sizes), so
+           the same candidates are taken in the same order: the same point. */
+        double* bound = (double*)(void*)q->nodes; /* the node pool's lower half: unused here */
+        double* off = bound + cs.wall_count;
+        for (uint32_t i = 0; i < cs.wall_count; ++i) {
+            bound[i] = wall_bound(&cs, &cs.walls[i]);
+            for (int side = -1; side <= 1; side += 2) {
+                double* o = off + 8 * (size_t)i + (side > 0 ? 4 : 0);
+                offset_line(&cs.walls[i], cs.r, side, &o[0], &o[1], &o[2], &o[3]);
+            }
+        }
+        cs.off = off;
         for (uint32_t i = 0; i < cs.wall_count && cs.error == PTL_OK; ++i) {
-            single_wall_candidates(&cs, &cs.walls[i]);
+            if (!beyond_take(&cs, bound[i])) single_wall_candidates(&cs, &cs.walls[i]);
             /* the rays from p past this wall's first corner (every corner starts a wall) */
             for (uint32_t j = 0; j < cs.wall_count && cs.error == PTL_OK; ++j)
-                ray_candidates(&cs, cs.walls[i].ax, cs.walls[i].az, &cs.walls[j]);
-            for (uint32_t j = i + 1; j < cs.wall_count && cs.error == PTL_OK; ++j)
-                if (seg_seg_distance(&cs.walls[i], &cs.walls[j]) <= 2 * cs.r) {
-                    pair_candidates(&cs, &cs.walls[i], &cs.walls[j]);
-                    pair_candidates(&cs, &cs.walls[j], &cs.walls[i]);
-                }
+                if (!beyond_take(&cs, bound[j])) ray_candidates(&cs, cs.walls[i].ax, cs.walls[i].az, &cs.walls[j]);
+            for (uint32_t j = i + 1; j < cs.wall_count && cs.error == PTL_OK; ++j) {
+                const double b = fmax(bound[i], bound[j]);
+                if (beyond_take(&cs, b) || !(seg_seg_distance(&cs.walls[i], &cs.walls[j]) <= 2 * cs.r)) continue;
+                pair_candidates(&cs, &cs.walls[i], &cs.walls[j]);
+                if (!beyond_take(&cs, b)) pair_candidates(&cs, &cs.walls[j], &cs.walls[i]);
+            }
         }
         if (cs.error < 0) return cs.error;
         if (!cs.found) return PTL_ERR_NOT_FOUND;
@@ -806,8 +849,9 @@ void ptl_clear_float_point(ptl_query* q, double x, double z, uint32_t cell, doub
     at.x = x, at.z = z, at.cell = at.pair[0] = cell, at.cells = at.pair, at.cell_count = 1;
     double best = -1;
     for (int ring = 0; ring <= 2; ++ring) {
-        for (int i = -ring; i <= ring; ++i)
-            for (int j = -ring; j <= ring; ++j) {
+        /* keep never exceeds r: once one keeps r, no later one is taken */
+        for (int i = -ring; i <= ring && best < r; ++i)
+            for (int j = -ring; j <= ring && best < r; ++j) {
                 if (ring && abs(i) != ring && abs(j) != ring) continue;
                 float cx = bx, cz = bz;
                 for (int k = 0; k < abs(i); ++k) cx = nextafterf(cx, i > 0 ? INFINITY : -INFINITY);

@@ -90,8 +90,11 @@ static bool in_arc(const arc* a, double x, double z) {
     return from >= 0 || to >= 0;
 }
 
-/* Squared distance from p to segment a-b. */
-static double point_segment2(double px, double pz, double ax, double az, double bx, double bz) {
+/* Squared distance from p to segment a-b. Always inline: the checks call it in their inner loops. */
+#if defined(__GNUC__)
+__attribute__((always_inline))
+#endif
+static inline double point_segment2(double px, double pz, double ax, double az, double bx, double bz) {
     double dx = bx - ax, dz = bz - az, l2 = dx * dx + dz * dz;
     double t = l2 > 0 ? ((px - ax) * dx + (pz - az) * dz) / l2 : 0;
     t = t < 0 ? 0 : t > 1 ? 1 : t;
@@ -114,11 +117,23 @@ static double segment_segment(double ax, double az, double bx, double bz, double
     return sqrt(fmin(d, fmin(point_segment2(cx, cz, ax, az, bx, bz), point_segment2(ex, ez, ax, az, bx, bz))));
 }
 
+/* Are the boxes of segment a-b and of segment c-e (or point c, e = c) apart by more than lim, by a
+   margin (1e-9 of lim, and 1e-15 of the coordinates' sizes) far above the rounding of the distances
+   the checks compute? Then every distance they compute between the two is over lim: a box test in
+   front of a distance gives the distance's answer. */
+static bool boxes_apart(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez, double lim) {
+    const double g1 = (cx < ex ? cx : ex) - (ax > bx ? ax : bx), g2 = (ax < bx ? ax : bx) - (cx > ex ? cx : ex);
+    const double g3 = (cz < ez ? cz : ez) - (az > bz ? az : bz), g4 = (az < bz ? az : bz) - (cz > ez ? cz : ez);
+    const double g12 = g1 > g2 ? g1 : g2, g34 = g3 > g4 ? g3 : g4, gap = g12 > g34 ? g12 : g34;
+    return gap > lim && gap > lim * (1 + 1e-9) + 1e-15 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + fabs(cx) + fabs(cz) +
+                                                       fabs(ex) + fabs(ez));
+}
+
 /* Is segment a-b nearer than lim to segment c-e (segment_segment(...) < lim)? The squared
    distances of the four ends, stopping at the first clearly below lim, and the crossing test only
    when none is: most edges a check meets are far, a few very near. */
 static bool segment_within(double ax, double az, double bx, double bz, double cx, double cz, double ex, double ez, double lim) {
-    if (!(lim > 0)) return false;
+    if (!(lim > 0) || boxes_apart(ax, az, bx, bz, cx, cz, ex, ez, lim)) return false;
     const double lim2 = lim * lim, sure = lim2 * (1 - 1e-9);
     double d = point_segment2(ax, az, cx, cz, ex, ez);
     if (d < sure) return true;
@@ -231,8 +246,11 @@ static bool arc_keeps(ptl_query* q, uint32_t v, double r, double a0, double span
         for (uint32_t i = 0; i < c->vert_count; ++i) {
             const ptl_slot* sa = &q->slots[c->first + i];
             const ptl_slot* sb = &q->slots[c->first + (i + 1 == c->vert_count ? 0 : i + 1)];
+            /* (the arc lies in the box of its circle) */
             if (sa->nbr == PTL_NONE) {
-                if (segment_arc(sa->x, sa->z, sb->x, sb->z, &the_arc) < lim) return false;
+                if (!boxes_apart(sa->x, sa->z, sb->x, sb->z, cx - r, cz - r, cx + r, cz + r, lim) &&
+                    segment_arc(sa->x, sa->z, sb->x, sb->z, &the_arc) < lim)
+                    return false;
             } else if (q->seen_stamp[sa->nbr] != stamp && segment_segment(cx, cz, cx, cz, sa->x, sa->z, sb->x, sb->z) < 2 * r) {
                 q->seen_stamp[sa->nbr] = stamp;
                 q->cheap[tail++] = sa->nbr;
@@ -248,15 +266,8 @@ static void cell_point(double x, double z, uint32_t cell, ptl_qpoint* out) { ptl
 /* The angle of corner v's normal cone (between its walls' normals into the walkable side, clockwise
    from the arriving wall's), or -1 when v has no single pair of walls. */
 static double cone_width(const ptl_query* q, uint32_t v) {
-    uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
-    if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return -1;
-    const ptl_navmesh* nm = q->nm;
-    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
-    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
-    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
-    /* the normals turn as the walls do: clockwise by the walls' right turn */
-    double w = atan2(ix * oz - iz * ox, ix * ox + iz * oz); /* counter-clockwise turn of the walls */
-    return w <= 0 ? -w : -1;                                 /* a left turn: not a corner */
+    /* kept per vertex with the walls (ptl_query_build_slots): the atan2 of their turn */
+    return q->vcone[5 * (size_t)v + 4];
 }
 
 /* The memo entry for the segment from p's corner to s's (both corners), or NULL. */
@@ -295,14 +306,14 @@ bool ptl_disc_check_state(disc_search* ds, uint32_t i) {
     } else {
         const ptl_navmesh* nm = q->nm;
         double cx = ptl_nm_vx(nm, p->vert), cz = ptl_nm_vz(nm, p->vert);
-        double span = sweep(cx, cz, p->ax, p->az, s->dx, s->dz, p->side);
+        const double a0 = atan2(p->az - cz, p->ax - cx), span = sweep_from(a0, cx, cz, s->dx, s->dz, p->side);
         /* An arc whose ends lie in the corner's normal cone (in_normal_cone) and that sweeps no more
            than the cone's width lies in it, so the corner's own walls keep r from it; the other walls
            do when none comes within 2 r of the corner. Any other arc is checked against the walls (one
            that sweeps the long way round crosses the corner's own). */
         double width = cone_width(q, p->vert);
         if (!(width >= 0 && span <= width + 1e-9 && ptl_clear_vertex_rho(q, p->vert) >= 2 * ds->r) &&
-            !arc_keeps(q, p->vert, ds->r, atan2(p->az - cz, p->ax - cx), span, p->side))
+            !arc_keeps(q, p->vert, ds->r, a0, span, p->side))
             return false;
         if (m && memo_holds(q, m, p, s, ds->r)) {
             if (!m->ok) return false;
@@ -389,11 +400,9 @@ int ptl_disc_cone_miss(const ptl_query* q, uint32_t v, double x, double z) {
     uint32_t prev = q->wall[2 * v], next = q->wall[2 * v + 1];
     if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) return 0;
     const ptl_navmesh* nm = q->nm;
-    double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
-    double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
-    double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
-    double n1x = -iz, n1z = ix, n2x = -oz, n2z = ox; /* left normals: into the walkable side */
-    double dx = x - vx, dz = z - vz;
+    const double* n = q->vcone + 5 * (size_t)v; /* left normals: into the walkable side */
+    const double n1x = n[0], n1z = n[1], n2x = n[2], n2z = n[3];
+    double dx = x - ptl_nm_vx(nm, v), dz = z - ptl_nm_vz(nm, v);
     const double c1 = n1x * dz - n1z * dx, c2 = dx * n2z - dz * n2x;
     if (c1 <= 0 && c2 <= 0) return 0; /* within the cone without the tolerance (>= 0) */
     double tol = 1e-9 * sqrt((dx * dx + dz * dz) * (n1x * n1x + n1z * n1z + n2x * n2x + n2z * n2z));
@@ -533,9 +542,19 @@ static uint32_t near_walls(ptl_query* q, uint32_t v, double reach, double* out, 
    writer's near walls. */
 static double near_distance(const out_writer* w, double x, double z, bool seg, double ex, double ez) {
     double best = INFINITY;
+    if (!seg) {
+        /* the least squared distance, then its square root: sqrt is monotone and correctly rounded,
+           so this is the least of the distances */
+        for (uint32_t k = 0; k < w->near_count; ++k) {
+            const double* o = w->near + 4 * (size_t)k;
+            double d = point_segment2(x, z, o[0], o[1], o[2], o[3]);
+            best = d < best ? d : best;
+        }
+        return sqrt(best);
+    }
     for (uint32_t k = 0; k < w->near_count; ++k) {
         const double* o = w->near + 4 * (size_t)k;
-        double d = seg ? segment_segment(x, z, ex, ez, o[0], o[1], o[2], o[3]) : point_segment(x, z, o[0], o[1], o[2], o[3]);
+        double d = segment_segment(x, z, ex, ez, o[0], o[1], o[2], o[3]);
         best = d < best ? d : best;
     }
     return best;
@@ -555,9 +574,13 @@ static bool near_within(const out_writer* w, double x, double z, double ex, doub
 /* Does (x, z) come nearer than lim to one of the writer's near walls (near_distance(w, x, z, false,
    0, 0) < lim), stopping at the first? */
 static bool near_point_within(const out_writer* w, double x, double z, double lim) {
+    /* sqrt(d2) < lim without the square root where d2 is clearly on one side of lim^2 */
+    if (!(lim > 0)) return false;
+    const double lim2 = lim * lim, lo = lim2 * (1 - 1e-9), hi = lim2 * (1 + 1e-9);
     for (uint32_t k = 0; k < w->near_count; ++k) {
         const double* o = w->near + 4 * (size_t)k;
-        if (point_segment(x, z, o[0], o[1], o[2], o[3]) < lim) return true;
+        const double d2 = point_segment2(x, z, o[0], o[1], o[2], o[3]);
+        if (d2 < lo || (d2 <= hi && sqrt(d2) < lim)) return true;
     }
     return false;
 }
@@ -570,8 +593,9 @@ static void near_float_point(const out_writer* w, double x, double z, float* fx,
     *fx = bx, *fz = bz;
     double best = -1;
     for (int ring = 0; ring <= 2; ++ring) {
-        for (int i = -ring; i <= ring; ++i)
-            for (int j = -ring; j <= ring; ++j) {
+        /* keep never exceeds r: once one keeps r, no later one is taken */
+        for (int i = -ring; i <= ring && best < w->r; ++i)
+            for (int j = -ring; j <= ring && best < w->r; ++j) {
                 if (ring && abs(i) != ring && abs(j) != ring) continue;
                 float cx = bx, cz = bz;
                 for (int k = 0; k < abs(i); ++k) cx = nextafterf(cx, i > 0 ? INFINITY : -INFINITY);
@@ -710,12 +734,12 @@ static void put_piece(out_writer* w, double cx, double cz, double r, double marg
 
 /* Writes the arc around v from (ax, az) (in cell `acell`) to (bx, bz) as a polyline outside the
    circle, within `tol` of it: the tangent lines at the ends, at the angles where walls come near
-   (touch_angles) and at evenly spaced angles between, each meeting the next beyond the circle. */
+   (touch_angles) and at evenly spaced angles between, each meeting the next beyond the circle.
+   a0: the angle of (ax, az) around v (atan2); span: the angle the arc sweeps (sweep_from). */
 static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, uint32_t acell, double bx, double bz, int o,
-                    double tol) {
+                    double tol, double a0, double span) {
     const ptl_navmesh* nm = w->q->nm;
     double cx = ptl_nm_vx(nm, v), cz = ptl_nm_vz(nm, v);
-    double span = sweep(cx, cz, ax, az, bx, bz, o);
     double margin = 2.4e-7 * fmax(1, fmax(fabs(cx), fabs(cz)) + r);
     /* No wall but the corner's own within 2 r + tol + 2 margins: nothing to squeeze against (the
        polyline lies within r + tol + margin of the corner, in its normal cone). Then the arc's ends
@@ -742,7 +766,7 @@ static void put_arc(out_writer* w, uint32_t v, double r, double ax, double az, u
         w->near_count = PTL_NONE;
         return;
     }
-    double a0 = atan2(az - cz, ax - cx), max_step = 2 * acos(r / (r + tol));
+    double max_step = 2 * acos(r / (r + tol));
     uint32_t n = clear ? 0 : touch_angles(w, cx, cz, r, tol, a0, span, o, u + 1, cap - 2);
     u[0] = 0, u[n + 1] = span;
     const double exit[2] = {bx, bz};
@@ -782,10 +806,10 @@ ptl_status ptl_disc_write_path(disc_search* ds, uint32_t goal, double tol, ptl_p
         }
         const dstate* next = &ds->st[chain[j + 1]];
         double cx = ptl_nm_vx(nm, s->vert), cz = ptl_nm_vz(nm, s->vert);
-        double span = sweep(cx, cz, s->ax, s->az, next->dx, next->dz, s->side);
+        double a0 = atan2(s->az - cz, s->ax - cx), span = sweep_from(a0, cx, cz, next->dx, next->dz, s->side);
         double arc_len = ds->r * span, arc_rise = (double)next->dy - s->ay;
         length += sqrt(arc_len * arc_len + arc_rise * arc_rise);
-        put_arc(&w, s->vert, ds->r, s->ax, s->az, s->cell, next->dx, next->dz, s->side, tol);
+        put_arc(&w, s->vert, ds->r, s->ax, s->az, s->cell, next->dx, next->dz, s->side, tol, a0, span);
         if (res->turn_count < turn_cap && turns) {
             ptl_path_turn* t = &turns[res->turn_count];
             t->vert = s->vert;

@@ -16,7 +16,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, vcorner, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes, disc_rec, vert_rho, seg_memo, cell_off, cell_cost;
+    size_t boxes, disc_rec, vert_rho, vcone, seg_memo, cell_off, cell_cost;
     size_t vc_head, vc_reach, vc_vert; /* visibility lists per vertex (clearance.c) */
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
@@ -48,6 +48,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
+    s.vcone = (size_t)h->vert_count * 5 * sizeof(double);
     /* at most 2 entries per vertex (a power of two, 64 to 8192: 4 KB to 512 KB) */
     uint32_t memo = 64;
     while (memo < 8192 && 2 * (uint64_t)memo <= (uint64_t)h->vert_count * 2) memo *= 2;
@@ -59,7 +60,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     uint64_t vc = (uint64_t)h->vert_count * 48;
     vc = vc < 4096 ? 4096 : vc > (1u << 20) ? (1u << 20) : vc;
     s.vc_vert = (size_t)vc * sizeof(uint32_t);
-    if (!disc) s.disc_rec = s.vert_rho = s.seg_memo = s.vc_head = s.vc_reach = s.vc_vert = 0;
+    if (!disc) s.disc_rec = s.vert_rho = s.vcone = s.seg_memo = s.vc_head = s.vc_reach = s.vc_vert = 0;
     s.portals = (size_t)h->cell_count * sizeof(ptl_funnel_portal);
     s.cell_off = (size_t)h->cell_count;
     s.cell_cost = (size_t)h->cell_count * sizeof(float);
@@ -119,6 +120,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cell_box, s.boxes);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->vert_rho, s.vert_rho);
+    ptl_mem_free(&a, q->vcone, s.vcone);
     ptl_mem_free(&a, q->seg_memo, s.seg_memo);
     ptl_mem_free(&a, q->vc_head, s.vc_head);
     ptl_mem_free(&a, q->vc_reach, s.vc_reach);
@@ -206,6 +208,21 @@ bool ptl_query_build_slots(ptl_query* q) {
         q->dead_end[c] = n <= 1;
     }
     for (uint32_t v = 0; v < h->vert_count; ++v) q->vcorner[v] = is_corner(nm, wall, v);
+    /* the normal cones of the disc searches (disc_path.c, ptl_disc_cone_miss): the left normals of
+       the walls arriving at v and leaving it, unnormalised, and the cone's angle (the walls' right
+       turn; -1 for a left turn), 0, 0, 0, 0, -1 where v has no single pair of walls */
+    for (uint32_t v = 0; q->vcone && v < h->vert_count; ++v) {
+        const uint32_t prev = wall[2 * v], next = wall[2 * v + 1];
+        double* n = q->vcone + 5 * (size_t)v;
+        n[0] = n[1] = n[2] = n[3] = 0, n[4] = -1;
+        if (prev == PTL_NONE || next == PTL_NONE || prev == v || next == v) continue;
+        const double vx = ptl_nm_vx(nm, v), vz = ptl_nm_vz(nm, v);
+        const double ix = vx - ptl_nm_vx(nm, prev), iz = vz - ptl_nm_vz(nm, prev);
+        const double ox = ptl_nm_vx(nm, next) - vx, oz = ptl_nm_vz(nm, next) - vz;
+        n[0] = -iz, n[1] = ix, n[2] = -oz, n[3] = ox;
+        const double w = atan2(ix * oz - iz * ox, ix * ox + iz * oz); /* counter-clockwise turn of the walls */
+        n[4] = w <= 0 ? -w : -1;
+    }
     for (uint32_t c = 0; c < h->cell_count; ++c) {
         const ptl_blob_cell* cell = &nm->cells[c];
         for (uint32_t i = 0; i < cell->vert_count; ++i) {
@@ -297,6 +314,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     if (q->use_disc) { /* (without: all NULL, which the clearing below and clearance.c check) */
         q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
         q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
+        q->vcone = ptl_mem_alloc(&a, s.vcone);
         q->seg_memo = ptl_mem_calloc(&a, 1, s.seg_memo); /* gen 0: never valid */
         q->vc_head = ptl_mem_alloc(&a, s.vc_head);
         q->vc_reach = ptl_mem_alloc(&a, s.vc_reach);
@@ -353,7 +371,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->vcorner || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
         !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box ||
-        ((!q->disc_rec || !q->vert_rho || !q->seg_memo || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
+        ((!q->disc_rec || !q->vert_rho || !q->vcone || !q->seg_memo || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
         !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);
         return PTL_ERR_NO_MEMORY;

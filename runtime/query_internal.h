@@ -262,6 +262,11 @@ struct ptl_query {
     /* Per vertex: the distance to the nearest wall not ending at it, once a clearance query needed it
        (clearance.c, ptl_clear_vertex_rho); -1: not known yet. Kept across queries. */
     float* vert_rho;
+    /* Per vertex, 5 doubles: the left normals (unnormalised: the walls' directions turned) of the
+       walls arriving at it and leaving it, as ptl_disc_cone_miss uses them, and the angle of its
+       normal cone (disc_path.c, cone_width); set with the walls (ptl_query_build_slots). NULL
+       without the disc searches. */
+    double* vcone;
     /* The checks of the disc searches' segments from one corner's circle to another's (disc_path.c,
        ptl_disc_check_state): a direct-mapped table of seg_memo_cap (a power of two) entries, each
        valid while its gen is seg_memo_gen (ptl_query_build_slots moves it on: the walls changed).
