@@ -311,7 +311,22 @@ static uint32_t hash4(const uint8_t* p) {
     return (v * 2654435761u) >> (32 - LZ_HASH_BITS);
 }
 
-/* Codes in[0, n) into w: greedy matching over hash chains of 4-byte prefixes. */
+/* The longest match of in[i..] among the positions chained from head (the nearest of equal
+   length), its offset in *off; 0 when none. */
+static uint32_t longest(const uint8_t* in, size_t n, size_t i, const int32_t* head, const int32_t* prev, uint32_t* off) {
+    uint32_t best = 0;
+    int32_t cand = head[hash4(in + i)];
+    for (int depth = 0; cand >= 0 && depth < LZ_DEPTH && i - (size_t)cand <= LZ_WINDOW; ++depth) {
+        uint32_t len = 0;
+        while (i + len < n && in[(size_t)cand + len] == in[i + len]) ++len;
+        if (len > best) best = len, *off = (uint32_t)(i - (size_t)cand);
+        cand = prev[cand];
+    }
+    return best;
+}
+
+/* Codes in[0, n) into w over hash chains of 4-byte prefixes, with one step of lazy matching (a
+   match is put off for a longer one at the next byte, as gzip's deflate does). */
 static bool lz_encode(const uint8_t* in, size_t n, const ptl_allocator* a, wbuf* w) {
     int32_t* head = ptl_mem_alloc(a, sizeof *head << LZ_HASH_BITS);
     int32_t* prev = ptl_mem_alloc(a, (n + 1) * sizeof *prev);
@@ -323,17 +338,11 @@ static bool lz_encode(const uint8_t* in, size_t n, const ptl_allocator* a, wbuf*
     memset(head, 0xff, sizeof *head << LZ_HASH_BITS);
     size_t i = 0, lit = 0;
     while (i + LZ_MIN <= n) {
+        uint32_t off = 0, next_off = 0;
+        const uint32_t best = longest(in, n, i, head, prev, &off);
         const uint32_t h = hash4(in + i);
-        uint32_t best = 0, off = 0;
-        int32_t cand = head[h];
-        for (int depth = 0; cand >= 0 && depth < LZ_DEPTH && i - (size_t)cand <= LZ_WINDOW; ++depth) {
-            uint32_t len = 0;
-            while (i + len < n && in[(size_t)cand + len] == in[i + len]) ++len;
-            if (len > best) best = len, off = (uint32_t)(i - (size_t)cand);
-            cand = prev[cand];
-        }
         prev[i] = head[h], head[h] = (int32_t)i;
-        if (best < LZ_MIN) {
+        if (best < LZ_MIN || (i + 1 + LZ_MIN <= n && longest(in, n, i + 1, head, prev, &next_off) > best)) {
             ++i;
             continue;
         }
