@@ -48,7 +48,7 @@ extern "C" {
    the bake's), to be freed with ptl_blob_free (with desc->alloc). Format: a part of a tiled bake that
    holds every tile (ptl_bake_trimesh_part: versioned, checksummed, the desc and a fingerprint of the
    mesh recorded), packed (magic "PTLC", versioned, checksummed, native byte order): its spans coded
-   per column as small deltas, then a byte coder of repeats (LZ77), 1/35 to 1/55 of the part on
+   per column as small deltas, then a byte coder of repeats (LZ77), 1/48 to 1/58 of the part on
    the reference meshes (bench/NOTES.md).
    Off-mesh links are not in it: add them to the rebaked blobs at run time (ptl_navmesh_add_offmesh). */
 ptl_status ptl_tilecache_bake(const ptl_trimesh* m, const ptl_bake_desc* desc, void** cache, size_t* size,
