@@ -189,6 +189,9 @@ BLOB = {"version": (4, "I"), "endian": (8, "I"), "header_size": (12, "I"), "tota
 PART = {"version": (4, "I"), "total_size": (16, "Q"), "range_x1": (40, "i"), "tile_count": (48, "I"),
         "cs": (56, "f"), "world_width": (104, "i"), "walkable_radius": (128, "i"), "max_void": (136, "i"),
         "tile_size": (168, "i"), "tiles_x": (176, "i")}
+# A packed tile cache's header (bake/pipeline/tilecache_pack.c)
+CACHE = {"version": (4, "I"), "part_size": (32, "Q"), "stream_size": (40, "Q"), "method": (48, "I"),
+         "head_size": (52, "I"), "tile_count": (56, "I")}
 
 def u32(b, at): return struct.unpack_from("<I", b, at)[0]
 def u64(b, at): return struct.unpack_from("<Q", b, at)[0]
@@ -238,8 +241,8 @@ def main():
         sys.exit(0 if ok else 1)
     dst, args = sys.argv[3], sys.argv[4:]
     fix = True
-    if op in ("blob", "part"):
-        table = BLOB if op == "blob" else PART
+    if op in ("blob", "part", "cache"):
+        table = BLOB if op == "blob" else PART if op == "part" else CACHE
         for a in args:
             name, val = a.split("=", 1)
             at, fmt = table[name]
@@ -256,6 +259,8 @@ def main():
         at = int(args[0], 0)
         b[at] ^= 0xff
         fix = False
+    elif op == "fixflip":  # one byte inverted, checksum fixed: the bytes reach the decoders
+        b[int(args[0], 0)] ^= 0xff
     else:
         sys.exit("unknown op " + op)
     if fix: struct.pack_into("<Q", b, 24, checksum(b))
@@ -681,6 +686,22 @@ blobpatch flip "$tmp/bc.ptc" "$tmp/cflip.ptc" $((csize / 2))
 t obstacles_cache_flipped_byte 1 'cflip\.ptc.*checksum' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cflip.ptc" --ops "$tmp/ops.csv" -o "$out"
 head -c $((csize / 3)) "$tmp/bc.ptc" >"$tmp/ctrunc.ptc"
 t obstacles_cache_truncated 1 'ctrunc\.ptc.*truncated' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/ctrunc.ptc" --ops "$tmp/ops.csv" -o "$out"
+# Packed caches with their checksums right and their contents wrong: sizes past what the bytes can
+# hold (no allocation of them), a method this build does not know, damaged coded bytes.
+blobpatch cache "$tmp/bc.ptc" "$tmp/cpsize.ptc" part_size=0x7fffffffffffffff
+t obstacles_cache_part_size_huge 1 'cpsize\.ptc.*malformed header' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cpsize.ptc" --ops "$tmp/ops.csv" -o "$out"
+blobpatch cache "$tmp/bc.ptc" "$tmp/cssize.ptc" stream_size=0x100000000000
+t obstacles_cache_stream_size_huge 1 'cssize\.ptc.*malformed header' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cssize.ptc" --ops "$tmp/ops.csv" -o "$out"
+blobpatch cache "$tmp/bc.ptc" "$tmp/cmeth.ptc" method=7
+t obstacles_cache_unknown_method 1 'cmeth\.ptc.*malformed header' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cmeth.ptc" --ops "$tmp/ops.csv" -o "$out"
+blobpatch cache "$tmp/bc.ptc" "$tmp/cv2.ptc" version=2
+t obstacles_cache_version_2 1 'cv2\.ptc.*version' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cv2.ptc" --ops "$tmp/ops.csv" -o "$out"
+blobpatch cache "$tmp/bc.ptc" "$tmp/chead.ptc" head_size=0xfffffff0
+t obstacles_cache_head_size_huge 1 'chead\.ptc.*malformed' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/chead.ptc" --ops "$tmp/ops.csv" -o "$out"
+for at in 64 65 $((csize / 4)) $((csize / 2)) $((csize - 1)); do
+    blobpatch fixflip "$tmp/bc.ptc" "$tmp/cff$at.ptc" $at
+    t obstacles_cache_coded_byte_$at 1 "cff$at\.ptc.*(malformed|checksum|truncated|tile)" -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/cff$at.ptc" --ops "$tmp/ops.csv" -o "$out"
+done
 t obstacles_cache_a_part 1 'p0\.ptl.*every tile' -- "$bin" obstacles "$tmp/bc.ptl" --cache "$tmp/p0.ptl" --ops "$tmp/ops.csv" -o "$out"
 t obstacles_cache_of_another_bake 1 'not the navmesh' -- "$bin" obstacles "$tmp/b.ptl" --cache "$tmp/bc.ptc" --ops "$tmp/ops.csv" -o "$out"
 printf 'op,id,shape,x,y,z,sx,sy,sz,yaw\nadd,1,cone,5,0,5,1,2,0,0\n' >"$tmp/opsbad.csv"

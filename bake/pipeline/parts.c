@@ -46,10 +46,7 @@ typedef struct part_header {
     part_config config;
 } part_header;
 
-typedef struct part_tile {
-    int32_t tx, tz, x0, z0, w, d;
-    uint32_t span_count, gap_count, solid_spans, pad;
-} part_tile;
+typedef ptl_part_tile part_tile;
 
 _Static_assert(offsetof(part_header, checksum) == 24, "part checksum where the blob's is");
 _Static_assert(sizeof(part_header) % 8 == 0 && sizeof(part_tile) % 4 == 0, "part layout");
@@ -292,6 +289,15 @@ static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const 
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed tile range", k);
     if ((uint64_t)h->config.seed_count * 12 > size - sizeof *h)
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: truncated seeds", k);
+    return PTL_OK;
+}
+
+ptl_status ptl_part_head(const void* part, size_t size, uint64_t* head, uint32_t* tile_count, ptl_error* err) {
+    part_header h;
+    ptl_status st = check_header(part, size, 0, NULL, &h, err);
+    if (st < 0) return st;
+    *head = sizeof h + (uint64_t)h.config.seed_count * 12;
+    *tile_count = h.tile_count;
     return PTL_OK;
 }
 

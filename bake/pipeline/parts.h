@@ -8,6 +8,17 @@
 #include "../voxel/tiles.h"
 #include "bake3d.h"
 
+/* A tile's record in a part: then col_start[w * d + 1] (uint32), spans[span_count]
+   (ptl_open_span), gaps[gap_count] (ptl_vx_gap). */
+typedef struct ptl_part_tile {
+    int32_t tx, tz, x0, z0, w, d;
+    uint32_t span_count, gap_count, solid_spans, pad;
+} ptl_part_tile;
+
+/* Checks part's header (as the merge does) and gives the bytes before its first tile (header and
+   seeds) and its tile count. PTL_ERR_BAD_BLOB. */
+ptl_status ptl_part_head(const void* part, size_t size, uint64_t* head, uint32_t* tile_count, ptl_error* err);
+
 /* The settings a part records (voxel grid, tiling, seeds, the later stages' options). */
 typedef struct ptl_part_world ptl_part_world;
 

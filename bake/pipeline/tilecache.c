@@ -10,6 +10,7 @@
 #include "parts.h"
 #include "tilecache_layers.h"
 #include "tilecache_obstacle.h"
+#include "tilecache_pack.h"
 #include "tilecache_stamp.h"
 
 typedef struct tc_obstacle {
@@ -65,7 +66,16 @@ ptl_status ptl_tilecache_bake(const ptl_trimesh* m, const ptl_bake_desc* desc, v
     if (!m || !desc || !cache || !size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "ptl_tilecache_bake: NULL argument");
     if (!desc->tile_size) return ptl_error_set(err, PTL_ERR_INVALID_ARG, "tile cache: the bake's tile_size must be set");
     const uint32_t all[4] = {0, 0, UINT32_MAX - 1, UINT32_MAX - 1};
-    return ptl_bake_trimesh_part(m, desc, all, cache, size, NULL, err);
+    void* part = NULL;
+    size_t part_size = 0;
+    ptl_status st = ptl_bake_trimesh_part(m, desc, all, &part, &part_size, NULL, err);
+    if (st < 0) return st;
+    /* stored packed (tilecache_pack.c): the part's spans as deltas, through the byte coder */
+    ptl_allocator a = ptl_allocator_resolve(desc->alloc);
+    st = ptl_tc_pack(part, part_size, PTL_TC_PACK_SPANS | PTL_TC_PACK_LZ, &a, cache, size, err);
+    ptl_blob_free(part, part_size, &a);
+    if (st >= 0) ptl_error_ok(err);
+    return st;
 }
 
 static uint64_t now_us(void) {
@@ -158,7 +168,11 @@ ptl_status ptl_tilecache_create(const void* cache, size_t size, const ptl_tileca
     tc->jobs = desc ? desc->jobs : NULL;
     tc->full = desc && desc->full_rebake;
     tc->cache_bytes = size;
-    ptl_status st = ptl_part_world_read(cache, size, &a, &tc->world, &tc->base, err);
+    void* part = NULL; /* a packed cache (tilecache_pack.c) unpacked; a part as it is */
+    size_t part_size = 0;
+    ptl_status st = ptl_tc_is_packed(cache, size) ? ptl_tc_unpack(cache, size, &a, &part, &part_size, err) : PTL_OK;
+    if (st >= 0) st = ptl_part_world_read(part ? part : cache, part ? part_size : size, &a, &tc->world, &tc->base, err);
+    if (part) ptl_mem_free(&a, part, part_size);
     if (st < 0) {
         ptl_mem_free(&a, tc, sizeof *tc);
         return st;

@@ -45,8 +45,11 @@ extern "C" {
 #endif
 
 /* The tile cache of the bake `desc` describes (desc->tile_size must be set: the cache's tiles are
-   the bake's), to be freed with ptl_blob_free. Format: a part of a tiled bake that holds every tile
-   (ptl_bake_trimesh_part: versioned, checksummed, the desc and a fingerprint of the mesh recorded).
+   the bake's), to be freed with ptl_blob_free (with desc->alloc). Format: a part of a tiled bake that
+   holds every tile (ptl_bake_trimesh_part: versioned, checksummed, the desc and a fingerprint of the
+   mesh recorded), packed (magic "PTLC", versioned, checksummed, native byte order): its spans coded
+   per column as small deltas, then a byte coder of repeats (LZ77), 1/48 to 1/58 of the part on
+   the reference meshes (bench/NOTES.md).
    Off-mesh links are not in it: add them to the rebaked blobs at run time (ptl_navmesh_add_offmesh). */
 ptl_status ptl_tilecache_bake(const ptl_trimesh* m, const ptl_bake_desc* desc, void** cache, size_t* size,
                               ptl_error* err);
@@ -65,8 +68,8 @@ typedef struct ptl_tilecache_desc {
 
 ptl_tilecache_desc ptl_tilecache_desc_defaults(void);
 
-/* Loads a cache (copied: the caller keeps `cache`) and bakes its navmesh with no obstacle (the
-   bake's bytes). A damaged cache (truncated, corrupted, another version, not every tile) is
+/* Loads a cache (copied: the caller keeps `cache`; packed as ptl_tilecache_bake writes it, or an
+   unpacked part that holds every tile) and bakes its navmesh with no obstacle (the bake's bytes). A damaged cache (truncated, corrupted, another version, not every tile) is
    PTL_ERR_BAD_BLOB or PTL_ERR_BAD_INPUT naming the problem; PTL_ERR_NO_MEMORY. */
 ptl_status ptl_tilecache_create(const void* cache, size_t size, const ptl_tilecache_desc* desc, ptl_tilecache** out,
                                 ptl_error* err);

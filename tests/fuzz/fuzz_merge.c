@@ -3,7 +3,9 @@
    what is left), and each part's size and checksum are fixed up (fuzz_common.h) so that mutations
    reach the checks after them. What the merge accepts must be a blob that validates. A single part is
    also loaded as a tile cache (<portolan/tilecache.h>), which must refuse it cleanly or give blobs
-   that validate, with no obstacle and with one. */
+   that validate, with no obstacle and with one; a packed cache (magic PTLC, seeds *.ptc:
+   bake/pipeline/tilecache_pack.c) keeps its size and checksum where a part does, so the same fix-up
+   takes mutations into its decoders. */
 #include <portolan/tilecache.h>
 
 #include "fuzz_common.h"

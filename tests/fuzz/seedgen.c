@@ -1,5 +1,5 @@
 /* Writes the seed corpora that cannot be plain files of ../shared/data: navmesh blobs (2D and 3D,
-   with and without hubs), parts of tiled bakes (concatenated, as fuzz_merge reads them) and the
+   with and without hubs), parts of tiled bakes (concatenated, as fuzz_merge reads them; tile caches) and the
    byte encodings of small grids that fuzz_pipeline_grid decodes. Deterministic.
    Usage: seedgen OUT_DIR [DATA_DIR]   (writes OUT_DIR/{blob,merge,pipeline_grid}/...) */
 #include <errno.h>
@@ -10,6 +10,7 @@
 
 #include <portolan/bake.h>
 #include <portolan/gen.h>
+#include <portolan/tilecache.h>
 
 static const char* out_dir;
 
@@ -92,6 +93,12 @@ static void write_trimesh_seeds(const ptl_trimesh* m, const char* name) {
     snprintf(file, sizeof file, "%s-whole.part", name);
     write_file("merge", file, part, psize);
     ptl_blob_free(part, psize, NULL);
+    /* the same tiles as a tile cache stores them (packed: tilecache_pack.c) */
+    if (ptl_tilecache_bake(m, &d, &part, &psize, &err) >= 0) {
+        snprintf(file, sizeof file, "%s.ptc", name);
+        write_file("merge", file, part, psize);
+        ptl_blob_free(part, psize, NULL);
+    }
     if (tiles[1] > 8) return;
     uint8_t* cat = NULL;
     size_t cat_size = 0;
