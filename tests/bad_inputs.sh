@@ -188,7 +188,7 @@ BLOB = {"version": (4, "I"), "endian": (8, "I"), "header_size": (12, "I"), "tota
         "lid_count": (288, "I")}
 PART = {"version": (4, "I"), "total_size": (16, "Q"), "range_x1": (40, "i"), "tile_count": (48, "I"),
         "cs": (56, "f"), "world_width": (104, "i"), "walkable_radius": (128, "i"), "max_void": (136, "i"),
-        "tile_size": (168, "i"), "tiles_x": (176, "i")}
+        "tile_size": (168, "i"), "tiles_x": (176, "i"), "landmarks": (220, "i"), "hubs": (228, "I")}
 # A packed tile cache's header (bake/pipeline/tilecache_pack.c)
 CACHE = {"version": (4, "I"), "part_size": (32, "Q"), "stream_size": (40, "Q"), "method": (48, "I"),
          "head_size": (52, "I"), "tile_count": (56, "I")}
@@ -673,6 +673,10 @@ blobpatch part "$tmp/pall.ptl" "$tmp/prange.ptl" range_x1=1000000
 t part_range_past_the_world 1 'prange\.ptl' -- "$bin" merge "$tmp/prange.ptl" -o "$out"
 blobpatch part "$tmp/pall.ptl" "$tmp/pww.ptl" world_width=0x7fffffff
 t part_world_width_huge 1 'pww\.ptl' -- "$bin" merge "$tmp/pww.ptl" -o "$out"
+blobpatch part "$tmp/pall.ptl" "$tmp/plm.ptl" landmarks=16777211
+t part_landmarks_huge 1 'plm\.ptl.*landmarks' -- "$bin" merge "$tmp/plm.ptl" -o "$out"
+blobpatch part "$tmp/pall.ptl" "$tmp/phub.ptl" hubs=7
+t part_hubs_not_a_flag 1 'phub\.ptl.*hubs' -- "$bin" merge "$tmp/phub.ptl" -o "$out"
 blobpatch part "$tmp/pall.ptl" "$tmp/pcs.ptl" cs=nan
 t part_cell_size_nan 1 'pcs\.ptl' -- "$bin" merge "$tmp/pcs.ptl" -o "$out"
 blobpatch tile_w "$tmp/pall.ptl" "$tmp/ptw.ptl"

@@ -289,6 +289,16 @@ static ptl_status check_header(const uint8_t* b, size_t size, uint32_t k, const 
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed tile range", k);
     if ((uint64_t)h->config.seed_count * 12 > size - sizeof *h)
         return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: truncated seeds", k);
+    /* the later stages' settings, in the ranges a bake's desc takes (bake3d.c, decompose.c): a
+       landmark count past 64 would size the landmark table by it */
+    const part_config* c = &h->config;
+    if (c->landmarks < -1 || c->landmarks > 64) return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (landmarks)", k);
+    if (c->hubs > 1) return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (hubs)", k);
+    if (!(c->relax >= 0) || !isfinite(c->relax)) return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (relax)", k);
+    if (!(c->pair_slack >= 0 && c->pair_slack <= 16))
+        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (pair_slack)", k);
+    if (!(c->max_error >= 0) || !isfinite(c->max_error))
+        return ptl_error_set(err, PTL_ERR_BAD_BLOB, "part %u: malformed settings (max_error)", k);
     return PTL_OK;
 }
 
