@@ -598,11 +598,12 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
         return PTL_ERR_INVALID_ARG;
     candidate best;
     bool snapped = false;
-    if (!find_containing(q, p, ext[1], &best)) {
-        /* a box in empty space (the occupancy mask: no cell can give a point in it) */
-        if (!ptl_query_occupied(q, (double)p[0] - ext[0], (double)p[0] + ext[0], (double)p[2] - ext[2],
-                                (double)p[2] + ext[2], (double)p[1] - ext[1], (double)p[1] + ext[1]))
-            return PTL_ERR_NOT_FOUND;
+    /* The occupancy mask (no cell can give a point there) first at p's own column, where a cell
+       holding p would lie, then over the whole box. */
+    const double x = p[0], y = p[1], z = p[2];
+    const uint32_t bands = q->occ_on ? ptl_query_occ_bands(q, y - ext[1], y + ext[1]) : 0;
+    if (!ptl_query_occ_point(q, x, z, bands) || !find_containing(q, p, ext[1], &best)) {
+        if (!ptl_query_occ_box(q, x - ext[0], x + ext[0], z - ext[2], z + ext[2], bands)) return PTL_ERR_NOT_FOUND;
         if (!find_nearest(q, p, ext, &best)) return PTL_ERR_NOT_FOUND;
         snapped = best.d2 > 0;
     }

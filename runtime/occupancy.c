@@ -55,8 +55,8 @@ static uint32_t cell_bands(const ptl_query* q, uint32_t c) {
     const float* r = q->cell_yr + 2 * (size_t)c;
     const double ym = q->occ_ymargin;
     if (isnan(r[0]) || isnan(r[1])) return ~0u;
-    const uint32_t b0 = ptl_occ_index((double)r[0] - ym, q->occ_y0, q->occ_inv_band, PTL_OCC_BANDS);
-    const uint32_t b1 = ptl_occ_index((double)r[1] + ym, q->occ_y0, q->occ_inv_band, PTL_OCC_BANDS);
+    const uint32_t b0 = ptl_occ_index((double)r[0] - ym, q->occ_y0, q->occ_inv_band, PTL_OCC_BANDS - 1);
+    const uint32_t b1 = ptl_occ_index((double)r[1] + ym, q->occ_y0, q->occ_inv_band, PTL_OCC_BANDS - 1);
     return b1 < b0 ? 0 : (uint32_t)((2ull << b1) - (1ull << b0));
 }
 
@@ -124,7 +124,6 @@ void ptl_query_occupancy_build(ptl_query* q) {
        the margin to spare, so no point a cell can give falls off it. */
     const double scale = ptl_nm_plan_scale(nm);
     const double m = 4 * q->loc_eps + 1e-9 * scale;
-    q->occ_margin = m;
     q->occ_x0 = lo[0] - 4 * m, q->occ_z0 = lo[1] - 4 * m;
     const double w = hi[0] - lo[0] + 8 * m, d = hi[1] - lo[1] + 8 * m;
     double t = sqrt(w * d / cap);
@@ -140,6 +139,7 @@ void ptl_query_occupancy_build(ptl_query* q) {
         t *= 1.01;
     }
     q->occ_nx = nx, q->occ_nz = nz;
+    q->occ_xlast = nx - 1, q->occ_zlast = nz - 1;
     q->occ_inv_tile = 1.0 / t;
     if (!(ylo <= yhi)) ylo = yhi = 0;
     q->occ_ymargin = 1e-6 * (1 + fabs(ylo) + fabs(yhi));
