@@ -147,5 +147,12 @@ void ptl_query_occupancy_build(ptl_query* q) {
     q->occ_inv_band = yhi > ylo ? PTL_OCC_BANDS / (yhi - ylo) : 1;
     memset(q->occ, 0, (size_t)nx * nz * sizeof(uint32_t));
     for (uint32_t c = 0; c < nc; ++c) mark_cell(q, c, t, m);
-    q->occ_on = true;
+    /* A mask that would answer almost no box is not used: it costs each point location its check.
+       It is when a quarter of the tiles or more are empty (boxes over gaps in plan), or when the
+       cells' heights span more than two boxes of the default extents (ptl_query_locate's 4 up and
+       down: boxes between floors). Not so a terrain filling its bounds (undulating.obj: 19 of 3,025
+       tiles empty, 10.4 m of heights; none of Detour's 1,000 nearest boxes answered by the mask). */
+    uint32_t empty = 0;
+    for (uint32_t i = 0; i < nx * nz; ++i) empty += q->occ[i] == 0;
+    q->occ_on = 4 * (uint64_t)empty >= (uint64_t)nx * nz || yhi - ylo > 4 * PTL_OCC_DEFAULT_HALF_HEIGHT;
 }

@@ -422,11 +422,13 @@ void ptl_query_cell_boxes(ptl_query* q);
 #define PTL_OCC_MIN_TILES 256u
 #define PTL_OCC_MAX_TILES 4096u
 #define PTL_OCC_BANDS 32u
+#define PTL_OCC_DEFAULT_HALF_HEIGHT 4.0 /* [Units: wu] locate.c's default extents' y */
 /* The tiles of q->occ: PTL_OCC_TILES_PER_CELL per cell, within [PTL_OCC_MIN_TILES, PTL_OCC_MAX_TILES]
    (4 bytes each: at most 16 KB). */
 uint32_t ptl_query_occupancy_tiles(const ptl_navmesh* nm);
 /* Fills q->occ from the cells' polygons and q->cell_yr (after ptl_query_cell_boxes) and sets
-   q->occ_on (false for a navmesh without cells or with non-finite vertices). */
+   q->occ_on (false for a navmesh without cells or with non-finite vertices, and where the mask
+   could answer only boxes over a few gaps in plan: occupancy.c). */
 void ptl_query_occupancy_build(ptl_query* q);
 
 /* floor((v - o) * inv) clamped to [0, last], monotone in v (finite or infinite v; not NaN): the
