@@ -9,8 +9,8 @@
    the cell's height range meets the band. The mask is conservative: every point point location can
    take from a cell (a point within its tolerance of the polygon, or on an edge within the search
    box; its height within cell_yr) lies in a tile of that cell with its bits set, and the query side
-   (ptl_query_occupied) maps the box's corners with the same monotone index functions, so a box that
-   finds no bit holds no such point. Filters are not taken into account (an excluded cell keeps its
+   (ptl_query_occ_point, ptl_query_occ_box) maps the point or the box's corners with one monotone
+   index function, so a box that finds no bit holds no such point. Filters are not taken into account (an excluded cell keeps its
    bits): the mask only says where nothing is.
 
    Whether a polygon meets a tile: an edge (a segment) meets it (separating axes), or, when no edge
