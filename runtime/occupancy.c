@@ -13,42 +13,13 @@
    index function, so a box that finds no bit holds no such point. Filters are not taken into account (an excluded cell keeps its
    bits): the mask only says where nothing is.
 
-   Whether a polygon meets a tile: an edge (a segment) meets it (separating axes), or, when no edge
-   comes near the tile, the tile's centre has a non-zero winding number, so the whole tile is inside.
-   This holds for any polygon, convex or not: the points a kinked cell's crossing rule accepts have
-   an odd crossing number, hence a non-zero winding number. */
+   Which tiles a polygon meets: a row of tiles at a time, those between the least and the greatest
+   x of its boundary within the row (mark_cell), exact for a convex cell and a superset for any
+   other (a kinked cell's points, its crossing rule's, lie within its boundary's extent too). */
 #include <math.h>
 #include <string.h>
 
 #include "query_internal.h"
-
-/* Does segment a-b come within the rectangle [x0, x1] x [z0, z1] (closed)? Its bounding box meets
-   the rectangle and the rectangle's corners are not all strictly on one side of its line. */
-static bool segment_meets_rect(double ax, double az, double bx, double bz, double x0, double x1, double z0, double z1) {
-    if ((ax < x0 && bx < x0) || (ax > x1 && bx > x1) || (az < z0 && bz < z0) || (az > z1 && bz > z1)) return false;
-    const double ex = bx - ax, ez = bz - az;
-    const double c[4] = {ex * (z0 - az) - ez * (x0 - ax), ex * (z0 - az) - ez * (x1 - ax), ex * (z1 - az) - ez * (x0 - ax),
-                         ex * (z1 - az) - ez * (x1 - ax)};
-    const bool all_pos = c[0] > 0 && c[1] > 0 && c[2] > 0 && c[3] > 0;
-    const bool all_neg = c[0] < 0 && c[1] < 0 && c[2] < 0 && c[3] < 0;
-    return !all_pos && !all_neg;
-}
-
-/* The winding number of cell c's polygon around (x, z), for a point well away from its edges. */
-static int winding(const ptl_navmesh* nm, uint32_t c, double x, double z) {
-    const ptl_blob_cell* cell = &nm->cells[c];
-    const uint32_t* cv = nm->cell_verts + cell->first;
-    const uint32_t n = cell->vert_count;
-    int w = 0;
-    for (uint32_t i = 0; i < n; ++i) {
-        const uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
-        const double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a), bx = ptl_nm_vx(nm, b), bz = ptl_nm_vz(nm, b);
-        const double cross = (bx - ax) * (z - az) - (bz - az) * (x - ax);
-        if (az <= z && bz > z && cross > 0) ++w;
-        else if (az > z && bz <= z && cross < 0) --w;
-    }
-    return w;
-}
 
 /* The band bits of cell c's height range. */
 static uint32_t cell_bands(const ptl_query* q, uint32_t c) {
@@ -60,7 +31,11 @@ static uint32_t cell_bands(const ptl_query* q, uint32_t c) {
     return b1 < b0 ? 0 : (uint32_t)((2ull << b1) - (1ull << b0));
 }
 
-/* Sets cell c's bits in the tiles its polygon meets (tile side t, margin m). */
+/* Sets cell c's bits in the tiles its polygon meets (tile side t, margin m), a row of tiles at a
+   time: the polygon's part in the row's strip (grown by m) reaches in x from the least to the
+   greatest x of its edges' pieces in the strip (the leftmost and rightmost points of a polygon cut
+   to a strip lie on its boundary), and every tile of the row between those (grown by m) is marked.
+   For a convex cell each of them meets the polygon; for any other the marks only add tiles. */
 static void mark_cell(ptl_query* q, uint32_t c, double t, double m) {
     const ptl_navmesh* nm = q->nm;
     const ptl_blob_cell* cell = &nm->cells[c];
@@ -68,29 +43,37 @@ static void mark_cell(ptl_query* q, uint32_t c, double t, double m) {
     const uint32_t n = cell->vert_count;
     const uint32_t bits = cell_bands(q, c);
     if (!n || !bits) return;
-    double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+    double zlo = INFINITY, zhi = -INFINITY;
     for (uint32_t i = 0; i < n; ++i) {
-        const double x = ptl_nm_vx(nm, cv[i]), z = ptl_nm_vz(nm, cv[i]);
-        lo[0] = x < lo[0] ? x : lo[0], hi[0] = x > hi[0] ? x : hi[0];
-        lo[1] = z < lo[1] ? z : lo[1], hi[1] = z > hi[1] ? z : hi[1];
+        const double z = ptl_nm_vz(nm, cv[i]);
+        zlo = z < zlo ? z : zlo, zhi = z > zhi ? z : zhi;
     }
-    const uint32_t ix0 = ptl_grid_index(ptl_floor((lo[0] - 2 * m - q->occ_x0) / t), q->occ_nx);
-    const uint32_t ix1 = ptl_grid_index(ptl_floor((hi[0] + 2 * m - q->occ_x0) / t), q->occ_nx);
-    const uint32_t iz0 = ptl_grid_index(ptl_floor((lo[1] - 2 * m - q->occ_z0) / t), q->occ_nz);
-    const uint32_t iz1 = ptl_grid_index(ptl_floor((hi[1] + 2 * m - q->occ_z0) / t), q->occ_nz);
+    const uint32_t iz0 = ptl_grid_index(ptl_floor((zlo - 2 * m - q->occ_z0) / t), q->occ_nz);
+    const uint32_t iz1 = ptl_grid_index(ptl_floor((zhi + 2 * m - q->occ_z0) / t), q->occ_nz);
     for (uint32_t iz = iz0; iz <= iz1; ++iz) {
-        for (uint32_t ix = ix0; ix <= ix1; ++ix) {
-            uint32_t* w = &q->occ[(size_t)iz * q->occ_nx + ix];
-            if ((*w & bits) == bits) continue;
-            const double x0 = q->occ_x0 + ix * t - m, x1 = q->occ_x0 + (ix + 1) * t + m;
-            const double z0 = q->occ_z0 + iz * t - m, z1 = q->occ_z0 + (iz + 1) * t + m;
-            bool meets = false;
-            for (uint32_t i = 0; i < n && !meets; ++i) {
-                const uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
-                meets = segment_meets_rect(ptl_nm_vx(nm, a), ptl_nm_vz(nm, a), ptl_nm_vx(nm, b), ptl_nm_vz(nm, b), x0, x1, z0, z1);
+        const double s0 = q->occ_z0 + iz * t - m, s1 = q->occ_z0 + (iz + 1) * t + m;
+        double xlo = INFINITY, xhi = -INFINITY;
+        for (uint32_t i = 0; i < n; ++i) {
+            const uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
+            const double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a), bx = ptl_nm_vx(nm, b), bz = ptl_nm_vz(nm, b);
+            if ((az < s0 && bz < s0) || (az > s1 && bz > s1)) continue;
+            /* the edge's piece in the strip: its ends, or where it crosses the strip's sides */
+            double u0 = 0, u1 = 1;
+            if (az != bz) {
+                const double ua = (s0 - az) / (bz - az), ub = (s1 - az) / (bz - az);
+                const double lo = ua < ub ? ua : ub, hi = ua < ub ? ub : ua;
+                u0 = lo > 0 ? lo : 0, u1 = hi < 1 ? hi : 1;
             }
-            if (meets || winding(nm, c, 0.5 * (x0 + x1), 0.5 * (z0 + z1)) != 0) *w |= bits;
+            const double xa = ax + u0 * (bx - ax), xb = ax + u1 * (bx - ax);
+            const double l = xa < xb ? xa : xb, h = xa < xb ? xb : xa;
+            xlo = l < xlo ? l : xlo, xhi = h > xhi ? h : xhi;
+            if (!(l == l && h == h)) xlo = -INFINITY, xhi = INFINITY; /* NaN: the whole row */
         }
+        if (!(xlo <= xhi)) continue;
+        const uint32_t ix0 = ptl_grid_index(ptl_floor((xlo - 2 * m - q->occ_x0) / t), q->occ_nx);
+        const uint32_t ix1 = ptl_grid_index(ptl_floor((xhi + 2 * m - q->occ_x0) / t), q->occ_nx);
+        uint32_t* row = q->occ + (size_t)iz * q->occ_nx;
+        for (uint32_t ix = ix0; ix <= ix1; ++ix) row[ix] |= bits;
     }
 }
 
