@@ -35,8 +35,8 @@ int bench3d_run(const char* data, bool quick);
 int bench3d_paths_run(const char* data, const char* only, bool dump, int loop);
 int bench_tiles_run(const char* data, bool quick);
 int bench_radius_run(const char* data, bool quick); /* bench_radius.c: paths for an agent radius */
-int bench_queries_run(const char* data, bool quick, const char* only); /* bench_queries.c: the everyday queries beside
-                                                                         Detour's (only: one mesh, or NULL for all) */
+/* bench_queries.c: the everyday queries beside Detour's (only: one mesh, kind: one query kind, or NULL for all) */
+int bench_queries_run(const char* data, bool quick, const char* only, const char* kind);
 /* `portolan-bench gpu [--quick]` (bench_gpu.c): the decomposition's search on CPU, GPU and reference
    against notch count; needs an OpenGL 4.3 context. Not part of the default sections. */
 int bench_gpu_run(bool quick);

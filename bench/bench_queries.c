@@ -38,6 +38,8 @@ enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 6, KIND_SECONDS = 120 };
 enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE, K_MOVE_IN, K_RAYCAST_IN };
 static const char* const KIND_NAMES[NKIND] = {"nearest", "raycast", "wall distance", "move along surface",
                                               "move, start cell known", "raycast, start cell known"};
+/* --kind's names */
+static const char* const KIND_KEYS[NKIND] = {"nearest", "raycast", "wall", "move", "move_in", "raycast_in"};
 static const char* const KIND_FILES[NKIND] = {"nearest", "raycast", "distance_to_wall", "move_along_surface",
                                               "move_along_surface", "raycast"};
 /* the input columns of each file, in the order the queries read them */
@@ -300,7 +302,7 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
     }
 }
 
-static int one_mesh(const char* data, const char* name) {
+static int one_mesh(const char* data, const char* name, const char* kind) {
     char path[2048];
     snprintf(path, sizeof path, "%s/meshes/%s.obj", data, name);
     ptl_trimesh m;
@@ -333,6 +335,7 @@ static int one_mesh(const char* data, const char* name) {
         }
     }
     for (int k = 0; k < NKIND; ++k) {
+        if (kind && strcmp(kind, KIND_KEYS[k])) continue;
         /* each kind in a child process with a time limit: a query that never returns (a runtime
            bug) costs its row of the table, not the run */
         fflush(stdout);
@@ -367,7 +370,7 @@ static int one_mesh(const char* data, const char* name) {
                    h.deth_n, h.deth_near);
         if (child == 0) fflush(stdout), _exit(0);
     }
-    {
+    if (!kind) {
         /* memory of one query object: ours with the default desc (sized by the navmesh), Detour's
            dtNavMeshQuery with 2048 nodes (the size the issue compares with) */
         bench_tracker tr;
@@ -392,7 +395,7 @@ done:
     return rc;
 }
 
-int bench_queries_run(const char* data, bool quick, const char* only) {
+int bench_queries_run(const char* data, bool quick, const char* only, const char* kind) {
     (void)quick;
     printf("## Everyday queries beside Detour (Detour's inputs)\n\n");
     printf("Each mesh baked by both at Recast's reference parameters, agent radius 0.6 (Recast solo); the 1000 rows of "
@@ -407,7 +410,7 @@ int bench_queries_run(const char* data, bool quick, const char* only) {
     static const char* const MESHES[3] = {"dungeon", "nav_test", "undulating"};
     int rc = 0;
     for (int i = 0; i < 3; ++i)
-        if (!only || !strcmp(only, MESHES[i])) rc |= one_mesh(data, MESHES[i]);
+        if (!only || !strcmp(only, MESHES[i])) rc |= one_mesh(data, MESHES[i], kind);
     printf("\n");
     return rc;
 }

@@ -9,7 +9,8 @@ static int usage(void) {
     fprintf(stderr, "usage: portolan-bench [2d] [3d] [tiles] [radius] [queries] [reference] [paths] [--quick] [--data DIR] [--out DIR]\n"
                     "  2d, 3d, tiles, radius, queries  benchmark tables (Markdown on stdout); default: all five\n"
                     "  paths      the 3D path-query table alone: [--mesh NAME] [--dump] [--loop N]\n"
-                    "  queries [--mesh NAME]  the everyday queries on one mesh (dungeon, nav_test, undulating)\n"
+                    "  queries [--mesh NAME] [--kind K]  the everyday queries on one mesh (dungeon, nav_test, undulating),\n"
+                    "             one kind (nearest, raycast, wall, move, move_in, raycast_in)\n"
                     "  reference  write Detour's reference pairs and areas for the tests into --out DIR\n"
                     "             (default tests/data/detour)\n"
                     "usage: portolan-bench gpu [--quick]: the decomposition's search on CPU, GPU (OpenGL 4.3) and reference\n"
@@ -29,7 +30,7 @@ int main(int argc, char** argv) {
     bool quick = false, run2d = false, run3d = false, runtiles = false, reference = false, runradius = false;
     bool runqueries = false;
     bool paths = false, dump = false;
-    const char* only = NULL;
+    const char* only = NULL, *kind = NULL;
     int loop = 0;
     if (argc == 4 && !strcmp(argv[1], "rss") && (!strcmp(argv[2], "portolan") || !strcmp(argv[2], "recast")))
         return bench_tiles_rss_child(argv[2], argv[3]);
@@ -72,6 +73,7 @@ int main(int argc, char** argv) {
         else if (!strcmp(argv[i], "reference")) reference = true;
         else if (!strcmp(argv[i], "paths")) paths = true;
         else if (!strcmp(argv[i], "--mesh") && i + 1 < argc) only = argv[++i];
+        else if (!strcmp(argv[i], "--kind") && i + 1 < argc) kind = argv[++i];
         else if (!strcmp(argv[i], "--dump")) dump = true;
         else if (!strcmp(argv[i], "--loop") && i + 1 < argc) loop = atoi(argv[++i]);
         else return usage();
@@ -92,6 +94,6 @@ int main(int argc, char** argv) {
     if (run3d) rc |= bench3d_run(data, quick);
     if (runtiles) rc |= bench_tiles_run(data, quick);
     if (runradius) rc |= bench_radius_run(data, quick);
-    if (runqueries) rc |= bench_queries_run(data, quick, only);
+    if (runqueries) rc |= bench_queries_run(data, quick, only, kind);
     return rc ? 1 : 0;
 }

@@ -226,6 +226,17 @@ void ptl_query_cell_boxes(ptl_query* q) {
         const double slack = 1e-9 * (fabs(b[0]) + fabs(b[1]) + fabs(b[2]) + fabs(b[3]) + eps);
         out[0] = b[0] - slack, out[1] = b[1] + slack, out[2] = b[2] - slack, out[3] = b[3] + slack;
     }
+    double mag = 0;
+    for (uint32_t c = 0; c < nm->h->cell_count; ++c) {
+        const ptl_blob_cell* cell = &nm->cells[c];
+        for (uint32_t i = 0; i < cell->vert_count; ++i) {
+            const uint32_t v = nm->cell_verts[cell->first + i];
+            const double ax = fabs(ptl_nm_vx(nm, v)), az = fabs(ptl_nm_vz(nm, v));
+            mag = ax > mag ? ax : mag, mag = az > mag ? az : mag;
+            if (isnan(ax) || isnan(az)) mag = INFINITY;
+        }
+    }
+    q->vert_mag = mag;
     q->cell_yr = (float*)(void*)(q->cell_box + 4 * (size_t)nm->h->cell_count);
     for (uint32_t c = 0; c < nm->h->cell_count; ++c) cell_height_range(nm, c, q->cell_yr + 2 * (size_t)c);
 }
@@ -288,6 +299,11 @@ static double nearest_in_box(const ptl_query* q, uint32_t cell, double px, doubl
     uint32_t n = c->vert_count;
     double best = INFINITY;
     const double bs = fabs(box[0]) + fabs(box[1]) + fabs(box[2]) + fabs(box[3]);
+    /* The margin of the test below, once: q->vert_mag bounds every vertex coordinate, so this is at
+       least each edge's own 1e-6 (|ax| + |az| + |bx| + |bz| + bs); a larger margin passes over fewer
+       edges, and segment_in_box finds no part of those either (the same answers). */
+    const double m = 1e-6 * (4 * q->vert_mag + bs);
+    const double out[4] = {box[0] - m, box[1] + m, box[2] - m, box[3] + m};
     for (uint32_t i = 0; i < n; ++i) {
         uint32_t a = cv[i], b = cv[i + 1 == n ? 0 : i + 1];
         double ax = ptl_nm_vx(nm, a), az = ptl_nm_vz(nm, a);
@@ -302,9 +318,8 @@ static double nearest_in_box(const ptl_query* q, uint32_t cell, double px, doubl
         } else {
             /* both ends beyond one side by more than 1e-6 of the magnitudes (rounding moves
                segment_in_box's ratios by ~1e-16 of them): it would find no part in the box */
-            const double m = 1e-6 * (fabs(ax) + fabs(az) + fabs(bx) + fabs(bz) + bs);
-            if ((ax < box[0] - m && bx < box[0] - m) || (ax > box[1] + m && bx > box[1] + m) ||
-                (az < box[2] - m && bz < box[2] - m) || (az > box[3] + m && bz > box[3] + m))
+            if ((ax < out[0] && bx < out[0]) || (ax > out[1] && bx > out[1]) || (az < out[2] && bz < out[2]) ||
+                (az > out[3] && bz > out[3]))
                 continue;
             if (!segment_in_box(ax, az, ex, ez, box, &t0, &t1)) continue;
         }
@@ -583,7 +598,12 @@ ptl_status ptl_query_locate_point(ptl_query* q, const float p[3], const float ex
         return PTL_ERR_INVALID_ARG;
     candidate best;
     bool snapped = false;
-    if (!find_containing(q, p, ext[1], &best)) {
+    /* The occupancy mask (no cell can give a point there) first at p's own column, where a cell
+       holding p would lie, then over the whole box. */
+    const double x = p[0], y = p[1], z = p[2];
+    const uint32_t bands = q->occ_on ? ptl_query_occ_bands(q, y - ext[1], y + ext[1]) : 0;
+    if (!ptl_query_occ_point(q, x, z, bands) || !find_containing(q, p, ext[1], &best)) {
+        if (!ptl_query_occ_box(q, x - ext[0], x + ext[0], z - ext[2], z + ext[2], bands)) return PTL_ERR_NOT_FOUND;
         if (!find_nearest(q, p, ext, &best)) return PTL_ERR_NOT_FOUND;
         snapped = best.d2 > 0;
     }

@@ -641,19 +641,6 @@ ptl_status ptl_navmesh_get_portal(const ptl_navmesh* nm, uint32_t portal, ptl_po
     return PTL_OK;
 }
 
-/* floor(f) clamped to [0, n - 1], clamped as a double first: f may be huge, infinite or NaN. */
-static uint32_t clamp_index(double f, uint32_t n) {
-    if (!(f > 0)) return 0;
-    return f >= (double)n - 1 ? n - 1 : (uint32_t)f;
-}
-
-uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
-    const ptl_blob_header* h = nm->h;
-    uint32_t ix = clamp_index((x - h->bmin[0]) / h->grid_cell, h->grid_nx);
-    uint32_t iz = clamp_index((z - h->bmin[2]) / h->grid_cell, h->grid_nz);
-    return iz * h->grid_nx + ix;
-}
-
 bool ptl_nm_cell_floor(const ptl_navmesh* nm, uint32_t c, double x, double z, float* y) {
     const ptl_blob_header* h = nm->h;
     if (!nm->cell_grids) return false;

@@ -231,7 +231,19 @@ double ptl_nm_tolerance(const ptl_navmesh* nm);
    relaxed navmesh, by more than the relaxation): PTL_NONE for a convex cell (validate.c). */
 uint32_t ptl_nm_cell_reflex(const ptl_navmesh* nm, uint32_t c, double tol);
 
-/* Bucket of the point-location grid holding (x, z), clamped to the grid. */
-uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z);
+/* floor(f) clamped to [0, n - 1], clamped as a double first: f may be huge, infinite or NaN. */
+static inline uint32_t ptl_nm_clamp_index(double f, uint32_t n) {
+    if (!(f > 0)) return 0;
+    return f >= (double)n - 1 ? n - 1 : (uint32_t)f;
+}
+
+/* Bucket of the point-location grid holding (x, z), clamped to the grid. Inline: every point
+   location starts with it. */
+static inline uint32_t ptl_nm_bucket(const ptl_navmesh* nm, double x, double z) {
+    const ptl_blob_header* h = nm->h;
+    const uint32_t ix = ptl_nm_clamp_index((x - h->bmin[0]) / h->grid_cell, h->grid_nx);
+    const uint32_t iz = ptl_nm_clamp_index((z - h->bmin[2]) / h->grid_cell, h->grid_nz);
+    return iz * h->grid_nx + ix;
+}
 
 #endif

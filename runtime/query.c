@@ -16,7 +16,7 @@
 
 typedef struct sizes {
     size_t nodes, heap, succ, side, vis_seen, wall, vcorner, root_g, root_stamp, turns, slots, sedges, goal, seen, dead, cc, cheap, portals, fpoints;
-    size_t boxes, disc_rec, vert_rho, vcone, seg_memo, cell_off, cell_cost;
+    size_t boxes, occ, disc_rec, vert_rho, vcone, seg_memo, cell_off, cell_cost;
     size_t vc_head, vc_reach, vc_vert; /* visibility lists per vertex (clearance.c) */
     size_t lm_goal, alt_h, alt_stamp; /* landmark bounds: 0 when the navmesh has none */
     size_t corners, profile;          /* 3D navmeshes only */
@@ -46,6 +46,7 @@ static sizes compute_sizes(const ptl_navmesh* nm, uint32_t max_nodes, uint32_t m
     s.cc = (size_t)h->cell_count * sizeof(ptl_ccell);
     s.cheap = (size_t)h->cell_count * sizeof(uint32_t);
     s.boxes = (size_t)h->cell_count * (4 * sizeof(double) + 2 * sizeof(float)); /* cell_box, then cell_yr */
+    s.occ = (size_t)ptl_query_occupancy_tiles(nm) * sizeof(uint32_t);
     s.disc_rec = (size_t)h->vert_count * 2 * sizeof(ptl_disc_rec);
     s.vert_rho = (size_t)h->vert_count * sizeof(float);
     s.vcone = (size_t)h->vert_count * 5 * sizeof(double);
@@ -118,6 +119,7 @@ void ptl_query_destroy(ptl_query* q) {
     ptl_mem_free(&a, q->cc, s.cc);
     ptl_mem_free(&a, q->cheap, s.cheap);
     ptl_mem_free(&a, q->cell_box, s.boxes);
+    ptl_mem_free(&a, q->occ, s.occ);
     ptl_mem_free(&a, q->disc_rec, s.disc_rec);
     ptl_mem_free(&a, q->vert_rho, s.vert_rho);
     ptl_mem_free(&a, q->vcone, s.vcone);
@@ -262,6 +264,7 @@ static uint32_t default_nodes(const ptl_navmesh* nm) {
 static void cell_boxes_unbounded(ptl_query* q) {
     const uint32_t nc = q->nm->h->cell_count;
     q->cell_yr = (float*)(void*)(q->cell_box + 4 * (size_t)nc);
+    q->vert_mag = INFINITY;
     for (uint32_t c = 0; c < nc; ++c) {
         double* b = q->cell_box + 4 * (size_t)c;
         b[0] = b[2] = -INFINITY, b[1] = b[3] = INFINITY;
@@ -311,6 +314,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->cc = ptl_mem_calloc(&a, 1, s.cc);
     q->cheap = ptl_mem_alloc(&a, s.cheap);
     q->cell_box = ptl_mem_alloc(&a, s.boxes);
+    q->occ = ptl_mem_alloc(&a, s.occ);
     if (q->use_disc) { /* (without: all NULL, which the clearing below and clearance.c check) */
         q->disc_rec = ptl_mem_calloc(&a, 1, s.disc_rec);
         q->vert_rho = ptl_mem_alloc(&a, s.vert_rho);
@@ -370,7 +374,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
         lm_ok = lm_ok && q->heap2 && q->hub_chain;
     }
     if (!lm_ok || !q->nodes || !q->heap || !q->succ || !q->side || !q->vis_seen || !q->wall || !q->vcorner || !q->root_g || !q->root_stamp || !q->turns || !q->slots || !q->sedges ||
-        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box ||
+        !q->goal_stamp || !q->seen_stamp || !q->dead_end || !q->cc || !q->cheap || !q->cell_box || !q->occ ||
         ((!q->disc_rec || !q->vert_rho || !q->vcone || !q->seg_memo || !q->vc_head || !q->vc_reach || !q->vc_vert) && s.disc_rec) || !q->portals || !q->fpoints ||
         !q->cell_off || !q->cell_cost || !ptl_query_build_slots(q)) {
         ptl_query_destroy(q);
@@ -381,7 +385,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     q->loc_eps = PTL_NM_LOC_REL * scale;
     q->inv_vox_cs = nm->h->vox_cs > 0 ? 1.0 / nm->h->vox_cs : 0;
     if (sw && sw->no_cell_boxes) cell_boxes_unbounded(q);
-    else ptl_query_cell_boxes(q);
+    else ptl_query_cell_boxes(q), ptl_query_occupancy_build(q);
     q->stamp = 0;
     *out = q;
     return PTL_OK;

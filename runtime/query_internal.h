@@ -208,6 +208,20 @@ struct ptl_query {
                              cell to contain (its polygon and the tolerance around it; locate.c) */
     float* cell_yr;       /* 2 per cell, after cell_box's: the least and greatest height ptl_query_cell_y
                              can give for the cell (-inf, +inf when not known) */
+    /* Point location's occupancy mask (occupancy.c): the plan bounds cut into at most
+       ptl_query_occupancy_tiles square tiles, and per tile one bit per height band (32 bands over
+       the cells' height ranges): set where a cell's polygon, with a margin, meets the tile and its
+       height range (cell_yr) the band. A search box whose tiles have no bit of its bands set holds
+       no cell point location would look at. occ_on false: not built (every box may hold one). */
+    uint32_t* occ;
+    bool occ_on;
+    uint32_t occ_nx, occ_nz;
+    double occ_x0, occ_z0, occ_inv_tile; /* [Units: wu, wu, 1/wu] */
+    double occ_y0, occ_inv_band;         /* [Units: wu, 1/wu] */
+    double occ_xlast, occ_zlast;         /* occ_nx - 1, occ_nz - 1 */
+    double occ_ymargin;                  /* [Units: wu] added around the heights of a query */
+    double vert_mag;      /* [Units: wu] the largest |x| or |z| of the cells' vertices (locate.c; +inf
+                             without cell boxes or with a NaN) */
     uint32_t cheap_count;
     ptl_funnel_portal* portals; /* corridor portals, cell_count */
     ptl_funnel_point* fpoints;  /* the funnel's path, cell_count + 2 */
@@ -407,6 +421,70 @@ void ptl_query_vertex_point(const ptl_navmesh* nm, uint32_t v, ptl_qpoint* out);
    and q->cell_yr (in the same allocation), so that a cell on another floor than the point's box
    is passed over before its polygon or its heights are read. */
 void ptl_query_cell_boxes(ptl_query* q);
+
+/* Point location's occupancy mask (q->occ; occupancy.c). */
+#define PTL_OCC_TILES_PER_CELL 32u
+#define PTL_OCC_MIN_TILES 256u
+#define PTL_OCC_MAX_TILES 4096u
+#define PTL_OCC_BANDS 32u
+#define PTL_OCC_DEFAULT_HALF_HEIGHT 4.0 /* [Units: wu] locate.c's default extents' y */
+/* The tiles of q->occ: PTL_OCC_TILES_PER_CELL per cell, within [PTL_OCC_MIN_TILES, PTL_OCC_MAX_TILES]
+   (4 bytes each: at most 16 KB). */
+uint32_t ptl_query_occupancy_tiles(const ptl_navmesh* nm);
+/* Fills q->occ from the cells' polygons and q->cell_yr (after ptl_query_cell_boxes) and sets
+   q->occ_on (false for a navmesh without cells or with non-finite vertices, and where the mask
+   could answer only boxes over a few gaps in plan: occupancy.c). */
+void ptl_query_occupancy_build(ptl_query* q);
+
+/* floor((v - o) * inv) clamped to [0, last], monotone in v (finite or infinite v; not NaN): the
+   occupancy mask's index of a coordinate (a clamped value truncates as floor does). */
+static inline uint32_t ptl_occ_index(double v, double o, double inv, double last) {
+    double f = (v - o) * inv;
+    f = f > 0 ? f : 0;
+    f = f < last ? f : last;
+    return (uint32_t)f;
+}
+
+/* The occupancy mask's bands of the heights [y0, y1] (widened by q->occ_ymargin). */
+static inline uint32_t ptl_query_occ_bands(const ptl_query* q, double y0, double y1) {
+    const double last = PTL_OCC_BANDS - 1;
+    const uint32_t b0 = ptl_occ_index(y0 - q->occ_ymargin, q->occ_y0, q->occ_inv_band, last);
+    const uint32_t b1 = ptl_occ_index(y1 + q->occ_ymargin, q->occ_y0, q->occ_inv_band, last);
+    return (uint32_t)((2ull << b1) - (1ull << b0));
+}
+
+/* Can a cell give point location a point (x, z) in plan with a height in `bands`
+   (ptl_query_occ_bands)? False only when none can (q->occ_on). A point lies in the tile its index
+   gives up to rounding, far less than the margin the tiles were marked with (occupancy.c). */
+static inline bool ptl_query_occ_point(const ptl_query* q, double x, double z, uint32_t bands) {
+    if (!q->occ_on) return true;
+    const uint32_t ix = ptl_occ_index(x, q->occ_x0, q->occ_inv_tile, q->occ_xlast);
+    const uint32_t iz = ptl_occ_index(z, q->occ_z0, q->occ_inv_tile, q->occ_zlast);
+    return (q->occ[(size_t)iz * q->occ_nx + ix] & bands) != 0;
+}
+
+/* ... a point in [x0, x1] x [z0, z1] (its tiles: those of its corners' indices and between, so
+   every point of the box is in one of them, the index being monotone). */
+static inline bool ptl_query_occ_box(const ptl_query* q, double x0, double x1, double z0, double z1, uint32_t bands) {
+    if (!q->occ_on) return true;
+    const uint32_t ix0 = ptl_occ_index(x0, q->occ_x0, q->occ_inv_tile, q->occ_xlast);
+    const uint32_t ix1 = ptl_occ_index(x1, q->occ_x0, q->occ_inv_tile, q->occ_xlast);
+    const uint32_t iz0 = ptl_occ_index(z0, q->occ_z0, q->occ_inv_tile, q->occ_zlast);
+    const uint32_t iz1 = ptl_occ_index(z1, q->occ_z0, q->occ_inv_tile, q->occ_zlast);
+    for (uint32_t iz = iz0; iz <= iz1; ++iz) {
+        const uint32_t* row = q->occ + (size_t)iz * q->occ_nx;
+        uint32_t any = 0;
+        for (uint32_t ix = ix0; ix <= ix1; ++ix) any |= row[ix];
+        if (any & bands) return true;
+    }
+    return false;
+}
+
+/* Can a cell of the navmesh give point location a point in [x0, x1] x [z0, z1] in plan with a
+   height in [y0, y1]? False only when none can; true when it may. */
+static inline bool ptl_query_occupied(const ptl_query* q, double x0, double x1, double z0, double z1, double y0, double y1) {
+    return !q->occ_on || ptl_query_occ_box(q, x0, x1, z0, z1, ptl_query_occ_bands(q, y0, y1));
+}
 
 /* Height of the mesh at (x, z) on `cell`, from the cell's vertices. */
 float ptl_query_cell_y(const ptl_navmesh* nm, uint32_t cell, double x, double z);

@@ -285,3 +285,57 @@ Test(snapping, a_point_of_a_cell_kinked_at_a_short_portal_is_located_in_it) {
     }
     ptl_shape_free(&s);
 }
+
+/* Point location's occupancy mask (runtime/occupancy.c) only passes over boxes that hold no cell:
+   on the multi-floor meshes, random boxes (points over the whole bounds and a few metres around,
+   half-extents from 5 cm to 4 m) are located as a query without cell boxes and mask locates them
+   (every cell looked at), the same bits; and the mask does answer most boxes in the air. */
+Test(snapping, the_occupancy_mask_hides_no_point_of_the_3d_meshes, .timeout = 240) {
+    TEST_REQUIRE_DATA(data);
+    const char* meshes[] = {"dungeon", "nav_test"};
+    for (size_t mi = 0; mi < 2; ++mi) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/meshes/%s.obj", data, meshes[mi]);
+        ptl_trimesh tm;
+        ptl_error err;
+        cr_assert_eq(ptl_obj_load(path, NULL, &tm, &err), PTL_OK, "%s", err.message);
+        void* blob;
+        size_t size;
+        ptl_bake_desc bd = ptl_bake_desc_defaults();
+        bd.agent_radius = 0.6f;
+        cr_assert_eq(ptl_bake_trimesh(&tm, &bd, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
+        ptl_navmesh* nm;
+        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+        ptl_query *q, *plain;
+        cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
+        cr_assert_eq(ptl_query_create_with_switches(nm, NULL, &(ptl_query_switches){.no_cell_boxes = true}, &plain), PTL_OK);
+        cr_assert(q->occ_on && !plain->occ_on);
+        const ptl_blob_header* h = nm->h;
+        uint32_t seed = 777, found = 0, empty = 0, n = 20000;
+        for (uint32_t i = 0; i < n; ++i) {
+            float v[6];
+            for (int c = 0; c < 6; ++c) {
+                seed = seed * 1664525u + 1013904223u;
+                v[c] = (float)((seed >> 8) & 0xffff) / 65536.0f;
+            }
+            const float p[3] = {h->bmin[0] - 3 + v[0] * (h->bmax[0] - h->bmin[0] + 6), h->bmin[1] - 3 + v[1] * (h->bmax[1] - h->bmin[1] + 6),
+                                h->bmin[2] - 3 + v[2] * (h->bmax[2] - h->bmin[2] + 6)};
+            const float ext[3] = {0.05f + 4 * v[3], 0.05f + 4 * v[4], 0.05f + 4 * v[5]};
+            ptl_location a, b;
+            const ptl_status sa = ptl_query_locate(q, p, ext, &a), sb = ptl_query_locate(plain, p, ext, &b);
+            cr_assert_eq(sa, sb, "%s box %u: %s, without the mask %s", meshes[mi], i, ptl_status_name(sa), ptl_status_name(sb));
+            cr_assert(memcmp(&a, &b, sizeof a) == 0, "%s box %u: another point", meshes[mi], i);
+            found += sa == PTL_OK;
+            empty += !ptl_query_occupied(q, (double)p[0] - ext[0], (double)p[0] + ext[0], (double)p[2] - ext[2],
+                                         (double)p[2] + ext[2], (double)p[1] - ext[1], (double)p[1] + ext[1]);
+        }
+        cr_log_info("%s: %u of %u boxes found a point, the mask answered %u", meshes[mi], found, n, empty);
+        cr_expect_gt(found, n / 50, "%s: too few boxes on the mesh to compare", meshes[mi]);
+        cr_expect_gt(empty, (n - found) / 2, "%s: the mask answered %u of %u empty boxes", meshes[mi], empty, n - found);
+        ptl_query_destroy(plain);
+        ptl_query_destroy(q);
+        ptl_navmesh_destroy(nm);
+        ptl_blob_free(blob, size, NULL);
+        ptl_trimesh_free(&tm);
+    }
+}

@@ -271,7 +271,8 @@ ptl_status ptl_navmesh_get_offmesh(const ptl_navmesh* nm, uint32_t i, ptl_offmes
    A ptl_query holds every buffer the queries need, sized at creation from the navmesh and
    max_nodes; queries never allocate. Use one per thread. Memory: 96 bytes per pool node, plus
    about 280 per vertex (128 of them a memo of the disc paths' checked segments, at most 512 KB),
-   190 per cell and 72 per cell edge of the navmesh, and 68 KB for the height profile of a 3D
+   190 per cell (and up to 128 more, at most 16 KB in all, for point location's occupancy mask)
+   and 72 per cell edge of the navmesh, and 68 KB for the height profile of a 3D
    navmesh (dungeon.obj's bake, 261 vertices: 4,176 nodes by default, 0.57 MB); for
    random points 12 per cell and 8 per voxel column of the largest cell's grid window on a 3D bake.
    Exact paths on a navmesh with hub labels (ptl_bake_desc.hubs) read distances off the labels, and
