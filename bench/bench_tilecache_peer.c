@@ -115,5 +115,6 @@ int bench_tilecache_peer_run(const char* data, const char* only, int rounds) {
     int rc = 0;
     for (int i = 0; i < BENCH_TC_MESHES; ++i)
         if (!only || !strcmp(only, meshes[i])) rc |= one_mesh(data, i, meshes[i], rounds);
+    printf("\n");
     return rc;
 }
