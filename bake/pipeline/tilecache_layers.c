@@ -96,17 +96,6 @@ void ptl_tc_layers_mark_changed(ptl_tc_layers* L, const ptl_vx_tile* before, con
     for (uint32_t k = 0; k < cols; ++k) check_column(L, before, after, k);
 }
 
-/* Tile t's local column holding span s. */
-static uint32_t column_of_span(const ptl_vx_tile* t, uint32_t s) {
-    uint32_t c = 0;
-    for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
-        const uint32_t mid = (c + hi) / 2;
-        if (ptl_tiles_tile_col(t, mid + 1) <= s) c = mid + 1;
-        else hi = mid;
-    }
-    return c;
-}
-
 void ptl_tc_layers_mark_changed_edges(ptl_tc_layers* L, const ptl_vx_tile* before, const ptl_vx_tile* after) {
     const uint32_t W = (uint32_t)after->w, D = (uint32_t)after->d;
     for (uint32_t k = 0; k < W * D; ++k) {
@@ -114,8 +103,8 @@ void ptl_tc_layers_mark_changed_edges(ptl_tc_layers* L, const ptl_vx_tile* befor
         if (x != 0 && x != W - 1 && z != 0 && z != D - 1) k += W - 2 - 1; /* to the row's last column */
         else check_column(L, before, after, k);
     }
-    for (uint32_t g = 0; g < before->gap_count; ++g) check_column(L, before, after, column_of_span(before, before->gaps[g].span));
-    for (uint32_t g = 0; g < after->gap_count; ++g) check_column(L, before, after, column_of_span(after, after->gaps[g].span));
+    for (uint32_t g = 0; g < before->gap_count; ++g) check_column(L, before, after, ptl_tiles_col_of_span(before, before->gaps[g].span));
+    for (uint32_t g = 0; g < after->gap_count; ++g) check_column(L, before, after, ptl_tiles_col_of_span(after, after->gaps[g].span));
 }
 
 void ptl_tc_layers_mark_local(ptl_tc_layers* L, const ptl_vx_tile* t, uint32_t k) {

@@ -101,6 +101,21 @@ static uint32_t renumber(const ptl_tc_tiles* w, const uint8_t* const* removed, i
 
 static const int32_t DX[4] = {-1, 0, 1, 0}, DZ[4] = {0, 1, 0, -1}; /* 0: -x, 1: +z, 2: +x, 3: -z */
 
+/* Span i of tile t (in world column (x, z)) as the stamped tile holds it: false when removed, else
+   *s with its area set and its links renumbered. */
+static bool stamped_span(const ptl_tc_tiles* w, const uint8_t* const* removed, const ptl_vx_tile* t, const uint8_t* r,
+                         uint32_t i, int32_t x, int32_t z, ptl_vx_tspan* s) {
+    if (r && r[i] == PTL_TC_REMOVED) return false;
+    *s = t->spans[i];
+    if (r && r[i] >= PTL_TC_AREA) s->tag = (uint16_t)(r[i] - PTL_TC_AREA);
+    for (int d = 0; d < 4; ++d) {
+        if (s->con[d] == PTL_VX_NOCON) continue;
+        const uint32_t k = renumber(w, removed, x + DX[d], z + DZ[d], s->con[d]);
+        s->con[d] = k == PTL_VX_NONE ? (uint8_t)PTL_VX_NOCON : (uint8_t)k;
+    }
+    return true;
+}
+
 /* The spans (links renumbered) and the column index of the stamped tile; keep[i]: span i's new index. */
 static ptl_status stamp_spans(const ptl_tc_tiles* w, const uint8_t* const* removed, const ptl_vx_tile* t, const uint8_t* r,
                               const ptl_allocator* a, uint32_t* keep, ptl_vx_tile* out) {
@@ -114,14 +129,8 @@ static ptl_status stamp_spans(const ptl_tc_tiles* w, const uint8_t* const* remov
         const int32_t x = t->x0 + (int32_t)(c % (uint32_t)t->w), z = t->z0 + (int32_t)(c / (uint32_t)t->w);
         for (uint32_t i = ptl_tiles_tile_col(t, c), e = ptl_tiles_tile_col(t, c + 1); i < e; ++i) {
             keep[i] = PTL_VX_NONE;
-            if (r && r[i] == PTL_TC_REMOVED) continue;
-            ptl_vx_tspan s = t->spans[i];
-            if (r && r[i] >= PTL_TC_AREA) s.tag = (uint16_t)(r[i] - PTL_TC_AREA);
-            for (int d = 0; d < 4; ++d) {
-                if (s.con[d] == PTL_VX_NOCON) continue;
-                const uint32_t k = renumber(w, removed, x + DX[d], z + DZ[d], s.con[d]);
-                s.con[d] = k == PTL_VX_NONE ? (uint8_t)PTL_VX_NOCON : (uint8_t)k;
-            }
+            ptl_vx_tspan s;
+            if (!stamped_span(w, removed, t, r, i, x, z, &s)) continue;
             keep[i] = n;
             out->spans[n++] = s;
         }
@@ -148,12 +157,7 @@ ptl_status ptl_tc_stamp(const ptl_tc_tiles* w, const uint8_t* const* removed, ui
     for (uint32_t g = 0; g < t->gap_count && st >= 0; ++g) {
         ptl_vx_gap gp = t->gaps[g];
         if (keep[gp.span] == PTL_VX_NONE) continue;
-        uint32_t c = 0; /* the span's column: the first whose end is past gp.span */
-        for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
-            const uint32_t mid = (c + hi) / 2;
-            if (ptl_tiles_tile_col(t, mid + 1) <= gp.span) c = mid + 1;
-            else hi = mid;
-        }
+        const uint32_t c = ptl_tiles_col_of_span(t, gp.span);
         const int32_t steps = (int32_t)gp.cols + 1;
         const int32_t fx = t->x0 + (int32_t)(c % (uint32_t)t->w) + DX[gp.dir & 3] * steps;
         const int32_t fz = t->z0 + (int32_t)(c / (uint32_t)t->w) + DZ[gp.dir & 3] * steps;
@@ -166,17 +170,6 @@ ptl_status ptl_tc_stamp(const ptl_tc_tiles* w, const uint8_t* const* removed, ui
     return st;
 }
 
-/* Tile t's local column holding span s (binary search of its column index). */
-static uint32_t column_of_span(const ptl_vx_tile* t, uint32_t s) {
-    uint32_t c = 0;
-    for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
-        const uint32_t mid = (c + hi) / 2;
-        if (ptl_tiles_tile_col(t, mid + 1) <= s) c = mid + 1;
-        else hi = mid;
-    }
-    return c;
-}
-
 /* Border column k of tile t made again into view (same layout: view's column k holds t's spans
    that stay, in order); true when a span changed. */
 static bool stamp_border_column(const ptl_tc_tiles* w, const uint8_t* const* removed, const ptl_vx_tile* t,
@@ -185,14 +178,8 @@ static bool stamp_border_column(const ptl_tc_tiles* w, const uint8_t* const* rem
     uint32_t n = ptl_tiles_tile_col(view, k);
     bool changed = false;
     for (uint32_t i = ptl_tiles_tile_col(t, k), e = ptl_tiles_tile_col(t, k + 1); i < e; ++i) {
-        if (r && r[i] == PTL_TC_REMOVED) continue;
-        ptl_vx_tspan s = t->spans[i];
-        if (r && r[i] >= PTL_TC_AREA) s.tag = (uint16_t)(r[i] - PTL_TC_AREA);
-        for (int d = 0; d < 4; ++d) {
-            if (s.con[d] == PTL_VX_NOCON) continue;
-            const uint32_t kk = renumber(w, removed, x + DX[d], z + DZ[d], s.con[d]);
-            s.con[d] = kk == PTL_VX_NONE ? (uint8_t)PTL_VX_NOCON : (uint8_t)kk;
-        }
+        ptl_vx_tspan s;
+        if (!stamped_span(w, removed, t, r, i, x, z, &s)) continue;
         changed |= memcmp(&view->spans[n], &s, sizeof s) != 0;
         view->spans[n++] = s;
     }
@@ -220,7 +207,7 @@ ptl_status ptl_tc_stamp_edges(const ptl_tc_tiles* w, const uint8_t* const* remov
     uint32_t ng = 0;
     for (uint32_t g = 0; g < t->gap_count; ++g) {
         ptl_vx_gap gp = t->gaps[g];
-        const uint32_t c = column_of_span(t, gp.span);
+        const uint32_t c = ptl_tiles_col_of_span(t, gp.span);
         const int32_t cx = t->x0 + (int32_t)(c % W), cz = t->z0 + (int32_t)(c / W);
         const uint32_t own = renumber(w, removed, cx, cz, gp.span - ptl_tiles_tile_col(t, c));
         if (own == PTL_VX_NONE) continue;
@@ -231,8 +218,8 @@ ptl_status ptl_tc_stamp_edges(const ptl_tc_tiles* w, const uint8_t* const* remov
         gaps[ng++] = gp;
     }
     if (ng != view->gap_count || (ng && memcmp(gaps, view->gaps, (size_t)ng * sizeof *gaps))) {
-        for (uint32_t g = 0; g < view->gap_count; ++g) cols_out[n++] = column_of_span(view, view->gaps[g].span);
-        for (uint32_t g = 0; g < ng; ++g) cols_out[n++] = column_of_span(view, gaps[g].span);
+        for (uint32_t g = 0; g < view->gap_count; ++g) cols_out[n++] = ptl_tiles_col_of_span(view, view->gaps[g].span);
+        for (uint32_t g = 0; g < ng; ++g) cols_out[n++] = ptl_tiles_col_of_span(view, gaps[g].span);
         if (ng) memcpy(view->gaps, gaps, (size_t)ng * sizeof *gaps);
         view->gap_count = ng;
     }

@@ -53,6 +53,16 @@ typedef struct ptl_vx_tile {
 } ptl_vx_tile;
 /* The first span of tile t's column k (0 .. w * d; column w * d: the span count). */
 static inline uint32_t ptl_tiles_tile_col(const ptl_vx_tile* t, uint32_t k) { return ptl_col_index_at(&t->cols, k); }
+/* The local column holding span s of t (a binary search of its column index). */
+static inline uint32_t ptl_tiles_col_of_span(const ptl_vx_tile* t, uint32_t s) {
+    uint32_t c = 0;
+    for (uint32_t hi = (uint32_t)t->w * (uint32_t)t->d; c < hi;) {
+        const uint32_t mid = (c + hi) / 2;
+        if (ptl_tiles_tile_col(t, mid + 1) <= s) c = mid + 1;
+        else hi = mid;
+    }
+    return c;
+}
 
 /* The border a tile needs so that its columns come out as in one piece: how far the filters look. */
 int32_t ptl_tiles_border(const ptl_vx_params* world);
