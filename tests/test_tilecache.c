@@ -46,13 +46,6 @@ static void check_interiors(const void* blob, size_t size, const live_obstacle* 
     ptl_navmesh_destroy(nm);
 }
 
-static bool same_blob(const ptl_tilecache* tc, const void* b, size_t n) {
-    const void* a;
-    size_t na;
-    ptl_tilecache_blob(tc, &a, &na);
-    return na == n && memcmp(a, b, n) == 0;
-}
-
 /* Path lengths on the navmesh of the stamped cache and on a full bake with the obstacles as
    geometry, between random points of the first that both have within 0.5 m. */
 static void compare_paths(const void* a, size_t na, const void* b, size_t nb, const char* what, uint64_t seed) {
@@ -209,17 +202,6 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     ptl_tilecache_destroy(tc);
     ptl_blob_free(cache, cache_size, NULL);
     ptl_blob_free(ref, ref_size, NULL);
-}
-
-/* A 40 x 40 m floor with a few walls and a raised platform behind a ramp-free step. */
-static ptl_trimesh building(mesh_builder* b) {
-    memset(b, 0, sizeof *b);
-    floor_quad(b, 0, 0, 40, 40, 0);
-    box(b, 10, 0, 0, 11, 3, 25);
-    box(b, 20, 0, 15, 21, 3, 40);
-    box(b, 28, 0, 8, 40, 3, 9);
-    box(b, 30, 0, 20, 38, 0.3f, 30);
-    return as_trimesh(b);
 }
 
 Test(tilecache, obstacles_on_a_building_match_a_bake_with_them_as_geometry, .timeout = 600) {

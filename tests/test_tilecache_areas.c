@@ -7,44 +7,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "mesh_builder.h"
-
-/* A 40 x 40 m floor with walls and a low platform (the tile cache tests' building). */
-static ptl_trimesh building(mesh_builder* b) {
-    memset(b, 0, sizeof *b);
-    floor_quad(b, 0, 0, 40, 40, 0);
-    box(b, 10, 0, 0, 11, 3, 25);
-    box(b, 20, 0, 15, 21, 3, 40);
-    box(b, 28, 0, 8, 40, 3, 9);
-    box(b, 30, 0, 20, 38, 0.3f, 30);
-    return as_trimesh(b);
-}
-
-static void update_all(ptl_tilecache* tc) {
-    bool done = false;
-    ptl_error err;
-    for (int i = 0; !done; ++i) {
-        cr_assert_eq(ptl_tilecache_update(tc, 0, &done, &err), PTL_OK, "%s", err.message);
-        cr_assert_lt(i, 100000);
-    }
-}
-
-static bool same_blob(const ptl_tilecache* tc, const void* b, size_t n) {
-    const void* a;
-    size_t na;
-    ptl_tilecache_blob(tc, &a, &na);
-    return na == n && memcmp(a, b, n) == 0;
-}
+#include "tilecache_util.h"
 
 /* The walkable plan area of tc's navmesh in each area id (areas[0..PTL_AREA_MAX]). */
 static void area_totals(const ptl_tilecache* tc, double* areas) {
     const void* blob;
     size_t size;
     ptl_tilecache_blob(tc, &blob, &size);
-    ptl_navmesh* nm = NULL;
-    ptl_error err;
-    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
-    cr_assert_eq(ptl_navmesh_validate(nm, &err), PTL_OK, "%s", err.message);
+    ptl_navmesh* nm = load(blob, size, "area totals");
     memset(areas, 0, (PTL_AREA_MAX + 1) * sizeof *areas);
     ptl_navmesh_info in;
     ptl_navmesh_get_info(nm, &in);
@@ -110,7 +80,7 @@ Test(tilecache_areas, volumes_give_the_bytes_of_a_bake_with_them_as_bake_volumes
                                          .vert_count = vols[k].vert_count, .marks_area = true, .area = vols[k].area};
             cr_assert_eq(ptl_tilecache_add(tc, &o, &r[k], &err), PTL_OK, "%s", err.message);
         }
-        update_all(tc);
+        update(tc, 0);
         cr_expect(same_blob(tc, ref, ref_size), "tiles of %u: the volumes' navmesh is not the bake's with them", tile);
         double areas[PTL_AREA_MAX + 1];
         area_totals(tc, areas);
@@ -118,7 +88,7 @@ Test(tilecache_areas, volumes_give_the_bytes_of_a_bake_with_them_as_bake_volumes
         cr_expect(areas[7] > 35 && areas[7] < 60, "tiles of %u: area 7 covers %.2f m2", tile, areas[7]);
         cr_expect(areas[12] > 40 && areas[12] < 80, "tiles of %u: area 12 covers %.2f m2", tile, areas[12]);
         for (int k = 0; k < 2; ++k) cr_assert_eq(ptl_tilecache_remove(tc, r[k], &err), PTL_OK);
-        update_all(tc);
+        update(tc, 0);
         cr_expect(same_blob(tc, plain, plain_size), "tiles of %u: without the volumes, not the bake's bytes", tile);
         ptl_tilecache_destroy(tc);
         ptl_blob_free(cache, cache_size, NULL);
@@ -150,7 +120,7 @@ Test(tilecache_areas, overlaps_resolve_the_same_in_any_order) {
         ptl_obstacle_ref r;
         ptl_error err;
         for (int k = 0; k < 4; ++k) cr_assert_eq(ptl_tilecache_add(tc, &obs[orders[o][k]], &r, &err), PTL_OK, "%s", err.message);
-        update_all(tc);
+        update(tc, 0);
         double areas[PTL_AREA_MAX + 1];
         area_totals(tc, areas);
         cr_expect(areas[3] > 10, "order %d: area 3 covers %.2f m2", o, areas[3]);

@@ -1,12 +1,25 @@
-/* Helpers of the tile cache's tests (test_tilecache.c, test_tilecache_ops.c): random obstacles of
-   every kind, their footprints, the world with them as geometry (the gen library's prisms), loading
-   and validating a blob, updating a cache to the end. */
+/* Helpers of the tile cache's tests (test_tilecache.c, test_tilecache_ops.c,
+   test_tilecache_areas.c): the small building they share, random obstacles of every kind, their
+   footprints, the world with them as geometry (the gen library's prisms), loading and validating a
+   blob, updating a cache to the end, comparing its blob. */
 #ifndef PTL_TILECACHE_UTIL_H
 #define PTL_TILECACHE_UTIL_H
 
 #include <portolan/tilecache.h>
 
+#include "mesh_builder.h"
 #include "test_util.h"
+
+/* A 40 x 40 m floor with a few walls and a raised platform behind a ramp-free step. */
+static inline ptl_trimesh building(mesh_builder* b) {
+    memset(b, 0, sizeof *b);
+    floor_quad(b, 0, 0, 40, 40, 0);
+    box(b, 10, 0, 0, 11, 3, 25);
+    box(b, 20, 0, 15, 21, 3, 40);
+    box(b, 28, 0, 8, 40, 3, 9);
+    box(b, 30, 0, 20, 38, 0.3f, 30);
+    return as_trimesh(b);
+}
 
 typedef struct live_obstacle {
     ptl_obstacle_desc d;
@@ -95,6 +108,13 @@ static inline void update(ptl_tilecache* tc, uint32_t budget_us) {
         cr_assert_eq(ptl_tilecache_update(tc, budget_us, &done, &err), PTL_OK, "%s", err.message);
         cr_assert_lt(i, 100000);
     }
+}
+
+static inline bool same_blob(const ptl_tilecache* tc, const void* b, size_t n) {
+    const void* a;
+    size_t na;
+    ptl_tilecache_blob(tc, &a, &na);
+    return na == n && memcmp(a, b, n) == 0;
 }
 
 #endif
