@@ -93,33 +93,31 @@ if command -v xvfb-run >/dev/null; then
     run builtin-gpu-xvfb xvfb "" --gpu
     same_bytes "$out/builtin-xvfb.log" "$out/builtin-gpu-xvfb.log" builtin-gpu-xvfb
 fi
+# A run with obstacles (its name, how many, what they are) against the built-in run without: the
+# navmesh was rebuilt with them and the default path is longer (it goes around them).
+path_length() { grep -o "path from .*: found, length [0-9.]*" "$1" | head -1 | sed 's/.*length //'; }
+goes_around() {
+    local name=$1 count=$2 what=$3 log=$out/$1.log
+    local len0 len1
+    len0=$(path_length "$out/builtin-offscreen.log")
+    len1=$(path_length "$log")
+    if ! grep -q "obstacles $count: navmesh rebuilt" "$log" || [ -z "$len1" ] || [ -z "$len0" ] ||
+        ! awk -v a="$len0" -v b="$len1" 'BEGIN { exit !(b > a) }'; then
+        echo "demo_headless: FAIL: $name: no rebuilt navmesh, or the path (${len1:-none} m) not longer than without $what (${len0:-none} m):"
+        sed 's/^/    /' "$log"
+        fails=$((fails + 1))
+    else
+        echo "[$name] $what: the path goes around ($len0 m -> $len1 m)"
+    fi
+}
 # dynamic obstacles through the scene's tile cache (--obstacle: a cylinder on the street, a turned
-# box further on): the navmesh is rebuilt with them and the default path goes around them (longer)
+# box further on)
 run builtin-obstacles-offscreen offscreen "" --obstacle 20,0.2,37.9 --obstacle-box 12,0.2,38
-obs_log=$out/builtin-obstacles-offscreen.log
-len0=$(grep -o "path from .*: found, length [0-9.]*" "$out/builtin-offscreen.log" | head -1 | sed 's/.*length //')
-len1=$(grep -o "path from .*: found, length [0-9.]*" "$obs_log" | head -1 | sed 's/.*length //')
-if ! grep -q "obstacles 2: navmesh rebuilt" "$obs_log" || [ -z "$len1" ] || [ -z "$len0" ] ||
-    ! awk -v a="$len0" -v b="$len1" 'BEGIN { exit !(b > a) }'; then
-    echo "demo_headless: FAIL: builtin-obstacles-offscreen: no rebuilt navmesh, or the path (${len1:-none} m) not longer than without obstacles (${len0:-none} m):"
-    sed 's/^/    /' "$obs_log"
-    fails=$((fails + 1))
-else
-    echo "[builtin-obstacles-offscreen] two obstacles: the path goes around them ($len0 m -> $len1 m)"
-fi
+goes_around builtin-obstacles-offscreen 2 "two obstacles"
 # an area volume (--obstacle-area: a 5 x 5 m box whose floor becomes area 7, no geometry change) on
-# the street with that area excluded: the navmesh is rebuilt and the path goes around the volume
+# the street, with that area excluded
 run builtin-area-volume-offscreen offscreen "" --obstacle-area 20,0.2,37.9 --area-filter exclude
-vol_log=$out/builtin-area-volume-offscreen.log
-len2=$(grep -o "path from .*: found, length [0-9.]*" "$vol_log" | head -1 | sed 's/.*length //')
-if ! grep -q "obstacles 1: navmesh rebuilt" "$vol_log" || [ -z "$len2" ] || [ -z "$len0" ] ||
-    ! awk -v a="$len0" -v b="$len2" 'BEGIN { exit !(b > a) }'; then
-    echo "demo_headless: FAIL: builtin-area-volume-offscreen: no rebuilt navmesh, or the path (${len2:-none} m) not longer than without the volume (${len0:-none} m):"
-    sed 's/^/    /' "$vol_log"
-    fails=$((fails + 1))
-else
-    echo "[builtin-area-volume-offscreen] an area volume, its area excluded: the path goes around it ($len0 m -> $len2 m)"
-fi
+goes_around builtin-area-volume-offscreen 1 "an area volume, its area excluded"
 # an agent of radius 0.6 on the built-in scene: the path keeps it, planned from the same navmesh
 run builtin-radius-offscreen offscreen "" --radius 0.6
 if ! grep -q "path from .*: found" "$out/builtin-radius-offscreen.log"; then

@@ -122,19 +122,11 @@ Test(sliced, same_paths_as_one_call_on_detours_pairs, .timeout = 240) {
     TEST_REQUIRE_DATA(data);
     const char* meshes[] = {"dungeon", "nav_test"};
     for (size_t mi = 0; mi < 2; ++mi) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/meshes/%s.obj", data, meshes[mi]);
-        ptl_trimesh tm;
-        ptl_error err;
-        cr_assert_eq(ptl_obj_load(path, NULL, &tm, &err), PTL_OK, "%s", err.message);
-        ptl_bake_desc bd = ptl_bake_desc_defaults();
-        bd.agent_radius = 0.6f;
         void* blob;
         size_t size;
-        cr_assert_eq(ptl_bake_trimesh(&tm, &bd, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
-        ptl_navmesh* nm;
-        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+        ptl_navmesh* nm = test_bake_shared_mesh(data, meshes[mi], 0.6f, &blob, &size);
         ptl_query* q = make_query(nm);
+        char path[1024];
         snprintf(path, sizeof path, "%s/expected/detour_queries/%s_findpath.csv", data, meshes[mi]);
         FILE* f = fopen(path, "r");
         cr_assert(f, "%s", path);
@@ -160,7 +152,6 @@ Test(sliced, same_paths_as_one_call_on_detours_pairs, .timeout = 240) {
         ptl_query_destroy(q);
         ptl_navmesh_destroy(nm);
         ptl_blob_free(blob, size, NULL);
-        ptl_trimesh_free(&tm);
     }
 }
 

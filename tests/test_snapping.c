@@ -294,18 +294,9 @@ Test(snapping, the_occupancy_mask_hides_no_point_of_the_3d_meshes, .timeout = 24
     TEST_REQUIRE_DATA(data);
     const char* meshes[] = {"dungeon", "nav_test"};
     for (size_t mi = 0; mi < 2; ++mi) {
-        char path[1024];
-        snprintf(path, sizeof path, "%s/meshes/%s.obj", data, meshes[mi]);
-        ptl_trimesh tm;
-        ptl_error err;
-        cr_assert_eq(ptl_obj_load(path, NULL, &tm, &err), PTL_OK, "%s", err.message);
         void* blob;
         size_t size;
-        ptl_bake_desc bd = ptl_bake_desc_defaults();
-        bd.agent_radius = 0.6f;
-        cr_assert_eq(ptl_bake_trimesh(&tm, &bd, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
-        ptl_navmesh* nm;
-        cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
+        ptl_navmesh* nm = test_bake_shared_mesh(data, meshes[mi], 0.6f, &blob, &size);
         ptl_query *q, *plain;
         cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
         cr_assert_eq(ptl_query_create_with_switches(nm, NULL, &(ptl_query_switches){.no_cell_boxes = true}, &plain), PTL_OK);
@@ -336,6 +327,5 @@ Test(snapping, the_occupancy_mask_hides_no_point_of_the_3d_meshes, .timeout = 24
         ptl_query_destroy(q);
         ptl_navmesh_destroy(nm);
         ptl_blob_free(blob, size, NULL);
-        ptl_trimesh_free(&tm);
     }
 }

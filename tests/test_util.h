@@ -34,6 +34,25 @@ static inline const char* test_data_dir(void) {
     } while (0)
 
 /* Files of `dir` ending in `ext`, sorted, as a NULL-terminated array of malloc'd full paths. */
+/* Shared mesh DATA/meshes/NAME.obj baked at the default parameters but agent radius `radius` (0.6:
+   Recast's reference bake, the one Detour's query inputs were drawn on) and loaded: the navmesh
+   reads *blob, so destroy it before ptl_blob_free(*blob, *size, NULL). */
+static inline ptl_navmesh* test_bake_shared_mesh(const char* data, const char* name, float radius, void** blob,
+                                                 size_t* size) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/meshes/%s.obj", data, name);
+    ptl_trimesh tm;
+    ptl_error err;
+    cr_assert_eq(ptl_obj_load(path, NULL, &tm, &err), PTL_OK, "%s", err.message);
+    ptl_bake_desc bd = ptl_bake_desc_defaults();
+    bd.agent_radius = radius;
+    cr_assert_eq(ptl_bake_trimesh(&tm, &bd, blob, size, NULL, &err), PTL_OK, "%s: %s", name, err.message);
+    ptl_trimesh_free(&tm);
+    ptl_navmesh* nm;
+    cr_assert_eq(ptl_navmesh_create(*blob, *size, NULL, &nm, &err), PTL_OK, "%s: %s", name, err.message);
+    return nm;
+}
+
 static inline int test_cmp_str(const void* a, const void* b) { return strcmp(*(char* const*)a, *(char* const*)b); }
 static inline char** test_list_files(const char* dir, const char* ext) {
     DIR* d = opendir(dir);
