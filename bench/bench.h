@@ -61,6 +61,9 @@ int bench_reference_run(const char* data, const char* out_dir);
 /* ---- measure.c: clocks, medians, the machine line, a peak-tracking allocator --------------------*/
 double bench_now_ms(void);                 /* CLOCK_MONOTONIC [Units: ms] */
 double bench_median(double* v, size_t n);  /* sorts v; the upper median; 0 for n = 0 */
+double bench_cpu_ms(bool whole_process);   /* the calling thread's (or the process's) CPU time [Units: ms] */
+/* The median and p99 of v[0..n) (left unsorted; a sorted copy); 0, 0 for n = 0. */
+void bench_med_p99(const double* v, size_t n, double* med, double* p99);
 void bench_print_machine(void);            /* "Machine: <cpu>, N cores online, <os>; compiler; run <date>." */
 
 /* A ptl_allocator that counts live bytes and keeps their peak. Each block carries its size in a

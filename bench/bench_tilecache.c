@@ -22,12 +22,6 @@
 
 #define TC_MAX_OBS 256
 
-static double cpu_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 /* The csv's obstacles as descs; the count, or -1. */
 static int read_obstacles(const char* path, ptl_obstacle_desc* out, int cap) {
     FILE* f = fopen(path, "r");
@@ -55,19 +49,6 @@ static int read_obstacles(const char* path, ptl_obstacle_desc* out, int cap) {
     }
     fclose(f);
     return n;
-}
-
-static int cmp_double(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-static void med_p99(const double* v, int n, double* med, double* p99) {
-    double* s = malloc((size_t)(n ? n : 1) * sizeof *s);
-    memcpy(s, v, (size_t)n * sizeof *s);
-    qsort(s, (size_t)n, sizeof *s, cmp_double);
-    *med = n ? s[n / 2] : 0;
-    *p99 = n ? s[(size_t)((n - 1) * 0.99)] : 0;
-    free(s);
 }
 
 /* The cells of tc's navmesh that overlap tiles box[0..3] (the patch a rebuild over those tiles
@@ -106,12 +87,12 @@ static double add_update(ptl_tilecache* tc, const ptl_obstacle_desc* o) {
     ptl_obstacle_ref ref;
     ptl_error err;
     bool done = false;
-    const double t0 = cpu_ms();
+    const double t0 = bench_cpu_ms(false);
     if (ptl_tilecache_add(tc, o, &ref, &err) < 0 || ptl_tilecache_update(tc, 0, &done, &err) < 0 || !done) {
         fprintf(stderr, "portolan-bench: tilecache: %s\n", err.message);
         return -1;
     }
-    return cpu_ms() - t0;
+    return bench_cpu_ms(false) - t0;
 }
 
 static int one_mesh(const char* data, int idx, const char* name, int rounds) {
@@ -177,9 +158,9 @@ static int one_mesh(const char* data, int idx, const char* name, int rounds) {
     ptl_blob_free(cache, cache_size, NULL);
     if (rc) return rc;
     double med[2], p99[2], cf, cf99, af, af99;
-    for (int k = 0; k < 2; ++k) med_p99(best[k], n, &med[k], &p99[k]);
-    med_p99(cell_frac, n, &cf, &cf99);
-    med_p99(area_frac, n, &af, &af99);
+    for (int k = 0; k < 2; ++k) bench_med_p99(best[k], (size_t)n, &med[k], &p99[k]);
+    bench_med_p99(cell_frac, (size_t)n, &cf, &cf99);
+    bench_med_p99(area_frac, (size_t)n, &af, &af99);
     bench_tc_ours_by_mesh[idx] = (bench_tc_ours){true, med[0], p99[0], cache_size};
     const double area_diff = 100.0 * (info[0].walkable_area - info[1].walkable_area) / info[1].walkable_area;
     printf("| %s | %d | %.3f ms, p99 %.3f | %.3f ms, p99 %.3f | %.2fx | %u / %u%s | %+.3f%% | %llu / %llu | %.0f%% / %.0f%% "

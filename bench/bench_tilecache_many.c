@@ -22,21 +22,10 @@
 
 #include "bench.h"
 
-static double cpu_ms(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
-}
-
 static uint32_t rng_next(uint32_t* s) { /* xorshift32 */
     uint32_t x = *s;
     x ^= x << 13, x ^= x >> 17, x ^= x << 5;
     return *s = x;
-}
-
-static int cmp_double(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
 }
 
 static double peak_rss_mib(void) {
@@ -69,9 +58,9 @@ int bench_tilecache_many_run(float size, uint32_t count, uint32_t seed) {
     d.tile_size = 48;
     void* cache = NULL;
     size_t cache_size = 0;
-    double t0 = cpu_ms();
+    double t0 = bench_cpu_ms(true);
     const bool baked = ptl_tilecache_bake(&m, &d, &cache, &cache_size, &err) >= 0;
-    const double bake_ms = cpu_ms() - t0;
+    const double bake_ms = bench_cpu_ms(true) - t0;
     float lo[3], hi[3];
     memcpy(lo, m.bmin, sizeof lo), memcpy(hi, m.bmax, sizeof hi);
     ptl_trimesh_free(&m);
@@ -96,31 +85,31 @@ int bench_tilecache_many_run(float size, uint32_t count, uint32_t seed) {
     o.kind = PTL_OBSTACLE_CYLINDER;
     o.size[0] = 0.25f, o.size[1] = hi[1] - lo[1] + 2.0f;
     int rc = 0;
-    t0 = cpu_ms();
+    t0 = bench_cpu_ms(true);
     for (uint32_t i = 0; i < count && !rc; ++i) {
         o.pos[0] = lo[0] + (hi[0] - lo[0]) * (float)(rng_next(&s) >> 8) * 0x1p-24f;
         o.pos[1] = lo[1] - 1.0f;
         o.pos[2] = lo[2] + (hi[2] - lo[2]) * (float)(rng_next(&s) >> 8) * 0x1p-24f;
         if (ptl_tilecache_add(tc, &o, &refs[i], &err) < 0) rc = 1;
     }
-    const double add_ms = cpu_ms() - t0;
-    t0 = cpu_ms();
+    const double add_ms = bench_cpu_ms(true) - t0;
+    t0 = bench_cpu_ms(true);
     if (!rc && !update_all(tc, &err)) rc = 1;
-    const double update_ms = cpu_ms() - t0;
+    const double update_ms = bench_cpu_ms(true) - t0;
     ptl_tilecache_info mid;
     ptl_tilecache_get_info(tc, &mid);
     double one_add[MANY_SINGLES], one_remove[MANY_SINGLES];
     for (int k = 0; k < MANY_SINGLES && !rc; ++k) {
         o.pos[0] = lo[0] + (hi[0] - lo[0]) * (float)(rng_next(&s) >> 8) * 0x1p-24f;
         o.pos[2] = lo[2] + (hi[2] - lo[2]) * (float)(rng_next(&s) >> 8) * 0x1p-24f;
-        t0 = cpu_ms();
+        t0 = bench_cpu_ms(true);
         if (ptl_tilecache_add(tc, &o, &refs[count + (uint32_t)k], &err) < 0 || !update_all(tc, &err)) rc = 1;
-        one_add[k] = cpu_ms() - t0;
+        one_add[k] = bench_cpu_ms(true) - t0;
     }
     for (int k = 0; k < MANY_SINGLES && !rc; ++k) {
-        t0 = cpu_ms();
+        t0 = bench_cpu_ms(true);
         if (ptl_tilecache_remove(tc, refs[(uint32_t)k * (count / MANY_SINGLES)], &err) < 0 || !update_all(tc, &err)) rc = 1;
-        one_remove[k] = cpu_ms() - t0;
+        one_remove[k] = bench_cpu_ms(true) - t0;
     }
     if (rc) {
         fprintf(stderr, "portolan-bench: obstacles-many: %s\n", err.message);
@@ -135,8 +124,7 @@ int bench_tilecache_many_run(float size, uint32_t count, uint32_t seed) {
     ptl_navmesh* nm = NULL;
     const bool valid = ptl_navmesh_create(blob, bsize, NULL, &nm, &err) >= 0;
     ptl_navmesh_destroy(nm);
-    qsort(one_add, MANY_SINGLES, sizeof *one_add, cmp_double);
-    qsort(one_remove, MANY_SINGLES, sizeof *one_remove, cmp_double);
+    const double add_med = bench_median(one_add, MANY_SINGLES), remove_med = bench_median(one_remove, MANY_SINGLES);
     printf("## Tile cache: %u obstacles on a %.0f m terrain (tiles of 48, one thread)\n\n", count, (double)size);
     bench_print_machine();
     printf("Generated terrain %.0f x %.0f m, %u x %u tiles of 48 columns; cache %.1f MB, baked in %.0f ms (CPU). "
@@ -149,8 +137,8 @@ int bench_tilecache_many_run(float size, uint32_t count, uint32_t seed) {
     printf("| one update for all (%u of %u tiles stamped; %u cells) | %.0f ms | %.2f us | %.1f MB | %.0f bytes |\n",
            mid.stamped_tiles, mid.tiles_x * mid.tiles_z, mid.cells, update_ms, 1e3 * update_ms / count,
            (double)mid.memory_bytes / 1e6, (double)(mid.memory_bytes - before.memory_bytes) / count);
-    printf("| then one add + update (median of %d) | %.1f ms | | | |\n", MANY_SINGLES, one_add[MANY_SINGLES / 2]);
-    printf("| then one remove + update (median of %d) | %.1f ms | | | |\n", MANY_SINGLES, one_remove[MANY_SINGLES / 2]);
+    printf("| then one add + update (median of %d) | %.1f ms | | | |\n", MANY_SINGLES, add_med);
+    printf("| then one remove + update (median of %d) | %.1f ms | | | |\n", MANY_SINGLES, remove_med);
     printf("| end: %u obstacles | | | %.1f MB | %.0f bytes |\n", after.obstacles, (double)after.memory_bytes / 1e6,
            (double)(after.memory_bytes - before.memory_bytes) / after.obstacles);
     printf("\nNavmesh: %u cells and %.0f m2 walkable without obstacles, %u cells and %.0f m2 with them (%s); "

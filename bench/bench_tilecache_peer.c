@@ -18,11 +18,6 @@
 
 bench_tc_ours bench_tc_ours_by_mesh[BENCH_TC_MESHES];
 
-static int cmp_double(const void* a, const void* b) {
-    const double x = *(const double*)a, y = *(const double*)b;
-    return (x > y) - (x < y);
-}
-
 /* The csv's obstacles and their recorded update calls; the count, or -1. */
 static int read_csv(const char* path, peer_tc_obstacle* out, int* csv_calls, int cap) {
     FILE* f = fopen(path, "r");
@@ -87,8 +82,8 @@ static int one_mesh(const char* data, int idx, const char* name, int rounds) {
     }
     int same_calls = 0;
     for (int i = 0; i < n; ++i) same_calls += calls[i] == csv_calls[i];
-    qsort(best, (size_t)n, sizeof *best, cmp_double);
-    const double med = best[n / 2], p99 = best[(size_t)((n - 1) * 0.99)];
+    double med, p99;
+    bench_med_p99(best, (size_t)n, &med, &p99);
     const bench_tc_ours* o = &bench_tc_ours_by_mesh[idx];
     char ratio[96] = "-", mem[96] = "-";
     if (o->valid) {

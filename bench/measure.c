@@ -25,6 +25,22 @@ double bench_median(double* v, size_t n) {
     return n ? v[n / 2] : 0;
 }
 
+double bench_cpu_ms(bool whole_process) {
+    struct timespec ts;
+    clock_gettime(whole_process ? CLOCK_PROCESS_CPUTIME_ID : CLOCK_THREAD_CPUTIME_ID, &ts);
+    return (double)ts.tv_sec * 1e3 + (double)ts.tv_nsec * 1e-6;
+}
+
+void bench_med_p99(const double* v, size_t n, double* med, double* p99) {
+    double* s = malloc((n ? n : 1) * sizeof *s);
+    *med = *p99 = 0;
+    if (!s) return;
+    memcpy(s, v, n * sizeof *s);
+    qsort(s, n, sizeof *s, cmp_d);
+    if (n) *med = s[n / 2], *p99 = s[(size_t)((double)(n - 1) * 0.99)];
+    free(s);
+}
+
 void bench_print_machine(void) {
     char model[256] = "unknown";
     FILE* f = fopen("/proc/cpuinfo", "r");
