@@ -52,6 +52,10 @@ typedef struct bench_tc_ours {
 } bench_tc_ours;
 extern bench_tc_ours bench_tc_ours_by_mesh[BENCH_TC_MESHES];
 int bench_tilecache_peer_run(const char* data, const char* only, int rounds); /* DetourTileCache beside it */
+/* The csv's obstacles as descs (cylinders r 1 h 2 standing 0.5 m below the ground point, boxes
+   2x2x2 and 3x2x1 turned by yaw_rad on the same base); calls (may be NULL): each one's recorded
+   add_update_calls (-1: none). The count, or -1. */
+int bench_tc_read_obstacles(const char* path, ptl_obstacle_desc* out, int* calls, int cap);
 int bench_tilecache_many_run(float size, uint32_t count, uint32_t seed); /* bench_tilecache_many.c */
 /* `portolan-bench rss portolan|recast FILE`: loads FILE and bakes it tiled, prints the process's
    peak resident set in KiB (bench_tiles.c measures each bake as a process of its own with it). */

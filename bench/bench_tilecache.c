@@ -22,16 +22,18 @@
 
 #define TC_MAX_OBS 256
 
-/* The csv's obstacles as descs; the count, or -1. */
-static int read_obstacles(const char* path, ptl_obstacle_desc* out, int cap) {
+int bench_tc_read_obstacles(const char* path, ptl_obstacle_desc* out, int* calls, int cap) {
     FILE* f = fopen(path, "r");
     if (!f) return -1;
     char line[512];
     int n = 0;
     while (fgets(line, sizeof line, f) && n < cap) {
-        char kind[64];
+        char kind[64], status[32];
         float x, y, z, yaw;
-        if (sscanf(line, "%*d,%63[^,],%f,%f,%f,%f", kind, &x, &y, &z, &yaw) != 5) continue; /* the header */
+        int touched = 0, ncalls = 0;
+        const int got = sscanf(line, "%*d,%63[^,],%f,%f,%f,%f,%31[^,],%d,%d", kind, &x, &y, &z, &yaw, status, &touched, &ncalls);
+        if (got < 5) continue; /* the header */
+        if (calls) calls[n] = got == 8 ? ncalls : -1;
         ptl_obstacle_desc* o = &out[n];
         memset(o, 0, sizeof *o);
         if (!strcmp(kind, "cylinder_r1_h2")) {
@@ -99,7 +101,7 @@ static int one_mesh(const char* data, int idx, const char* name, int rounds) {
     char path[2048];
     static ptl_obstacle_desc obs[TC_MAX_OBS];
     snprintf(path, sizeof path, "%s/expected/detour_queries/%s_tilecache_obstacles.csv", data, name);
-    const int n = read_obstacles(path, obs, TC_MAX_OBS);
+    const int n = bench_tc_read_obstacles(path, obs, NULL, TC_MAX_OBS);
     snprintf(path, sizeof path, "%s/meshes/%s.obj", data, name);
     ptl_trimesh m;
     ptl_error err;

@@ -1,12 +1,13 @@
 /* portolan-bench tilecache, its second table: DetourTileCache (peer_tilecache.h) on the same meshes
    and the same 150 obstacles as the first table, in the same run, beside Portolan's medians from it.
-   The obstacles as ../shared/data/README.md gives them: cylinders r 1 h 2 with their base 0.5 m below
-   the ground point, boxes 2x2x2 and boxes 3x2x1 turned by yaw_rad standing on the same base. The
+   The obstacles are the first table's descs (bench_tc_read_obstacles), handed to the peer as they
+   are. The
    update calls column checks the setup against the csv's own counts (add_update_calls: one call
    rebuilds one tile, so equal counts mean TileCache touched the same tiles as where the csv was
    recorded). */
 #define _POSIX_C_SOURCE 200809L
 #include <portolan/bake.h>
+#include <portolan/tilecache.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,44 +19,26 @@
 
 bench_tc_ours bench_tc_ours_by_mesh[BENCH_TC_MESHES];
 
-/* The csv's obstacles and their recorded update calls; the count, or -1. */
-static int read_csv(const char* path, peer_tc_obstacle* out, int* csv_calls, int cap) {
-    FILE* f = fopen(path, "r");
-    if (!f) return -1;
-    char line[512];
-    int n = 0;
-    while (fgets(line, sizeof line, f) && n < cap) {
-        char kind[64], status[32];
-        float x, y, z, yaw;
-        int touched = 0, calls = 0;
-        if (sscanf(line, "%*d,%63[^,],%f,%f,%f,%f,%31[^,],%d,%d", kind, &x, &y, &z, &yaw, status, &touched, &calls) != 8)
-            continue; /* the header */
-        peer_tc_obstacle* o = &out[n];
-        memset(o, 0, sizeof *o);
-        if (!strcmp(kind, "cylinder_r1_h2")) {
-            o->kind = 0;
-            o->pos[0] = x, o->pos[1] = y - 0.5f, o->pos[2] = z;
-            o->size[0] = 1.0f, o->size[1] = 2.0f;
-        } else {
-            const int turned = !strcmp(kind, "obb_3x2x1_yaw");
-            o->kind = turned ? 2 : 1;
-            o->pos[0] = x, o->pos[1] = y + 0.5f, o->pos[2] = z;
-            o->size[0] = turned ? 1.5f : 1.0f, o->size[1] = 1.0f, o->size[2] = turned ? 0.5f : 1.0f;
-            o->yaw = turned ? yaw : 0.0f;
-        }
-        csv_calls[n++] = calls;
-    }
-    fclose(f);
-    return n;
+/* A desc of bench_tc_read_obstacles as the peer takes it (the same shape, the same numbers). */
+static peer_tc_obstacle peer_obstacle(const ptl_obstacle_desc* d) {
+    peer_tc_obstacle o;
+    memset(&o, 0, sizeof o);
+    o.kind = d->kind == PTL_OBSTACLE_CYLINDER ? 0 : d->yaw != 0 ? 2 : 1;
+    memcpy(o.pos, d->pos, sizeof o.pos);
+    memcpy(o.size, d->size, sizeof o.size);
+    o.yaw = d->yaw;
+    return o;
 }
 
 static int one_mesh(const char* data, int idx, const char* name, int rounds) {
     char path[2048];
     static peer_tc_obstacle obs[TCP_MAX_OBS];
+    static ptl_obstacle_desc descs[TCP_MAX_OBS];
     static int csv_calls[TCP_MAX_OBS], calls[TCP_MAX_OBS];
     static double best[TCP_MAX_OBS];
     snprintf(path, sizeof path, "%s/expected/detour_queries/%s_tilecache_obstacles.csv", data, name);
-    const int n = read_csv(path, obs, csv_calls, TCP_MAX_OBS);
+    const int n = bench_tc_read_obstacles(path, descs, csv_calls, TCP_MAX_OBS);
+    for (int i = 0; i < n; ++i) obs[i] = peer_obstacle(&descs[i]);
     snprintf(path, sizeof path, "%s/meshes/%s.obj", data, name);
     ptl_trimesh m;
     ptl_error err;
