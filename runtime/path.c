@@ -30,13 +30,14 @@ static bool finite3(const float p[3]) { return isfinite(p[0]) && isfinite(p[1]) 
 /* The most off-mesh links one disc path takes (more: the path without links). */
 #define DISC_MAX_LINKS 16u
 
-/* One leg of a disc path through links: the path from a to b written after the legs before it
-   (w: the points, turns and length so far), its last point flagged where a link starts there. */
+/* What the legs of a disc path through links wrote so far: points, turns, cells expanded, length. */
 typedef struct disc_legs {
     uint32_t points, turns, expanded;
     double length;
 } disc_legs;
 
+/* One leg: the disc path from a to b written after the legs before it (w), its last point flagged
+   `flag` (where a link starts). PTL_PARTIAL when the disc cannot make it. */
 static ptl_status disc_leg(ptl_query* q, const ptl_path_request* req, const ptl_qpoint* a, const ptl_qpoint* b,
                            const ptl_disc_ends* de, double r, double tol, uint8_t flag, ptl_path_result* res, disc_legs* w) {
     ptl_path_result leg = *res;

@@ -2,10 +2,10 @@
    filters would remove a span whose opening an obstacle's geometry closes (filter.c: clearance);
    the spans that stay keep their floors, tags and links, renumbered. An area volume's span stays
    with its tag set to the area, as the bake's volumes set it (areas.c). */
-#include <math.h>
 #include <string.h>
 
 #include "../../runtime/internal.h"
+#include "../voxel/areas.h"
 #include "tilecache_stamp.h"
 
 /* Marks the spans of tile t one obstacle shape covers (PTL_TC_REMOVED). */
@@ -42,18 +42,17 @@ static uint32_t mark_obstacle(const ptl_tc_tiles* w, const ptl_vx_tile* t, const
 static uint32_t mark_area(const ptl_tc_tiles* w, const ptl_vx_tile* t, const ptl_tc_shape* s, uint8_t* marks) {
     const ptl_vx_params* p = w->p;
     const double cs = p->cs;
-    const double a = floor((s->bmin[0] - p->bmin[0]) / cs - 0.5), b = ceil((s->bmax[0] - p->bmin[0]) / cs - 0.5);
-    const double c = floor((s->bmin[1] - p->bmin[2]) / cs - 0.5), d = ceil((s->bmax[1] - p->bmin[2]) / cs - 0.5);
-    if (b < t->x0 || a > t->x0 + t->w - 1 || d < t->z0 || c > t->z0 + t->d - 1) return 0;
-    const int32_t cx0 = a < t->x0 ? t->x0 : (int32_t)a, cx1 = b > t->x0 + t->w - 1 ? t->x0 + t->w - 1 : (int32_t)b;
-    const int32_t cz0 = c < t->z0 ? t->z0 : (int32_t)c, cz1 = d > t->z0 + t->d - 1 ? t->z0 + t->d - 1 : (int32_t)d;
+    int32_t x0, x1, z0, z1; /* the tile's own columns */
+    if (!ptl_areas_col_range(s->bmin[0], s->bmax[0], p->bmin[0], cs, t->x0, t->w, &x0, &x1) ||
+        !ptl_areas_col_range(s->bmin[1], s->bmax[1], p->bmin[2], cs, t->z0, t->d, &z0, &z1))
+        return 0;
     const uint8_t mark = (uint8_t)(PTL_TC_AREA + s->area);
     uint32_t count = 0;
-    for (int32_t z = cz0; z <= cz1; ++z)
-        for (int32_t x = cx0; x <= cx1; ++x) {
-            const double px = p->bmin[0] + ((double)x + 0.5) * cs, pz = p->bmin[2] + ((double)z + 0.5) * cs;
+    for (int32_t z = z0; z <= z1; ++z)
+        for (int32_t x = x0; x <= x1; ++x) {
+            const double px = p->bmin[0] + ((double)(t->x0 + x) + 0.5) * cs, pz = p->bmin[2] + ((double)(t->z0 + z) + 0.5) * cs;
             if (!ptl_tc_shape_contains(s, px, pz)) continue;
-            const uint32_t col = (uint32_t)(z - t->z0) * (uint32_t)t->w + (uint32_t)(x - t->x0);
+            const uint32_t col = (uint32_t)z * (uint32_t)t->w + (uint32_t)x;
             for (uint32_t i = ptl_tiles_tile_col(t, col), e = ptl_tiles_tile_col(t, col + 1); i < e; ++i) {
                 const double y = p->bmin[1] + (double)t->spans[i].floor * p->ch;
                 if (marks[i] == PTL_TC_REMOVED || marks[i] >= mark || !(y >= s->ymin && y <= s->ymax)) continue;

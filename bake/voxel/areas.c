@@ -84,8 +84,7 @@ bool ptl_areas_in_convex(const float* xz, uint32_t n, double x, double z) {
     return true;
 }
 
-/* The columns [*c0, *c1] of the window (width n, world offset o) whose centres may lie in [lo, hi]. */
-static bool col_range(double lo, double hi, double bmin, double cs, int32_t o, int32_t n, int32_t* c0, int32_t* c1) {
+bool ptl_areas_col_range(double lo, double hi, double bmin, double cs, int32_t o, int32_t n, int32_t* c0, int32_t* c1) {
     const double a = floor((lo - bmin) / cs - 0.5) - o, b = ceil((hi - bmin) / cs - 0.5) - o;
     if (b < 0 || a >= n) return false;
     *c0 = a < 0 ? 0 : (int32_t)a, *c1 = b >= n ? n - 1 : (int32_t)b;
@@ -104,8 +103,8 @@ void ptl_areas_mark_volumes(ptl_open_field* of) {
                 lo[a] = c < lo[a] ? c : lo[a], hi[a] = c > hi[a] ? c : hi[a];
             }
         int32_t x0, x1, z0, z1;
-        if (!col_range(lo[0], hi[0], p->bmin[0], p->cs, p->ox, p->width, &x0, &x1) ||
-            !col_range(lo[1], hi[1], p->bmin[2], p->cs, p->oz, p->depth, &z0, &z1))
+        if (!ptl_areas_col_range(lo[0], hi[0], p->bmin[0], p->cs, p->ox, p->width, &x0, &x1) ||
+            !ptl_areas_col_range(lo[1], hi[1], p->bmin[2], p->cs, p->oz, p->depth, &z0, &z1))
             continue;
         for (int32_t cz = z0; cz <= z1; ++cz)
             for (int32_t cx = x0; cx <= x1; ++cx) {

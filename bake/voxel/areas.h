@@ -22,5 +22,8 @@ void ptl_areas_mark_volumes(ptl_open_field* of);
 /* Is (x, z) inside the convex polygon xz (n corners, either winding), its boundary included? The
    volumes' test, shared with the tile cache's area-marking obstacles (the same columns). */
 bool ptl_areas_in_convex(const float* xz, uint32_t n, double x, double z);
+/* The columns [*c0, *c1] of a window (n columns from world column o) whose centres may lie in
+   [lo, hi]; false when none. Shared with the tile cache's area volumes, like ptl_areas_in_convex. */
+bool ptl_areas_col_range(double lo, double hi, double bmin, double cs, int32_t o, int32_t n, int32_t* c0, int32_t* c1);
 
 #endif
