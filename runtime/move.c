@@ -88,14 +88,14 @@ static float surface_y(const ptl_query* q, uint32_t c, double x, double z) {
     const bool near = fabs(iu) < 1e15 && fabs(iw) < 1e15;
     const int64_t gx0 = near ? (int64_t)iu - g->x0 : -1, gz0 = near ? (int64_t)iw - g->z0 : -1;
     uint16_t v[4];
-    bool any = false;
-    for (int k = 0; k < 4; ++k) {
-        const int64_t gx = gx0 + (k & 1), gz = gz0 + (k >> 1);
-        v[k] = PTL_HEIGHT_NONE;
-        if (near && gx >= 0 && gz >= 0 && gx < (int64_t)g->w && gz < (int64_t)g->d)
-            v[k] = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
-        any |= v[k] != PTL_HEIGHT_NONE;
-    }
+    if (!near || !ptl_nm_grid_quad(nm, g, gx0, gz0, v))
+        for (int k = 0; k < 4; ++k) {
+            const int64_t gx = gx0 + (k & 1), gz = gz0 + (k >> 1);
+            v[k] = PTL_HEIGHT_NONE;
+            if (near && gx >= 0 && gz >= 0 && gx < (int64_t)g->w && gz < (int64_t)g->d)
+                v[k] = ptl_nm_grid_floor(nm, g, (uint32_t)gx, (uint32_t)gz);
+        }
+    const bool any = (v[0] & v[1] & v[2] & v[3]) != PTL_HEIGHT_NONE;
     if (!any) return ptl_query_cell_y(nm, c, x, z);
     /* A column without a floor (beyond the cell's walkable edge: the point is near its contour)
        takes the floor of one of the four that has one: of its two neighbours among them the one
