@@ -165,6 +165,7 @@ static double surface_within(const ptl_trimesh* m, double x, double z, double y,
 
 typedef struct kind_result {
     double med, p99, dmed, dp99, lmed, lp99; /* ours, Detour alone, Detour + findNearestPoly [us] */
+    double hmed, hp99;                       /* moves: Detour + getPolyHeight (the end's height) [us] */
     uint32_t rows, both, agree, found_diff;  /* rows; both answered; within 0.1 m; hit/found differ */
 } kind_result;
 
@@ -244,7 +245,7 @@ static bool peer_row(peer_mesh* pm, int k, const float* r, peer_query_out* o) {
 static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, const kind_rows* rows, kind_result* res,
                      height_result* hr, qx_counts* qx) {
     const qx_query qk = k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL ? QX_WALL : QX_MOVE;
-    static double t[3][MAX_ROWS * ROUNDS];
+    static double t[4][MAX_ROWS * ROUNDS];
     static double dy[3][MAX_ROWS];
     memset(res, 0, sizeof *res);
     res->rows = rows->n;
@@ -260,6 +261,7 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
             else dok = peer_row(pm, k, r, &o), ok = ours_row(q, k, r, &us, pt, &flag, &ans);
             size_t at = (size_t)i * ROUNDS + round;
             t[0][at] = us, t[1][at] = dok ? o.us : o.us_locate, t[2][at] = dok ? o.us + (k == K_NEAREST ? 0 : o.us_locate) : o.us_locate;
+            t[3][at] = dok && (k == K_MOVE || k == K_MOVE_IN) ? o.us_height : t[1][at];
             if (round) continue;
             if (!ok || !dok) continue;
             ++res->both;
@@ -292,6 +294,7 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
     stats(t[0], rows->n, &res->med, &res->p99);
     stats(t[1], rows->n, &res->dmed, &res->dp99);
     stats(t[2], rows->n, &res->lmed, &res->lp99);
+    stats(t[3], rows->n, &res->hmed, &res->hp99);
     if (k == K_MOVE) {
         qsort(dy[0], hr->n, sizeof(double), cmp_double);
         qsort(dy[1], hr->n, sizeof(double), cmp_double);
@@ -362,6 +365,11 @@ static int one_mesh(const char* data, const char* name, const char* kind) {
                r.found_diff ? (k == K_RAYCAST || k == K_RAYCAST_IN ? ", hit differs" : ", found differs") : "");
         if (r.found_diff) printf("|  |  |  |  |  |  |  |  |  |  | %u rows: %s |\n", r.found_diff, k == K_RAYCAST || k == K_RAYCAST_IN ? "hit differs" : "found differs");
         qx_print(k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL ? QX_WALL : QX_MOVE, &qx);
+        if (k == K_MOVE_IN)
+            printf("|  | beside Detour + getPolyHeight | ours %.3f / %.3f | Detour's moveAlongSurface and getPolyHeight on its end "
+                   "polygon (the end's height, which ours returns and Detour's move does not: its end keeps the start's y; "
+                   "dtPathCorridor::movePosition asks both): %.3f / %.3f | %.2f / %.2f |  |  |  |  |  |\n",
+                   r.med, r.p99, r.hmed, r.hp99, r.hmed > 0 ? r.med / r.hmed : 0, r.hp99 > 0 ? r.p99 / r.hp99 : 0);
         if (k == K_MOVE)
             printf("|  | move end height | ours: median %.3f m from the surface, %u / %u within 0.2 (%u within 0.2 of the surface "
                    "within 0.3 in plan) | Detour's end y: median %.3f, %u within 0.2 (%u) | getPolyHeight: median %.3f, %u / %u "

@@ -161,6 +161,10 @@ typedef struct peer_query_out {
     bool has_height;  /* move: getPolyHeight on the end's polygon succeeded */
     float poly_height;/* move: getPolyHeight's height there (Detour's moveAlongSurface keeps the start's y) */
     double us, us_locate;
+    double us_height; /* move: `us` plus getPolyHeight on the end's polygon, called right after it (a game
+                         asks the height after each move, as dtPathCorridor::movePosition does: Detour's
+                         end keeps the start's y), its interval less an empty one (the clock's own
+                         cost, already in `us`) [us] */
 } peer_query_out;
 int peer_query_nearest(peer_mesh* m, const float p[3], const float extents[3], peer_query_out* out);
 int peer_query_raycast(peer_mesh* m, const float s[3], const float e[3], const float extents[3], peer_query_out* out);
