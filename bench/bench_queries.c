@@ -31,24 +31,28 @@
 #include "peer_recast.h"
 #include "queries_explain.h"
 
-enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 6, KIND_SECONDS = 120 };
-/* K_MOVE_IN, K_RAYCAST_IN: the move and the ray of an agent that knows its cell
-   (ptl_query_move_along_surface_in, ptl_query_raycast_in; the start located before the clock
-   starts), as Detour's moveAlongSurface and raycast are given their start polygon */
-enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE, K_MOVE_IN, K_RAYCAST_IN };
+enum { ROUNDS = 5, MAX_ROWS = 1000, NKIND = 7, KIND_SECONDS = 120 };
+/* K_MOVE_IN, K_RAYCAST_IN, K_WALL_IN: the move, the ray and the wall distance of an agent that knows
+   its cell (ptl_query_move_along_surface_in, ptl_query_raycast_in, ptl_query_wall_distance_in; the
+   start located before the clock starts), as Detour's moveAlongSurface, raycast and
+   findDistanceToWall are given their start polygon. A row whose start ours does not locate (with the
+   default extents) has no time of ours in these kinds. */
+enum { K_NEAREST, K_RAYCAST, K_WALL, K_MOVE, K_MOVE_IN, K_RAYCAST_IN, K_WALL_IN };
 static const char* const KIND_NAMES[NKIND] = {"nearest", "raycast", "wall distance", "move along surface",
-                                              "move, start cell known", "raycast, start cell known"};
+                                              "move, start cell known", "raycast, start cell known",
+                                              "wall distance, start cell known"};
 /* --kind's names */
-static const char* const KIND_KEYS[NKIND] = {"nearest", "raycast", "wall", "move", "move_in", "raycast_in"};
+static const char* const KIND_KEYS[NKIND] = {"nearest", "raycast", "wall", "move", "move_in", "raycast_in", "wall_in"};
 static const char* const KIND_FILES[NKIND] = {"nearest", "raycast", "distance_to_wall", "move_along_surface",
-                                              "move_along_surface", "raycast"};
+                                              "move_along_surface", "raycast", "distance_to_wall"};
 /* the input columns of each file, in the order the queries read them */
 static const char* const KIND_COLS[NKIND][7] = {{"px", "py", "pz", "hx", "hy", "hz", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"px", "py", "pz", "max_radius", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
                                                 {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
-                                                {"sx", "sy", "sz", "ex", "ey", "ez", NULL}};
+                                                {"sx", "sy", "sz", "ex", "ey", "ez", NULL},
+                                                {"px", "py", "pz", "max_radius", NULL}};
 
 typedef struct kind_rows {
     float v[MAX_ROWS][6];
@@ -95,13 +99,15 @@ static int cmp_double(const void* a, const void* b) {
 /* Median and p99 over rows of each row's median over rounds (t: rows x ROUNDS, sorted in place). */
 static void stats(double* t, uint32_t n, double* med, double* p99) {
     static double per[MAX_ROWS];
+    uint32_t m = 0;
     for (uint32_t i = 0; i < n; ++i) {
+        if (isnan(t[(size_t)i * ROUNDS])) continue; /* a row not timed (NAN in every round) */
         qsort(t + (size_t)i * ROUNDS, ROUNDS, sizeof(double), cmp_double);
-        per[i] = t[(size_t)i * ROUNDS + ROUNDS / 2];
+        per[m++] = t[(size_t)i * ROUNDS + ROUNDS / 2];
     }
-    qsort(per, n, sizeof(double), cmp_double);
-    *med = n ? per[n / 2] : 0;
-    *p99 = n ? per[(size_t)((n - 1) * 0.99)] : 0;
+    qsort(per, m, sizeof(double), cmp_double);
+    *med = m ? per[m / 2] : 0;
+    *p99 = m ? per[(size_t)((m - 1) * 0.99)] : 0;
 }
 
 /* The height of the input triangle under (x, z) nearest y (NAN when none is under it). */
@@ -214,17 +220,26 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
         ptl_raycast_hit h;
         memset(&h, 0, sizeof h);
         st = ptl_query_locate(q, r, NULL, &loc);
-        if (st < 0) return false;
+        if (st < 0) return *us = NAN, false;
         a = bench_now_ms();
         st = ptl_query_raycast_in(q, loc.cell, loc.point, r + 3, &h);
         *us = (bench_now_ms() - a) * 1e3;
         memcpy(pt, h.point, 3 * sizeof(float)), *flag = h.hit, ans->flag = h.hit;
+    } else if (k == K_WALL_IN) {
+        ptl_location loc;
+        ptl_wall_hit w;
+        st = ptl_query_locate(q, r, NULL, &loc);
+        if (st < 0) return *us = NAN, false;
+        a = bench_now_ms();
+        st = ptl_query_wall_distance_in(q, loc.cell, loc.point, r[3], &w);
+        *us = (bench_now_ms() - a) * 1e3;
+        memcpy(pt, w.point, 3 * sizeof(float)), *flag = w.found, ans->flag = w.found, ans->dist = w.distance;
     } else {
         ptl_location loc;
         ptl_move_result m;
         memset(&m, 0, sizeof m);
         st = ptl_query_locate(q, r, NULL, &loc);
-        if (st < 0) return false;
+        if (st < 0) return *us = NAN, false;
         a = bench_now_ms();
         st = ptl_query_move_along_surface_in(q, loc.cell, loc.point, r + 3, &m);
         *us = (bench_now_ms() - a) * 1e3;
@@ -237,14 +252,14 @@ static bool ours_row(ptl_query* q, int k, const float* r, double* us, float pt[3
 static bool peer_row(peer_mesh* pm, int k, const float* r, peer_query_out* o) {
     if (k == K_NEAREST) return peer_query_nearest(pm, r, r + 3, o) == 0;
     if (k == K_RAYCAST || k == K_RAYCAST_IN) return peer_query_raycast(pm, r, r + 3, NULL, o) == 0;
-    if (k == K_WALL) return peer_query_wall(pm, r, r[3], NULL, o) == 0;
+    if (k == K_WALL || k == K_WALL_IN) return peer_query_wall(pm, r, r[3], NULL, o) == 0;
     return peer_query_move(pm, r, r + 3, NULL, o) == 0; /* K_MOVE and K_MOVE_IN */
 }
 
 /* Times and compares kind k on its rows; the move's heights go to *hr. */
 static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, const kind_rows* rows, kind_result* res,
                      height_result* hr, qx_counts* qx) {
-    const qx_query qk = k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL ? QX_WALL : QX_MOVE;
+    const qx_query qk = k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL || k == K_WALL_IN ? QX_WALL : QX_MOVE;
     static double t[4][MAX_ROWS * ROUNDS];
     static double dy[3][MAX_ROWS];
     memset(res, 0, sizeof *res);
@@ -272,7 +287,7 @@ static void run_kind(ptl_query* q, peer_mesh* pm, const ptl_trimesh* m, int k, c
                 continue;
             }
             bool near = plan_dist(pt, o.point) <= 0.1;
-            if (k == K_WALL && !flag) near = true; /* neither found a wall within the radius */
+            if ((k == K_WALL || k == K_WALL_IN) && !flag) near = true; /* neither found a wall within the radius */
             res->agree += near;
             if (!near) qx_explain(q, pm, qk, r, &ans, &o, qx);
             if (k != K_MOVE) continue;
@@ -364,7 +379,7 @@ static int one_mesh(const char* data, const char* name, const char* kind) {
                r.both, r.both ? 100.0 * r.agree / r.both : 0,
                r.found_diff ? (k == K_RAYCAST || k == K_RAYCAST_IN ? ", hit differs" : ", found differs") : "");
         if (r.found_diff) printf("|  |  |  |  |  |  |  |  |  |  | %u rows: %s |\n", r.found_diff, k == K_RAYCAST || k == K_RAYCAST_IN ? "hit differs" : "found differs");
-        qx_print(k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL ? QX_WALL : QX_MOVE, &qx);
+        qx_print(k == K_NEAREST ? QX_NEAREST : k == K_RAYCAST || k == K_RAYCAST_IN ? QX_RAYCAST : k == K_WALL || k == K_WALL_IN ? QX_WALL : QX_MOVE, &qx);
         if (k == K_MOVE_IN)
             printf("|  | beside Detour + getPolyHeight | ours %.3f / %.3f | Detour's moveAlongSurface and getPolyHeight on its end "
                    "polygon (the end's height, which ours returns and Detour's move does not: its end keeps the start's y; "

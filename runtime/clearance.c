@@ -410,6 +410,21 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
     return PTL_OK;
 }
 
+ptl_status ptl_query_wall_distance_in(ptl_query* q, uint32_t cell, const float p[3], float max_radius, ptl_wall_hit* out) {
+    if (!out) return PTL_ERR_INVALID_ARG;
+    memset(out, 0, sizeof *out);
+    out->cell = out->wall_cell = PTL_NONE;
+    if (!q || !p || !finite3(p) || !(max_radius >= 0) || !isfinite(max_radius)) return PTL_ERR_INVALID_ARG;
+    /* the caller's cell when it holds p (as the move's and the ray's known-cell entries take it) */
+    if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, p[0], p[2]))
+        return ptl_query_wall_distance(q, p, NULL, max_radius, out);
+    wall_best b;
+    ptl_status st = ptl_clear_nearest_wall(q, p[0], p[2], cell, max_radius, 0, &b);
+    if (st < 0) return st;
+    fill_hit(q, &b, p[0], p[2], p[1], cell, max_radius, out);
+    return PTL_OK;
+}
+
 /* ---- The nearest point with clearance r ------------------------------------------------------ */
 
 typedef struct seg {

@@ -85,6 +85,20 @@ Test(clearance, wall_distance_matches_every_edge_on_rooms_and_grids, .timeout = 
             ptl_wall_hit hit;
             cr_assert_eq(ptl_query_wall_distance(q, p, NULL, (float)max_r, &hit), PTL_OK, "map %d (%g, %g)", k, x, y);
             ++checked;
+            /* an agent that knows its cell asks the same without locating (the located cell: the same
+               sweep, the same answer); a cell that does not hold p is located instead */
+            ptl_wall_hit hk, hw;
+            cr_assert_eq(ptl_query_wall_distance_in(q, hit.cell, p, (float)max_r, &hk), PTL_OK);
+            cr_assert(hk.found == hit.found && hk.distance == hit.distance && hk.cell == hit.cell &&
+                          hk.point[0] == hit.point[0] && hk.point[2] == hit.point[2] && hk.wall_cell == hit.wall_cell,
+                      "map %d (%g, %g): with its cell %d %.9f, located %d %.9f", k, x, y, hk.found, hk.distance, hit.found,
+                      hit.distance);
+            ptl_navmesh_info info;
+            ptl_navmesh_get_info(m.nm, &info);
+            const uint32_t other = (hit.cell + 1 + (uint32_t)i) % info.cell_count;
+            cr_assert_eq(ptl_query_wall_distance_in(q, other, p, (float)max_r, &hw), PTL_OK);
+            cr_assert(hw.found == hit.found && fabs(hw.distance - hit.distance) < 1e-6, "map %d (%g, %g): cell %u given, %d %.9f",
+                      k, x, y, other, hw.found, hw.distance);
             if (fabs(d - max_r) < 1e-5) continue; /* on the limit: either answer */
             cr_assert_eq(hit.found, d < max_r, "map %d (%g, %g) radius %g: brute %.9f, found %d", k, x, y, max_r, d, hit.found);
             if (!hit.found) {
@@ -135,6 +149,13 @@ Test(clearance, wall_distance_on_walls_corners_and_bad_input) {
     cr_expect_eq(ptl_query_wall_distance(q, mid, NULL, INFINITY, &hit), PTL_ERR_INVALID_ARG);
     cr_expect_eq(ptl_query_wall_distance(q, mid, NULL, 1, NULL), PTL_ERR_INVALID_ARG);
     cr_expect_eq(ptl_query_wall_distance(NULL, mid, NULL, 1, &hit), PTL_ERR_INVALID_ARG);
+    cr_expect_eq(ptl_query_wall_distance_in(q, 0, nan_p, 1, &hit), PTL_ERR_INVALID_ARG);
+    cr_expect_eq(ptl_query_wall_distance_in(q, 0, mid, -1, &hit), PTL_ERR_INVALID_ARG);
+    cr_expect_eq(ptl_query_wall_distance_in(q, 0, mid, 1, NULL), PTL_ERR_INVALID_ARG);
+    cr_expect_eq(ptl_query_wall_distance_in(NULL, 0, mid, 1, &hit), PTL_ERR_INVALID_ARG);
+    /* an out-of-range cell: located as without one */
+    cr_assert_eq(ptl_query_wall_distance_in(q, UINT32_MAX, near_corner, 5, &hit), PTL_OK);
+    cr_expect(hit.found && fabs(hit.distance - hypot(1, 1.5)) < 1e-6);
     float far[3] = {50, 0, 50};
     cr_expect_eq(ptl_query_wall_distance(q, far, NULL, 1, &hit), PTL_ERR_NOT_FOUND);
     cr_expect(!hit.found);
@@ -349,7 +370,13 @@ Test(clearance, wall_distance_on_overlapping_floors_always_answers, .timeout = 1
         ptl_status st = ptl_query_wall_distance(q, p, NULL, 5, &hit);
         cr_assert(st == PTL_OK || st == PTL_ERR_NOT_FOUND, "row %d: %s", idx, ptl_status_name(st));
         ++rows;
-        if (st != PTL_OK || !hit.found) continue;
+        if (st != PTL_OK) continue;
+        /* from the located point with its cell known: the same wall (Detour's findDistanceToWall form) */
+        ptl_wall_hit hk;
+        cr_assert_eq(ptl_query_wall_distance_in(q, hit.cell, hit.from, 5, &hk), PTL_OK, "row %d", idx);
+        cr_assert(hk.found == hit.found && hk.cell == hit.cell && fabs(hk.distance - hit.distance) < 1e-4, "row %d: %d %g vs %d %g",
+                  idx, hk.found, hk.distance, hit.found, hit.distance);
+        if (!hit.found) continue;
         ++found;
         cr_assert(hit.distance <= 5 + 1e-5f, "row %d: %g beyond the maximum", idx, hit.distance);
         double dx = hit.point[0] - hit.from[0], dz = hit.point[2] - hit.from[2];

@@ -527,6 +527,11 @@ typedef struct ptl_wall_hit {
    (the sweep's windows outgrew the query's node pool: raise ptl_query_desc.max_nodes). */
 ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float extents[3], float max_radius,
                                    ptl_wall_hit* out);
+/* The same for an agent that knows its cell (as Detour's findDistanceToWall takes its start polygon):
+   p is taken as a point of `cell` (out->from is p itself), with no point location, when the cell
+   holds it in plan (within the point-location tolerance); otherwise it is located as by
+   ptl_query_wall_distance with the default extents. The same statuses. */
+ptl_status ptl_query_wall_distance_in(ptl_query* q, uint32_t cell, const float p[3], float max_radius, ptl_wall_hit* out);
 
 /* Where an agent of radius `radius` can stand nearest to p: the nearest point (in plan) that keeps
    at least `radius` from every wall and that p sees (the straight way to it crosses no wall), at

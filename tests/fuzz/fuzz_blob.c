@@ -99,6 +99,10 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             st = ptl_query_wall_distance(q, req.start, NULL, radius, &hit);
             if (st >= 0 && hit.found && !(hit.distance >= 0 && hit.distance <= radius * (1 + 1e-6) + 1e-6))
                 fuzz_fail("blob: wall distance %g beyond max %g", hit.distance, radius);
+            /* from any cell (located when it does not hold the point): the same bounds */
+            st = ptl_query_wall_distance_in(q, (uint32_t)(rng % (info.cell_count + 2)), req.start, radius, &hit);
+            if (st >= 0 && hit.found && !(hit.distance >= 0 && hit.distance <= radius * (1 + 1e-6) + 1e-6))
+                fuzz_fail("blob: wall distance from a cell %g beyond max %g", hit.distance, radius);
             (void)ptl_query_clear_point(q, req.goal, NULL, radius, &loc);
             uint32_t cells[32];
             ptl_raycast_hit ray = {.cells = cells, .cell_capacity = 32};
