@@ -91,6 +91,24 @@ static bool near_edge_inside(const poly_space* ps, double x, double y, double ep
     return false;
 }
 
+/* Within `eps` of two distinct vertices: a corner where features thinner than the location
+   tolerance meet (slivers of free space between polygons, a pinch point beside a ring's corner). A
+   point there snaps to the nearest feature of the cell the runtime finds first within the
+   tolerance, and two decompositions of the same walls cut the slivers into different cells: one
+   bake may put the point on a pinch vertex (ambiguous, PTL_ERR_NOT_FOUND) where the other puts it
+   in a sliver (stop 29's pipeline_poly finding, regress/pipeline_poly/exact-with-hubs-...). */
+static bool near_vertex_cluster(const poly_space* ps, double x, double y, double eps) {
+    double first[2] = {NAN, NAN};
+    for (uint32_t k = 0; k < ps->count; ++k)
+        for (uint32_t i = 0; i < ps->n[k]; ++i) {
+            const double* a = ps->xy[k] + 2 * i;
+            if (hypot(x - a[0], y - a[1]) > eps) continue;
+            if (isnan(first[0])) first[0] = a[0], first[1] = a[1];
+            else if (a[0] != first[0] || a[1] != first[1]) return true;
+        }
+    return false;
+}
+
 static ptl_status bake(const ptl_shape* s, uint32_t hubs, void** blob, size_t* size, ptl_navmesh** nm, ptl_query** q) {
     ptl_bake_desc d = {.hubs = hubs};
     ptl_error err = {0};
@@ -166,7 +184,9 @@ int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         static const char* names[3] = {"exact", "exact with hubs", "corridor"};
         for (int i = 0; i < 3; ++i) fuzz_check_answer(&ans[i], st, go, poly_inside, &ps, true, 1e-4, names[i]);
         /* the decoded polygons lie within 64 units of the origin: the location tolerance is at most 6.4e-5 */
-        if (near_edge_inside(&ps, st[0], st[1], 6.4e-5) || near_edge_inside(&ps, go[0], go[1], 6.4e-5)) continue;
+        if (near_edge_inside(&ps, st[0], st[1], 6.4e-5) || near_edge_inside(&ps, go[0], go[1], 6.4e-5) ||
+            near_vertex_cluster(&ps, st[0], st[1], 6.4e-5) || near_vertex_cluster(&ps, go[0], go[1], 6.4e-5))
+            continue;
         fuzz_compare(&ans[0], &ans[1], true, st, go, "exact without and with hubs");
         fuzz_compare(&ans[0], &ans[2], false, st, go, "exact and corridor");
     }
