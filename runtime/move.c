@@ -212,12 +212,13 @@ static ptl_status move_from(ptl_query* q, const ptl_qpoint* s, const float end[3
 
 /* Resets out (keeping the caller's cell buffer); false for bad arguments. */
 static bool move_begin(const ptl_query* q, const float start[3], const float end[3], ptl_move_result* out) {
-    uint32_t* cells = out->cells;
-    uint32_t cap = out->cell_capacity;
-    memset(out, 0, sizeof *out);
-    out->cells = cells, out->cell_capacity = cap;
+    /* each field but the caller's buffer (what a memset of the whole and the buffer put back did) */
+    out->point[0] = out->point[1] = out->point[2] = 0;
+    out->blocked = false;
+    out->cell_count = 0;
     out->start_cell = out->end_cell = PTL_NONE;
-    return q && start && end && finite3(start) && finite3(end) && !(cap && !cells);
+    const uint32_t cap = out->cell_capacity;
+    return q && start && end && finite3(start) && finite3(end) && !(cap && !out->cells);
 }
 
 ptl_status ptl_query_move_along_surface(ptl_query* q, const float start[3], const float end[3], const float extents[3],
