@@ -191,6 +191,25 @@ bool ptl_lmap_layer_key(const ptl_layer_map* m, const ptl_layer_info* li, uint32
 }
 #undef FIRST_OF
 
+bool ptl_lmap_layer_floor_key(const ptl_layer_map* m, uint32_t l, const ptl_allocator* a, ptl_lmap_key* out) {
+    for (uint32_t k = m->layer_first[l]; k < m->layer_first[l + 1]; ++k) {
+        const ptl_lmap_bl* r = &m->bl[m->layer_bls[k]];
+        const uint32_t rows = (uint32_t)(r->z1 - r->z0 + 1);
+        const uint32_t fbytes = r->fbits ? (r->count * r->fbits + 7) / 8 : 0, fwords = (fbytes + 3) / 4;
+        if (!PTL_RESERVE(a, *out, (uint64_t)out->count + 4 + rows + fwords)) return false;
+        uint32_t* o = out->data + out->count;
+        o[0] = r->block;
+        o[1] = (uint32_t)r->x0 | (uint32_t)r->z0 << 8 | (uint32_t)r->x1 << 16 | (uint32_t)r->z1 << 24;
+        o[2] = (uint32_t)r->floor_min | (uint32_t)r->floor_max << 16;
+        o[3] = r->fbits;
+        memcpy(o + 4, m->pool + r->rows, 4 * (size_t)rows);
+        if (fwords) o[4 + rows + fwords - 1] = 0; /* the last word's padding */
+        if (fbytes) memcpy(o + 4 + rows, m->pool + r->data + 2 * PTL_LMAP_B, fbytes);
+        out->count += 4 + rows + fwords;
+    }
+    return true;
+}
+
 uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_t floor) {
     if (x < 0 || z < 0 || x >= m->p.width || z >= m->p.depth) return PTL_VX_NONE;
     const uint32_t b = (uint32_t)(z / PTL_LMAP_B) * m->nbx + (uint32_t)(x / PTL_LMAP_B);

@@ -133,6 +133,10 @@ typedef struct ptl_lmap_key {
 /* Layer l's key into *out (emptied first). false: out of memory. */
 bool ptl_lmap_layer_key(const ptl_layer_map* m, const ptl_layer_info* li, uint32_t l, const ptl_allocator* a,
                         ptl_lmap_key* out);
+/* Appends to *out what layer l's floors read (ptl_lmap_layer_floor, ptl_lmap_layer_floor_row): its
+   block-layers' blocks, bits and floors. Equal keys give the same floor in every column. false: out
+   of memory. */
+bool ptl_lmap_layer_floor_key(const ptl_layer_map* m, uint32_t l, const ptl_allocator* a, ptl_lmap_key* out);
 static inline bool ptl_lmap_key_equal(const ptl_lmap_key* x, const ptl_lmap_key* y) {
     return x->count == y->count && (!x->count || !memcmp(x->data, y->data, (size_t)x->count * sizeof *x->data));
 }

@@ -144,10 +144,25 @@ static ptl_status merge_vertices(merge* m) {
         m->coff[l + 1] = m->coff[l] + m->dc[l].cell_count;
     }
     for (uint32_t l = 0; l < m->layers; ++l) {
-        for (uint32_t v = 0; v < m->dc[l].vert_count; ++v) {
-            double u = m->dc[l].xy[2 * v], w = m->dc[l].xy[2 * v + 1];
-            if (!add_vertex(m, l, u + m->lc[l].x0, w + m->lc[l].z0, layer_height(m, l, u, w))) return PTL_ERR_NO_MEMORY;
+        /* with a memo: the heights of the merge before when the floors and the vertices are its */
+        const ptl_decomposition* d = &m->dc[l];
+        ptl_merge_memo_layer* ml = m->memo ? &m->memo->layer[l] : NULL;
+        const bool kept = ml && m->fsame[l] && ml->dxy.count == 2 * d->vert_count &&
+                          (!d->vert_count || !memcmp(ml->dxy.data, d->xy, 2 * (size_t)d->vert_count * sizeof *d->xy));
+        if (ml && !kept && (!PTL_RESERVE(m->a, ml->dxy, 2 * (uint64_t)d->vert_count) ||
+                            !PTL_RESERVE(m->a, ml->vy, (uint64_t)d->vert_count)))
+            return PTL_ERR_NO_MEMORY;
+        for (uint32_t v = 0; v < d->vert_count; ++v) {
+            double u = d->xy[2 * v], w = d->xy[2 * v + 1];
+            const double y = kept ? ml->vy.data[v] : layer_height(m, l, u, w);
+            if (ml && !kept) ml->vy.data[v] = y;
+            if (!add_vertex(m, l, u + m->lc[l].x0, w + m->lc[l].z0, y)) return PTL_ERR_NO_MEMORY;
         }
+        if (ml && !kept) {
+            if (d->vert_count) memcpy(ml->dxy.data, d->xy, 2 * (size_t)d->vert_count * sizeof *d->xy);
+            ml->dxy.count = 2 * d->vert_count, ml->vy.count = d->vert_count;
+        }
+        if (kept) m->memo->heights_kept++;
     }
     return PTL_OK;
 }
@@ -468,7 +483,8 @@ void ptl_layer_merge_free(ptl_layer_merge* lm) {
 }
 
 static ptl_status merge_run(ptl_layer_merge* lm) {
-    ptl_status st = merge_vertices(&lm->m);
+    ptl_status st = ptl_merge_memo_begin(lm);
+    if (st >= 0) st = merge_vertices(&lm->m);
     if (st >= 0) st = collect_junctions(&lm->m, &lm->je);
     if (st >= 0) st = merge_groups(lm);
     if (st >= 0) st = merge_cuts(lm);
@@ -480,12 +496,13 @@ static ptl_status merge_run(ptl_layer_merge* lm) {
     if (st >= 0) st = merge_tags(lm);
     if (st >= 0) st = ptl_merge_grid_windows(lm);
     if (st >= 0) st = ptl_merge_heights(lm);
+    ptl_merge_memo_end(lm, st);
     return st;
 }
 
 ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc, const ptl_decomposition* dc,
                             uint32_t layers, double relax, const ptl_vx_tiling* tiling, const ptl_allocator* alloc,
-                            ptl_layer_merge** out, ptl_merge_stats* stats, ptl_error* err) {
+                            ptl_merge_memo* memo, ptl_layer_merge** out, ptl_merge_stats* stats, ptl_error* err) {
     *out = NULL;
     ptl_allocator al = ptl_allocator_resolve(alloc);
     ptl_layer_merge* lm = ptl_mem_calloc(&al, 1, sizeof *lm);
@@ -496,6 +513,7 @@ ptl_status ptl_merge_layers(const ptl_layer_map* of, const ptl_layer_contour* lc
     lm->m.lc = lc;
     lm->m.dc = dc;
     lm->m.layers = layers;
+    lm->m.memo = memo;
     lm->relax = relax;
     lm->tiling = tiling;
     lm->vox_cs = of->p.cs, lm->vox_ch = of->p.ch;

@@ -234,6 +234,20 @@ static ptl_status merge_cell_window(ptl_layer_merge* lm, uint32_t c, ptl_blob_gr
    that one instead: the same floors around every cell, at less cost; except a cell whose lookups
    could read a floor of the layer that is not its own (cell_foreign), which keeps its own grid of
    its own floors. */
+/* Are layer l's cells, with their final vertices, those the memo kept (its floors being the kept ones)? */
+static bool cells_kept(const ptl_layer_merge* lm, uint32_t l) {
+    const ptl_merge_memo_layer* ml = &lm->m.memo->layer[l];
+    const uint32_t c0 = lm->m.coff[l], c1 = lm->m.coff[l + 1];
+    if (!lm->m.fsame[l] || ml->cn.count != c1 - c0) return false;
+    for (uint32_t c = c0, at = 0; c < c1; ++c) {
+        const uint32_t b = lm->cstart.data[c], n = lm->cstart.data[c + 1] - b;
+        if (ml->cn.data[c - c0] != n || ml->cxyz.count < at + 3 * n) return false;
+        for (uint32_t i = 0; i < n; ++i, at += 3)
+            if (memcmp(&ml->cxyz.data[at], &lm->fxyz[3 * (size_t)lm->cverts.data[b + i]], 3 * sizeof(double))) return false;
+    }
+    return true;
+}
+
 ptl_status ptl_merge_grid_windows(ptl_layer_merge* lm) {
     const ptl_layer_map* of = lm->m.of;
     const uint32_t layers = lm->m.layers;
@@ -242,6 +256,11 @@ ptl_status ptl_merge_grid_windows(ptl_layer_merge* lm) {
     for (uint32_t l = 0; l < layers; ++l) lm->lgrid[l].flat = -1, lm->lgrid[l].cost = 0, lm->lgrid[l].first = UINT32_MAX;
     lm->cforeign = ptl_mem_calloc(&lm->al, (size_t)lm->ncell + 1, 1);
     if (!lm->cforeign) return PTL_ERR_NO_MEMORY;
+    if (lm->m.memo) { /* the layers whose grids and heights are the memo's: nothing to find for their cells */
+        lm->greuse = ptl_mem_calloc(&lm->al, (size_t)layers + 1, 1);
+        if (!lm->greuse) return PTL_ERR_NO_MEMORY;
+        for (uint32_t l = 0; l < layers; ++l) lm->greuse[l] = cells_kept(lm, l);
+    }
     for (uint32_t i = 0; i < of->bl_count; ++i) { /* a flat layer spares the scan of every cell's columns */
         const uint32_t l = of->bl[i].world;
         if (l >= layers) continue;
@@ -250,7 +269,8 @@ ptl_status ptl_merge_grid_windows(ptl_layer_merge* lm) {
     }
     for (uint32_t c = 0; c < lm->ncell + lm->links.count; ++c) { /* each cell's window, or none */
         ptl_blob_grid g = {0, 0, 0, 0, 0, 0};
-        if (c < lm->ncell && merge_cell_window(lm, c, &g) < 0) return PTL_ERR_NO_MEMORY;
+        const bool reuse = c < lm->ncell && lm->greuse && lm->greuse[lm->clayer.data[c]];
+        if (c < lm->ncell && !reuse && merge_cell_window(lm, c, &g) < 0) return PTL_ERR_NO_MEMORY;
         if (!PTL_PUSH(&lm->al, lm->cgrids, g)) return PTL_ERR_NO_MEMORY;
     }
     for (uint32_t c = 0; c < lm->ncell; ++c) { /* which cells of the layers that share may not */
@@ -264,6 +284,46 @@ ptl_status ptl_merge_grid_windows(ptl_layer_merge* lm) {
     return PTL_OK;
 }
 
+static ptl_status layer_heights(ptl_layer_merge* lm, uint32_t l);
+
+/* Layer l's grids and heights as the memo kept them, its heights from heights.count on. */
+static ptl_status heights_from_memo(ptl_layer_merge* lm, uint32_t l) {
+    const ptl_merge_memo_layer* ml = &lm->m.memo->layer[l];
+    const uint32_t base = lm->heights.count, c0 = lm->m.coff[l];
+    if (!PTL_RESERVE(&lm->al, lm->heights, (uint64_t)base + ml->heights.count)) return PTL_ERR_NO_MEMORY;
+    if (ml->heights.count) memcpy(lm->heights.data + base, ml->heights.data, (size_t)ml->heights.count * sizeof(uint16_t));
+    lm->heights.count += ml->heights.count;
+    for (uint32_t c = c0; c < lm->m.coff[l + 1]; ++c) {
+        lm->cgrids.data[c] = ml->grids.data[c - c0];
+        if (lm->cgrids.data[c].w) lm->cgrids.data[c].first += base;
+    }
+    return PTL_OK;
+}
+
+/* The memo takes layer l's cells (their final vertices), grids and heights (from `seg` on). */
+static ptl_status heights_to_memo(ptl_layer_merge* lm, uint32_t l, uint32_t seg) {
+    ptl_merge_memo_layer* ml = &lm->m.memo->layer[l];
+    const ptl_allocator* al = &lm->al;
+    const uint32_t c0 = lm->m.coff[l], c1 = lm->m.coff[l + 1], nh = lm->heights.count - seg;
+    const uint32_t nv = lm->cstart.data[c1] - lm->cstart.data[c0];
+    ml->cn.count = ml->cxyz.count = ml->grids.count = ml->heights.count = 0;
+    if (!PTL_RESERVE(al, ml->cn, c1 - c0) || !PTL_RESERVE(al, ml->cxyz, 3 * (uint64_t)nv) ||
+        !PTL_RESERVE(al, ml->grids, c1 - c0) || !PTL_RESERVE(al, ml->heights, nh))
+        return PTL_ERR_NO_MEMORY;
+    for (uint32_t c = c0; c < c1; ++c) {
+        const uint32_t b = lm->cstart.data[c], n = lm->cstart.data[c + 1] - b;
+        ml->cn.data[ml->cn.count++] = n;
+        for (uint32_t i = 0; i < n; ++i, ml->cxyz.count += 3)
+            memcpy(&ml->cxyz.data[ml->cxyz.count], &lm->fxyz[3 * (size_t)lm->cverts.data[b + i]], 3 * sizeof(double));
+        ptl_blob_grid g = lm->cgrids.data[c];
+        if (g.w) g.first -= seg;
+        ml->grids.data[ml->grids.count++] = g;
+    }
+    if (nh) memcpy(ml->heights.data, lm->heights.data + seg, (size_t)nh * sizeof(uint16_t));
+    ml->heights.count = nh;
+    return PTL_OK;
+}
+
 /* The heights, in cell order: a layer's shared grid once (the first cell that uses it writes it),
    a cell's own grid with the floors of the columns it does not overlap left out. */
 ptl_status ptl_merge_heights(ptl_layer_merge* lm) {
@@ -272,21 +332,35 @@ ptl_status ptl_merge_heights(ptl_layer_merge* lm) {
     { /* the heights' exact size first (the largest array of the merge on large worlds: no growth slack) */
         uint64_t total = 0;
         for (uint32_t l = 0; l < layers; ++l) lm->lgrid[l].first = UINT32_MAX;
+        for (uint32_t l = 0; l < layers && lm->greuse; ++l)
+            if (lm->greuse[l]) total += lm->m.memo->layer[l].heights.count;
         for (uint32_t c = 0; c < lm->ncell; ++c) {
             const ptl_blob_grid* g = &lm->cgrids.data[c];
             if (!g->w) continue;
             const uint32_t l = lm->clayer.data[c];
+            if (lm->greuse && lm->greuse[l]) continue;
             if (lm->cforeign[c] || !layer_shares(lm, l)) total += (uint64_t)g->w * g->d;
             else if (lm->lgrid[l].first == UINT32_MAX) total += (uint64_t)lc[l].w * lc[l].d, lm->lgrid[l].first = 0;
         }
         for (uint32_t l = 0; l < layers; ++l) lm->lgrid[l].first = UINT32_MAX;
         if (!PTL_RESERVE(&lm->al, lm->heights, total)) return PTL_ERR_NO_MEMORY;
     }
-    for (uint32_t c = 0; c < lm->ncell; ++c) {
+    for (uint32_t l = 0; l < layers; ++l) {
+        const uint32_t seg = lm->heights.count;
+        ptl_status st = lm->greuse && lm->greuse[l] ? heights_from_memo(lm, l) : layer_heights(lm, l);
+        if (st >= 0 && lm->m.memo && !lm->greuse[l]) st = heights_to_memo(lm, l, seg);
+        if (st < 0) return st;
+        if (lm->greuse && lm->greuse[l]) lm->m.memo->grids_kept++;
+    }
+    return PTL_OK;
+}
+
+/* Layer l's cells' heights (cells coff[l] .. coff[l + 1]), after the heights of the layers before. */
+static ptl_status layer_heights(ptl_layer_merge* lm, uint32_t l) {
+    const ptl_layer_contour* lcl = &lm->m.lc[l];
+    for (uint32_t c = lm->m.coff[l]; c < lm->m.coff[l + 1]; ++c) {
         ptl_blob_grid* g = &lm->cgrids.data[c];
         if (!g->w) continue;
-        const uint32_t l = lm->clayer.data[c];
-        const ptl_layer_contour* lcl = &lc[l];
         const bool shared = !lm->cforeign[c] && layer_shares(lm, l);
         if (shared) g->x0 = 0, g->z0 = 0, g->w = lcl->w, g->d = lcl->d;
         if (shared && lm->lgrid[l].first != UINT32_MAX) {
@@ -315,4 +389,90 @@ ptl_status ptl_merge_heights(ptl_layer_merge* lm) {
         g->x0 += lcl->x0, g->z0 += lcl->z0; /* to the world's columns */
     }
     return PTL_OK;
+}
+
+/* ---- The memo (layer_merge.h) ------------------------------------------------------------------ */
+
+static void memo_layer_free(ptl_merge_memo_layer* ml, const ptl_allocator* a) {
+    PTL_ARRAY_FREE(a, ml->fkey);
+    PTL_ARRAY_FREE(a, ml->dxy);
+    PTL_ARRAY_FREE(a, ml->vy);
+    PTL_ARRAY_FREE(a, ml->cn);
+    PTL_ARRAY_FREE(a, ml->cxyz);
+    PTL_ARRAY_FREE(a, ml->grids);
+    PTL_ARRAY_FREE(a, ml->heights);
+}
+
+void ptl_merge_memo_free(ptl_merge_memo* mm, const ptl_allocator* a) {
+    for (uint32_t l = 0; l < mm->count; ++l) memo_layer_free(&mm->layer[l], a);
+    ptl_mem_free(a, mm->layer, (size_t)mm->count * sizeof *mm->layer);
+    memset(mm, 0, sizeof *mm);
+}
+
+uint64_t ptl_merge_memo_bytes(const ptl_merge_memo* mm) {
+    uint64_t b = (uint64_t)mm->count * sizeof *mm->layer;
+    for (uint32_t l = 0; l < mm->count; ++l) {
+        const ptl_merge_memo_layer* ml = &mm->layer[l];
+        b += (uint64_t)ml->fkey.cap * 4 + (uint64_t)(ml->dxy.cap + ml->vy.cap + ml->cxyz.cap) * 8 + (uint64_t)ml->cn.cap * 4;
+        b += (uint64_t)ml->grids.cap * sizeof *ml->grids.data + (uint64_t)ml->heights.cap * 2;
+    }
+    return b;
+}
+
+ptl_status ptl_merge_memo_begin(ptl_layer_merge* lm) {
+    merge* m = &lm->m;
+    ptl_merge_memo* mm = m->memo;
+    if (!mm) return PTL_OK;
+    mm->heights_kept = mm->grids_kept = 0;
+    const uint32_t layers = m->layers;
+    if (mm->count < layers) { /* room for every layer: the new ones empty */
+        ptl_merge_memo_layer* grown = ptl_mem_calloc(&lm->al, layers, sizeof *grown);
+        if (!grown) return PTL_ERR_NO_MEMORY;
+        if (mm->count) memcpy(grown, mm->layer, (size_t)mm->count * sizeof *grown);
+        ptl_mem_free(&lm->al, mm->layer, (size_t)mm->count * sizeof *mm->layer);
+        mm->layer = grown, mm->count = layers;
+    }
+    m->fsame = ptl_mem_calloc(&lm->al, (size_t)layers + 1, 1);
+    m->fkeys = ptl_mem_calloc(&lm->al, (size_t)layers + 1, sizeof *m->fkeys);
+    if (!m->fsame || !m->fkeys) return PTL_ERR_NO_MEMORY;
+    const ptl_vx_params* p = &m->of->p;
+    for (uint32_t l = 0; l < layers; ++l) {
+        const ptl_layer_contour* c = &m->lc[l];
+        /* the frame and the grid's numbers ptl_contour_height and the grids read, then the floors */
+        const uint32_t head[5] = {(uint32_t)c->x0, (uint32_t)c->z0, c->w, c->d, c->layer};
+        uint32_t grid[6];
+        memcpy(grid, p->bmin, 3 * sizeof(float)), memcpy(grid + 3, &p->cs, sizeof(float));
+        memcpy(grid + 4, &p->ch, sizeof(float)), memcpy(grid + 5, &p->walkable_climb, sizeof(uint32_t));
+        ptl_lmap_key* k = &m->fkeys[l];
+        if (!PTL_RESERVE(&lm->al, *k, 11)) return PTL_ERR_NO_MEMORY;
+        memcpy(k->data, head, sizeof head), memcpy(k->data + 5, grid, sizeof grid);
+        k->count = 11;
+        if (!ptl_lmap_layer_floor_key(m->of, c->layer, &lm->al, k)) return PTL_ERR_NO_MEMORY;
+        m->fsame[l] = ptl_lmap_key_equal(k, &mm->layer[l].fkey);
+    }
+    return PTL_OK;
+}
+
+void ptl_merge_memo_end(ptl_layer_merge* lm, ptl_status st) {
+    merge* m = &lm->m;
+    ptl_merge_memo* mm = m->memo;
+    if (!mm) return;
+    const uint32_t layers = m->layers;
+    if (st >= 0) {
+        for (uint32_t l = 0; l < layers; ++l) { /* each layer's entries are this merge's: so is its key */
+            PTL_ARRAY_FREE(&lm->al, mm->layer[l].fkey);
+            mm->layer[l].fkey = m->fkeys[l];
+            memset(&m->fkeys[l], 0, sizeof m->fkeys[l]);
+        }
+        for (uint32_t l = layers; l < mm->count; ++l) memo_layer_free(&mm->layer[l], &lm->al); /* gone */
+    } else {
+        const uint32_t hk = mm->heights_kept, gk = mm->grids_kept;
+        ptl_merge_memo_free(mm, &lm->al);
+        mm->heights_kept = hk, mm->grids_kept = gk;
+    }
+    for (uint32_t l = 0; m->fkeys && l < layers; ++l) PTL_ARRAY_FREE(&lm->al, m->fkeys[l]);
+    ptl_mem_free(&lm->al, m->fkeys, ((size_t)layers + 1) * sizeof *m->fkeys);
+    ptl_mem_free(&lm->al, m->fsame, (size_t)layers + 1);
+    ptl_mem_free(&lm->al, lm->greuse, (size_t)layers + 1);
+    m->fkeys = NULL, m->fsame = NULL, lm->greuse = NULL;
 }

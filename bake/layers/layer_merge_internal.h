@@ -43,7 +43,21 @@ typedef struct merge {
     PTL_ARRAY(double) lat;     /* 2 per vertex: global lattice x, z */
     PTL_ARRAY(uint32_t) vlayer;
     PTL_ARRAY(uint32_t) parent; /* union-find over vertices */
+    ptl_merge_memo* memo;       /* NULL: none */
+    uint8_t* fsame;             /* with a memo, per layer: its floor key is the kept one */
+    ptl_lmap_key* fkeys;        /* with a memo, per layer: its floor key (to the memo at the end) */
 } merge;
+
+/* One layer of a ptl_merge_memo (layer_merge.h). */
+struct ptl_merge_memo_layer {
+    ptl_lmap_key fkey;        /* frame (x0, z0, w, d, layer) then ptl_lmap_layer_floor_key */
+    PTL_ARRAY(double) dxy;    /* the decomposition's vertices, 2 each */
+    PTL_ARRAY(double) vy;     /* the heights they took (ptl_contour_height) */
+    PTL_ARRAY(uint32_t) cn;   /* per cell: its final vertices' count */
+    PTL_ARRAY(double) cxyz;   /* the cells' final vertices, 3 each, cell after cell */
+    PTL_ARRAY(ptl_blob_grid) grids; /* per cell: its grid as written, `first` from the layer's first height */
+    PTL_ARRAY(uint16_t) heights;    /* the heights the layer's cells wrote, in order */
+};
 
 typedef PTL_ARRAY(jedge) jedge_array;
 
@@ -92,6 +106,7 @@ struct ptl_layer_merge {
     }* lgrid;
     PTL_ARRAY(double) cuv;   /* one cell in its layer's column coordinates (cell_poly_at) */
     uint8_t* cforeign;       /* ncell + 1: a lookup in the cell could read a floor that is not its own */
+    uint8_t* greuse;         /* with a memo, layers + 1: the layer's grids and heights are the memo's */
     PTL_ARRAY(uint8_t) colst; /* a cell's window: which columns it overlaps (cell_cover) */
     PTL_ARRAY(int64_t) colrun; /* the same as one run of columns per row of the window (cell_cover) */
     PTL_ARRAY(double) colrange; /* each row's x-range of the cell (cell_rows) */
@@ -116,5 +131,10 @@ struct ptl_layer_merge {
 /* The cells' height grids (layer_merge_grids.c): their windows, then the heights. */
 ptl_status ptl_merge_grid_windows(ptl_layer_merge* lm);
 ptl_status ptl_merge_heights(ptl_layer_merge* lm);
+
+/* The memo (layer_merge_grids.c): room for every layer and their floor keys before the merge; after
+   it, the keys kept (st >= 0) or the memo emptied (st < 0: a layer's entries may be half made). */
+ptl_status ptl_merge_memo_begin(ptl_layer_merge* lm);
+void ptl_merge_memo_end(ptl_layer_merge* lm, ptl_status st);
 
 #endif

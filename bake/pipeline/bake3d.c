@@ -136,11 +136,12 @@ void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a) {
     ptl_mem_free(a, m->raw, (size_t)m->count * sizeof *m->raw);
     ptl_mem_free(a, m->lc, (size_t)m->count * sizeof *m->lc);
     ptl_mem_free(a, m->dc, (size_t)m->count * sizeof *m->dc);
+    ptl_merge_memo_free(&m->merge, a);
     memset(m, 0, sizeof *m);
 }
 
 uint64_t ptl_layer_memo_bytes(const ptl_layer_memo* m) {
-    uint64_t b = (uint64_t)m->count * (sizeof *m->raw + sizeof *m->lc + sizeof *m->dc);
+    uint64_t b = (uint64_t)m->count * (sizeof *m->raw + sizeof *m->lc + sizeof *m->dc) + ptl_merge_memo_bytes(&m->merge);
     for (uint32_t l = 0; l < m->count; ++l) {
         b += (uint64_t)m->raw[l].vert_count * 20 + (uint64_t)m->raw[l].ring_count * 4;
         b += (uint64_t)m->lc[l].shape.vert_count * 20 + (uint64_t)m->lc[l].shape.ring_count * 4;
@@ -190,7 +191,10 @@ static bool memo_take(bake_layers* bl) {
         }
     }
     const uint32_t kept = m->kept, made = m->made, keyed = m->keyed;
+    const ptl_merge_memo merge = m->merge; /* the merge's memo is not the layers' to drop */
+    memset(&m->merge, 0, sizeof m->merge);
     ptl_layer_memo_free(m, bl->a); /* what is left: the layers replaced or gone */
+    m->merge = merge;
     m->count = nl, m->raw = raw, m->lc = lc, m->dc = dc, m->plans = plans, m->keys = keys;
     m->kept = kept, m->made = made, m->keyed = keyed;
     return true;
@@ -247,7 +251,8 @@ static ptl_status bake_merge(ptl_layer_map* map, const bake_layers* bl, const pt
                              const ptl_vx_tiling* tiling, void** blob, size_t* size, ptl_merge_stats* ms,
                              ptl_navmesh** keep, ptl_error* err) {
     ptl_layer_merge* merged = NULL;
-    ptl_status st = ptl_merge_layers(map, bl->lc, bl->dc, bl->nl, d->relax, tiling, bl->a, &merged, ms, err);
+    ptl_merge_memo* mm = bl->memo ? &bl->memo->merge : NULL;
+    ptl_status st = ptl_merge_layers(map, bl->lc, bl->dc, bl->nl, d->relax, tiling, bl->a, mm, &merged, ms, err);
     ptl_layer_map_free(map);
     if (st >= 0) st = ptl_layer_merge_write(merged, blob, size, err);
     ptl_layer_merge_free(merged);

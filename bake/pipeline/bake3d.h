@@ -5,6 +5,7 @@
 
 #include "../contours/contours.h"
 #include "../layers/layer_map.h"
+#include "../layers/layer_merge.h"
 #include "../voxel/tiles.h"
 
 /* What a rebake keeps of the layers of the bake before it (the tile cache): per layer index, the
@@ -22,6 +23,7 @@ typedef struct ptl_layer_memo {
     ptl_lmap_key* keys;       /* each layer's key (ptl_lmap_layer_key): an equal key skips even the raw contour */
     uint32_t kept, made;      /* layers of the last bake taken from the memo, made again */
     uint32_t keyed;           /* of the kept: those whose key was the kept one (no raw contour traced) */
+    ptl_merge_memo merge;     /* the merge's per layer: vertex heights, cells' grids and heights */
 } ptl_layer_memo;
 
 void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a);
