@@ -112,7 +112,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     cr_assert_eq(ptl_query_create(nm, NULL, &q), PTL_OK);
     live_obstacle live[64];
     uint32_t n = 0, kinds = 0;
-    uint64_t layers_kept = 0, layers_made = 0; /* the layers whose contours and decompositions were kept */
+    uint64_t layers_kept = 0, layers_made = 0, layers_keyed = 0, grids_kept = 0; /* the layers whose contours and decompositions were kept */
     uint64_t in_place = 0, whole = 0;           /* stamped copies brought up to date in place, made whole */
     uint64_t rng = seed, prng = seed ^ 0x9e3779b97f4a7c15ull;
     for (uint32_t op = 0; op < ops; ++op) {
@@ -151,7 +151,7 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
         cr_assert(same_blob(tc, blob, size), "%s: op %u: the kept layers' navmesh is not the full rebake's", what, op);
         ptl_tilecache_info li;
         ptl_tilecache_get_info(tc, &li);
-        layers_kept += li.layers_kept, layers_made += li.layers_made;
+        layers_kept += li.layers_kept, layers_made += li.layers_made, layers_keyed += li.layers_keyed, grids_kept += li.layers_grids_kept;
         in_place += li.restamped_edges, whole += li.restamped_whole;
         ptl_tilecache_blob(tc, &blob, &size);
         check_interiors(blob, size, live, n, what);
@@ -181,9 +181,13 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     fprintf(stderr, "%s: %u obstacles: area %.2f vs geometry %.2f (%.3f%%), cells %u vs %u; cache %llu bytes\n", what, n,
             info.walkable_area, gs.walkable_area, 100 * (info.walkable_area / gs.walkable_area - 1), info.cells, gs.cells,
             (unsigned long long)info.cache_bytes);
-    fprintf(stderr, "%s: layers kept %llu, made again %llu over %u updates\n", what, (unsigned long long)layers_kept,
-            (unsigned long long)layers_made, ops);
+    fprintf(stderr, "%s: layers kept %llu (%llu by key), made again %llu over %u updates\n", what,
+            (unsigned long long)layers_kept, (unsigned long long)layers_keyed, (unsigned long long)layers_made, ops);
     cr_expect_gt(layers_kept, 0, "%s: no update kept a layer's contour and decomposition", what);
+    /* the layers kept by key skip the trace: checked against the full rebake above */
+    cr_expect_gt(layers_keyed, 0, "%s: no update kept a layer by its key", what);
+    fprintf(stderr, "%s: layers whose height grids the merge kept: %llu\n", what, (unsigned long long)grids_kept);
+    cr_expect_gt(grids_kept, 0, "%s: no update kept a layer's height grids in the merge", what);
     fprintf(stderr, "%s: stamped copies made whole %llu, in place %llu\n", what, (unsigned long long)whole,
             (unsigned long long)in_place);
     /* the copies brought up to date in place are checked against the full rebake's whole ones above */

@@ -134,6 +134,82 @@ uint32_t ptl_lmap_edge_kind(const ptl_layer_map* m, uint32_t l, int64_t x, int64
     return PTL_KIND_GAP | ((uint32_t)m->gaps[lo].cols << 24) | o;
 }
 
+/* The first entry at or after block-layer i in an array sorted by its `a` first (links, gaps). */
+#define FIRST_OF(arr, count, i, out)                                   \
+    do {                                                               \
+        uint32_t lo_ = 0, hi_ = (count);                               \
+        while (lo_ < hi_) {                                            \
+            const uint32_t mid_ = lo_ + (hi_ - lo_) / 2;               \
+            if ((arr)[mid_].a < (i)) lo_ = mid_ + 1;                   \
+            else hi_ = mid_;                                           \
+        }                                                              \
+        (out) = lo_;                                                   \
+    } while (0)
+
+bool ptl_lmap_layer_key(const ptl_layer_map* m, const ptl_layer_info* li, uint32_t l, const ptl_allocator* a,
+                        ptl_lmap_key* out) {
+    out->count = 0;
+    const uint32_t k0 = m->layer_first[l], k1 = m->layer_first[l + 1];
+    if (!PTL_RESERVE(a, *out, 6)) return false;
+    const uint32_t head[6] = {l, (uint32_t)li->x0, (uint32_t)li->z0, (uint32_t)li->x1, (uint32_t)li->z1, k1 - k0};
+    memcpy(out->data, head, sizeof head);
+    out->count = 6;
+    for (uint32_t k = k0; k < k1; ++k) {
+        const uint32_t i = m->layer_bls[k];
+        const ptl_lmap_bl* r = &m->bl[i];
+        const uint32_t rows = (uint32_t)(r->z1 - r->z0 + 1);
+        uint32_t g, e;
+        FIRST_OF(m->links, m->link_count, i, g);
+        for (e = g; e < m->link_count && m->links[e].a == i; ++e) {}
+        uint32_t gg, ge;
+        FIRST_OF(m->gaps, m->gap_count, i, gg);
+        for (ge = gg; ge < m->gap_count && m->gaps[ge].a == i; ++ge) {}
+        if (!PTL_RESERVE(a, *out, (uint64_t)out->count + 4 + rows + 3 * (uint64_t)(e - g) + 3 * (uint64_t)(ge - gg)))
+            return false;
+        out->data[out->count++] = r->block;
+        out->data[out->count++] = (uint32_t)r->x0 | (uint32_t)r->z0 << 8 | (uint32_t)r->x1 << 16 | (uint32_t)r->z1 << 24;
+        memcpy(out->data + out->count, m->pool + r->rows, 4 * (size_t)rows);
+        out->count += rows;
+        out->data[out->count++] = e - g;
+        for (; g < e; ++g) { /* as ptl_lmap_edge_kind reads a link */
+            const ptl_lmap_link* q = &m->links[g];
+            const uint32_t o = m->bl[q->b].world;
+            out->data[out->count++] = (uint32_t)q->dir | (uint32_t)q->len << 8;
+            out->data[out->count++] = q->col;
+            out->data[out->count++] = o == PTL_VX_NONE || o == l ? PTL_NONE : o;
+        }
+        out->data[out->count++] = ge - gg;
+        for (; gg < ge; ++gg) { /* as ptl_lmap_edge_kind reads a gap link */
+            const ptl_lmap_gap* q = &m->gaps[gg];
+            const uint32_t o = m->bl[q->b].world;
+            out->data[out->count++] = (uint32_t)q->dir | (uint32_t)q->cols << 8;
+            out->data[out->count++] = q->col;
+            out->data[out->count++] = o == PTL_VX_NONE || o >= (1u << 24) ? PTL_NONE : o;
+        }
+    }
+    return true;
+}
+#undef FIRST_OF
+
+bool ptl_lmap_layer_floor_key(const ptl_layer_map* m, uint32_t l, const ptl_allocator* a, ptl_lmap_key* out) {
+    for (uint32_t k = m->layer_first[l]; k < m->layer_first[l + 1]; ++k) {
+        const ptl_lmap_bl* r = &m->bl[m->layer_bls[k]];
+        const uint32_t rows = (uint32_t)(r->z1 - r->z0 + 1);
+        const uint32_t fbytes = r->fbits ? (r->count * r->fbits + 7) / 8 : 0, fwords = (fbytes + 3) / 4;
+        if (!PTL_RESERVE(a, *out, (uint64_t)out->count + 4 + rows + fwords)) return false;
+        uint32_t* o = out->data + out->count;
+        o[0] = r->block;
+        o[1] = (uint32_t)r->x0 | (uint32_t)r->z0 << 8 | (uint32_t)r->x1 << 16 | (uint32_t)r->z1 << 24;
+        o[2] = (uint32_t)r->floor_min | (uint32_t)r->floor_max << 16;
+        o[3] = r->fbits;
+        memcpy(o + 4, m->pool + r->rows, 4 * (size_t)rows);
+        if (fwords) o[4 + rows + fwords - 1] = 0; /* the last word's padding */
+        if (fbytes) memcpy(o + 4 + rows, m->pool + r->data + 2 * PTL_LMAP_B, fbytes);
+        out->count += 4 + rows + fwords;
+    }
+    return true;
+}
+
 uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_t floor) {
     if (x < 0 || z < 0 || x >= m->p.width || z >= m->p.depth) return PTL_VX_NONE;
     const uint32_t b = (uint32_t)(z / PTL_LMAP_B) * m->nbx + (uint32_t)(x / PTL_LMAP_B);

@@ -121,6 +121,25 @@ static inline int32_t ptl_lmap_layer_floor(const ptl_layer_map* m, uint32_t l, i
    PTL_NONE (nothing linked: a wall; or l itself), another layer's id (a junction), or a gap link's
    kind (contours.h: PTL_KIND_GAP | cols << 24 | layer). */
 uint32_t ptl_lmap_edge_kind(const ptl_layer_map* m, uint32_t l, int64_t x, int64_t z, int dir);
+/* The whole input of layer l's raw contour (ptl_contour_layer_raw: the trace reads its bounds and
+   its block-layers' bits, the edge kinds read their links and gap links and the layers at their far
+   ends, as ptl_lmap_edge_kind maps them) written out as words: equal keys give equal raw contours,
+   whatever else changed in the map (the tile cache skips the trace of a layer whose key is the one
+   it had). Shaped as PTL_ARRAY(uint32_t). */
+typedef struct ptl_lmap_key {
+    uint32_t* data;
+    uint32_t count, cap;
+} ptl_lmap_key;
+/* Layer l's key into *out (emptied first). false: out of memory. */
+bool ptl_lmap_layer_key(const ptl_layer_map* m, const ptl_layer_info* li, uint32_t l, const ptl_allocator* a,
+                        ptl_lmap_key* out);
+/* Appends to *out what layer l's floors read (ptl_lmap_layer_floor, ptl_lmap_layer_floor_row): its
+   block-layers' blocks, bits and floors. Equal keys give the same floor in every column. false: out
+   of memory. */
+bool ptl_lmap_layer_floor_key(const ptl_layer_map* m, uint32_t l, const ptl_allocator* a, ptl_lmap_key* out);
+static inline bool ptl_lmap_key_equal(const ptl_lmap_key* x, const ptl_lmap_key* y) {
+    return x->count == y->count && (!x->count || !memcmp(x->data, y->data, (size_t)x->count * sizeof *x->data));
+}
 /* The layer of the span with floor `floor` in world column (x, z), or PTL_VX_NONE (debug captures
    label an open field with it). */
 uint32_t ptl_lmap_layer_at(const ptl_layer_map* m, int64_t x, int64_t z, uint16_t floor);

@@ -39,8 +39,9 @@ typedef struct layer_jobs {
     ptl_error* errs;
     const ptl_layer_memo* memo; /* NULL: none */
     ptl_contour_raw* raw;       /* with a memo: each layer's raw contour */
-    uint8_t* kept;              /* with a memo: 1 where lc[l] and dc[l] are the memo's (borrowed) */
+    uint8_t* kept;              /* with a memo: 1 where lc[l] and dc[l] are the memo's (borrowed), 2 when by key */
     ptl_contour_plans* plans;   /* with a memo: each layer's simplification plans */
+    ptl_lmap_key* keys;         /* with a memo: each layer's key */
 } layer_jobs;
 
 static void contour_job(void* data, uint32_t l) {
@@ -49,7 +50,13 @@ static void contour_job(void* data, uint32_t l) {
         j->st[l] = ptl_contour_layer(j->map, j->ls, l, j->max_error, j->a, &j->lc[l], &j->errs[l]);
         return;
     }
-    j->st[l] = ptl_contour_layer_raw(j->map, j->ls, l, j->a, &j->raw[l]);
+    /* The key first: equal to the kept one, the raw contour would be the kept one too. */
+    if (!ptl_lmap_layer_key(j->map, &j->ls->layers[l], l, j->a, &j->keys[l])) j->st[l] = PTL_ERR_NO_MEMORY;
+    else if (l < j->memo->count && ptl_lmap_key_equal(&j->keys[l], &j->memo->keys[l])) {
+        j->kept[l] = 2;
+        j->lc[l] = j->memo->lc[l];
+        return;
+    } else j->st[l] = ptl_contour_layer_raw(j->map, j->ls, l, j->a, &j->raw[l]);
     if (j->st[l] < 0) {
         ptl_error_set(&j->errs[l], j->st[l], "contours: out of memory");
         return;
@@ -93,12 +100,14 @@ typedef struct bake_layers {
     ptl_contour_raw* raw;  /* with a memo, per layer */
     uint8_t* kept;         /* with a memo, per layer: lc, dc and raw belong to the memo */
     ptl_contour_plans* plans; /* with a memo, per layer */
+    ptl_lmap_key* keys;       /* with a memo, per layer */
 } bake_layers;
 
 static void bake_layers_free(bake_layers* bl) {
     for (uint32_t l = 0; l < bl->nl; ++l) {
         if (bl->raw) ptl_contour_raw_free(&bl->raw[l]); /* zeroed once the memo has it */
         if (bl->plans) ptl_contour_plans_free(&bl->plans[l], bl->a);
+        if (bl->keys) PTL_ARRAY_FREE(bl->a, bl->keys[l]);
         if (bl->kept && bl->kept[l]) continue;
         if (bl->lc) ptl_layer_contour_free(&bl->lc[l]);
         if (bl->dc) ptl_decomposition_free(&bl->dc[l]);
@@ -110,6 +119,7 @@ static void bake_layers_free(bake_layers* bl) {
     ptl_mem_free(bl->a, bl->raw, (size_t)bl->nl * sizeof *bl->raw);
     ptl_mem_free(bl->a, bl->kept, bl->nl);
     ptl_mem_free(bl->a, bl->plans, (size_t)bl->nl * sizeof *bl->plans);
+    ptl_mem_free(bl->a, bl->keys, (size_t)bl->nl * sizeof *bl->keys);
     memset(bl, 0, sizeof *bl);
 }
 
@@ -119,22 +129,26 @@ void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a) {
         ptl_layer_contour_free(&m->lc[l]);
         ptl_decomposition_free(&m->dc[l]);
         ptl_contour_plans_free(&m->plans[l], a);
+        PTL_ARRAY_FREE(a, m->keys[l]);
     }
     ptl_mem_free(a, m->plans, (size_t)m->count * sizeof *m->plans);
+    ptl_mem_free(a, m->keys, (size_t)m->count * sizeof *m->keys);
     ptl_mem_free(a, m->raw, (size_t)m->count * sizeof *m->raw);
     ptl_mem_free(a, m->lc, (size_t)m->count * sizeof *m->lc);
     ptl_mem_free(a, m->dc, (size_t)m->count * sizeof *m->dc);
+    ptl_merge_memo_free(&m->merge, a);
     memset(m, 0, sizeof *m);
 }
 
 uint64_t ptl_layer_memo_bytes(const ptl_layer_memo* m) {
-    uint64_t b = (uint64_t)m->count * (sizeof *m->raw + sizeof *m->lc + sizeof *m->dc);
+    uint64_t b = (uint64_t)m->count * (sizeof *m->raw + sizeof *m->lc + sizeof *m->dc) + ptl_merge_memo_bytes(&m->merge);
     for (uint32_t l = 0; l < m->count; ++l) {
         b += (uint64_t)m->raw[l].vert_count * 20 + (uint64_t)m->raw[l].ring_count * 4;
         b += (uint64_t)m->lc[l].shape.vert_count * 20 + (uint64_t)m->lc[l].shape.ring_count * 4;
         const ptl_decomposition* d = &m->dc[l];
         b += (uint64_t)d->vert_count * 16 + (uint64_t)d->cell_count * 4 + (uint64_t)(d->cell_start ? d->cell_start[d->cell_count] : 0) * 8;
         b += (uint64_t)d->portal_count * sizeof *d->portals + ptl_contour_plans_bytes(&m->plans[l]);
+        b += (uint64_t)m->keys[l].cap * sizeof *m->keys[l].data;
     }
     return b;
 }
@@ -149,15 +163,20 @@ static bool memo_take(bake_layers* bl) {
     ptl_layer_contour* lc = ptl_mem_calloc(bl->a, nl, sizeof *lc);
     ptl_decomposition* dc = ptl_mem_calloc(bl->a, nl, sizeof *dc);
     ptl_contour_plans* plans = ptl_mem_calloc(bl->a, nl, sizeof *plans);
-    if (!raw || !lc || !dc || !plans) {
+    ptl_lmap_key* keys = ptl_mem_calloc(bl->a, nl, sizeof *keys);
+    if (!raw || !lc || !dc || !plans || !keys) {
         ptl_mem_free(bl->a, raw, (size_t)nl * sizeof *raw);
         ptl_mem_free(bl->a, lc, (size_t)nl * sizeof *lc);
         ptl_mem_free(bl->a, dc, (size_t)nl * sizeof *dc);
         ptl_mem_free(bl->a, plans, (size_t)nl * sizeof *plans);
+        ptl_mem_free(bl->a, keys, (size_t)nl * sizeof *keys);
         return false;
     }
-    m->kept = m->made = 0;
+    m->kept = m->made = m->keyed = 0;
     for (uint32_t l = 0; l < nl; ++l) {
+        keys[l] = bl->keys[l]; /* this bake's key: it gives the raw contour the memo keeps at l */
+        memset(&bl->keys[l], 0, sizeof bl->keys[l]);
+        m->keyed += bl->kept[l] == 2;
         if (bl->kept[l]) {
             raw[l] = m->raw[l], lc[l] = m->lc[l], dc[l] = m->dc[l], plans[l] = m->plans[l];
             memset(&m->raw[l], 0, sizeof m->raw[l]), memset(&m->lc[l], 0, sizeof m->lc[l]);
@@ -171,9 +190,13 @@ static bool memo_take(bake_layers* bl) {
             ++m->made;
         }
     }
-    const uint32_t kept = m->kept, made = m->made;
+    const uint32_t kept = m->kept, made = m->made, keyed = m->keyed;
+    const ptl_merge_memo merge = m->merge; /* the merge's memo is not the layers' to drop */
+    memset(&m->merge, 0, sizeof m->merge);
     ptl_layer_memo_free(m, bl->a); /* what is left: the layers replaced or gone */
-    m->count = nl, m->raw = raw, m->lc = lc, m->dc = dc, m->plans = plans, m->kept = kept, m->made = made;
+    m->merge = merge;
+    m->count = nl, m->raw = raw, m->lc = lc, m->dc = dc, m->plans = plans, m->keys = keys;
+    m->kept = kept, m->made = made, m->keyed = keyed;
     return true;
 }
 
@@ -194,13 +217,15 @@ static ptl_status bake_layers_run(bake_layers* bl, const ptl_bake_desc* d, doubl
         bl->lerr = ptl_mem_calloc(bl->a, nl, sizeof *bl->lerr);
         if (bl->memo) bl->raw = ptl_mem_calloc(bl->a, nl, sizeof *bl->raw), bl->kept = ptl_mem_calloc(bl->a, nl, 1);
         if (bl->memo) bl->plans = ptl_mem_calloc(bl->a, nl, sizeof *bl->plans);
-        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr || (bl->memo && (!bl->raw || !bl->kept || !bl->plans)))
+        if (bl->memo) bl->keys = ptl_mem_calloc(bl->a, nl, sizeof *bl->keys);
+        if (!bl->lc || !bl->dc || !bl->lst || !bl->lerr ||
+            (bl->memo && (!bl->raw || !bl->kept || !bl->plans || !bl->keys)))
             st = ptl_error_set(err, PTL_ERR_NO_MEMORY, "bake: out of memory");
     }
     ptl_decompose_desc dd = {.relax = d->relax, .pair_slack = pair_slack, .alloc = bl->a,
                              .backend = d->closest_backend};
     layer_jobs lj = {map, ls, d->max_error > 0 ? d->max_error : 0, &dd, bl->a, bl->lc, bl->dc, bl->lst, bl->lerr,
-                     bl->memo, bl->raw, bl->kept, bl->plans};
+                     bl->memo, bl->raw, bl->kept, bl->plans, bl->keys};
     if (st >= 0) st = run_layers(d->jobs, contour_job, &lj, bl->nl, err);
     bs->ms_contours = ptl_bake3d_now_ms() - *t, *t = ptl_bake3d_now_ms();
     if (st >= 0 && d->debug)
@@ -226,7 +251,8 @@ static ptl_status bake_merge(ptl_layer_map* map, const bake_layers* bl, const pt
                              const ptl_vx_tiling* tiling, void** blob, size_t* size, ptl_merge_stats* ms,
                              ptl_navmesh** keep, ptl_error* err) {
     ptl_layer_merge* merged = NULL;
-    ptl_status st = ptl_merge_layers(map, bl->lc, bl->dc, bl->nl, d->relax, tiling, bl->a, &merged, ms, err);
+    ptl_merge_memo* mm = bl->memo ? &bl->memo->merge : NULL;
+    ptl_status st = ptl_merge_layers(map, bl->lc, bl->dc, bl->nl, d->relax, tiling, bl->a, mm, &merged, ms, err);
     ptl_layer_map_free(map);
     if (st >= 0) st = ptl_layer_merge_write(merged, blob, size, err);
     ptl_layer_merge_free(merged);

@@ -5,20 +5,25 @@
 
 #include "../contours/contours.h"
 #include "../layers/layer_map.h"
+#include "../layers/layer_merge.h"
 #include "../voxel/tiles.h"
 
 /* What a rebake keeps of the layers of the bake before it (the tile cache): per layer index, the
    raw contour (ptl_contour_raw: the simplification's whole input), the contour and the
    decomposition made from it. A layer whose raw contour equals the kept one at its index takes the
    kept contour and decomposition instead of simplifying and decomposing again: the same bytes as
-   making them. Zeroed: empty. Owned by the caller (ptl_layer_memo_free). */
+   making them. The raw contour itself is not traced when the layer's key (the trace's whole input)
+   equals the kept one. Zeroed: empty. Owned by the caller (ptl_layer_memo_free). */
 typedef struct ptl_layer_memo {
     uint32_t count;
     ptl_contour_raw* raw;
     ptl_layer_contour* lc;
     ptl_decomposition* dc;
     ptl_contour_plans* plans; /* the simplification's plans (a layer made again takes those that fit) */
+    ptl_lmap_key* keys;       /* each layer's key (ptl_lmap_layer_key): an equal key skips even the raw contour */
     uint32_t kept, made;      /* layers of the last bake taken from the memo, made again */
+    uint32_t keyed;           /* of the kept: those whose key was the kept one (no raw contour traced) */
+    ptl_merge_memo merge;     /* the merge's per layer: vertex heights, cells' grids and heights */
 } ptl_layer_memo;
 
 void ptl_layer_memo_free(ptl_layer_memo* m, const ptl_allocator* a);

@@ -489,6 +489,7 @@ void ptl_tilecache_get_info(const ptl_tilecache* tc, ptl_tilecache_info* out) {
     out->cache_bytes = tc->cache_bytes;
     out->rebakes = tc->rebakes;
     if (tc->has_layers) out->layers_kept = tc->layers.memo.kept, out->layers_made = tc->layers.memo.made;
+    if (tc->has_layers) out->layers_keyed = tc->layers.memo.keyed, out->layers_grids_kept = tc->layers.memo.merge.grids_kept;
     out->restamped_whole = tc->last_whole, out->restamped_edges = tc->last_edges;
     out->ms_stamp = tc->last_ms_stamp;
     out->ms_layers = tc->last.ms_layers, out->ms_contours = tc->last.ms_contours;

@@ -141,6 +141,12 @@ typedef struct ptl_tilecache_info {
     /* the last rebake's layers whose contour and decomposition were kept from the rebake before
        (their traced outline and edge kinds unchanged) and made again; 0, 0 with full_rebake */
     uint32_t layers_kept, layers_made;
+    /* of layers_kept: those whose outline was not even traced again (the layer map's input to the
+       trace, its columns, links and the layers across them, unchanged) */
+    uint32_t layers_keyed;
+    /* the last rebake's layers whose cells' height grids the merge took from the rebake before (the
+       layer's floors and its cells' vertices unchanged) */
+    uint32_t layers_grids_kept;
     /* the last rebake's tiles whose stamped copies were made again whole, and those brought up to
        date in place (their own marks unchanged: only their border columns' links and their gap links
        made again); every copy is made whole with full_rebake */
