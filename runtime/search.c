@@ -328,6 +328,19 @@ static inline bool push_node(ptl_query* q, const ptl_snode* s, double f) {
 
 /* ---- Path output ---------------------------------------------------------------------------- */
 
+/* The height of the corner at an end of the goal's node's interval (turn 1: its left end, 2: its
+   right end): the vertex's own, as at every other corner (the roots), so that a corner's height does
+   not depend on the end a search started from (a search from the other end makes this corner a
+   root). The goal cell's floor there where the end is not the edge's vertex (no taut path turns
+   there: kept for a mesh that rounding made odd). */
+static float end_y(const ptl_navmesh* nm, const ptl_snode* fin, int turn, double x, double z) {
+    const ptl_blob_cell* c = &nm->cells[fin->cell];
+    uint32_t k = fin->edge;
+    if (turn == 2) k = k + 1 == c->vert_count ? 0 : k + 1;
+    if (fin->ends & (turn == 1 ? PTL_END_LEFT : PTL_END_RIGHT)) return nm->verts[3 * nm->cell_verts[c->first + k] + 1];
+    return ptl_query_cell_y(nm, fin->cell, x, z);
+}
+
 /* turn: 0 none, 1 at the interval's left end, 2 at its right end. */
 static void walk_back(const ptl_query* q, const ptl_snode* fin, int turn, const ptl_qpoint* s, const ptl_qpoint* t,
                       ptl_back_writer* w) {
@@ -335,7 +348,7 @@ static void walk_back(const ptl_query* q, const ptl_snode* fin, int turn, const 
     ptl_pw_put(w, t->x, t->z, t->y);
     if (turn) {
         double x = turn == 1 ? fin->lx : fin->rx, z = turn == 1 ? fin->lz : fin->rz;
-        ptl_pw_put(w, x, z, ptl_query_cell_y(nm, fin->cell, x, z));
+        ptl_pw_put(w, x, z, end_y(nm, fin, turn, x, z));
     }
     const ptl_snode* n = fin;
     for (;;) {
