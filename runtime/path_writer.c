@@ -15,7 +15,7 @@ static inline void emit_back(ptl_back_writer* w, double x, double z, float y) {
     }
     w->ly = y;
     if (w->res) {
-        uint32_t i = w->total - 1 - w->k;
+        uint32_t i = w->forward ? w->k : w->total - 1 - w->k;
         if (i < w->res->point_capacity) {
             float* p = w->res->points + 3 * (size_t)i;
             p[0] = (float)x, p[1] = y, p[2] = (float)z;
