@@ -791,8 +791,8 @@ static bool starts_higher(const ptl_query* q, const ptl_qpoint* s, const ptl_qpo
    has fewer nodes under it. Between floors (a path round a ramp back under the floor it started
    on) the straight line lets out every corner near the upper end: from there 40-54 expansions,
    from the lower end 10-20 (bench/NOTES.md, "Path query tails ... the direction"). Over Detour's
-   1,000 pairs the 11th largest count of expansions: nav_test 42 -> 34, undulating 49 -> 41,
-   dungeon 50 -> 40. The length is the same either way and so is every corner's height (end_y);
+   1,000 pairs the 11th largest count of expansions: nav_test 42 -> 32, undulating 49 -> 41,
+   dungeon 50 -> 38 (with NEAREST_MARGIN). The length is the same either way and so is every corner's height (end_y);
    where paths of equal length tie, or a straight run passes several vertices, the points may be
    others. */
 static ptl_status search_begin(ptl_query* q, const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res,
