@@ -429,20 +429,6 @@ static ptl_status finish(ptl_query* q, const ptl_snode* fin, const ptl_qpoint* s
     return res->point_count < res->point_total ? PTL_TRUNCATED : PTL_OK;
 }
 
-ptl_status ptl_query_straight(const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
-    uint32_t total = s->x == t->x && s->z == t->z ? 1 : 2; /* start == goal: a path of one point */
-    res->point_total = total;
-    res->point_count = res->point_capacity < total ? res->point_capacity : total;
-    for (uint32_t i = 0; i < res->point_count; ++i) {
-        const ptl_qpoint* p = i + 1 == total ? t : s;
-        res->points[3 * i] = (float)p->x, res->points[3 * i + 1] = p->y, res->points[3 * i + 2] = (float)p->z;
-    }
-    double dy = (double)t->y - s->y;
-    res->length = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z) + dy * dy);
-    res->found = res->complete = true;
-    return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
-}
-
 /* ---- Landmark bounds (ALT) ------------------------------------------------------------------- */
 
 void ptl_query_point_bounds(const ptl_query* q, const ptl_qpoint* p, double* lo, double* hi) {
