@@ -287,7 +287,11 @@ ptl_status ptl_query_path_located(ptl_query* q, const ptl_path_request* req, ptl
            false. No such point (the goal's own piece, a search that gave up): no points. */
         ptl_qpoint np;
         ptl_status pst = ptl_query_nearest_reachable(q, sp, req->goal, &np);
-        if (pst == PTL_OK) pst = point_path(q, req, sp, &np, res);
+        if (pst == PTL_OK) {
+            q->to_nearest = true;
+            pst = point_path(q, req, sp, &np, res);
+            q->to_nearest = false;
+        }
         if (pst >= 0 && res->found) {
             res->found = res->complete = false;
             return PTL_PARTIAL;

@@ -1,4 +1,5 @@
-/* Writing a path from its goal back to its start (the searches find it in that order). */
+/* Writing a path from its goal back to its start (the searches find it in that order; a search from
+   the goal writes it from the start, w->forward), and the straight path between ends in one cell. */
 #include <math.h>
 
 #include "query_internal.h"
@@ -15,7 +16,7 @@ static inline void emit_back(ptl_back_writer* w, double x, double z, float y) {
     }
     w->ly = y;
     if (w->res) {
-        uint32_t i = w->total - 1 - w->k;
+        uint32_t i = w->forward ? w->k : w->total - 1 - w->k;
         if (i < w->res->point_capacity) {
             float* p = w->res->points + 3 * (size_t)i;
             p[0] = (float)x, p[1] = y, p[2] = (float)z;
@@ -79,4 +80,19 @@ void ptl_pw_flush(ptl_back_writer* w) {
         else emit_back(w, w->px, w->pz, w->py);
     }
     w->has_pending = false;
+}
+
+/* The straight segment from s to t (query_internal.h): both ends' cells meet. */
+ptl_status ptl_query_straight(const ptl_qpoint* s, const ptl_qpoint* t, ptl_path_result* res) {
+    uint32_t total = s->x == t->x && s->z == t->z ? 1 : 2; /* start == goal: a path of one point */
+    res->point_total = total;
+    res->point_count = res->point_capacity < total ? res->point_capacity : total;
+    for (uint32_t i = 0; i < res->point_count; ++i) {
+        const ptl_qpoint* p = i + 1 == total ? t : s;
+        res->points[3 * i] = (float)p->x, res->points[3 * i + 1] = p->y, res->points[3 * i + 2] = (float)p->z;
+    }
+    double dy = (double)t->y - s->y;
+    res->length = sqrt((t->x - s->x) * (t->x - s->x) + (t->z - s->z) * (t->z - s->z) + dy * dy);
+    res->found = res->complete = true;
+    return res->point_count < total ? PTL_TRUNCATED : PTL_OK;
 }

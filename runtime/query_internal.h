@@ -126,6 +126,7 @@ typedef struct ptl_search_run {
     uint8_t state;            /* PTL_RUN_* */
     bool alt_later;           /* the landmark bounds are still to be taken (3D navmeshes) */
     bool links;               /* the search uses off-mesh links (q->om_on when it began) */
+    bool reversed;            /* s and t are the request's goal and start (search.c, search_begin) */
     /* The sliced API: its request and located ends, and whether it is begun (and sliced: an exact
        radius-0 search; otherwise the path is found whole in ptl_query_path_finish). */
     ptl_path_request req;
@@ -180,6 +181,8 @@ struct ptl_query {
     bool vis_skip_pockets; /* visibility expansions enter no cell of a lid's pocket (nm->cell_lid) but
                               a target's */
     ptl_search_run run;    /* the search in progress (search.c, sliced.c) */
+    bool to_nearest;       /* the exact search's goal is the reachable point nearest an unreachable
+                              goal (path.c, a partial path): search_begin's direction rule */
 
     /* Per vertex. */
     uint32_t* wall;       /* 2 per vertex: the vertex before it along the walls and the one after
@@ -605,8 +608,9 @@ typedef struct ptl_back_writer {
     bool ppin;
     uint8_t pflag;
     float pcost;
+    bool forward; /* the points come from the path's start: written first to last */
 } ptl_back_writer;
-/* Adds a point before the ones given so far (path_writer.c). */
+/* Adds a point before the ones given so far (path_writer.c; after them with w->forward). */
 void ptl_pw_put(ptl_back_writer* w, double x, double z, float y);
 /* Adds an off-mesh link's end: flag PTL_PATH_POINT_OFFMESH for its start (the link's cost in
    `cost`), 0 for its end. */
