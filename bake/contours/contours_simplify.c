@@ -118,18 +118,11 @@ void ptl_contours_cone_init(ptl_contours_cone* c, ptl_v2 o) {
 }
 
 /* Is direction d within the arc r -> l (narrower than a half turn)? */
-static bool in_arc(ptl_v2 r, ptl_v2 l, ptl_v2 d) { return v2_cross(r, d) >= 0 && v2_cross(d, l) >= 0; }
+static inline bool in_arc(ptl_v2 r, ptl_v2 l, ptl_v2 d) { return v2_cross(r, d) >= 0 && v2_cross(d, l) >= 0; }
 
-static bool cone_has(const ptl_contours_cone* c, ptl_v2 q) {
-    ptl_v2 d = v2_sub(q, c->o);
-    if (v2_len2(d) == 0) return false;
-    return c->open || in_arc(c->r, c->l, d);
-}
-
-/* Narrows the cone to the rays passing within tol of q; false once it is empty. */
-bool ptl_contours_cone_add(ptl_contours_cone* c, ptl_v2 q, double tol) {
-    ptl_v2 d = v2_sub(q, c->o);
-    double r2 = v2_len2(d);
+/* Narrows the cone to the rays passing within tol of q, whose offset from the apex is d (|d|^2 =
+   r2); false once it is empty. */
+static inline bool cone_narrow(ptl_contours_cone* c, ptl_v2 d, double r2, double tol) {
     if (r2 <= tol * tol) return true; /* within tol of o, so of every ray */
     /* d turned by -/+ asin(tol / |d|), scaled by |d| (only directions matter) */
     double cs = sqrt(r2 - tol * tol);
@@ -146,6 +139,11 @@ bool ptl_contours_cone_add(ptl_contours_cone* c, ptl_v2 q, double tol) {
     if (!in_arc(nr, nl, rr) || !in_arc(nr, nl, ll) || v2_cross(rr, ll) < 0) return false;
     c->r = rr, c->l = ll;
     return true;
+}
+
+bool ptl_contours_cone_add(ptl_contours_cone* c, ptl_v2 q, double tol) {
+    const ptl_v2 d = v2_sub(q, c->o);
+    return cone_narrow(c, d, v2_len2(d), tol);
 }
 
 /* Chords span at most this many chain points: bounds the work on very long straight runs (a chain
@@ -195,11 +193,14 @@ static bool chord_sweeps(ptl_contours_simp* s, chord_table* t, int dir, double t
         ptl_contours_cone_init(&c, V(s, t->pts[i]));
         for (uint32_t len = 1; len <= lmax; ++len) {
             const uint32_t j = dir > 0 ? (i + len >= n ? i + len - n : i + len) : (i >= len ? i - len : i + n - len);
-            const ptl_v2 q = V(s, t->pts[j]);
+            /* does the cone hold q (a point off the apex, in the arc or any while the cone is
+               open), then the cone narrowed by q: one offset and length for both, in line */
+            const ptl_v2 d = v2_sub(V(s, t->pts[j]), c.o);
+            const double r2 = v2_len2(d);
             if ((nbits & 7) == 0) bits->data[nbits / 8] = 0;
-            if (cone_has(&c, q)) bits->data[nbits / 8] |= (uint8_t)(1u << (nbits & 7));
+            if (r2 != 0 && (c.open || in_arc(c.r, c.l, d))) bits->data[nbits / 8] |= (uint8_t)(1u << (nbits & 7));
             ++nbits;
-            if (!ptl_contours_cone_add(&c, q, tol)) break;
+            if (!cone_narrow(&c, d, r2, tol)) break;
         }
     }
     off[n] = nbits;

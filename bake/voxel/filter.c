@@ -119,16 +119,30 @@ void ptl_open_field_free(ptl_open_field* of) {
     memset(of, 0, sizeof *of);
 }
 
+/* The first column in [c, end) that holds a solid span, or end. Column starts never decrease, so
+   the columns from c are empty while their starts equal c's: runs of them (a window's outside, the
+   space between rooms) are crossed 8 columns at a time instead of one test and branch each. */
+static inline uint32_t next_solid(const uint32_t* col_start, uint32_t c, uint32_t end) {
+    const uint32_t v = col_start[c];
+    while (c + 8 <= end && col_start[c + 8] == v) c += 8;
+    while (c < end && col_start[c + 1] == v) ++c;
+    return c;
+}
+
 /* Rules 1-3: the walkable flag of every solid span; returns how many are walkable. */
 static uint32_t filter_flags(const ptl_heightfield* hf, uint8_t* walk) {
     const ptl_vx_params* p = &hf->p;
     const uint32_t off[4] = {(uint32_t)-1, (uint32_t)p->width, 1u, (uint32_t)-p->width};
     uint32_t n = 0;
     for (int z = 0; z < p->depth; ++z) {
+        const uint32_t row = (uint32_t)z * (uint32_t)p->width;
         for (int x = 0; x < p->width; ++x) {
-            uint32_t c = (uint32_t)z * (uint32_t)p->width + (uint32_t)x;
+            uint32_t c = row + (uint32_t)x;
             uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
-            if (b == e) continue;
+            if (b == e) { /* on to the next solid column of the row (x + 1 after the loop's step) */
+                x = (int)(next_solid(hf->col_start, c, row + (uint32_t)p->width) - row) - 1;
+                continue;
+            }
             /* a column on the grid's edge has a neighbour outside: every floor there is a ledge */
             const bool edge = x == 0 || z == 0 || x + 1 == p->width || z + 1 == p->depth;
             for (uint32_t i = b; i < e; ++i) {
@@ -498,6 +512,12 @@ ptl_status ptl_filter_build_open(const ptl_heightfield* hf, const ptl_allocator*
         for (uint32_t x = 0; x < w; ++x, ++c) {
             cs[c] = k;
             uint32_t b = hf->col_start[c], e = hf->col_start[c + 1];
+            if (b == e) { /* a run of empty columns: each starts (and ends) at k */
+                const uint32_t c1 = next_solid(hf->col_start, c, z * w + w);
+                for (uint32_t j = c + 1; j < c1; ++j) cs[j] = k;
+                x += c1 - c - 1, c = c1 - 1; /* the loop's step reaches c1 */
+                continue;
+            }
             for (uint32_t i = b; i < e; ++i) {
                 if (!walk[i]) continue;
                 /* every field written in place (a span built on the stack and copied stalls on
