@@ -383,6 +383,7 @@ ptl_status ptl_query_create_with_switches(const ptl_navmesh* nm, const ptl_query
     const double scale = ptl_nm_plan_scale(nm);
     q->eps = 1e-9 * scale;
     q->loc_eps = PTL_NM_LOC_REL * scale;
+    q->wall_tol = ptl_nm_tolerance(nm) + (nm->h->relax > 0 ? nm->h->relax : 0);
     q->inv_vox_cs = nm->h->vox_cs > 0 ? 1.0 / nm->h->vox_cs : 0;
     if (sw && sw->no_cell_boxes) cell_boxes_unbounded(q);
     else ptl_query_cell_boxes(q), ptl_query_occupancy_build(q);

@@ -166,6 +166,9 @@ struct ptl_query {
     uint32_t stamp;      /* current generation of every stamped array */
     double eps;          /* [Units: wu] geometric tolerance of the searches: 1e-9 x the coordinate scale */
     double inv_vox_cs;   /* [Units: 1/wu] 1 / the height grids' voxel size (0: none); the move's end height */
+    double wall_tol;     /* [Units: wu] how far a vertex may lie off its neighbours' chord on the
+                            wrong side and its cell still be convex (ptl_nm_cell_reflex: the
+                            navmesh's tolerance plus its relaxation): ptl_vis_tangent's */
     double loc_eps;      /* [Units: wu] point-location tolerance: 1e-6 x the coordinate scale (the
                             largest coordinate magnitude of the mesh, at least 1) */
 

@@ -127,6 +127,13 @@ bool ptl_vis_tangent(const ptl_query* q, uint32_t v, double x, double z) {
     double bx = ptl_nm_vx(nm, next) - vx, bz = ptl_nm_vz(nm, next) - vz;
     double ca = dx * az - dz * ax, cb = dx * bz - dz * bx;
     double d2 = dx * dx + dz * dz;
-    double ta = 1e-9 * sqrt(d2 * (ax * ax + az * az)), tb = 1e-9 * sqrt(d2 * (bx * bx + bz * bz));
+    /* A neighbour within the navmesh's convexity tolerance of the line counts as on it: a wall
+       vertex that bends into the walkable side by less than that is no corner (its cell is convex
+       within it, no portal ends there, no hub label has it), so the line from a point beyond it
+       to v may pass it on the walls' side by as much, and v is where that path turns (a point on
+       a wall 1e-7 rad off straight found no path through the corner below it with hub labels:
+       regress/pipeline_poly/hub-tangent-past-a-nearly-straight-wall-vertex-871a54). */
+    const double tl = q->wall_tol * sqrt(d2);
+    double ta = fmax(1e-9 * sqrt(d2 * (ax * ax + az * az)), tl), tb = fmax(1e-9 * sqrt(d2 * (bx * bx + bz * bz)), tl);
     return !((ca > ta && cb < -tb) || (ca < -ta && cb > tb));
 }

@@ -392,3 +392,51 @@ Test(hubs, an_end_in_a_kinked_cell_next_to_its_lid_still_turns_in_its_pocket) {
     ptl_navmesh_destroy(nm);
     ptl_blob_free(blob, size, NULL);
 }
+
+/* A fuzz finding (regress/pipeline_poly/hub-tangent-past-a-nearly-straight-wall-vertex-871a54): the
+   wall x = 17 runs through (17.00004, 3.87495), (17, 7.50004), (16.99992, 14.99992), bending into
+   the walkable side at its middle vertex by 8e-7, under the navmesh's convexity tolerance (1e-5
+   here): no portal ends there, so it has no hub label. A path from the tip (19, 0) to a point on
+   the upper wall turns at the lower vertex, and the line from the goal to it passes the middle one
+   on the walls' side by those 8e-7: the tangent test at the lower vertex (1e-9 relative) refused
+   it from the goal's side, the two sides never met, and the hub search found no path (from points
+   nearer the tip, a longer one). */
+Test(hubs, a_corner_seen_past_a_nearly_straight_wall_vertex_is_a_turn) {
+    static const char POLY[] = "poly\n1\n3\n"
+                               "4 0.12494 -4.0000000000000003e-05 16.999919999999999 14.999919999999999 17 "
+                               "7.5000400000000003 19.000019999999999 -8.0000000000000007e-05\n"
+                               "3 17.000039999999998 3.8749500000000001 17 7.5000400000000003 19.500019999999999 "
+                               "-8.0000000000000007e-05\n"
+                               "3 17 1.25 1.25 8.75 1.2499199999999999 24.999919999999999\n";
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_poly_parse(POLY, strlen(POLY), "straight.poly", NULL, &s, &err), 0, "%s", err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = 1;
+    void* blob;
+    size_t size;
+    cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);
+    ptl_shape_free(&s);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+    ptl_navmesh_info in;
+    ptl_navmesh_get_info(nm, &in);
+    cr_assert_gt(in.hub_count, 0, "the bake has hub labels");
+    pair_queries p = make_queries(nm);
+    const float goal[3] = {17.5f, 0, 14.125f};
+    const float starts[][3] = {{19, 0, -8e-5f}, {18.9f, 0, 0.1f}, {18.5f, 0, 0.5f}, {18, 0, 1}, {17.5f, 0, 2}, {16, 0, 2}};
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; ++i) {
+        uint32_t found = 0;
+        cr_expect(agree(&p, starts[i], goal, &found), "(%g, %g) -> goal: hubs and interval search differ", starts[i][0],
+                  starts[i][2]);
+        cr_expect_eq(found, 1, "(%g, %g) -> goal: no path", starts[i][0], starts[i][2]);
+        found = 0;
+        cr_expect(agree(&p, goal, starts[i], &found), "goal -> (%g, %g): hubs and interval search differ", starts[i][0],
+                  starts[i][2]);
+        cr_expect_eq(found, 1, "goal -> (%g, %g): no path", starts[i][0], starts[i][2]);
+    }
+    free_queries(&p);
+    ptl_navmesh_destroy(nm);
+    ptl_blob_free(blob, size, NULL);
+}
