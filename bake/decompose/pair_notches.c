@@ -37,11 +37,35 @@ typedef ptl_dc_npair npair;
 typedef ptl_dc_npair_array npair_array;
 
 
-static int npair_cmp(const void* x, const void* y) {
-    const npair *p = x, *q = y;
-    if (p->d2 != q->d2) return p->d2 < q->d2 ? -1 : 1;
-    if (p->a != q->a) return p->a < q->a ? -1 : 1;
-    return p->b < q->b ? -1 : p->b > q->b;
+/* The pairs' order: shorter first, then by (a, b): a total order (equal pairs are equal bytes),
+   so any correct sort gives the same array. An LSD radix sort on (d2, a, b) in digits of 11 bits,
+   least significant first, each pass stable (skipped when every pair has the same digit); d2 >= 0
+   is never -0 or NaN, so its bits order as its value. libc's qsort took 4-5% of the decomposition
+   (12-byte elements moved by memcpy, compared through a function pointer: 44 M instructions on a
+   256 x 256 random map). tmp: count entries. */
+static inline uint32_t npair_digit(const npair* p, uint32_t pass) { /* pass 0..8: b, a, d2; 3 digits each */
+    uint32_t key;
+    if (pass < 3) key = p->b;
+    else if (pass < 6) key = p->a;
+    else memcpy(&key, &p->d2, sizeof key);
+    return (key >> (11 * (pass % 3))) & 2047;
+}
+
+static void sort_pairs(npair* p, npair* tmp, uint32_t count, uint32_t* hist /* 2048 */) {
+    npair *src = p, *dst = tmp;
+    for (uint32_t pass = 0; pass < 9; ++pass) {
+        memset(hist, 0, 2048 * sizeof(uint32_t));
+        for (uint32_t i = 0; i < count; ++i) hist[npair_digit(&src[i], pass)]++;
+        if (hist[npair_digit(&src[0], pass)] == count) continue; /* one digit: the order stands */
+        for (uint32_t k = 0, sum = 0; k < 2048; ++k) {
+            const uint32_t c = hist[k];
+            hist[k] = sum, sum += c;
+        }
+        for (uint32_t i = 0; i < count; ++i) dst[hist[npair_digit(&src[i], pass)]++] = src[i];
+        npair* t = src;
+        src = dst, dst = t;
+    }
+    if (src != p) memcpy(p, src, (size_t)count * sizeof(npair));
 }
 
 /* Appends the pair (n, v) for each candidate v that would pair with n: within n's reach, listed by
@@ -156,7 +180,13 @@ ptl_status ptl_dc_pair_notches(ptl_dc* d, uint32_t n, ptl_error* err) {
     }
     ptl_mem_free(&d->alloc, reach2, ((size_t)n + 1) * sizeof(double));
     PTL_ARRAY_FREE(&d->alloc, cand);
-    if (st >= 0 && pairs.count > 1) qsort(pairs.data, pairs.count, sizeof(npair), npair_cmp);
+    if (st >= 0 && pairs.count > 1) {
+        const size_t bytes = (size_t)pairs.count * sizeof(npair) + 2048 * sizeof(uint32_t);
+        npair* tmp = ptl_mem_alloc(&d->alloc, bytes);
+        if (tmp) sort_pairs(pairs.data, tmp, pairs.count, (uint32_t*)(tmp + pairs.count));
+        else st = PTL_ERR_NO_MEMORY;
+        ptl_mem_free(&d->alloc, tmp, bytes);
+    }
     for (uint32_t k = 0; k < pairs.count && st >= 0; ++k) {
         const uint32_t a = pairs.data[k].a, b = pairs.data[k].b;
         if (!ptl_dc_mutual_notch(d, a, P(d, b)) || !ptl_dc_mutual_notch(d, b, P(d, a)) ||
