@@ -106,24 +106,22 @@ static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array*
 }
 
 /* The open notches the backend found within reach of query i, as the walk's candidates: walls
-   alive, starting at an open notch, not touching it, in the closed cone. */
+   alive, starting at an open notch, not touching it, in the closed cone; each once (a vertex starts
+   one wall, so a segment met twice is the same vertex: stamped). The order does not matter: the
+   pairs are sorted by a total order. */
 static uint32_t partner_verts(ptl_dc* d, ptl_dcb_batch* q, uint32_t i, uint32_t* out) {
     const ptl_v2 np = P(d, q->notch[i]), r1 = q->r[2 * i], r2 = q->r[2 * i + 1];
+    const uint32_t stamp = ++d->stamp_id;
     uint32_t k = 0;
     for (uint32_t j = q->start[i]; j < q->start[i + 1]; ++j) {
         const uint32_t seg = q->seg[j];
-        if (seg >= d->s.count) continue;
+        if (seg >= d->s.count || d->stamp[seg] == stamp) continue;
+        d->stamp[seg] = stamp;
         const ptl_dseg* s = &d->s.data[seg];
         if (!s->alive || s->kind != PTL_DSEG_WALL || !d->v.data[s->a].real || ptl_dc_touches(d, seg, np)) continue;
         const ptl_v2 dq = v2_sub(P(d, s->a), np);
         if (v2_cross(r1, dq) < 0 || v2_cross(r2, dq) > 0) continue;
-        uint32_t at = k++; /* insertion sort, no duplicates: the lists are short */
-        while (at > 0 && out[at - 1] > s->a) out[at] = out[at - 1], --at;
-        if (at > 0 && out[at - 1] == s->a) {
-            memmove(out + at, out + at + 1, (size_t)(--k - at) * sizeof(uint32_t));
-            continue;
-        }
-        out[at] = s->a;
+        out[k++] = s->a;
     }
     return k;
 }
