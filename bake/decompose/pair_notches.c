@@ -68,20 +68,72 @@ static void sort_pairs(npair* p, npair* tmp, uint32_t count, uint32_t* hist /* 2
     if (src != p) memcpy(p, src, (size_t)count * sizeof(npair));
 }
 
+/* What ptl_dc_mutual_notch and ptl_dc_in_sector compute from a vertex alone, kept per notch while
+   the pairs are listed and matched: its reflex gap (the scene changes only where the matching adds
+   a portal, and add_pair forgets both ends), the direction of its outgoing wall and the key of its
+   incoming one. The same doubles as theirs, so the same answers: take_partners and the matching
+   asked 230k times on a 256 x 256 random map, each rebuilding the gap. */
+typedef struct gap_entry {
+    ptl_v2 r1, r2; /* the Area of Interest: -w, -u of the gap (u, w) */
+    ptl_v2 ref;    /* next - p: direction keys are taken from it (key_at) */
+    double end;    /* key of prev - p: the free sector is (0, end) */
+} gap_entry;
+typedef struct gap_cache {
+    uint8_t* state; /* per vertex < n: 0 not known, 1 no gap (closed), 2 open (entry filled) */
+    gap_entry* e;
+} gap_cache;
+
+static const gap_entry* gap_of(ptl_dc* d, gap_cache* c, uint32_t v) {
+    if (c->state[v] == 0) {
+        const ptl_dvert* x = &d->v.data[v];
+        ptl_v2 u, w;
+        bool oom; /* sector_dirs sets d->oom, which the caller reports */
+        gap_entry* e = &c->e[v];
+        e->ref = v2_sub(P(d, x->next), x->p);
+        e->end = v2_angle_key(e->ref, v2_sub(P(d, x->prev), x->p));
+        if (!x->closed && ptl_dc_reflex_gap(d, v, &u, &w, &oom)) {
+            e->r1 = v2_neg(w), e->r2 = v2_neg(u);
+            c->state[v] = 2;
+        } else {
+            c->state[v] = 1;
+        }
+    }
+    return c->state[v] == 2 ? &c->e[v] : NULL;
+}
+
+/* ptl_dc_in_sector with the keys of e (v's entry, open or not). */
+static bool sector_has(const ptl_dc* d, uint32_t v, const gap_entry* e, ptl_v2 dir) {
+    const double k = v2_angle_key(e->ref, dir);
+    if (!(k > 0 && k < e->end)) return false;
+    for (uint32_t r = d->v.data[v].portals; r != PTL_NONE; r = d->refs.data[r].next)
+        if (d->refs.data[r].key == k) return false;
+    return true;
+}
+
+/* ptl_dc_mutual_notch(d, v, p) through the cache. */
+static bool mutual(ptl_dc* d, gap_cache* c, uint32_t v, ptl_v2 p) {
+    const gap_entry* e = gap_of(d, c, v);
+    if (!e) return false;
+    const ptl_v2 dq = v2_sub(p, P(d, v));
+    return v2_cross(e->r1, dq) >= 0 && v2_cross(e->r2, dq) <= 0 && sector_has(d, v, e, dq);
+}
+
 /* Appends the pair (n, v) for each candidate v that would pair with n: within n's reach, listed by
    the lower notch or by the higher when the lower's reach falls short of it (the conditions are
    symmetric, only the reaches differ). Notches are listed in increasing order, so reach2_of[v] is
    known for every v < n. */
-static bool take_partners(ptl_dc* d, uint32_t n, const double* reach2_of, const uint32_t* vs, uint32_t count,
-                          size_t stride, npair_array* pairs) {
+static bool take_partners(ptl_dc* d, gap_cache* c, uint32_t n, const double* reach2_of, const uint32_t* vs,
+                          uint32_t count, size_t stride, npair_array* pairs) {
     const ptl_v2 np = P(d, n);
     const double reach2 = reach2_of[n];
+    gap_of(d, c, n);
+    const gap_entry* en = &c->e[n]; /* ref and end are filled open or not */
     for (uint32_t k = 0; k < count; ++k) {
         const uint32_t v = *(const uint32_t*)((const char*)vs + k * stride);
         const ptl_v2 q = P(d, v);
         const double d2 = v2_dist2(q, np);
         if (v == n || d2 == 0 || d2 > reach2 || (v < n && d2 <= reach2_of[v])) continue;
-        if (!ptl_dc_in_sector(d, n, v2_sub(q, np)) || !ptl_dc_mutual_notch(d, v, np)) continue;
+        if (!sector_has(d, n, en, v2_sub(q, np)) || !mutual(d, c, v, np)) continue;
         npair pr = {n < v ? n : v, n < v ? v : n, (float)d2};
         if (!PTL_PUSH(&d->alloc, *pairs, pr)) return false;
     }
@@ -90,7 +142,8 @@ static bool take_partners(ptl_dc* d, uint32_t n, const double* reach2_of, const 
 
 /* Lists n's partners with the CPU walk: one walk around n finds both its closest element and its
    candidates (ptl_dc_closest_element). Stores n's reach. */
-static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array* cand, npair_array* pairs) {
+static bool list_partners(ptl_dc* d, gap_cache* c, uint32_t n, double* reach2_of, npair_array* cand,
+                          npair_array* pairs) {
     ptl_v2 u, w;
     bool oom;
     reach2_of[n] = 0;
@@ -102,7 +155,7 @@ static bool list_partners(ptl_dc* d, uint32_t n, double* reach2_of, npair_array*
     if (h.seg == PTL_NONE || d->oom) return !d->oom;
     const double reach = ptl_dc_pair_reach(h.d2, d->notch_slack, d->grid.cell);
     reach2_of[n] = reach * reach;
-    return cand->count == 0 || take_partners(d, n, reach2_of, &cand->data[0].a, cand->count, sizeof(npair), pairs);
+    return cand->count == 0 || take_partners(d, c, n, reach2_of, &cand->data[0].a, cand->count, sizeof(npair), pairs);
 }
 
 /* The open notches the backend found within reach of query i, as the walk's candidates: walls
@@ -128,8 +181,8 @@ static uint32_t partner_verts(ptl_dc* d, ptl_dcb_batch* q, uint32_t i, uint32_t*
 
 /* list_partners for every notch of id < n through the backend: two batches (closest elements,
    then partners within each reach), the walk where an answer does not settle a notch. */
-static ptl_status list_with_backend(ptl_dc* d, uint32_t n, double* reach2, npair_array* cand, npair_array* pairs,
-                                    ptl_error* err) {
+static ptl_status list_with_backend(ptl_dc* d, gap_cache* c, uint32_t n, double* reach2, npair_array* cand,
+                                    npair_array* pairs, ptl_error* err) {
     ptl_dcb_scene sb;
     ptl_dcb_batch q;
     const uint32_t cap = n + 1;
@@ -153,9 +206,10 @@ static ptl_status list_with_backend(ptl_dc* d, uint32_t n, double* reach2, npair
         bool ok;
         if (!q.settled[i] || q.cnt[i] > PTL_DCB_CAP) {
             d->backend_fallbacks++;
-            ok = list_partners(d, v, reach2, cand, pairs);
+            ok = list_partners(d, c, v, reach2, cand, pairs);
         } else {
-            ok = q.h[i].seg == PTL_NONE || take_partners(d, v, reach2, vs, partner_verts(d, &q, i, vs), sizeof(uint32_t), pairs);
+            ok = q.h[i].seg == PTL_NONE ||
+                 take_partners(d, c, v, reach2, vs, partner_verts(d, &q, i, vs), sizeof(uint32_t), pairs);
         }
         if (!ok) st = PTL_ERR_NO_MEMORY;
     }
@@ -165,16 +219,29 @@ static ptl_status list_with_backend(ptl_dc* d, uint32_t n, double* reach2, npair
     return st;
 }
 
+/* The greedy matching over the sorted pairs: each taken while both notches are still open and
+   see each other. A portal changes the gaps of its two ends only: their cache entries go. */
+static bool match_pairs(ptl_dc* d, gap_cache* c, const npair_array* pairs) {
+    for (uint32_t k = 0; k < pairs->count; ++k) {
+        const uint32_t a = pairs->data[k].a, b = pairs->data[k].b;
+        if (!mutual(d, c, a, P(d, b)) || !mutual(d, c, b, P(d, a)) || !ptl_dc_visible(d, P(d, a), P(d, b))) continue;
+        if (!ptl_dc_add_portal(d, a, b)) return false;
+        c->state[a] = c->state[b] = 0;
+    }
+    return true;
+}
+
 ptl_status ptl_dc_pair_notches(ptl_dc* d, uint32_t n, ptl_error* err) {
     npair_array pairs = {0}, cand = {0};
     double* reach2 = ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(double));
-    ptl_status st = reach2 ? PTL_OK : PTL_ERR_NO_MEMORY;
+    gap_cache c = {ptl_mem_calloc(&d->alloc, (size_t)n + 1, 1), ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(gap_entry))};
+    ptl_status st = reach2 && c.state && c.e ? PTL_OK : PTL_ERR_NO_MEMORY;
     if (st >= 0) memset(reach2, 0, ((size_t)n + 1) * sizeof(double));
     if (st >= 0 && d->backend) {
-        st = list_with_backend(d, n, reach2, &cand, &pairs, err);
+        st = list_with_backend(d, &c, n, reach2, &cand, &pairs, err);
     } else {
         for (uint32_t i = 0; i < n && st >= 0; ++i)
-            if (d->v.data[i].real && !list_partners(d, i, reach2, &cand, &pairs)) st = PTL_ERR_NO_MEMORY;
+            if (d->v.data[i].real && !list_partners(d, &c, i, reach2, &cand, &pairs)) st = PTL_ERR_NO_MEMORY;
     }
     ptl_mem_free(&d->alloc, reach2, ((size_t)n + 1) * sizeof(double));
     PTL_ARRAY_FREE(&d->alloc, cand);
@@ -185,13 +252,9 @@ ptl_status ptl_dc_pair_notches(ptl_dc* d, uint32_t n, ptl_error* err) {
         else st = PTL_ERR_NO_MEMORY;
         ptl_mem_free(&d->alloc, tmp, bytes);
     }
-    for (uint32_t k = 0; k < pairs.count && st >= 0; ++k) {
-        const uint32_t a = pairs.data[k].a, b = pairs.data[k].b;
-        if (!ptl_dc_mutual_notch(d, a, P(d, b)) || !ptl_dc_mutual_notch(d, b, P(d, a)) ||
-            !ptl_dc_visible(d, P(d, a), P(d, b)))
-            continue;
-        if (!ptl_dc_add_portal(d, a, b)) st = PTL_ERR_NO_MEMORY;
-    }
+    if (st >= 0 && !match_pairs(d, &c, &pairs)) st = PTL_ERR_NO_MEMORY;
+    ptl_mem_free(&d->alloc, c.state, (size_t)n + 1);
+    ptl_mem_free(&d->alloc, c.e, ((size_t)n + 1) * sizeof(gap_entry));
     PTL_ARRAY_FREE(&d->alloc, pairs);
     if (st == PTL_ERR_NO_MEMORY) return ptl_error_set(err, st, "decompose: out of memory");
     return st;
