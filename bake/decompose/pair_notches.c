@@ -83,21 +83,27 @@ typedef struct gap_cache {
     gap_entry* e;
 } gap_cache;
 
-static const gap_entry* gap_of(ptl_dc* d, gap_cache* c, uint32_t v) {
-    if (c->state[v] == 0) {
-        const ptl_dvert* x = &d->v.data[v];
-        ptl_v2 u, w;
-        bool oom; /* sector_dirs sets d->oom, which the caller reports */
-        gap_entry* e = &c->e[v];
-        e->ref = v2_sub(P(d, x->next), x->p);
-        e->end = v2_angle_key(e->ref, v2_sub(P(d, x->prev), x->p));
-        if (!x->closed && ptl_dc_reflex_gap(d, v, &u, &w, &oom)) {
-            e->r1 = v2_neg(w), e->r2 = v2_neg(u);
-            c->state[v] = 2;
-        } else {
-            c->state[v] = 1;
-        }
+/* Fills v's entry; its Area of Interest r1, r2 when the gap is known (open), else looked up. */
+static void gap_fill(ptl_dc* d, gap_cache* c, uint32_t v, const ptl_v2* r) {
+    const ptl_dvert* x = &d->v.data[v];
+    ptl_v2 u, w;
+    bool oom; /* sector_dirs sets d->oom, which the caller reports */
+    gap_entry* e = &c->e[v];
+    e->ref = v2_sub(P(d, x->next), x->p);
+    e->end = v2_angle_key(e->ref, v2_sub(P(d, x->prev), x->p));
+    if (r) {
+        e->r1 = r[0], e->r2 = r[1];
+        c->state[v] = 2;
+    } else if (!x->closed && ptl_dc_reflex_gap(d, v, &u, &w, &oom)) {
+        e->r1 = v2_neg(w), e->r2 = v2_neg(u);
+        c->state[v] = 2;
+    } else {
+        c->state[v] = 1;
     }
+}
+
+static const gap_entry* gap_of(ptl_dc* d, gap_cache* c, uint32_t v) {
+    if (c->state[v] == 0) gap_fill(d, c, v, NULL);
     return c->state[v] == 2 ? &c->e[v] : NULL;
 }
 
@@ -190,6 +196,7 @@ static ptl_status list_with_backend(ptl_dc* d, gap_cache* c, uint32_t n, double*
     memset(&q, 0, sizeof q);
     ptl_status st = ptl_dcb_scene_build(d, &sb) && ptl_dcb_batch_alloc(d, &q, cap) ? PTL_OK : PTL_ERR_NO_MEMORY;
     if (st >= 0 && !ptl_dcb_queries(d, n, &q, &oom)) st = PTL_ERR_NO_MEMORY;
+    for (uint32_t i = 0; st >= 0 && i < q.count; ++i) gap_fill(d, c, q.notch[i], &q.r[2 * i]); /* the gaps found */
     if (st >= 0 && q.count > 0) st = ptl_dcb_ask(d, &sb.s, &q, PTL_CLOSEST_NEAREST, err);
     for (uint32_t i = 0; st >= 0 && i < q.count; ++i) {
         ptl_dcb_settle(d, &q, i);
