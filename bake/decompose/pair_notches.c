@@ -70,7 +70,7 @@ static void sort_pairs(npair* p, npair* tmp, uint32_t count, uint32_t* hist /* 2
 
 /* What ptl_dc_mutual_notch and ptl_dc_in_sector compute from a vertex alone, kept per notch while
    the pairs are listed and matched: its reflex gap (the scene changes only where the matching adds
-   a portal, and add_pair forgets both ends), the direction of its outgoing wall and the key of its
+   a portal, and match_pairs forgets both ends), the direction of its outgoing wall and the key of its
    incoming one. The same doubles as theirs, so the same answers: take_partners and the matching
    asked 230k times on a 256 x 256 random map, each rebuilding the gap. */
 typedef struct gap_entry {
@@ -241,7 +241,8 @@ static bool match_pairs(ptl_dc* d, gap_cache* c, const npair_array* pairs) {
 ptl_status ptl_dc_pair_notches(ptl_dc* d, uint32_t n, ptl_error* err) {
     npair_array pairs = {0}, cand = {0};
     double* reach2 = ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(double));
-    gap_cache c = {ptl_mem_calloc(&d->alloc, (size_t)n + 1, 1), ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(gap_entry))};
+    gap_cache c = {ptl_mem_calloc(&d->alloc, (size_t)n + 1, 1),
+                   ptl_mem_alloc(&d->alloc, ((size_t)n + 1) * sizeof(gap_entry))};
     ptl_status st = reach2 && c.state && c.e ? PTL_OK : PTL_ERR_NO_MEMORY;
     if (st >= 0) memset(reach2, 0, ((size_t)n + 1) * sizeof(double));
     if (st >= 0 && d->backend) {
