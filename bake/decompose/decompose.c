@@ -378,10 +378,7 @@ static inline __attribute__((always_inline)) bool closest_in_cone(const ptl_dc* 
     return found;
 }
 
-static bool touches(const ptl_dc* d, uint32_t seg, ptl_v2 q) {
-    const ptl_dseg* s = &d->s.data[seg];
-    return v2_eq(P(d, s->a), q) || v2_eq(P(d, s->b), q);
-}
+#define touches ptl_dc_touches
 
 /* Is a hit better than the best so far? Closer wins; at equal distance a vertex beats an edge
    point (it may resolve two notches), and a wall beats a portal (no T-junction to avoid). */
@@ -957,7 +954,6 @@ bool ptl_dc_closest_in_cone(const ptl_dc* d, uint32_t seg, ptl_v2 n, ptl_v2 r1, 
     return closest_in_cone(d, seg, n, r1, r2, out);
 }
 bool ptl_dc_better(const ptl_dc* d, const ptl_dc_hit* h, const ptl_dc_hit* best) { return better(d, h, best); }
-bool ptl_dc_touches(const ptl_dc* d, uint32_t seg, ptl_v2 q) { return touches(d, seg, q); }
 bool ptl_dc_reflex_gap(ptl_dc* d, uint32_t v, ptl_v2* u, ptl_v2* w, bool* oom) { return reflex_gap(d, v, u, w, oom); }
 bool ptl_dc_in_sector(const ptl_dc* d, uint32_t v, ptl_v2 dir) { return in_sector(d, v, dir); }
 bool ptl_dc_mutual_notch(ptl_dc* d, uint32_t v, ptl_v2 p) { return mutual_notch(d, v, p); }
