@@ -351,6 +351,16 @@ Test(hubs, a_landmark_rebake_drops_the_section_and_the_blob_stays_valid) {
     ptl_blob_free(blob, size, NULL);
 }
 
+/* a -> b and b -> a: the hub search and the interval search agree, and both find a path. */
+static void expect_found_both_ways(pair_queries* p, const float a[3], const float b[3]) {
+    uint32_t found = 0;
+    cr_expect(agree(p, a, b, &found), "(%g, %g) -> (%g, %g): hubs and interval search differ", a[0], a[2], b[0], b[2]);
+    cr_expect_eq(found, 1, "(%g, %g) -> (%g, %g): no path", a[0], a[2], b[0], b[2]);
+    found = 0;
+    cr_expect(agree(p, b, a, &found), "(%g, %g) -> (%g, %g): hubs and interval search differ", b[0], b[2], a[0], a[2]);
+    cr_expect_eq(found, 1, "(%g, %g) -> (%g, %g): no path", b[0], b[2], a[0], a[2]);
+}
+
 /* A fuzz finding (regress/pipeline_poly/...-9fe721): an outer ring whose notch (17, 1.25002) lies
    2e-5 off the line of a hole's edge (z = 1.25). The cell next to the pocket's lid is kinked there
    (navmesh.cell_kinked): from the notch the lid is not all in sight, the path turns at the hole's
@@ -378,16 +388,7 @@ Test(hubs, an_end_in_a_kinked_cell_next_to_its_lid_still_turns_in_its_pocket) {
     pair_queries p = make_queries(nm);
     const float notch[3] = {17, 0, 1.25002f};
     const float goals[][3] = {{0, 0, 15}, {0.5f, 0, 0.5f}, {1, 0, 10}, {20, 0, 0.2f}, {5, 0, 1.3f}, {10, 0, 4}};
-    for (size_t i = 0; i < sizeof goals / sizeof goals[0]; ++i) {
-        uint32_t found = 0;
-        cr_expect(agree(&p, notch, goals[i], &found), "notch -> (%g, %g): hubs and interval search differ", goals[i][0],
-                  goals[i][2]);
-        cr_expect_eq(found, 1, "notch -> (%g, %g): no path", goals[i][0], goals[i][2]);
-        found = 0;
-        cr_expect(agree(&p, goals[i], notch, &found), "(%g, %g) -> notch: hubs and interval search differ", goals[i][0],
-                  goals[i][2]);
-        cr_expect_eq(found, 1, "(%g, %g) -> notch: no path", goals[i][0], goals[i][2]);
-    }
+    for (size_t i = 0; i < sizeof goals / sizeof goals[0]; ++i) expect_found_both_ways(&p, notch, goals[i]);
     free_queries(&p);
     ptl_navmesh_destroy(nm);
     ptl_blob_free(blob, size, NULL);
@@ -426,16 +427,7 @@ Test(hubs, a_corner_seen_past_a_nearly_straight_wall_vertex_is_a_turn) {
     pair_queries p = make_queries(nm);
     const float goal[3] = {17.5f, 0, 14.125f};
     const float starts[][3] = {{19, 0, -8e-5f}, {18.9f, 0, 0.1f}, {18.5f, 0, 0.5f}, {18, 0, 1}, {17.5f, 0, 2}, {16, 0, 2}};
-    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; ++i) {
-        uint32_t found = 0;
-        cr_expect(agree(&p, starts[i], goal, &found), "(%g, %g) -> goal: hubs and interval search differ", starts[i][0],
-                  starts[i][2]);
-        cr_expect_eq(found, 1, "(%g, %g) -> goal: no path", starts[i][0], starts[i][2]);
-        found = 0;
-        cr_expect(agree(&p, goal, starts[i], &found), "goal -> (%g, %g): hubs and interval search differ", starts[i][0],
-                  starts[i][2]);
-        cr_expect_eq(found, 1, "goal -> (%g, %g): no path", starts[i][0], starts[i][2]);
-    }
+    for (size_t i = 0; i < sizeof starts / sizeof starts[0]; ++i) expect_found_both_ways(&p, goal, starts[i]);
     free_queries(&p);
     ptl_navmesh_destroy(nm);
     ptl_blob_free(blob, size, NULL);
