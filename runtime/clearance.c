@@ -393,13 +393,16 @@ static void fill_hit(const ptl_query* q, const wall_best* b, double px, double p
 
 static bool finite3(const float v[3]) { return isfinite(v[0]) && isfinite(v[1]) && isfinite(v[2]); }
 
-ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float extents[3], float max_radius,
-                                   ptl_wall_hit* out) {
-    if (!out) return PTL_ERR_INVALID_ARG;
+/* Clears *out (no cell, no wall); false for bad arguments (out itself is checked by the caller). */
+static bool wall_begin(const ptl_query* q, const float p[3], float max_radius, ptl_wall_hit* out) {
     memset(out, 0, sizeof *out);
     out->cell = out->wall_cell = PTL_NONE;
-    if (!q || !p || !finite3(p) || (extents && !finite3(extents)) || !(max_radius >= 0) || !isfinite(max_radius))
-        return PTL_ERR_INVALID_ARG;
+    return q && p && finite3(p) && max_radius >= 0 && isfinite(max_radius);
+}
+
+ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float extents[3], float max_radius,
+                                   ptl_wall_hit* out) {
+    if (!out || !wall_begin(q, p, max_radius, out) || (extents && !finite3(extents))) return PTL_ERR_INVALID_ARG;
     ptl_qpoint s;
     ptl_status st = ptl_query_locate_point(q, p, extents, &s);
     if (st < 0) return st;
@@ -411,10 +414,7 @@ ptl_status ptl_query_wall_distance(ptl_query* q, const float p[3], const float e
 }
 
 ptl_status ptl_query_wall_distance_in(ptl_query* q, uint32_t cell, const float p[3], float max_radius, ptl_wall_hit* out) {
-    if (!out) return PTL_ERR_INVALID_ARG;
-    memset(out, 0, sizeof *out);
-    out->cell = out->wall_cell = PTL_NONE;
-    if (!q || !p || !finite3(p) || !(max_radius >= 0) || !isfinite(max_radius)) return PTL_ERR_INVALID_ARG;
+    if (!out || !wall_begin(q, p, max_radius, out)) return PTL_ERR_INVALID_ARG;
     /* the caller's cell when it holds p (as the move's and the ray's known-cell entries take it) */
     if (cell >= q->nm->h->cell_count || ptl_query_cell_off(q, cell) || !ptl_query_cell_holds_within(q, cell, p[0], p[2]))
         return ptl_query_wall_distance(q, p, NULL, max_radius, out);

@@ -199,12 +199,9 @@ static inline bool ptl_nm_is_link(const ptl_navmesh* nm, uint32_t c) {
     return c >= nm->h->cell_count - nm->h->link_count;
 }
 
-/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none.
-   Inline: the heights of a move's end and of point location read a few columns per query. */
-static inline uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
-    const uint32_t B = PTL_HEIGHT_BLOCK, bw = (g->w + B - 1) / B;
-    const ptl_blob_hblock* k = &nm->hblocks[g->first + (z / B) * bw + x / B];
-    const uint32_t i = (z % B) * B + x % B;
+/* The floor at index i (row-major in the block) of height block k, PTL_HEIGHT_NONE where the layer
+   has none. */
+static inline uint16_t ptl_nm_hblock_floor(const ptl_navmesh* nm, const ptl_blob_hblock* k, uint32_t i) {
     const uint8_t* p = nm->hdata + k->data;
     uint32_t v;
     switch (k->kind) {
@@ -219,36 +216,33 @@ static inline uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_g
     }
 }
 
+/* The height block of grid g holding column (x, z) (inside its w x d). */
+static inline const ptl_blob_hblock* ptl_nm_grid_block(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
+    const uint32_t B = PTL_HEIGHT_BLOCK;
+    return &nm->hblocks[g->first + (z / B) * ((g->w + B - 1) / B) + x / B];
+}
+
+/* The floor of column (x, z) of grid g (inside its w x d), PTL_HEIGHT_NONE where the layer has none.
+   Inline: the heights of a move's end and of point location read a few columns per query. */
+static inline uint16_t ptl_nm_grid_floor(const ptl_navmesh* nm, const ptl_blob_grid* g, uint32_t x, uint32_t z) {
+    const uint32_t B = PTL_HEIGHT_BLOCK;
+    return ptl_nm_hblock_floor(nm, ptl_nm_grid_block(nm, g, x, z), (z % B) * B + x % B);
+}
+
 /* The floors of the 2 x 2 columns (x, z), (x + 1, z), (x, z + 1), (x + 1, z + 1) of grid g, in that
    order, as ptl_nm_grid_floor gives each, when all four lie inside g and in one height block (one
-   block header read, one decode switch for the four: a move's end height reads such a quad); false
-   otherwise, v untouched. */
+   block header read for the four: a move's end height reads such a quad); false otherwise, v
+   untouched. */
 static inline bool ptl_nm_grid_quad(const ptl_navmesh* nm, const ptl_blob_grid* g, int64_t x, int64_t z, uint16_t v[4]) {
     const uint32_t B = PTL_HEIGHT_BLOCK;
     if (x < 0 || z < 0 || x + 1 >= (int64_t)g->w || z + 1 >= (int64_t)g->d) return false;
     const uint32_t ux = (uint32_t)x, uz = (uint32_t)z;
     if (ux % B == B - 1 || uz % B == B - 1) return false;
-    const ptl_blob_hblock* k = &nm->hblocks[g->first + (uz / B) * ((g->w + B - 1) / B) + ux / B];
+    const ptl_blob_hblock* k = ptl_nm_grid_block(nm, g, ux, uz);
     const uint32_t i = (uz % B) * B + ux % B;
-    const uint32_t at[4] = {i, i + 1, i + B, i + B + 1};
-    const uint8_t* p = nm->hdata + k->data;
-    switch (k->kind) {
-    case PTL_HBLOCK_FLAT:
-        v[0] = v[1] = v[2] = v[3] = k->base;
-        return true;
-    case PTL_HBLOCK_U4:
-        for (int j = 0; j < 4; ++j) {
-            const uint32_t n = (p[at[j] / 2] >> (4 * (at[j] & 1))) & 15u;
-            v[j] = n == 15u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + n);
-        }
-        return true;
-    case PTL_HBLOCK_U8:
-        for (int j = 0; j < 4; ++j) v[j] = p[at[j]] == 255u ? PTL_HEIGHT_NONE : (uint16_t)(k->base + p[at[j]]);
-        return true;
-    default:
-        for (int j = 0; j < 4; ++j) memcpy(&v[j], p + 2 * at[j], 2);
-        return true;
-    }
+    v[0] = ptl_nm_hblock_floor(nm, k, i), v[1] = ptl_nm_hblock_floor(nm, k, i + 1);
+    v[2] = ptl_nm_hblock_floor(nm, k, i + B), v[3] = ptl_nm_hblock_floor(nm, k, i + B + 1);
+    return true;
 }
 
 /* Height of cell c's floor at (x, z) from its height grid; false when the cell has none (a flat

@@ -3,8 +3,10 @@
 #ifndef PTL_TEST_MESH_BUILDER_H
 #define PTL_TEST_MESH_BUILDER_H
 
+#include <criterion/criterion.h>
 #include <math.h>
 #include <portolan/bake.h>
+#include <portolan/runtime.h>
 #include <string.h>
 
 typedef struct mesh_builder {
@@ -51,6 +53,19 @@ static inline ptl_trimesh as_trimesh(mesh_builder* b) {
         for (int k = 0; k < 3; ++k) m.bmin[k] = fminf(m.bmin[k], p[k]), m.bmax[k] = fmaxf(m.bmax[k], p[k]);
     }
     return m;
+}
+
+/* The scene baked with d and loaded (the blob freed); a test failure when either step fails. */
+static inline ptl_navmesh* bake_builder(mesh_builder* b, const ptl_bake_desc* d) {
+    ptl_trimesh m = as_trimesh(b);
+    void* blob = NULL;
+    size_t size = 0;
+    ptl_error err;
+    cr_assert_geq(ptl_bake_trimesh(&m, d, &blob, &size, NULL, &err), 0, "bake: %s", err.message);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "load: %s", err.message);
+    ptl_blob_free(blob, size, NULL);
+    return nm;
 }
 
 #endif

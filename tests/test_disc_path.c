@@ -543,18 +543,6 @@ Test(disc_path, shared_maps_scenario_pairs, .timeout = 900) {
 
 #include "mesh_builder.h"
 
-static ptl_navmesh* bake_builder(mesh_builder* b) {
-    ptl_trimesh m = as_trimesh(b);
-    ptl_error err;
-    void* blob;
-    size_t size;
-    cr_assert_eq(ptl_bake_trimesh(&m, NULL, &blob, &size, NULL, &err), PTL_OK, "%s", err.message);
-    ptl_navmesh* nm;
-    cr_assert_eq(ptl_navmesh_create(blob, size, NULL, &nm, &err), PTL_OK, "%s", err.message);
-    ptl_blob_free(blob, size, NULL);
-    return nm;
-}
-
 static ptl_status path3(ptl_query* q, const float s[3], const float g[3], float r, ptl_path_result* res, float* pts) {
     ptl_path_request req;
     memset(&req, 0, sizeof req);
@@ -599,7 +587,7 @@ Test(disc_path, a_3m_door_and_a_3m_staircase_pass_1_2_and_stop_2_0) {
     floor_quad(b, 0, 0, 20, 10, 0);
     box(b, 9.8f, 0, -0.2f, 10.2f, 3, 3.5f);
     box(b, 9.8f, 0, 6.5f, 10.2f, 3, 10.2f);
-    ptl_navmesh* nm = bake_builder(b);
+    ptl_navmesh* nm = bake_builder(b, NULL);
     ptl_query* q = make_query(nm);
     float pts[3 * 1024];
     ptl_path_result res;
@@ -621,7 +609,7 @@ Test(disc_path, a_3m_door_and_a_3m_staircase_pass_1_2_and_stop_2_0) {
     /* treads only (no solid below them, nothing walkable under the platform either) */
     for (int k = 0; k < 15; ++k) floor_quad(b, 10 + 0.3f * k, 3.5f, 10 + 0.3f * (k + 1), 6.5f, 0.2f * (k + 1));
     floor_quad(b, 14.5f, 0, 24, 10, 3);
-    nm = bake_builder(b);
+    nm = bake_builder(b, NULL);
     q = make_query(nm);
     const float s2[3] = {4, 0, 5}, g2[3] = {20, 3, 5};
     ptl_status st0 = path3(q, s2, g2, 0, &res, pts);

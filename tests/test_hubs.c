@@ -351,6 +351,23 @@ Test(hubs, a_landmark_rebake_drops_the_section_and_the_blob_stays_valid) {
     ptl_blob_free(blob, size, NULL);
 }
 
+/* A poly v1 text baked with hub labels (and pocket lids with `lids`) and loaded; the blob is the
+   caller's. */
+static ptl_navmesh* bake_poly_text(const char* text, bool lids, void** blob, size_t* size) {
+    ptl_shape s;
+    ptl_error err;
+    cr_assert_geq(ptl_poly_parse(text, strlen(text), "test.poly", NULL, &s, &err), 0, "%s", err.message);
+    ptl_bake_desc bd;
+    memset(&bd, 0, sizeof bd);
+    bd.hubs = 1;
+    bd.lids = lids;
+    cr_assert_geq(ptl_bake_shape(&s, &bd, blob, size, NULL, &err), 0, "%s", err.message);
+    ptl_shape_free(&s);
+    ptl_navmesh* nm;
+    cr_assert_geq(ptl_navmesh_create(*blob, *size, NULL, &nm, &err), 0, "%s", err.message);
+    return nm;
+}
+
 /* a -> b and b -> a: the hub search and the interval search agree, and both find a path. */
 static void expect_found_both_ways(pair_queries* p, const float a[3], const float b[3]) {
     uint32_t found = 0;
@@ -371,19 +388,9 @@ Test(hubs, an_end_in_a_kinked_cell_next_to_its_lid_still_turns_in_its_pocket) {
                                "4 0 0 21.5 1.0000000000000001e-05 17 1.2500199999999999 0 15\n"
                                "3 19.000019999999999 16.999919999999999 25 7.5 7.5 25.00001\n"
                                "3 1.25 1.25 3.875 1.25 30.12499 4.8749900000000004\n";
-    ptl_shape s;
-    ptl_error err;
-    cr_assert_geq(ptl_poly_parse(POLY, strlen(POLY), "kinked.poly", NULL, &s, &err), 0, "%s", err.message);
-    ptl_bake_desc bd;
-    memset(&bd, 0, sizeof bd);
-    bd.hubs = 1;
-    bd.lids = true;
     void* blob;
     size_t size;
-    cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);
-    ptl_shape_free(&s);
-    ptl_navmesh* nm;
-    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+    ptl_navmesh* nm = bake_poly_text(POLY, true, &blob, &size);
     cr_assert_gt(((const ptl_blob_header*)blob)->lid_count, 0, "the bake has pocket lids");
     pair_queries p = make_queries(nm);
     const float notch[3] = {17, 0, 1.25002f};
@@ -409,18 +416,9 @@ Test(hubs, a_corner_seen_past_a_nearly_straight_wall_vertex_is_a_turn) {
                                "3 17.000039999999998 3.8749500000000001 17 7.5000400000000003 19.500019999999999 "
                                "-8.0000000000000007e-05\n"
                                "3 17 1.25 1.25 8.75 1.2499199999999999 24.999919999999999\n";
-    ptl_shape s;
-    ptl_error err;
-    cr_assert_geq(ptl_poly_parse(POLY, strlen(POLY), "straight.poly", NULL, &s, &err), 0, "%s", err.message);
-    ptl_bake_desc bd;
-    memset(&bd, 0, sizeof bd);
-    bd.hubs = 1;
     void* blob;
     size_t size;
-    cr_assert_geq(ptl_bake_shape(&s, &bd, &blob, &size, NULL, &err), 0, "%s", err.message);
-    ptl_shape_free(&s);
-    ptl_navmesh* nm;
-    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "%s", err.message);
+    ptl_navmesh* nm = bake_poly_text(POLY, false, &blob, &size);
     ptl_navmesh_info in;
     ptl_navmesh_get_info(nm, &in);
     cr_assert_gt(in.hub_count, 0, "the bake has hub labels");

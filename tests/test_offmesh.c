@@ -20,16 +20,8 @@
 
 /* Bakes the scene (agent radius 0, islands kept). */
 static ptl_navmesh* bake_scene(mesh_builder* b, uint32_t tile_size, const ptl_offmesh_desc* links, uint32_t link_count) {
-    ptl_trimesh m = as_trimesh(b);
-    ptl_bake_desc d = {.keep_islands = true, .tile_size = tile_size, .offmesh = links, .offmesh_count = link_count};
-    void* blob = NULL;
-    size_t size = 0;
-    ptl_error err;
-    cr_assert_geq(ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err), 0, "bake: %s", err.message);
-    ptl_navmesh* nm;
-    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "load: %s", err.message);
-    ptl_blob_free(blob, size, NULL);
-    return nm;
+    const ptl_bake_desc d = {.keep_islands = true, .tile_size = tile_size, .offmesh = links, .offmesh_count = link_count};
+    return bake_builder(b, &d);
 }
 
 /* The same navmesh loaded again from its blob and never given links: the oracle's. */

@@ -16,16 +16,8 @@ static ptl_navmesh* floor_and_roof(void) {
     memset(&b, 0, sizeof b);
     floor_quad(&b, 0, 0, 20, 20, 0);
     floor_quad(&b, 4, 4, 8, 8, 5);
-    ptl_trimesh m = as_trimesh(&b);
-    ptl_bake_desc d = {.keep_islands = true};
-    void* blob = NULL;
-    size_t size = 0;
-    ptl_error err;
-    cr_assert_geq(ptl_bake_trimesh(&m, &d, &blob, &size, NULL, &err), 0, "bake: %s", err.message);
-    ptl_navmesh* nm;
-    cr_assert_geq(ptl_navmesh_create(blob, size, NULL, &nm, &err), 0, "load: %s", err.message);
-    ptl_blob_free(blob, size, NULL);
-    return nm;
+    const ptl_bake_desc d = {.keep_islands = true};
+    return bake_builder(&b, &d);
 }
 
 typedef struct found {

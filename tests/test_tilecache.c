@@ -171,11 +171,9 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
     ptl_tilecache_destroy(tc2);
     ptl_tilecache_destroy(full);
     /* the full bake with the obstacles as geometry */
-    ptl_trimesh mg = with_obstacles(m, live, n);
     void* geo;
     size_t geo_size;
-    ptl_bake_stats gs;
-    cr_assert_eq(ptl_bake_trimesh(&mg, &d, &geo, &geo_size, &gs, &err), PTL_OK, "%s: %s", what, err.message);
+    const ptl_bake_stats gs = geometry_bake(m, live, n, &d, what, &geo, &geo_size);
     ptl_tilecache_info info;
     ptl_tilecache_get_info(tc, &info);
     fprintf(stderr, "%s: %u obstacles: area %.2f vs geometry %.2f (%.3f%%), cells %u vs %u; cache %llu bytes\n", what, n,
@@ -196,7 +194,6 @@ static void run_ops(const ptl_trimesh* m, uint32_t tile, uint32_t ops, uint64_t 
                   info.walkable_area, gs.walkable_area);
     compare_paths(blob, size, geo, geo_size, what, seed);
     ptl_blob_free(geo, geo_size, NULL);
-    ptl_trimesh_free(&mg);
     /* everything removed: the original bytes */
     for (uint32_t k = 0; k < n; ++k) cr_assert_eq(ptl_tilecache_remove(tc, live[k].ref, &err), PTL_OK);
     update(tc, 0);

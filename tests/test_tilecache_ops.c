@@ -179,11 +179,7 @@ static void many_ops(const ptl_trimesh* m, uint32_t tile, uint64_t seed, const c
         ptl_navmesh_destroy(cur);
     }
     /* the full bake of the world with the remaining obstacles as geometry */
-    ptl_trimesh mg = with_obstacles(m, live, n);
-    void* geo;
-    size_t geo_size;
-    ptl_bake_stats gs;
-    cr_assert_eq(ptl_bake_trimesh(&mg, &d, &geo, &geo_size, &gs, &err), PTL_OK, "%s: %s", what, err.message);
+    const ptl_bake_stats gs = geometry_bake(m, live, n, &d, what, NULL, NULL);
     ptl_tilecache_info info;
     ptl_tilecache_get_info(tc, &info);
     const double da = info.walkable_area / gs.walkable_area - 1, dc = (double)info.cells / gs.cells - 1;
@@ -194,8 +190,6 @@ static void many_ops(const ptl_trimesh* m, uint32_t tile, uint64_t seed, const c
     cr_expect_leq(fabs(da), 0.005, "%s: walkable area %.2f vs %.2f with the obstacles as geometry", what,
                   info.walkable_area, gs.walkable_area);
     cr_expect_leq(fabs(dc), 0.05, "%s: %u cells vs %u with the obstacles as geometry", what, info.cells, gs.cells);
-    ptl_blob_free(geo, geo_size, NULL);
-    ptl_trimesh_free(&mg);
     /* everything removed: the original bake */
     for (uint32_t k = 0; k < n; ++k) cr_assert_eq(ptl_tilecache_remove(tc, live[k].ref, &err), PTL_OK);
     update(tc, 0);

@@ -93,6 +93,22 @@ static inline ptl_trimesh with_obstacles(const ptl_trimesh* m, const live_obstac
     return out;
 }
 
+/* The full bake of m with the obstacles as geometry (the same desc as the cache's): its stats, and
+   its blob in *blob (the caller's) when blob is not NULL. */
+static inline ptl_bake_stats geometry_bake(const ptl_trimesh* m, const live_obstacle* live, uint32_t n,
+                                           const ptl_bake_desc* d, const char* what, void** blob, size_t* size) {
+    ptl_trimesh mg = with_obstacles(m, live, n);
+    void* geo;
+    size_t geo_size;
+    ptl_bake_stats gs;
+    ptl_error err;
+    cr_assert_eq(ptl_bake_trimesh(&mg, d, &geo, &geo_size, &gs, &err), PTL_OK, "%s: %s", what, err.message);
+    ptl_trimesh_free(&mg);
+    if (blob) *blob = geo, *size = geo_size;
+    else ptl_blob_free(geo, geo_size, NULL);
+    return gs;
+}
+
 static inline ptl_navmesh* load(const void* blob, size_t size, const char* what) {
     ptl_navmesh* nm = NULL;
     ptl_error err;
